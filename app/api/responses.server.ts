@@ -1,0 +1,67 @@
+// The JSON API's responses and its four error envelopes, in one place (api-contract.md).
+
+export const SERVER_ERROR_MESSAGE = "Something went wrong. Please try again.";
+
+type Init = { status?: number; headers?: HeadersInit };
+
+export function json(body: unknown, init: Init = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "private, no-store");
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+/** (C) `{"errors": {"message": "…"}}`: auth, users, kids, daily_logs, friendships. */
+export function apiError(status: number, message: string): Response {
+  return json({ errors: { message } }, { status });
+}
+
+/** (C') `{"error": {"message": "…"}}`: likes and comments. */
+export function apiErrorSingular(status: number, message: string): Response {
+  return json({ error: { message } }, { status });
+}
+
+/** (B) `{"errors": {"<field>": ["…"]}}`: form validation, 400. */
+export function apiFieldErrors(errors: Record<string, string[]>, status = 400): Response {
+  return json({ errors }, { status });
+}
+
+/** (A) bare field errors: log-in and sign-up failures, 401 (429 when rate limited). */
+export function apiBareFieldErrors(errors: Record<string, string[]>, status = 401): Response {
+  return json(errors, { status });
+}
+
+/** zod issues → `{field: [messages]}` (first-level path; form-level issues under "message"). */
+export function fieldErrorsFromIssues(issues: { path: PropertyKey[]; message: string }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? String(issue.path[0]) : "message";
+    (out[key] ??= []).includes(issue.message) || out[key]!.push(issue.message);
+  }
+  return out;
+}
+
+/**
+ * Wraps an /api loader or action: a thrown Response passes through; any other error is logged with
+ * its stack on the server and answered with the generic 500 envelope, never a stack trace.
+ */
+export function apiHandler<A extends { request: Request }>(
+  fn: (args: A) => Promise<Response>,
+): (args: A) => Promise<Response> {
+  return async (args) => {
+    try {
+      return await fn(args);
+    } catch (error) {
+      if (error instanceof Response) return error;
+      console.error(`[api] ${args.request.method} ${new URL(args.request.url).pathname}`, error);
+      return apiError(500, SERVER_ERROR_MESSAGE);
+    }
+  };
+}
+
+/** Ids in paths are positive integers; anything else is "not found". */
+export function parseId(value: string | undefined): number | null {
+  if (!value || !/^[1-9][0-9]{0,15}$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : null;
+}

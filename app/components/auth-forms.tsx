@@ -1,0 +1,134 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useFetcher, useNavigation } from "react-router";
+import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "./forms";
+import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
+
+export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
+
+/** Log In: the modal and the page share it. In the modal (`inModal`) it posts through a fetcher. */
+export function LoginForm({
+  id,
+  lastResult,
+  redirectTo,
+  demo,
+  inModal = false,
+  title,
+}: {
+  id: string;
+  lastResult?: SubmissionResult<string[]>;
+  redirectTo?: string | null;
+  demo: boolean;
+  inModal?: boolean;
+  /** When the form is the page, it owns the page title ("Error: " prefix while it has errors). */
+  title?: string;
+}) {
+  const fetcher = useFetcher<AuthActionData>({ key: id });
+  const navigation = useNavigation();
+  const result = inModal ? (fetcher.data?.result ?? lastResult) : lastResult;
+  const [form, fields] = useForm({
+    id,
+    lastResult: result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  });
+  const FormTag = inModal ? fetcher.Form : Form;
+  const pending = inModal ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction === "/login";
+  const errors = summaryErrors(fields as never, ["email", "password"], form.errors, id);
+
+  return (
+    <>
+      {title ? <title>{pageTitle(title, errors.length > 0)}</title> : null}
+      <ErrorSummary errors={errors} formId={id} />
+      <FormTag method="post" action="/login" {...getFormProps(form)} className="stack">
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
+        <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: "current-password" }} />
+        <SubmitButton pending={pending && !isDemo(fetcher.formData ?? navigation.formData)} pendingText="Logging in…">
+          Log In
+        </SubmitButton>
+      </FormTag>
+      {demo ? (
+        <FormTag method="post" action="/login" className="demo-form">
+          <input type="hidden" name="intent" value="demo" />
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <button type="submit" className="button button--secondary">
+            {pending && isDemo(fetcher.formData ?? navigation.formData) ? "Logging in…" : "Demo User"}
+          </button>
+        </FormTag>
+      ) : null}
+    </>
+  );
+}
+
+function isDemo(formData: FormData | undefined): boolean {
+  return formData?.get("intent") === "demo";
+}
+
+/** Sign Up: "modal" is the "Create your account" form; "page" the older standalone page. */
+export function SignupForm({
+  id,
+  variant,
+  lastResult,
+  redirectTo,
+  inModal = false,
+  title,
+}: {
+  id: string;
+  variant: "modal" | "page";
+  lastResult?: SubmissionResult<string[]>;
+  redirectTo?: string | null;
+  inModal?: boolean;
+  title?: string;
+}) {
+  const fetcher = useFetcher<AuthActionData>({ key: id });
+  const navigation = useNavigation();
+  const result = inModal ? (fetcher.data?.result ?? lastResult) : lastResult;
+  const schema = variant === "modal" ? SignupSchema : LegacySignupSchema;
+  const [form, fields] = useForm({
+    id,
+    lastResult: result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const FormTag = inModal ? fetcher.Form : Form;
+  const pending = inModal ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction === "/signup";
+  const order =
+    variant === "modal"
+      ? ["email", "username", "first_name", "last_name", "password", "confirmPassword"]
+      : ["email", "username", "password", "confirmPassword"];
+  const f = fields as unknown as Record<string, Parameters<typeof Field>[0]["meta"]>;
+
+  const errors = summaryErrors(fields as never, order, form.errors, id);
+  return (
+    <>
+      {title ? <title>{pageTitle(title, errors.length > 0)}</title> : null}
+      <ErrorSummary errors={errors} formId={id} />
+      <FormTag method="post" action="/signup" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="variant" value={variant} />
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <Field meta={f.email!} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
+        <Field meta={f.username!} label="Username" inputProps={{ autoComplete: "username", spellCheck: false }} />
+        {variant === "modal" ? (
+          <>
+            <Field meta={f.first_name!} label="First name" inputProps={{ autoComplete: "given-name" }} />
+            <Field meta={f.last_name!} label="Last name" inputProps={{ autoComplete: "family-name" }} />
+          </>
+        ) : null}
+        <Field
+          meta={f.password!}
+          label="Password"
+          type="password"
+          hint="6 to 20 characters."
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <Field meta={f.confirmPassword!} label="Confirm password" type="password" inputProps={{ autoComplete: "new-password" }} />
+        <SubmitButton pending={pending} pendingText="Registering…">
+          {variant === "modal" ? "Register" : "Sign Up"}
+        </SubmitButton>
+      </FormTag>
+    </>
+  );
+}

@@ -1,0 +1,188 @@
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+
+// GOV.UK's form pattern: a real <label>, the error beside the field tied by aria-describedby, and an
+// error summary at the top that takes focus and links to each field.
+
+export type SummaryError = { fieldId: string; message: string };
+
+/** Every error of a conform form, in field order, for the summary (form-level errors link to the form). */
+export function summaryErrors(
+  fields: Record<string, FieldMetadata<unknown>>,
+  order: string[],
+  formErrors?: string[],
+  formId?: string,
+): SummaryError[] {
+  const out: SummaryError[] = [];
+  for (const message of formErrors ?? []) out.push({ fieldId: formId ?? "", message });
+  for (const name of order) {
+    const meta = fields[name];
+    for (const message of meta?.errors ?? []) out.push({ fieldId: meta!.id, message });
+  }
+  return out;
+}
+
+/**
+ * "There is a problem" box. Rendered with autoFocus so a full-page (no-JS) answer lands on it; with
+ * JavaScript it takes focus again after every failed submit of `formId`.
+ */
+export function ErrorSummary({ errors, formId }: { errors: SummaryError[]; formId: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const key = errors.map((e) => e.fieldId + e.message).join("|");
+  const focusNext = useRef(false);
+
+  useEffect(() => {
+    const form = document.getElementById(formId);
+    if (!form) return;
+    const onSubmit = () => {
+      focusNext.current = true;
+      // client-side validation blocks the submit and re-renders at once; server errors come later
+      setTimeout(() => {
+        if (focusNext.current && ref.current) {
+          ref.current.focus();
+          focusNext.current = false;
+        }
+      }, 0);
+    };
+    form.addEventListener("submit", onSubmit);
+    return () => form.removeEventListener("submit", onSubmit);
+  }, [formId]);
+
+  useEffect(() => {
+    if (errors.length && focusNext.current) {
+      ref.current?.focus();
+      focusNext.current = false;
+    }
+  }, [key, errors.length]);
+
+  if (!errors.length) return null;
+  return (
+    <div className="error-summary" ref={ref} tabIndex={-1} autoFocus aria-labelledby={`${formId}-summary-title`}>
+      <h2 id={`${formId}-summary-title`} className="error-summary__title">
+        There is a problem
+      </h2>
+      <ul className="error-summary__list">
+        {errors.map((e, i) => (
+          <li key={i}>
+            {e.fieldId ? <a href={`#${e.fieldId}`}>{e.message}</a> : e.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="field-error">
+      <span className="visually-hidden">Error: </span>
+      {errors.join(" ")}
+    </p>
+  );
+}
+
+type FieldProps = {
+  meta: FieldMetadata<string | undefined | null> | FieldMetadata<unknown>;
+  label: ReactNode;
+  hint?: ReactNode;
+  type?: "text" | "email" | "password" | "search" | "date" | "number";
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+};
+
+export function Field({ meta, label, hint, type = "text", inputProps }: FieldProps) {
+  const m = meta as FieldMetadata<string>;
+  const hintId = hint ? `${m.id}-hint` : undefined;
+  const props = getInputProps(m, { type, ariaDescribedBy: hintId });
+  return (
+    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
+      <label htmlFor={m.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={m.errorId} errors={m.errors} />
+      <input {...props} {...inputProps} key={props.key} />
+    </div>
+  );
+}
+
+export function TextareaField({
+  meta,
+  label,
+  hint,
+  textareaProps,
+}: {
+  meta: FieldMetadata<unknown>;
+  label: ReactNode;
+  hint?: ReactNode;
+  textareaProps?: TextareaHTMLAttributes<HTMLTextAreaElement>;
+}) {
+  const m = meta as FieldMetadata<string>;
+  const hintId = hint ? `${m.id}-hint` : undefined;
+  const props = getTextareaProps(m, { ariaDescribedBy: hintId });
+  return (
+    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
+      <label htmlFor={m.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={m.errorId} errors={m.errors} />
+      <textarea {...props} {...textareaProps} key={props.key} />
+    </div>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  placeholder,
+  options,
+  selectProps,
+}: {
+  meta: FieldMetadata<unknown>;
+  label: ReactNode;
+  placeholder: string;
+  options: { value: string; label: string }[];
+  selectProps?: SelectHTMLAttributes<HTMLSelectElement>;
+}) {
+  const m = meta as FieldMetadata<string>;
+  const props = getSelectProps(m);
+  return (
+    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
+      <label htmlFor={m.id}>{label}</label>
+      <FieldError id={m.errorId} errors={m.errors} />
+      <select {...props} {...selectProps} key={props.key}>
+        <option value="">{placeholder}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A submit button that says it is busy while its form is on its way. */
+export function SubmitButton({
+  pending,
+  children,
+  pendingText,
+  className = "button button--primary",
+  ...rest
+}: { pending?: boolean; children: ReactNode; pendingText?: string } & React.ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type="submit" className={className} aria-disabled={pending || undefined} {...rest}>
+      {pending ? (pendingText ?? "Please wait…") : children}
+    </button>
+  );
+}
+
+/** `Error: ` prefix for the page title when the form has errors (GOV.UK pattern). */
+export function pageTitle(title: string, hasErrors: boolean): string {
+  return `${hasErrors ? "Error: " : ""}${title} – Sweet Moments`;
+}

@@ -1,0 +1,144 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Form, Link, useNavigate } from "react-router";
+
+/**
+ * A modal with a URL. The server renders it open (so the link that opens it works with JavaScript
+ * off); with JavaScript it becomes a real modal <dialog>: focus moves in and returns to what opened
+ * it, Escape and a click on the background close it, and `onClose` runs.
+ */
+export function Modal({
+  title,
+  closeTo,
+  onClose,
+  children,
+  describedBy,
+}: {
+  title: string;
+  /** Where "close" goes: the same page without the modal's search parameter. */
+  closeTo: string;
+  onClose?: () => void;
+  children: ReactNode;
+  describedBy?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const navigate = useNavigate();
+  const opener = useRef<Element | null>(null);
+  const closing = useRef(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    opener.current = document.activeElement;
+    if (dialog.open) dialog.close();
+    dialog.showModal();
+    const focusTarget = dialog.querySelector<HTMLElement>("[autofocus], input:not([type=hidden]), select, textarea, button, a[href]");
+    focusTarget?.focus();
+    return () => {
+      const back = opener.current as HTMLElement | null;
+      if (back && back.isConnected && typeof back.focus === "function") back.focus();
+    };
+  }, []);
+
+  function close() {
+    if (closing.current) return;
+    closing.current = true;
+    onClose?.();
+    navigate(closeTo, { preventScrollReset: true, replace: false });
+  }
+
+  return (
+    <div className="modal-backdrop">
+      <dialog
+        ref={ref}
+        open
+        className="modal"
+        aria-labelledby={titleId}
+        aria-describedby={describedBy}
+        onCancel={(e) => {
+          e.preventDefault();
+          close();
+        }}
+        onClick={(e) => {
+          // a click on the dialog element itself (not its content) is a click on the background
+          if (e.target === ref.current) close();
+        }}
+      >
+        <div className="modal__content">
+          <div className="modal__header">
+            <h2 id={titleId} className="modal__title">
+              {title}
+            </h2>
+            <Link
+              to={closeTo}
+              preventScrollReset
+              className="modal__close"
+              aria-label="Close"
+              onClick={(e) => {
+                e.preventDefault();
+                close();
+              }}
+            >
+              <span aria-hidden="true">×</span>
+            </Link>
+          </div>
+          {children}
+        </div>
+      </dialog>
+    </div>
+  );
+}
+
+/** The current URL with one search parameter set or removed, for modal links. */
+export function withParam(pathname: string, search: string, name: string, value: string | null, extra?: Record<string, string | null>): string {
+  const params = new URLSearchParams(search);
+  const all: Record<string, string | null> = { [name]: value, ...extra };
+  for (const [k, v] of Object.entries(all)) {
+    if (v === null) params.delete(k);
+    else params.set(k, v);
+  }
+  const q = params.toString();
+  return pathname + (q ? `?${q}` : "");
+}
+
+/** A confirm dialog (Confirm Remove, Confirm Delete…): the "yes" button posts a form. */
+export function ConfirmDialog({
+  title,
+  question,
+  closeTo,
+  yesLabel,
+  noLabel,
+  action,
+  intent,
+  hidden,
+  pending,
+}: {
+  title: string;
+  question: string;
+  closeTo: string;
+  yesLabel: string;
+  noLabel: string;
+  action: string;
+  intent?: string;
+  hidden?: Record<string, string>;
+  pending?: boolean;
+}) {
+  const questionId = useId();
+  return (
+    <Modal title={title} closeTo={closeTo} describedBy={questionId}>
+      <p id={questionId}>{question}</p>
+      <Form method="post" action={action} className="button-row">
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+        {Object.entries(hidden ?? {}).map(([k, v]) => (
+          <input key={k} type="hidden" name={k} value={v} />
+        ))}
+        <button type="submit" className="button button--danger" disabled={pending}>
+          {yesLabel}
+        </button>
+        <Link to={closeTo} preventScrollReset className="button button--secondary" autoFocus>
+          {noLabel}
+        </Link>
+      </Form>
+    </Modal>
+  );
+}

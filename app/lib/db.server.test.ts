@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { db, nowIso } from "./db.server";
+import { makeUser } from "../../tests/helpers";
+
+async function kidWithLog(ownerId: number) {
+  const now = nowIso();
+  const [kid] = await db()("kids").insert({ user_id: ownerId, name: "Kid", birth_date: "2020-01-01", relationship: "Mom", created_at: now }).returning("id");
+  const kidId = Number(kid.id ?? kid);
+  const [log] = await db()("daily_logs").insert({ kid_id: kidId, title: "T", content: "C", created_at: now, updated_at: now }).returning("id");
+  return { kidId, logId: Number(log.id ?? log) };
+}
+
+describe("the schema enforces the product's invariants", () => {
+  it("runs SQLite with foreign keys, WAL and a busy timeout", async () => {
+    const fk = await db().raw("PRAGMA foreign_keys");
+    const wal = await db().raw("PRAGMA journal_mode");
+    const busy = await db().raw("PRAGMA busy_timeout");
+    expect(fk[0].foreign_keys).toBe(1);
+    expect(wal[0].journal_mode).toBe("wal");
+    expect(Object.values(busy[0])[0]).toBe(5000);
+  });
+
+  it("allows one friendship per pair of users in either direction", async () => {
+    const a = await makeUser();
+    const b = await makeUser();
+    const row = (from: number, to: number) => ({
+      user_id: from, friend_id: to, status: "pending", user_low: Math.min(from, to), user_high: Math.max(from, to), created_at: nowIso(), updated_at: nowIso(),
+    });
+    await db()("friendships").insert(row(a.id, b.id));
+    await expect(db()("friendships").insert(row(b.id, a.id))).rejects.toThrow(/UNIQUE/);
+    await expect(db()("friendships").insert(row(a.id, a.id))).rejects.toThrow(/CHECK/);
+  });
+
+  it("allows one like per user per moment", async () => {
+    const a = await makeUser();
+    const { logId } = await kidWithLog(a.id);
+    await db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() });
+    await expect(db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() })).rejects.toThrow(/UNIQUE/);
+  });
+
+  it("deleting a kid removes its moments, their likes and comments", async () => {
+    const a = await makeUser();
+    const { kidId, logId } = await kidWithLog(a.id);
+    await db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() });
+    await db()("comments").insert({ daily_log_id: logId, user_id: a.id, comment: "hi", created_at: nowIso(), updated_at: nowIso() });
+    await db()("kids").where("id", kidId).delete();
+    expect(await db()("daily_logs").where("id", logId).first()).toBeUndefined();
+    expect(await db()("likes").where("daily_log_id", logId).first()).toBeUndefined();
+    expect(await db()("comments").where("daily_log_id", logId).first()).toBeUndefined();
+  });
+
+  it("keeps emails and usernames unique case-insensitively", async () => {
+    const { createUser } = await import("~/models/users.server");
+    await makeUser({ email: "Case@Example.com", username: "CaseName" });
+    const again = await createUser({ email: "case@EXAMPLE.com", username: "casename", password: "secret1" });
+    expect(again).toEqual({ errors: { email: ["Email address is already in use."], username: ["Username is already in use."] } });
+  });
+
+  it("has the cursor index for a kid's moments newest first", async () => {
+    const plan = await db().raw(
+      "EXPLAIN QUERY PLAN SELECT id FROM daily_logs WHERE kid_id = 1 AND (created_at < '2030' OR (created_at = '2030' AND id < 5)) ORDER BY created_at DESC, id DESC LIMIT 21",
+    );
+    const detail = plan.map((r: { detail: string }) => r.detail).join(" | ");
+    expect(detail).toContain("daily_logs_kid_cursor");
+    expect(detail).not.toContain("TEMP B-TREE");
+  });
+});

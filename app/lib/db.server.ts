@@ -1,0 +1,32 @@
+import knexFactory, { type Knex } from "knex";
+import { knexConfig } from "../../db/knexfile.mjs";
+import { config } from "./config.server";
+
+// One knex instance per process, created on first use so tests can point DATABASE_FILE at a
+// temporary file before anything touches the database.
+const globalForDb = globalThis as unknown as { __sweetDb?: { file: string; knex: Knex } };
+
+export function db(): Knex {
+  const file = config().databaseFile;
+  const current = globalForDb.__sweetDb;
+  if (current && current.file === file) return current.knex;
+  const knex = knexFactory(knexConfig(file));
+  globalForDb.__sweetDb = { file, knex };
+  return knex;
+}
+
+export type Db = Knex | Knex.Transaction;
+
+/** ISO 8601 UTC timestamp with milliseconds, the format every *_at column holds. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** SQLite and PostgreSQL both report unique violations with recognisable messages. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e) return false;
+  return (
+    e.code === "SQLITE_CONSTRAINT" && /UNIQUE/i.test(e.message ?? "")
+  ) || e.code === "23505";
+}

@@ -1,0 +1,135 @@
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { LogoIcon } from "./components/icons";
+import { ProfileMenu } from "./components/profile-menu";
+import { useNonce } from "./components/nonce";
+import { RootModals } from "./components/root-modals";
+import { useRootData } from "./components/root-data";
+import { getUser } from "./lib/auth.server";
+import { config } from "./lib/config.server";
+import { securityMiddleware } from "./lib/security.server";
+import { displayName } from "./models/users.server";
+
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getUser(request);
+  const cfg = config();
+  return {
+    user: user
+      ? { id: user.id, username: user.username, email: user.email, photo: user.photo, displayName: displayName(user) }
+      : null,
+    demo: cfg.demo,
+    footer: { author: cfg.authorName, repoUrl: cfg.repoUrl, profileUrl: cfg.profileUrl },
+  };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+function Shell({ children }: { children: React.ReactNode }) {
+  const data = useRootData();
+  const user = data?.user ?? null;
+  const year = new Date().getFullYear();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      <header className="site-header">
+        <Link to={user ? "/my-kids-list" : "/"} className="brand">
+          <LogoIcon />
+          <span className="brand__name">Sweet Moments</span>
+        </Link>
+        <ProfileMenu user={user} />
+      </header>
+      <main id="main" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>
+          © {year} {data?.footer.author ?? "Sweet Moments"} ·{" "}
+          <a href={data?.footer.repoUrl ?? "#"} rel="noopener noreferrer">
+            Code repository
+          </a>{" "}
+          ·{" "}
+          <a href={data?.footer.profileUrl ?? "#"} rel="noopener noreferrer">
+            Professional profile
+          </a>
+        </p>
+      </footer>
+    </>
+  );
+}
+
+export default function App() {
+  return (
+    <Shell>
+      <Outlet />
+      <RootModals />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
+  let title = "Something went wrong. Please try again.";
+  let detail: string | null = null;
+  let status = 500;
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    if (error.status === 404) {
+      title = "Page not found";
+      detail = "We could not find that page. It may have been removed, or you may not have access to it.";
+    } else if (error.status < 500) {
+      title = typeof error.data === "string" && error.data ? error.data : "That request could not be handled.";
+    }
+  }
+  return (
+    <Shell>
+      <title>{`${status === 404 ? "Page not found" : "Error"} – Sweet Moments`}</title>
+      <div className="page narrow">
+        <h1>{title}</h1>
+        {detail ? <p>{detail}</p> : null}
+        <p>
+          <Link to="/">Go to the home page</Link>
+          {location.pathname !== "/my-kids-list" ? (
+            <>
+              {" "}
+              or <Link to="/my-kids-list">My Kids</Link>
+            </>
+          ) : null}
+          .
+        </p>
+      </div>
+    </Shell>
+  );
+}

@@ -1,0 +1,34 @@
+import { publicApiRoute } from "~/api/route.server";
+import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
+import { asFormValue, readFields } from "~/api/body.server";
+import { serializeUser } from "~/api/serializers.server";
+import { startSession } from "~/lib/auth.server";
+import { apiSignupSchema } from "~/forms/auth";
+import { createUser } from "~/models/users.server";
+
+// POST /api/auth/signup: with names (the modal) or without both (the older page).
+const route = publicApiRoute({
+  POST: async ({ request }) => {
+    const raw = await readFields(request);
+    const body = Object.fromEntries(
+      ["email", "username", "password", "first_name", "last_name"].map((k) => [k, asFormValue(raw[k])]),
+    );
+    const parsed = apiSignupSchema(body).safeParse(body);
+    if (!parsed.success) return apiBareFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
+    const v = parsed.data;
+    const created = await createUser({
+      email: v.email,
+      username: v.username,
+      password: v.password,
+      first_name: (v as { first_name?: string }).first_name ?? null,
+      last_name: (v as { last_name?: string }).last_name ?? null,
+    });
+    if ("errors" in created) return apiBareFieldErrors(created.errors as Record<string, string[]>);
+    return json(serializeUser(created.user, true), {
+      headers: { "Set-Cookie": await startSession(request, created.user) },
+    });
+  },
+});
+
+export const loader = route.loader;
+export const action = route.action;

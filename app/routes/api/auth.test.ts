@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import * as me from "./auth";
+import * as login from "./auth-login";
+import * as signup from "./auth-signup";
+import * as logout from "./auth-logout";
+import * as unauthorized from "./auth-unauthorized";
+import * as notFound from "./not-found";
+import { args, context, makeUser, req } from "../../../tests/helpers";
+import { resetEnvCache } from "../../../server/env.mjs";
+
+const cookieOf = (res: Response) => res.headers.get("Set-Cookie")!.split(";")[0]!;
+
+describe("POST /api/auth/signup", () => {
+  it("creates the account, signs it in and answers the User", async () => {
+    const res = await signup.action(
+      args(req("/api/auth/signup", { json: { email: " New@Example.com ", username: "newbie", first_name: "Newt", last_name: "Scam", password: "secret1" } })),
+    );
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ id: expect.any(Number), username: "newbie", email: "new@example.com", first_name: "Newt", last_name: "Scam", user_image_url: null });
+    expect(res.headers.get("Set-Cookie")).toMatch(/HttpOnly; SameSite=Lax/);
+    const who = await me.loader(args(req("/api/auth", { cookie: cookieOf(res) })));
+    expect((await who.json()).username).toBe("newbie");
+  });
+
+  it("accepts the older page's body (no names) and stores null names", async () => {
+    const form = new FormData();
+    form.set("email", "old@example.com");
+    form.set("username", "oldpage");
+    form.set("password", "secret1");
+    const res = await signup.action(args(req("/api/auth/signup", { form })));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ first_name: null, last_name: null });
+  });
+
+  it("answers 401 with bare field errors, case-insensitive uniqueness", async () => {
+    await makeUser({ email: "taken@example.com", username: "TakenName" });
+    const res = await signup.action(
+      args(req("/api/auth/signup", { json: { email: "TAKEN@example.com", username: "takenname", password: "secret1" } })),
+    );
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      email: ["Email address is already in use."],
+      username: ["Username is already in use."],
+    });
+    const bad = await signup.action(args(req("/api/auth/signup", { json: { email: "x", password: "1" } })));
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({
+      email: ["Please provide a valid email."],
+      username: ["The username is required."],
+      password: ["Password must be between 6 and 20 characters."],
+    });
+  });
+});
+
+describe("POST /api/auth/login", () => {
+  it("signs in with the right password and never reveals whether an email exists", async () => {
+    const user = await makeUser({ email: "login@example.com" });
+    const ok = await login.action(args(req("/api/auth/login", { json: { email: "LOGIN@example.com ", password: "secret1" } })));
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).id).toBe(user.id);
+
+    const wrong = await login.action(args(req("/api/auth/login", { json: { email: "login@example.com", password: "wrong12" } })));
+    const unknown = await login.action(args(req("/api/auth/login", { json: { email: "nobody@example.com", password: "wrong12" } })));
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it("gives the spec's messages for missing fields", async () => {
+    const res = await login.action(args(req("/api/auth/login", { json: {} })));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ email: ["Email is required."], password: ["Password is required."] });
+  });
+
+  it("refuses repeated failures for one account with 429", async () => {
+    await makeUser({ email: "victim@example.com" });
+    const attempt = (password: string, address: string) =>
+      login.action(args(req("/api/auth/login", { json: { email: "victim@example.com", password } }), {}, context(address)));
+    for (let i = 0; i < 10; i++) expect((await attempt("wrong12", `10.0.0.${i}`)).status).toBe(401);
+    const blocked = await attempt("secret1", "10.0.1.1");
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).email[0]).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
+  });
+
+  it("refuses the demo account when DEMO is off", async () => {
+    await makeUser({ email: "demo-like@example.com" });
+    const { db } = await import("~/lib/db.server");
+    await db()("users").where("email", "demo-like@example.com").update({ is_demo: true });
+    process.env.DEMO = "false";
+    resetEnvCache();
+    try {
+      const res = await login.action(args(req("/api/auth/login", { json: { email: "demo-like@example.com", password: "secret1" } })));
+      expect(res.status).toBe(401);
+    } finally {
+      process.env.DEMO = "true";
+      resetEnvCache();
+    }
+  });
+});
+
+describe("session restore and log out", () => {
+  it("GET /api/auth/ answers 401 (C) when signed out", async () => {
+    const res = await me.loader(args(req("/api/auth/")));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ errors: { message: "Unauthorized" } });
+  });
+
+  it("log out destroys the server session: the old cookie is worthless", async () => {
+    await makeUser({ email: "bye@example.com" });
+    const res = await login.action(args(req("/api/auth/login", { json: { email: "bye@example.com", password: "secret1" } })));
+    const cookie = cookieOf(res);
+    expect((await me.loader(args(req("/api/auth/", { cookie })))).status).toBe(200);
+    const out = await logout.loader(args(req("/api/auth/logout", { cookie })));
+    expect(await out.json()).toEqual({ message: "User logged out" });
+    expect((await me.loader(args(req("/api/auth/", { cookie })))).status).toBe(401);
+  });
+
+  it("GET /api/auth/unauthorized is 401 (C)", async () => {
+    const res = await unauthorized.loader(args(req("/api/auth/unauthorized")));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ errors: { message: "Unauthorized" } });
+  });
+});
+
+describe("unknown /api paths and methods", () => {
+  it("answer JSON: 401 signed out first, then 404", async () => {
+    const anon = await notFound.loader(args(req("/api/nothing-here")));
+    expect(anon.status).toBe(401);
+    const user = await makeUser();
+    const { cookieFor } = await import("../../../tests/helpers");
+    const res = await notFound.action(args(req("/api/nothing-here", { method: "DELETE", cookie: await cookieFor(user) })));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ errors: { message: "Not found" } });
+    const wrongMethod = await login.loader(args(req("/api/auth/login")));
+    expect(wrongMethod.status).toBe(404);
+  });
+
+  it("a malformed JSON body is a 4xx, never a 500", async () => {
+    const bad = new Request("http://localhost:3000/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{not json",
+    });
+    const res = await login.action(args(bad));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ errors: { message: "The request body could not be read." } });
+  });
+});

@@ -1,0 +1,70 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, redirect, useSearchParams } from "react-router";
+import type { Route } from "./+types/login";
+import { LoginForm } from "~/components/auth-forms";
+import {
+  authenticator,
+  clientAddress,
+  DEMO_EMAIL,
+  LoginError,
+  requireAnonymous,
+  safeRedirectPath,
+  startSession,
+} from "~/lib/auth.server";
+import { config } from "~/lib/config.server";
+import { LoginSchema } from "~/forms/auth";
+import { getUserWithPasswordByEmail } from "~/models/users.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return { demo: config().demo };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const form = await request.clone().formData();
+  const to = safeRedirectPath(form.get("redirectTo")) ?? "/my-kids-list";
+
+  if (form.get("intent") === "demo") {
+    const demo = config().demo ? await getUserWithPasswordByEmail(DEMO_EMAIL) : null;
+    if (!demo || !demo.is_demo) {
+      throw data("The demo account is not available on this site.", { status: 404 });
+    }
+    return redirect(to, { headers: { "Set-Cookie": await startSession(request, demo) } });
+  }
+
+  const submission = parseWithZod(form, { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), variant: "login" }, { status: 400 });
+  }
+  try {
+    const user = await authenticator(clientAddress(context)).authenticate("form", request);
+    return redirect(to, { headers: { "Set-Cookie": await startSession(request, user) } });
+  } catch (error) {
+    if (error instanceof LoginError) {
+      return data(
+        { result: submission.reply({ fieldErrors: error.fieldErrors, hideFields: ["password"] }), variant: "login" },
+        { status: error.status },
+      );
+    }
+    throw error;
+  }
+}
+
+export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const redirectTo = safeClientRedirect(params.get("redirectTo"));
+  return (
+    <div className="page narrow">
+      <h1>Log In</h1>
+      <LoginForm id="login-page" title="Log In" lastResult={actionData?.result} redirectTo={redirectTo} demo={loaderData.demo} />
+      <p>
+        New here? <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>Sign up</Link>
+      </p>
+    </div>
+  );
+}
+
+function safeClientRedirect(to: string | null): string | null {
+  return to && to.startsWith("/") && !to.startsWith("//") ? to : null;
+}

@@ -1,0 +1,12 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/logout";
+import { endSession } from "~/lib/auth.server";
+
+// Log Out is a POST (a GET could be forged by any page into logging someone out).
+export async function action({ request }: Route.ActionArgs) {
+  return redirect("/", { headers: { "Set-Cookie": await endSession(request) } });
+}
+
+export async function loader() {
+  return redirect("/");
+}

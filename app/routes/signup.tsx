@@ -1,0 +1,55 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, redirect, useSearchParams } from "react-router";
+import type { Route } from "./+types/signup";
+import { SignupForm } from "~/components/auth-forms";
+import { requireAnonymous, safeRedirectPath, startSession } from "~/lib/auth.server";
+import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
+import { createUser } from "~/models/users.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const form = await request.formData();
+  const variant = form.get("variant") === "modal" ? "modal" : "page";
+  const submission = parseWithZod(form, { schema: variant === "modal" ? SignupSchema : LegacySignupSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), variant }, { status: 400 });
+  }
+  const v = submission.value;
+  const created = await createUser({
+    email: v.email,
+    username: v.username,
+    password: v.password,
+    first_name: (v as { first_name?: string }).first_name ?? null,
+    last_name: (v as { last_name?: string }).last_name ?? null,
+  });
+  if ("errors" in created) {
+    return data(
+      { result: submission.reply({ fieldErrors: created.errors, hideFields: ["password", "confirmPassword"] }), variant },
+      { status: 400 },
+    );
+  }
+  const to = safeRedirectPath(form.get("redirectTo")) ?? "/my-kids-list";
+  return redirect(to, { headers: { "Set-Cookie": await startSession(request, created.user) } });
+}
+
+export default function SignupPage({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const to = params.get("redirectTo");
+  const redirectTo = to && to.startsWith("/") && !to.startsWith("//") ? to : null;
+  const variant = actionData?.variant === "modal" ? "modal" : "page";
+  return (
+    <div className="page narrow">
+      <h1>{variant === "modal" ? "Create your account" : "Sign Up"}</h1>
+      {variant === "modal" ? <p>Registration is easy</p> : null}
+      <SignupForm id={`signup-${variant}`} title={variant === "modal" ? "Create your account" : "Sign Up"} variant={variant} lastResult={actionData?.result} redirectTo={redirectTo} />
+      <p>
+        Already have an account? <Link to="/login">Log in</Link>
+      </p>
+    </div>
+  );
+}

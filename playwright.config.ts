@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// One isolated server for the whole run: a fresh temp database and uploads folder. The directory
+// is made once in the main process; workers inherit it through the environment.
+process.env.E2E_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sm-e2e-"));
+const dir = process.env.E2E_DIR;
+const port = Number(process.env.E2E_PORT ?? 3311);
+export const baseURL = `http://127.0.0.1:${port}`;
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/e2e.json" }]] : [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: {
+    baseURL,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+    trace: "off",
+    screenshot: "off",
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "nojs", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "node server/index.mjs",
+    url: `${baseURL}/favicon.svg`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_FILE: path.join(dir, "e2e.sqlite"),
+      UPLOADS_DIR: path.join(dir, "uploads"),
+      SESSION_SECRET: "e2e-only-secret-not-for-production",
+      DEMO: "true",
+      TIME_ZONE: "UTC",
+      LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",
+    },
+  },
+});

@@ -1,0 +1,85 @@
+// @ts-check
+// The one place configuration is read. Used by the server, the migration/seed script and the app
+// (through app/lib/config.server.ts), so every entry point sees the same defaults.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+/** @param {string | undefined} v @param {boolean} dflt */
+function bool(v, dflt) {
+  if (v === undefined || v === "") return dflt;
+  return !/^(0|false|off|no)$/i.test(v.trim());
+}
+
+/** @param {string | undefined} v @param {number} dflt */
+function int(v, dflt) {
+  const n = Number.parseInt(v ?? "", 10);
+  return Number.isFinite(n) && n >= 0 ? n : dflt;
+}
+
+/**
+ * The session secret signs the session cookie. When SESSION_SECRET is unset, one is generated on
+ * first start and kept in a file beside the database (mode 0600), so sessions survive restarts.
+ * @param {string} dataDir
+ */
+function sessionSecret(dataDir) {
+  const fromEnv = process.env.SESSION_SECRET;
+  if (fromEnv && fromEnv.trim()) return fromEnv.trim();
+  const file = path.join(dataDir, "session-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing) return existing;
+  } catch {
+    // not there yet
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = crypto.randomBytes(32).toString("base64url");
+  try {
+    fs.writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch {
+    // another process won the race: use what it wrote
+    return fs.readFileSync(file, "utf8").trim();
+  }
+}
+
+/** @typedef {ReturnType<typeof readEnv>} Env */
+
+export function readEnv() {
+  const cwd = process.cwd();
+  const databaseFile = path.resolve(cwd, process.env.DATABASE_FILE || "data/sweet-moments.sqlite");
+  const uploadsDir = path.resolve(cwd, process.env.UPLOADS_DIR || "uploads");
+  const dataDir = path.dirname(databaseFile);
+  return {
+    port: int(process.env.PORT, 3000),
+    host: process.env.HOST || "0.0.0.0",
+    databaseFile,
+    uploadsDir,
+    dataDir,
+    sessionSecret: sessionSecret(dataDir),
+    /** The public origin (scheme://host[:port]) when behind a proxy; null = the request's own. */
+    origin: process.env.ORIGIN ? new URL(process.env.ORIGIN).origin : null,
+    demo: bool(process.env.DEMO, true),
+    /** IANA time zone in which "today" is taken for ages and for "no future birth dates". */
+    timeZone: process.env.TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    loginMaxFailuresPerAccount: int(process.env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 10),
+    loginMaxFailuresPerAddress: int(process.env.LOGIN_MAX_FAILURES_PER_ADDRESS, 100),
+    loginWindowMinutes: int(process.env.LOGIN_WINDOW_MINUTES, 15),
+    sessionDays: int(process.env.SESSION_DAYS, 30),
+    authorName: process.env.AUTHOR_NAME || "The Sweet Moments team",
+    repoUrl: process.env.REPO_URL || "https://github.com/sweet-moments/sweet-moments",
+    profileUrl: process.env.PROFILE_URL || "https://www.linkedin.com/",
+    logRequests: bool(process.env.LOG_REQUESTS, false),
+  };
+}
+
+/** @type {Env | undefined} */
+let cached;
+export function env() {
+  cached ??= readEnv();
+  return cached;
+}
+/** For tests that change process.env between cases. */
+export function resetEnvCache() {
+  cached = undefined;
+}

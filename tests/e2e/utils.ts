@@ -1,0 +1,85 @@
+import crypto from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type Browser, type Page, type TestInfo } from "@playwright/test";
+
+export const test = base;
+export { expect };
+
+export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
+
+/** Unique account data for one test. */
+export function newAccount(prefix = "u") {
+  const tag = crypto.randomBytes(4).toString("hex");
+  return {
+    email: `${prefix}${tag}@example.com`,
+    username: `${prefix}${tag}`,
+    first: `Fname${tag.slice(0, 4)}`,
+    last: `Lname${tag.slice(0, 4)}`,
+    password: "secret12",
+  };
+}
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * Zero axe violations on the page as the user sees it now. axe cannot run in a page with
+ * JavaScript disabled (it hangs), so for the no-JS project the current DOM is copied into a
+ * JS-enabled page whose own scripts are blocked, at the same URL (so the same CSS applies).
+ */
+export async function expectAccessible(page: Page, browser: Browser) {
+  let target = page;
+  let cleanup = async () => {};
+  if (base.info().project.use.javaScriptEnabled === false) {
+    const html = await page.content();
+    const url = page.url();
+    const ctx = await browser.newContext({ javaScriptEnabled: true });
+    const copy = await ctx.newPage();
+    await copy.route("**/*", async (route) => {
+      const r = route.request();
+      if (r.resourceType() === "script") return route.abort();
+      if (r.url() === url && r.resourceType() === "document") {
+        return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+      }
+      return route.continue();
+    });
+    await copy.goto(url);
+    target = copy;
+    cleanup = () => ctx.close();
+  }
+  try {
+    const results = await new AxeBuilder({ page: target }).withTags(AXE_TAGS).analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+    expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+  } finally {
+    await cleanup();
+  }
+}
+
+/** Signs up through the standalone page's modal variant (works with and without JavaScript). */
+export async function signUp(page: Page, account = newAccount()) {
+  await page.goto("/?modal=signup");
+  const dialog = page.getByRole("dialog", { name: "Create your account" });
+  await dialog.getByLabel("Email").fill(account.email);
+  await dialog.getByLabel("Username").fill(account.username);
+  await dialog.getByLabel("First name").fill(account.first);
+  await dialog.getByLabel("Last name").fill(account.last);
+  await dialog.getByLabel("Password", { exact: true }).fill(account.password);
+  await dialog.getByLabel("Confirm password").fill(account.password);
+  await dialog.getByRole("button", { name: "Register" }).click();
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+  return account;
+}
+
+export async function logIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+}
+
+export async function logOut(page: Page) {
+  await page.getByRole("group").or(page.locator("details.profile-menu")).first().locator("summary").click();
+  await page.getByRole("button", { name: "Log Out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}

@@ -1,0 +1,60 @@
+// Helpers for integration tests: real users, real sessions, real Request objects.
+import crypto from "node:crypto";
+import { RouterContextProvider } from "react-router";
+import { startSession } from "../app/lib/auth.server";
+import { clientAddressContext } from "../app/lib/context";
+import { createUser, type User } from "../app/models/users.server";
+
+export const BASE = "http://localhost:3000";
+
+let counter = 0;
+/** A new user with a unique email and username (password "secret1"). */
+export async function makeUser(overrides: Partial<{ first_name: string | null; last_name: string | null; username: string; email: string }> = {}): Promise<User> {
+  counter += 1;
+  const tag = `${counter}${crypto.randomBytes(3).toString("hex")}`;
+  const result = await createUser({
+    email: overrides.email ?? `user${tag}@example.com`,
+    username: overrides.username ?? `user${tag}`,
+    password: "secret1",
+    first_name: overrides.first_name === undefined ? `First${tag}` : overrides.first_name,
+    last_name: overrides.last_name === undefined ? `Last${tag}` : overrides.last_name,
+  });
+  if ("errors" in result) throw new Error(JSON.stringify(result.errors));
+  return result.user;
+}
+
+/** The Cookie header value of a fresh session for `user`. */
+export async function cookieFor(user: Pick<User, "id">): Promise<string> {
+  const setCookie = await startSession(new Request(BASE), user);
+  return setCookie.split(";")[0]!;
+}
+
+type Init = { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> | FormData; headers?: Record<string, string> };
+
+/** A same-origin request as a browser would send it. */
+export function req(path: string, init: Init = {}): Request {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  let body: BodyInit | undefined;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  } else if (init.form instanceof FormData) {
+    body = init.form;
+  } else if (init.form) {
+    body = new URLSearchParams(init.form);
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+  }
+  return new Request(BASE + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
+}
+
+export function context(address = "127.0.0.1"): RouterContextProvider {
+  const ctx = new RouterContextProvider();
+  ctx.set(clientAddressContext, address);
+  return ctx;
+}
+
+/** Arguments for a loader or action of a route module. */
+export function args(request: Request, params: Record<string, string> = {}, ctx = context()) {
+  return { request, params, context: ctx, unstable_pattern: "", pattern: "" } as never;
+}

@@ -1,0 +1,10 @@
+import { reactRouter } from "@react-router/dev/vite";
+import { defineConfig } from "vite";
+import path from "node:path";
+
+export default defineConfig({
+  plugins: [reactRouter()],
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  server: { port: Number(process.env.PORT ?? 3000) },
+  build: { assetsInlineLimit: 0 },
+});
