@@ -53,6 +53,7 @@ export default defineConfig({
       UPLOADS_DIR: path.join(dir, "uploads"),
       SESSION_SECRET: "e2e-only-secret-not-for-production",
       DEMO: "true",
+      BUILD_DIR: process.env.BUILD_DIR ?? "build",
       TIME_ZONE: "UTC",
       LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
       LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",

@@ -15,6 +15,7 @@ export default [
   route("kids/:kidId/dailyLogs/new", "routes/moment-new.tsx"),
   route("dailyLogs/:dailyLogId", "routes/moment.tsx"),
   route("dailyLogs/:dailyLogId/update", "routes/moment-update.tsx"),
+  route("dailyLogs/:dailyLogId/social", "routes/moment-social.tsx"),
   route("current/friends", "routes/friends.tsx"),
   route("friendships/new", "routes/friend-search.tsx"),
   route("profile/picture", "routes/profile-picture.tsx"),

@@ -17,7 +17,7 @@ import { env } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const buildDir = path.join(root, "build");
+const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
 const clientDir = path.join(buildDir, "client");
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;

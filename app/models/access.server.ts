@@ -32,3 +32,31 @@ export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewe
     ),
   );
 }
+
+export type KidAccess = { kidId: number; ownerId: number; visible: boolean; isOwner: boolean };
+export type LogAccess = KidAccess & { logId: number };
+
+/** Who owns a kid and whether `viewerId` may see it. null: no such kid. */
+export async function kidAccess(viewerId: number, kidId: number, conn: Db = db()): Promise<KidAccess | null> {
+  const kid = await conn("kids").where("id", kidId).first("id", "user_id");
+  if (!kid) return null;
+  const ownerId = Number(kid.user_id);
+  return { kidId, ownerId, isOwner: ownerId === viewerId, visible: await canSeeKidsOf(viewerId, ownerId, conn) };
+}
+
+/** The same for a moment (daily log): its kid, its owner, and whether `viewerId` may see it. */
+export async function logAccess(viewerId: number, logId: number, conn: Db = db()): Promise<LogAccess | null> {
+  const row = await conn("daily_logs")
+    .join("kids", "kids.id", "daily_logs.kid_id")
+    .where("daily_logs.id", logId)
+    .first("daily_logs.id as log_id", "kids.id as kid_id", "kids.user_id as owner_id");
+  if (!row) return null;
+  const ownerId = Number(row.owner_id);
+  return {
+    logId,
+    kidId: Number(row.kid_id),
+    ownerId,
+    isOwner: ownerId === viewerId,
+    visible: await canSeeKidsOf(viewerId, ownerId, conn),
+  };
+}

@@ -37,7 +37,7 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/$/);
     await page.reload();
     await page.locator("details.profile-menu summary").click();
-    await expect(page.getByRole("link", { name: "Log In" })).toBeVisible();
+    await expect(page.locator(".profile-menu").getByRole("link", { name: "Log In" })).toBeVisible();
 
     // the old cookie is worthless now
     const session = oldCookies.find((c) => c.name === "sm_session")!;

@@ -1,0 +1,113 @@
+import type { CSSProperties } from "react";
+import { photoUrl, type Photo as PhotoData } from "./photo";
+
+// The one component for every photo (profile pictures, kids, moments). Responsive (srcset of the
+// stored widths), no layout shift (width/height from the stored size), lazy unless told otherwise,
+// a blurred placeholder painted underneath until the image arrives, and an icon when there is no
+// photo. Works with JavaScript off.
+
+export type PhotoProps = {
+  photo: PhotoData | null | undefined;
+  /** Describes the photo, e.g. "Elsa's photo". Also the icon's accessible name when there is no photo. */
+  alt: string;
+  /** The `sizes` attribute: how wide the image is displayed, e.g. "(max-width: 600px) 100vw, 320px". */
+  sizes?: string;
+  /** Above the fold (the page's main photo): load eagerly with high priority. */
+  priority?: boolean;
+  /**
+   * The person's name is shown right next to it (lists, menus): the photo or icon adds nothing for
+   * screen readers, so it is hidden from them (empty alt, aria-hidden icon).
+   */
+  decorative?: boolean;
+  /** Which silhouette stands in for a missing photo. */
+  icon?: "person" | "child";
+  className?: string;
+  /** Extra inline style (e.g. a fixed size); merged with the placeholder background. */
+  style?: CSSProperties;
+};
+
+/** Only our own placeholders (base64 data URIs) go into the inline style. */
+const PLACEHOLDER = /^data:image\/(?:webp|png|jpeg|gif|avif);base64,[A-Za-z0-9+/=]+$/;
+
+/** The `src` width: the middle of the stored widths (640 when all four exist). */
+function middleWidth(widths: number[]): number | undefined {
+  return widths[Math.floor(widths.length / 2)];
+}
+
+export function Photo({
+  photo,
+  alt,
+  sizes = "100vw",
+  priority = false,
+  decorative = false,
+  icon = "person",
+  className,
+  style,
+}: PhotoProps) {
+  if (!photo || photo.widths.length === 0) {
+    return <PhotoIcon label={decorative ? null : alt} kind={icon} className={className} style={style} />;
+  }
+  const srcSet = photo.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ");
+  const placeholder: CSSProperties = PLACEHOLDER.test(photo.placeholder)
+    ? {
+        backgroundImage: `url("${photo.placeholder}")`,
+        backgroundSize: "cover",
+        backgroundPosition: "center",
+        backgroundRepeat: "no-repeat",
+      }
+    : {};
+  return (
+    <img
+      src={photoUrl(photo, middleWidth(photo.widths))}
+      srcSet={srcSet}
+      sizes={sizes}
+      width={photo.width}
+      height={photo.height}
+      alt={decorative ? "" : alt}
+      loading={priority ? "eager" : "lazy"}
+      fetchPriority={priority ? "high" : undefined}
+      decoding="async"
+      className={className}
+      style={{ ...placeholder, ...style }}
+    />
+  );
+}
+
+/** The stand-in for a missing photo: an inline silhouette. `label` null means decorative. */
+export function PhotoIcon({
+  label,
+  kind = "person",
+  className,
+  style,
+}: {
+  label: string | null;
+  kind?: "person" | "child";
+  className?: string;
+  style?: CSSProperties;
+}) {
+  const a11y = label ? { role: "img", "aria-label": label } : { "aria-hidden": true as const };
+  return (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 64 64"
+      focusable="false"
+      className={className ? `photo-icon ${className}` : "photo-icon"}
+      style={style}
+      {...a11y}
+    >
+      <rect width="64" height="64" rx="8" fill="#e8e2f0" />
+      {kind === "child" ? (
+        <g fill="#9a8bb0">
+          <circle cx="32" cy="26" r="11" />
+          <path d="M14 60c0-11 8-18 18-18s18 7 18 18z" />
+          <circle cx="32" cy="12" r="3" />
+        </g>
+      ) : (
+        <g fill="#9a8bb0">
+          <circle cx="32" cy="23" r="12" />
+          <path d="M10 60c0-13 10-21 22-21s22 8 22 21z" />
+        </g>
+      )}
+    </svg>
+  );
+}

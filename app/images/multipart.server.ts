@@ -1,0 +1,371 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { once } from "node:events";
+import { pipeline } from "node:stream/promises";
+import type { Readable } from "node:stream";
+import busboy from "busboy";
+import { config } from "~/lib/config.server";
+
+// Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
+// moment). The body is never held in memory: text fields are small and capped, and the one file
+// part named `image` streams straight to a temporary file under <UPLOADS_DIR>/.tmp/. Everything a
+// client can get wrong (too big, too many parts, malformed body, wrong content type) becomes an
+// entry in `errors`, never an exception, so a route answers 400 and never 500 for bad input.
+// Only our own trouble (the temp directory cannot be written) rejects.
+
+/** Limits of one multipart request. All sizes in bytes. */
+export type MultipartLimits = {
+  /** Largest accepted file; bigger files give the `image` error `MULTIPART_MESSAGES.imageTooBig`. */
+  maxFileBytes: number;
+  /** Most parts (fields + files) read; more give a request-level error. */
+  maxParts: number;
+  /** Longest text field value; longer gives an error on that field. */
+  maxFieldBytes: number;
+  /** Most body bytes parsed; beyond this the rest is read and thrown away, with an error. */
+  maxBodyBytes: number;
+  /**
+   * Most body bytes read at all. Up to here an over-limit body is drained so the browser gets
+   * our answer instead of a reset connection; past it we stop reading (abusive clients only).
+   */
+  maxDrainBytes: number;
+};
+
+export const UPLOAD_LIMITS: Readonly<MultipartLimits> = Object.freeze({
+  maxFileBytes: 15 * 1024 * 1024,
+  maxParts: 20,
+  maxFieldBytes: 100 * 1024,
+  maxBodyBytes: 16 * 1024 * 1024,
+  maxDrainBytes: 128 * 1024 * 1024,
+});
+
+/** The form field that carries the photo, in every form of the app. */
+export const IMAGE_FIELD = "image";
+
+export const MULTIPART_MESSAGES = {
+  imageTooBig: "Image must be 15 MB or smaller.",
+  notMultipart: "The form must be sent as multipart/form-data.",
+  malformed: "The upload could not be read. Please try again.",
+  bodyTooBig: "The upload is too large.",
+  tooManyParts: "The form has too many fields.",
+  fieldTooLong: "This field is too long.",
+} as const;
+
+/**
+ * A file received from the client, saved to a private temporary file. Nothing about it is
+ * trusted: `filename` and `mimeType` are what the client claimed and are for logs only; the image
+ * module judges the content. Whoever receives an UploadedFile owns the temp file:
+ * `storeImage` / `withNewImage` consume it (always remove it); anyone else must call `discard()`.
+ */
+export type UploadedFile = {
+  /** Absolute path of the temporary file (under <UPLOADS_DIR>/.tmp/). */
+  path: string;
+  /** Bytes received (> 0; an empty file part counts as "no file"). */
+  size: number;
+  /** The client's file name (basename only), informational. */
+  filename: string;
+  /** The client's declared content type, informational, never trusted. */
+  mimeType: string;
+  /** Removes the temporary file. Idempotent, never throws. */
+  discard(): Promise<void>;
+};
+
+export type MultipartResult = {
+  /** Text fields; the first value wins when a name repeats. A text part named `image` is ignored. */
+  fields: Record<string, string>;
+  /** The `image` file, or null when none (or an empty one) was sent or it was refused. */
+  file: UploadedFile | null;
+  /**
+   * Problems, by field: `image` (file too big), a text field's name (value too long), and
+   * `message` for the request as a whole (not multipart, malformed, too large, too many parts).
+   * Empty when all is well. When `file` is non-null there is no `image` error.
+   */
+  errors: Record<string, string[]>;
+};
+
+export function uploadsTempDir(): string {
+  return path.join(config().uploadsDir, ".tmp");
+}
+
+function tempFileName(): string {
+  return `${crypto.randomBytes(16).toString("hex")}.upload`;
+}
+
+async function removeQuietly(file: string): Promise<void> {
+  try {
+    await fsp.rm(file, { force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return; // its directory is not even there
+    console.error(`[images] could not remove temporary file ${file}`, error);
+  }
+}
+
+function uploadedFile(filePath: string, size: number, filename: string, mimeType: string): UploadedFile {
+  let discarded: Promise<void> | null = null;
+  return {
+    path: filePath,
+    size,
+    filename,
+    mimeType,
+    discard() {
+      discarded ??= removeQuietly(filePath);
+      return discarded;
+    },
+  };
+}
+
+/**
+ * Saves bytes to a temporary upload file, for callers that have the image in memory already
+ * (seed scripts, tests). The result is owned like any other UploadedFile.
+ */
+export async function uploadFromBuffer(bytes: Uint8Array, filename = "upload", mimeType = "application/octet-stream"): Promise<UploadedFile> {
+  const dir = uploadsTempDir();
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  const filePath = path.join(dir, tempFileName());
+  await fsp.writeFile(filePath, bytes, { flag: "wx", mode: 0o600 });
+  return uploadedFile(filePath, bytes.byteLength, filename, mimeType);
+}
+
+const UNSAFE_NAMES = new Set(["__proto__", "constructor", "prototype", "hasOwnProperty", "toString", "valueOf"]);
+
+function addError(errors: Record<string, string[]>, key: string, message: string) {
+  const list = (errors[key] ??= []);
+  if (!list.includes(message)) list.push(message);
+}
+
+/**
+ * Reads a multipart/form-data request as a stream: text fields into memory (capped), the first
+ * file part named `image` into a temporary file, other file parts discarded unread.
+ *
+ * Never throws for anything the client sent (see `MultipartResult.errors`); rejects only for
+ * server trouble (the temp directory cannot be written), after draining the body and removing
+ * the partial file. Typical use:
+ *
+ * ```ts
+ * const { fields, file, errors } = await parseMultipart(request);
+ * try {
+ *   // validate fields; merge `errors` into the field errors; then
+ *   // withNewImage(file, …) (which consumes `file`) …
+ * } finally {
+ *   await file?.discard(); // harmless after withNewImage
+ * }
+ * ```
+ */
+export async function parseMultipart(request: Request, limits: Partial<MultipartLimits> = {}): Promise<MultipartResult> {
+  const lim: MultipartLimits = { ...UPLOAD_LIMITS, ...limits };
+  const fields: Record<string, string> = {};
+  const errors: Record<string, string[]> = {};
+
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) {
+    await drain(request.body, lim.maxDrainBytes);
+    addError(errors, "message", MULTIPART_MESSAGES.notMultipart);
+    return { fields, file: null, errors };
+  }
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: {
+        // busboy reports "limit" when a file reaches fileSize bytes, so allow one byte more: a
+        // file of exactly maxFileBytes is fine, and a truncated stream means "too big".
+        fileSize: lim.maxFileBytes + 1,
+        parts: lim.maxParts,
+        fields: lim.maxParts,
+        files: lim.maxParts,
+        fieldSize: lim.maxFieldBytes,
+        fieldNameSize: 200,
+        headerPairs: 50,
+      },
+    });
+  } catch {
+    // e.g. multipart without a boundary
+    await drain(request.body, lim.maxDrainBytes);
+    addError(errors, "message", MULTIPART_MESSAGES.malformed);
+    return { fields, file: null, errors };
+  }
+
+  let fatal = false;
+  const fail = (message: string) => {
+    fatal = true;
+    addError(errors, "message", message);
+  };
+  // Our own trouble (temp directory or disk): parsing stops, the body is still drained, and
+  // parseMultipart rejects with it at the end (a 500, not the client's fault).
+  let serverError: unknown = null;
+  // false once the parser is done for (failed, destroyed, over the body limit): the rest of the
+  // body is then read and thrown away.
+  let feeding = true;
+  let parserError: unknown = null;
+
+  // The one file we keep. `saving` settles when its bytes are on disk (or it was thrown away).
+  type Kept = { path: string; filename: string; mimeType: string; size: number; tooBig: boolean; saving: Promise<void> };
+  const state: { kept: Kept | null } = { kept: null };
+  let tempDirReady: Promise<string | undefined> | null = null;
+
+  parser.on("field", (name, value, info) => {
+    if (name === IMAGE_FIELD) return; // clients send "null" here when no file is chosen
+    if (UNSAFE_NAMES.has(name)) return; // never real fields; would clash with Object.prototype
+    if (info.valueTruncated) {
+      addError(errors, name, MULTIPART_MESSAGES.fieldTooLong);
+      return;
+    }
+    if (info.nameTruncated) return;
+    if (!Object.hasOwn(fields, name)) fields[name] = value;
+  });
+
+  parser.on("file", (name, stream: Readable, info) => {
+    if (name !== IMAGE_FIELD || state.kept || fatal || serverError) {
+      stream.resume(); // read and discard
+      return;
+    }
+    const entry: Kept = {
+      path: path.join(uploadsTempDir(), tempFileName()),
+      filename: info.filename ?? "",
+      mimeType: info.mimeType ?? "",
+      size: 0,
+      tooBig: false,
+      saving: Promise.resolve(),
+    };
+    state.kept = entry;
+    stream.on("limit", () => {
+      entry.tooBig = true;
+    });
+    tempDirReady ??= fsp.mkdir(uploadsTempDir(), { recursive: true, mode: 0o700 });
+    const dirReady = tempDirReady;
+    // The stream stays paused (backpressure reaches the parser) until the directory exists.
+    entry.saving = (async () => {
+      // which side failed first: the incoming part (client) or our file (server)
+      let firstFailure: "source" | "destination" | null = null;
+      stream.once("error", () => (firstFailure ??= "source"));
+      try {
+        await dirReady;
+        const out = fs.createWriteStream(entry.path, { flags: "wx", mode: 0o600 });
+        out.once("error", () => (firstFailure ??= "destination"));
+        await pipeline(stream, out);
+        entry.size = out.bytesWritten;
+      } catch (error) {
+        if (firstFailure !== "source") {
+          serverError ??= error;
+          feeding = false;
+          // a destroyed file stream never ends, and busboy would wait for it forever
+          parser.destroy();
+        }
+        stream.resume();
+        throw error;
+      }
+    })();
+    // Observed below; avoid an unhandled rejection in the meantime.
+    entry.saving.catch(() => {});
+  });
+
+  parser.on("partsLimit", () => fail(MULTIPART_MESSAGES.tooManyParts));
+  parser.on("filesLimit", () => fail(MULTIPART_MESSAGES.tooManyParts));
+  parser.on("fieldsLimit", () => fail(MULTIPART_MESSAGES.tooManyParts));
+
+  const parsed = new Promise<void>((resolve, reject) => {
+    parser.once("finish", resolve);
+    parser.once("error", reject);
+    parser.once("close", resolve);
+  });
+  parsed.catch(() => {});
+  parser.once("error", (error) => {
+    parserError = error;
+    feeding = false;
+  });
+
+  // Feed the parser by hand so we can count bytes, stop parsing past maxBodyBytes and keep
+  // draining after a failure.
+  let received = 0;
+  const reader = request.body.getReader();
+  let readFailed = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > lim.maxDrainBytes) {
+        await reader.cancel().catch(() => {});
+        break;
+      }
+      if (!feeding || parser.destroyed) continue;
+      if (received > lim.maxBodyBytes) {
+        feeding = false;
+        if (!errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.bodyTooBig);
+        parser.destroy();
+        continue;
+      }
+      if (!parser.write(value)) {
+        // 'drain', or the parser ended/failed (then 'drain' never comes)
+        await Promise.race([once(parser, "drain").catch(() => {}), parsed.catch(() => {})]);
+      }
+    }
+  } catch {
+    readFailed = true; // the client went away or the body stream broke
+  } finally {
+    reader.releaseLock();
+  }
+
+  if (readFailed) {
+    fail(MULTIPART_MESSAGES.malformed);
+    parser.destroy();
+  } else if (feeding && !parser.destroyed) {
+    parser.end();
+  }
+
+  try {
+    await parsed;
+  } catch {
+    parserError ??= new Error("multipart parse failed");
+  }
+  if (parserError && !fatal && !serverError && !errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.malformed);
+
+  let file: UploadedFile | null = null;
+  const entry = state.kept;
+  if (entry) {
+    let saved = true;
+    try {
+      await entry.saving;
+    } catch {
+      saved = false;
+    }
+    if (entry.tooBig) {
+      addError(errors, IMAGE_FIELD, MULTIPART_MESSAGES.imageTooBig);
+      await removeQuietly(entry.path);
+    } else if (!saved || fatal || serverError) {
+      if (!saved && !fatal && !serverError) fail(MULTIPART_MESSAGES.malformed);
+      await removeQuietly(entry.path);
+    } else if (entry.size === 0) {
+      await removeQuietly(entry.path); // browsers send an empty part when no file was chosen
+    } else {
+      file = uploadedFile(entry.path, entry.size, entry.filename, entry.mimeType);
+    }
+  }
+  if (serverError) throw serverError;
+  return { fields, file, errors };
+}
+
+/** Reads and discards a body (up to `max` bytes), so the client sees our answer. */
+async function drain(body: ReadableStream<Uint8Array> | null, max: number): Promise<void> {
+  if (!body) return;
+  const reader = body.getReader();
+  let seen = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+      if (seen > max) {
+        await reader.cancel().catch(() => {});
+        return;
+      }
+    }
+  } catch {
+    // nothing to do
+  } finally {
+    reader.releaseLock();
+  }
+}

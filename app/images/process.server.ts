@@ -1,0 +1,287 @@
+import os from "node:os";
+import fsp from "node:fs/promises";
+import sharp, { type Metadata, type OutputInfo, type SharpOptions } from "sharp";
+
+// Checks, cleaning and derivatives for every uploaded photo.
+//
+// - Accepted only if the *content* is JPEG, PNG, WebP, GIF (first frame) or AVIF: magic bytes
+//   first (so SVG, PDF, HTML, TIFF … never reach a decoder), then sharp's own header parse.
+// - Pixel count checked from the header before any decoding, and enforced again by libvips
+//   (`limitInputPixels`), so a decompression bomb cannot exhaust memory.
+// - `failOn: "error"`: truncated or corrupt pixel data is rejected, not half-decoded.
+// - EXIF orientation applied, colours converted to sRGB, and every byte of metadata dropped (the
+//   pixels go through a raw buffer, which carries none: no GPS, camera, dates, comments, ICC).
+// - WebP derivatives at 160/320/640/1280 px wide, never upscaled, plus a ~16 px placeholder.
+//
+// Cost: the file is decoded once, straight to the largest derivative size (JPEG shrink-on-load
+// does most of the work), and the smaller sizes are made from that small raw buffer. At most
+// MAX_PARALLEL_JOBS photos are processed at once and each job runs its steps one after another,
+// so uploads never occupy more than that many libuv threads (which sqlite3 and fs share).
+
+/** Most pixels (width × height) of an accepted photo. */
+export const MAX_PIXELS = 50_000_000;
+/** Widths of the derivatives; smaller originals stop at their own width. */
+export const DERIVATIVE_WIDTHS = [160, 320, 640, 1280] as const;
+/** Very tall images are scaled so no derivative is taller than this (WebP's limit is 16383). */
+export const MAX_DERIVATIVE_HEIGHT = 8192;
+const PLACEHOLDER_WIDTH = 16;
+const PLACEHOLDER_MAX_HEIGHT = 48;
+/**
+ * WebP settings. effort 2 (libwebp "method" 2) encodes 2–3× faster than the default 4 for files
+ * within a few percent of the same size at the same quality; the 1280 px encode is the most
+ * expensive step of the whole upload.
+ */
+const WEBP = { quality: 80, effort: 2 } as const;
+const PLACEHOLDER_WEBP = { quality: 40, effort: 4 } as const;
+const SHARP_TIMEOUT_SECONDS = 30;
+
+export const IMAGE_MESSAGES = {
+  notAnImage: "Only image files are accepted.",
+  heic: "HEIC photos are not supported yet. Please choose a JPEG or PNG.",
+  tooManyPixels: "Image is too large (at most 50 megapixels).",
+} as const;
+
+// The libvips operation cache only helps when the same input is processed repeatedly; every
+// upload is new, so it would just hold memory.
+sharp.cache(false);
+
+export type AcceptedFormat = "jpeg" | "png" | "webp" | "gif" | "avif";
+
+/** One WebP file to write. */
+export type Derivative = { width: number; height: number; data: Buffer };
+
+export type ProcessedImage = {
+  format: AcceptedFormat;
+  /** The largest derivative's size (upright, after EXIF orientation). */
+  width: number;
+  height: number;
+  /** Derivative widths, ascending; `derivatives` in the same order. */
+  widths: number[];
+  derivatives: Derivative[];
+  /** Tiny blurred WebP as a `data:image/webp;base64,…` URI. */
+  placeholder: string;
+};
+
+export type ProcessResult = { ok: true; image: ProcessedImage } | { ok: false; error: string };
+
+/** The user's fault: shown next to the `image` field. */
+export class ImageRejected extends Error {}
+
+// ---- sniffing -----------------------------------------------------------------------------
+
+type Sniffed = AcceptedFormat | "heic" | null;
+
+const HEIC_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2"]);
+const AVIF_BRANDS = new Set(["avif", "avis"]);
+
+/** What the first bytes say the file is. Only our five formats (and HEIC, to say so) count. */
+export function sniffFormat(head: Uint8Array): Sniffed {
+  const b = head;
+  const ascii = (start: number, end: number) => String.fromCharCode(...b.subarray(start, end));
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
+  if (b.length >= 8 && ascii(0, 8) === "\x89PNG\r\n\x1a\n") return "png";
+  if (b.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) return "gif";
+  if (b.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
+  if (b.length >= 16 && ascii(4, 8) === "ftyp") {
+    const boxSize = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
+    const end = Math.min(b.length, boxSize >= 16 ? boxSize : 16);
+    const brands = [ascii(8, 12)];
+    for (let i = 16; i + 4 <= end; i += 4) brands.push(ascii(i, i + 4));
+    if (brands.some((x) => AVIF_BRANDS.has(x))) return "avif";
+    if (brands.some((x) => HEIC_BRANDS.has(x))) return "heic";
+  }
+  return null;
+}
+
+async function readHead(filePath: string, bytes = 64): Promise<Uint8Array> {
+  const fh = await fsp.open(filePath, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---- a small job queue ---------------------------------------------------------------------
+
+/**
+ * How many photos are decoded and encoded at the same time (each holds one libuv thread while it
+ * runs). A photo over BIG_IMAGE_PIXELS (a PNG cannot be decoded at reduced size the way a JPEG
+ * can, so it needs more memory) runs alone.
+ */
+export const MAX_PARALLEL_JOBS = Math.max(1, Math.min(2, os.availableParallelism()));
+const BIG_IMAGE_PIXELS = 24_000_000;
+let inUse = 0;
+const waiting: { weight: number; start: () => void }[] = [];
+
+function release(weight: number) {
+  inUse -= weight;
+  // first come, first served: a big job at the head is not overtaken by small ones
+  while (waiting.length && inUse + waiting[0]!.weight <= MAX_PARALLEL_JOBS) {
+    const next = waiting.shift()!;
+    inUse += next.weight;
+    next.start();
+  }
+}
+
+async function inQueue<T>(weight: number, fn: () => Promise<T>): Promise<T> {
+  const w = Math.min(Math.max(1, weight), MAX_PARALLEL_JOBS);
+  if (waiting.length === 0 && inUse + w <= MAX_PARALLEL_JOBS) inUse += w;
+  else await new Promise<void>((start) => waiting.push({ weight: w, start }));
+  try {
+    return await fn();
+  } finally {
+    release(w);
+  }
+}
+
+// ---- the checks -----------------------------------------------------------------------------
+
+const inputOptions = {
+  failOn: "error",
+  limitInputPixels: MAX_PIXELS,
+  sequentialRead: true,
+} satisfies SharpOptions;
+
+type Inspected = { format: AcceptedFormat; width: number; height: number; orientedWidth: number; orientedHeight: number };
+
+/**
+ * Header-only checks (no pixel decoding): real JPEG/PNG/WebP/GIF/AVIF content, at most
+ * MAX_PIXELS. Throws ImageRejected with the user-facing message otherwise.
+ */
+async function inspect(filePath: string): Promise<Inspected> {
+  let head: Uint8Array;
+  try {
+    head = await readHead(filePath);
+  } catch {
+    throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  }
+  const sniffed = sniffFormat(head);
+  if (sniffed === "heic") throw new ImageRejected(IMAGE_MESSAGES.heic);
+  if (!sniffed) throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+
+  let meta: Metadata;
+  try {
+    meta = await sharp(filePath, { ...inputOptions, limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  }
+  const format = acceptedFormat(meta);
+  if (format === "heic") throw new ImageRejected(IMAGE_MESSAGES.heic);
+  if (!format || format !== sniffed) throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  const width = meta.width ?? 0;
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if (!(width > 0 && height > 0)) throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  if (width * height > MAX_PIXELS) throw new ImageRejected(IMAGE_MESSAGES.tooManyPixels);
+  const swap = (meta.orientation ?? 1) >= 5;
+  return {
+    format,
+    width,
+    height,
+    orientedWidth: swap ? height : width,
+    orientedHeight: swap ? width : height,
+  };
+}
+
+function acceptedFormat(meta: Metadata): AcceptedFormat | "heic" | null {
+  switch (meta.format) {
+    case "jpeg":
+    case "png":
+    case "webp":
+    case "gif":
+      return meta.format;
+    case "heif":
+      if (meta.compression === "av1") return "avif";
+      // HEVC-coded HEIF: the prebuilt sharp has no HEVC decoder, and the API contract accepts
+      // only the five formats above anyway.
+      return "heic";
+    default:
+      return null;
+  }
+}
+
+/**
+ * Quick check of an upload without decoding its pixels: null when it looks acceptable, or the
+ * user-facing message. Lets a form report an image problem together with its other field errors;
+ * `processImage` still has the last word (it also catches corrupt pixel data).
+ */
+export async function checkImage(filePath: string): Promise<string | null> {
+  try {
+    await inspect(filePath);
+    return null;
+  } catch (error) {
+    if (error instanceof ImageRejected) return error.message;
+    throw error;
+  }
+}
+
+/** Derivative widths for an upright image `width` × `height` px: never upscaled, never too tall. */
+export function derivativeWidths(width: number, height: number): number[] {
+  const byHeight = Math.floor((width * MAX_DERIVATIVE_HEIGHT) / height);
+  const largest = Math.max(1, Math.min(width, DERIVATIVE_WIDTHS[DERIVATIVE_WIDTHS.length - 1]!, byHeight));
+  return [...DERIVATIVE_WIDTHS.filter((w) => w < largest), largest];
+}
+
+/**
+ * Checks, cleans and resizes one uploaded file (see the top of this module). Does not touch the
+ * file. Resolves `{ok: false, error}` with the user-facing message for anything that is not an
+ * acceptable photo; rejects only for server trouble.
+ */
+export async function processImage(filePath: string): Promise<ProcessResult> {
+  try {
+    const info = await inspect(filePath); // header only: cheap, outside the queue
+    const weight = info.width * info.height > BIG_IMAGE_PIXELS ? MAX_PARALLEL_JOBS : 1;
+    return { ok: true, image: await inQueue(weight, () => processNow(filePath, info)) };
+  } catch (error) {
+    if (error instanceof ImageRejected) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+async function processNow(filePath: string, info: Inspected): Promise<ProcessedImage> {
+  const widths = derivativeWidths(info.orientedWidth, info.orientedHeight);
+  const largest = widths[widths.length - 1]!;
+
+  // Decode once, upright, in sRGB, 8 bits per channel, already at the largest derivative's width.
+  let decoded: { data: Buffer; info: OutputInfo };
+  try {
+    let pipeline = sharp(filePath, { ...inputOptions, autoOrient: true }).timeout({ seconds: SHARP_TIMEOUT_SECONDS });
+    if (largest < info.orientedWidth) pipeline = pipeline.resize({ width: largest });
+    decoded = await pipeline.toColourspace("srgb").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    if (isTimeout(error)) throw error;
+    // corrupt or truncated pixel data, or a header that lied about its size
+    throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  }
+  const raw = {
+    raw: { width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels },
+  } as const;
+  const fromRaw = () => sharp(decoded.data, raw).timeout({ seconds: SHARP_TIMEOUT_SECONDS });
+
+  const derivatives: Derivative[] = [];
+  for (const width of [...widths].reverse()) {
+    const pipeline = width === decoded.info.width ? fromRaw() : fromRaw().resize({ width });
+    const out = await pipeline.webp(WEBP).toBuffer({ resolveWithObject: true });
+    derivatives.unshift({ width: out.info.width, height: out.info.height, data: out.data });
+  }
+  const tiny = await fromRaw()
+    .resize({ width: PLACEHOLDER_WIDTH, height: PLACEHOLDER_MAX_HEIGHT, fit: "inside", withoutEnlargement: true })
+    .webp(PLACEHOLDER_WEBP)
+    .toBuffer();
+
+  const top = derivatives[derivatives.length - 1]!;
+  return {
+    format: info.format,
+    width: top.width,
+    height: top.height,
+    widths: derivatives.map((d) => d.width),
+    derivatives,
+    placeholder: `data:image/webp;base64,${tiny.toString("base64")}`,
+  };
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && /timeout/i.test(error.message);
+}

@@ -1,0 +1,221 @@
+import fs from "node:fs";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/lib/db.server";
+import { uploadFromBuffer } from "~/images/multipart.server";
+import { photoUrl } from "~/images/photo";
+import { imageFilePath, withNewImage, type ImageKind, type StoredImage } from "~/images/storage.server";
+import { makeImage } from "~/images/test-fixtures.server";
+import type { User } from "~/models/users.server";
+import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { loader } from "./images";
+
+// The image route against a real database, real sessions and real stored files.
+
+async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<StoredImage> {
+  const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
+  if (!result.ok) throw new Error(result.error);
+  return result.image;
+}
+
+async function befriend(a: User, b: User, status: "pending" | "accepted" | "denied") {
+  const now = new Date().toISOString();
+  await db()("friendships").insert({
+    user_id: a.id,
+    friend_id: b.id,
+    status,
+    user_low: Math.min(a.id, b.id),
+    user_high: Math.max(a.id, b.id),
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** GET (or HEAD) a photo URL through the route's loader. */
+async function get(url: string, opts: { cookie?: string; method?: string; headers?: Record<string, string> } = {}) {
+  const match = /^\/images\/([^/]*)\/([^/]*)$/.exec(url);
+  if (!match) throw new Error(`not an image URL: ${url}`);
+  const request = req(url, { method: opts.method ?? "GET", cookie: opts.cookie, headers: opts.headers });
+  return loader(args(request, { key: decodeURIComponent(match[1]!), file: decodeURIComponent(match[2]!) }));
+}
+
+let owner: User, friend: User, stranger: User, requester: User, denied: User;
+const cookies: Record<string, string> = {};
+let kidPhoto: StoredImage, logPhoto: StoredImage, profilePhoto: StoredImage;
+
+beforeAll(async () => {
+  owner = await makeUser();
+  friend = await makeUser();
+  stranger = await makeUser();
+  requester = await makeUser();
+  denied = await makeUser();
+  await befriend(friend, owner, "accepted"); // friend sent, owner accepted
+  await befriend(requester, owner, "pending"); // not yet accepted
+  await befriend(owner, denied, "denied");
+  for (const [name, user] of Object.entries({ owner, friend, stranger, requester, denied })) cookies[name] = await cookieFor(user);
+  kidPhoto = await store(await makeImage("jpeg", 1600, 1200), "kid", owner.id);
+  logPhoto = await store(await makeImage("png", 900, 600), "log", owner.id);
+  profilePhoto = await store(await makeImage("webp", 400, 400), "user", owner.id);
+});
+
+describe("who may see a photo", () => {
+  const viewers = ["owner", "friend", "stranger", "requester", "denied", "signed out"] as const;
+  const expected = { owner: 200, friend: 200, stranger: 404, requester: 404, denied: 404, "signed out": 404 };
+
+  for (const which of ["kid", "log"] as const) {
+    for (const viewer of viewers) {
+      it(`${which} photo, ${viewer}: ${expected[viewer]}`, async () => {
+        const photo = which === "kid" ? kidPhoto : logPhoto;
+        const res = await get(photoUrl(photo, 320), { cookie: cookies[viewer] });
+        expect(res.status).toBe(expected[viewer]);
+      });
+    }
+  }
+
+  for (const viewer of viewers) {
+    const status = viewer === "signed out" ? 404 : 200;
+    it(`profile picture, ${viewer}: ${status}`, async () => {
+      const res = await get(photoUrl(profilePhoto), { cookie: cookies[viewer] });
+      expect(res.status).toBe(status);
+    });
+  }
+
+  it("access ends as soon as the friendship does", async () => {
+    const a = await makeUser();
+    const b = await makeUser();
+    await befriend(a, b, "accepted");
+    const photo = await store(await makeImage("jpeg", 300, 200), "log", a.id);
+    const cookie = await cookieFor(b);
+    expect((await get(photoUrl(photo), { cookie })).status).toBe(200);
+    await db()("friendships").where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) }).delete();
+    expect((await get(photoUrl(photo), { cookie })).status).toBe(404);
+  });
+});
+
+describe("responses", () => {
+  it("200: the WebP bytes with the right headers", async () => {
+    const res = await get(photoUrl(kidPhoto, 640), { cookie: cookies.owner });
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.equals(fs.readFileSync(imageFilePath(kidPhoto.key, 640)!))).toBe(true);
+    expect(res.headers.get("Content-Type")).toBe("image/webp");
+    expect(res.headers.get("Content-Length")).toBe(String(body.length));
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
+    expect(res.headers.get("ETag")).toBe(`"${kidPhoto.key}-640"`);
+    const meta = await sharp(body).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 640, 480]);
+  });
+
+  it("every stored width is served; the default URL is the largest", async () => {
+    for (const w of kidPhoto.widths) {
+      const res = await get(photoUrl(kidPhoto, w), { cookie: cookies.friend });
+      expect(res.status).toBe(200);
+      expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).width).toBe(w);
+    }
+    expect(photoUrl(kidPhoto)).toBe(`/images/${kidPhoto.key}/1280.webp`);
+  });
+
+  it("304 for a matching If-None-Match, but only after the authorization check", async () => {
+    const url = photoUrl(kidPhoto, 320);
+    const etag = (await get(url, { cookie: cookies.owner })).headers.get("ETag")!;
+    for (const value of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const res = await get(url, { cookie: cookies.friend, headers: { "If-None-Match": value } });
+      expect(res.status).toBe(304);
+      expect(await res.text()).toBe("");
+      expect(res.headers.get("ETag")).toBe(etag);
+      expect(res.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
+    }
+    expect((await get(url, { cookie: cookies.friend, headers: { "If-None-Match": '"something-else"' } })).status).toBe(200);
+    expect((await get(url, { cookie: cookies.stranger, headers: { "If-None-Match": etag } })).status).toBe(404);
+    expect((await get(url, { headers: { "If-None-Match": etag } })).status).toBe(404);
+  });
+
+  it("HEAD answers the headers without a body", async () => {
+    const res = await get(photoUrl(logPhoto, 160), { cookie: cookies.owner, method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.body).toBeNull();
+    expect(res.headers.get("Content-Length")).toBe(String(fs.statSync(imageFilePath(logPhoto.key, 160)!).size));
+    expect(res.headers.get("Content-Type")).toBe("image/webp");
+    expect((await get(photoUrl(logPhoto, 160), { cookie: cookies.stranger, method: "HEAD" })).status).toBe(404);
+  });
+
+  it("the same plain 404 for unknown keys, widths and malformed names", async () => {
+    const forbidden = await get(photoUrl(kidPhoto, 320), { cookie: cookies.stranger });
+    const reference = { status: forbidden.status, type: forbidden.headers.get("Content-Type"), body: await forbidden.text() };
+    expect(reference.status).toBe(404);
+    const urls = [
+      `/images/${"A".repeat(24)}/320.webp`, // unknown key
+      `/images/${kidPhoto.key}/999.webp`, // width that does not exist
+      `/images/${kidPhoto.key}/2560.webp`,
+      `/images/${kidPhoto.key}/320.png`,
+      `/images/${kidPhoto.key}/0320.webp`,
+      `/images/${kidPhoto.key}/320.webp.bak`,
+      `/images/${kidPhoto.key}/.webp`,
+      `/images/${encodeURIComponent("../../etc")}/passwd`,
+      `/images/${kidPhoto.key.slice(0, 10)}/320.webp`,
+      `/images/${kidPhoto.key}%2F..%2F/320.webp`,
+    ];
+    for (const url of urls) {
+      const res = await get(url, { cookie: cookies.owner });
+      expect({ url, status: res.status, type: res.headers.get("Content-Type"), body: await res.text() }).toEqual({ url, ...reference });
+      expect(res.headers.get("ETag")).toBeNull();
+    }
+  });
+
+  it("a missing file is a 404, not a crash", async () => {
+    const photo = await store(await makeImage("jpeg", 200, 200), "user", owner.id);
+    fs.rmSync(imageFilePath(photo.key, 200)!);
+    const res = await get(photoUrl(photo, 200), { cookie: cookies.owner });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("privacy of the bytes", () => {
+  it("a JPEG with GPS EXIF is served with no EXIF, XMP, IPTC or ICC at all", async () => {
+    const withGps = await sharp(await makeImage("jpeg", 1024, 768))
+      .withExif({
+        IFD0: { Make: "Phone", Model: "Phone 15", Copyright: "Family", ImageDescription: "Our house" },
+        IFD2: { DateTimeOriginal: "2024:06:06 18:04:05" },
+        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 300/100" },
+      })
+      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Mom</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>')
+      .withIccProfile("p3")
+      .jpeg()
+      .toBuffer();
+    const original = await sharp(withGps).metadata();
+    expect(original.exif?.toString("latin1")).toContain("Phone 15");
+    expect(original.xmp).toBeDefined();
+    expect(original.icc).toBeDefined();
+
+    const photo = await store(withGps, "log", owner.id);
+    for (const w of photo.widths) {
+      const res = await get(photoUrl(photo, w), { cookie: cookies.friend });
+      const body = Buffer.from(await res.arrayBuffer());
+      const meta = await sharp(body).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.iptc).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      const text = body.toString("latin1");
+      for (const needle of ["Exif", "EXIF", "XMP ", "ICCP", "Phone", "GPS", "Mom", "2024:06:06"]) expect(text).not.toContain(needle);
+    }
+  });
+
+  it("a sideways photo (EXIF orientation 6) is served upright", async () => {
+    // stored 1600×1200 (landscape, red left / blue right) with "rotate 90° clockwise to display"
+    const sideways = await sharp(await makeImage("jpeg", 1600, 1200)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const photo = await store(sideways, "kid", owner.id);
+    expect([photo.width, photo.height]).toEqual([1200, 1600]);
+    expect(photo.widths).toEqual([160, 320, 640, 1200]);
+    const res = await get(photoUrl(photo), { cookie: cookies.owner });
+    const body = Buffer.from(await res.arrayBuffer());
+    const meta = await sharp(body).metadata();
+    expect([meta.width, meta.height]).toEqual([1200, 1600]); // portrait now
+    const { data, info } = await sharp(body).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3);
+    expect(at(600, 100)[0]).toBeGreaterThan(150); // top is the red (formerly left) half
+    expect(at(600, 1500)[2]).toBeGreaterThan(150); // bottom is the blue half
+  });
+});
