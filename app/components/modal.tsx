@@ -32,7 +32,11 @@ export function Modal({
     opener.current = document.activeElement;
     if (dialog.open) dialog.close();
     dialog.showModal();
-    const focusTarget = dialog.querySelector<HTMLElement>("[autofocus], input:not([type=hidden]), select, textarea, button, a[href]");
+    // the error summary or an explicit autofocus first, then the first field, then the first control
+    const focusTarget =
+      dialog.querySelector<HTMLElement>(".modal__content [autofocus]") ??
+      dialog.querySelector<HTMLElement>("input:not([type=hidden]), select, textarea") ??
+      dialog.querySelector<HTMLElement>(".modal__content > :not(.modal__header) button, .modal__content > :not(.modal__header) a[href]");
     focusTarget?.focus();
     return () => {
       const back = opener.current as HTMLElement | null;

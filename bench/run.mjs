@@ -1,0 +1,317 @@
+// @ts-check
+// `npm run bench`: builds the app, seeds the scale dataset into a temp folder, starts the
+// production server on a loopback port and measures it. Prints a table and writes
+// bench/results.json. It prints figures; it asserts nothing.
+import { spawn, execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import sharp from "sharp";
+import { seedScale, BENCH_EMAIL, BENCH_PASSWORD } from "./seed-scale.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = 10;
+const results = [];
+const log = (...a) => console.log(...a);
+
+function rssOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const get = (k) => Number(status.match(new RegExp(`${k}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
+  return { rssMB: get("VmRSS"), peakMB: get("VmHWM") };
+}
+function resetPeak(pid) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer at ${url}`);
+}
+
+function startNode(script, env) {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr.on("data", (d) => process.stderr.write(`[${path.basename(script)}] ${d}`));
+  child.stdout.on("data", () => {});
+  return child;
+}
+
+/** One autocannon run; returns the case's figures. */
+async function load(name, opts) {
+  const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
+  if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
+  const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
+  const total = r.requests.total || 1;
+  const row = {
+    case: name,
+    kind: "load",
+    reqPerSec: Math.round(r.requests.average),
+    p50ms: r.latency.p50,
+    p99ms: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx - (opts.expectStatus === 304 ? r["3xx"] ?? 0 : 0),
+    non2xx: r.non2xx,
+    bytesPerResponse: Math.round(r.throughput.total / total),
+  };
+  results.push(row);
+  log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}  ${row.bytesPerResponse} B`);
+  return row;
+}
+
+async function login(base) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`bench log-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sm-bench-"));
+  const buildDir = path.join(tmp, "build");
+  const databaseFile = path.join(tmp, "bench.sqlite");
+  const uploadsDir = path.join(tmp, "uploads");
+  log(`Benchmark folder: ${tmp}`);
+
+  let t = Date.now();
+  execFileSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: "ignore" });
+  results.push({ case: "build", kind: "setup", seconds: (Date.now() - t) / 1000 });
+  log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+  const seeded = await seedScale({ databaseFile, uploadsDir });
+  results.push({ case: "seed", kind: "setup", seconds: seeded.seconds, counts: seeded.counts });
+  log(`Seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
+  const ids = seeded.ids;
+
+  const port = 3390 + Math.floor(Math.random() * 9);
+  const base = `http://127.0.0.1:${port}`;
+  const secret = crypto.randomBytes(16).toString("hex");
+  const env = {
+    PORT: String(port), HOST: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, UPLOADS_DIR: uploadsDir,
+    SESSION_SECRET: secret, DEMO: "false", LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", NODE_ENV: "production",
+  };
+  const server = startNode("server/index.mjs", env);
+  try {
+    await waitFor(`${base}/favicon.svg`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const idle = rssOf(server.pid);
+    results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1) });
+    log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident`);
+
+    const cookie = await login(base);
+    const H = { cookie };
+
+    // a photo URL (320 px) that the bench user may see
+    const kidsJson = await (await fetch(`${base}/api/kids/current`, { headers: H })).json().catch(() => ({}));
+    const imageUrl = (kidsJson.kids ?? []).find((k) => k.kid_image_url)?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
+
+    log(`\nLoad: ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up`);
+    const landing = await load("landing page (reference)", { url: `${base}/` , headers: H });
+    const m5 = await load("moments page, 5-moment kid", { url: `${base}/kids/${ids.kid5}/dailyLogs`, headers: H });
+    const m20 = await load("moments page, 20-moment kid", { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
+    const m5000 = await load("moments page, 5,000-moment kid", { url: `${base}/kids/${ids.kid5000}/dailyLogs`, headers: H });
+    await load("moment detail page", { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
+    await load("/my-kids-list", { url: `${base}/my-kids-list`, headers: H });
+    await load("/current/friends", { url: `${base}/current/friends`, headers: H });
+    const api = await load("GET /api/kids/{id}/daily_logs", { url: `${base}/api/kids/${ids.kid20}/daily_logs`, headers: H });
+    await load("GET /api/likes/{id}", { url: `${base}/api/likes/${ids.moment}`, headers: H });
+    await load("GET /api/comments/{id}/comments", { url: `${base}/api/comments/${ids.moment}/comments`, headers: H });
+    if (imageUrl) {
+      await load("image 320 px", { url: `${base}${imageUrl}`, headers: H });
+      const etag = (await fetch(`${base}${imageUrl}`, { headers: H })).headers.get("etag") ?? "";
+      await load("image 320 px, If-None-Match (304)", { url: `${base}${imageUrl}`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
+    }
+    await load("like + unlike cycle (writes)", {
+      url: base,
+      headers: H,
+      requests: [
+        { method: "POST", path: `/api/likes/${ids.kid5000 + 100}/like` },
+        { method: "DELETE", path: `/api/likes/${ids.kid5000 + 100}/unlike` },
+      ],
+    });
+    await load("comment creation (writes)", {
+      url: `${base}/api/comments/${ids.moment}/new-comment`,
+      method: "POST",
+      headers: { ...H, "content-type": "application/json" },
+      body: JSON.stringify({ comment: "Benchmark comment: what a lovely day!" }),
+    });
+    const after = rssOf(server.pid);
+    results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1) });
+
+    // ---- the floor: a minimal node:http server answering the same JSON ----
+    const floorPort = port + 20;
+    const floor = startNode("bench/floor.mjs", { ...env, PORT: String(floorPort) });
+    let floorRow = null;
+    try {
+      await waitFor(`http://127.0.0.1:${floorPort}/health`);
+      floorRow = await load("floor: node:http daily_logs JSON", { url: `http://127.0.0.1:${floorPort}/api/kids/${ids.kid20}/daily_logs`, headers: H });
+    } finally {
+      floor.kill("SIGTERM");
+    }
+
+    // ---- page weight of the 5,000-moment kid's page on a first visit ----
+    const weight = await pageWeight(base, cookie, `/kids/${ids.kid5000}/dailyLogs`);
+    const weight20 = await pageWeight(base, cookie, `/kids/${ids.kid20}/dailyLogs`);
+    results.push({ case: "page weight: 5,000-moment kid", kind: "weight", ...weight });
+    results.push({ case: "page weight: 20-moment kid", kind: "weight", ...weight20 });
+
+    // ---- photos ----
+    const photo = await photoFigures(base, server.pid, tmp, cookie);
+    results.push({ case: "photos", kind: "photos", ...photo });
+
+    // ---- summary of the targets ----
+    const ratios = {
+      "5,000 vs 20-moment kid p50": m20.p50ms ? +(m5000.p50ms / m20.p50ms).toFixed(2) : null,
+      "5 vs 20-moment kid p50": m20.p50ms ? +(m5.p50ms / m20.p50ms).toFixed(2) : null,
+      "/api daily_logs vs floor req/s": floorRow?.reqPerSec ? +(api.reqPerSec / floorRow.reqPerSec).toFixed(2) : null,
+      "20-moment page vs landing req/s": landing.reqPerSec ? +(m20.reqPerSec / landing.reqPerSec).toFixed(2) : null,
+      "20-moment page p99 ms": m20.p99ms,
+    };
+    results.push({ case: "ratios", kind: "summary", ...ratios });
+
+    log("\nPage weight (first visit, compressed as served):");
+    for (const [label, w] of [["5,000-moment kid", weight], ["20-moment kid", weight20]]) {
+      log(`  ${label}: HTML ${w.htmlRaw} B raw / ${w.htmlBr} B br / ${w.htmlGzip} B gzip; CSS ${w.cssBr} B br; JS ${w.jsBr} B br (${w.jsFiles} files); HTML+CSS ${w.htmlCssBr} B br; requests ${w.requests}; first-screen images (400 px, DPR 2) ${w.phoneImageBytes} B in ${w.phoneImages} images`);
+    }
+    log("\nPhotos:");
+    log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
+    log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);
+    log(`\nMemory: idle ${idle.rssMB.toFixed(1)} MB, after the load cases ${after.rssMB.toFixed(1)} MB`);
+    log("\nRatios:");
+    for (const [k, v] of Object.entries(ratios)) log(`  ${k}: ${v}`);
+  } finally {
+    server.kill("SIGTERM");
+    setTimeout(() => server.kill("SIGKILL"), 3000).unref();
+  }
+
+  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+  fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, results }, null, 2) + "\n");
+  log(`\nWrote bench/results.json`);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+/** Bytes a first visit costs: HTML, CSS, JS (raw and compressed), requests; phone images via Chromium. */
+async function pageWeight(base, cookie, pathname) {
+  const res = await fetch(base + pathname, { headers: { cookie, "accept-encoding": "identity" } });
+  const html = await res.text();
+  const htmlRaw = Buffer.byteLength(html);
+  const br = (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }).length;
+  const gz = (b) => zlib.gzipSync(b, { level: 6 }).length;
+  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
+  const js = [...new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))];
+  const sizeOf = async (url, enc) => {
+    const r = await fetch(base + url, { headers: { "accept-encoding": enc } });
+    return Buffer.from(await r.arrayBuffer()).length;
+  };
+  let cssBr = 0, cssRaw = 0, jsBr = 0, jsRaw = 0;
+  for (const u of css) { cssBr += await sizeOf(u, "br"); cssRaw += await sizeOf(u, "identity"); }
+  for (const u of js) { jsBr += await sizeOf(u, "br"); jsRaw += await sizeOf(u, "identity"); }
+  const phone = await phoneImages(base, cookie, pathname);
+  return {
+    htmlRaw, htmlBr: br(Buffer.from(html)), htmlGzip: gz(Buffer.from(html)),
+    cssRaw, cssBr, jsRaw, jsBr, jsFiles: js.length,
+    htmlCssBr: br(Buffer.from(html)) + cssBr,
+    requests: 1 + css.length + js.length + phone.images + 1 /* favicon */,
+    phoneImageBytes: phone.bytes, phoneImages: phone.images,
+  };
+}
+
+async function phoneImages(base, cookie, pathname) {
+  let chromium;
+  try {
+    ({ chromium } = await import("@playwright/test"));
+  } catch {
+    return { bytes: null, images: null };
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 400, height: 800 }, deviceScaleFactor: 2, javaScriptEnabled: false });
+    const url = new URL(base);
+    await ctx.addCookies(cookie.split("; ").map((c) => { const i = c.indexOf("="); return { name: c.slice(0, i), value: c.slice(i + 1), domain: url.hostname, path: "/" }; }));
+    const page = await ctx.newPage();
+    let bytes = 0, images = 0;
+    page.on("response", async (r) => {
+      if (r.request().resourceType() === "image" && r.url().includes("/images/")) {
+        images += 1;
+        bytes += Number(r.headers()["content-length"] ?? (await r.body().catch(() => Buffer.alloc(0))).length);
+      }
+    });
+    await page.goto(base + pathname, { waitUntil: "networkidle" });
+    await page.waitForTimeout(500);
+    return { bytes, images };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function photoFigures(base, pid, tmp, cookie) {
+  // a 12-megapixel photo-like JPEG
+  const file = path.join(tmp, "12mp.jpg");
+  const w = 4000, h = 3000;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><radialGradient id="g"><stop offset="0" stop-color="#fde"/><stop offset="1" stop-color="#347"/></radialGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/><circle cx="1800" cy="1400" r="900" fill="#f90" opacity=".6"/></svg>`;
+  const noise = await sharp({ create: { width: w, height: h, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 30 } } }).png().toBuffer();
+  await sharp(Buffer.from(svg)).composite([{ input: noise, blend: "soft-light" }]).jpeg({ quality: 90 }).toFile(file);
+
+  // our pipeline, loaded from the source through Vite's module runner, vs sharp's bare decode+resize
+  const { runnerImport } = await import("vite");
+  const { module } = await runnerImport("/app/images/process.server.ts", {
+    configFile: false, root, resolve: { alias: { "~": path.join(root, "app") } }, logLevel: "error",
+  });
+  const processImage = /** @type {any} */ (module).processImage;
+  const time = async (fn, n = 5) => {
+    await fn();
+    const samples = [];
+    for (let i = 0; i < n; i++) { const s = performance.now(); await fn(); samples.push(performance.now() - s); }
+    samples.sort((a, b) => a - b);
+    return Math.round(samples[Math.floor(n / 2)]);
+  };
+  const processMs = await time(() => processImage(file));
+  const bareMs = await time(() => sharp(file).resize({ width: 1280 }).webp().toBuffer());
+
+  // peak resident memory of the server during 4 concurrent uploads
+  const bytes = fs.readFileSync(file);
+  const cookies = [cookie];
+  for (let i = 0; i < 3; i++) {
+    const email = `uploader${i}@example.com`;
+    const r = await fetch(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, username: `uploader${i}`, password: "secret123" }) });
+    cookies.push(r.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "));
+  }
+  const peakReset = resetPeak(pid);
+  let peak = 0;
+  const sampler = setInterval(() => { try { peak = Math.max(peak, rssOf(pid).rssMB); } catch {} }, 20);
+  const statuses = await Promise.all(
+    cookies.map(async (c) => {
+      const form = new FormData();
+      form.set("image", new Blob([bytes], { type: "image/jpeg" }), "photo.jpg");
+      const r = await fetch(`${base}/api/users/upload-profile-picture`, { method: "POST", headers: { cookie: c }, body: form });
+      return r.status;
+    }),
+  );
+  clearInterval(sampler);
+  const hwm = peakReset ? rssOf(pid).peakMB : peak;
+  return { processMs, bareMs, ratio: +(processMs / bareMs).toFixed(2), peakDuringUploadsMB: +Math.max(peak, hwm).toFixed(1), uploadStatuses: statuses };
+}
+
+await main();
+process.exit(0);
