@@ -4,14 +4,14 @@
 # Ends with one summary line "N passed, N failed" for the whole run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p test-results
+mkdir -p reports
 
 fail=0
 echo "== typecheck"
 npx react-router typegen >/dev/null && npx tsc --noEmit || fail=1
 
 echo "== unit and integration tests (vitest)"
-npx vitest run --reporter=default --reporter=json --outputFile=test-results/vitest.json
+npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json
 [ $? -eq 0 ] || fail=1
 
 echo "== build"
@@ -25,11 +25,11 @@ node -e '
 const fs = require("fs");
 let passed = 0, failed = 0;
 try {
-  const v = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8"));
+  const v = JSON.parse(fs.readFileSync("reports/vitest.json", "utf8"));
   passed += v.numPassedTests; failed += v.numFailedTests + (v.numRuntimeErrorTestSuites ?? 0);
 } catch { failed += 1; }
 try {
-  const p = JSON.parse(fs.readFileSync("test-results/e2e.json", "utf8"));
+  const p = JSON.parse(fs.readFileSync("reports/e2e.json", "utf8"));
   passed += p.stats.expected; failed += p.stats.unexpected + (p.stats.flaky ?? 0);
 } catch { failed += 1; }
 if (process.argv[1] === "1" && failed === 0) failed = 1;

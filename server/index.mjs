@@ -116,6 +116,9 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const build = await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
   const entry = build.entry.module;
   if (config.demo) await entry.seedIfEmpty();
+  // Leftovers of uploads interrupted by a crash or restart (temp files, unreferenced photo folders
+  // older than an hour). In the background: it never throws and must not delay the start.
+  void entry.sweepUploads?.();
 
   const handle = createRequestHandler(build, "production");
 
@@ -147,6 +150,8 @@ export async function startServer({ port = env().port, host = env().host, quiet 
       const response = await handle(request, context);
       await sendResponse(req, res, response);
     } catch (error) {
+      // the browser went away mid-response (a cancelled navigation): nothing to report
+      if (/** @type {any} */ (error)?.code === "ERR_STREAM_PREMATURE_CLOSE" || res.destroyed) return;
       console.error("[server]", req.method, req.url, error);
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });

@@ -1,10 +1,10 @@
 import { seedDemo } from "./seed.server";
 import { db } from "./db.server";
-import { deleteImageDirs } from "./seed-files.server";
+import { deleteImageFiles } from "~/images/storage.server";
 
-/** Entry for `npm run db:seed` (server/seed.mjs). */
+/** Entry for `npm run db:seed` (server/seed.mjs). The replaced demo photos' files go after the commit. */
 export async function run() {
   const { imageKeys } = await seedDemo({ verbose: true });
-  await deleteImageDirs(imageKeys);
+  await deleteImageFiles(imageKeys);
   await db().destroy();
 }

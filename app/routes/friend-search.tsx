@@ -1,13 +1,184 @@
-import { data } from "react-router";
+import { useEffect, useRef } from "react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/friend-search";
-import { requireUser } from "~/lib/auth.server";
+import "~/styles/friends.css";
+import { ErrorSummary, FieldError, pageTitle, summaryErrors } from "~/components/forms";
+import { getUser, requireUser } from "~/lib/auth.server";
+import { parseId } from "~/api/responses.server";
+import { Photo } from "~/images/Photo";
+import { FriendSearchSchema } from "~/forms/friends";
+import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
+import { searchUsers } from "~/models/user-search.server";
 
-// Not built yet: answers not-found after the sign-in guard.
+// /friendships/new (spec §2 "Friend search page"): a GET form (Enter runs the search; the URL can be
+// shared and works without JavaScript), results under "Search Results", each with an "Add friend"
+// POST form. The action redirects back to the same search with `sent=<id>`, and the loader shows
+// the success message only if that request really exists. With JavaScript the message clears after
+// 3000 ms, together with the errors and the search box (spec §8).
+
+const NOT_FOUND_MESSAGE = "This user not found! Please try another name.";
+const AUTH_FAILED = "Failed to authenticate. Please log in again.";
+const SUCCESS_TIMEOUT_MS = 3000;
+
+const fullName = (u: { first_name: string | null; last_name: string | null }) =>
+  [u.first_name, u.last_name].filter(Boolean).join(" ");
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const q = url.searchParams.get("q");
+  let sent: string | null = null;
+  const sentId = parseId(url.searchParams.get("sent") ?? undefined);
+  if (sentId !== null) {
+    const friend = await pendingRequestTo(user.id, sentId);
+    if (friend) sent = `Friend request sent successfully to ${fullName(friend) || friend.username}!`;
+  }
+  if (q === null) return { q: "", result: undefined, hits: null, sent };
+
+  const submission = parseWithZod(url.searchParams, { schema: FriendSearchSchema });
+  if (submission.status !== "success") {
+    return data({ q, result: submission.reply(), hits: null, sent }, { status: 400 });
+  }
+  const found = (await searchUsers(submission.value.q)) ?? [];
+  return {
+    q,
+    result: undefined,
+    hits: found.map((h) => ({ id: h.id, name: fullName(h), photo: h.photo })),
+    sent,
+  };
 }
 
-export default function Placeholder() {
-  return null;
+type ActionData = { error: string; status: number };
+
+export async function action({ request }: Route.ActionArgs) {
+  // Not requireUser: a session that ended while the page was open gets the spec's message (with
+  // JavaScript the page stays and says so; without, the loader then sends the visitor to log in).
+  const user = await getUser(request);
+  if (!user) return data<ActionData>({ error: AUTH_FAILED, status: 401 }, { status: 401 });
+  const form = await request.formData();
+  if (form.get("intent") !== "add") return data<ActionData>({ error: "That request could not be handled.", status: 400 }, { status: 400 });
+  const result = await sendFriendRequest(user.id, form.get("friendId"));
+  if (!result.ok) return data<ActionData>({ error: result.message, status: result.status }, { status: result.status });
+  const q = new URL(request.url).searchParams.get("q");
+  const params = new URLSearchParams();
+  if (q !== null) params.set("q", q);
+  params.set("sent", String(result.friend.id));
+  return redirect(`/friendships/new?${params}`, 303);
+}
+
+/** After a 401 the page stays as it is (with its message) instead of reloading into the log-in page. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionStatus === 401) return false;
+  return defaultShouldRevalidate;
+}
+
+export default function FriendSearchPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { q, hits, sent, result } = loaderData;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [form, fields] = useForm({
+    id: "friend-search",
+    lastResult: result,
+    defaultValue: { q },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: FriendSearchSchema }),
+  });
+  const errors = summaryErrors(fields as never, ["q"], form.errors, form.id);
+  const addError = actionData?.error ?? null;
+  const searchAction = `/friendships/new${q ? `?${new URLSearchParams({ q })}` : ""}`;
+
+  // spec §8: the success message clears after 3000 ms, and with it the errors and the search box
+  useEffect(() => {
+    if (!sent) return;
+    const timer = window.setTimeout(() => {
+      if (inputRef.current) inputRef.current.value = "";
+      navigate(searchAction, { replace: true, preventScrollReset: true });
+    }, SUCCESS_TIMEOUT_MS);
+    return () => window.clearTimeout(timer);
+  }, [sent, location.key, navigate, searchAction]);
+
+  const adding = (id: number) => navigation.state !== "idle" && navigation.formData?.get("friendId") === String(id);
+  const inputProps = getInputProps(fields.q, { type: "search" });
+
+  return (
+    <div className="page friend-search-page">
+      <title>{pageTitle(q ? `Search results for “${q}”` : "Add A New Friend", errors.length > 0)}</title>
+      <h1>Add A New Friend</h1>
+      <ErrorSummary errors={errors} formId={form.id} />
+      <Form method="get" action="/friendships/new" {...getFormProps(form)} className="friend-search-form" role="search">
+        <div className={"field" + (fields.q.errors?.length ? " field--error" : "")}>
+          <label htmlFor={fields.q.id}>Find a friend by name</label>
+          <FieldError id={fields.q.errorId} errors={fields.q.errors} />
+          <div className="friend-search-form__row">
+            <input
+              {...inputProps}
+              key={inputProps.key}
+              ref={inputRef}
+              placeholder="Search for a user by first name or last name"
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <button type="submit" className="button button--primary">
+              Search
+            </button>
+          </div>
+        </div>
+      </Form>
+
+      <div className="friend-search-messages">
+        {/* always present, so the message is announced when it appears */}
+        <div role="status">{sent ? <p className="notice">{sent}</p> : null}</div>
+        {addError ? (
+          <div className="notice notice--error" role="alert">
+            <p>{addError}</p>
+            {actionData?.status === 401 ? (
+              <p>
+                <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`}>Log In</Link>
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+
+      {hits ? (
+        <section aria-labelledby="search-results" className="friends-section">
+          <h2 id="search-results">Search Results</h2>
+          {hits.length === 0 ? (
+            <p className="notice notice--error">{NOT_FOUND_MESSAGE}</p>
+          ) : (
+            <ul className="friend-list">
+              {hits.map((h) => (
+                <li key={h.id} className="card friend">
+                  <div className="friend-who">
+                    <Photo photo={h.photo} alt={h.name} decorative sizes="48px" className="friend-who__photo" />
+                    <span className="friend-who__username">{h.name}</span>
+                  </div>
+                  <Form method="post" action={searchAction} preventScrollReset>
+                    <input type="hidden" name="intent" value="add" />
+                    <input type="hidden" name="friendId" value={h.id} />
+                    <button
+                      type="submit"
+                      className="button button--small button--secondary"
+                      aria-disabled={adding(h.id) || undefined}
+                      onClick={(e) => {
+                        if (adding(h.id)) e.preventDefault(); // one request per click, not two
+                      }}
+                    >
+                      {adding(h.id) ? "Sending…" : "Add friend"}
+                      <span className="visually-hidden"> ({h.name})</span>
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
 }

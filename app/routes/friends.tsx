@@ -1,13 +1,226 @@
-import { data } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/friends";
+import "~/styles/friends.css";
 import { requireUser } from "~/lib/auth.server";
+import { parseId } from "~/api/responses.server";
+import { Photo } from "~/images/Photo";
+import type { Photo as PhotoData } from "~/images/photo";
+import {
+  answerFriendRequest,
+  deleteFriendship,
+  listFriends,
+  type FriendEntry,
+} from "~/models/friendships.server";
+import { displayName } from "~/models/users.server";
 
-// Not built yet: answers not-found after the sign-in guard.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+// /current/friends (spec §2 "Friends page"): All Friends with their kids, Friend Requests
+// Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
+// Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
+// JavaScript the same navigation revalidates the lists in place.
+
+type Person = { friendshipId: number; userId: number; username: string; name: string; photo: PhotoData | null };
+
+function person(entry: FriendEntry): Person {
+  return {
+    friendshipId: entry.friendshipId,
+    userId: entry.user.id,
+    username: entry.user.username,
+    name: displayName(entry.user),
+    photo: entry.user.photo,
+  };
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const lists = await listFriends(user.id);
+  return {
+    friends: lists.confirmed.map((e) => ({
+      ...person(e),
+      kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
+    })),
+    received: lists.pending.filter((e) => e.direction === "received").map(person),
+    sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
+      .sort((a, b) => a.friendshipId - b.friendshipId)
+      .map((e) => ({ ...person(e), denied: e.status === "denied" })),
+  };
+}
+
+const STALE = "That request has changed in the meantime. The lists below are up to date.";
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const id = parseId(typeof form.get("friendshipId") === "string" ? String(form.get("friendshipId")) : undefined);
+  if (id === null) return data({ error: "That request could not be handled." }, { status: 400 });
+
+  let result;
+  switch (intent) {
+    case "accept":
+      result = await answerFriendRequest(user.id, id, "accepted");
+      break;
+    case "deny":
+      result = await answerFriendRequest(user.id, id, "denied");
+      break;
+    case "cancel":
+      result = await deleteFriendship(user.id, id, { status: "pending", role: "sender" });
+      break;
+    case "delete-denied":
+      result = await deleteFriendship(user.id, id, { status: "denied", role: "sender" });
+      break;
+    case "remove":
+      result = await deleteFriendship(user.id, id, { status: "accepted" });
+      break;
+    default:
+      return data({ error: "That request could not be handled." }, { status: 400 });
+  }
+  if (!result.ok) return data({ error: STALE }, { status: result.status });
+  return redirect("/current/friends", 303);
+}
+
+export function meta() {
+  return [{ title: "Friends – Sweet Moments" }];
+}
+
+/** One POST button; says it is busy while its own form is on its way. */
+function ActionButton({
+  intent,
+  friendshipId,
+  label,
+  busyLabel,
+  who,
+  variant = "secondary",
+}: {
+  intent: string;
+  friendshipId: number;
+  label: string;
+  busyLabel: string;
+  who: string;
+  variant?: "primary" | "secondary" | "danger";
+}) {
+  const navigation = useNavigation();
+  const busy =
+    navigation.state !== "idle" &&
+    navigation.formData?.get("intent") === intent &&
+    navigation.formData?.get("friendshipId") === String(friendshipId);
+  return (
+    <Form method="post" action="/current/friends" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="friendshipId" value={friendshipId} />
+      <button
+        type="submit"
+        className={`button button--small button--${variant}`}
+        aria-disabled={busy || undefined}
+        onClick={(e) => {
+          if (busy) e.preventDefault(); // already on its way
+        }}
+      >
+        {busy ? busyLabel : label}
+        <span className="visually-hidden"> ({who})</span>
+      </button>
+    </Form>
+  );
+}
+
+function Who({ p }: { p: Person }) {
+  return (
+    <div className="friend-who">
+      <Photo photo={p.photo} alt={p.username} decorative sizes="48px" className="friend-who__photo" />
+      <div>
+        <span className="friend-who__username">{p.username}</span>
+        {p.name !== p.username ? <span className="friend-who__name">{p.name}</span> : null}
+      </div>
+    </div>
+  );
+}
+
+export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { friends, received, sent } = loaderData;
+  return (
+    <div className="page friends-page">
+      <h1>Friends</h1>
+      {actionData?.error ? (
+        <p className="notice notice--error" role="alert">
+          {actionData.error}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="all-friends" className="friends-section">
+        <div className="friends-section__head">
+          <h2 id="all-friends">All Friends</h2>
+          <Link to="/friendships/new" className="button button--primary">
+            Add A New Friend
+          </Link>
+        </div>
+        {friends.length === 0 ? (
+          <p className="empty">No friends found</p>
+        ) : (
+          <ul className="friend-list">
+            {friends.map((f) => (
+              <li key={f.friendshipId} className="card friend">
+                <Who p={f} />
+                {f.kids.length ? (
+                  <ul className="friend-kids" aria-label={`${f.username}'s kids`}>
+                    {f.kids.map((k) => (
+                      <li key={k.id}>
+                        <Link to={`/kids/${k.id}/dailyLogs`} className="friend-kid">
+                          <Photo photo={k.photo} alt={k.name} decorative icon="child" sizes="40px" className="friend-kid__photo" />
+                          <span>{k.name}</span>
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="empty friend-kids-empty">No kids yet</p>
+                )}
+                <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="requests-received" className="friends-section">
+        <h2 id="requests-received">Friend Requests Received</h2>
+        {received.length === 0 ? (
+          <p className="empty">No friend requests received</p>
+        ) : (
+          <ul className="friend-list">
+            {received.map((r) => (
+              <li key={r.friendshipId} className="card friend">
+                <Who p={r} />
+                <div className="button-row">
+                  <ActionButton intent="accept" friendshipId={r.friendshipId} label="Accept" busyLabel="Accepting…" who={r.username} variant="primary" />
+                  <ActionButton intent="deny" friendshipId={r.friendshipId} label="Deny" busyLabel="Denying…" who={r.username} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="requests-sent" className="friends-section">
+        <h2 id="requests-sent">You Sent A Friend Request To</h2>
+        {sent.length === 0 ? (
+          <p className="empty">No friend requests sent</p>
+        ) : (
+          <ul className="friend-list">
+            {sent.map((s) => (
+              <li key={s.friendshipId} className="card friend">
+                <Who p={s} />
+                {s.denied ? (
+                  <div className="button-row">
+                    <span className="friend-status friend-status--denied">Denied</span>
+                    <ActionButton intent="delete-denied" friendshipId={s.friendshipId} label="Delete Request" busyLabel="Deleting…" who={s.username} />
+                  </div>
+                ) : (
+                  <ActionButton intent="cancel" friendshipId={s.friendshipId} label="Cancel Request" busyLabel="Cancelling…" who={s.username} />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
 }

@@ -1,13 +1,139 @@
-import { data } from "react-router";
+import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/kid-moments";
+import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { config } from "~/lib/config.server";
+import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/age";
+import { parseId } from "~/api/responses.server";
+import { refusalPage, today } from "~/models/kids.server";
+import { decodeCursor, deleteMoment, listMoments } from "~/models/daily-logs.server";
+import { loadSocial } from "~/models/social.server";
+import { Photo } from "~/images/Photo";
+import { MomentSocial } from "~/components/moment-social";
+import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
-// Not built yet: answers not-found after the sign-in guard.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+const PAGE_SIZE = 20;
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const kidId = parseId(params.kidId);
+  if (!kidId) throw data("Not found", { status: 404 });
+  const beforeParam = new URL(request.url).searchParams.get("before");
+  const before = beforeParam ? decodeCursor(beforeParam) : null;
+  if (beforeParam && !before) throw data("That page of moments does not exist.", { status: 400 });
+
+  const page = await listMoments(user.id, kidId, { limit: PAGE_SIZE, before });
+  if (!page.ok) throw refusalPage(page);
+  // list page: the newest few comments per moment; the moment's own page shows them all
+  const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const { kid } = page;
+  const zone = config().timeZone;
+  return {
+    kid: {
+      id: kid.id,
+      name: kid.name,
+      photo: kid.photo,
+      birthDate: kid.birth_date,
+      born: formatCalendarDate(kid.birth_date),
+      age: ageText(kid.birth_date, today()),
+    },
+    isOwner: page.isOwner,
+    moments: page.moments.map((m) => ({
+      id: m.id,
+      title: m.title,
+      content: m.content,
+      photo: m.photo,
+      createdAt: m.created_at,
+      created: formatInstantDate(m.created_at, zone),
+    })),
+    social,
+    next: page.next,
+    isOlderPage: Boolean(before),
+  };
 }
 
-export default function Placeholder() {
-  return null;
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  if (!parseId(params.kidId)) throw data("Not found", { status: 404 });
+  const form = await request.formData();
+  if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
+  const logId = parseId(String(form.get("dailyLogId") ?? ""));
+  if (!logId) throw data("Not found", { status: 404 });
+  const deleted = await deleteMoment(user.id, logId);
+  if (!deleted.ok) throw refusalPage(deleted);
+  return redirect(`/kids/${deleted.kidId}/dailyLogs`);
+}
+
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
+  return defaultShouldRevalidate;
+}
+
+export default function KidMoments({ loaderData }: Route.ComponentProps) {
+  const { kid, isOwner, moments, social, next, isOlderPage } = loaderData;
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const here = location.pathname + withoutConfirm(location.search);
+  const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
+  const confirmMoment = isOwner && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  const deleteTo = (id: number) => {
+    const p = new URLSearchParams(withoutConfirm(location.search));
+    p.set("confirm", "delete-moment");
+    p.set("dailyLogId", String(id));
+    return `${location.pathname}?${p}`;
+  };
+  const heading = `${kid.name}'s Moments`;
+  return (
+    <div className="page kid-moments">
+      <title>{`${heading}${isOlderPage ? " (older)" : ""} – Sweet Moments`}</title>
+      <section className="kid-header" aria-label={`About ${kid.name}`}>
+        <Photo photo={kid.photo} alt={kid.name} decorative icon="child" sizes="96px" priority className="kid-header__photo" />
+        <div className="kid-header__text">
+          <p className="kid-header__name">{kid.name}</p>
+          <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
+        </div>
+        {isOwner ? (
+          <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--primary kid-header__add">
+            Add Sweet Moment
+          </Link>
+        ) : null}
+      </section>
+      <h1>{heading}</h1>
+      {isOlderPage ? (
+        <p>
+          <Link to={location.pathname}>Back to the newest moments</Link>
+        </p>
+      ) : null}
+      {moments.length === 0 ? (
+        <p className="empty">No Moments found</p>
+      ) : (
+        <ol className="moment-list">
+          {moments.map((m, i) => (
+            <li key={m.id}>
+              <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
+                <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} className="moment__photo" />
+                <h2 id={`moment-${m.id}-title`} className="moment__title">
+                  <Link to={`/dailyLogs/${m.id}`}>{m.title}</Link>
+                </h2>
+                <p className="moment__date">
+                  <time dateTime={m.createdAt}>{m.created}</time>
+                </p>
+                <p className="moment__content">{m.content}</p>
+                {isOwner ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
+                {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+      {next ? (
+        <p className="older-link">
+          <Link to={`${location.pathname}?before=${encodeURIComponent(next)}`} className="button button--secondary">
+            Older moments
+          </Link>
+        </p>
+      ) : null}
+      {confirmMoment ? <DeleteMomentDialog momentId={confirmMoment.id} action={location.pathname} closeTo={here} /> : null}
+    </div>
+  );
 }

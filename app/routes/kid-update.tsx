@@ -1,13 +1,91 @@
-import { data } from "react-router";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/kid-update";
+import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { parseId } from "~/api/responses.server";
+import { kidFormDefaults, kidFormSchema, yearOptions, type KidFormShape, type KidInput } from "~/forms/kid";
+import { readPhotoForm } from "~/forms/photo-form.server";
+import { checkKidOwner, refusalPage, today, updateKid, viewKid } from "~/models/kids.server";
+import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
+import { KidFields, PhotoField } from "~/components/kids";
 
-// Not built yet: answers not-found after the sign-in guard.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+const FORM_ID = "kid-update";
+
+function kidIdOf(params: { kidId?: string }): number {
+  const id = parseId(params.kidId);
+  if (!id) throw data("Not found", { status: 404 });
+  return id;
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const view = await viewKid(user.id, kidIdOf(params));
+  if (!view.ok) throw refusalPage(view);
+  if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
+  const { kid } = view;
+  return { kid: { id: kid.id, name: kid.name, photo: kid.photo }, defaults: kidFormDefaults(kid), today: today() };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const kidId = kidIdOf(params);
+  const allowed = await checkKidOwner(user.id, kidId);
+  if (!allowed.ok) throw refusalPage(allowed);
+  const form = await readPhotoForm(request, kidFormSchema("update", today()));
+  try {
+    if (!form.value) return data({ result: form.reply() }, { status: 400 });
+    const updated = await updateKid(user.id, kidId, form.value, form.file);
+    if (!updated.ok) {
+      if (updated.reason === "invalid") return data({ result: form.reply(updated.errors) }, { status: 400 });
+      throw refusalPage(updated);
+    }
+    return redirect("/my-kids-list");
+  } finally {
+    await form.file?.discard();
+  }
+}
+
+export default function UpdateKid({ loaderData, actionData }: Route.ComponentProps) {
+  const { kid, defaults } = loaderData;
+  const navigation = useNavigation();
+  const [form, fields] = useForm<KidFormShape, KidInput>({
+    id: FORM_ID,
+    lastResult: actionData?.result,
+    defaultValue: defaults,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: kidFormSchema("update", loaderData.today) }),
+  });
+  const errors = summaryErrors(fields as never, ["name", "year", "month", "day", "relationship", "image"], form.errors, FORM_ID);
+  const years = yearOptions(loaderData.today);
+  // a kid born before the offered years (added through the API) keeps its year
+  const birthYear = Number(defaults.year);
+  if (birthYear && !years.includes(birthYear)) years.push(birthYear);
+  return (
+    <div className="page narrow">
+      <title>{pageTitle(`Update ${kid.name}`, errors.length > 0)}</title>
+      <h1>Update {kid.name}</h1>
+      <ErrorSummary errors={errors} formId={FORM_ID} />
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack kid-form">
+        <KidFields fields={fields} years={years} />
+        <PhotoField
+          meta={fields.image}
+          label="New Profile Image (optional)"
+          hint="Leave empty to keep the current picture. An image file, at most 15 MB."
+          current={kid.photo}
+          currentAlt={`${kid.name}'s current picture`}
+        />
+        <div className="button-row">
+          <SubmitButton pending={navigation.state === "submitting"} pendingText="Updating…">
+            Update
+          </SubmitButton>
+          <Link to="/my-kids-list" className="button button--secondary">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
 }

@@ -1,13 +1,81 @@
-import { data } from "react-router";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/moment-new";
+import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { parseId } from "~/api/responses.server";
+import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
+import { readPhotoForm } from "~/forms/photo-form.server";
+import { checkKidOwner, refusalPage, viewKid } from "~/models/kids.server";
+import { createMoment } from "~/models/daily-logs.server";
+import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
+import { MomentFields, PhotoField } from "~/components/kids";
 
-// Not built yet: answers not-found after the sign-in guard.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+const FORM_ID = "moment-add";
+const schema = momentFormSchema("add");
+
+function kidIdOf(params: { kidId?: string }): number {
+  const id = parseId(params.kidId);
+  if (!id) throw data("Not found", { status: 404 });
+  return id;
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const view = await viewKid(user.id, kidIdOf(params));
+  if (!view.ok) throw refusalPage(view);
+  if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
+  return { kid: { id: view.kid.id, name: view.kid.name } };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const kidId = kidIdOf(params);
+  const allowed = await checkKidOwner(user.id, kidId);
+  if (!allowed.ok) throw refusalPage(allowed);
+  const form = await readPhotoForm(request, schema);
+  try {
+    if (!form.value) return data({ result: form.reply() }, { status: 400 });
+    const created = await createMoment(user.id, kidId, form.value, form.file);
+    if (!created.ok) {
+      if (created.reason === "invalid") return data({ result: form.reply(created.errors) }, { status: 400 });
+      throw refusalPage(created);
+    }
+    return redirect(`/dailyLogs/${created.moment.id}`);
+  } finally {
+    await form.file?.discard();
+  }
+}
+
+export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {
+  const { kid } = loaderData;
+  const navigation = useNavigation();
+  const [form, fields] = useForm<MomentFormShape, MomentInput>({
+    id: FORM_ID,
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const errors = summaryErrors(fields as never, ["title", "content", "image"], form.errors, FORM_ID);
+  return (
+    <div className="page narrow">
+      <title>{pageTitle(`Add a moment for ${kid.name}`, errors.length > 0)}</title>
+      <h1>Add a moment for {kid.name}</h1>
+      <ErrorSummary errors={errors} formId={FORM_ID} />
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack moment-form">
+        <MomentFields fields={fields} />
+        <PhotoField meta={fields.image} label="Image Upload" hint="An image file (JPEG, PNG, WebP, GIF or AVIF), at most 15 MB." />
+        <div className="button-row">
+          <SubmitButton pending={navigation.state === "submitting"} pendingText="Adding…">
+            Add your new dailyLog
+          </SubmitButton>
+          <Link to={`/kids/${kid.id}/dailyLogs`} className="button button--secondary">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
 }

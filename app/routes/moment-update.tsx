@@ -1,13 +1,92 @@
-import { data } from "react-router";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/moment-update";
+import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { parseId } from "~/api/responses.server";
+import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
+import { readPhotoForm } from "~/forms/photo-form.server";
+import { refusalPage } from "~/models/kids.server";
+import { checkMomentOwner, updateMoment, viewMoment } from "~/models/daily-logs.server";
+import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
+import { MomentFields, PhotoField } from "~/components/kids";
 
-// Not built yet: answers not-found after the sign-in guard.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+const FORM_ID = "moment-update";
+const schema = momentFormSchema("update");
+
+function logIdOf(params: { dailyLogId?: string }): number {
+  const id = parseId(params.dailyLogId);
+  if (!id) throw data("Not found", { status: 404 });
+  return id;
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const view = await viewMoment(user.id, logIdOf(params));
+  if (!view.ok) throw refusalPage(view);
+  if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
+  const { moment, kid } = view;
+  return {
+    moment: { id: moment.id, title: moment.title, content: moment.content, photo: moment.photo },
+    kid: { id: kid.id, name: kid.name },
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const logId = logIdOf(params);
+  const allowed = await checkMomentOwner(user.id, logId);
+  if (!allowed.ok) throw refusalPage(allowed);
+  const form = await readPhotoForm(request, schema);
+  try {
+    if (!form.value) return data({ result: form.reply() }, { status: 400 });
+    const updated = await updateMoment(user.id, logId, form.value, form.file);
+    if (!updated.ok) {
+      if (updated.reason === "invalid") return data({ result: form.reply(updated.errors) }, { status: 400 });
+      throw refusalPage(updated);
+    }
+    return redirect(`/dailyLogs/${logId}`);
+  } finally {
+    await form.file?.discard();
+  }
+}
+
+export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
+  const { moment, kid } = loaderData;
+  const navigation = useNavigation();
+  const [form, fields] = useForm<MomentFormShape, MomentInput>({
+    id: FORM_ID,
+    lastResult: actionData?.result,
+    defaultValue: { title: moment.title, content: moment.content },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const errors = summaryErrors(fields as never, ["title", "content", "image"], form.errors, FORM_ID);
+  return (
+    <div className="page narrow">
+      <title>{pageTitle(`Update “${moment.title}”`, errors.length > 0)}</title>
+      <h1>Update a moment of {kid.name}</h1>
+      <ErrorSummary errors={errors} formId={FORM_ID} />
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack moment-form">
+        <MomentFields fields={fields} />
+        <PhotoField
+          meta={fields.image}
+          label="New Image (optional)"
+          hint="Leave empty to keep the current image. An image file, at most 15 MB."
+          current={moment.photo}
+          currentAlt={`Current image of “${moment.title}”`}
+        />
+        <div className="button-row">
+          <SubmitButton pending={navigation.state === "submitting"} pendingText="Updating…">
+            Update
+          </SubmitButton>
+          <Link to={`/kids/${kid.id}/dailyLogs`} className="button button--secondary">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </div>
+  );
 }

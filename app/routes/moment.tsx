@@ -1,13 +1,90 @@
-import { data } from "react-router";
+import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
+import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { config } from "~/lib/config.server";
+import { formatInstantDate } from "~/lib/age";
+import { parseId } from "~/api/responses.server";
+import { refusalPage } from "~/models/kids.server";
+import { deleteMoment, viewMoment } from "~/models/daily-logs.server";
+import { loadSocial } from "~/models/social.server";
+import { Photo } from "~/images/Photo";
+import { MomentSocial } from "~/components/moment-social";
+import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
-// Not built yet: answers not-found after the sign-in guard.
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  throw data("Not found", { status: 404 });
+function logIdOf(params: { dailyLogId?: string }): number {
+  const id = parseId(params.dailyLogId);
+  if (!id) throw data("Not found", { status: 404 });
+  return id;
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const view = await viewMoment(user.id, logIdOf(params));
+  if (!view.ok) throw refusalPage(view);
+  const { moment, kid } = view;
+  const social = await loadSocial(user, [moment.id]);
+  return {
+    moment: {
+      id: moment.id,
+      title: moment.title,
+      content: moment.content,
+      photo: moment.photo,
+      createdAt: moment.created_at,
+      created: formatInstantDate(moment.created_at, config().timeZone),
+    },
+    kid: { id: kid.id, name: kid.name },
+    isOwner: view.isOwner,
+    social: social[moment.id]!,
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const logId = logIdOf(params);
+  const form = await request.formData();
+  if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
+  const deleted = await deleteMoment(user.id, logId);
+  if (!deleted.ok) throw refusalPage(deleted);
+  return redirect(`/kids/${deleted.kidId}/dailyLogs`);
+}
+
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
+  return defaultShouldRevalidate;
+}
+
+export default function MomentPage({ loaderData }: Route.ComponentProps) {
+  const { moment, kid, isOwner, social } = loaderData;
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const here = location.pathname + withoutConfirm(location.search);
+  const confirming = isOwner && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
+  return (
+    <div className="page moment-detail">
+      <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
+      <p className="moment-detail__kid">
+        <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
+      </p>
+      <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
+        <Photo photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 60rem) 100vw, 928px" priority className="moment__photo" />
+        <h1 id="moment-title" className="moment__title">
+          {moment.title}
+        </h1>
+        <p className="moment__date">
+          {kid.name} · <time dateTime={moment.createdAt}>{moment.created}</time>
+        </p>
+        <p className="moment__content">{moment.content}</p>
+        {isOwner ? (
+          <MomentOwnerActions
+            momentId={moment.id}
+            title={moment.title}
+            deleteTo={`${location.pathname}?confirm=delete-moment&dailyLogId=${moment.id}`}
+          />
+        ) : null}
+        <MomentSocial momentId={moment.id} social={social} returnTo={here} />
+      </article>
+      {confirming ? <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} /> : null}
+    </div>
+  );
 }

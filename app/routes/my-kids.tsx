@@ -1,15 +1,55 @@
-import { Link } from "react-router";
+import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/my-kids";
+import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { ageText, formatCalendarDate } from "~/lib/age";
+import { parseId } from "~/api/responses.server";
+import { listKidsOf, refusalPage, removeKid, today } from "~/models/kids.server";
+import { Photo } from "~/images/Photo";
+import { ConfirmDialog } from "~/components/modal";
+import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return { kids: [] as { id: number; name: string }[] };
+  const user = await requireUser(request);
+  const kids = await listKidsOf(user.id);
+  const now = today();
+  return {
+    kids: kids.map((k) => ({
+      id: k.id,
+      name: k.name,
+      photo: k.photo,
+      birthDate: k.birth_date,
+      born: formatCalendarDate(k.birth_date),
+      age: ageText(k.birth_date, now),
+    })),
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "remove-kid") throw data("That request could not be handled.", { status: 400 });
+  const kidId = parseId(String(form.get("kidId") ?? ""));
+  if (!kidId) throw data("Not found", { status: 404 });
+  const removed = await removeKid(user.id, kidId);
+  if (!removed.ok) throw refusalPage(removed);
+  return redirect("/my-kids-list");
+}
+
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
+  return defaultShouldRevalidate;
 }
 
 export default function MyKids({ loaderData }: Route.ComponentProps) {
+  const { kids } = loaderData;
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const confirmId = params.get("confirm") === "remove-kid" ? Number(params.get("kidId")) : null;
+  const confirmKid = confirmId ? kids.find((k) => k.id === confirmId) : undefined;
+  const here = location.pathname + withoutConfirm(location.search);
   return (
-    <div className="page">
+    <div className="page kids-page">
       <title>My Kids – Sweet Moments</title>
       <h1>My Kids</h1>
       <p className="button-row">
@@ -20,7 +60,53 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
           Add Kid
         </Link>
       </p>
-      {loaderData.kids.length === 0 ? <p className="empty">No kids found. Please add your kid.</p> : null}
+      {kids.length === 0 ? (
+        <p className="empty">No kids found. Please add your kid.</p>
+      ) : (
+        <ul className="kid-grid">
+          {kids.map((kid, i) => (
+            <li key={kid.id} className="kid-card">
+              <Link to={`/kids/${kid.id}/dailyLogs`} className="kid-card__link">
+                <Photo
+                  photo={kid.photo}
+                  alt={kid.name}
+                  decorative
+                  icon="child"
+                  sizes="(max-width: 40rem) 45vw, 220px"
+                  priority={i < 4}
+                  className="kid-card__photo"
+                />
+                <span className="kid-card__name">{kid.name}</span>
+              </Link>
+              <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
+              <div className="button-row kid-card__actions">
+                <Link to={`/kids/${kid.id}/update`} className="button button--secondary button--small">
+                  Update<span className="visually-hidden"> {kid.name}</span>
+                </Link>
+                <Link
+                  to={`?confirm=remove-kid&kidId=${kid.id}`}
+                  preventScrollReset
+                  className="button button--danger button--small"
+                >
+                  Remove<span className="visually-hidden"> {kid.name}</span>
+                </Link>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {confirmKid ? (
+        <ConfirmDialog
+          title="Confirm Remove"
+          question="Are you sure you want to remove this kid from your kids list?"
+          yesLabel="Yes (Remove Kid)"
+          noLabel="No (Keep Kid)"
+          closeTo={here}
+          action="/my-kids-list"
+          intent="remove-kid"
+          hidden={{ kidId: String(confirmKid.id) }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,17 @@
 import { apiRoute } from "~/api/route.server";
+import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { socialRefusal } from "~/api/serializers-social.server";
+import { COMMENT_REFUSALS, deleteComment } from "~/models/comments.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// DELETE /api/comments/{commentId}: the author only.
+const route = apiRoute({
+  DELETE: async ({ params }, user) => {
+    const commentId = parseId(params.commentId);
+    if (!commentId) return apiErrorSingular(404, COMMENT_REFUSALS.commentNotFound);
+    const result = await deleteComment(user.id, commentId);
+    return result.ok ? json({ message: "Comment deleted successfully" }) : socialRefusal(result);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

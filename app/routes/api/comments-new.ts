@@ -1,7 +1,19 @@
 import { apiRoute } from "~/api/route.server";
+import { asFormValue } from "~/api/body.server";
+import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { readSocialFields, serializeComment, socialRefusal } from "~/api/serializers-social.server";
+import { addComment, COMMENT_REFUSALS } from "~/models/comments.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// POST /api/comments/{dailyLogId}/new-comment {comment}: 201 Comment (text trimmed).
+const route = apiRoute({
+  POST: async ({ params, request }, user) => {
+    const logId = parseId(params.dailyLogId);
+    if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
+    const fields = await readSocialFields(request);
+    const result = await addComment(user.id, logId, asFormValue(fields.comment));
+    return result.ok ? json(serializeComment(result.comment), { status: 201 }) : socialRefusal(result);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

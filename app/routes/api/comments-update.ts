@@ -1,7 +1,19 @@
 import { apiRoute } from "~/api/route.server";
+import { asFormValue } from "~/api/body.server";
+import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { readSocialFields, serializeComment, socialRefusal } from "~/api/serializers-social.server";
+import { COMMENT_REFUSALS, updateComment } from "~/models/comments.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// PUT /api/comments/{commentId}/update {comment}: 200 Comment (text trimmed, created_at unchanged).
+const route = apiRoute({
+  PUT: async ({ params, request }, user) => {
+    const commentId = parseId(params.commentId);
+    if (!commentId) return apiErrorSingular(404, COMMENT_REFUSALS.commentNotFound);
+    const fields = await readSocialFields(request);
+    const result = await updateComment(user.id, commentId, asFormValue(fields.comment));
+    return result.ok ? json(serializeComment(result.comment)) : socialRefusal(result);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

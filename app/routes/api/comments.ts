@@ -1,7 +1,17 @@
 import { apiRoute } from "~/api/route.server";
+import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { serializeComment, socialRefusal } from "~/api/serializers-social.server";
+import { COMMENT_REFUSALS, listComments } from "~/models/comments.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// GET /api/comments/{dailyLogId}/comments: a bare array of Comment, newest first.
+const route = apiRoute({
+  GET: async ({ params }, user) => {
+    const logId = parseId(params.dailyLogId);
+    if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
+    const result = await listComments(user.id, logId);
+    return result.ok ? json(result.comments.map(serializeComment)) : socialRefusal(result);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,43 @@
 import { apiRoute } from "~/api/route.server";
+import { apiError, apiFieldErrors, json, parseId } from "~/api/responses.server";
+import { apiRefusal, DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { momentFormSchema } from "~/forms/moment";
+import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
+import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/models/daily-logs.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// GET, PUT, DELETE /api/daily_logs/{id}. Failures in the contract's order: 404 → 403 → 400.
+const route = apiRoute({
+  GET: async ({ params }, user) => {
+    const id = parseId(params.id);
+    if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
+    const view = await viewMoment(user.id, id);
+    return view.ok ? json(serializeDailyLog(view.moment)) : apiRefusal(view, DAILY_LOG_NOT_FOUND);
+  },
+
+  PUT: async ({ params, request }, user) => {
+    const id = parseId(params.id);
+    if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
+    const allowed = await checkMomentOwner(user.id, id);
+    if (!allowed.ok) return apiRefusal(allowed, DAILY_LOG_NOT_FOUND);
+    const body = await readPhotoBody(request);
+    try {
+      const valid = await validateBody(body, momentFormSchema("update"));
+      if (!valid.ok) return apiFieldErrors(valid.errors);
+      const updated = await updateMoment(user.id, id, valid.value, body.file);
+      if (updated.ok) return json(serializeDailyLog(updated.moment));
+      return updated.reason === "invalid" ? apiFieldErrors(updated.errors) : apiRefusal(updated, DAILY_LOG_NOT_FOUND);
+    } finally {
+      await body.file?.discard();
+    }
+  },
+
+  DELETE: async ({ params }, user) => {
+    const id = parseId(params.id);
+    if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
+    const deleted = await deleteMoment(user.id, id);
+    return deleted.ok ? json({ message: "This daily_log is deleted successfully" }) : apiRefusal(deleted, DAILY_LOG_NOT_FOUND);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,12 @@
 import { apiRoute } from "~/api/route.server";
+import { json } from "~/api/responses.server";
+import { serializeFriendship } from "~/api/serializers-friends.server";
+import { listFriendships } from "~/models/friendships.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// GET /api/friendships/current: a BARE array of the caller's friendships (either party).
+const route = apiRoute({
+  GET: async (_args, user) => json((await listFriendships(user.id)).map(serializeFriendship)),
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,17 @@
 import { apiRoute } from "~/api/route.server";
+import { apiError, json, parseId } from "~/api/responses.server";
+import { deleteFriendship, MESSAGES } from "~/models/friendships.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// DELETE /api/friendships/{id}: either party removes the friendship (any status).
+const route = apiRoute({
+  DELETE: async ({ params }, user) => {
+    const id = parseId(params.id);
+    if (id === null) return apiError(404, MESSAGES.friendshipNotFound);
+    const result = await deleteFriendship(user.id, id);
+    if (!result.ok) return apiError(result.status, result.message);
+    return json({ message: MESSAGES.deleted });
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,18 @@
 import { apiRoute } from "~/api/route.server";
+import { readFields } from "~/api/body.server";
+import { apiError, json } from "~/api/responses.server";
+import { serializeFriendship } from "~/api/serializers-friends.server";
+import { sendFriendRequest } from "~/models/friendships.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// POST /api/friendships/new {friend_id}: 201 Friendship (pending).
+const route = apiRoute({
+  POST: async ({ request }, user) => {
+    const fields = await readFields(request);
+    const result = await sendFriendRequest(user.id, fields.friend_id);
+    if (!result.ok) return apiError(result.status, result.message);
+    return json(serializeFriendship(result.friendship), { status: 201 });
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

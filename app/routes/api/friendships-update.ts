@@ -1,7 +1,21 @@
 import { apiRoute } from "~/api/route.server";
+import { readFields } from "~/api/body.server";
+import { apiError, json, parseId } from "~/api/responses.server";
+import { serializeFriendship } from "~/api/serializers-friends.server";
+import { answerFriendRequest, MESSAGES } from "~/models/friendships.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// PUT /api/friendships/{id}/update {status: accepted|denied}: the receiver answers a pending request.
+const route = apiRoute({
+  PUT: async ({ request, params }, user) => {
+    const id = parseId(params.id);
+    if (id === null) return apiError(404, MESSAGES.friendshipNotFound);
+    // 404 and 403 come before a 400 for the body, so an unreadable body is just "no status"
+    const fields = await readFields(request).catch(() => ({}) as Record<string, unknown>);
+    const result = await answerFriendRequest(user.id, id, fields.status);
+    if (!result.ok) return apiError(result.status, result.message);
+    return json(serializeFriendship(result.friendship));
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,43 @@
 import { apiRoute } from "~/api/route.server";
+import { apiError, apiFieldErrors, json, parseId } from "~/api/responses.server";
+import { apiRefusal, KID_NOT_FOUND, serializeKid } from "~/api/serializers-kids.server";
+import { kidApiSchema } from "~/forms/kid";
+import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
+import { checkKidOwner, removeKid, today, updateKid, viewKid } from "~/models/kids.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// GET, PUT, DELETE /api/kids/{id}. Failures in the contract's order: 404 → 403 → 400.
+const route = apiRoute({
+  GET: async ({ params }, user) => {
+    const id = parseId(params.id);
+    if (!id) return apiError(404, KID_NOT_FOUND);
+    const view = await viewKid(user.id, id);
+    return view.ok ? json(serializeKid(view.kid)) : apiRefusal(view, KID_NOT_FOUND);
+  },
+
+  PUT: async ({ params, request }, user) => {
+    const id = parseId(params.id);
+    if (!id) return apiError(404, KID_NOT_FOUND);
+    const allowed = await checkKidOwner(user.id, id);
+    if (!allowed.ok) return apiRefusal(allowed, KID_NOT_FOUND);
+    const body = await readPhotoBody(request);
+    try {
+      const valid = await validateBody(body, kidApiSchema("update", today()));
+      if (!valid.ok) return apiFieldErrors(valid.errors);
+      const updated = await updateKid(user.id, id, valid.value, body.file);
+      if (updated.ok) return json(serializeKid(updated.kid));
+      return updated.reason === "invalid" ? apiFieldErrors(updated.errors) : apiRefusal(updated, KID_NOT_FOUND);
+    } finally {
+      await body.file?.discard();
+    }
+  },
+
+  DELETE: async ({ params }, user) => {
+    const id = parseId(params.id);
+    if (!id) return apiError(404, KID_NOT_FOUND);
+    const removed = await removeKid(user.id, id);
+    return removed.ok ? json({ message: "kid remove successfully" }) : apiRefusal(removed, KID_NOT_FOUND);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

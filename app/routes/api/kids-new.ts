@@ -1,7 +1,25 @@
 import { apiRoute } from "~/api/route.server";
+import { apiFieldErrors, json } from "~/api/responses.server";
+import { serializeKid } from "~/api/serializers-kids.server";
+import { kidApiSchema } from "~/forms/kid";
+import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
+import { createKid, today } from "~/models/kids.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// POST /api/kids/new (multipart name, birth_date, relationship, optional image): 201 Kid.
+const route = apiRoute({
+  POST: async ({ request }, user) => {
+    const body = await readPhotoBody(request);
+    try {
+      const valid = await validateBody(body, kidApiSchema("add", today()));
+      if (!valid.ok) return apiFieldErrors(valid.errors);
+      const created = await createKid(user.id, valid.value, body.file);
+      if (!created.ok) return apiFieldErrors(created.errors);
+      return json(serializeKid(created.kid), { status: 201 });
+    } finally {
+      await body.file?.discard();
+    }
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,17 @@
 import { apiRoute } from "~/api/route.server";
+import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { serializeLike, socialRefusal } from "~/api/serializers-social.server";
+import { LIKE_MESSAGES, likeLog } from "~/models/likes.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// POST /api/likes/{dailyLogId}/like: 201 Like; 400 (C') when already liked, however the requests race.
+const route = apiRoute({
+  POST: async ({ params }, user) => {
+    const logId = parseId(params.dailyLogId);
+    if (!logId) return apiErrorSingular(404, LIKE_MESSAGES.logNotFound);
+    const result = await likeLog(user.id, logId);
+    return result.ok ? json(serializeLike(result.like), { status: 201 }) : socialRefusal(result);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,7 +1,17 @@
 import { apiRoute } from "~/api/route.server";
+import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { serializeLike, socialRefusal } from "~/api/serializers-social.server";
+import { LIKE_MESSAGES, listLikes } from "~/models/likes.server";
 
-// Not built yet: every method answers the contract's JSON 404 (after the 401 check).
-const route = apiRoute({});
+// GET /api/likes/{dailyLogId}: a bare array of Like.
+const route = apiRoute({
+  GET: async ({ params }, user) => {
+    const logId = parseId(params.dailyLogId);
+    if (!logId) return apiErrorSingular(404, LIKE_MESSAGES.logNotFound);
+    const result = await listLikes(user.id, logId);
+    return result.ok ? json(result.likes.map(serializeLike)) : socialRefusal(result);
+  },
+});
 
 export const loader = route.loader;
 export const action = route.action;

@@ -1,0 +1,45 @@
+// Like and Comment → the JSON shapes of api-contract.md.
+import { photoUrl } from "~/images/photo";
+import { readFields } from "./body.server";
+import { apiErrorSingular, apiFieldErrors } from "./responses.server";
+import type { Comment } from "~/models/comments.server";
+import type { Like } from "~/models/likes.server";
+
+/** Like: `{id, daily_log_id, user_id, username}`. */
+export function serializeLike(like: Like) {
+  return { id: like.id, daily_log_id: like.daily_log_id, user_id: like.user_id, username: like.username };
+}
+
+/** Comment: `{id, daily_log_id, user_id, comment, created_at, user: {first_name, last_name, user_image_url}}`. */
+export function serializeComment(comment: Comment) {
+  return {
+    id: comment.id,
+    daily_log_id: comment.daily_log_id,
+    user_id: comment.user_id,
+    comment: comment.comment,
+    created_at: comment.created_at,
+    user: {
+      first_name: comment.user.first_name,
+      last_name: comment.user.last_name,
+      user_image_url: comment.user.photo ? photoUrl(comment.user.photo) : null,
+    },
+  };
+}
+
+/**
+ * A refused likes/comments request: comment validation is envelope (B) `{"errors": {"comment": […]}}`,
+ * everything else the singular envelope (C') `{"error": {"message"}}`.
+ */
+export function socialRefusal(r: { status: number; message: string; errors?: Record<string, string[]> }): Response {
+  return r.status === 400 && r.errors ? apiFieldErrors(r.errors) : apiErrorSingular(r.status, r.message);
+}
+
+/** The text fields of a likes/comments body. An unreadable body counts as empty (→ "Comment is required"). */
+export async function readSocialFields(request: Request): Promise<Record<string, unknown>> {
+  try {
+    return await readFields(request);
+  } catch (error) {
+    if (error instanceof Response && error.status === 413) throw error;
+    return {};
+  }
+}

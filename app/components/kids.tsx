@@ -1,0 +1,170 @@
+import { useState } from "react";
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Link } from "react-router";
+import { Field, FieldError, SelectField, TextareaField } from "./forms";
+import { ConfirmDialog } from "./modal";
+import { Photo as PhotoView } from "~/images/Photo";
+import type { Photo } from "~/images/photo";
+import { DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "~/forms/kid";
+
+// Pieces shared by the kid and moment screens (My Kids, a kid's moments, a moment, and the four
+// add/update forms). Styles: app/styles/kids.css.
+
+/**
+ * A kid's age with its tooltip ("Born on …"). The age is a real button, so the tooltip opens on
+ * keyboard focus as well as on hover, and screen readers hear it through aria-describedby. Escape
+ * hides it (WCAG 1.4.13) until the pointer or focus leaves. Works without JavaScript (CSS only).
+ */
+export function KidAge({ id, age, born, birthDate }: { id: string; age: string; born: string; birthDate: string }) {
+  const [dismissed, setDismissed] = useState(false);
+  if (!age) return null;
+  const tipId = `${id}-tip`;
+  return (
+    <span
+      className={"age-tip" + (dismissed ? " age-tip--dismissed" : "")}
+      onMouseLeave={() => setDismissed(false)}
+      onBlur={() => setDismissed(false)}
+    >
+      <button
+        type="button"
+        className="age-tip__trigger"
+        aria-describedby={tipId}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setDismissed(true);
+        }}
+      >
+        <span className="visually-hidden">Age: </span>
+        {age}
+      </button>
+      <span role="tooltip" id={tipId} className="age-tip__bubble">
+        Born on <time dateTime={birthDate}>{born}</time>
+      </span>
+    </span>
+  );
+}
+
+/** The photo file input: images only, the current photo (update forms), its error beside it. */
+export function PhotoField({
+  meta,
+  label,
+  hint,
+  current,
+  currentAlt,
+}: {
+  meta: FieldMetadata<unknown>;
+  label: string;
+  hint: string;
+  /** Update forms: the photo now (null: none yet). Add forms: leave out. */
+  current?: Photo | null;
+  currentAlt?: string;
+}) {
+  const m = meta as FieldMetadata<string>;
+  const hintId = `${m.id}-hint`;
+  const props = getInputProps(m, { type: "file", ariaDescribedBy: hintId });
+  return (
+    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
+      {current !== undefined ? (
+        <figure className="current-photo">
+          <PhotoView photo={current} alt={currentAlt ?? "Current picture"} sizes="160px" icon="child" className="current-photo__img" />
+          <figcaption>{current ? "Current picture" : "No picture yet"}</figcaption>
+        </figure>
+      ) : null}
+      <label htmlFor={m.id}>{label}</label>
+      <p id={hintId} className="field-hint">
+        {hint}
+      </p>
+      <FieldError id={m.errorId} errors={m.errors} />
+      <input {...props} key={props.key} accept="image/*" className="file-input" />
+    </div>
+  );
+}
+
+type KidFieldsMeta = {
+  name: FieldMetadata<unknown>;
+  year: FieldMetadata<unknown>;
+  month: FieldMetadata<unknown>;
+  day: FieldMetadata<unknown>;
+  relationship: FieldMetadata<unknown>;
+};
+
+/** Name, Birth Date (year, month, day selects) and Relationship: the Add and Update Kid forms. */
+export function KidFields({ fields, years }: { fields: KidFieldsMeta; years: number[] }) {
+  const dateErrors = [fields.year, fields.month, fields.day].some((f) => f.errors?.length);
+  return (
+    <>
+      <Field meta={fields.name} label="Name" inputProps={{ autoComplete: "off" }} />
+      <fieldset className={"fieldset birth-date" + (dateErrors ? " birth-date--error" : "")}>
+        <legend>Birth Date</legend>
+        <div className="inline-fields">
+          <SelectField
+            meta={fields.year}
+            label="Year"
+            placeholder="Year"
+            options={years.map((y) => ({ value: String(y), label: String(y) }))}
+          />
+          <SelectField meta={fields.month} label="Month" placeholder="Month" options={MONTH_OPTIONS} />
+          <SelectField meta={fields.day} label="Day" placeholder="Day" options={DAY_OPTIONS.map((d) => ({ value: d, label: d }))} />
+        </div>
+      </fieldset>
+      <SelectField
+        meta={fields.relationship}
+        label="Relationship"
+        placeholder="Choose a relationship"
+        options={RELATIONSHIPS.map((r) => ({ value: r, label: r }))}
+      />
+    </>
+  );
+}
+
+/** Title and Content: the Add and Update moment forms. */
+export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknown>; content: FieldMetadata<unknown> } }) {
+  return (
+    <>
+      <Field meta={fields.title} label="Title" hint="At most 50 characters." inputProps={{ autoComplete: "off" }} />
+      <TextareaField meta={fields.content} label="Content" hint="At most 2000 characters." textareaProps={{ rows: 6 }} />
+    </>
+  );
+}
+
+/** The owner's Update and Delete for one moment (Delete opens the confirm dialog by URL). */
+export function MomentOwnerActions({ momentId, title, deleteTo }: { momentId: number; title: string; deleteTo: string }) {
+  return (
+    <div className="button-row moment__actions">
+      <Link to={`/dailyLogs/${momentId}/update`} className="button button--secondary button--small">
+        Update<span className="visually-hidden"> {title}</span>
+      </Link>
+      <Link to={deleteTo} preventScrollReset className="button button--danger button--small">
+        Delete<span className="visually-hidden"> {title}</span>
+      </Link>
+    </div>
+  );
+}
+
+/** "Confirm Delete": the Yes button posts `intent=delete-moment` to `action`. */
+export function DeleteMomentDialog({ momentId, action, closeTo }: { momentId: number; action: string; closeTo: string }) {
+  return (
+    <ConfirmDialog
+      title="Confirm Delete"
+      question="Are you sure you want to delete this moment?"
+      yesLabel="Yes (Remove Daily Log)"
+      noLabel="No (Keep Daily Log)"
+      closeTo={closeTo}
+      action={action}
+      intent="delete-moment"
+      hidden={{ dailyLogId: String(momentId) }}
+    />
+  );
+}
+
+/** The search string without the confirm dialog's parameters (where "close" and "back" go). */
+export function withoutConfirm(search: string): string {
+  const params = new URLSearchParams(search);
+  for (const name of ["confirm", "kidId", "dailyLogId"]) params.delete(name);
+  const q = params.toString();
+  return q ? `?${q}` : "";
+}
+
+/** Loaders re-run on every navigation; opening or closing a confirm dialog changes nothing on the server. */
+export function onlyConfirmChanged(currentUrl: URL, nextUrl: URL): boolean {
+  return currentUrl.pathname === nextUrl.pathname && withoutConfirm(currentUrl.search) === withoutConfirm(nextUrl.search);
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+// The Add moment and Update moment forms (spec §5 "Daily log add" / "Daily log update": the same
+// rules, "can not" and "cannot" wording) and the daily_logs API body.
+//
+// The photo: in the browser `image` is the chosen File (checked for type and size before it is
+// sent); on the server the streaming multipart parser keeps the file out of the form data, and the
+// action passes IMAGE_PRESENT in its place when a file arrived. The image module then judges the
+// bytes; its message replaces this one.
+
+export const TITLE_MAX = 50;
+export const CONTENT_MAX = 2000;
+/** Stands for "a file was uploaded" when the server validates the text fields. */
+export const IMAGE_PRESENT = "uploaded-file";
+/** Same limit and wording as the image module (app/images/multipart.server.ts). */
+export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+export const IMAGE_TOO_BIG = "Image must be 15 MB or smaller.";
+export const IMAGE_NOT_AN_IMAGE = "Only image files are accepted.";
+
+export type MomentFormVariant = "add" | "update";
+
+export const MOMENT_MESSAGES = {
+  add: {
+    titleRequired: "Title is required",
+    titleTooLong: "Title can not be more than 50 characters",
+    contentRequired: "Content is required",
+    contentTooLong: "Content can not be more than 2000 characters",
+    imageRequired: "Image is required",
+  },
+  update: {
+    titleRequired: "Title is required",
+    titleTooLong: "Title cannot be more than 50 characters",
+    contentRequired: "Content is required",
+    contentTooLong: "Content cannot be more than 2000 characters",
+    imageRequired: "Image is required",
+  },
+} as const;
+
+/** The form's fields as the browser holds them. */
+export type MomentFormShape = { title: string; content: string; image: File };
+
+export type MomentInput = { title: string; content: string };
+
+const chars = (v: string) => Array.from(v).length;
+
+/**
+ * A photo field (always optional here; see `requireImage`). In the browser the chosen File is
+ * checked for size and type; on the server IMAGE_PRESENT stands in for an uploaded file.
+ */
+export function imageSchema() {
+  return z
+    .any()
+    .optional()
+    .superRefine((v: unknown, ctx) => {
+      if (typeof File !== "undefined" && v instanceof File) {
+        if (v.size > IMAGE_MAX_BYTES) ctx.addIssue({ code: "custom", message: IMAGE_TOO_BIG });
+        else if (v.type && !v.type.startsWith("image/")) ctx.addIssue({ code: "custom", message: IMAGE_NOT_AN_IMAGE });
+      }
+    });
+}
+
+/** Object-level check that a photo was chosen (runs together with the other fields' checks). */
+export function requireImage(message: string) {
+  return [
+    (v: { image?: unknown }, ctx: z.RefinementCtx) => {
+      if (v.image === undefined || v.image === null || v.image === "") {
+        ctx.addIssue({ code: "custom", message, path: ["image"] });
+      }
+    },
+    { when: () => true },
+  ] as const;
+}
+
+/** The moment form (and the API body): title and content; `image` only says whether one came. */
+export function momentFormSchema(variant: MomentFormVariant) {
+  const m = MOMENT_MESSAGES[variant];
+  const fields = z.object({
+    title: z
+      .string({ error: m.titleRequired })
+      .trim()
+      .min(1, m.titleRequired)
+      .refine((v) => chars(v) <= TITLE_MAX, m.titleTooLong),
+    content: z
+      .string({ error: m.contentRequired })
+      .trim()
+      .min(1, m.contentRequired)
+      .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
+    image: imageSchema(),
+  });
+  const checked = variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields;
+  return checked.transform((v): MomentInput => ({ title: v.title, content: v.content }));
+}

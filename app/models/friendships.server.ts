@@ -1,0 +1,309 @@
+import { db, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import type { Photo } from "~/images/photo";
+import type { PublicUser } from "./users.server";
+
+// Friendships: the state machine of spec §4, enforced here and by the database.
+//
+//   (none) --send--> pending --accept (receiver)--> accepted
+//                    pending --deny (receiver)----> denied
+//   pending | denied | accepted --delete (either party)--> (none)
+//
+// One row per pair of users in either direction: friendships.user_low/user_high (the ordered pair)
+// are UNIQUE, so two simultaneous requests cannot both land. Who may see whose kids is decided in
+// access.server.ts from the same table (accepted rows only).
+
+export type FriendshipStatus = "pending" | "accepted" | "denied";
+export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "accepted", "denied"];
+
+export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
+
+/** A kid as a friend's entry carries it (the API's Kid shape; pages pick id, name, photo). */
+export type FriendKid = {
+  id: number;
+  user_id: number;
+  name: string;
+  birth_date: string;
+  relationship: string;
+  photo: Photo | null;
+};
+
+/** The other side of one friendship, as the caller sees it. */
+export type FriendEntry = {
+  friendshipId: number;
+  status: FriendshipStatus;
+  /** "sent": the caller sent the request; "received": the other user did. */
+  direction: "sent" | "received";
+  user: PublicUser;
+  /** The other user's kids: only when the friendship is accepted, otherwise always []. */
+  kids: FriendKid[];
+};
+
+export type FriendLists = {
+  /** Every pending request the caller sent or received. */
+  pending: FriendEntry[];
+  /** Accepted friendships (either direction). */
+  confirmed: FriendEntry[];
+  /** Requests the caller sent that were denied (the receiver never sees them again). */
+  denied: FriendEntry[];
+};
+
+export const MESSAGES = {
+  self: "You cannot send a friend request to yourself.",
+  friendNotFound: "Friend not found",
+  exists: "Friendship already exists. Please try another name.",
+  friendshipNotFound: "Friendship not found",
+  notRecipient: "Only the recipient can update the friend request status",
+  invalidStatus: "Invalid status update",
+  notParty: "You are not authorized",
+  deleted: "Friendship deleted successfully",
+} as const;
+
+/** A refusal: the HTTP status the API answers and the message (envelope C). */
+export type Refusal = { ok: false; status: 400 | 403 | 404; message: string };
+const refuse = (status: Refusal["status"], message: string): Refusal => ({ ok: false, status, message });
+
+/**
+ * A user id as clients send it: 7, "7", " 7 ", "07", 7.0 all mean user 7. Anything else
+ * (negative, fractional, not a number at all) is null.
+ */
+export function parseUserId(value: unknown): number | null {
+  let n: number;
+  if (typeof value === "number") n = value;
+  else if (typeof value === "string" && /^\s*\+?\d+(\.0*)?\s*$/.test(value)) n = Number(value.trim());
+  else return null;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+const friendshipColumns = ["id", "user_id", "friend_id", "status"] as const;
+
+function friendshipFromRow(row: Record<string, unknown>): Friendship {
+  return {
+    id: Number(row.id),
+    user_id: Number(row.user_id),
+    friend_id: Number(row.friend_id),
+    status: row.status as FriendshipStatus,
+  };
+}
+
+export async function getFriendship(id: number, conn: Db = db()): Promise<Friendship | null> {
+  const row = await conn("friendships").where({ id }).first(friendshipColumns);
+  return row ? friendshipFromRow(row) : null;
+}
+
+/** The public face of a user (no email), or null. */
+async function publicUser(id: number, conn: Db): Promise<PublicUser | null> {
+  const row = await conn("users")
+    .leftJoin("images as user_images", "user_images.id", "users.image_id")
+    .where("users.id", id)
+    .first(["users.id", "users.username", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]);
+  return row ? publicUserFromRow(row) : null;
+}
+
+function publicUserFromRow(row: Record<string, unknown>): PublicUser {
+  return {
+    id: Number(row.id),
+    username: String(row.username),
+    first_name: (row.first_name as string | null) ?? null,
+    last_name: (row.last_name as string | null) ?? null,
+    photo: photoFromRow(row, "user_image"),
+  };
+}
+
+// ---- transitions ----------------------------------------------------------------------------
+
+/**
+ * Sends a friend request from `senderId` to `friendIdInput` (as the client wrote it).
+ * Refused: to oneself (400), to nobody (404), when any friendship exists between the two in either
+ * direction (400), also when the other side's request lands at the same moment (the UNIQUE pair).
+ */
+export async function sendFriendRequest(
+  senderId: number,
+  friendIdInput: unknown,
+): Promise<{ ok: true; friendship: Friendship; friend: PublicUser } | Refusal> {
+  const friendId = parseUserId(friendIdInput);
+  if (friendId === senderId) return refuse(400, MESSAGES.self);
+  if (friendId === null) return refuse(404, MESSAGES.friendNotFound);
+  const friend = await publicUser(friendId, db());
+  if (!friend) return refuse(404, MESSAGES.friendNotFound);
+  const now = nowIso();
+  try {
+    const [row] = await db()("friendships")
+      .insert({
+        user_id: senderId,
+        friend_id: friendId,
+        status: "pending",
+        user_low: Math.min(senderId, friendId),
+        user_high: Math.max(senderId, friendId),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(friendshipColumns as unknown as string[]);
+    return { ok: true, friendship: friendshipFromRow(row as Record<string, unknown>), friend };
+  } catch (error) {
+    if (isUniqueViolation(error)) return refuse(400, MESSAGES.exists);
+    if (isForeignKeyViolation(error)) return refuse(404, MESSAGES.friendNotFound); // deleted meanwhile
+    throw error;
+  }
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return Boolean(e && ((e.code === "SQLITE_CONSTRAINT" && /FOREIGN KEY/i.test(e.message ?? "")) || e.code === "23503"));
+}
+
+/**
+ * The receiver accepts or denies a pending request. Refused: no such friendship (404), the caller
+ * is not its receiver (403), a status other than accepted/denied or a request no longer pending
+ * (400). The update is conditional, so a request cancelled or answered meanwhile is never changed.
+ */
+export async function answerFriendRequest(
+  viewerId: number,
+  friendshipId: number,
+  status: unknown,
+): Promise<{ ok: true; friendship: Friendship } | Refusal> {
+  const current = await getFriendship(friendshipId);
+  if (!current) return refuse(404, MESSAGES.friendshipNotFound);
+  if (current.friend_id !== viewerId) return refuse(403, MESSAGES.notRecipient);
+  if ((status !== "accepted" && status !== "denied") || current.status !== "pending") {
+    return refuse(400, MESSAGES.invalidStatus);
+  }
+  const changed = await db()("friendships")
+    .where({ id: friendshipId, friend_id: viewerId, status: "pending" })
+    .update({ status, updated_at: nowIso() });
+  if (!changed) {
+    // cancelled or answered between the read and the update
+    const now = await getFriendship(friendshipId);
+    return now ? refuse(400, MESSAGES.invalidStatus) : refuse(404, MESSAGES.friendshipNotFound);
+  }
+  return { ok: true, friendship: { ...current, status } };
+}
+
+/**
+ * Deletes a friendship: either party may (cancel a pending request, clear a denied one, end an
+ * accepted friendship). `expect` narrows it to what the caller's button meant (e.g. "Cancel
+ * Request" only deletes the caller's own still-pending request, never a friendship accepted
+ * meanwhile); the delete is conditional, so the check and the change are one statement.
+ */
+export async function deleteFriendship(
+  viewerId: number,
+  friendshipId: number,
+  expect: { status?: FriendshipStatus; role?: "sender" | "receiver" } = {},
+): Promise<{ ok: true; friendship: Friendship } | Refusal> {
+  const current = await getFriendship(friendshipId);
+  if (!current) return refuse(404, MESSAGES.friendshipNotFound);
+  if (current.user_id !== viewerId && current.friend_id !== viewerId) return refuse(403, MESSAGES.notParty);
+  if (expect.role === "sender" && current.user_id !== viewerId) return refuse(403, MESSAGES.notParty);
+  if (expect.role === "receiver" && current.friend_id !== viewerId) return refuse(403, MESSAGES.notParty);
+  if (expect.status && current.status !== expect.status) return refuse(400, MESSAGES.invalidStatus);
+  const q = db()("friendships")
+    .where({ id: friendshipId })
+    .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
+  if (expect.status) q.andWhere("status", expect.status);
+  const removed = await q.delete();
+  if (!removed) {
+    const now = await getFriendship(friendshipId);
+    return now ? refuse(400, MESSAGES.invalidStatus) : refuse(404, MESSAGES.friendshipNotFound);
+  }
+  return { ok: true, friendship: current };
+}
+
+// ---- reads ----------------------------------------------------------------------------------
+
+/** Every friendship the caller is a party to, in id order (GET /api/friendships/current). */
+export async function listFriendships(viewerId: number): Promise<Friendship[]> {
+  const rows = await db()("friendships")
+    .where("user_id", viewerId)
+    .orWhere("friend_id", viewerId)
+    .orderBy("id")
+    .select(friendshipColumns);
+  return rows.map(friendshipFromRow);
+}
+
+/**
+ * The caller's friends page / GET /api/users/friends, in two queries whatever the number of friends:
+ * the friendships with the other user (and picture), then the kids of all accepted friends at once.
+ * Denied requests the caller received are left out; pending and denied entries carry no kids.
+ */
+export async function listFriends(viewerId: number): Promise<FriendLists> {
+  const rows: Record<string, unknown>[] = await db()("friendships as f")
+    .join("users as other", function () {
+      this.on(function () {
+        this.onVal("f.user_id", "=", viewerId).andOn("other.id", "=", "f.friend_id");
+      }).orOn(function () {
+        this.onVal("f.friend_id", "=", viewerId).andOn("other.id", "=", "f.user_id");
+      });
+    })
+    .leftJoin("images as user_images", "user_images.id", "other.image_id")
+    .where((w) => w.where("f.user_id", viewerId).orWhere("f.friend_id", viewerId))
+    .whereNot((w) => w.where("f.status", "denied").andWhere("f.friend_id", viewerId))
+    .orderBy("f.id")
+    .select([
+      "f.id as friendship_id",
+      "f.user_id as sender_id",
+      "f.status",
+      "other.id",
+      "other.username",
+      "other.first_name",
+      "other.last_name",
+      ...photoColumns("user_images", "user_image"),
+    ]);
+
+  const entries: FriendEntry[] = rows.map((row) => ({
+    friendshipId: Number(row.friendship_id),
+    status: row.status as FriendshipStatus,
+    direction: Number(row.sender_id) === viewerId ? "sent" : "received",
+    user: publicUserFromRow(row),
+    kids: [],
+  }));
+
+  const confirmed = entries.filter((e) => e.status === "accepted");
+  if (confirmed.length) {
+    const kids = await kidsOf(confirmed.map((e) => e.user.id));
+    for (const entry of confirmed) entry.kids = kids.get(entry.user.id) ?? [];
+  }
+  confirmed.sort((a, b) => a.user.username.localeCompare(b.user.username, "en", { sensitivity: "base" }) || a.user.id - b.user.id);
+
+  return {
+    pending: entries.filter((e) => e.status === "pending"),
+    confirmed,
+    denied: entries.filter((e) => e.status === "denied" && e.direction === "sent"),
+  };
+}
+
+/** Kids of these users (id order), grouped by owner: one query. */
+async function kidsOf(ownerIds: number[]): Promise<Map<number, FriendKid[]>> {
+  const rows: Record<string, unknown>[] = await db()("kids")
+    .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
+    .whereIn("kids.user_id", ownerIds)
+    .orderBy("kids.id")
+    .select([
+      "kids.id",
+      "kids.user_id",
+      "kids.name",
+      "kids.birth_date",
+      "kids.relationship",
+      ...photoColumns("kid_images", "kid_image"),
+    ]);
+  const out = new Map<number, FriendKid[]>();
+  for (const row of rows) {
+    const kid: FriendKid = {
+      id: Number(row.id),
+      user_id: Number(row.user_id),
+      name: String(row.name),
+      birth_date: String(row.birth_date),
+      relationship: String(row.relationship),
+      photo: photoFromRow(row, "kid_image"),
+    };
+    const list = out.get(kid.user_id) ?? [];
+    list.push(kid);
+    out.set(kid.user_id, list);
+  }
+  return out;
+}
+
+/** For the search page: did `senderId` send a still-pending request to `friendId`? Then who is it. */
+export async function pendingRequestTo(senderId: number, friendId: number): Promise<PublicUser | null> {
+  const row = await db()("friendships").where({ user_id: senderId, friend_id: friendId, status: "pending" }).first("id");
+  return row ? publicUser(friendId, db()) : null;
+}

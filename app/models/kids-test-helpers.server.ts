@@ -1,0 +1,47 @@
+// Test support only (imported by *.test.ts of the kids and moments work, never by the app).
+import sharp from "sharp";
+import { db, nowIso } from "~/lib/db.server";
+import { uploadFromBuffer, type UploadedFile } from "~/images/multipart.server";
+
+export async function jpeg(width = 64, height = 48, background = "#c33"): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+}
+
+/** A real JPEG as an uploaded temp file, as the multipart parser would hand it over. */
+export async function jpegUpload(width = 64, height = 48): Promise<UploadedFile> {
+  return uploadFromBuffer(await jpeg(width, height), "photo.jpg", "image/jpeg");
+}
+
+/** An accepted friendship between two users (the friends screens are someone else's work). */
+export async function befriend(a: number, b: number, status: "accepted" | "pending" | "denied" = "accepted"): Promise<void> {
+  const now = nowIso();
+  await db()("friendships").insert({
+    user_id: a,
+    friend_id: b,
+    status,
+    user_low: Math.min(a, b),
+    user_high: Math.max(a, b),
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** Inserts `count` moments for a kid directly (no photos), created one second apart. */
+export async function insertMoments(kidId: number, count: number, start = Date.parse("2024-01-01T00:00:00.000Z")): Promise<number[]> {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const at = new Date(start + i * 1000).toISOString();
+    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, created_at: at, updated_at: at };
+  });
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const inserted = await db()("daily_logs").insert(rows.slice(i, i + 200)).returning("id");
+    ids.push(...inserted.map((r: { id: number } | number) => (typeof r === "object" ? r.id : r)));
+  }
+  return ids;
+}
+
+export async function insertLikeAndComment(logId: number, userId: number): Promise<void> {
+  const now = nowIso();
+  await db()("likes").insert({ daily_log_id: logId, user_id: userId, created_at: now });
+  await db()("comments").insert({ daily_log_id: logId, user_id: userId, comment: "So sweet", created_at: now, updated_at: now });
+}

@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeUser } from "../../tests/helpers";
+import { db } from "~/lib/db.server";
+import { config } from "~/lib/config.server";
+import { countImageRows, listUploads } from "~/images/test-fixtures.server";
+import { uploadFromBuffer } from "~/images/multipart.server";
+import { createKid, listKidsOf, listKidsOfOwners, removeKid, setKidPhoto, today, updateKid, viewKid } from "./kids.server";
+import { createMoment, setMomentPhoto } from "./daily-logs.server";
+import { befriend, insertLikeAndComment, jpegUpload } from "./kids-test-helpers.server";
+
+const elsa = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" as const };
+
+const keyDirs = () => new Set(listUploads().filter((f) => !f.startsWith(".tmp")).map((f) => f.split(path.sep)[0]));
+
+describe("kids", () => {
+  it("creates a kid with and without a photo and lists a user's own kids in id order", async () => {
+    const owner = await makeUser();
+    const a = await createKid(owner.id, elsa, null);
+    const b = await createKid(owner.id, { ...elsa, name: "Leo" }, await jpegUpload());
+    expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect(a.kid).toEqual({ id: expect.any(Number), user_id: owner.id, ...elsa, photo: null });
+    expect(b.kid.photo).toMatchObject({ key: expect.any(String), widths: expect.any(Array) });
+    const kids = await listKidsOf(owner.id);
+    expect(kids.map((k) => k.name)).toEqual(["Elsa", "Leo"]);
+    expect(await listKidsOf((await makeUser()).id)).toEqual([]);
+    const byOwner = await listKidsOfOwners([owner.id]);
+    expect(byOwner.get(owner.id)!.map((k) => k.id)).toEqual([a.kid.id, b.kid.id]);
+  });
+
+  it("refuses a file that is not an image, leaving nothing behind", async () => {
+    const owner = await makeUser();
+    const images = await countImageRows();
+    const result = await createKid(owner.id, elsa, await uploadFromBuffer(Buffer.from("not an image at all"), "x.jpg", "image/jpeg"));
+    expect(result).toEqual({ ok: false, reason: "invalid", errors: { image: ["Only image files are accepted."] } });
+    expect(await countImageRows()).toBe(images);
+    expect(await listKidsOf(owner.id)).toEqual([]);
+  });
+
+  it("shows a kid to the owner and accepted friends only; others learn nothing more than 'hidden'", async () => {
+    const owner = await makeUser();
+    const friend = await makeUser();
+    const pending = await makeUser();
+    const stranger = await makeUser();
+    await befriend(friend.id, owner.id);
+    await befriend(owner.id, pending.id, "pending");
+    const created = await createKid(owner.id, elsa, null);
+    if (!created.ok) throw new Error("setup");
+    const id = created.kid.id;
+    expect(await viewKid(owner.id, id)).toMatchObject({ ok: true, isOwner: true });
+    expect(await viewKid(friend.id, id)).toMatchObject({ ok: true, isOwner: false });
+    expect(await viewKid(pending.id, id)).toEqual({ ok: false, reason: "hidden" });
+    expect(await viewKid(stranger.id, id)).toEqual({ ok: false, reason: "hidden" });
+    expect(await viewKid(owner.id, 999999)).toEqual({ ok: false, reason: "not-found" });
+  });
+
+  it("lets only the owner update; a new photo replaces the old one and its files", async () => {
+    const owner = await makeUser();
+    const friend = await makeUser();
+    await befriend(owner.id, friend.id);
+    const created = await createKid(owner.id, elsa, await jpegUpload());
+    if (!created.ok) throw new Error("setup");
+    const oldKey = created.kid.photo!.key;
+    expect(keyDirs().has(oldKey)).toBe(true);
+
+    expect(await updateKid(friend.id, created.kid.id, { ...elsa, name: "Hacked" }, null)).toEqual({ ok: false, reason: "forbidden" });
+    expect(await updateKid((await makeUser()).id, created.kid.id, elsa, null)).toEqual({ ok: false, reason: "hidden" });
+    expect(await updateKid(owner.id, 999999, elsa, null)).toEqual({ ok: false, reason: "not-found" });
+
+    const textOnly = await updateKid(owner.id, created.kid.id, { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad" }, null);
+    expect(textOnly).toMatchObject({ ok: true, kid: { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad", photo: { key: oldKey } } });
+
+    const withPhoto = await updateKid(owner.id, created.kid.id, elsa, await jpegUpload(80, 80));
+    if (!withPhoto.ok) throw new Error("update failed");
+    expect(withPhoto.kid.photo!.key).not.toBe(oldKey);
+    expect(keyDirs().has(oldKey)).toBe(false);
+    expect(keyDirs().has(withPhoto.kid.photo!.key)).toBe(true);
+    expect(await db()("images").where("key", oldKey).first()).toBeUndefined();
+  });
+
+  it("a refused photo on update changes nothing", async () => {
+    const owner = await makeUser();
+    const created = await createKid(owner.id, elsa, null);
+    if (!created.ok) throw new Error("setup");
+    const bad = await uploadFromBuffer(Buffer.from("GIF89a broken"), "x.gif", "image/gif");
+    const result = await updateKid(owner.id, created.kid.id, { ...elsa, name: "Changed" }, bad);
+    expect(result).toMatchObject({ ok: false, reason: "invalid" });
+    expect((await viewKid(owner.id, created.kid.id)) as { kid: { name: string } }).toMatchObject({ kid: { name: "Elsa" } });
+    expect(fs.existsSync(bad.path)).toBe(false);
+  });
+
+  it("removing a kid removes its moments, their likes and comments, and every photo file", async () => {
+    const owner = await makeUser();
+    const friend = await makeUser();
+    await befriend(owner.id, friend.id);
+    const created = await createKid(owner.id, elsa, await jpegUpload());
+    const other = await createKid(owner.id, { ...elsa, name: "Other" }, await jpegUpload());
+    if (!created.ok || !other.ok) throw new Error("setup");
+    const m1 = await createMoment(owner.id, created.kid.id, { title: "One", content: "First" }, await jpegUpload());
+    const m2 = await createMoment(owner.id, created.kid.id, { title: "Two", content: "Second" }, await jpegUpload());
+    const keep = await createMoment(owner.id, other.kid.id, { title: "Keep", content: "Other kid" }, await jpegUpload());
+    if (!m1.ok || !m2.ok || !keep.ok) throw new Error("setup");
+    await insertLikeAndComment(m1.moment.id, friend.id);
+    await insertLikeAndComment(m2.moment.id, owner.id);
+    await insertLikeAndComment(keep.moment.id, friend.id);
+    const doomedKeys = [created.kid.photo!.key, m1.moment.photo!.key, m2.moment.photo!.key];
+    for (const key of doomedKeys) expect(keyDirs().has(key)).toBe(true);
+
+    expect(await removeKid(friend.id, created.kid.id)).toEqual({ ok: false, reason: "forbidden" });
+    expect(await removeKid(owner.id, created.kid.id)).toEqual({ ok: true });
+    expect(await removeKid(owner.id, created.kid.id)).toEqual({ ok: false, reason: "not-found" });
+
+    expect(await db()("daily_logs").where("kid_id", created.kid.id).count({ n: "*" }).first()).toEqual({ n: 0 });
+    expect(await db()("likes").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first()).toEqual({ n: 0 });
+    expect(await db()("comments").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first()).toEqual({ n: 0 });
+    expect(await db()("images").whereIn("key", doomedKeys).count({ n: "*" }).first()).toEqual({ n: 0 });
+    for (const key of doomedKeys) expect(fs.existsSync(path.join(config().uploadsDir, key))).toBe(false);
+    // the other kid and its moment are untouched
+    expect(keyDirs().has(other.kid.photo!.key)).toBe(true);
+    expect(keyDirs().has(keep.moment.photo!.key)).toBe(true);
+    expect(await db()("likes").where("daily_log_id", keep.moment.id).count({ n: "*" }).first()).toEqual({ n: 1 });
+  });
+
+  it("setKidPhoto and setMomentPhoto attach photos for trusted callers (the demo seed)", async () => {
+    const owner = await makeUser();
+    const created = await createKid(owner.id, elsa, null);
+    if (!created.ok) throw new Error("setup");
+    expect(await setKidPhoto(created.kid.id, await jpegUpload())).toBeNull();
+    const kid = await viewKid(owner.id, created.kid.id);
+    expect(kid.ok && kid.kid.photo).toBeTruthy();
+    const moment = await createMoment(owner.id, created.kid.id, { title: "t", content: "c" }, await jpegUpload());
+    if (!moment.ok) throw new Error("setup");
+    const before = moment.moment.photo!.key;
+    expect(await setMomentPhoto(moment.moment.id, await jpegUpload())).toBeNull();
+    expect(keyDirs().has(before)).toBe(false);
+    const row = await db()("images").where({ owner_id: owner.id, kind: "log" }).count({ n: "*" }).first();
+    expect(row).toEqual({ n: 1 });
+  });
+
+  it("takes today in the configured time zone", () => {
+    expect(today()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+});

@@ -1,0 +1,72 @@
+import type { UploadedFile } from "~/images/multipart.server";
+import type { Photo } from "~/images/photo";
+import { withImageTransaction, withNewImage } from "~/images/storage.server";
+import { db } from "~/lib/db.server";
+
+// A user's profile picture: set (first time or replacing), delete. The page (/profile/picture)
+// and the three /api/users/*-profile-picture routes call these, nothing else touches
+// users.image_id. Pictures are kind "user" images owned by the user (visible to any signed-in
+// user, app/routes/images.ts). The old picture's row goes in the same transaction that points the
+// user at the new one; its files are removed after that commit (storage.server.ts).
+
+export type SetPictureResult =
+  | { ok: true; photo: Photo }
+  /** The upload is not an acceptable photo: `error` is the message for the `image` field. */
+  | { ok: false; reason: "invalid"; error: string }
+  /** `mustExist` was set and the user has no picture (any more). */
+  | { ok: false; reason: "not-found" };
+
+/** Thrown inside the transaction to roll it back (the new files are removed by withNewImage). */
+class NoPicture extends Error {}
+
+/** Whether the user has a profile picture now. */
+export async function hasProfilePicture(userId: number): Promise<boolean> {
+  const row = await db()("users").where({ id: userId }).first("image_id");
+  return Boolean(row?.image_id);
+}
+
+/**
+ * Stores `file` as the user's profile picture, replacing (and deleting) any old one. Consumes
+ * `file`. With `mustExist` (the API's update call) a user without a picture gets
+ * `{reason: "not-found"}` and nothing changes; this is checked again inside the transaction, so a
+ * picture deleted meanwhile counts as missing too.
+ */
+export async function setProfilePicture(
+  userId: number,
+  file: UploadedFile,
+  { mustExist = false }: { mustExist?: boolean } = {},
+): Promise<SetPictureResult> {
+  if (mustExist && !(await hasProfilePicture(userId))) {
+    await file.discard();
+    return { ok: false, reason: "not-found" };
+  }
+  try {
+    const result = await withNewImage(file, { kind: "user", ownerId: userId }, async (trx, imageId, { dropImages }) => {
+      const user = await trx("users").where({ id: userId }).first("image_id");
+      if (!user) throw new NoPicture(); // the account was deleted meanwhile
+      if (mustExist && !user.image_id) throw new NoPicture();
+      await trx("users").where({ id: userId }).update({ image_id: imageId });
+      await dropImages([user.image_id as number | null]);
+    });
+    if (!result.ok) return { ok: false, reason: "invalid", error: result.error };
+    return { ok: true, photo: result.image };
+  } catch (error) {
+    if (error instanceof NoPicture) return { ok: false, reason: "not-found" };
+    throw error;
+  } finally {
+    await file.discard(); // already gone after withNewImage; harmless
+  }
+}
+
+/**
+ * Deletes the user's profile picture (row now, files after the commit). False when there was none.
+ */
+export async function deleteProfilePicture(userId: number): Promise<boolean> {
+  return withImageTransaction(async (trx, { dropImages }) => {
+    const user = await trx("users").where({ id: userId }).first("image_id");
+    if (!user?.image_id) return false;
+    await trx("users").where({ id: userId }).update({ image_id: null });
+    await dropImages([user.image_id as number]);
+    return true;
+  });
+}

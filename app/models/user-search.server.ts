@@ -1,0 +1,52 @@
+import { db } from "~/lib/db.server";
+import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import type { Photo } from "~/images/photo";
+
+// Friend search (spec §5 "Friend search", api-contract GET /api/users/search): any signed-in user
+// may find any user by name, to send a friend request. A hit carries only what the search page
+// shows: id, names and picture (never an email, never kids).
+
+export const SEARCH_LIMIT = 20;
+/** First and last name are at most 30 characters each: "first last" is at most 61. */
+const LONGEST_MATCHABLE = 61;
+
+export type SearchHit = { id: number; first_name: string | null; last_name: string | null; photo: Photo | null };
+
+/** The query as it is matched: trimmed, inner whitespace collapsed, lower-cased; "" when blank. */
+export function normalizeSearchQuery(query: string | null | undefined): string {
+  return (query ?? "").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/** LIKE pattern for a literal substring: `\`, `%` and `_` are escaped (used with ESCAPE '\'). */
+export function likeSubstring(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Users whose first name, last name or "first last" contains `query`, case-insensitively, at most
+ * 20, ordered by last name, first name, id. null for a blank query (the caller's "please enter a
+ * name" case). The caller is not left out: finding oneself is how one learns that a request to
+ * oneself is refused.
+ */
+export async function searchUsers(query: string | null | undefined): Promise<SearchHit[] | null> {
+  const q = normalizeSearchQuery(query);
+  if (!q) return null;
+  if (q.length > LONGEST_MATCHABLE) return [];
+  const k = db();
+  const rows: Record<string, unknown>[] = await k("users")
+    .leftJoin("images as user_images", "user_images.id", "users.image_id")
+    // one condition covers all three: a substring of the first or the last name is a substring of
+    // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
+    .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [
+      likeSubstring(q),
+    ])
+    .orderByRaw("lower(coalesce(users.last_name, '')), lower(coalesce(users.first_name, '')), users.id")
+    .limit(SEARCH_LIMIT)
+    .select(["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    first_name: (row.first_name as string | null) ?? null,
+    last_name: (row.last_name as string | null) ?? null,
+    photo: photoFromRow(row, "user_image"),
+  }));
+}

@@ -1,0 +1,81 @@
+// Test-only helpers for tests/e2e/kids.spec.ts. The friendship screens are built elsewhere, so an
+// accepted friendship (and bulk moments for paging) are written straight into the e2e database.
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import sharp from "sharp";
+import type { APIRequestContext } from "@playwright/test";
+import { knexConfig } from "../../db/knexfile.mjs";
+
+let conn: Knex | null = null;
+
+function e2eDb(): Knex {
+  conn ??= knexFactory(knexConfig(path.join(process.env.E2E_DIR!, "e2e.sqlite")));
+  return conn;
+}
+
+export async function closeE2eDb(): Promise<void> {
+  await conn?.destroy();
+  conn = null;
+}
+
+/** An accepted friendship between two users. */
+export async function makeFriends(a: number, b: number): Promise<void> {
+  const now = new Date().toISOString();
+  await e2eDb()("friendships").insert({
+    user_id: a,
+    friend_id: b,
+    status: "accepted",
+    user_low: Math.min(a, b),
+    user_high: Math.max(a, b),
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** `count` moments without photos, one minute apart, titled "Moment 1" (oldest) … "Moment N". */
+export async function insertMoments(kidId: number, count: number): Promise<void> {
+  const start = Date.parse("2024-01-01T00:00:00.000Z");
+  const rows = Array.from({ length: count }, (_, i) => {
+    const at = new Date(start + i * 60_000).toISOString();
+    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, created_at: at, updated_at: at };
+  });
+  await e2eDb()("daily_logs").insert(rows);
+}
+
+export type FilePayload = { name: string; mimeType: string; buffer: Buffer };
+
+/** A real JPEG made with sharp, ready for setInputFiles or a multipart request. */
+export async function jpegFile(name = "photo.jpg", width = 160, height = 120, background = "#c33"): Promise<FilePayload> {
+  const buffer = await sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+  return { name, mimeType: "image/jpeg", buffer };
+}
+
+export const textFile: FilePayload = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") };
+
+/** The signed-in user's id (the request shares the page's cookies). */
+export async function myId(request: APIRequestContext): Promise<number> {
+  const res = await request.get("/api/auth/");
+  if (!res.ok()) throw new Error(`not signed in: ${res.status()}`);
+  return (await res.json()).id;
+}
+
+export async function apiCreateKid(
+  request: APIRequestContext,
+  kid: { name: string; birth_date: string; relationship: string },
+  image?: FilePayload,
+): Promise<{ id: number; name: string }> {
+  const res = await request.post("/api/kids/new", { multipart: { ...kid, ...(image ? { image } : {}) } });
+  if (res.status() !== 201) throw new Error(`kid not created: ${res.status()} ${await res.text()}`);
+  return res.json();
+}
+
+export async function apiCreateMoment(
+  request: APIRequestContext,
+  kidId: number,
+  moment: { title: string; content: string },
+  image: FilePayload,
+): Promise<{ id: number; title: string }> {
+  const res = await request.post(`/api/kids/${kidId}/daily_logs/new`, { multipart: { ...moment, image } });
+  if (res.status() !== 201) throw new Error(`moment not created: ${res.status()} ${await res.text()}`);
+  return res.json();
+}

@@ -1,0 +1,87 @@
+// Test data for the friends tests and the access matrix: rows written with knex directly
+// (the kids/moments modules belong to other areas), plus real stored photos.
+import sharp from "sharp";
+import { db, nowIso } from "../../app/lib/db.server";
+import { uploadFromBuffer } from "../../app/images/multipart.server";
+import { withNewImage, type ImageKind, type StoredImage } from "../../app/images/storage.server";
+import type { FriendshipStatus } from "../../app/models/friendships.server";
+
+type Id = { id: number };
+
+export async function insertFriendship(sender: Id, receiver: Id, status: FriendshipStatus): Promise<number> {
+  const now = nowIso();
+  const [row] = await db()("friendships")
+    .insert({
+      user_id: sender.id,
+      friend_id: receiver.id,
+      status,
+      user_low: Math.min(sender.id, receiver.id),
+      user_high: Math.max(sender.id, receiver.id),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+/** A real photo stored through the image module; returns the stored image and its row id. */
+export async function storePhoto(kind: ImageKind, ownerId: number, color = "#c33"): Promise<StoredImage & { imageId: number }> {
+  const bytes = await sharp({ create: { width: 400, height: 300, channels: 3, background: color } }).jpeg().toBuffer();
+  const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
+  if (!result.ok) throw new Error(result.error);
+  return { ...result.image, imageId: result.imageId };
+}
+
+export async function insertKid(owner: Id, name = "Kiddo", imageId: number | null = null): Promise<number> {
+  const [row] = await db()("kids")
+    .insert({ user_id: owner.id, name, birth_date: "2020-05-06", relationship: "Mom", image_id: imageId, created_at: nowIso() })
+    .returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+export async function insertMoment(kidId: number, title = "First steps", imageId: number | null = null): Promise<number> {
+  const now = nowIso();
+  const [row] = await db()("daily_logs")
+    .insert({ kid_id: kidId, title, content: "So proud.", image_id: imageId, created_at: now, updated_at: now })
+    .returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+export async function insertLike(logId: number, user: Id): Promise<number> {
+  const [row] = await db()("likes").insert({ daily_log_id: logId, user_id: user.id, created_at: nowIso() }).returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+export async function insertComment(logId: number, user: Id, comment = "Lovely!"): Promise<number> {
+  const now = nowIso();
+  const [row] = await db()("comments")
+    .insert({ daily_log_id: logId, user_id: user.id, comment, created_at: now, updated_at: now })
+    .returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+let quick = 0;
+/** A user row written directly (no password hashing): for tests that need many bystanders fast. */
+export async function quickUser(): Promise<{ id: number }> {
+  quick += 1;
+  const tag = `${quick}${Math.random().toString(36).slice(2, 8)}`;
+  const [row] = await db()("users")
+    .insert({
+      username: `quick${tag}`,
+      username_normalized: `quick${tag}`,
+      email: `quick${tag}@example.com`,
+      email_normalized: `quick${tag}@example.com`,
+      first_name: "Quick",
+      last_name: `User${tag}`,
+      password_hash: "x",
+      created_at: nowIso(),
+    })
+    .returning("id");
+  return { id: Number(typeof row === "object" ? row.id : row) };
+}
+
+/** Gives `userId` a profile picture (replacing none): for update/delete picture probes. */
+export async function givePicture(userId: number): Promise<void> {
+  const photo = await storePhoto("user", userId, "#939");
+  await db()("users").where({ id: userId }).update({ image_id: photo.imageId });
+}
