@@ -2,6 +2,7 @@ import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } 
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { pageId } from "~/lib/route-params.server";
 import { config } from "~/lib/config.server";
 import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/age";
 import { parseId } from "~/api/responses.server";
@@ -16,8 +17,7 @@ const PAGE_SIZE = 20;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const kidId = parseId(params.kidId);
-  if (!kidId) throw data("Not found", { status: 404 });
+  const kidId = pageId(params.kidId);
   const beforeParam = new URL(request.url).searchParams.get("before");
   const before = beforeParam ? decodeCursor(beforeParam) : null;
   if (beforeParam && !before) throw data("That page of moments does not exist.", { status: 400 });
@@ -54,7 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  if (!parseId(params.kidId)) throw data("Not found", { status: 404 });
+  pageId(params.kidId);
   const form = await request.formData();
   if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
   const logId = parseId(String(form.get("dailyLogId") ?? ""));

@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/kid-update";
 import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
-import { parseId } from "~/api/responses.server";
+import { pageId } from "~/lib/route-params.server";
 import { kidFormDefaults, kidFormSchema, yearOptions, type KidFormShape, type KidInput } from "~/forms/kid";
 import { readPhotoForm } from "~/forms/photo-form.server";
 import { checkKidOwner, refusalPage, today, updateKid, viewKid } from "~/models/kids.server";
@@ -13,15 +13,10 @@ import { KidFields, PhotoField } from "~/components/kids";
 
 const FORM_ID = "kid-update";
 
-function kidIdOf(params: { kidId?: string }): number {
-  const id = parseId(params.kidId);
-  if (!id) throw data("Not found", { status: 404 });
-  return id;
-}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewKid(user.id, kidIdOf(params));
+  const view = await viewKid(user.id, pageId(params.kidId));
   if (!view.ok) throw refusalPage(view);
   if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
   const { kid } = view;
@@ -30,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const kidId = kidIdOf(params);
+  const kidId = pageId(params.kidId);
   const allowed = await checkKidOwner(user.id, kidId);
   if (!allowed.ok) throw refusalPage(allowed);
   const form = await readPhotoForm(request, kidFormSchema("update", today()));

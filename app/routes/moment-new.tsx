@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/moment-new";
 import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
-import { parseId } from "~/api/responses.server";
+import { pageId } from "~/lib/route-params.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
 import { readPhotoForm } from "~/forms/photo-form.server";
 import { checkKidOwner, refusalPage, viewKid } from "~/models/kids.server";
@@ -15,15 +15,10 @@ import { MomentFields, PhotoField } from "~/components/kids";
 const FORM_ID = "moment-add";
 const schema = momentFormSchema("add");
 
-function kidIdOf(params: { kidId?: string }): number {
-  const id = parseId(params.kidId);
-  if (!id) throw data("Not found", { status: 404 });
-  return id;
-}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewKid(user.id, kidIdOf(params));
+  const view = await viewKid(user.id, pageId(params.kidId));
   if (!view.ok) throw refusalPage(view);
   if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
   return { kid: { id: view.kid.id, name: view.kid.name } };
@@ -31,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const kidId = kidIdOf(params);
+  const kidId = pageId(params.kidId);
   const allowed = await checkKidOwner(user.id, kidId);
   if (!allowed.ok) throw refusalPage(allowed);
   const form = await readPhotoForm(request, schema);

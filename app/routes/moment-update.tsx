@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/moment-update";
 import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
-import { parseId } from "~/api/responses.server";
+import { pageId } from "~/lib/route-params.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
 import { readPhotoForm } from "~/forms/photo-form.server";
 import { refusalPage } from "~/models/kids.server";
@@ -15,15 +15,10 @@ import { MomentFields, PhotoField } from "~/components/kids";
 const FORM_ID = "moment-update";
 const schema = momentFormSchema("update");
 
-function logIdOf(params: { dailyLogId?: string }): number {
-  const id = parseId(params.dailyLogId);
-  if (!id) throw data("Not found", { status: 404 });
-  return id;
-}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewMoment(user.id, logIdOf(params));
+  const view = await viewMoment(user.id, pageId(params.dailyLogId));
   if (!view.ok) throw refusalPage(view);
   if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
   const { moment, kid } = view;
@@ -35,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const logId = logIdOf(params);
+  const logId = pageId(params.dailyLogId);
   const allowed = await checkMomentOwner(user.id, logId);
   if (!allowed.ok) throw refusalPage(allowed);
   const form = await readPhotoForm(request, schema);

@@ -2,9 +2,9 @@ import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } 
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
 import { requireUser } from "~/lib/auth.server";
+import { pageId } from "~/lib/route-params.server";
 import { config } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/age";
-import { parseId } from "~/api/responses.server";
 import { refusalPage } from "~/models/kids.server";
 import { deleteMoment, viewMoment } from "~/models/daily-logs.server";
 import { loadSocial } from "~/models/social.server";
@@ -12,15 +12,10 @@ import { Photo } from "~/images/Photo";
 import { MomentSocial } from "~/components/moment-social";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
-function logIdOf(params: { dailyLogId?: string }): number {
-  const id = parseId(params.dailyLogId);
-  if (!id) throw data("Not found", { status: 404 });
-  return id;
-}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewMoment(user.id, logIdOf(params));
+  const view = await viewMoment(user.id, pageId(params.dailyLogId));
   if (!view.ok) throw refusalPage(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
@@ -41,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const logId = logIdOf(params);
+  const logId = pageId(params.dailyLogId);
   const form = await request.formData();
   if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
   const deleted = await deleteMoment(user.id, logId);

@@ -31,6 +31,8 @@ test.describe("layout", () => {
     await page.goto("/?modal=signup");
     const signup = page.getByRole("dialog", { name: "Create your account" });
     await expect(signup).toBeVisible();
+    // once the page is hydrated the dialog is a real modal in the top layer
+    await expect.poll(() => signup.evaluate((d) => d.matches(":modal"))).toBe(true);
     await page.mouse.click(5, 5);
     await expect(page.getByRole("dialog")).toHaveCount(0);
   });
