@@ -86,7 +86,8 @@ async function login(base) {
 
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sm-bench-"));
-  const buildDir = path.join(tmp, "build");
+  // the build must sit inside the project so its imports resolve from node_modules
+  const buildDir = path.join(root, "bench", "tmp", "build");
   const databaseFile = path.join(tmp, "bench.sqlite");
   const uploadsDir = path.join(tmp, "uploads");
   log(`Benchmark folder: ${tmp}`);
@@ -107,6 +108,8 @@ async function main() {
   const env = {
     PORT: String(port), HOST: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, UPLOADS_DIR: uploadsDir,
     SESSION_SECRET: secret, DEMO: "false", LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", NODE_ENV: "production",
+    // as `npm start` runs it: fewer malloc arenas keep resident memory down (see README)
+    MALLOC_ARENA_MAX: "2",
   };
   const server = startNode("server/index.mjs", env);
   try {
@@ -139,12 +142,17 @@ async function main() {
       const etag = (await fetch(`${base}${imageUrl}`, { headers: H })).headers.get("etag") ?? "";
       await load("image 320 px, If-None-Match (304)", { url: `${base}${imageUrl}`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
     }
+    // each connection toggles its own moment (of the bench user's 5,000-moment kid), so likes and
+    // unlikes alternate without colliding; start from "not liked"
+    const firstLog = 1000;
+    for (let i = 0; i < CONNECTIONS; i++) await fetch(`${base}/api/likes/${firstLog + i}/unlike`, { method: "DELETE", headers: H });
+    let nextLog = firstLog;
     await load("like + unlike cycle (writes)", {
       url: base,
       headers: H,
       requests: [
-        { method: "POST", path: `/api/likes/${ids.kid5000 + 100}/like` },
-        { method: "DELETE", path: `/api/likes/${ids.kid5000 + 100}/unlike` },
+        { method: "POST", setupRequest: (req, ctx) => { ctx.logId ??= firstLog + (nextLog++ - firstLog) % CONNECTIONS; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
+        { method: "DELETE", setupRequest: (req, ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }) },
       ],
     });
     await load("comment creation (writes)", {
@@ -206,6 +214,7 @@ async function main() {
   fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, results }, null, 2) + "\n");
   log(`\nWrote bench/results.json`);
   fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(path.join(root, "bench", "tmp"), { recursive: true, force: true });
 }
 
 /** Bytes a first visit costs: HTML, CSS, JS (raw and compressed), requests; phone images via Chromium. */
@@ -216,10 +225,16 @@ async function pageWeight(base, cookie, pathname) {
   const br = (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }).length;
   const gz = (b) => zlib.gzipSync(b, { level: 6 }).length;
   const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
-  const js = [...new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))];
+  // the scripts a first visit loads: module preloads and the entry's imports (not the route manifest)
+  const js = [...new Set([
+    ...[...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+    ...[...html.matchAll(/import (?:\* as \w+ from )?"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+  ])];
+  // fetch() decompresses transparently: the bytes on the wire are the Content-Length header
   const sizeOf = async (url, enc) => {
     const r = await fetch(base + url, { headers: { "accept-encoding": enc } });
-    return Buffer.from(await r.arrayBuffer()).length;
+    const body = Buffer.from(await r.arrayBuffer());
+    return Number(r.headers.get("content-length") ?? body.length);
   };
   let cssBr = 0, cssRaw = 0, jsBr = 0, jsRaw = 0;
   for (const u of css) { cssBr += await sizeOf(u, "br"); cssRaw += await sizeOf(u, "identity"); }
@@ -246,7 +261,8 @@ async function phoneImages(base, cookie, pathname) {
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
-    const ctx = await browser.newContext({ viewport: { width: 400, height: 800 }, deviceScaleFactor: 2, javaScriptEnabled: false });
+    // a phone browser runs JavaScript (Chromium does not lazy-load images with JavaScript off)
+    const ctx = await browser.newContext({ viewport: { width: 400, height: 800 }, deviceScaleFactor: 2, javaScriptEnabled: true });
     const url = new URL(base);
     await ctx.addCookies(cookie.split("; ").map((c) => { const i = c.indexOf("="); return { name: c.slice(0, i), value: c.slice(i + 1), domain: url.hostname, path: "/" }; }));
     const page = await ctx.newPage();

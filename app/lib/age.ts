@@ -47,8 +47,20 @@ export function toIsoDate({ year, month, day }: DateParts): IsoDate {
 }
 
 /** The calendar date of the instant `now` in an IANA time zone, e.g. "America/Los_Angeles". */
+// Intl.DateTimeFormat is costly to construct: one per zone and style, reused.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = locale + JSON.stringify(options);
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 export function todayInZone(timeZone: string, now: Date = new Date()): IsoDate {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  const parts = formatter("en-US", {
     timeZone,
     year: "numeric",
     month: "2-digit",
@@ -147,5 +159,5 @@ export function formatCalendarDate(date: IsoDate): string {
 export function formatInstantDate(instant: string, timeZone: string): string {
   const date = new Date(instant);
   if (Number.isNaN(date.getTime())) return instant;
-  return new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(date);
+  return formatter("en-GB", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(date);
 }

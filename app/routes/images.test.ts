@@ -107,6 +107,18 @@ describe("responses", () => {
     expect([meta.format, meta.width, meta.height]).toEqual(["webp", 640, 480]);
   });
 
+  it("a viewer who goes away mid-transfer does not bring the server down", async () => {
+    const res = await get(photoUrl(kidPhoto, 1280), { cookie: cookies.owner });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    // what the server does when the socket closes early: cancel the body with a reason
+    await reader.cancel(new Error("client went away"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // still serving
+    expect((await get(photoUrl(kidPhoto, 160), { cookie: cookies.owner })).status).toBe(200);
+  });
+
   it("every stored width is served; the default URL is the largest", async () => {
     for (const w of kidPhoto.widths) {
       const res = await get(photoUrl(kidPhoto, w), { cookie: cookies.friend });

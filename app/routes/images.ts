@@ -89,6 +89,9 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
       return new Response(null, { status: 200, headers });
     }
     const stream = handle.createReadStream({ autoClose: true });
+    // a client that goes away mid-transfer cancels the web stream, which destroys this one with an
+    // error: without a listener that error would bring the whole process down
+    stream.on("error", () => {});
     return new Response(createReadableStreamFromReadable(stream), { status: 200, headers });
   } catch (error) {
     await handle.close().catch(() => {});
