@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useLocation,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { LogoIcon } from "./components/icons";
@@ -91,6 +92,10 @@ function Shell({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // GOV.UK's progressive-enhancement hook: styles and tests can tell when scripts are running
+  useEffect(() => {
+    document.body.classList.add("js-enabled");
+  }, []);
   return (
     <Shell>
       <Outlet />

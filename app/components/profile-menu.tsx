@@ -34,8 +34,13 @@ export function ProfileMenu({ user }: { user: MenuUser | null }) {
     };
   }, []);
 
-  // close after navigating (a menu item was chosen)
+  // close after navigating (a menu item was chosen); not on the first render, so a menu opened
+  // before the page finished loading its scripts stays open
+  const lastLocation = useRef(location.pathname + location.search);
   useEffect(() => {
+    const here = location.pathname + location.search;
+    if (here === lastLocation.current) return;
+    lastLocation.current = here;
     if (ref.current) ref.current.open = false;
   }, [location.pathname, location.search]);
 

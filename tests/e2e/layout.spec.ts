@@ -39,6 +39,7 @@ test.describe("layout", () => {
 
   test("the profile menu opens by keyboard and closes on Escape or an outside click", async ({ page }, testInfo) => {
     await page.goto("/");
+    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     const menu = page.locator("details.profile-menu");
     const summary = menu.locator("summary");
     await summary.focus();
