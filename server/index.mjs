@@ -191,6 +191,9 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();
     try {
+      // the read connection (app/lib/db-read.server.ts), then the knex pool
+      const reader = /** @type {any} */ (globalThis).__sweetReadDb;
+      if (reader) await reader.close().catch(() => {});
       const holder = /** @type {any} */ (globalThis).__sweetDb;
       if (holder) await holder.knex.destroy();
     } finally {

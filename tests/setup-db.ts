@@ -23,6 +23,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // the read connection (app/lib/db-read.server.ts), then the knex pool
+  const reader = (globalThis as { __sweetReadDb?: { close(): Promise<void> } }).__sweetReadDb;
+  (globalThis as { __sweetReadDb?: unknown }).__sweetReadDb = undefined;
+  await reader?.close();
   const holder = (globalThis as { __sweetDb?: { knex: { destroy(): Promise<void> } } }).__sweetDb;
   await holder?.knex.destroy();
   (globalThis as { __sweetDb?: unknown }).__sweetDb = undefined;

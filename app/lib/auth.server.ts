@@ -1,4 +1,4 @@
-import { createCookie, redirect, type RouterContextProvider } from "react-router";
+import { createCookie, redirect, type Cookie, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { config } from "./config.server";
@@ -10,13 +10,25 @@ import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/
 import { LoginSchema } from "~/forms/auth";
 import { apiError } from "~/api/responses.server";
 
-const cookie = () =>
-  createCookie("sm_session", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secrets: [config().sessionSecret],
-  });
+// One cookie object per secret (tests change the secret between files).
+let sessionCookie: { secret: string; cookie: Cookie } | null = null;
+
+function cookie(): Cookie {
+  const secret = config().sessionSecret;
+  if (sessionCookie?.secret !== secret) {
+    sessionCookie = { secret, cookie: createCookie("sm_session", { httpOnly: true, sameSite: "lax", path: "/", secrets: [secret] }) };
+    verifiedTokens.clear();
+  }
+  return sessionCookie.cookie;
+}
+
+// Checking the cookie's signature costs a WebCrypto key import and an HMAC on every request. The
+// same Cookie header always verifies to the same token (for one secret), so the last few headers
+// that verified are remembered (least recently used first out). The session row is still looked up
+// on every request: a deleted or expired session ends at once.
+const verifiedTokens = new Map<string, string>();
+const VERIFIED_MAX = 500;
+const VERIFIED_HEADER_MAX = 4096;
 
 function isHttps(request: Request): boolean {
   const origin = config().origin;
@@ -26,8 +38,20 @@ function isHttps(request: Request): boolean {
 async function readToken(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header || !header.includes("sm_session=")) return null;
-  const value = await cookie().parse(header);
-  return typeof value === "string" ? value : null;
+  const sessionCookie = cookie();
+  const known = verifiedTokens.get(header);
+  if (known !== undefined) {
+    verifiedTokens.delete(header);
+    verifiedTokens.set(header, known);
+    return known;
+  }
+  const value = await sessionCookie.parse(header);
+  if (typeof value !== "string") return null;
+  if (header.length <= VERIFIED_HEADER_MAX) {
+    if (verifiedTokens.size >= VERIFIED_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+    verifiedTokens.set(header, value);
+  }
+  return value;
 }
 
 // Several loaders of one request (root and the page) ask for the user: look it up once.

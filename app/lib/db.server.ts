@@ -3,7 +3,9 @@ import { knexConfig } from "../../db/knexfile.mjs";
 import { config } from "./config.server";
 
 // One knex instance per process, created on first use so tests can point DATABASE_FILE at a
-// temporary file before anything touches the database.
+// temporary file before anything touches the database. It holds the one writer connection; the
+// per-request hot reads (session, access checks, moments, likes, comments) go through a second,
+// read-only connection with prepared statements: app/lib/db-read.server.ts.
 const globalForDb = globalThis as unknown as { __sweetDb?: { file: string; knex: Knex } };
 
 export function db(): Knex {

@@ -1,23 +1,34 @@
 import type { Knex } from "knex";
 import { db, type Db } from "~/lib/db.server";
+import { readQuery } from "~/lib/db-read.server";
 
 // THE rule of the product: a user's kids, their moments, likes, comments and photos are visible to
 // that user and to users with an ACCEPTED friendship with them (either direction). Pending and
 // denied requests give nothing. Pages, /api routes and the image route all ask here.
+//
+// Without `conn`, these checks read on the read connection (app/lib/db-read.server.ts) with
+// prepared statements; with `conn` (e.g. a transaction), through knex on that connection. Same SQL.
 
-export async function canSeeKidsOf(viewerId: number, ownerId: number, conn: Db = db()): Promise<boolean> {
+type Value = number | string;
+
+const acceptedFriendship = (conn: Db, low: Value, high: Value) =>
+  conn("friendships").where({ user_low: low, user_high: high, status: "accepted" }).first("id");
+const acceptedFriendshipRead = readQuery<{ low: number; high: number }>((p) => acceptedFriendship(db(), p("low"), p("high")));
+
+export async function canSeeKidsOf(viewerId: number, ownerId: number, conn?: Db): Promise<boolean> {
   if (viewerId === ownerId) return true;
-  const row = await conn("friendships")
-    .where({ user_low: Math.min(viewerId, ownerId), user_high: Math.max(viewerId, ownerId), status: "accepted" })
-    .first("id");
+  const low = Math.min(viewerId, ownerId);
+  const high = Math.max(viewerId, ownerId);
+  const row = conn ? await acceptedFriendship(conn, low, high) : await acceptedFriendshipRead.first({ low, high });
   return Boolean(row);
 }
 
 /**
  * The same rule as a SQL condition, for queries that filter many rows at once:
  * `ownerColumn` (e.g. "kids.user_id") is the viewer or one of the viewer's accepted friends.
+ * `viewerId` is the viewer's id, or a readQuery parameter standing for it.
  */
-export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewerId: number): Knex.QueryBuilder {
+export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewerId: Value): Knex.QueryBuilder {
   return qb.where((w) =>
     w.where(ownerColumn, viewerId).orWhereExists((sub) =>
       sub
@@ -36,27 +47,31 @@ export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewe
 export type KidAccess = { kidId: number; ownerId: number; visible: boolean; isOwner: boolean };
 export type LogAccess = KidAccess & { logId: number };
 
-/** Who owns a kid and whether `viewerId` may see it. null: no such kid. */
-export async function kidAccess(viewerId: number, kidId: number, conn: Db = db()): Promise<KidAccess | null> {
-  const kid = await conn("kids").where("id", kidId).first("id", "user_id");
-  if (!kid) return null;
-  const ownerId = Number(kid.user_id);
+/** Access to a kid whose owner is already known (e.g. read with the kid's row). */
+export async function accessToKid(viewerId: number, kidId: number, ownerId: number, conn?: Db): Promise<KidAccess> {
   return { kidId, ownerId, isOwner: ownerId === viewerId, visible: await canSeeKidsOf(viewerId, ownerId, conn) };
 }
 
-/** The same for a moment (daily log): its kid, its owner, and whether `viewerId` may see it. */
-export async function logAccess(viewerId: number, logId: number, conn: Db = db()): Promise<LogAccess | null> {
-  const row = await conn("daily_logs")
+const kidOwner = (conn: Db, kidId: Value) => conn("kids").where("id", kidId).first("id", "user_id");
+const kidOwnerRead = readQuery<{ kidId: number }>((p) => kidOwner(db(), p("kidId")));
+
+/** Who owns a kid and whether `viewerId` may see it. null: no such kid. */
+export async function kidAccess(viewerId: number, kidId: number, conn?: Db): Promise<KidAccess | null> {
+  const kid = conn ? await kidOwner(conn, kidId) : await kidOwnerRead.first<{ id: number; user_id: number }>({ kidId });
+  if (!kid) return null;
+  return accessToKid(viewerId, kidId, Number(kid.user_id), conn);
+}
+
+const logOwner = (conn: Db, logId: Value) =>
+  conn("daily_logs")
     .join("kids", "kids.id", "daily_logs.kid_id")
     .where("daily_logs.id", logId)
     .first("daily_logs.id as log_id", "kids.id as kid_id", "kids.user_id as owner_id");
+const logOwnerRead = readQuery<{ logId: number }>((p) => logOwner(db(), p("logId")));
+
+/** The same for a moment (daily log): its kid, its owner, and whether `viewerId` may see it. */
+export async function logAccess(viewerId: number, logId: number, conn?: Db): Promise<LogAccess | null> {
+  const row = conn ? await logOwner(conn, logId) : await logOwnerRead.first<Record<string, unknown>>({ logId });
   if (!row) return null;
-  const ownerId = Number(row.owner_id);
-  return {
-    logId,
-    kidId: Number(row.kid_id),
-    ownerId,
-    isOwner: ownerId === viewerId,
-    visible: await canSeeKidsOf(viewerId, ownerId, conn),
-  };
+  return { logId, ...(await accessToKid(viewerId, Number(row.kid_id), Number(row.owner_id), conn)) };
 }

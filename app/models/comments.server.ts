@@ -1,4 +1,5 @@
 import { db, nowIso } from "~/lib/db.server";
+import { readQuery } from "~/lib/db-read.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
@@ -76,6 +77,16 @@ function invalid(message: string): CommentInvalid {
   return { ...refuse(400, message), status: 400, errors: { comment: [message] } };
 }
 
+const commentsOfLogRead = readQuery<{ logId: number }>((p) =>
+  commentsQuery()
+    .where("comments.daily_log_id", p("logId"))
+    .orderBy([
+      { column: "comments.created_at", order: "desc" },
+      { column: "comments.id", order: "desc" },
+    ])
+    .select(commentColumns),
+);
+
 /** Every comment of a moment, newest first. */
 export async function listComments(
   viewerId: number,
@@ -84,13 +95,7 @@ export async function listComments(
   const access = await logAccess(viewerId, logId);
   if (!access) return refuse(404, COMMENT_REFUSALS.logNotFound);
   if (!access.visible) return refuse(403, COMMENT_REFUSALS.notAllowedToSee, { hidden: true });
-  const rows = await commentsQuery()
-    .where("comments.daily_log_id", logId)
-    .orderBy([
-      { column: "comments.created_at", order: "desc" },
-      { column: "comments.id", order: "desc" },
-    ])
-    .select(commentColumns);
+  const rows = await commentsOfLogRead.all({ logId });
   return { ok: true, comments: rows.map(commentFromRow) };
 }
 

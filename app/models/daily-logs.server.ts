@@ -1,10 +1,11 @@
 import { db, nowIso, type Db } from "~/lib/db.server";
+import { readQuery, type ParamFn } from "~/lib/db-read.server";
 import type { MomentInput } from "~/forms/moment";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
-import { kidAccess, logAccess, type LogAccess } from "./access.server";
+import { accessToKid, kidAccess, logAccess, type LogAccess } from "./access.server";
 import { insertedId, kidRefusal, refuse, viewKid, type ImageRefusal, type Kid, type Refusal } from "./kids.server";
 
 // Moments (daily logs): queries, the cursor-paged list of a kid's moments, and the owner-only
@@ -74,7 +75,8 @@ export type MomentPage = { ok: true; kid: Kid; isOwner: boolean; moments: Moment
  * A kid's moments, newest first, as `viewerId` may see them: all of them, or (with `limit`) one
  * page older than `before` plus the cursor of the next page. The page is one range scan of the
  * `daily_logs_kid_cursor` index, so it costs the same for a kid with 5 or 5,000 moments; the whole
- * call is a fixed number of queries (access, kid, moments).
+ * call is a fixed number of queries (the kid with its owner, the friendship when the viewer is not
+ * the owner, the moments), prepared statements on the read connection.
  */
 export async function listMoments(
   viewerId: number,
@@ -83,42 +85,59 @@ export async function listMoments(
 ): Promise<MomentPage | Refusal> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
-  const q = momentsQuery()
-    .where("daily_logs.kid_id", kidId)
-    .orderBy([
-      { column: "daily_logs.created_at", order: "desc" },
-      { column: "daily_logs.id", order: "desc" },
-    ])
-    .select(momentColumns);
-  if (opts.before) {
-    const { createdAt, id } = opts.before;
-    // a row-value comparison: a range on the (kid_id, created_at, id) index, however deep the page
-    q.whereRaw("(daily_logs.created_at, daily_logs.id) < (?, ?)", [createdAt, id]);
-  }
-  if (opts.limit) q.limit(opts.limit + 1);
-  const rows = await q;
+  // SQLite: a negative LIMIT means no limit
+  const limit = opts.limit ? opts.limit + 1 : -1;
+  const rows = opts.before
+    ? await momentsPageAfterRead.all({ kidId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
+    : await momentsPageRead.all({ kidId, limit });
   const more = opts.limit !== undefined && rows.length > opts.limit;
   const moments = (more ? rows.slice(0, opts.limit) : rows).map(momentFromRow);
   const last = moments[moments.length - 1];
   return { ok: true, kid: view.kid, isOwner: view.isOwner, moments, next: more && last ? encodeCursor(last) : null };
 }
 
+type MomentsPageParams = { kidId: number; limit: number; createdAt: string; id: number };
+
+/** A kid's moments, newest first (ties by id), optionally older than a cursor; `limit ?` last. */
+function momentsPageSql(p: ParamFn<MomentsPageParams>, afterCursor: boolean) {
+  const q = momentsQuery(db())
+    .where("daily_logs.kid_id", p("kidId"))
+    .orderBy([
+      { column: "daily_logs.created_at", order: "desc" },
+      { column: "daily_logs.id", order: "desc" },
+    ])
+    .select(momentColumns);
+  // a row-value comparison: a range on the (kid_id, created_at, id) index, however deep the page
+  if (afterCursor) q.whereRaw("(daily_logs.created_at, daily_logs.id) < (?, ?)", [p("createdAt"), p("id")]);
+  const { sql, bindings } = q.toSQL().toNative();
+  return db().raw(`${sql} limit ?`, [...bindings, p("limit")]);
+}
+// the first page asks for no cursor parameters
+const momentsPageRead = readQuery<Omit<MomentsPageParams, "createdAt" | "id">>((p) => momentsPageSql(p as ParamFn<MomentsPageParams>, false));
+const momentsPageAfterRead = readQuery<MomentsPageParams>((p) => momentsPageSql(p, true));
+
 export type MomentView = { ok: true; moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean };
+
+const momentViewRead = readQuery<{ logId: number }>((p) =>
+  momentsQuery(db())
+    .join("kids", "kids.id", "daily_logs.kid_id")
+    .where("daily_logs.id", p("logId"))
+    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id"]),
+);
 
 /** One moment with its kid's name, as `viewerId` may see it. */
 export async function viewMoment(viewerId: number, logId: number): Promise<MomentView | Refusal> {
-  const access = await logAccess(viewerId, logId);
+  // the moment's row carries its kid's owner: the access rule runs on it (no separate lookup)
+  const row = await momentViewRead.first({ logId });
+  const access: LogAccess | null = row
+    ? { logId, ...(await accessToKid(viewerId, Number(row.kid_id), Number(row.kid_user_id))) }
+    : null;
   const refusal = logRefusal(access, false);
   if (refusal) return refusal;
-  const row = await momentsQuery()
-    .join("kids", "kids.id", "daily_logs.kid_id")
-    .where("daily_logs.id", logId)
-    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id"]);
-  if (!row) return refuse("not-found");
   return {
     ok: true,
-    moment: momentFromRow(row),
-    kid: { id: Number(row.kid_id), name: String(row.kid_name), user_id: Number(row.kid_user_id) },
+    moment: momentFromRow(row!),
+    kid: { id: Number(row!.kid_id), name: String(row!.kid_name), user_id: Number(row!.kid_user_id) },
     isOwner: access!.isOwner,
   };
 }

@@ -1,13 +1,14 @@
 import { data } from "react-router";
 import { config } from "~/lib/config.server";
 import { db, nowIso, type Db } from "~/lib/db.server";
+import { readQuery } from "~/lib/db-read.server";
 import { todayInZone, type IsoDate } from "~/lib/age";
 import type { KidInput } from "~/forms/kid";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
-import { kidAccess, type KidAccess } from "./access.server";
+import { accessToKid, kidAccess, type KidAccess } from "./access.server";
 
 // Kids: queries and the owner-only rules. Pages and /api routes call these functions; the
 // visibility rule itself is app/models/access.server.ts.
@@ -67,6 +68,9 @@ async function getKid(kidId: number, conn: Db = db()): Promise<Kid | null> {
   return row ? kidFromRow(row) : null;
 }
 
+// the kid pages' and /api's hot read: one prepared statement on the read connection
+const kidRead = readQuery<{ kidId: number }>((p) => kidsQuery(db()).where("kids.id", p("kidId")).first(kidColumns));
+
 /** A user's own kids, in id order (My Kids, GET /api/kids/current). One query. */
 export async function listKidsOf(ownerId: number): Promise<Kid[]> {
   const rows = await kidsQuery().where("kids.user_id", ownerId).orderBy("kids.id").select(kidColumns);
@@ -101,12 +105,13 @@ export function kidRefusal(access: KidAccess | null, change: boolean): Refusal |
 
 /** A kid as `viewerId` may see it (the owner or an accepted friend of the owner). */
 export async function viewKid(viewerId: number, kidId: number): Promise<{ ok: true; kid: Kid; isOwner: boolean } | Refusal> {
-  const access = await kidAccess(viewerId, kidId);
+  // the kid's row carries its owner: the access rule runs on it (no separate owner lookup)
+  const row = await kidRead.first({ kidId });
+  const kid = row ? kidFromRow(row) : null;
+  const access = kid ? await accessToKid(viewerId, kid.id, kid.user_id) : null;
   const refusal = kidRefusal(access, false);
   if (refusal) return refusal;
-  const kid = await getKid(kidId);
-  if (!kid) return refuse("not-found");
-  return { ok: true, kid, isOwner: access!.isOwner };
+  return { ok: true, kid: kid!, isOwner: access!.isOwner };
 }
 
 /** May `viewerId` change this kid (and add moments to it)? ok, or why not. */

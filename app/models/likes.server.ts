@@ -1,4 +1,5 @@
 import { db, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { readQuery } from "~/lib/db-read.server";
 import { logAccess } from "./access.server";
 
 // Likes of a moment (daily log). Who may: anyone who can see the moment (logAccess). One like per
@@ -44,12 +45,14 @@ function likeFromRow(row: Record<string, unknown>): Like {
   };
 }
 
+const likesOfLogRead = readQuery<{ logId: number }>((p) => likesQuery().where("likes.daily_log_id", p("logId")).orderBy("likes.id", "asc"));
+
 /** Every like of a moment, oldest first. */
 export async function listLikes(viewerId: number, logId: number): Promise<{ ok: true; likes: Like[] } | SocialRefusal> {
   const access = await logAccess(viewerId, logId);
   if (!access) return refuse(404, LIKE_MESSAGES.logNotFound);
   if (!access.visible) return refuse(403, LIKE_MESSAGES.notAllowedToSee, { hidden: true });
-  const rows = await likesQuery().where("likes.daily_log_id", logId).orderBy("likes.id", "asc");
+  const rows = await likesOfLogRead.all({ logId });
   return { ok: true, likes: rows.map(likeFromRow) };
 }
 

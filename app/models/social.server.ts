@@ -2,6 +2,7 @@
 // the likes, one for the comments, whatever the number of moments). Pages call it from their loaders.
 import type { Knex } from "knex";
 import { db } from "~/lib/db.server";
+import { readQuery, type ParamFn } from "~/lib/db-read.server";
 import type { Photo } from "~/images/photo";
 import type { User } from "./users.server";
 import { whereVisibleTo } from "./access.server";
@@ -45,13 +46,58 @@ export type LoadSocialOptions = {
 };
 
 /** Rows of `likes`/`comments` (joined to their moment as `daily_logs`) that `viewerId` may see. */
-function visibleTo(qb: Knex.QueryBuilder, logColumn: string, viewerId: number): Knex.QueryBuilder {
+function visibleTo(qb: Knex.QueryBuilder, logColumn: string, viewerId: number | string): Knex.QueryBuilder {
   return whereVisibleTo(
     qb.join("daily_logs", "daily_logs.id", logColumn).join("kids", "kids.id", "daily_logs.kid_id"),
     "kids.user_id",
     viewerId,
   );
 }
+
+// The two queries, written once by knex and run as prepared statements on the read connection.
+// The moment ids are ONE parameter (a JSON array read with json_each), so the SQL text, and the
+// prepared statement, are the same for any number of moments.
+type SocialParams = { ids: number[]; viewer: number };
+
+/** `column in (the ids)`, for a readQuery whose `ids` parameter is the list. */
+function inIds(qb: Knex.QueryBuilder, column: string, p: ParamFn<SocialParams>): Knex.QueryBuilder {
+  return qb.whereRaw("?? in (select value from json_each(?))", [column, p("ids")]);
+}
+
+const likesRead = readQuery<SocialParams>((p) =>
+  visibleTo(inIds(db()("likes").join("users", "users.id", "likes.user_id"), "likes.daily_log_id", p), "likes.daily_log_id", p("viewer"))
+    .orderBy("likes.id", "asc")
+    .select("likes.daily_log_id", "likes.user_id", "users.username"),
+);
+
+const commentsBase = (p: ParamFn<SocialParams>) =>
+  visibleTo(inIds(commentsQuery(db()), "comments.daily_log_id", p), "comments.daily_log_id", p("viewer"));
+
+const newestFirst = (table: string) => [
+  { column: `${table}.created_at`, order: "desc" as const },
+  { column: `${table}.id`, order: "desc" as const },
+];
+
+const commentsRead = readQuery<SocialParams>((p) => commentsBase(p).orderBy(newestFirst("comments")).select(commentColumns));
+
+// window functions (SQLite ≥ 3.25, PostgreSQL): the newest `cap` per moment, and the total
+const newestCommentsRead = readQuery<SocialParams & { cap: number }>((p) =>
+  db()
+    .from(
+      commentsBase(p)
+        .select([
+          ...commentColumns,
+          db().raw(
+            "row_number() over (partition by comments.daily_log_id order by comments.created_at desc, comments.id desc) as social_rn",
+          ),
+          db().raw("count(*) over (partition by comments.daily_log_id) as social_total"),
+        ])
+        .as("c"),
+    )
+    .where("c.social_rn", "<=", p("cap"))
+    .orderBy(newestFirst("c"))
+    .select("*"),
+);
 
 /**
  * Likes and comments for `logIds` as `viewer` sees them. Callers have already checked access to
@@ -67,15 +113,9 @@ export async function loadSocial(
   const out: Record<number, MomentSocialData> = {};
   for (const id of logIds) out[id] = emptySocial();
   if (!ids.length) return out;
+  const params: SocialParams = { ids, viewer: viewer.id };
 
-  const likeRows: { daily_log_id: number; user_id: number; username: string }[] = await visibleTo(
-    db()("likes").join("users", "users.id", "likes.user_id").whereIn("likes.daily_log_id", ids),
-    "likes.daily_log_id",
-    viewer.id,
-  )
-    .orderBy("likes.id", "asc")
-    .select("likes.daily_log_id", "likes.user_id", "users.username");
-
+  const likeRows = await likesRead.all<{ daily_log_id: number; user_id: number; username: string }>(params);
   for (const row of likeRows) {
     const s = out[Number(row.daily_log_id)];
     if (!s) continue;
@@ -84,38 +124,17 @@ export async function loadSocial(
     if (Number(row.user_id) === viewer.id) s.likedByMe = true;
   }
 
-  const base = visibleTo(commentsQuery().whereIn("comments.daily_log_id", ids), "comments.daily_log_id", viewer.id);
   const cap = opts.commentsPerMoment;
   let commentRows: Record<string, unknown>[];
   if (cap !== undefined && Number.isSafeInteger(cap) && cap >= 0) {
-    // window functions (SQLite ≥ 3.25, PostgreSQL): the newest `cap` per moment, and the total
-    const inner = base.select([
-      ...commentColumns,
-      db().raw(
-        "row_number() over (partition by comments.daily_log_id order by comments.created_at desc, comments.id desc) as social_rn",
-      ),
-      db().raw("count(*) over (partition by comments.daily_log_id) as social_total"),
-    ]);
-    commentRows = await db()
-      .from(inner.as("c"))
-      .where("c.social_rn", "<=", Math.max(cap, 1))
-      .orderBy([
-        { column: "c.created_at", order: "desc" },
-        { column: "c.id", order: "desc" },
-      ])
-      .select("*");
+    commentRows = await newestCommentsRead.all({ ...params, cap: Math.max(cap, 1) });
     for (const row of commentRows) {
       const s = out[Number(row.daily_log_id)];
       if (s) s.commentCount = Number(row.social_total);
     }
     if (cap === 0) commentRows = [];
   } else {
-    commentRows = await base
-      .orderBy([
-        { column: "comments.created_at", order: "desc" },
-        { column: "comments.id", order: "desc" },
-      ])
-      .select(commentColumns);
+    commentRows = await commentsRead.all(params);
     for (const row of commentRows) {
       const s = out[Number(row.daily_log_id)];
       if (s) s.commentCount += 1;

@@ -1,0 +1,212 @@
+import type { Knex } from "knex";
+import sqlite3 from "sqlite3";
+import { config } from "./config.server";
+import { db } from "./db.server";
+
+// The READ connection: a second SQLite connection on the same file, for the per-request hot reads
+// (session, access checks, moments, likes and comments). Why:
+//  - knex's pool holds ONE connection (SQLite has one writer), so every query of every concurrent
+//    request waited for the previous one, including the main-thread hop between two queries;
+//  - knex compiles each query builder to SQL and SQLite parses that SQL again on every call.
+// Here, WAL lets this connection read while the writer writes, statements run back to back on the
+// thread pool, and each SQL text is prepared once and reused (a small pool of prepared statements
+// per SQL text). The connection is `query_only`: it cannot change anything.
+//
+// Reads that belong to a write transaction must keep using that transaction (they must see its
+// uncommitted rows); only autocommit reads come here. A read here sees everything committed
+// before it starts, as a read on the knex connection would.
+//
+// Query counting: each read emits knex's "query" event on db() (only when someone listens), with
+// `{ method: "select", sql, bindings, readConnection: true }`, so tests that count a page's
+// queries with `db().on("query", …)` count these too.
+
+/** Prepared statements kept per SQL text (more are prepared under concurrency, then dropped). */
+const IDLE_PER_SQL = 16;
+
+type Row = Record<string, unknown>;
+
+class ReadConnection {
+  readonly file: string;
+  private readonly database: sqlite3.Database;
+  private readonly ready: Promise<void>;
+  private readonly idle = new Map<string, sqlite3.Statement[]>();
+  private inFlight = 0;
+  /** Statements prepared so far (for tests: SQL texts are parsed once, not per call). */
+  prepared = 0;
+  private drained: (() => void) | null = null;
+  private closing: Promise<void> | null = null;
+
+  constructor(file: string) {
+    this.file = file;
+    let opened!: () => void;
+    let failed!: (error: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => {
+      opened = resolve;
+      failed = reject;
+    });
+    // never created here: the writer (migrations) creates the file. FULLMUTEX: statements of
+    // concurrent requests run on several thread-pool threads at once (SQLite serializes them).
+    this.database = new sqlite3.Database(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_FULLMUTEX, (error) => {
+      if (error) return failed(error);
+      this.database.exec("PRAGMA query_only = 1; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16000", (err) =>
+        err ? failed(err) : opened(),
+      );
+    });
+    // an open failure is reported to the first reader, not as an unhandled rejection
+    this.ready.catch(() => {});
+  }
+
+  all<T = Row>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    if (this.closing) return Promise.reject(new Error("The read connection is closed"));
+    this.inFlight += 1;
+    const stmt = this.idle.get(sql)?.pop();
+    const run = stmt ? this.run<T>(stmt, sql, params) : this.prepare(sql).then((s) => this.run<T>(s, sql, params));
+    return run.finally(() => this.settled());
+  }
+
+  private async prepare(sql: string): Promise<sqlite3.Statement> {
+    await this.ready;
+    this.prepared += 1;
+    return new Promise((resolve, reject) => {
+      const stmt: sqlite3.Statement = this.database.prepare(sql, (error: Error | null) => (error ? reject(error) : resolve(stmt)));
+    });
+  }
+
+  private run<T>(stmt: sqlite3.Statement, sql: string, params: readonly unknown[]): Promise<T[]> {
+    return new Promise<T[]>((resolve, reject) => {
+      stmt.all<T>(params, (error, rows) => {
+        if (error) {
+          // a statement that failed is not reused
+          stmt.finalize(() => {});
+          reject(error);
+          return;
+        }
+        this.release(sql, stmt);
+        resolve(rows);
+      });
+    });
+  }
+
+  private release(sql: string, stmt: sqlite3.Statement) {
+    let list = this.idle.get(sql);
+    if (!list) this.idle.set(sql, (list = []));
+    if (this.closing || list.length >= IDLE_PER_SQL) stmt.finalize(() => {});
+    else list.push(stmt);
+  }
+
+  private settled() {
+    this.inFlight -= 1;
+    if (this.inFlight === 0) this.drained?.();
+  }
+
+  /** Waits for the reads under way, then finalizes every statement and closes the connection. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+      try {
+        await this.ready;
+      } catch {
+        return; // never opened
+      }
+      const statements = [...this.idle.values()].flat();
+      this.idle.clear();
+      await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+      await new Promise<void>((resolve, reject) => this.database.close((error) => (error ? reject(error) : resolve())));
+    })();
+    return this.closing;
+  }
+}
+
+// One read connection per process (per database file), like the knex instance in db.server.ts.
+const globalForRead = globalThis as unknown as { __sweetReadDb?: ReadConnection };
+
+function connection(): ReadConnection {
+  const file = config().databaseFile;
+  const current = globalForRead.__sweetReadDb;
+  if (current && current.file === file) return current;
+  if (current) void current.close().catch(() => {});
+  const created = new ReadConnection(file);
+  globalForRead.__sweetReadDb = created;
+  return created;
+}
+
+/** Closes the read connection (server shutdown, test teardown). Safe to call when none is open. */
+export async function closeReadDb(): Promise<void> {
+  const current = globalForRead.__sweetReadDb;
+  globalForRead.__sweetReadDb = undefined;
+  await current?.close();
+}
+
+/** How many statements the current read connection has prepared (tests). */
+export function readDbPreparedCount(): number {
+  return globalForRead.__sweetReadDb?.prepared ?? 0;
+}
+
+function announce(sql: string, bindings: readonly unknown[]) {
+  const knex = db();
+  if (knex.listenerCount("query") > 0) knex.emit("query", { method: "select", sql, bindings, readConnection: true });
+}
+
+/** Every row of a SELECT, on the read connection, through a reused prepared statement. */
+export function readAll<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  announce(sql, params);
+  return connection().all<T>(sql, params);
+}
+
+/** The first row of a SELECT (or undefined). The SQL should say `limit 1` when more rows could match. */
+export async function readFirst<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+  return (await readAll<T>(sql, params))[0];
+}
+
+// ---- SQL written once by knex ----------------------------------------------------------------
+
+const MARKER = "\u0000sm-read-param:";
+
+/** Where a query takes a value at run time: `param("viewerId")` in a knex builder. */
+export type ParamFn<P> = (name: keyof P & string) => string;
+
+export type ReadQuery<P> = {
+  /** The SQL text (compiled on first use). */
+  readonly sql: string;
+  /** The bindings for `params`, in the SQL's order. */
+  bindings(params: P): unknown[];
+  all<T = Row>(params: P): Promise<T[]>;
+  first<T = Row>(params: P): Promise<T | undefined>;
+};
+
+/**
+ * A read query whose SQL knex writes ONCE (from the same builders the rest of the code uses, e.g.
+ * access.whereVisibleTo), then runs on the read connection with a reused prepared statement.
+ * `build` receives `param(name)`: use it wherever a value changes from call to call; other values
+ * (e.g. `.first()`'s limit 1, status "accepted") stay as they were compiled. A list of ids is one
+ * parameter: write `x in (select value from json_each(?))` and pass the array (sent as JSON).
+ * The builder must not depend on anything but its parameters.
+ */
+export function readQuery<P extends Record<string, unknown>>(build: (param: ParamFn<P>) => Knex.QueryBuilder | Knex.Raw): ReadQuery<P> {
+  let compiled: { sql: string; slots: ({ name: string } | { value: unknown })[] } | null = null;
+  const compile = () => {
+    if (compiled) return compiled;
+    const native = build((name) => MARKER + name).toSQL().toNative();
+    const slots = native.bindings.map((b) =>
+      typeof b === "string" && b.startsWith(MARKER) ? { name: b.slice(MARKER.length) } : { value: b },
+    );
+    if (native.sql.includes(MARKER)) throw new Error("readQuery: a parameter ended up inside the SQL text");
+    compiled = { sql: native.sql, slots };
+    return compiled;
+  };
+  const bindings = (params: P) =>
+    compile().slots.map((slot) => {
+      if (!("name" in slot)) return slot.value;
+      if (!(slot.name in params)) throw new Error(`readQuery: missing parameter ${slot.name}`);
+      const value = params[slot.name];
+      return Array.isArray(value) ? JSON.stringify(value) : value;
+    });
+  return {
+    get sql() {
+      return compile().sql;
+    },
+    bindings,
+    all: <T = Row>(params: P) => readAll<T>(compile().sql, bindings(params)),
+    first: async <T = Row>(params: P) => (await readAll<T>(compile().sql, bindings(params)))[0],
+  };
+}
