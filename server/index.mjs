@@ -11,8 +11,10 @@ import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { env } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
+import { createApiFastPath } from "./api-fast-path.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -123,6 +125,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   void entry.sweepUploads?.();
 
   const handle = createRequestHandler(build, "production");
+  const apiFastPath = createApiFastPath(build);
 
   const server = http.createServer(async (req, res) => {
     const started = config.logRequests ? process.hrtime.bigint() : 0n;
@@ -149,7 +152,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
       });
       const context = new RouterContextProvider();
       context.set(entry.clientAddressContext, req.socket.remoteAddress ?? "unknown");
-      const response = await handle(request, context);
+      const response = (await apiFastPath(request, context)) ?? (await handle(request, context));
       await sendResponse(req, res, response);
     } catch (error) {
       // the browser went away mid-response (a cancelled navigation): nothing to report
@@ -205,9 +208,38 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   return { server, port: actualPort, stop };
 }
 
+const brotliAsync = promisify(zlib.brotliCompress);
+const gzipAsync = promisify(zlib.gzip);
+/** Below this, compression saves less than it costs (headers alone are a few hundred bytes). */
+const MIN_COMPRESS = 1024;
+/** Up to this, one synchronous call costs less than handing the work to the thread pool. */
+const MAX_SYNC_COMPRESS = 16 * 1024;
+
+/**
+ * Brotli at quality 3 with a window no larger than the body: about half the time of quality 4 for
+ * 1–8 % more bytes (measured on a 117 KB page and a 7 KB JSON answer), and little memory per call.
+ * @param {Buffer} raw @param {"br" | "gzip"} encoding @returns {Promise<Buffer> | Buffer}
+ */
+function compress(raw, encoding) {
+  const windowBits = Math.max(10, Math.min(18, Math.ceil(Math.log2(raw.length))));
+  const sync = raw.length <= MAX_SYNC_COMPRESS;
+  if (encoding === "gzip") {
+    const options = { level: 6, windowBits: Math.max(9, Math.min(15, windowBits)) };
+    return sync ? zlib.gzipSync(raw, options) : gzipAsync(raw, options);
+  }
+  const options = {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 3,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    },
+  };
+  return sync ? zlib.brotliCompressSync(raw, options) : brotliAsync(raw, options);
+}
+
 /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {Response} response */
 async function sendResponse(req, res, response) {
-  /** @type {Record<string, string | string[]>} */
+  /** @type {Record<string, string | string[] | number>} */
   const headers = {};
   response.headers.forEach((value, key) => {
     if (key !== "set-cookie") headers[key] = value;
@@ -216,35 +248,30 @@ async function sendResponse(req, res, response) {
   if (cookies.length) headers["set-cookie"] = cookies;
 
   const type = response.headers.get("content-type") ?? "";
-  const encoding =
-    response.body && req.method !== "HEAD" && !response.headers.has("content-encoding") && COMPRESSIBLE.test(type)
-      ? pickEncoding(req.headers["accept-encoding"])
-      : null;
-  if (encoding) {
-    headers["content-encoding"] = encoding;
-    delete headers["content-length"];
-    headers["vary"] = headers["vary"] ? `${headers["vary"]}, Accept-Encoding` : "Accept-Encoding";
-  }
-  res.writeHead(response.status, response.statusText || undefined, headers);
-  if (!response.body || req.method === "HEAD") {
-    res.end();
+  const compressible =
+    response.body && req.method !== "HEAD" && !response.headers.has("content-encoding") && COMPRESSIBLE.test(type);
+  if (!compressible) {
+    // photos (already compressed, streamed from disk), empty bodies, HEAD
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    if (!response.body || req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    await pipeline(Readable.fromWeb(/** @type {any} */ (response.body)), res);
     return;
   }
-  const body = Readable.fromWeb(/** @type {any} */ (response.body));
-  if (encoding === "br") {
-    // quality 4 and a 256 KiB window: fast, and little memory per response (pages are < 200 KB)
-    await pipeline(
-      body,
-      zlib.createBrotliCompress({
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 },
-      }),
-      res,
-    );
-  } else if (encoding === "gzip") {
-    await pipeline(body, zlib.createGzip({ level: 6 }), res);
-  } else {
-    await pipeline(body, res);
-  }
+  // Pages and JSON are complete before their first byte is sent (entry.server renders with
+  // onAllReady), so they are compressed in one call instead of through a stream per response;
+  // larger bodies on libuv's thread pool, so the main thread goes on serving other requests.
+  const raw = Buffer.from(await response.arrayBuffer());
+  const encoding = raw.length >= MIN_COMPRESS ? pickEncoding(req.headers["accept-encoding"]) : null;
+  const body = encoding ? await compress(raw, encoding) : raw;
+  if (encoding) headers["content-encoding"] = encoding;
+  headers["content-length"] = body.length;
+  headers["vary"] = headers["vary"] ? `${headers["vary"]}, Accept-Encoding` : "Accept-Encoding";
+  if (res.destroyed) return;
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  res.end(body);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
