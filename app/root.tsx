@@ -13,6 +13,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { LogoIcon } from "./components/icons";
 import { ProfileMenu } from "./components/profile-menu";
+import { useListLinkNavigation } from "./components/list-link";
 import { useNonce } from "./components/nonce";
 import { RootModals } from "./components/root-modals";
 import { useRootData } from "./components/root-data";
@@ -96,6 +97,7 @@ export default function App() {
   useEffect(() => {
     document.body.classList.add("js-enabled");
   }, []);
+  useListLinkNavigation();
   return (
     <Shell>
       <Outlet />

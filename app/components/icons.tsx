@@ -1,4 +1,6 @@
-// Small inline icons (no icon font, no extra request). Decorative unless given a label.
+// Small icons (no icon font, no extra request). Decorative unless given a label. The ones repeated
+// on every moment (heart, send) are CSS masks over SVGs inlined in the stylesheet (app/icons), so a
+// page of moments does not carry the same SVG markup twenty times.
 
 export function PersonIcon({ label, className = "icon" }: { label?: string; className?: string }) {
   return (
@@ -18,17 +20,9 @@ export function PersonIcon({ label, className = "icon" }: { label?: string; clas
   );
 }
 
+/** The like button's heart (outlined, or filled when liked): a CSS mask in the text colour. */
 export function HeartIcon({ filled, className = "icon" }: { filled?: boolean; className?: string }) {
-  return (
-    <svg className={className} viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-      <path
-        d="M12 21s-7.5-4.6-9.5-9.2C1 8.2 3.3 4.5 7 4.5c2.1 0 3.6 1.2 5 3 1.4-1.8 2.9-3 5-3 3.7 0 6 3.7 4.5 7.3C19.5 16.4 12 21 12 21z"
-        fill={filled ? "currentColor" : "none"}
-        stroke="currentColor"
-        strokeWidth="2"
-      />
-    </svg>
-  );
+  return <span className={`${className} icon--heart${filled ? " icon--heart-filled" : ""}`} aria-hidden="true" />;
 }
 
 export function LogoIcon({ className = "logo" }: { className?: string }) {
@@ -41,9 +35,5 @@ export function LogoIcon({ className = "logo" }: { className?: string }) {
 }
 
 export function SendIcon({ className = "icon" }: { className?: string }) {
-  return (
-    <svg className={className} viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-      <path d="M3 20.5 21 12 3 3.5 3 10l12 2-12 2z" fill="currentColor" />
-    </svg>
-  );
+  return <span className={`${className} icon--send`} aria-hidden="true" />;
 }

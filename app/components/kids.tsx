@@ -3,6 +3,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Link } from "react-router";
 import { Field, FieldError, SelectField, TextareaField } from "./forms";
 import { ConfirmDialog } from "./modal";
+import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/images/Photo";
 import type { Photo } from "~/images/photo";
 import { DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "~/forms/kid";
@@ -130,12 +131,12 @@ export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknow
 export function MomentOwnerActions({ momentId, title, deleteTo }: { momentId: number; title: string; deleteTo: string }) {
   return (
     <div className="button-row moment__actions">
-      <Link to={`/dailyLogs/${momentId}/update`} className="button button--secondary button--small">
+      <ListLink to={`/dailyLogs/${momentId}/update`} className="button button--secondary button--small">
         Update<span className="visually-hidden"> {title}</span>
-      </Link>
-      <Link to={deleteTo} preventScrollReset className="button button--danger button--small">
+      </ListLink>
+      <ListLink to={deleteTo} keepScroll className="button button--danger button--small">
         Delete<span className="visually-hidden"> {title}</span>
-      </Link>
+      </ListLink>
     </div>
   );
 }

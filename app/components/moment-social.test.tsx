@@ -78,7 +78,7 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
     expect(html).toContain('id="comment-2"');
     expect(html).toContain("Ann Lee");
     expect(html).toContain("olduser");
-    expect(html).toContain('class="photo-icon comment__avatar"');
+    expect(html).toContain('class="photo-icon photo-icon--person comment__avatar"');
     expect(html.match(/>Edit</g)).toHaveLength(1);
     expect(html.match(/>Delete</g)).toHaveLength(1);
     expect(html).toContain('href="/kids/1/dailyLogs?editComment=2#comment-2"');

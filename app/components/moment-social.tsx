@@ -11,6 +11,7 @@ import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "r
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/images/Photo";
 import { ConfirmDialog } from "./modal";
+import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";
 import { cleanSocialPath, COMMENT_MAX, commentError, commentErrorMessage, withSearch } from "~/forms/comment";
@@ -144,7 +145,7 @@ export function MomentSocial({
           ) : null}
           {total > shown ? (
             <p className="comment-more">
-              <Link to={`/dailyLogs/${momentId}#comments-${momentId}`}>View all {commentsLabel(total)}</Link>
+              <ListLink to={`/dailyLogs/${momentId}#comments-${momentId}`}>View all {commentsLabel(total)}</ListLink>
             </p>
           ) : null}
         </div>
@@ -367,10 +368,10 @@ function CommentItem({
             </p>
             {c.mine ? (
               <p className="comment__actions">
-                <Link
+                <ListLink
                   ref={editLink}
                   to={`${withSearch(here, { editComment: c.id })}#comment-${c.id}`}
-                  preventScrollReset
+                  keepScroll
                   className="comment__action"
                   onClick={(e) => {
                     if (!hydrated) return;
@@ -379,14 +380,14 @@ function CommentItem({
                   }}
                 >
                   Edit
-                </Link>
-                <Link
+                </ListLink>
+                <ListLink
                   to={withSearch(here, { confirm: "delete-comment", commentId: c.id })}
-                  preventScrollReset
+                  keepScroll
                   className="comment__action comment__action--danger"
                 >
                   Delete
-                </Link>
+                </ListLink>
               </p>
             ) : null}
           </>

@@ -48,14 +48,8 @@ export function Photo({
     return <PhotoIcon label={decorative ? null : alt} kind={icon} className={className} style={style} />;
   }
   const srcSet = photo.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ");
-  const placeholder: CSSProperties = PLACEHOLDER.test(photo.placeholder)
-    ? {
-        backgroundImage: `url("${photo.placeholder}")`,
-        backgroundSize: "cover",
-        backgroundPosition: "center",
-        backgroundRepeat: "no-repeat",
-      }
-    : {};
+  // size, position and repeat of the placeholder come from app.css (img.photo-ph)
+  const placeholder: CSSProperties = PLACEHOLDER.test(photo.placeholder) ? { backgroundImage: `url("${photo.placeholder}")` } : {};
   return (
     <img
       src={photoUrl(photo, middleWidth(photo.widths))}
@@ -67,13 +61,16 @@ export function Photo({
       loading={priority ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : undefined}
       decoding="async"
-      className={className}
+      className={placeholder.backgroundImage ? (className ? `photo-ph ${className}` : "photo-ph") : className}
       style={{ ...placeholder, ...style }}
     />
   );
 }
 
-/** The stand-in for a missing photo: an inline silhouette. `label` null means decorative. */
+/**
+ * The stand-in for a missing photo: a silhouette drawn by CSS (app/icons, inlined in the cached
+ * stylesheet), so a page of comments does not repeat the same SVG markup. `label` null means decorative.
+ */
 export function PhotoIcon({
   label,
   kind = "person",
@@ -86,28 +83,6 @@ export function PhotoIcon({
   style?: CSSProperties;
 }) {
   const a11y = label ? { role: "img", "aria-label": label } : { "aria-hidden": true as const };
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 64 64"
-      focusable="false"
-      className={className ? `photo-icon ${className}` : "photo-icon"}
-      style={style}
-      {...a11y}
-    >
-      <rect width="64" height="64" rx="8" fill="#e8e2f0" />
-      {kind === "child" ? (
-        <g fill="#9a8bb0">
-          <circle cx="32" cy="26" r="11" />
-          <path d="M14 60c0-11 8-18 18-18s18 7 18 18z" />
-          <circle cx="32" cy="12" r="3" />
-        </g>
-      ) : (
-        <g fill="#9a8bb0">
-          <circle cx="32" cy="23" r="12" />
-          <path d="M10 60c0-13 10-21 22-21s22 8 22 21z" />
-        </g>
-      )}
-    </svg>
-  );
+  const classes = `photo-icon photo-icon--${kind}${className ? ` ${className}` : ""}`;
+  return <span className={classes} style={style} {...a11y} />;
 }

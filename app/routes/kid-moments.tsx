@@ -11,6 +11,7 @@ import { decodeCursor, deleteMoment, listMoments } from "~/models/daily-logs.ser
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/images/Photo";
 import { MomentSocial } from "~/components/moment-social";
+import { ListLink } from "~/components/list-link";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 const PAGE_SIZE = 20;
@@ -113,7 +114,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
                 <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} className="moment__photo" />
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
-                  <Link to={`/dailyLogs/${m.id}`}>{m.title}</Link>
+                  <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
                 <p className="moment__date">
                   <time dateTime={m.createdAt}>{m.created}</time>

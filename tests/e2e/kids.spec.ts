@@ -248,7 +248,7 @@ test.describe("kids", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
   });
 
-  test("newest 20 moments first, then Older moments", async ({ page, browser }) => {
+  test("newest 20 moments first, then Older moments", async ({ page, browser }, testInfo) => {
     await signUp(page, newAccount("pg"));
     const kid = await apiCreateKid(page.request, { name: "Ava", birth_date: "2022-05-09", relationship: "Mom" });
     await insertMoments(kid.id, 23);
@@ -264,6 +264,16 @@ test.describe("kids", () => {
     await expectAccessible(page, browser);
     await expect(page.getByRole("link", { name: "Older moments" })).toHaveCount(0);
     await page.getByRole("link", { name: "Back to the newest moments" }).click();
+    await expect(titles.first()).toHaveText("Moment 23");
+
+    // a moment's title is a plain link: with JavaScript it navigates without reloading the
+    // document (one click listener in the root), without JavaScript it is an ordinary link
+    if (!isNoJs(testInfo)) await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+    await page.getByRole("link", { name: "Moment 22", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Moment 22" })).toBeVisible();
+    if (!isNoJs(testInfo)) expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    // and Back returns to the list
+    await page.goBack();
     await expect(titles.first()).toHaveText("Moment 23");
   });
 
