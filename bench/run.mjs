@@ -56,7 +56,11 @@ function startNode(script, env) {
 /** One autocannon run; returns the case's figures. */
 async function load(name, opts) {
   const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
+  const { beforeRun, ...rest } = opts;
+  opts = rest;
   if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
+  // writes that toggle state start the measured run from a known state (a warm-up can stop mid-cycle)
+  await beforeRun?.();
   const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
   const total = r.requests.total || 1;
   const row = {
@@ -145,11 +149,15 @@ async function main() {
     // each connection toggles its own moment (of the bench user's 5,000-moment kid), so likes and
     // unlikes alternate without colliding; start from "not liked"
     const firstLog = 1000;
-    for (let i = 0; i < CONNECTIONS; i++) await fetch(`${base}/api/likes/${firstLog + i}/unlike`, { method: "DELETE", headers: H });
+    const unlikeAll = async () => {
+      for (let i = 0; i < CONNECTIONS; i++) await fetch(`${base}/api/likes/${firstLog + i}/unlike`, { method: "DELETE", headers: H });
+    };
+    await unlikeAll();
     let nextLog = firstLog;
     await load("like + unlike cycle (writes)", {
       url: base,
       headers: H,
+      beforeRun: unlikeAll,
       requests: [
         { method: "POST", setupRequest: (req, ctx) => { ctx.logId ??= firstLog + (nextLog++ - firstLog) % CONNECTIONS; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
         { method: "DELETE", setupRequest: (req, ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }) },
