@@ -4,7 +4,4 @@ export default {
   ssr: true,
   // BUILD_DIR lets tests and benchmarks build into a folder of their own (default: build/).
   buildDirectory: process.env.BUILD_DIR || "build",
-  future: {
-    v8_middleware: true,
-  },
 } satisfies Config;
