@@ -16,15 +16,15 @@ import { ProfileMenu } from "./components/profile-menu";
 import { useListLinkNavigation } from "./components/list-link";
 import { useNonce } from "./components/nonce";
 import { RootModals } from "./components/root-modals";
-import { useRootData } from "./components/root-data";
-import { getUser } from "./lib/auth.server";
+import { useRootData, type RootData } from "./components/root-data";
+import { getUser } from "./web/auth.server";
 import { config } from "./lib/config.server";
-import { securityMiddleware } from "./lib/security.server";
+import { securityMiddleware } from "./web/security.server";
 import { displayName } from "./models/users.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getUser(request);
   const cfg = config();
   return {

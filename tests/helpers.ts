@@ -1,7 +1,7 @@
 // Helpers for integration tests: real users, real sessions, real Request objects.
 import crypto from "node:crypto";
 import { RouterContextProvider } from "react-router";
-import { startSession } from "../app/lib/auth.server";
+import { startSession } from "../app/web/auth.server";
 import { clientAddressContext } from "../app/lib/context";
 import { createUser, type User } from "../app/models/users.server";
 

@@ -58,10 +58,3 @@ export function apiHandler<A extends { request: Request }>(
     }
   };
 }
-
-/** Ids in paths are positive integers; anything else is "not found". */
-export function parseId(value: string | undefined): number | null {
-  if (!value || !/^[1-9][0-9]{0,15}$/.test(value)) return null;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : null;
-}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import { apiError, apiHandler } from "./responses.server";
-import { getUser, requireApiUser } from "~/lib/auth.server";
+import { getUser, requireApiUser } from "~/web/auth.server";
 import type { User } from "~/models/users.server";
 
 export type ApiArgs = LoaderFunctionArgs | ActionFunctionArgs;

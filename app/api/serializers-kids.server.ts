@@ -2,7 +2,7 @@
 import { photoUrl } from "~/images/photo";
 import { apiError } from "./responses.server";
 import type { Kid } from "~/models/kids.server";
-import type { Moment } from "~/models/daily-logs.server";
+import type { Moment } from "~/models/moments.server";
 
 /** Kid: `{id, user_id, name, birth_date, relationship, kid_image_url}`. */
 export function serializeKid(kid: Kid) {

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { Field, FieldError, SelectField, TextareaField } from "./forms";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
-import { Photo as PhotoView } from "~/images/Photo";
+import { Photo as PhotoView } from "~/components/photo";
 import type { Photo } from "~/images/photo";
 import { DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "~/forms/kid";
 

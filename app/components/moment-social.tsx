@@ -9,7 +9,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "react-router";
 import type { CommentView, MomentSocialData } from "~/models/social.server";
-import { Photo } from "~/images/Photo";
+import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";

@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { ConfirmDialog, Modal, withParam } from "./modal";
 import { ErrorSummary, FieldError, pageTitle, SubmitButton, summaryErrors } from "./forms";
-import { Photo as PhotoImage } from "~/images/Photo";
+import { Photo as PhotoImage } from "~/components/photo";
 import type { Photo } from "~/images/photo";
 import {
   AFTER_PICTURE_CHANGE,

@@ -1,9 +1,14 @@
 import { useRouteLoaderData } from "react-router";
-import type { loader } from "~/root";
+import type { Photo } from "~/images/photo";
 
-export type RootData = Awaited<ReturnType<typeof loader>>;
+/** What the root loader (app/root.tsx) gives every page: the signed-in user, the demo flag, the footer. */
+export type RootData = {
+  user: { id: number; username: string; email: string; photo: Photo | null; displayName: string } | null;
+  demo: boolean;
+  footer: { author: string; repoUrl: string; profileUrl: string };
+};
 
-/** The root loader's data from any component (the signed-in user, the demo flag, the footer). */
+/** The root loader's data from any component. */
 export function useRootData(): RootData | undefined {
-  return useRouteLoaderData<typeof loader>("root");
+  return useRouteLoaderData<RootData>("root");
 }

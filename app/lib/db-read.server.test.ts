@@ -3,7 +3,7 @@ import { db, nowIso } from "./db.server";
 import { closeReadDb, readAll, readDbPreparedCount, readFirst, readQuery } from "./db-read.server";
 import { makeUser, cookieFor, req } from "../../tests/helpers";
 import { canSeeKidsOf, kidAccess } from "~/models/access.server";
-import { getUser } from "./auth.server";
+import { getUser } from "~/web/auth.server";
 
 async function insertKid(ownerId: number, name = "Kid"): Promise<number> {
   const [row] = await db()("kids")

@@ -7,7 +7,7 @@ import { config } from "~/lib/config.server";
 import { countImageRows, listUploads } from "~/images/test-fixtures.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { createKid, listKidsOf, listKidsOfOwners, removeKid, setKidPhoto, today, updateKid, viewKid } from "./kids.server";
-import { createMoment, setMomentPhoto } from "./daily-logs.server";
+import { createMoment, setMomentPhoto } from "./moments.server";
 import { befriend, insertLikeAndComment, jpegUpload } from "./kids-test-helpers.server";
 
 const elsa = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" as const };

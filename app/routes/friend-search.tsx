@@ -5,9 +5,9 @@ import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, ty
 import type { Route } from "./+types/friend-search";
 import "~/styles/friends.css";
 import { ErrorSummary, FieldError, pageTitle, summaryErrors } from "~/components/forms";
-import { getUser, requireUser } from "~/lib/auth.server";
-import { parseId } from "~/api/responses.server";
-import { Photo } from "~/images/Photo";
+import { getUser, requireUser } from "~/web/auth.server";
+import { parseId } from "~/lib/request.server";
+import { Photo } from "~/components/photo";
 import { FriendSearchSchema } from "~/forms/friends";
 import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
 import { searchUsers } from "~/models/user-search.server";

@@ -1,9 +1,9 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/friends";
 import "~/styles/friends.css";
-import { requireUser } from "~/lib/auth.server";
-import { parseId } from "~/api/responses.server";
-import { Photo } from "~/images/Photo";
+import { requireUser } from "~/web/auth.server";
+import { parseId } from "~/lib/request.server";
+import { Photo } from "~/components/photo";
 import type { Photo as PhotoData } from "~/images/photo";
 import {
   answerFriendRequest,

@@ -1,7 +1,7 @@
 import fsp from "node:fs/promises";
 import type { LoaderFunctionArgs } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { getUser } from "~/lib/auth.server";
+import { getUser } from "~/web/auth.server";
 import { canSeeKidsOf } from "~/models/access.server";
 import { findImageByKey, imageFilePath, KEY_PATTERN, type ImageRecord } from "~/images/storage.server";
 import type { User } from "~/models/users.server";

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/kid-new";
 import "~/styles/kids.css";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { kidFormSchema, yearOptions, type KidFormShape, type KidInput } from "~/forms/kid";
 import { readPhotoForm } from "~/forms/photo-form.server";
 import { createKid, today } from "~/models/kids.server";

@@ -10,7 +10,7 @@ import {
   requireAnonymous,
   safeRedirectPath,
   startSession,
-} from "~/lib/auth.server";
+} from "~/web/auth.server";
 import { config } from "~/lib/config.server";
 import { LoginSchema } from "~/forms/auth";
 import { getUserWithPasswordByEmail } from "~/models/users.server";

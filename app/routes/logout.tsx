@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { endSession } from "~/lib/auth.server";
+import { endSession } from "~/web/auth.server";
 
 // Log Out is a POST (a GET could be forged by any page into logging someone out).
 export async function action({ request }: Route.ActionArgs) {

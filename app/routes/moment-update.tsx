@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/moment-update";
 import "~/styles/kids.css";
-import { requireUser } from "~/lib/auth.server";
-import { pageId } from "~/lib/route-params.server";
+import { requireUser } from "~/web/auth.server";
+import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
 import { readPhotoForm } from "~/forms/photo-form.server";
 import { refusalPage } from "~/models/kids.server";
-import { checkMomentOwner, updateMoment, viewMoment } from "~/models/daily-logs.server";
+import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { MomentFields, PhotoField } from "~/components/kids";
 

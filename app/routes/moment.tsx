@@ -1,14 +1,14 @@
 import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
-import { requireUser } from "~/lib/auth.server";
-import { pageId } from "~/lib/route-params.server";
+import { requireUser } from "~/web/auth.server";
+import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/age";
 import { refusalPage } from "~/models/kids.server";
-import { deleteMoment, viewMoment } from "~/models/daily-logs.server";
+import { deleteMoment, viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
-import { Photo } from "~/images/Photo";
+import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 

@@ -1,11 +1,11 @@
 import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/my-kids";
 import "~/styles/kids.css";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { ageText, formatCalendarDate } from "~/lib/age";
-import { parseId } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { listKidsOf, refusalPage, removeKid, today } from "~/models/kids.server";
-import { Photo } from "~/images/Photo";
+import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 

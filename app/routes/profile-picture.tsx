@@ -8,7 +8,7 @@ import { json, SERVER_ERROR_MESSAGE } from "~/api/responses.server";
 import { ProfilePictureForm } from "~/components/profile-picture-modal";
 import { withParam } from "~/components/modal";
 import { AFTER_PICTURE_CHANGE, PICTURE_JSON_HEADER, PICTURE_PRESENT, PictureSchema } from "~/forms/profile-picture";
-import { getUser, requireUser } from "~/lib/auth.server";
+import { getUser, requireUser } from "~/web/auth.server";
 import { deleteProfilePicture, setProfilePicture } from "~/models/profile-pictures.server";
 import type { User } from "~/models/users.server";
 import "~/styles/photos.css";

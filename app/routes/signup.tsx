@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/signup";
 import { SignupForm } from "~/components/auth-forms";
-import { requireAnonymous, safeRedirectPath, startSession } from "~/lib/auth.server";
+import { requireAnonymous, safeRedirectPath, startSession } from "~/web/auth.server";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { createUser } from "~/models/users.server";
 

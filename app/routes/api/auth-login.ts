@@ -2,7 +2,7 @@ import { publicApiRoute } from "~/api/route.server";
 import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
 import { asFormValue, readFields } from "~/api/body.server";
 import { serializeUser } from "~/api/serializers.server";
-import { checkCredentials, clientAddress, LoginError, startSession } from "~/lib/auth.server";
+import { checkCredentials, clientAddress, LoginError, startSession } from "~/web/auth.server";
 import { LoginSchema } from "~/forms/auth";
 
 // POST /api/auth/login {email, password}: the same schema and credential check as the log-in page.

@@ -1,6 +1,6 @@
 import { publicApiRoute } from "~/api/route.server";
 import { json } from "~/api/responses.server";
-import { endSession } from "~/lib/auth.server";
+import { endSession } from "~/web/auth.server";
 
 // GET /api/auth/logout: the server session is destroyed (the old cookie is worthless afterwards).
 const route = publicApiRoute({

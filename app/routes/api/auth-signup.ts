@@ -2,7 +2,7 @@ import { publicApiRoute } from "~/api/route.server";
 import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
 import { asFormValue, readFields } from "~/api/body.server";
 import { serializeUser } from "~/api/serializers.server";
-import { startSession } from "~/lib/auth.server";
+import { startSession } from "~/web/auth.server";
 import { apiSignupSchema } from "~/forms/auth";
 import { createUser } from "~/models/users.server";
 

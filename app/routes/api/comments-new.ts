@@ -1,6 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { asFormValue } from "~/api/body.server";
-import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { apiErrorSingular, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { readSocialFields, serializeComment, socialRefusal } from "~/api/serializers-social.server";
 import { addComment, COMMENT_REFUSALS } from "~/models/comments.server";
 

@@ -1,5 +1,6 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, json, parseId } from "~/api/responses.server";
+import { apiError, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { deleteFriendship, MESSAGES } from "~/models/friendships.server";
 
 // DELETE /api/friendships/{id}: either party removes the friendship (any status).

@@ -1,6 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { readFields } from "~/api/body.server";
-import { apiError, json, parseId } from "~/api/responses.server";
+import { apiError, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { serializeFriendship } from "~/api/serializers-friends.server";
 import { answerFriendRequest, MESSAGES } from "~/models/friendships.server";
 

@@ -1,10 +1,11 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, apiFieldErrors, json, parseId } from "~/api/responses.server";
+import { apiError, apiFieldErrors, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { apiRefusal, KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { momentFormSchema } from "~/forms/moment";
 import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
 import { checkKidOwner } from "~/models/kids.server";
-import { createMoment } from "~/models/daily-logs.server";
+import { createMoment } from "~/models/moments.server";
 
 // POST /api/kids/{kidId}/daily_logs/new (multipart title, content, image): 201 DailyLog.
 const route = apiRoute({

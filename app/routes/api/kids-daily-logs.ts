@@ -1,8 +1,9 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, json, parseId } from "~/api/responses.server";
+import { apiError, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { apiRefusal, KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { viewKid } from "~/models/kids.server";
-import { decodeCursor, listMoments, type Cursor } from "~/models/daily-logs.server";
+import { decodeCursor, listMoments, type Cursor } from "~/models/moments.server";
 
 const MAX_LIMIT = 100;
 

@@ -1,5 +1,6 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, apiFieldErrors, json, parseId } from "~/api/responses.server";
+import { apiError, apiFieldErrors, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { apiRefusal, KID_NOT_FOUND, serializeKid } from "~/api/serializers-kids.server";
 import { kidApiSchema } from "~/forms/kid";
 import { readPhotoBody, validateBody } from "~/forms/photo-form.server";

@@ -8,7 +8,7 @@ import { args, cookieFor, makeUser, req } from "../../../tests/helpers";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
 import { createKid } from "~/models/kids.server";
-import { createMoment } from "~/models/daily-logs.server";
+import { createMoment } from "~/models/moments.server";
 import { befriend, insertLikeAndComment, jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
 
 const KID_SHAPE = {

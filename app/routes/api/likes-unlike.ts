@@ -1,5 +1,6 @@
 import { apiRoute } from "~/api/route.server";
-import { apiErrorSingular, json, parseId } from "~/api/responses.server";
+import { apiErrorSingular, json } from "~/api/responses.server";
+import { parseId } from "~/lib/request.server";
 import { socialRefusal } from "~/api/serializers-social.server";
 import { LIKE_MESSAGES, unlikeLog } from "~/models/likes.server";
 

@@ -1,10 +1,10 @@
 import { createCookie, redirect, type Cookie, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { config } from "./config.server";
-import { clientAddressContext } from "./context";
-import { dummyHash, verifyPassword } from "./password.server";
-import { FailureLimiter } from "./rate-limit.server";
+import { config } from "~/lib/config.server";
+import { clientAddressContext } from "~/lib/context";
+import { dummyHash, verifyPassword } from "~/lib/password.server";
+import { FailureLimiter } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
 import { LoginSchema } from "~/forms/auth";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { MiddlewareFunction } from "react-router";
-import { config } from "./config.server";
-import { nonceContext } from "./context";
+import { config } from "~/lib/config.server";
+import { nonceContext } from "~/lib/context";
 import { getUser } from "./auth.server";
 import { apiError } from "~/api/responses.server";
 

@@ -13,7 +13,7 @@ import {
   listMoments,
   updateMoment,
   viewMoment,
-} from "./daily-logs.server";
+} from "./moments.server";
 import { befriend, insertLikeAndComment, insertMoments, jpegUpload } from "./kids-test-helpers.server";
 
 async function kidOf(ownerId: number, name = "Elsa") {

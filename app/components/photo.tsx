@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import { photoUrl, type Photo as PhotoData } from "./photo";
+import { photoUrl, type Photo as PhotoData } from "~/images/photo";
 
 // The one component for every photo (profile pictures, kids, moments). Responsive (srcset of the
 // stored widths), no layout shift (width/height from the stored size), lazy unless told otherwise,

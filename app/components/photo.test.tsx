@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { Photo } from "./Photo";
-import type { Photo as PhotoData } from "./photo";
+import { Photo } from "./photo";
+import type { Photo as PhotoData } from "~/images/photo";
 
 const photo: PhotoData = {
   key: "AbCdEfGhIjKlMnOpQrStUvWx",

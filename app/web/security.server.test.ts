@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isCrossSiteRequest, securityMiddleware } from "./security.server";
-import { nonceContext } from "./context";
+import { nonceContext } from "~/lib/context";
 import { context, cookieFor, makeUser } from "../../tests/helpers";
 
 const post = (path: string, headers: Record<string, string>) =>
