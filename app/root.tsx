@@ -20,7 +20,7 @@ import { useRootData, type RootData } from "./components/root-data";
 import { getUser } from "./web/auth.server";
 import { config } from "./lib/config.server";
 import { securityMiddleware } from "./web/security.server";
-import { displayName } from "./models/users.server";
+import { displayName } from "./lib/names";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 

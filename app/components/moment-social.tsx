@@ -14,6 +14,7 @@ import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";
+import { displayName } from "~/lib/names";
 import { cleanSocialPath, COMMENT_MAX, commentError, commentErrorMessage, withSearch } from "~/forms/comment";
 import "~/styles/social.css";
 
@@ -36,7 +37,7 @@ export const likesLabel = (n: number) => `${n} ${n === 1 ? "like" : "likes"}`;
 export const commentsLabel = (n: number) => `${n} ${n === 1 ? "comment" : "comments"}`;
 
 export function commenterName(c: Pick<CommentView, "firstName" | "lastName" | "username">): string {
-  return [c.firstName, c.lastName].filter(Boolean).join(" ").trim() || c.username;
+  return displayName({ first_name: c.firstName, last_name: c.lastName, username: c.username });
 }
 
 export function MomentSocial({

@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate, useNavigation, useRevalidator } from "r
 import { ConfirmDialog, Modal, withParam } from "./modal";
 import { ErrorSummary, FieldError, pageTitle, SubmitButton, summaryErrors } from "./forms";
 import { Photo as PhotoImage } from "~/components/photo";
+import { IMAGE_HINTS } from "~/images/limits";
 import type { Photo } from "~/images/photo";
 import {
   AFTER_PICTURE_CHANGE,
@@ -139,7 +140,7 @@ export function ProfilePictureForm({
         <div className={"field" + (fields.image.errors?.length ? " field--error" : "")}>
           <label htmlFor={fields.image.id}>{photo ? "Choose a new picture" : "Choose a picture"}</label>
           <p id={hintId} className="field-hint">
-            A JPEG, PNG, WebP, GIF or AVIF image, up to 15 MB.
+            {IMAGE_HINTS.picture}
           </p>
           <FieldError id={fields.image.errorId} errors={fields.image.errors} />
           <input {...inputProps} accept="image/*" className="picture-form__file" onChange={onFileChange} />

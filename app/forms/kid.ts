@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { imageSchema } from "./moment";
-import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/age";
+import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/dates";
 
 // The Add Kid and Update Kid forms (one schema, two wordings, as spec §5 writes them) and the
 // kids API body. "today" is passed in (taken on the server in the configured time zone and handed
