@@ -11,6 +11,7 @@ import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "r
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
+import { FieldError } from "./forms";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";
@@ -289,12 +290,7 @@ function NewComment({
       <label htmlFor={textId} className="visually-hidden">
         Write a comment
       </label>
-      {form.error ? (
-        <p id={errorId} className="field-error comment-new__error">
-          <span className="visually-hidden">Error: </span>
-          {form.error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} errors={form.error ? [form.error] : undefined} className="comment-new__error" />
       <div className="comment-new__row">
         <textarea
           ref={form.textRef}
@@ -441,12 +437,7 @@ function EditComment({
       <label htmlFor={textId} className="visually-hidden">
         Edit your comment
       </label>
-      {form.error ? (
-        <p id={errorId} className="field-error">
-          <span className="visually-hidden">Error: </span>
-          {form.error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} errors={form.error ? [form.error] : undefined} />
       <textarea
         ref={form.textRef}
         id={textId}

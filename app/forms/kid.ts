@@ -17,7 +17,7 @@ export type KidFormVariant = "add" | "update";
 export const KID_MESSAGES = {
   add: {
     nameRequired: "Name is required",
-    nameTooLong: "Name can not be more than 50 characters",
+    nameTooLong: `Name can not be more than ${KID_NAME_MAX} characters`,
     year: "Select Year",
     month: "Select Month",
     day: "Select Day",
@@ -25,7 +25,7 @@ export const KID_MESSAGES = {
   },
   update: {
     nameRequired: "Name is required",
-    nameTooLong: "Name cannot be more than 50 characters",
+    nameTooLong: `Name cannot be more than ${KID_NAME_MAX} characters`,
     year: "Please choose a year",
     month: "Please choose a month",
     day: "Please choose a day",

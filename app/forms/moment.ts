@@ -17,16 +17,16 @@ export type MomentFormVariant = "add" | "update";
 export const MOMENT_MESSAGES = {
   add: {
     titleRequired: "Title is required",
-    titleTooLong: "Title can not be more than 50 characters",
+    titleTooLong: `Title can not be more than ${TITLE_MAX} characters`,
     contentRequired: "Content is required",
-    contentTooLong: "Content can not be more than 2000 characters",
+    contentTooLong: `Content can not be more than ${CONTENT_MAX} characters`,
     imageRequired: "Image is required",
   },
   update: {
     titleRequired: "Title is required",
-    titleTooLong: "Title cannot be more than 50 characters",
+    titleTooLong: `Title cannot be more than ${TITLE_MAX} characters`,
     contentRequired: "Content is required",
-    contentTooLong: "Content cannot be more than 2000 characters",
+    contentTooLong: `Content cannot be more than ${CONTENT_MAX} characters`,
     imageRequired: "Image is required",
   },
 } as const;
