@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chosenFileProblem, IMAGE_MESSAGES } from "~/images/limits";
+import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
 
 // The profile picture form (spec §2 modal, §5 "Profile picture"), shared by the browser and the
 // /profile/picture action. In the browser `image` is the chosen File, checked for presence, size
@@ -18,7 +19,7 @@ export const PICTURE_MESSAGES = {
   required: "Image is required",
   tooBig: IMAGE_MESSAGES.tooBig,
   notAnImage: IMAGE_MESSAGES.notAnImage,
-  serverError: "Something went wrong. Please try again.",
+  serverError: SERVER_ERROR_MESSAGE,
 } as const;
 
 /** Where the user goes after a picture change (spec §1). */
