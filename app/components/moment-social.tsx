@@ -318,6 +318,18 @@ function NewComment({
   );
 }
 
+/** What a comment's view and its editor both get. */
+type CommentProps = {
+  comment: CommentView;
+  action: string;
+  back: string;
+  here: string;
+  hydrated: boolean;
+  urlError: string | null;
+  urlHasEdit: boolean;
+  onDone: () => void;
+};
+
 function CommentItem({
   comment: c,
   action,
@@ -329,18 +341,7 @@ function CommentItem({
   urlHasEdit,
   onEdit,
   onDone,
-}: {
-  comment: CommentView;
-  action: string;
-  back: string;
-  here: string;
-  hydrated: boolean;
-  editing: boolean;
-  urlError: string | null;
-  urlHasEdit: boolean;
-  onEdit: () => void;
-  onDone: () => void;
-}) {
+}: CommentProps & { editing: boolean; onEdit: () => void }) {
   const name = commenterName(c);
   const editLink = useRef<HTMLAnchorElement>(null);
   const wasEditing = useRef(editing);
@@ -394,25 +395,7 @@ function CommentItem({
   );
 }
 
-function EditComment({
-  comment: c,
-  action,
-  back,
-  here,
-  hydrated,
-  urlError,
-  urlHasEdit,
-  onDone,
-}: {
-  comment: CommentView;
-  action: string;
-  back: string;
-  here: string;
-  hydrated: boolean;
-  urlError: string | null;
-  urlHasEdit: boolean;
-  onDone: () => void;
-}) {
+function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHasEdit, onDone }: CommentProps) {
   const fetcher = useFetcher<SocialActionData>();
   const busy = fetcher.state !== "idle";
   const form = useCommentForm(urlError, busy);
