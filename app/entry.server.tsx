@@ -69,5 +69,5 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 
 // Used by server/index.mjs (the process that serves this build) and the seed script.
 export { clientAddressContext } from "./lib/context";
-export { seedDemo, seedIfEmpty } from "./lib/seed.server";
+export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 export { sweepUploads } from "./images/storage.server";

@@ -20,7 +20,8 @@ import { useRootData, type RootData } from "./components/root-data";
 import { getUser } from "./web/auth.server";
 import { config } from "./lib/config.server";
 import { securityMiddleware } from "./web/security.server";
-import { displayName } from "./models/users.server";
+import { displayName } from "./lib/names";
+import { SERVER_ERROR_MESSAGE } from "./lib/messages";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
 
@@ -108,7 +109,7 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const location = useLocation();
-  let title = "Something went wrong. Please try again.";
+  let title = SERVER_ERROR_MESSAGE;
   let detail: string | null = null;
   let status = 500;
   if (isRouteErrorResponse(error)) {

@@ -1,4 +1,5 @@
-import { IMAGE_FIELD, MULTIPART_MESSAGES, parseMultipart, type UploadedFile } from "~/images/multipart.server";
+import { IMAGE_FIELD, MULTIPART_MESSAGES } from "~/images/limits";
+import { parseMultipart, type UploadedFile } from "~/images/multipart.server";
 import { photoUrl } from "~/images/photo";
 import { PICTURE_MESSAGES } from "~/forms/profile-picture";
 import { setProfilePicture } from "~/models/profile-pictures.server";

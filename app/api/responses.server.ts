@@ -1,6 +1,5 @@
 // The JSON API's responses and its four error envelopes, in one place (api-contract.md).
-
-export const SERVER_ERROR_MESSAGE = "Something went wrong. Please try again.";
+import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
 
 type Init = { status?: number; headers?: HeadersInit };
 

@@ -72,13 +72,47 @@ export function ErrorSummary({ errors, formId }: { errors: SummaryError[]; formI
   );
 }
 
-export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+export function FieldError({ id, errors, className }: { id: string; errors?: string[]; className?: string }) {
   if (!errors?.length) return null;
   return (
-    <p id={id} className="field-error">
+    <p id={id} className={className ? `field-error ${className}` : "field-error"}>
       <span className="visually-hidden">Error: </span>
       {errors.join(" ")}
     </p>
+  );
+}
+
+/**
+ * One field's frame: the error state, the label, the hint (tied to the control by `hintId`), the
+ * error beside the field, then the control. `before` goes above the label (a current photo).
+ */
+export function FieldFrame({
+  meta,
+  label,
+  hint,
+  hintId,
+  before,
+  children,
+}: {
+  meta: Pick<FieldMetadata<unknown>, "id" | "errorId" | "errors">;
+  label: ReactNode;
+  hint?: ReactNode;
+  hintId?: string;
+  before?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className={"field" + (meta.errors?.length ? " field--error" : "")}>
+      {before}
+      <label htmlFor={meta.id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={meta.errorId} errors={meta.errors} />
+      {children}
+    </div>
   );
 }
 
@@ -95,16 +129,9 @@ export function Field({ meta, label, hint, type = "text", inputProps }: FieldPro
   const hintId = hint ? `${m.id}-hint` : undefined;
   const props = getInputProps(m, { type, ariaDescribedBy: hintId });
   return (
-    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
-      <label htmlFor={m.id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={m.errorId} errors={m.errors} />
+    <FieldFrame meta={m} label={label} hint={hint} hintId={hintId}>
       <input {...props} {...inputProps} key={props.key} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -123,16 +150,9 @@ export function TextareaField({
   const hintId = hint ? `${m.id}-hint` : undefined;
   const props = getTextareaProps(m, { ariaDescribedBy: hintId });
   return (
-    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
-      <label htmlFor={m.id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={m.errorId} errors={m.errors} />
+    <FieldFrame meta={m} label={label} hint={hint} hintId={hintId}>
       <textarea {...props} {...textareaProps} key={props.key} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -152,9 +172,7 @@ export function SelectField({
   const m = meta as FieldMetadata<string>;
   const props = getSelectProps(m);
   return (
-    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
-      <label htmlFor={m.id}>{label}</label>
-      <FieldError id={m.errorId} errors={m.errors} />
+    <FieldFrame meta={m} label={label}>
       <select {...props} {...selectProps} key={props.key}>
         <option value="">{placeholder}</option>
         {options.map((o) => (
@@ -163,7 +181,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-    </div>
+    </FieldFrame>
   );
 }
 

@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Link } from "react-router";
-import { Field, FieldError, SelectField, TextareaField } from "./forms";
+import { Field, FieldFrame, SelectField, TextareaField } from "./forms";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
 import type { Photo } from "~/images/photo";
 import { DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "~/forms/kid";
+import { CONTENT_MAX, TITLE_MAX } from "~/forms/moment";
 
 // Pieces shared by the kid and moment screens (My Kids, a kid's moments, a moment, and the four
 // add/update forms). Styles: app/styles/kids.css.
@@ -62,21 +63,17 @@ export function PhotoField({
   const m = meta as FieldMetadata<string>;
   const hintId = `${m.id}-hint`;
   const props = getInputProps(m, { type: "file", ariaDescribedBy: hintId });
+  const before =
+    current !== undefined ? (
+      <figure className="current-photo">
+        <PhotoView photo={current} alt={currentAlt ?? "Current picture"} sizes="160px" icon="child" className="current-photo__img" />
+        <figcaption>{current ? "Current picture" : "No picture yet"}</figcaption>
+      </figure>
+    ) : null;
   return (
-    <div className={"field" + (m.errors?.length ? " field--error" : "")}>
-      {current !== undefined ? (
-        <figure className="current-photo">
-          <PhotoView photo={current} alt={currentAlt ?? "Current picture"} sizes="160px" icon="child" className="current-photo__img" />
-          <figcaption>{current ? "Current picture" : "No picture yet"}</figcaption>
-        </figure>
-      ) : null}
-      <label htmlFor={m.id}>{label}</label>
-      <p id={hintId} className="field-hint">
-        {hint}
-      </p>
-      <FieldError id={m.errorId} errors={m.errors} />
+    <FieldFrame meta={m} label={label} hint={hint} hintId={hintId} before={before}>
       <input {...props} key={props.key} accept="image/*" className="file-input" />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -121,8 +118,8 @@ export function KidFields({ fields, years }: { fields: KidFieldsMeta; years: num
 export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknown>; content: FieldMetadata<unknown> } }) {
   return (
     <>
-      <Field meta={fields.title} label="Title" hint="At most 50 characters." inputProps={{ autoComplete: "off" }} />
-      <TextareaField meta={fields.content} label="Content" hint="At most 2000 characters." textareaProps={{ rows: 6 }} />
+      <Field meta={fields.title} label="Title" hint={`At most ${TITLE_MAX} characters.`} inputProps={{ autoComplete: "off" }} />
+      <TextareaField meta={fields.content} label="Content" hint={`At most ${CONTENT_MAX} characters.`} textareaProps={{ rows: 6 }} />
     </>
   );
 }

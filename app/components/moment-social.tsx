@@ -11,9 +11,11 @@ import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "r
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
+import { FieldError } from "./forms";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";
+import { displayName } from "~/lib/names";
 import { cleanSocialPath, COMMENT_MAX, commentError, commentErrorMessage, withSearch } from "~/forms/comment";
 import "~/styles/social.css";
 
@@ -36,7 +38,7 @@ export const likesLabel = (n: number) => `${n} ${n === 1 ? "like" : "likes"}`;
 export const commentsLabel = (n: number) => `${n} ${n === 1 ? "comment" : "comments"}`;
 
 export function commenterName(c: Pick<CommentView, "firstName" | "lastName" | "username">): string {
-  return [c.firstName, c.lastName].filter(Boolean).join(" ").trim() || c.username;
+  return displayName({ first_name: c.firstName, last_name: c.lastName, username: c.username });
 }
 
 export function MomentSocial({
@@ -288,12 +290,7 @@ function NewComment({
       <label htmlFor={textId} className="visually-hidden">
         Write a comment
       </label>
-      {form.error ? (
-        <p id={errorId} className="field-error comment-new__error">
-          <span className="visually-hidden">Error: </span>
-          {form.error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} errors={form.error ? [form.error] : undefined} className="comment-new__error" />
       <div className="comment-new__row">
         <textarea
           ref={form.textRef}
@@ -321,6 +318,18 @@ function NewComment({
   );
 }
 
+/** What a comment's view and its editor both get. */
+type CommentProps = {
+  comment: CommentView;
+  action: string;
+  back: string;
+  here: string;
+  hydrated: boolean;
+  urlError: string | null;
+  urlHasEdit: boolean;
+  onDone: () => void;
+};
+
 function CommentItem({
   comment: c,
   action,
@@ -332,18 +341,7 @@ function CommentItem({
   urlHasEdit,
   onEdit,
   onDone,
-}: {
-  comment: CommentView;
-  action: string;
-  back: string;
-  here: string;
-  hydrated: boolean;
-  editing: boolean;
-  urlError: string | null;
-  urlHasEdit: boolean;
-  onEdit: () => void;
-  onDone: () => void;
-}) {
+}: CommentProps & { editing: boolean; onEdit: () => void }) {
   const name = commenterName(c);
   const editLink = useRef<HTMLAnchorElement>(null);
   const wasEditing = useRef(editing);
@@ -397,25 +395,7 @@ function CommentItem({
   );
 }
 
-function EditComment({
-  comment: c,
-  action,
-  back,
-  here,
-  hydrated,
-  urlError,
-  urlHasEdit,
-  onDone,
-}: {
-  comment: CommentView;
-  action: string;
-  back: string;
-  here: string;
-  hydrated: boolean;
-  urlError: string | null;
-  urlHasEdit: boolean;
-  onDone: () => void;
-}) {
+function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHasEdit, onDone }: CommentProps) {
   const fetcher = useFetcher<SocialActionData>();
   const busy = fetcher.state !== "idle";
   const form = useCommentForm(urlError, busy);
@@ -440,12 +420,7 @@ function EditComment({
       <label htmlFor={textId} className="visually-hidden">
         Edit your comment
       </label>
-      {form.error ? (
-        <p id={errorId} className="field-error">
-          <span className="visually-hidden">Error: </span>
-          {form.error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} errors={form.error ? [form.error] : undefined} />
       <textarea
         ref={form.textRef}
         id={textId}

@@ -3,8 +3,9 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { ConfirmDialog, Modal, withParam } from "./modal";
-import { ErrorSummary, FieldError, pageTitle, SubmitButton, summaryErrors } from "./forms";
+import { ErrorSummary, FieldFrame, pageTitle, SubmitButton, summaryErrors } from "./forms";
 import { Photo as PhotoImage } from "~/components/photo";
+import { IMAGE_HINTS } from "~/images/limits";
 import type { Photo } from "~/images/photo";
 import {
   AFTER_PICTURE_CHANGE,
@@ -136,14 +137,9 @@ export function ProfilePictureForm({
         className="stack"
       >
         <input type="hidden" name="intent" value={intent} />
-        <div className={"field" + (fields.image.errors?.length ? " field--error" : "")}>
-          <label htmlFor={fields.image.id}>{photo ? "Choose a new picture" : "Choose a picture"}</label>
-          <p id={hintId} className="field-hint">
-            A JPEG, PNG, WebP, GIF or AVIF image, up to 15 MB.
-          </p>
-          <FieldError id={fields.image.errorId} errors={fields.image.errors} />
+        <FieldFrame meta={fields.image} label={photo ? "Choose a new picture" : "Choose a picture"} hint={IMAGE_HINTS.picture} hintId={hintId}>
           <input {...inputProps} accept="image/*" className="picture-form__file" onChange={onFileChange} />
-        </div>
+        </FieldFrame>
         {preview ? (
           <figure className="picture-form__preview">
             <img src={preview} alt="Preview of the chosen picture" className="picture-form__image" />

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { imageSchema } from "./moment";
-import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/age";
+import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/dates";
 
 // The Add Kid and Update Kid forms (one schema, two wordings, as spec §5 writes them) and the
 // kids API body. "today" is passed in (taken on the server in the configured time zone and handed
@@ -17,7 +17,7 @@ export type KidFormVariant = "add" | "update";
 export const KID_MESSAGES = {
   add: {
     nameRequired: "Name is required",
-    nameTooLong: "Name can not be more than 50 characters",
+    nameTooLong: `Name can not be more than ${KID_NAME_MAX} characters`,
     year: "Select Year",
     month: "Select Month",
     day: "Select Day",
@@ -25,7 +25,7 @@ export const KID_MESSAGES = {
   },
   update: {
     nameRequired: "Name is required",
-    nameTooLong: "Name cannot be more than 50 characters",
+    nameTooLong: `Name cannot be more than ${KID_NAME_MAX} characters`,
     year: "Please choose a year",
     month: "Please choose a month",
     day: "Please choose a day",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { IMAGE_PRESENT, momentFormSchema } from "./moment";
+import { IMAGE_PRESENT } from "~/images/limits";
+import { momentFormSchema } from "./moment";
 
 function errorsOf(variant: "add" | "update", values: Record<string, string | File>) {
   const fd = new FormData();

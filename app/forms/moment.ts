@@ -1,37 +1,32 @@
 import { z } from "zod";
+import { chosenFileProblem } from "~/images/limits";
 
 // The Add moment and Update moment forms (spec §5 "Daily log add" / "Daily log update": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
 //
 // The photo: in the browser `image` is the chosen File (checked for type and size before it is
 // sent); on the server the streaming multipart parser keeps the file out of the form data, and the
-// action passes IMAGE_PRESENT in its place when a file arrived. The image module then judges the
-// bytes; its message replaces this one.
+// action passes IMAGE_PRESENT (app/images/limits.ts) in its place when a file arrived. The image
+// module then judges the bytes; its message replaces this one.
 
 export const TITLE_MAX = 50;
 export const CONTENT_MAX = 2000;
-/** Stands for "a file was uploaded" when the server validates the text fields. */
-export const IMAGE_PRESENT = "uploaded-file";
-/** Same limit and wording as the image module (app/images/multipart.server.ts). */
-export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
-export const IMAGE_TOO_BIG = "Image must be 15 MB or smaller.";
-export const IMAGE_NOT_AN_IMAGE = "Only image files are accepted.";
 
 export type MomentFormVariant = "add" | "update";
 
 export const MOMENT_MESSAGES = {
   add: {
     titleRequired: "Title is required",
-    titleTooLong: "Title can not be more than 50 characters",
+    titleTooLong: `Title can not be more than ${TITLE_MAX} characters`,
     contentRequired: "Content is required",
-    contentTooLong: "Content can not be more than 2000 characters",
+    contentTooLong: `Content can not be more than ${CONTENT_MAX} characters`,
     imageRequired: "Image is required",
   },
   update: {
     titleRequired: "Title is required",
-    titleTooLong: "Title cannot be more than 50 characters",
+    titleTooLong: `Title cannot be more than ${TITLE_MAX} characters`,
     contentRequired: "Content is required",
-    contentTooLong: "Content cannot be more than 2000 characters",
+    contentTooLong: `Content cannot be more than ${CONTENT_MAX} characters`,
     imageRequired: "Image is required",
   },
 } as const;
@@ -52,10 +47,8 @@ export function imageSchema() {
     .any()
     .optional()
     .superRefine((v: unknown, ctx) => {
-      if (typeof File !== "undefined" && v instanceof File) {
-        if (v.size > IMAGE_MAX_BYTES) ctx.addIssue({ code: "custom", message: IMAGE_TOO_BIG });
-        else if (v.type && !v.type.startsWith("image/")) ctx.addIssue({ code: "custom", message: IMAGE_NOT_AN_IMAGE });
-      }
+      const problem = chosenFileProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
     });
 }
 

@@ -1,15 +1,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
-import { asFormValue, readFields } from "~/api/body.server";
-import { IMAGE_FIELD, parseMultipart, type UploadedFile } from "~/images/multipart.server";
+import { IMAGE_FIELD, IMAGE_PRESENT } from "~/images/limits";
+import { parseMultipart, type UploadedFile } from "~/images/multipart.server";
 import { checkImage } from "~/images/process.server";
-import { IMAGE_PRESENT } from "./moment";
+import { asFormValue, BodyFailure, parseBodyFields } from "./body.server";
 
 // The one way the kid and moment forms (pages and /api) read a body that may carry a photo:
 // multipart goes through the image module's streaming parser (the file never sits in memory, a
 // text part named `image` is ignored); JSON and urlencoded bodies are accepted too (no photo then).
-// Validation uses the form's zod schema; IMAGE_PRESENT stands in for an uploaded file.
+// Validation uses the form's zod schema; IMAGE_PRESENT stands in for an uploaded file. Such a body
+// that cannot be read is a BodyFailure; app/api/body.server.ts answers it (readPhotoBody, readPhotoForm).
 
 type Errors = Record<string, string[]>;
 
@@ -22,13 +23,14 @@ export type PhotoBody = {
   errors: Errors;
 };
 
-export async function readPhotoBody(request: Request): Promise<PhotoBody> {
+export async function parsePhotoBody(request: Request): Promise<PhotoBody | BodyFailure> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
     const { fields, file, errors } = await parseMultipart(request);
     return { fields: clean(fields), file, errors };
   }
-  return { fields: clean(await readFields(request)), file: null, errors: {} };
+  const fields = await parseBodyFields(request);
+  return fields instanceof BodyFailure ? fields : { fields: clean(fields), file: null, errors: {} };
 }
 
 function clean(raw: Record<string, unknown>): Record<string, string | undefined> {
@@ -90,8 +92,12 @@ export type PhotoFormResult<Output> = {
 };
 
 /** Page actions: read the multipart form and validate it with conform, like the browser does. */
-export async function readPhotoForm<S extends z.ZodType>(request: Request, schema: S): Promise<PhotoFormResult<z.output<S>>> {
-  const body = await readPhotoBody(request);
+export async function parsePhotoForm<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<PhotoFormResult<z.output<S>> | BodyFailure> {
+  const body = await parsePhotoBody(request);
+  if (body instanceof BodyFailure) return body;
   const formData = new FormData();
   for (const [key, value] of Object.entries(body.fields)) if (value !== undefined) formData.set(key, value);
   if (body.file) formData.set(IMAGE_FIELD, IMAGE_PRESENT);

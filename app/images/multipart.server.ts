@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import { config } from "~/lib/config.server";
+import { IMAGE_FIELD, MULTIPART_MESSAGES, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
 
 // Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
 // moment). The body is never held in memory: text fields are small and capped, and the one file
@@ -14,43 +15,6 @@ import { config } from "~/lib/config.server";
 // client can get wrong (too big, too many parts, malformed body, wrong content type) becomes an
 // entry in `errors`, never an exception, so a route answers 400 and never 500 for bad input.
 // Only our own trouble (the temp directory cannot be written) rejects.
-
-/** Limits of one multipart request. All sizes in bytes. */
-export type MultipartLimits = {
-  /** Largest accepted file; bigger files give the `image` error `MULTIPART_MESSAGES.imageTooBig`. */
-  maxFileBytes: number;
-  /** Most parts (fields + files) read; more give a request-level error. */
-  maxParts: number;
-  /** Longest text field value; longer gives an error on that field. */
-  maxFieldBytes: number;
-  /** Most body bytes parsed; beyond this the rest is read and thrown away, with an error. */
-  maxBodyBytes: number;
-  /**
-   * Most body bytes read at all. Up to here an over-limit body is drained so the browser gets
-   * our answer instead of a reset connection; past it we stop reading (abusive clients only).
-   */
-  maxDrainBytes: number;
-};
-
-export const UPLOAD_LIMITS: Readonly<MultipartLimits> = Object.freeze({
-  maxFileBytes: 15 * 1024 * 1024,
-  maxParts: 20,
-  maxFieldBytes: 100 * 1024,
-  maxBodyBytes: 16 * 1024 * 1024,
-  maxDrainBytes: 128 * 1024 * 1024,
-});
-
-/** The form field that carries the photo, in every form of the app. */
-export const IMAGE_FIELD = "image";
-
-export const MULTIPART_MESSAGES = {
-  imageTooBig: "Image must be 15 MB or smaller.",
-  notMultipart: "The form must be sent as multipart/form-data.",
-  malformed: "The upload could not be read. Please try again.",
-  bodyTooBig: "The upload is too large.",
-  tooManyParts: "The form has too many fields.",
-  fieldTooLong: "This field is too long.",
-} as const;
 
 /**
  * A file received from the client, saved to a private temporary file. Nothing about it is

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { config } from "~/lib/config.server";
-import { MULTIPART_MESSAGES, parseMultipart, uploadFromBuffer, uploadsTempDir, UPLOAD_LIMITS } from "./multipart.server";
+import { MULTIPART_MESSAGES, UPLOAD_LIMITS } from "./limits";
+import { parseMultipart, uploadFromBuffer, uploadsTempDir } from "./multipart.server";
 import { listUploads } from "./test-fixtures.server";
 
 // Real multipart bodies (FormData → Request, as fetch and browsers build them); real temp files.

@@ -1,6 +1,7 @@
 import os from "node:os";
 import fsp from "node:fs/promises";
 import sharp, { type Metadata, type OutputInfo, type SharpOptions } from "sharp";
+import { IMAGE_MESSAGES, MAX_PIXELS } from "./limits";
 
 // Checks, cleaning and derivatives for every uploaded photo.
 //
@@ -18,8 +19,6 @@ import sharp, { type Metadata, type OutputInfo, type SharpOptions } from "sharp"
 // MAX_PARALLEL_JOBS photos are processed at once and each job runs its steps one after another,
 // so uploads never occupy more than that many libuv threads (which sqlite3 and fs share).
 
-/** Most pixels (width × height) of an accepted photo. */
-export const MAX_PIXELS = 50_000_000;
 /** Widths of the derivatives; smaller originals stop at their own width. */
 export const DERIVATIVE_WIDTHS = [160, 320, 640, 1280] as const;
 /** Very tall images are scaled so no derivative is taller than this (WebP's limit is 16383). */
@@ -34,12 +33,6 @@ const PLACEHOLDER_MAX_HEIGHT = 48;
 const WEBP = { quality: 80, effort: 2 } as const;
 const PLACEHOLDER_WEBP = { quality: 40, effort: 4 } as const;
 const SHARP_TIMEOUT_SECONDS = 30;
-
-export const IMAGE_MESSAGES = {
-  notAnImage: "Only image files are accepted.",
-  heic: "HEIC photos are not supported yet. Please choose a JPEG or PNG.",
-  tooManyPixels: "Image is too large (at most 50 megapixels).",
-} as const;
 
 // The libvips operation cache only helps when the same input is processed repeatedly; every
 // upload is new, so it would just hold memory.

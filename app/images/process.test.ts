@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { derivativeWidths, IMAGE_MESSAGES, processImage, sniffFormat } from "./process.server";
+import { IMAGE_MESSAGES } from "./limits";
+import { derivativeWidths, processImage, sniffFormat } from "./process.server";
 import { makeAnimatedGif, makeImage, pixelAt, type Format } from "./test-fixtures.server";
 
 // processImage on real files made with sharp (no mocks).

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
 import { makeUser } from "../../tests/helpers";
-import { uploadFromBuffer, UPLOAD_LIMITS } from "./multipart.server";
-import { IMAGE_MESSAGES } from "./process.server";
+import { IMAGE_MESSAGES, UPLOAD_LIMITS } from "./limits";
+import { uploadFromBuffer } from "./multipart.server";
 import {
   collectImageKeys,
   deleteImageFiles,

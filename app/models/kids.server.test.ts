@@ -6,7 +6,8 @@ import { db } from "~/lib/db.server";
 import { config } from "~/lib/config.server";
 import { countImageRows, listUploads } from "~/images/test-fixtures.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
-import { createKid, listKidsOf, listKidsOfOwners, removeKid, setKidPhoto, today, updateKid, viewKid } from "./kids.server";
+import { today } from "~/lib/dates.server";
+import { createKid, listKidsOf, listKidsOfOwners, removeKid, setKidPhoto, updateKid, viewKid } from "./kids.server";
 import { createMoment, setMomentPhoto } from "./moments.server";
 import { befriend, insertLikeAndComment, jpegUpload } from "./kids-test-helpers.server";
 

@@ -1,8 +1,7 @@
 import { data } from "react-router";
-import { config } from "~/lib/config.server";
 import { db, nowIso, type Db } from "~/lib/db.server";
 import { readQuery } from "~/lib/db-read.server";
-import { todayInZone, type IsoDate } from "~/lib/age";
+import type { IsoDate } from "~/lib/dates";
 import type { KidInput } from "~/forms/kid";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
@@ -32,11 +31,6 @@ export type Refusal = { ok: false; reason: "not-found" | "hidden" | "forbidden" 
 export type ImageRefusal = { ok: false; reason: "invalid"; errors: { image: string[] } };
 
 export const refuse = (reason: Refusal["reason"]): Refusal => ({ ok: false, reason });
-
-/** Today's date in the configured time zone (config().timeZone): ages and "no future birth dates". */
-export function today(): IsoDate {
-  return todayInZone(config().timeZone);
-}
 
 export const kidColumns = [
   "kids.id",

@@ -51,12 +51,6 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
-/** "First Last", or the username for accounts made on the older sign-up page. */
-export function displayName(user: Pick<User, "username" | "first_name" | "last_name">): string {
-  const full = [user.first_name, user.last_name].filter(Boolean).join(" ").trim();
-  return full || user.username;
-}
-
 export async function getUserById(id: number): Promise<User | null> {
   const row = await usersQuery().where("users.id", id).first(userColumns);
   return row ? userFromRow(row) : null;

@@ -11,6 +11,7 @@ import { Photo } from "~/components/photo";
 import { FriendSearchSchema } from "~/forms/friends";
 import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
 import { searchUsers } from "~/models/user-search.server";
+import { displayName, fullName } from "~/lib/names";
 
 // /friendships/new (spec §2 "Friend search page"): a GET form (Enter runs the search; the URL can be
 // shared and works without JavaScript), results under "Search Results", each with an "Add friend"
@@ -22,9 +23,6 @@ const NOT_FOUND_MESSAGE = "This user not found! Please try another name.";
 const AUTH_FAILED = "Failed to authenticate. Please log in again.";
 const SUCCESS_TIMEOUT_MS = 3000;
 
-const fullName = (u: { first_name: string | null; last_name: string | null }) =>
-  [u.first_name, u.last_name].filter(Boolean).join(" ");
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
@@ -33,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const sentId = parseId(url.searchParams.get("sent") ?? undefined);
   if (sentId !== null) {
     const friend = await pendingRequestTo(user.id, sentId);
-    if (friend) sent = `Friend request sent successfully to ${fullName(friend) || friend.username}!`;
+    if (friend) sent = `Friend request sent successfully to ${displayName(friend)}!`;
   }
   if (q === null) return { q: "", result: undefined, hits: null, sent };
 

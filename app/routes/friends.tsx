@@ -11,7 +11,7 @@ import {
   listFriends,
   type FriendEntry,
 } from "~/models/friendships.server";
-import { displayName } from "~/models/users.server";
+import { displayName } from "~/lib/names";
 
 // /current/friends (spec §2 "Friends page"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).

@@ -5,8 +5,10 @@ import type { Route } from "./+types/kid-new";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { kidFormSchema, yearOptions, type KidFormShape, type KidInput } from "~/forms/kid";
-import { readPhotoForm } from "~/forms/photo-form.server";
-import { createKid, today } from "~/models/kids.server";
+import { readPhotoForm } from "~/api/body.server";
+import { IMAGE_HINTS } from "~/images/limits";
+import { createKid } from "~/models/kids.server";
+import { today } from "~/lib/dates.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { KidFields, PhotoField } from "~/components/kids";
 
@@ -47,7 +49,7 @@ export default function AddKid({ loaderData, actionData }: Route.ComponentProps)
       <ErrorSummary errors={errors} formId={FORM_ID} />
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack kid-form">
         <KidFields fields={fields} years={yearOptions(loaderData.today)} />
-        <PhotoField meta={fields.image} label="Profile Image Upload" hint="Optional. An image file (JPEG, PNG, WebP, GIF or AVIF), at most 15 MB." />
+        <PhotoField meta={fields.image} label="Profile Image Upload" hint={`Optional. ${IMAGE_HINTS.choose}`} />
         <div className="button-row">
           <SubmitButton pending={navigation.state === "submitting"} pendingText="Adding…">
             Add a new kid

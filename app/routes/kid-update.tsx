@@ -6,8 +6,10 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { kidFormDefaults, kidFormSchema, yearOptions, type KidFormShape, type KidInput } from "~/forms/kid";
-import { readPhotoForm } from "~/forms/photo-form.server";
-import { checkKidOwner, refusalPage, today, updateKid, viewKid } from "~/models/kids.server";
+import { readPhotoForm } from "~/api/body.server";
+import { IMAGE_HINTS } from "~/images/limits";
+import { checkKidOwner, refusalPage, updateKid, viewKid } from "~/models/kids.server";
+import { today } from "~/lib/dates.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { KidFields, PhotoField } from "~/components/kids";
 
@@ -68,7 +70,7 @@ export default function UpdateKid({ loaderData, actionData }: Route.ComponentPro
         <PhotoField
           meta={fields.image}
           label="New Profile Image (optional)"
-          hint="Leave empty to keep the current picture. An image file, at most 15 MB."
+          hint={`Leave empty to keep the current picture. ${IMAGE_HINTS.replace}`}
           current={kid.photo}
           currentAlt={`${kid.name}'s current picture`}
         />

@@ -8,9 +8,9 @@ import {
   DEMO_EMAIL,
   LoginError,
   requireAnonymous,
-  safeRedirectPath,
   startSession,
 } from "~/web/auth.server";
+import { safeRedirectPath } from "~/lib/redirect";
 import { config } from "~/lib/config.server";
 import { LoginSchema } from "~/forms/auth";
 import { getUserWithPasswordByEmail } from "~/models/users.server";
@@ -53,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const redirectTo = safeClientRedirect(params.get("redirectTo"));
+  const redirectTo = safeRedirectPath(params.get("redirectTo"));
   return (
     <div className="page narrow">
       <h1>Log In</h1>
@@ -63,8 +63,4 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
       </p>
     </div>
   );
-}
-
-function safeClientRedirect(to: string | null): string | null {
-  return to && to.startsWith("/") && !to.startsWith("//") ? to : null;
 }

@@ -6,7 +6,8 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { readPhotoForm } from "~/forms/photo-form.server";
+import { readPhotoForm } from "~/api/body.server";
+import { IMAGE_HINTS } from "~/images/limits";
 import { checkKidOwner, refusalPage, viewKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
@@ -61,7 +62,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
       <ErrorSummary errors={errors} formId={FORM_ID} />
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack moment-form">
         <MomentFields fields={fields} />
-        <PhotoField meta={fields.image} label="Image Upload" hint="An image file (JPEG, PNG, WebP, GIF or AVIF), at most 15 MB." />
+        <PhotoField meta={fields.image} label="Image Upload" hint={IMAGE_HINTS.choose} />
         <div className="button-row">
           <SubmitButton pending={navigation.state === "submitting"} pendingText="Adding…">
             Add your new dailyLog

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/moment-social";
-import { requireUser, safeRedirectPath } from "~/web/auth.server";
+import { requireUser } from "~/web/auth.server";
+import { safeRedirectPath } from "~/lib/redirect";
 import { parseId } from "~/lib/request.server";
 import { likeLog, LIKE_MESSAGES, unlikeLog, type SocialRefusal } from "~/models/likes.server";
 import { addComment, deleteComment, updateComment } from "~/models/comments.server";

@@ -6,7 +6,8 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { readPhotoForm } from "~/forms/photo-form.server";
+import { readPhotoForm } from "~/api/body.server";
+import { IMAGE_HINTS } from "~/images/limits";
 import { refusalPage } from "~/models/kids.server";
 import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
@@ -69,7 +70,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
         <PhotoField
           meta={fields.image}
           label="New Image (optional)"
-          hint="Leave empty to keep the current image. An image file, at most 15 MB."
+          hint={`Leave empty to keep the current image. ${IMAGE_HINTS.replace}`}
           current={moment.photo}
           currentAlt={`Current image of “${moment.title}”`}
         />

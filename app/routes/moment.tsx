@@ -4,7 +4,7 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
-import { formatInstantDate } from "~/lib/age";
+import { formatInstantDate } from "~/lib/dates";
 import { refusalPage } from "~/models/kids.server";
 import { deleteMoment, viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";

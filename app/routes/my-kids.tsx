@@ -2,9 +2,10 @@ import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } 
 import type { Route } from "./+types/my-kids";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
-import { ageText, formatCalendarDate } from "~/lib/age";
+import { ageText, formatCalendarDate } from "~/lib/dates";
 import { parseId } from "~/lib/request.server";
-import { listKidsOf, refusalPage, removeKid, today } from "~/models/kids.server";
+import { listKidsOf, refusalPage, removeKid } from "~/models/kids.server";
+import { today } from "~/lib/dates.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";

@@ -1,8 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { PICTURE_MAX_BYTES, PICTURE_MESSAGES, PictureSchema } from "~/forms/profile-picture";
-import { MULTIPART_MESSAGES, UPLOAD_LIMITS } from "~/images/multipart.server";
-import { IMAGE_MESSAGES } from "~/images/process.server";
+import { PICTURE_MESSAGES, PictureSchema } from "~/forms/profile-picture";
+import { IMAGE_MESSAGES, MAX_IMAGE_BYTES as PICTURE_MAX_BYTES, MULTIPART_MESSAGES, UPLOAD_LIMITS } from "~/images/limits";
 import { countImageRows, listUploads, makeImage } from "~/images/test-fixtures.server";
 import { getUserById, type User } from "~/models/users.server";
 import { action, loader, middleware } from "./profile-picture";

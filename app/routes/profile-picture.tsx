@@ -4,10 +4,12 @@ import { data, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/profile-picture";
 import { readFields } from "~/api/body.server";
 import { readPictureUpload } from "~/api/profile-picture.server";
-import { json, SERVER_ERROR_MESSAGE } from "~/api/responses.server";
+import { json } from "~/api/responses.server";
+import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
 import { ProfilePictureForm } from "~/components/profile-picture-modal";
 import { withParam } from "~/components/modal";
-import { AFTER_PICTURE_CHANGE, PICTURE_JSON_HEADER, PICTURE_PRESENT, PictureSchema } from "~/forms/profile-picture";
+import { AFTER_PICTURE_CHANGE, PICTURE_JSON_HEADER, PictureSchema } from "~/forms/profile-picture";
+import { IMAGE_PRESENT } from "~/images/limits";
 import { getUser, requireUser } from "~/web/auth.server";
 import { deleteProfilePicture, setProfilePicture } from "~/models/profile-pictures.server";
 import type { User } from "~/models/users.server";
@@ -42,7 +44,7 @@ async function handlePictureForm(request: Request, user: User): Promise<Outcome>
     }
     const formData = new FormData();
     for (const [k, v] of Object.entries(fields)) formData.set(k, v);
-    if (file) formData.set("image", PICTURE_PRESENT);
+    if (file) formData.set("image", IMAGE_PRESENT);
     const submission = parseWithZod(formData, { schema: PictureSchema });
     const imageErrors = upload.imageErrors.length ? upload.imageErrors : undefined;
     if (submission.status !== "success" || imageErrors || upload.formErrors.length || !file) {

@@ -2,7 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/signup";
 import { SignupForm } from "~/components/auth-forms";
-import { requireAnonymous, safeRedirectPath, startSession } from "~/web/auth.server";
+import { requireAnonymous, startSession } from "~/web/auth.server";
+import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { createUser } from "~/models/users.server";
 
@@ -39,8 +40,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function SignupPage({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const to = params.get("redirectTo");
-  const redirectTo = to && to.startsWith("/") && !to.startsWith("//") ? to : null;
+  const redirectTo = safeRedirectPath(params.get("redirectTo"));
   const variant = actionData?.variant === "modal" ? "modal" : "page";
   return (
     <div className="page narrow">

@@ -1,6 +1,7 @@
 import { publicApiRoute } from "~/api/route.server";
 import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
-import { asFormValue, readFields } from "~/api/body.server";
+import { readFields } from "~/api/body.server";
+import { asFormValue } from "~/forms/body.server";
 import { serializeUser } from "~/api/serializers.server";
 import { startSession } from "~/web/auth.server";
 import { apiSignupSchema } from "~/forms/auth";

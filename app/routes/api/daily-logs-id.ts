@@ -3,7 +3,8 @@ import { apiError, apiFieldErrors, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
 import { apiRefusal, DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { momentFormSchema } from "~/forms/moment";
-import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
+import { readPhotoBody } from "~/api/body.server";
+import { validateBody } from "~/forms/photo-form.server";
 import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/models/moments.server";
 
 // GET, PUT, DELETE /api/daily_logs/{id}. Failures in the contract's order: 404 → 403 → 400.

@@ -3,7 +3,8 @@ import { apiError, apiFieldErrors, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
 import { apiRefusal, KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { momentFormSchema } from "~/forms/moment";
-import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
+import { readPhotoBody } from "~/api/body.server";
+import { validateBody } from "~/forms/photo-form.server";
 import { checkKidOwner } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 

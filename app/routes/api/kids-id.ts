@@ -3,8 +3,10 @@ import { apiError, apiFieldErrors, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
 import { apiRefusal, KID_NOT_FOUND, serializeKid } from "~/api/serializers-kids.server";
 import { kidApiSchema } from "~/forms/kid";
-import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
-import { checkKidOwner, removeKid, today, updateKid, viewKid } from "~/models/kids.server";
+import { readPhotoBody } from "~/api/body.server";
+import { validateBody } from "~/forms/photo-form.server";
+import { checkKidOwner, removeKid, updateKid, viewKid } from "~/models/kids.server";
+import { today } from "~/lib/dates.server";
 
 // GET, PUT, DELETE /api/kids/{id}. Failures in the contract's order: 404 → 403 → 400.
 const route = apiRoute({

@@ -2,8 +2,10 @@ import { apiRoute } from "~/api/route.server";
 import { apiFieldErrors, json } from "~/api/responses.server";
 import { serializeKid } from "~/api/serializers-kids.server";
 import { kidApiSchema } from "~/forms/kid";
-import { readPhotoBody, validateBody } from "~/forms/photo-form.server";
-import { createKid, today } from "~/models/kids.server";
+import { readPhotoBody } from "~/api/body.server";
+import { validateBody } from "~/forms/photo-form.server";
+import { createKid } from "~/models/kids.server";
+import { today } from "~/lib/dates.server";
 
 // POST /api/kids/new (multipart name, birth_date, relationship, optional image): 201 Kid.
 const route = apiRoute({

@@ -2,9 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "./db.server";
-import { config } from "./config.server";
-import { seedDemo } from "./seed.server";
+import { db } from "~/lib/db.server";
+import { config } from "~/lib/config.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { photoUrl } from "~/images/photo";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
@@ -12,7 +11,8 @@ import { listUploads } from "~/images/test-fixtures.server";
 import { setProfilePicture } from "~/models/profile-pictures.server";
 import { getUserById, type User } from "~/models/users.server";
 import { loader as imageLoader } from "~/routes/images";
-import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { seedDemo } from "../../db/seed/demo.server";
+import { args, cookieFor, makeUser, req } from "../helpers";
 
 // The demo seed against a real database and real files: what it creates, that its photos are
 // real stored images, and that re-seeding replaces only demo data and leaves no orphan files.

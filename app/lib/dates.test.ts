@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, ageText, daysInMonth, formatAge, formatCalendarDate, formatInstantDate, isRealDate, parseIsoDate, todayInZone } from "./age";
+import { ageOn, ageText, daysInMonth, formatAge, formatCalendarDate, formatInstantDate, isRealDate, parseIsoDate, todayInZone } from "./dates";
 
 describe("ageOn / formatAge", () => {
   it("writes ages grammatically, singular and plural", () => {

@@ -1,8 +1,10 @@
 import sharp from "sharp";
-import { db, nowIso } from "./db.server";
-import { hashPassword } from "./password.server";
+import { db, nowIso } from "~/lib/db.server";
+import { hashPassword } from "~/lib/password.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
-import { deleteImageFiles, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
+import { deleteImageFiles, deleteImageRows, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
+import type { FriendshipStatus } from "~/models/friendships.server";
+import { insertedId } from "~/models/kids.server";
 import { normalizeEmail, normalizeUsername } from "~/models/users.server";
 
 // Demo data that makes the product look alive. Every account here is flagged `is_demo`, so
@@ -14,6 +16,11 @@ import { normalizeEmail, normalizeUsername } from "~/models/users.server";
 // with its own images record and files, so deleting one never breaks another. A handful of
 // pictures are drawn once and their bytes reused. Files are written before the transaction (the
 // pool has one connection, and processing takes a while); the rows are inserted inside it.
+//
+// An entry point (db/seed, docs/decisions/0013-layers.md): it may use the domain modules. It uses
+// their helpers that work inside a caller's transaction (image storage, insertedId, the
+// normalizers); the models' create functions each open their own connection, which the seed's one
+// transaction cannot share, so the rows themselves are inserted here.
 
 type SeedUser = { key: string; email: string; username: string; first: string; last: string };
 
@@ -348,9 +355,8 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
     await knex.transaction(async (trx) => {
       const oldDemo = await trx("users").where("is_demo", true).pluck("id");
       if (oldDemo.length) {
-        const keys = await trx("images").whereIn("owner_id", oldDemo).pluck("key");
-        imageKeys.push(...keys);
-        await trx("images").whereIn("owner_id", oldDemo).delete();
+        const images = await trx("images").whereIn("owner_id", oldDemo).pluck("id");
+        imageKeys.push(...(await deleteImageRows(trx, images)));
         await trx("users").whereIn("id", oldDemo).delete(); // cascades to everything they own
       }
 
@@ -359,8 +365,8 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
 
       const ids: Record<string, number> = {};
       for (const u of USERS) {
-        const [row] = await trx("users")
-          .insert({
+        const userId = insertedId(
+          await trx("users").insert({
             username: u.username,
             username_normalized: normalizeUsername(u.username),
             email: u.email,
@@ -370,9 +376,8 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
             password_hash: passwordHash,
             is_demo: true,
             created_at: nowIso(),
-          })
-          .returning("id");
-        const userId = Number(typeof row === "object" ? row.id : row);
+          }).returning("id"),
+        );
         ids[u.key] = userId;
         const imageId = await imageRow(userJobs.get(u.key), userId);
         if (imageId) await trx("users").where({ id: userId }).update({ image_id: imageId });
@@ -380,7 +385,7 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
       const id = (k: string) => ids[k]!;
 
       // demo: two accepted friends, one request received, one sent; friends among the others too
-      const friendships: [string, string, "pending" | "accepted" | "denied"][] = [
+      const friendships: [string, string, FriendshipStatus][] = [
         ["demo", "marnie", "accepted"],
         ["bobbie", "demo", "accepted"],
         ["ana", "demo", "pending"],
@@ -405,34 +410,34 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
       const kidIds: { id: number; owner: string }[] = [];
       for (const [i, k] of KIDS.entries()) {
         const imageId = await imageRow(kidJobs.get(i), id(k.owner));
-        const [row] = await trx("kids")
-          .insert({
+        const kidId = insertedId(
+          await trx("kids").insert({
             user_id: id(k.owner),
             name: k.name,
             birth_date: k.birth,
             relationship: k.relationship,
             image_id: imageId,
             created_at: now,
-          })
-          .returning("id");
-        kidIds.push({ id: Number(typeof row === "object" ? row.id : row), owner: k.owner });
+          }).returning("id"),
+        );
+        kidIds.push({ id: kidId, owner: k.owner });
       }
 
       const logIds: { id: number; kid: number }[] = [];
       for (const [i, m] of moments.entries()) {
         const kid = kidIds[m.kidIndex]!;
         const imageId = await imageRow(momentJobs.get(i), id(kid.owner));
-        const [row] = await trx("daily_logs")
-          .insert({
+        const logId = insertedId(
+          await trx("daily_logs").insert({
             kid_id: kid.id,
             title: m.title,
             content: m.content,
             image_id: imageId,
             created_at: m.createdAt,
             updated_at: m.createdAt,
-          })
-          .returning("id");
-        logIds.push({ id: Number(typeof row === "object" ? row.id : row), kid: kid.id });
+          }).returning("id"),
+        );
+        logIds.push({ id: logId, kid: kid.id });
       }
 
       // likes and comments between friends: on demo's, marnie's and bobbie's kids' moments

@@ -1,5 +1,5 @@
 // Calendar dates and ages, shared by the server and the browser. Pure functions: "today" is always
-// passed in (the server takes it in config().timeZone, see `todayInZone`), so a kid's age never
+// passed in (the server takes it in config().timeZone: `today()` in dates.server.ts), so a kid's age never
 // depends on the time zone of whoever runs the code, and everything here is testable.
 
 /** A calendar date, "YYYY-MM-DD" (no time, no zone). */

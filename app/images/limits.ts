@@ -1,0 +1,95 @@
+// Upload limits and the messages that name them, in one place: the streaming multipart parser and
+// the image checks on the server, the body reader, the forms' schemas (browser and server alike),
+// and the pages' hints all read them from here. Browser code imports this module, so it stays
+// plain data: no `.server` suffix, no node imports. See docs/decisions/0013-layers.md.
+
+const MB = 1024 * 1024;
+
+/** Largest accepted photo, in megabytes (as the hints and messages say it) and in bytes. */
+export const MAX_IMAGE_MB = 15;
+export const MAX_IMAGE_BYTES = MAX_IMAGE_MB * MB;
+
+/** Most pixels (width × height) of an accepted photo. */
+export const MAX_PIXELS = 50_000_000;
+
+/** Largest body without a photo: a JSON or urlencoded body, or one text field of a multipart one (/api). */
+export const MAX_TEXT_BODY_BYTES = 1 * MB;
+
+/** Limits of one multipart request. All sizes in bytes. */
+export type MultipartLimits = {
+  /** Largest accepted file; bigger files give the `image` error `MULTIPART_MESSAGES.imageTooBig`. */
+  maxFileBytes: number;
+  /** Most parts (fields + files) read; more give a request-level error. */
+  maxParts: number;
+  /** Longest text field value; longer gives an error on that field. */
+  maxFieldBytes: number;
+  /** Most body bytes parsed; beyond this the rest is read and thrown away, with an error. */
+  maxBodyBytes: number;
+  /**
+   * Most body bytes read at all. Up to here an over-limit body is drained so the browser gets
+   * our answer instead of a reset connection; past it we stop reading (abusive clients only).
+   */
+  maxDrainBytes: number;
+};
+
+export const UPLOAD_LIMITS: Readonly<MultipartLimits> = Object.freeze({
+  maxFileBytes: MAX_IMAGE_BYTES,
+  maxParts: 20,
+  maxFieldBytes: 100 * 1024,
+  maxBodyBytes: 16 * MB,
+  maxDrainBytes: 128 * MB,
+});
+
+/** The form field that carries the photo, in every form of the app. */
+export const IMAGE_FIELD = "image";
+/** Stands for "a file was uploaded" when the server validates a form's fields (the file itself stays out). */
+export const IMAGE_PRESENT = "uploaded-file";
+
+/** The formats the image module accepts, as the hints name them. */
+export const IMAGE_FORMATS = "JPEG, PNG, WebP, GIF or AVIF";
+
+/** What the `image` field can be told, by the browser's check or the server's. */
+export const IMAGE_MESSAGES = {
+  tooBig: `Image must be ${MAX_IMAGE_MB} MB or smaller.`,
+  notAnImage: "Only image files are accepted.",
+  heic: "HEIC photos are not supported yet. Please choose a JPEG or PNG.",
+  tooManyPixels: `Image is too large (at most ${MAX_PIXELS / 1_000_000} megapixels).`,
+} as const;
+
+/** The multipart parser's messages: `image` (too big), a text field (too long), `message` (the request). */
+export const MULTIPART_MESSAGES = {
+  imageTooBig: IMAGE_MESSAGES.tooBig,
+  notMultipart: "The form must be sent as multipart/form-data.",
+  malformed: "The upload could not be read. Please try again.",
+  bodyTooBig: "The upload is too large.",
+  tooManyParts: "The form has too many fields.",
+  fieldTooLong: "This field is too long.",
+} as const;
+
+/** The body reader's failures (a body without a photo), answered 400 and 413. */
+export const BODY_MESSAGES = {
+  unreadable: "The request body could not be read.",
+  tooLarge: "Request body is too large.",
+} as const;
+
+/** The hints under the photo fields. */
+export const IMAGE_HINTS = {
+  /** Add a moment (and, after "Optional. ", add a kid). */
+  choose: `An image file (${IMAGE_FORMATS}), at most ${MAX_IMAGE_MB} MB.`,
+  /** After "Leave empty to keep the current …": the update forms. */
+  replace: `An image file, at most ${MAX_IMAGE_MB} MB.`,
+  /** The profile picture form. */
+  picture: `A ${IMAGE_FORMATS} image, up to ${MAX_IMAGE_MB} MB.`,
+} as const;
+
+/**
+ * The browser's first look at a chosen file: too big, or declared as something other than an
+ * image; null when it may be sent (the server judges the content). Not a File (on the server, a
+ * stand-in for the uploaded file): null.
+ */
+export function chosenFileProblem(value: unknown): string | null {
+  if (typeof File === "undefined" || !(value instanceof File)) return null;
+  if (value.size > MAX_IMAGE_BYTES) return IMAGE_MESSAGES.tooBig;
+  if (value.type && !value.type.startsWith("image/")) return IMAGE_MESSAGES.notAnImage;
+  return null;
+}
