@@ -19,7 +19,7 @@ export async function makeUser(overrides: Partial<{ first_name: string | null; l
     first_name: overrides.first_name === undefined ? `First${tag}` : overrides.first_name,
     last_name: overrides.last_name === undefined ? `Last${tag}` : overrides.last_name,
   });
-  if ("errors" in result) throw new Error(JSON.stringify(result.errors));
+  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
   return result.user;
 }
 

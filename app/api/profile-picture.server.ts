@@ -2,13 +2,14 @@ import { IMAGE_FIELD, MULTIPART_MESSAGES } from "~/images/limits";
 import { parseMultipart, type UploadedFile } from "~/images/multipart.server";
 import { photoUrl } from "~/images/photo";
 import { PICTURE_MESSAGES } from "~/forms/profile-picture";
-import { setProfilePicture } from "~/models/profile-pictures.server";
+import { PROFILE_PICTURE_NOT_FOUND, setProfilePicture } from "~/models/profile-pictures.server";
 import type { User } from "~/models/users.server";
+import { apiRefusal } from "./refusal.server";
 import { apiError, apiFieldErrors, json } from "./responses.server";
 
 // Reading a profile picture upload (page and API alike) and the API's answers to it.
 
-export const PICTURE_NOT_FOUND = "profile picture not found";
+export const PICTURE_NOT_FOUND = PROFILE_PICTURE_NOT_FOUND;
 
 export type PictureUpload = {
   /** Text fields of the form (e.g. `intent`). */
@@ -57,9 +58,7 @@ export async function pictureUploadResponse(
     if (upload.imageErrors.length) return apiFieldErrors({ image: upload.imageErrors });
     if (upload.formErrors.length || !file) return apiError(400, upload.formErrors[0] ?? MULTIPART_MESSAGES.malformed);
     const result = await setProfilePicture(user.id, file, { mustExist });
-    if (!result.ok) {
-      return result.reason === "not-found" ? apiError(404, PICTURE_NOT_FOUND) : apiFieldErrors({ image: [result.error] });
-    }
+    if (!result.ok) return apiRefusal(result);
     return json({ user_image_url: photoUrl(result.photo) }, { status: successStatus });
   } finally {
     await file?.discard();

@@ -1,8 +1,8 @@
 // Kids and daily logs as api-contract.md returns them.
 import { photoUrl } from "~/images/photo";
-import { apiError } from "./responses.server";
 import type { Kid } from "~/models/kids.server";
 import type { Moment } from "~/models/moments.server";
+import { ACCESS_MESSAGES } from "~/models/access.server";
 
 /** Kid: `{id, user_id, name, birth_date, relationship, kid_image_url}`. */
 export function serializeKid(kid: Kid) {
@@ -28,11 +28,6 @@ export function serializeDailyLog(moment: Moment) {
   };
 }
 
-/** A refusal on /api: 404 with the route's "not found" message, 403 when not visible or not the owner. */
-export function apiRefusal(refusal: { reason: "not-found" | "hidden" | "forbidden" }, notFoundMessage: string): Response {
-  return refusal.reason === "not-found" ? apiError(404, notFoundMessage) : apiError(403, NOT_AUTHORIZED);
-}
-
-export const NOT_AUTHORIZED = "You are not authorized";
-export const KID_NOT_FOUND = "Kid not found";
-export const DAILY_LOG_NOT_FOUND = "Daily log not found";
+/** For an id in the URL that cannot be one (the models' own words for "no such row"). */
+export const KID_NOT_FOUND = ACCESS_MESSAGES.kidNotFound;
+export const DAILY_LOG_NOT_FOUND = ACCESS_MESSAGES.momentNotFound;

@@ -1,7 +1,6 @@
 // Like and Comment → the JSON shapes of api-contract.md.
 import { photoUrl } from "~/images/photo";
 import { readFields } from "./body.server";
-import { apiErrorSingular, apiFieldErrors } from "./responses.server";
 import type { Comment } from "~/models/comments.server";
 import type { Like } from "~/models/likes.server";
 
@@ -24,14 +23,6 @@ export function serializeComment(comment: Comment) {
       user_image_url: comment.user.photo ? photoUrl(comment.user.photo) : null,
     },
   };
-}
-
-/**
- * A refused likes/comments request: comment validation is envelope (B) `{"errors": {"comment": […]}}`,
- * everything else the singular envelope (C') `{"error": {"message"}}`.
- */
-export function socialRefusal(r: { status: number; message: string; errors?: Record<string, string[]> }): Response {
-  return r.status === 400 && r.errors ? apiFieldErrors(r.errors) : apiErrorSingular(r.status, r.message);
 }
 
 /** The text fields of a likes/comments body. An unreadable body counts as empty (→ "Comment is required"). */

@@ -5,6 +5,7 @@ import { IMAGE_FIELD, IMAGE_PRESENT } from "~/images/limits";
 import { parseMultipart, type UploadedFile } from "~/images/multipart.server";
 import { checkImage } from "~/images/process.server";
 import { asFormValue, BodyFailure, parseBodyFields } from "./body.server";
+import { invalid, type Result } from "~/models/refusal";
 
 // The one way the kid and moment forms (pages and /api) read a body that may carry a photo:
 // multipart goes through the image module's streaming parser (the file never sits in memory, a
@@ -60,15 +61,12 @@ function merge(...lists: (Errors | null | undefined)[]): Errors {
  */
 async function earlyImageErrors(body: PhotoBody): Promise<Errors> {
   if (!body.file || body.errors[IMAGE_FIELD]) return {};
-  const problem = await checkImage(body.file.path);
-  return problem ? { [IMAGE_FIELD]: [problem] } : {};
+  const refusal = await checkImage(body.file.path);
+  return refusal?.kind === "invalid" ? (refusal.fieldErrors ?? {}) : {};
 }
 
-/** API validation: the schema's output, or `{field: [messages]}` for envelope (B). */
-export async function validateBody<S extends z.ZodType>(
-  body: PhotoBody,
-  schema: S,
-): Promise<{ ok: true; value: z.output<S> } | { ok: false; errors: Errors }> {
+/** API validation: the schema's output, or a refusal (invalid) with `{field: [messages]}` for envelope (B). */
+export async function validateBody<S extends z.ZodType>(body: PhotoBody, schema: S): Promise<Result<{ value: z.output<S> }>> {
   const values = { ...body.fields, image: body.file ? IMAGE_PRESENT : undefined };
   const parsed = schema.safeParse(values);
   const schemaErrors: Errors = {};
@@ -80,7 +78,7 @@ export async function validateBody<S extends z.ZodType>(
   }
   const errors = merge(schemaErrors, body.errors);
   if (parsed.success && !Object.keys(errors).length) return { ok: true, value: parsed.data };
-  return { ok: false, errors: merge(errors, await earlyImageErrors(body)) };
+  return invalid(undefined, merge(errors, await earlyImageErrors(body)));
 }
 
 export type PhotoFormResult<Output> = {

@@ -2,6 +2,7 @@ import os from "node:os";
 import fsp from "node:fs/promises";
 import sharp, { type Metadata, type OutputInfo, type SharpOptions } from "sharp";
 import { IMAGE_MESSAGES, MAX_PIXELS } from "./limits";
+import { invalidField, type Refusal, type Result } from "~/models/refusal";
 
 // Checks, cleaning and derivatives for every uploaded photo.
 //
@@ -55,10 +56,13 @@ export type ProcessedImage = {
   placeholder: string;
 };
 
-export type ProcessResult = { ok: true; image: ProcessedImage } | { ok: false; error: string };
+/** The processed photo, or why it is refused (invalid, its message for the `image` field). */
+export type ProcessResult = Result<{ image: ProcessedImage }>;
 
-/** The user's fault: shown next to the `image` field. */
-export class ImageRejected extends Error {}
+/** The user's fault: refused with `message` for the `image` field. */
+export function imageRefusal(message: string): Refusal {
+  return invalidField("image", message);
+}
 
 // ---- sniffing -----------------------------------------------------------------------------
 
@@ -142,34 +146,36 @@ type Inspected = { format: AcceptedFormat; width: number; height: number; orient
 
 /**
  * Header-only checks (no pixel decoding): real JPEG/PNG/WebP/GIF/AVIF content, at most
- * MAX_PIXELS. Throws ImageRejected with the user-facing message otherwise.
+ * MAX_PIXELS. Refused (with the user-facing message) otherwise.
  */
-async function inspect(filePath: string): Promise<Inspected> {
+async function inspect(filePath: string): Promise<Result<Inspected>> {
+  const notAnImage = imageRefusal(IMAGE_MESSAGES.notAnImage);
   let head: Uint8Array;
   try {
     head = await readHead(filePath);
   } catch {
-    throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+    return notAnImage;
   }
   const sniffed = sniffFormat(head);
-  if (sniffed === "heic") throw new ImageRejected(IMAGE_MESSAGES.heic);
-  if (!sniffed) throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  if (sniffed === "heic") return imageRefusal(IMAGE_MESSAGES.heic);
+  if (!sniffed) return notAnImage;
 
   let meta: Metadata;
   try {
     meta = await sharp(filePath, { ...inputOptions, limitInputPixels: false }).metadata();
   } catch {
-    throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+    return notAnImage;
   }
   const format = acceptedFormat(meta);
-  if (format === "heic") throw new ImageRejected(IMAGE_MESSAGES.heic);
-  if (!format || format !== sniffed) throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+  if (format === "heic") return imageRefusal(IMAGE_MESSAGES.heic);
+  if (!format || format !== sniffed) return notAnImage;
   const width = meta.width ?? 0;
   const height = meta.pageHeight ?? meta.height ?? 0;
-  if (!(width > 0 && height > 0)) throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
-  if (width * height > MAX_PIXELS) throw new ImageRejected(IMAGE_MESSAGES.tooManyPixels);
+  if (!(width > 0 && height > 0)) return notAnImage;
+  if (width * height > MAX_PIXELS) return imageRefusal(IMAGE_MESSAGES.tooManyPixels);
   const swap = (meta.orientation ?? 1) >= 5;
   return {
+    ok: true,
     format,
     width,
     height,
@@ -197,17 +203,12 @@ function acceptedFormat(meta: Metadata): AcceptedFormat | "heic" | null {
 
 /**
  * Quick check of an upload without decoding its pixels: null when it looks acceptable, or the
- * user-facing message. Lets a form report an image problem together with its other field errors;
+ * refusal. Lets a form report an image problem together with its other field errors;
  * `processImage` still has the last word (it also catches corrupt pixel data).
  */
-export async function checkImage(filePath: string): Promise<string | null> {
-  try {
-    await inspect(filePath);
-    return null;
-  } catch (error) {
-    if (error instanceof ImageRejected) return error.message;
-    throw error;
-  }
+export async function checkImage(filePath: string): Promise<Refusal | null> {
+  const inspected = await inspect(filePath);
+  return inspected.ok ? null : inspected;
 }
 
 /** Derivative widths for an upright image `width` × `height` px: never upscaled, never too tall. */
@@ -219,21 +220,17 @@ export function derivativeWidths(width: number, height: number): number[] {
 
 /**
  * Checks, cleans and resizes one uploaded file (see the top of this module). Does not touch the
- * file. Resolves `{ok: false, error}` with the user-facing message for anything that is not an
- * acceptable photo; rejects only for server trouble.
+ * file. Refused (invalid, with the user-facing message for the `image` field) for anything that is
+ * not an acceptable photo; rejects only for server trouble.
  */
 export async function processImage(filePath: string): Promise<ProcessResult> {
-  try {
-    const info = await inspect(filePath); // header only: cheap, outside the queue
-    const weight = info.width * info.height > BIG_IMAGE_PIXELS ? MAX_PARALLEL_JOBS : 1;
-    return { ok: true, image: await inQueue(weight, () => processNow(filePath, info)) };
-  } catch (error) {
-    if (error instanceof ImageRejected) return { ok: false, error: error.message };
-    throw error;
-  }
+  const info = await inspect(filePath); // header only: cheap, outside the queue
+  if (!info.ok) return info;
+  const weight = info.width * info.height > BIG_IMAGE_PIXELS ? MAX_PARALLEL_JOBS : 1;
+  return inQueue(weight, () => processNow(filePath, info));
 }
 
-async function processNow(filePath: string, info: Inspected): Promise<ProcessedImage> {
+async function processNow(filePath: string, info: Inspected): Promise<ProcessResult> {
   const widths = derivativeWidths(info.orientedWidth, info.orientedHeight);
   const largest = widths[widths.length - 1]!;
 
@@ -246,7 +243,7 @@ async function processNow(filePath: string, info: Inspected): Promise<ProcessedI
   } catch (error) {
     if (isTimeout(error)) throw error;
     // corrupt or truncated pixel data, or a header that lied about its size
-    throw new ImageRejected(IMAGE_MESSAGES.notAnImage);
+    return imageRefusal(IMAGE_MESSAGES.notAnImage);
   }
   const raw = {
     raw: { width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels },
@@ -265,7 +262,7 @@ async function processNow(filePath: string, info: Inspected): Promise<ProcessedI
     .toBuffer();
 
   const top = derivatives[derivatives.length - 1]!;
-  return {
+  const image: ProcessedImage = {
     format: info.format,
     width: top.width,
     height: top.height,
@@ -273,6 +270,7 @@ async function processNow(filePath: string, info: Inspected): Promise<ProcessedI
     derivatives,
     placeholder: `data:image/webp;base64,${tiny.toString("base64")}`,
   };
+  return { ok: true, image };
 }
 
 function isTimeout(error: unknown): boolean {

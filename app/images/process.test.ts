@@ -20,7 +20,7 @@ function save(bytes: Buffer | string, name = "upload.jpg"): string {
 
 async function ok(file: string) {
   const result = await processImage(file);
-  if (!result.ok) throw new Error(`rejected: ${result.error}`);
+  if (!result.ok) throw new Error(`rejected: ${result.message}`);
   return result.image;
 }
 
@@ -208,7 +208,7 @@ describe("rejected inputs", () => {
   for (const [name, make, message] of cases) {
     it(`${name} → "${message}"`, async () => {
       const result = await processImage(save(await make()));
-      expect(result).toEqual({ ok: false, error: message });
+      expect(result).toEqual({ ok: false, kind: "invalid", message, fieldErrors: { image: [message] } });
     });
   }
 

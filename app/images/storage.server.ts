@@ -4,6 +4,8 @@ import path from "node:path";
 import type { Knex } from "knex";
 import { config } from "~/lib/config.server";
 import { db, nowIso, type Db } from "~/lib/db.server";
+import { inList, query } from "~/lib/query.server";
+import type { Result } from "~/models/refusal";
 import type { Photo } from "./photo";
 import type { UploadedFile } from "./multipart.server";
 import { processImage } from "./process.server";
@@ -47,12 +49,10 @@ export type ImageOptions = {
   ownerId: number;
 };
 
-/** `error` is the user-facing message for the `image` field. */
-export type StoreResult = { ok: true; image: StoredImage } | { ok: false; error: string };
+/** The stored photo, or why it was refused (invalid: the message for the `image` field). */
+export type StoreResult = Result<{ image: StoredImage }>;
 
-export type NewImageResult<T> =
-  | { ok: true; value: T; imageId: number; image: StoredImage }
-  | { ok: false; error: string };
+export type NewImageResult<T> = Result<{ value: T; imageId: number; image: StoredImage }>;
 
 export type ImageTransactionTools = {
   /**
@@ -108,9 +108,9 @@ async function syncDir(dir: string): Promise<void> {
  * Checks, cleans and resizes an uploaded photo and writes its derivatives to
  * <UPLOADS_DIR>/<new key>/<width>.webp. Writes no database row (see withNewImage).
  *
- * Consumes `file`: its temporary file is removed whatever happens. Resolves `{ok: false, error}`
- * when the upload is not an acceptable photo (error = the message for the `image` field); rejects
- * only for server trouble, and then nothing is left on disk either.
+ * Consumes `file`: its temporary file is removed whatever happens. Refused (invalid, with the
+ * message for the `image` field) when the upload is not an acceptable photo; rejects only for
+ * server trouble, and then nothing is left on disk either.
  */
 export async function storeImage(file: UploadedFile): Promise<StoreResult> {
   let partial: string | null = null;
@@ -214,7 +214,7 @@ export async function withImageTransaction<T>(
  * Stores an uploaded photo and, in ONE transaction, inserts its images row and runs `fn` (which
  * points the entity at `imageId`). Consumes `file` (its temp file is always removed).
  *
- * - Not an acceptable photo: `{ok: false, error}` (the `image` field message); `fn` never runs.
+ * - Not an acceptable photo: the refusal (invalid, on the `image` field); `fn` never runs.
  * - `fn` or the commit throws: the new files are removed and the error is rethrown.
  * - Images dropped with `dropImages` (the photo being replaced) lose their files after the commit.
  *
@@ -228,7 +228,7 @@ export async function withImageTransaction<T>(
  *   await trx("kids").where({ id }).update({ image_id: imageId });
  *   await dropImages([kid.image_id]);
  * });
- * if (!result.ok) return { errors: { image: [result.error] } };
+ * if (!result.ok) return result;
  * ```
  */
 export async function withNewImage<T>(
@@ -278,10 +278,12 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
   return id;
 }
 
+const imageByKey = query<{ key: string }>((p, k) => k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"));
+
 /** The images row for a key, or null. */
-export async function findImageByKey(key: string, conn: Db = db()): Promise<ImageRecord | null> {
+export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecord | null> {
   if (!KEY_PATTERN.test(key)) return null;
-  const row = await conn("images").where({ key }).first("id", "key", "kind", "owner_id", "widths");
+  const row = await imageByKey.first({ key }, { conn });
   if (!row) return null;
   return {
     id: Number(row.id),
@@ -294,6 +296,8 @@ export async function findImageByKey(key: string, conn: Db = db()): Promise<Imag
       .filter((n) => Number.isSafeInteger(n) && n > 0),
   };
 }
+
+const knownKeys = query<{ keys: string[] }>((p, k) => inList(k("images"), "images.key", p("keys")).select("images.key"));
 
 /**
  * Maintenance (e.g. at server start): removes temporary files older than `olderThanMs` and image
@@ -323,7 +327,7 @@ export async function sweepUploads(olderThanMs = 60 * 60 * 1000): Promise<number
     const dirs = (await fsp.readdir(root).catch(() => [] as string[])).filter((n) => KEY_PATTERN.test(n));
     for (let i = 0; i < dirs.length; i += 500) {
       const batch = dirs.slice(i, i + 500);
-      const known = new Set((await db()("images").whereIn("key", batch).select("key")).map((r: { key: string }) => r.key));
+      const known = new Set((await knownKeys.all<{ key: string }>({ keys: batch })).map((r) => r.key));
       for (const key of batch) {
         if (known.has(key) || !(await oldEnough(path.join(root, key)))) continue;
         await fsp.rm(path.join(root, key), { recursive: true, force: true });

@@ -40,7 +40,7 @@ describe("storeImage", () => {
   it("writes <UPLOADS_DIR>/<key>/<width>.webp and consumes the upload", async () => {
     const file = await upload(await makeImage("jpeg", 1600, 1200));
     const result = await storeImage(file);
-    if (!result.ok) throw new Error(result.error);
+    if (!result.ok) throw new Error(result.message);
     const { image } = result;
     expect(image.key).toMatch(KEY_PATTERN);
     expect(Buffer.from(image.key, "base64url").length).toBeGreaterThanOrEqual(16); // ≥ 128 random bits
@@ -98,7 +98,7 @@ describe("rejected uploads leave nothing behind", () => {
       const result = await withNewImage(file, { kind: "kid", ownerId: user.id }, async () => {
         ran = true;
       });
-      expect(result).toEqual({ ok: false, error: message });
+      expect(result).toEqual({ ok: false, kind: "invalid", message, fieldErrors: { image: [message] } });
       expect(ran).toBe(false);
       expect(listUploads()).toEqual(filesBefore);
       expect(await countImageRows()).toBe(rowsBefore);
@@ -128,7 +128,7 @@ describe("withNewImage", () => {
       await trx("kids").where({ id: kidId }).update({ image_id: imageId });
       return `kid ${kidId} now shows ${image.key}`;
     });
-    if (!result.ok) throw new Error(result.error);
+    if (!result.ok) throw new Error(result.message);
     expect(result.value).toBe(`kid ${kidId} now shows ${result.image.key}`);
     const row = await db()("images").where({ id: result.imageId }).first();
     expect(row).toMatchObject({ key: result.image.key, kind: "kid", owner_id: user.id, width: 700, height: 700, widths: "160,320,640,700" });
@@ -164,7 +164,7 @@ describe("withNewImage", () => {
     const first = await withNewImage(await upload(await makeImage("jpeg", 300, 300)), { kind: "user", ownerId: user.id }, async (trx, imageId) => {
       await trx("users").where({ id: user.id }).update({ image_id: imageId });
     });
-    if (!first.ok) throw new Error(first.error);
+    if (!first.ok) throw new Error(first.message);
 
     // a replacement that fails keeps the old photo, row and files
     await expect(
@@ -183,7 +183,7 @@ describe("withNewImage", () => {
       await dropImages([old.image_id, null]);
       expect(filesOf(first.image.key)).toHaveLength(2); // not before the commit
     });
-    if (!second.ok) throw new Error(second.error);
+    if (!second.ok) throw new Error(second.message);
     expect(filesOf(first.image.key)).toEqual([]);
     expect(await findImageByKey(first.image.key)).toBeNull();
     expect((await db()("users").where({ id: user.id }).first()).image_id).toBe(second.imageId);
@@ -194,13 +194,13 @@ describe("withImageTransaction and deleteImageFiles", () => {
   it("deleting a kid with its moments removes every photo after the commit", async () => {
     const user = await makeUser();
     const kidPhoto = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "kid", ownerId: user.id }, async (_trx, id) => id);
-    if (!kidPhoto.ok) throw new Error(kidPhoto.error);
+    if (!kidPhoto.ok) throw new Error(kidPhoto.message);
     const kidId = await kidFor(user.id, kidPhoto.imageId);
     const logPhoto = await withNewImage(await upload(await makeImage("png", 200, 200)), { kind: "log", ownerId: user.id }, async (trx, imageId) => {
       const now = new Date().toISOString();
       await trx("daily_logs").insert({ kid_id: kidId, title: "t", content: "c", image_id: imageId, created_at: now, updated_at: now });
     });
-    if (!logPhoto.ok) throw new Error(logPhoto.error);
+    if (!logPhoto.ok) throw new Error(logPhoto.message);
 
     // a failed deletion changes nothing
     await expect(
@@ -235,7 +235,7 @@ describe("withImageTransaction and deleteImageFiles", () => {
   it("sweepUploads removes stale temp files and orphaned directories only", async () => {
     const user = await makeUser();
     const kept = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "user", ownerId: user.id }, async () => {});
-    if (!kept.ok) throw new Error(kept.error);
+    if (!kept.ok) throw new Error(kept.message);
     const orphan = path.join(config().uploadsDir, "orphanedKeyAAAAAAAAAAAAA");
     fs.mkdirSync(orphan);
     fs.writeFileSync(path.join(orphan, "160.webp"), "x");

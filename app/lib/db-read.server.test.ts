@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db, nowIso } from "./db.server";
-import { closeReadDb, readAll, readDbPreparedCount, readFirst, readQuery } from "./db-read.server";
+import { closeReadDb, readAll, readDbPreparedCount, readFirst } from "./db-read.server";
+import { limitParam, NO_LIMIT, query } from "./query.server";
 import { makeUser, cookieFor, req } from "../../tests/helpers";
 import { canSeeKidsOf, kidAccess } from "~/models/access.server";
 import { getUser } from "~/web/auth.server";
@@ -97,12 +98,12 @@ describe("the read connection", () => {
   });
 });
 
-describe("readQuery", () => {
+describe("query", () => {
   it("writes the SQL once with knex and binds named parameters, lists as JSON", async () => {
     const owner = await makeUser();
     const ids = [await insertKid(owner.id, "A"), await insertKid(owner.id, "B"), await insertKid(owner.id, "C")];
-    const q = readQuery<{ ids: number[]; owner: number }>((p) =>
-      db()("kids")
+    const q = query<{ ids: number[]; owner: number }>((p, k) =>
+      k("kids")
         .whereRaw("id in (select value from json_each(?))", [p("ids")])
         .andWhere("user_id", p("owner"))
         .andWhere("relationship", "Mom")
@@ -115,6 +116,33 @@ describe("readQuery", () => {
     expect(await q.all({ ids: [], owner: owner.id })).toEqual([]);
     expect(await q.first({ ids, owner: owner.id })).toEqual({ name: "A" });
     expect(() => q.bindings({ ids } as never)).toThrow(/missing parameter owner/);
+  });
+
+  it("runs the same SQL inside a transaction with { conn }, seeing its uncommitted rows", async () => {
+    const owner = await makeUser();
+    const byOwner = query<{ owner: number; limit: number }>((p, k) =>
+      limitParam(k, k("kids").where("user_id", p("owner")).orderBy("id").select("name"), p("limit")),
+    );
+    const seen: { sql: string; readConnection?: boolean }[] = [];
+    const listener = (q: (typeof seen)[number]) => seen.push(q);
+    await insertKid(owner.id, "Committed");
+    const trx = await db().transaction();
+    try {
+      await trx("kids").insert({ user_id: owner.id, name: "Pending", birth_date: "2020-01-01", relationship: "Mom", created_at: nowIso() });
+      db().on("query", listener);
+      expect(await byOwner.all({ owner: owner.id, limit: NO_LIMIT }, { conn: trx })).toEqual([{ name: "Committed" }, { name: "Pending" }]);
+      expect(await byOwner.all({ owner: owner.id, limit: 1 }, { conn: trx })).toEqual([{ name: "Committed" }]);
+      expect(await byOwner.all({ owner: owner.id, limit: NO_LIMIT })).toEqual([{ name: "Committed" }]);
+      db().off("query", listener);
+      await trx.rollback();
+    } finally {
+      db().off("query", listener);
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+    // the same SQL text both ways; every run counted as a query
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((q) => q.sql.replace(/\s+/g, " ")))).toEqual(new Set([byOwner.sql]));
+    expect(seen.map((q) => Boolean(q.readConnection))).toEqual([false, false, true]);
   });
 });
 

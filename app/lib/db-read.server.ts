@@ -1,10 +1,9 @@
-import type { Knex } from "knex";
 import sqlite3 from "sqlite3";
 import { config } from "./config.server";
 import { db } from "./db.server";
 
-// The READ connection: a second SQLite connection on the same file, for the per-request hot reads
-// (session, access checks, moments, likes and comments). Why:
+// The READ connection: a second SQLite connection on the same file, on which the query layer
+// (app/lib/query.server.ts, the only caller) runs every read made outside a write transaction. Why:
 //  - knex's pool holds ONE connection (SQLite has one writer), so every query of every concurrent
 //    request waited for the previous one, including the main-thread hop between two queries;
 //  - knex compiles each query builder to SQL and SQLite parses that SQL again on every call.
@@ -13,8 +12,8 @@ import { db } from "./db.server";
 // per SQL text). The connection is `query_only`: it cannot change anything.
 //
 // Reads that belong to a write transaction must keep using that transaction (they must see its
-// uncommitted rows); only autocommit reads come here. A read here sees everything committed
-// before it starts, as a read on the knex connection would.
+// uncommitted rows: `query(...).all(params, { conn: trx })`); only autocommit reads come here. A
+// read here sees everything committed before it starts, as a read on the knex connection would.
 //
 // Query counting: each read emits knex's "query" event on db() (only when someone listens), with
 // `{ method: "select", sql, bindings, readConnection: true }`, so tests that count a page's
@@ -156,57 +155,4 @@ export function readAll<T = Row>(sql: string, params: readonly unknown[] = []): 
 /** The first row of a SELECT (or undefined). The SQL should say `limit 1` when more rows could match. */
 export async function readFirst<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
   return (await readAll<T>(sql, params))[0];
-}
-
-// ---- SQL written once by knex ----------------------------------------------------------------
-
-const MARKER = "\u0000sm-read-param:";
-
-/** Where a query takes a value at run time: `param("viewerId")` in a knex builder. */
-export type ParamFn<P> = (name: keyof P & string) => string;
-
-export type ReadQuery<P> = {
-  /** The SQL text (compiled on first use). */
-  readonly sql: string;
-  /** The bindings for `params`, in the SQL's order. */
-  bindings(params: P): unknown[];
-  all<T = Row>(params: P): Promise<T[]>;
-  first<T = Row>(params: P): Promise<T | undefined>;
-};
-
-/**
- * A read query whose SQL knex writes ONCE (from the same builders the rest of the code uses, e.g.
- * access.whereVisibleTo), then runs on the read connection with a reused prepared statement.
- * `build` receives `param(name)`: use it wherever a value changes from call to call; other values
- * (e.g. `.first()`'s limit 1, status "accepted") stay as they were compiled. A list of ids is one
- * parameter: write `x in (select value from json_each(?))` and pass the array (sent as JSON).
- * The builder must not depend on anything but its parameters.
- */
-export function readQuery<P extends Record<string, unknown>>(build: (param: ParamFn<P>) => Knex.QueryBuilder | Knex.Raw): ReadQuery<P> {
-  let compiled: { sql: string; slots: ({ name: string } | { value: unknown })[] } | null = null;
-  const compile = () => {
-    if (compiled) return compiled;
-    const native = build((name) => MARKER + name).toSQL().toNative();
-    const slots = native.bindings.map((b) =>
-      typeof b === "string" && b.startsWith(MARKER) ? { name: b.slice(MARKER.length) } : { value: b },
-    );
-    if (native.sql.includes(MARKER)) throw new Error("readQuery: a parameter ended up inside the SQL text");
-    compiled = { sql: native.sql, slots };
-    return compiled;
-  };
-  const bindings = (params: P) =>
-    compile().slots.map((slot) => {
-      if (!("name" in slot)) return slot.value;
-      if (!(slot.name in params)) throw new Error(`readQuery: missing parameter ${slot.name}`);
-      const value = params[slot.name];
-      return Array.isArray(value) ? JSON.stringify(value) : value;
-    });
-  return {
-    get sql() {
-      return compile().sql;
-    },
-    bindings,
-    all: <T = Row>(params: P) => readAll<T>(compile().sql, bindings(params)),
-    first: async <T = Row>(params: P) => (await readAll<T>(compile().sql, bindings(params)))[0],
-  };
 }

@@ -53,7 +53,7 @@ describe("the schema enforces the product's invariants", () => {
     const { createUser } = await import("~/models/users.server");
     await makeUser({ email: "Case@Example.com", username: "CaseName" });
     const again = await createUser({ email: "case@EXAMPLE.com", username: "casename", password: "secret1" });
-    expect(again).toEqual({ errors: { email: ["Email address is already in use."], username: ["Username is already in use."] } });
+    expect(again).toEqual({ ok: false, kind: "conflict", fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] } });
   });
 
   it("has the cursor index for a kid's moments newest first", async () => {

@@ -3,9 +3,9 @@ import { knexConfig } from "../../db/knexfile.mjs";
 import { config } from "./config.server";
 
 // One knex instance per process, created on first use so tests can point DATABASE_FILE at a
-// temporary file before anything touches the database. It holds the one writer connection; the
-// per-request hot reads (session, access checks, moments, likes, comments) go through a second,
-// read-only connection with prepared statements: app/lib/db-read.server.ts.
+// temporary file before anything touches the database. It holds the one writer connection: writes
+// and write transactions. Reads go through the query layer (app/lib/query.server.ts), which runs
+// them on a second, read-only connection with prepared statements (app/lib/db-read.server.ts).
 const globalForDb = globalThis as unknown as { __sweetDb?: { file: string; knex: Knex } };
 
 export function db(): Knex {
@@ -31,4 +31,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return (
     e.code === "SQLITE_CONSTRAINT" && /UNIQUE/i.test(e.message ?? "")
   ) || e.code === "23505";
+}
+
+/** A foreign key pointed at a row that is gone (e.g. deleted between a check and an insert). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e) return false;
+  return (e.code === "SQLITE_CONSTRAINT" && /FOREIGN KEY/i.test(e.message ?? "")) || e.code === "23503";
 }

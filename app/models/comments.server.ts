@@ -1,14 +1,15 @@
-import { db, nowIso } from "~/lib/db.server";
-import { readQuery } from "~/lib/db-read.server";
+import type { Knex } from "knex";
+import { db, isForeignKeyViolation, nowIso } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
-import { logAccess } from "./access.server";
-import { isForeignKeyViolation, refuse, type SocialRefusal } from "./likes.server";
+import { requireCommentAuthor, requireMoment } from "./access.server";
+import { invalidField, notFound, reword, type Result } from "./refusal";
 
-// Comments on a moment (daily log). Read and write: anyone who can see the moment (logAccess).
-// Edit and delete: the author only (and only while they can still see the moment). Newest first;
-// an edit changes `updated_at` only, so an edited comment keeps its place.
+// Comments on a moment. Read and write: anyone who can see the moment (requireMoment). Edit and
+// delete: the author only, while they can still see the moment (requireCommentAuthor). Newest
+// first; an edit changes `updated_at` only, so an edited comment keeps its place.
 
 export type Comment = {
   id: number;
@@ -20,8 +21,6 @@ export type Comment = {
   user: { username: string; first_name: string | null; last_name: string | null; photo: Photo | null };
 };
 
-export type CommentInvalid = SocialRefusal & { status: 400; errors: { comment: string[] } };
-
 export const COMMENT_REFUSALS = {
   logNotFound: "Daily log not found",
   commentNotFound: "Comment not found",
@@ -32,8 +31,8 @@ export const COMMENT_REFUSALS = {
 } as const;
 
 /** Comments joined with their author and the author's picture (one query for any number). */
-export function commentsQuery(conn = db()) {
-  return conn("comments")
+export function commentsQuery(k: Knex) {
+  return k("comments")
     .join("users", "users.id", "comments.user_id")
     .leftJoin("images as commenter_images", "commenter_images.id", "users.image_id");
 }
@@ -68,18 +67,16 @@ export function commentFromRow(row: Record<string, unknown>): Comment {
   };
 }
 
-async function getComment(id: number): Promise<Comment | null> {
-  const row = await commentsQuery().where("comments.id", id).first(commentColumns);
+const commentById = query<{ commentId: number }>((p, k) => commentsQuery(k).where("comments.id", p("commentId")).first(commentColumns));
+
+async function getComment(commentId: number): Promise<Comment | null> {
+  const row = await commentById.first({ commentId });
   return row ? commentFromRow(row) : null;
 }
 
-function invalid(message: string): CommentInvalid {
-  return { ...refuse(400, message), status: 400, errors: { comment: [message] } };
-}
-
-const commentsOfLogRead = readQuery<{ logId: number }>((p) =>
-  commentsQuery()
-    .where("comments.daily_log_id", p("logId"))
+const commentsOfMoment = query<{ momentId: number }>((p, k) =>
+  commentsQuery(k)
+    .where("comments.daily_log_id", p("momentId"))
     .orderBy([
       { column: "comments.created_at", order: "desc" },
       { column: "comments.id", order: "desc" },
@@ -88,63 +85,50 @@ const commentsOfLogRead = readQuery<{ logId: number }>((p) =>
 );
 
 /** Every comment of a moment, newest first. */
-export async function listComments(
-  viewerId: number,
-  logId: number,
-): Promise<{ ok: true; comments: Comment[] } | SocialRefusal> {
-  const access = await logAccess(viewerId, logId);
-  if (!access) return refuse(404, COMMENT_REFUSALS.logNotFound);
-  if (!access.visible) return refuse(403, COMMENT_REFUSALS.notAllowedToSee, { hidden: true });
-  const rows = await commentsOfLogRead.all({ logId });
+export async function listComments(viewerId: number, momentId: number): Promise<Result<{ comments: Comment[] }>> {
+  const access = await requireMoment(viewerId, momentId);
+  if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToSee });
+  const rows = await commentsOfMoment.all({ momentId });
   return { ok: true, comments: rows.map(commentFromRow) };
 }
 
-/** Adds a comment (text trimmed, 1–1000 characters). Order of refusals: 404, 403, 400. */
-export async function addComment(
-  viewerId: number,
-  logId: number,
-  text: unknown,
-): Promise<{ ok: true; comment: Comment } | SocialRefusal | CommentInvalid> {
-  const access = await logAccess(viewerId, logId);
-  if (!access) return refuse(404, COMMENT_REFUSALS.logNotFound);
-  if (!access.visible) return refuse(403, COMMENT_REFUSALS.notAllowedToComment, { hidden: true });
+/** Adds a comment (text trimmed, 1–1000 characters). Order of refusals: not found, forbidden, invalid. */
+export async function addComment(viewerId: number, momentId: number, text: unknown): Promise<Result<{ comment: Comment }>> {
+  const access = await requireMoment(viewerId, momentId);
+  if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToComment });
   const error = commentError(text);
-  if (error) return invalid(error);
+  if (error) return invalidField("comment", error);
   const now = nowIso();
   let id: number;
   try {
     const [row] = await db()("comments")
-      .insert({ daily_log_id: logId, user_id: viewerId, comment: String(text).trim(), created_at: now, updated_at: now })
+      .insert({ daily_log_id: momentId, user_id: viewerId, comment: String(text).trim(), created_at: now, updated_at: now })
       .returning("id");
     id = Number(typeof row === "object" ? row.id : row);
   } catch (e) {
-    if (isForeignKeyViolation(e)) return refuse(404, COMMENT_REFUSALS.logNotFound);
+    if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.logNotFound);
     throw e;
   }
   const comment = await getComment(id);
-  if (!comment) return refuse(404, COMMENT_REFUSALS.logNotFound);
+  if (!comment) return notFound(COMMENT_REFUSALS.logNotFound);
   return { ok: true, comment };
 }
 
 /**
- * Who may change `commentId`: its author, while they can see the moment. `logId`, when given, must
- * be the comment's moment (the page's form posts name both).
+ * The comment, if `viewerId` may change it (requireCommentAuthor); refusals in `forbiddenMessage`'s
+ * words. `momentId`, when given, must be the comment's moment (the page's form posts name both).
  */
-async function authorAccess(
+async function authorsComment(
   viewerId: number,
   commentId: number,
-  refusal: string,
-  logId?: number,
-): Promise<{ ok: true; comment: Comment } | SocialRefusal> {
+  forbiddenMessage: string,
+  momentId?: number,
+): Promise<Result<{ comment: Comment }>> {
   const comment = await getComment(commentId);
-  if (!comment || (logId !== undefined && comment.daily_log_id !== logId)) {
-    return refuse(404, COMMENT_REFUSALS.commentNotFound);
-  }
-  const access = await logAccess(viewerId, comment.daily_log_id);
-  if (!access) return refuse(404, COMMENT_REFUSALS.commentNotFound);
-  if (!access.visible) return refuse(403, refusal, { hidden: true });
-  if (comment.user_id !== viewerId) return refuse(403, refusal);
-  return { ok: true, comment };
+  const row = comment && { id: comment.id, momentId: comment.daily_log_id, authorId: comment.user_id };
+  const access = await requireCommentAuthor(viewerId, row, { momentId });
+  if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.commentNotFound, forbidden: forbiddenMessage });
+  return { ok: true, comment: comment! };
 }
 
 /** The author changes the text. `created_at` stays, so the comment keeps its place. */
@@ -152,17 +136,17 @@ export async function updateComment(
   viewerId: number,
   commentId: number,
   text: unknown,
-  opts: { logId?: number } = {},
-): Promise<{ ok: true; comment: Comment } | SocialRefusal | CommentInvalid> {
-  const found = await authorAccess(viewerId, commentId, COMMENT_REFUSALS.notAuthorizedToEdit, opts.logId);
+  opts: { momentId?: number } = {},
+): Promise<Result<{ comment: Comment }>> {
+  const found = await authorsComment(viewerId, commentId, COMMENT_REFUSALS.notAuthorizedToEdit, opts.momentId);
   if (!found.ok) return found;
   const error = commentError(text);
-  if (error) return invalid(error);
+  if (error) return invalidField("comment", error);
   const updated = await db()("comments")
     .where({ id: commentId, user_id: viewerId })
     .update({ comment: String(text).trim(), updated_at: nowIso() });
   const comment = updated ? await getComment(commentId) : null;
-  if (!comment) return refuse(404, COMMENT_REFUSALS.commentNotFound);
+  if (!comment) return notFound(COMMENT_REFUSALS.commentNotFound);
   return { ok: true, comment };
 }
 
@@ -170,11 +154,11 @@ export async function updateComment(
 export async function deleteComment(
   viewerId: number,
   commentId: number,
-  opts: { logId?: number } = {},
-): Promise<{ ok: true; comment: Comment } | SocialRefusal> {
-  const found = await authorAccess(viewerId, commentId, COMMENT_REFUSALS.notAuthorizedToDelete, opts.logId);
+  opts: { momentId?: number } = {},
+): Promise<Result<{ comment: Comment }>> {
+  const found = await authorsComment(viewerId, commentId, COMMENT_REFUSALS.notAuthorizedToDelete, opts.momentId);
   if (!found.ok) return found;
   const removed = await db()("comments").where({ id: commentId, user_id: viewerId }).del();
-  if (!removed) return refuse(404, COMMENT_REFUSALS.commentNotFound);
+  if (!removed) return notFound(COMMENT_REFUSALS.commentNotFound);
   return found;
 }

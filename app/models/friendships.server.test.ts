@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
-import { canSeeKidsOf, kidAccess, logAccess } from "./access.server";
+import { canSeeKidsOf, kidAccess, momentAccess } from "./access.server";
 import {
   answerFriendRequest,
   deleteFriendship,
@@ -43,7 +43,7 @@ describe("sending a request", () => {
   it("refuses a request to oneself however the id is written", async () => {
     const a = await makeUser();
     for (const id of [a.id, String(a.id), ` ${a.id} `, `0${a.id}`, `${a.id}.0`]) {
-      expect(await sendFriendRequest(a.id, id)).toEqual({ ok: false, status: 400, message: SELF });
+      expect(await sendFriendRequest(a.id, id)).toEqual({ ok: false, kind: "invalid", message: SELF });
     }
     expect(await db()("friendships").where("user_id", a.id).count({ n: "*" }).first()).toEqual({ n: 0 });
   });
@@ -51,7 +51,7 @@ describe("sending a request", () => {
   it("answers Friend not found for unknown or malformed ids", async () => {
     const a = await makeUser();
     for (const id of [999999, "999999", "abc", -1, 0, null, undefined]) {
-      expect(await sendFriendRequest(a.id, id)).toEqual({ ok: false, status: 404, message: "Friend not found" });
+      expect(await sendFriendRequest(a.id, id)).toEqual({ ok: false, kind: "not-found", message: "Friend not found" });
     }
   });
 
@@ -59,8 +59,8 @@ describe("sending a request", () => {
     for (const status of ["pending", "accepted", "denied"] as const) {
       const [a, b] = [await makeUser(), await makeUser()];
       await insertFriendship(a, b, status);
-      expect(await sendFriendRequest(a.id, b.id)).toEqual({ ok: false, status: 400, message: EXISTS });
-      expect(await sendFriendRequest(b.id, String(a.id))).toEqual({ ok: false, status: 400, message: EXISTS });
+      expect(await sendFriendRequest(a.id, b.id)).toEqual({ ok: false, kind: "conflict", message: EXISTS });
+      expect(await sendFriendRequest(b.id, String(a.id))).toEqual({ ok: false, kind: "conflict", message: EXISTS });
       expect(await rowsBetween(a, b)).toHaveLength(1);
     }
   });
@@ -70,7 +70,7 @@ describe("sending a request", () => {
       const [a, b] = [await makeUser(), await makeUser()];
       const results = await Promise.all([sendFriendRequest(a.id, b.id), sendFriendRequest(b.id, a.id)]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
-      expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, status: 400, message: EXISTS }]);
+      expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, kind: "conflict", message: EXISTS }]);
       expect(await rowsBetween(a, b)).toHaveLength(1);
     }
   });
@@ -100,20 +100,20 @@ describe("answering a request", () => {
   it("refuses the sender, strangers, unknown ids, other statuses and non-pending requests", async () => {
     const [a, b, stranger] = [await makeUser(), await makeUser(), await makeUser()];
     const id = await insertFriendship(a, b, "pending");
-    const forbidden = { ok: false, status: 403, message: "Only the recipient can update the friend request status" };
+    const forbidden = { ok: false, kind: "forbidden", message: "Only the recipient can update the friend request status" };
     expect(await answerFriendRequest(a.id, id, "accepted")).toEqual(forbidden);
     expect(await answerFriendRequest(stranger.id, id, "denied")).toEqual(forbidden);
-    expect(await answerFriendRequest(b.id, 999999, "accepted")).toEqual({ ok: false, status: 404, message: "Friendship not found" });
+    expect(await answerFriendRequest(b.id, 999999, "accepted")).toEqual({ ok: false, kind: "not-found", message: "Friendship not found" });
     for (const status of ["pending", "ACCEPTED", "", undefined, null, 1]) {
-      expect(await answerFriendRequest(b.id, id, status)).toEqual({ ok: false, status: 400, message: "Invalid status update" });
+      expect(await answerFriendRequest(b.id, id, status)).toEqual({ ok: false, kind: "invalid", message: "Invalid status update" });
     }
     expect((await getFriendship(id))?.status).toBe("pending");
     // answered once: no second answer either way
     expect((await answerFriendRequest(b.id, id, "denied")).ok).toBe(true);
-    expect(await answerFriendRequest(b.id, id, "accepted")).toEqual({ ok: false, status: 400, message: "Invalid status update" });
-    expect(await answerFriendRequest(b.id, id, "denied")).toEqual({ ok: false, status: 400, message: "Invalid status update" });
+    expect(await answerFriendRequest(b.id, id, "accepted")).toEqual({ ok: false, kind: "conflict", message: "Invalid status update" });
+    expect(await answerFriendRequest(b.id, id, "denied")).toEqual({ ok: false, kind: "conflict", message: "Invalid status update" });
     const accepted = await insertFriendship(stranger, b, "accepted");
-    expect(await answerFriendRequest(b.id, accepted, "denied")).toEqual({ ok: false, status: 400, message: "Invalid status update" });
+    expect(await answerFriendRequest(b.id, accepted, "denied")).toEqual({ ok: false, kind: "conflict", message: "Invalid status update" });
     expect((await getFriendship(id))?.status).toBe("denied");
   });
 
@@ -147,16 +147,16 @@ describe("deleting", () => {
   it("refuses strangers (403) and unknown ids (404)", async () => {
     const [a, b, c] = [await makeUser(), await makeUser(), await makeUser()];
     const id = await insertFriendship(a, b, "accepted");
-    expect(await deleteFriendship(c.id, id)).toEqual({ ok: false, status: 403, message: "You are not authorized" });
-    expect(await deleteFriendship(a.id, 999999)).toEqual({ ok: false, status: 404, message: "Friendship not found" });
+    expect(await deleteFriendship(c.id, id)).toEqual({ ok: false, kind: "forbidden", message: "You are not authorized" });
+    expect(await deleteFriendship(a.id, 999999)).toEqual({ ok: false, kind: "not-found", message: "Friendship not found" });
     expect(await getFriendship(id)).not.toBeNull();
   });
 
   it("a button's expectation keeps a stale click from doing something else", async () => {
     const [a, b] = [await makeUser(), await makeUser()];
     const id = await insertFriendship(a, b, "accepted"); // b accepted while a still saw "Cancel Request"
-    expect(await deleteFriendship(a.id, id, { status: "pending", role: "sender" })).toMatchObject({ ok: false, status: 400 });
-    expect(await deleteFriendship(b.id, id, { status: "accepted", role: "sender" })).toMatchObject({ ok: false, status: 403 });
+    expect(await deleteFriendship(a.id, id, { status: "pending", role: "sender" })).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await deleteFriendship(b.id, id, { status: "accepted", role: "sender" })).toMatchObject({ ok: false, kind: "forbidden" });
     expect(await getFriendship(id)).not.toBeNull();
     expect((await deleteFriendship(b.id, id, { status: "accepted" })).ok).toBe(true);
   });
@@ -263,7 +263,7 @@ describe("access follows the friendship with the very next request", () => {
     const sees = async () => [
       await canSeeKidsOf(viewer.id, owner.id),
       (await kidAccess(viewer.id, kid))?.visible,
-      (await logAccess(viewer.id, log))?.visible,
+      (await momentAccess(viewer.id, log))?.visible,
     ];
     expect(await sees()).toEqual([false, false, false]);
 

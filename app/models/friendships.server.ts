@@ -1,6 +1,8 @@
-import { db, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { db, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
-import type { Photo } from "~/images/photo";
+import { listVisibleKidsOf, type Kid } from "./kids.server";
+import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
 // Friendships: the state machine of spec §4, enforced here and by the database.
@@ -11,7 +13,8 @@ import type { PublicUser } from "./users.server";
 //
 // One row per pair of users in either direction: friendships.user_low/user_high (the ordered pair)
 // are UNIQUE, so two simultaneous requests cannot both land. Who may see whose kids is decided in
-// access.server.ts from the same table (accepted rows only).
+// access.server.ts from the same table (accepted rows only); this module and that one are the only
+// ones that read it.
 
 export type FriendshipStatus = "pending" | "accepted" | "denied";
 export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "accepted", "denied"];
@@ -19,14 +22,7 @@ export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "acc
 export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
 
 /** A kid as a friend's entry carries it (the API's Kid shape; pages pick id, name, photo). */
-export type FriendKid = {
-  id: number;
-  user_id: number;
-  name: string;
-  birth_date: string;
-  relationship: string;
-  photo: Photo | null;
-};
+export type FriendKid = Kid;
 
 /** The other side of one friendship, as the caller sees it. */
 export type FriendEntry = {
@@ -59,10 +55,6 @@ export const MESSAGES = {
   deleted: "Friendship deleted successfully",
 } as const;
 
-/** A refusal: the HTTP status the API answers and the message (envelope C). */
-export type Refusal = { ok: false; status: 400 | 403 | 404; message: string };
-const refuse = (status: Refusal["status"], message: string): Refusal => ({ ok: false, status, message });
-
 /**
  * A user id as clients send it: 7, "7", " 7 ", "07", 7.0 all mean user 7. Anything else
  * (negative, fractional, not a number at all) is null.
@@ -86,17 +78,23 @@ function friendshipFromRow(row: Record<string, unknown>): Friendship {
   };
 }
 
-export async function getFriendship(id: number, conn: Db = db()): Promise<Friendship | null> {
-  const row = await conn("friendships").where({ id }).first(friendshipColumns);
+const friendshipById = query<{ id: number }>((p, k) => k("friendships").where("id", p("id")).first(friendshipColumns));
+
+export async function getFriendship(id: number, conn?: Db): Promise<Friendship | null> {
+  const row = await friendshipById.first({ id }, { conn });
   return row ? friendshipFromRow(row) : null;
 }
 
-/** The public face of a user (no email), or null. */
-async function publicUser(id: number, conn: Db): Promise<PublicUser | null> {
-  const row = await conn("users")
+const publicUserById = query<{ id: number }>((p, k) =>
+  k("users")
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
-    .where("users.id", id)
-    .first(["users.id", "users.username", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]);
+    .where("users.id", p("id"))
+    .first(["users.id", "users.username", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]),
+);
+
+/** The public face of a user (no email), or null. */
+async function publicUser(id: number): Promise<PublicUser | null> {
+  const row = await publicUserById.first({ id });
   return row ? publicUserFromRow(row) : null;
 }
 
@@ -114,18 +112,19 @@ function publicUserFromRow(row: Record<string, unknown>): PublicUser {
 
 /**
  * Sends a friend request from `senderId` to `friendIdInput` (as the client wrote it).
- * Refused: to oneself (400), to nobody (404), when any friendship exists between the two in either
- * direction (400), also when the other side's request lands at the same moment (the UNIQUE pair).
+ * Refused: to oneself (invalid), to nobody (not found), when any friendship exists between the two
+ * in either direction (conflict), also when the other side's request lands at the same moment
+ * (the UNIQUE pair).
  */
 export async function sendFriendRequest(
   senderId: number,
   friendIdInput: unknown,
-): Promise<{ ok: true; friendship: Friendship; friend: PublicUser } | Refusal> {
+): Promise<Result<{ friendship: Friendship; friend: PublicUser }>> {
   const friendId = parseUserId(friendIdInput);
-  if (friendId === senderId) return refuse(400, MESSAGES.self);
-  if (friendId === null) return refuse(404, MESSAGES.friendNotFound);
-  const friend = await publicUser(friendId, db());
-  if (!friend) return refuse(404, MESSAGES.friendNotFound);
+  if (friendId === senderId) return invalid(MESSAGES.self);
+  if (friendId === null) return notFound(MESSAGES.friendNotFound);
+  const friend = await publicUser(friendId);
+  if (!friend) return notFound(MESSAGES.friendNotFound);
   const now = nowIso();
   try {
     const [row] = await db()("friendships")
@@ -141,40 +140,34 @@ export async function sendFriendRequest(
       .returning(friendshipColumns as unknown as string[]);
     return { ok: true, friendship: friendshipFromRow(row as Record<string, unknown>), friend };
   } catch (error) {
-    if (isUniqueViolation(error)) return refuse(400, MESSAGES.exists);
-    if (isForeignKeyViolation(error)) return refuse(404, MESSAGES.friendNotFound); // deleted meanwhile
+    if (isUniqueViolation(error)) return conflict(MESSAGES.exists);
+    if (isForeignKeyViolation(error)) return notFound(MESSAGES.friendNotFound); // deleted meanwhile
     throw error;
   }
 }
 
-function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
-  return Boolean(e && ((e.code === "SQLITE_CONSTRAINT" && /FOREIGN KEY/i.test(e.message ?? "")) || e.code === "23503"));
-}
-
 /**
- * The receiver accepts or denies a pending request. Refused: no such friendship (404), the caller
- * is not its receiver (403), a status other than accepted/denied or a request no longer pending
- * (400). The update is conditional, so a request cancelled or answered meanwhile is never changed.
+ * The receiver accepts or denies a pending request. Refused: no such friendship (not found), the
+ * caller is not its receiver (forbidden), a status other than accepted/denied (invalid) or a
+ * request no longer pending (conflict). The update is conditional, so a request cancelled or
+ * answered meanwhile is never changed.
  */
 export async function answerFriendRequest(
   viewerId: number,
   friendshipId: number,
   status: unknown,
-): Promise<{ ok: true; friendship: Friendship } | Refusal> {
+): Promise<Result<{ friendship: Friendship }>> {
   const current = await getFriendship(friendshipId);
-  if (!current) return refuse(404, MESSAGES.friendshipNotFound);
-  if (current.friend_id !== viewerId) return refuse(403, MESSAGES.notRecipient);
-  if ((status !== "accepted" && status !== "denied") || current.status !== "pending") {
-    return refuse(400, MESSAGES.invalidStatus);
-  }
+  if (!current) return notFound(MESSAGES.friendshipNotFound);
+  if (current.friend_id !== viewerId) return forbidden(MESSAGES.notRecipient);
+  if (status !== "accepted" && status !== "denied") return invalid(MESSAGES.invalidStatus);
+  if (current.status !== "pending") return conflict(MESSAGES.invalidStatus);
   const changed = await db()("friendships")
     .where({ id: friendshipId, friend_id: viewerId, status: "pending" })
     .update({ status, updated_at: nowIso() });
   if (!changed) {
     // cancelled or answered between the read and the update
-    const now = await getFriendship(friendshipId);
-    return now ? refuse(400, MESSAGES.invalidStatus) : refuse(404, MESSAGES.friendshipNotFound);
+    return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
   }
   return { ok: true, friendship: { ...current, status } };
 }
@@ -189,54 +182,52 @@ export async function deleteFriendship(
   viewerId: number,
   friendshipId: number,
   expect: { status?: FriendshipStatus; role?: "sender" | "receiver" } = {},
-): Promise<{ ok: true; friendship: Friendship } | Refusal> {
+): Promise<Result<{ friendship: Friendship }>> {
   const current = await getFriendship(friendshipId);
-  if (!current) return refuse(404, MESSAGES.friendshipNotFound);
-  if (current.user_id !== viewerId && current.friend_id !== viewerId) return refuse(403, MESSAGES.notParty);
-  if (expect.role === "sender" && current.user_id !== viewerId) return refuse(403, MESSAGES.notParty);
-  if (expect.role === "receiver" && current.friend_id !== viewerId) return refuse(403, MESSAGES.notParty);
-  if (expect.status && current.status !== expect.status) return refuse(400, MESSAGES.invalidStatus);
+  if (!current) return notFound(MESSAGES.friendshipNotFound);
+  if (current.user_id !== viewerId && current.friend_id !== viewerId) return forbidden(MESSAGES.notParty);
+  if (expect.role === "sender" && current.user_id !== viewerId) return forbidden(MESSAGES.notParty);
+  if (expect.role === "receiver" && current.friend_id !== viewerId) return forbidden(MESSAGES.notParty);
+  if (expect.status && current.status !== expect.status) return conflict(MESSAGES.invalidStatus);
   const q = db()("friendships")
     .where({ id: friendshipId })
     .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
   if (expect.status) q.andWhere("status", expect.status);
   const removed = await q.delete();
   if (!removed) {
-    const now = await getFriendship(friendshipId);
-    return now ? refuse(400, MESSAGES.invalidStatus) : refuse(404, MESSAGES.friendshipNotFound);
+    return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
   }
   return { ok: true, friendship: current };
 }
 
 // ---- reads ----------------------------------------------------------------------------------
 
+const friendshipsOf = query<{ viewerId: number }>((p, k) =>
+  k("friendships")
+    .where("user_id", p("viewerId"))
+    .orWhere("friend_id", p("viewerId"))
+    .orderBy("id")
+    .select(friendshipColumns),
+);
+
 /** Every friendship the caller is a party to, in id order (GET /api/friendships/current). */
 export async function listFriendships(viewerId: number): Promise<Friendship[]> {
-  const rows = await db()("friendships")
-    .where("user_id", viewerId)
-    .orWhere("friend_id", viewerId)
-    .orderBy("id")
-    .select(friendshipColumns);
-  return rows.map(friendshipFromRow);
+  return (await friendshipsOf.all({ viewerId })).map(friendshipFromRow);
 }
 
-/**
- * The caller's friends page / GET /api/users/friends, in two queries whatever the number of friends:
- * the friendships with the other user (and picture), then the kids of all accepted friends at once.
- * Denied requests the caller received are left out; pending and denied entries carry no kids.
- */
-export async function listFriends(viewerId: number): Promise<FriendLists> {
-  const rows: Record<string, unknown>[] = await db()("friendships as f")
+// the friendships of the viewer with the other user (and picture): not the viewer's denials
+const friendsOf = query<{ viewerId: number }>((p, k) =>
+  k("friendships as f")
     .join("users as other", function () {
       this.on(function () {
-        this.onVal("f.user_id", "=", viewerId).andOn("other.id", "=", "f.friend_id");
+        this.onVal("f.user_id", "=", p("viewerId")).andOn("other.id", "=", "f.friend_id");
       }).orOn(function () {
-        this.onVal("f.friend_id", "=", viewerId).andOn("other.id", "=", "f.user_id");
+        this.onVal("f.friend_id", "=", p("viewerId")).andOn("other.id", "=", "f.user_id");
       });
     })
     .leftJoin("images as user_images", "user_images.id", "other.image_id")
-    .where((w) => w.where("f.user_id", viewerId).orWhere("f.friend_id", viewerId))
-    .whereNot((w) => w.where("f.status", "denied").andWhere("f.friend_id", viewerId))
+    .where((w) => w.where("f.user_id", p("viewerId")).orWhere("f.friend_id", p("viewerId")))
+    .whereNot((w) => w.where("f.status", "denied").andWhere("f.friend_id", p("viewerId")))
     .orderBy("f.id")
     .select([
       "f.id as friendship_id",
@@ -247,8 +238,17 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
       "other.first_name",
       "other.last_name",
       ...photoColumns("user_images", "user_image"),
-    ]);
+    ]),
+);
 
+/**
+ * The caller's friends page / GET /api/users/friends, in two queries whatever the number of friends:
+ * the friendships with the other user (and picture), then the kids of all accepted friends at once
+ * (as the access module lets the caller see them). Denied requests the caller received are left
+ * out; pending and denied entries carry no kids.
+ */
+export async function listFriends(viewerId: number): Promise<FriendLists> {
+  const rows = await friendsOf.all({ viewerId });
   const entries: FriendEntry[] = rows.map((row) => ({
     friendshipId: Number(row.friendship_id),
     status: row.status as FriendshipStatus,
@@ -259,7 +259,7 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
 
   const confirmed = entries.filter((e) => e.status === "accepted");
   if (confirmed.length) {
-    const kids = await kidsOf(confirmed.map((e) => e.user.id));
+    const kids = await listVisibleKidsOf(viewerId, confirmed.map((e) => e.user.id));
     for (const entry of confirmed) entry.kids = kids.get(entry.user.id) ?? [];
   }
   confirmed.sort((a, b) => a.user.username.localeCompare(b.user.username, "en", { sensitivity: "base" }) || a.user.id - b.user.id);
@@ -271,39 +271,12 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
   };
 }
 
-/** Kids of these users (id order), grouped by owner: one query. */
-async function kidsOf(ownerIds: number[]): Promise<Map<number, FriendKid[]>> {
-  const rows: Record<string, unknown>[] = await db()("kids")
-    .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
-    .whereIn("kids.user_id", ownerIds)
-    .orderBy("kids.id")
-    .select([
-      "kids.id",
-      "kids.user_id",
-      "kids.name",
-      "kids.birth_date",
-      "kids.relationship",
-      ...photoColumns("kid_images", "kid_image"),
-    ]);
-  const out = new Map<number, FriendKid[]>();
-  for (const row of rows) {
-    const kid: FriendKid = {
-      id: Number(row.id),
-      user_id: Number(row.user_id),
-      name: String(row.name),
-      birth_date: String(row.birth_date),
-      relationship: String(row.relationship),
-      photo: photoFromRow(row, "kid_image"),
-    };
-    const list = out.get(kid.user_id) ?? [];
-    list.push(kid);
-    out.set(kid.user_id, list);
-  }
-  return out;
-}
+const pendingRequest = query<{ senderId: number; friendId: number }>((p, k) =>
+  k("friendships").where({ user_id: p("senderId"), friend_id: p("friendId"), status: "pending" }).first("id"),
+);
 
 /** For the search page: did `senderId` send a still-pending request to `friendId`? Then who is it. */
 export async function pendingRequestTo(senderId: number, friendId: number): Promise<PublicUser | null> {
-  const row = await db()("friendships").where({ user_id: senderId, friend_id: friendId, status: "pending" }).first("id");
-  return row ? publicUser(friendId, db()) : null;
+  const row = await pendingRequest.first({ senderId, friendId });
+  return row ? publicUser(friendId) : null;
 }

@@ -7,11 +7,16 @@ import { config } from "~/lib/config.server";
 import { countImageRows, listUploads } from "~/images/test-fixtures.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { today } from "~/lib/dates.server";
-import { createKid, listKidsOf, listKidsOfOwners, removeKid, setKidPhoto, updateKid, viewKid } from "./kids.server";
+import { createKid, listKidsOf, listVisibleKidsOf, removeKid, setKidPhoto, updateKid, viewKid } from "./kids.server";
 import { createMoment, setMomentPhoto } from "./moments.server";
 import { befriend, insertLikeAndComment, jpegUpload } from "./kids-test-helpers.server";
 
 const elsa = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" as const };
+
+// refusals as the access module words them (app/models/access.server.ts)
+const HIDDEN = { ok: false, kind: "forbidden", message: "You are not authorized", hidden: true };
+const NOT_OWNER = { ok: false, kind: "forbidden", message: "You are not authorized" };
+const KID_NOT_FOUND = { ok: false, kind: "not-found", message: "Kid not found" };
 
 const keyDirs = () => new Set(listUploads().filter((f) => !f.startsWith(".tmp")).map((f) => f.split(path.sep)[0]));
 
@@ -27,7 +32,7 @@ describe("kids", () => {
     const kids = await listKidsOf(owner.id);
     expect(kids.map((k) => k.name)).toEqual(["Elsa", "Leo"]);
     expect(await listKidsOf((await makeUser()).id)).toEqual([]);
-    const byOwner = await listKidsOfOwners([owner.id]);
+    const byOwner = await listVisibleKidsOf(owner.id, [owner.id]);
     expect(byOwner.get(owner.id)!.map((k) => k.id)).toEqual([a.kid.id, b.kid.id]);
   });
 
@@ -35,7 +40,7 @@ describe("kids", () => {
     const owner = await makeUser();
     const images = await countImageRows();
     const result = await createKid(owner.id, elsa, await uploadFromBuffer(Buffer.from("not an image at all"), "x.jpg", "image/jpeg"));
-    expect(result).toEqual({ ok: false, reason: "invalid", errors: { image: ["Only image files are accepted."] } });
+    expect(result).toEqual({ ok: false, kind: "invalid", message: "Only image files are accepted.", fieldErrors: { image: ["Only image files are accepted."] } });
     expect(await countImageRows()).toBe(images);
     expect(await listKidsOf(owner.id)).toEqual([]);
   });
@@ -52,9 +57,9 @@ describe("kids", () => {
     const id = created.kid.id;
     expect(await viewKid(owner.id, id)).toMatchObject({ ok: true, isOwner: true });
     expect(await viewKid(friend.id, id)).toMatchObject({ ok: true, isOwner: false });
-    expect(await viewKid(pending.id, id)).toEqual({ ok: false, reason: "hidden" });
-    expect(await viewKid(stranger.id, id)).toEqual({ ok: false, reason: "hidden" });
-    expect(await viewKid(owner.id, 999999)).toEqual({ ok: false, reason: "not-found" });
+    expect(await viewKid(pending.id, id)).toEqual(HIDDEN);
+    expect(await viewKid(stranger.id, id)).toEqual(HIDDEN);
+    expect(await viewKid(owner.id, 999999)).toEqual(KID_NOT_FOUND);
   });
 
   it("lets only the owner update; a new photo replaces the old one and its files", async () => {
@@ -66,9 +71,9 @@ describe("kids", () => {
     const oldKey = created.kid.photo!.key;
     expect(keyDirs().has(oldKey)).toBe(true);
 
-    expect(await updateKid(friend.id, created.kid.id, { ...elsa, name: "Hacked" }, null)).toEqual({ ok: false, reason: "forbidden" });
-    expect(await updateKid((await makeUser()).id, created.kid.id, elsa, null)).toEqual({ ok: false, reason: "hidden" });
-    expect(await updateKid(owner.id, 999999, elsa, null)).toEqual({ ok: false, reason: "not-found" });
+    expect(await updateKid(friend.id, created.kid.id, { ...elsa, name: "Hacked" }, null)).toEqual(NOT_OWNER);
+    expect(await updateKid((await makeUser()).id, created.kid.id, elsa, null)).toEqual(HIDDEN);
+    expect(await updateKid(owner.id, 999999, elsa, null)).toEqual(KID_NOT_FOUND);
 
     const textOnly = await updateKid(owner.id, created.kid.id, { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad" }, null);
     expect(textOnly).toMatchObject({ ok: true, kid: { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad", photo: { key: oldKey } } });
@@ -87,7 +92,7 @@ describe("kids", () => {
     if (!created.ok) throw new Error("setup");
     const bad = await uploadFromBuffer(Buffer.from("GIF89a broken"), "x.gif", "image/gif");
     const result = await updateKid(owner.id, created.kid.id, { ...elsa, name: "Changed" }, bad);
-    expect(result).toMatchObject({ ok: false, reason: "invalid" });
+    expect(result).toMatchObject({ ok: false, kind: "invalid" });
     expect((await viewKid(owner.id, created.kid.id)) as { kid: { name: string } }).toMatchObject({ kid: { name: "Elsa" } });
     expect(fs.existsSync(bad.path)).toBe(false);
   });
@@ -109,9 +114,9 @@ describe("kids", () => {
     const doomedKeys = [created.kid.photo!.key, m1.moment.photo!.key, m2.moment.photo!.key];
     for (const key of doomedKeys) expect(keyDirs().has(key)).toBe(true);
 
-    expect(await removeKid(friend.id, created.kid.id)).toEqual({ ok: false, reason: "forbidden" });
+    expect(await removeKid(friend.id, created.kid.id)).toEqual(NOT_OWNER);
     expect(await removeKid(owner.id, created.kid.id)).toEqual({ ok: true });
-    expect(await removeKid(owner.id, created.kid.id)).toEqual({ ok: false, reason: "not-found" });
+    expect(await removeKid(owner.id, created.kid.id)).toEqual(KID_NOT_FOUND);
 
     expect(await db()("daily_logs").where("kid_id", created.kid.id).count({ n: "*" }).first()).toEqual({ n: 0 });
     expect(await db()("likes").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first()).toEqual({ n: 0 });
@@ -128,13 +133,13 @@ describe("kids", () => {
     const owner = await makeUser();
     const created = await createKid(owner.id, elsa, null);
     if (!created.ok) throw new Error("setup");
-    expect(await setKidPhoto(created.kid.id, await jpegUpload())).toBeNull();
+    expect(await setKidPhoto(created.kid.id, await jpegUpload())).toEqual({ ok: true });
     const kid = await viewKid(owner.id, created.kid.id);
     expect(kid.ok && kid.kid.photo).toBeTruthy();
     const moment = await createMoment(owner.id, created.kid.id, { title: "t", content: "c" }, await jpegUpload());
     if (!moment.ok) throw new Error("setup");
     const before = moment.moment.photo!.key;
-    expect(await setMomentPhoto(moment.moment.id, await jpegUpload())).toBeNull();
+    expect(await setMomentPhoto(moment.moment.id, await jpegUpload())).toEqual({ ok: true });
     expect(keyDirs().has(before)).toBe(false);
     const row = await db()("images").where({ owner_id: owner.id, kind: "log" }).count({ n: "*" }).first();
     expect(row).toEqual({ n: 1 });

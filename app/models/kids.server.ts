@@ -1,16 +1,16 @@
-import { data } from "react-router";
 import { db, nowIso, type Db } from "~/lib/db.server";
-import { readQuery } from "~/lib/db-read.server";
+import { inList, query } from "~/lib/query.server";
 import type { IsoDate } from "~/lib/dates";
 import type { KidInput } from "~/forms/kid";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
-import { accessToKid, kidAccess, type KidAccess } from "./access.server";
+import { ACCESS_MESSAGES, requireKid, whereVisibleTo, type Need } from "./access.server";
+import { notFound, type Refusal, type Result } from "./refusal";
 
-// Kids: queries and the owner-only rules. Pages and /api routes call these functions; the
-// visibility rule itself is app/models/access.server.ts.
+// Kids: queries and the owner-only rules. Pages and /api routes call these functions; who may see
+// or change a kid is decided by app/models/access.server.ts.
 
 export type Kid = {
   id: number;
@@ -21,16 +21,6 @@ export type Kid = {
   photo: Photo | null;
 };
 
-/**
- * Why something was refused. "not-found": no such row. "hidden": it exists but the viewer may not
- * see it (pages answer 404, the API 403). "forbidden": the viewer may see it but only the owner
- * may change it (403).
- */
-export type Refusal = { ok: false; reason: "not-found" | "hidden" | "forbidden" };
-/** The uploaded photo was refused (not an image, too large…): the message for the `image` field. */
-export type ImageRefusal = { ok: false; reason: "invalid"; errors: { image: string[] } };
-
-export const refuse = (reason: Refusal["reason"]): Refusal => ({ ok: false, reason });
 
 export const kidColumns = [
   "kids.id",
@@ -57,31 +47,36 @@ export function kidFromRow(row: Record<string, unknown>): Kid {
   };
 }
 
-async function getKid(kidId: number, conn: Db = db()): Promise<Kid | null> {
-  const row = await kidsQuery(conn).where("kids.id", kidId).first(kidColumns);
+const kidById = query<{ kidId: number }>((p, k) => kidsQuery(k).where("kids.id", p("kidId")).first(kidColumns));
+
+async function getKid(kidId: number): Promise<Kid | null> {
+  const row = await kidById.first({ kidId });
   return row ? kidFromRow(row) : null;
 }
 
-// the kid pages' and /api's hot read: one prepared statement on the read connection
-const kidRead = readQuery<{ kidId: number }>((p) => kidsQuery(db()).where("kids.id", p("kidId")).first(kidColumns));
+const kidsOfOwner = query<{ ownerId: number }>((p, k) =>
+  kidsQuery(k).where("kids.user_id", p("ownerId")).orderBy("kids.id").select(kidColumns),
+);
 
 /** A user's own kids, in id order (My Kids, GET /api/kids/current). One query. */
 export async function listKidsOf(ownerId: number): Promise<Kid[]> {
-  const rows = await kidsQuery().where("kids.user_id", ownerId).orderBy("kids.id").select(kidColumns);
-  return rows.map(kidFromRow);
+  return (await kidsOfOwner.all({ ownerId })).map(kidFromRow);
 }
 
+const visibleKidsOfOwners = query<{ viewerId: number; ownerIds: number[] }>((p, k) =>
+  whereVisibleTo(inList(kidsQuery(k), "kids.user_id", p("ownerIds")), "kids.user_id", p("viewerId"))
+    .orderBy("kids.id")
+    .select(kidColumns),
+);
+
 /**
- * The kids of many owners at once, in id order (e.g. the friends list): one query whatever the
- * number of owners. The caller must already know the viewer may see these owners' kids.
+ * The kids of many owners at once as `viewerId` may see them, in id order (e.g. the friends list):
+ * one query whatever the number of owners; an owner whose kids the viewer may not see has none.
  */
-export async function listKidsOfOwners(ownerIds: number[]): Promise<Map<number, Kid[]>> {
+export async function listVisibleKidsOf(viewerId: number, ownerIds: number[]): Promise<Map<number, Kid[]>> {
   const out = new Map<number, Kid[]>(ownerIds.map((id) => [id, []]));
   if (!ownerIds.length) return out;
-  const rows = await kidsQuery()
-    .whereIn("kids.user_id", [...new Set(ownerIds)])
-    .orderBy("kids.id")
-    .select(kidColumns);
+  const rows = await visibleKidsOfOwners.all({ viewerId, ownerIds: [...new Set(ownerIds)] });
   for (const row of rows) {
     const kid = kidFromRow(row);
     out.get(kid.user_id)?.push(kid);
@@ -89,45 +84,40 @@ export async function listKidsOfOwners(ownerIds: number[]): Promise<Map<number, 
   return out;
 }
 
-/** Why `access` does not allow seeing (or, with `change`, changing) a kid; null when it does. */
-export function kidRefusal(access: KidAccess | null, change: boolean): Refusal | null {
-  if (!access) return refuse("not-found");
-  if (!access.visible) return refuse("hidden");
-  if (change && !access.isOwner) return refuse("forbidden");
-  return null;
-}
+export type KidView = { kid: Kid; isOwner: boolean };
 
-/** A kid as `viewerId` may see it (the owner or an accepted friend of the owner). */
-export async function viewKid(viewerId: number, kidId: number): Promise<{ ok: true; kid: Kid; isOwner: boolean } | Refusal> {
-  // the kid's row carries its owner: the access rule runs on it (no separate owner lookup)
-  const row = await kidRead.first({ kidId });
+/**
+ * A kid as `viewerId` may see it (the owner or an accepted friend of the owner); with `need`
+ * "change", only as its owner. One query for the kid with its owner, one for the friendship.
+ */
+export async function viewKid(viewerId: number, kidId: number, need: Need = "view"): Promise<Result<KidView>> {
+  // the kid's row carries its owner: the rule runs on it (no separate owner lookup)
+  const row = await kidById.first({ kidId });
   const kid = row ? kidFromRow(row) : null;
-  const access = kid ? await accessToKid(viewerId, kid.id, kid.user_id) : null;
-  const refusal = kidRefusal(access, false);
-  if (refusal) return refusal;
-  return { ok: true, kid: kid!, isOwner: access!.isOwner };
+  const access = await requireKid(viewerId, kid && { id: kid.id, ownerId: kid.user_id }, need);
+  if (!access.ok) return access;
+  return { ok: true, kid: kid!, isOwner: access.isOwner };
 }
 
 /** May `viewerId` change this kid (and add moments to it)? ok, or why not. */
-export async function checkKidOwner(viewerId: number, kidId: number): Promise<{ ok: true } | Refusal> {
-  return kidRefusal(await kidAccess(viewerId, kidId), true) ?? { ok: true };
+export async function checkKidOwner(viewerId: number, kidId: number): Promise<Result> {
+  const access = await requireKid(viewerId, kidId, "change");
+  return access.ok ? { ok: true } : access;
 }
 
 class Gone extends Error {}
 
-/** Adds a kid for `ownerId`, with an optional photo. */
-export async function createKid(
-  ownerId: number,
-  input: KidInput,
-  file: UploadedFile | null,
-): Promise<{ ok: true; kid: Kid } | ImageRefusal> {
+const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
+
+/** Adds a kid for `ownerId`, with an optional photo (refused: invalid, on the `image` field). */
+export async function createKid(ownerId: number, input: KidInput, file: UploadedFile | null): Promise<Result<{ kid: Kid }>> {
   const row = { user_id: ownerId, name: input.name, birth_date: input.birth_date, relationship: input.relationship, created_at: nowIso() };
   let id: number;
   if (file) {
     const result = await withNewImage(file, { kind: "kid", ownerId }, async (trx, imageId) =>
       insertedId(await trx("kids").insert({ ...row, image_id: imageId }).returning("id")),
     );
-    if (!result.ok) return { ok: false, reason: "invalid", errors: { image: [result.error] } };
+    if (!result.ok) return result;
     id = result.value;
   } else {
     id = insertedId(await db()("kids").insert(row).returning("id"));
@@ -143,11 +133,11 @@ export async function updateKid(
   kidId: number,
   input: KidInput,
   file: UploadedFile | null,
-): Promise<{ ok: true; kid: Kid } | Refusal | ImageRefusal> {
-  const refusal = kidRefusal(await kidAccess(viewerId, kidId), true);
-  if (refusal) {
+): Promise<Result<{ kid: Kid }>> {
+  const access = await requireKid(viewerId, kidId, "change");
+  if (!access.ok) {
     await file?.discard();
-    return refusal;
+    return access;
   }
   const changes = { name: input.name, birth_date: input.birth_date, relationship: input.relationship };
   if (file) {
@@ -158,17 +148,17 @@ export async function updateKid(
         await trx("kids").where({ id: kidId }).update({ ...changes, image_id: imageId });
         await dropImages([kid.image_id]);
       });
-      if (!result.ok) return { ok: false, reason: "invalid", errors: { image: [result.error] } };
+      if (!result.ok) return result;
     } catch (error) {
-      if (error instanceof Gone) return refuse("not-found");
+      if (error instanceof Gone) return kidGone();
       throw error;
     }
   } else {
     const count = await db()("kids").where({ id: kidId, user_id: viewerId }).update(changes);
-    if (!count) return refuse("not-found");
+    if (!count) return kidGone();
   }
   const kid = await getKid(kidId);
-  return kid ? { ok: true, kid } : refuse("not-found");
+  return kid ? { ok: true, kid } : kidGone();
 }
 
 /**
@@ -176,9 +166,9 @@ export async function updateKid(
  * comments (foreign-key cascades), and every photo (rows in the same transaction, files after the
  * commit). A fixed number of statements whatever the number of moments.
  */
-export async function removeKid(viewerId: number, kidId: number): Promise<{ ok: true } | Refusal> {
-  const refusal = kidRefusal(await kidAccess(viewerId, kidId), true);
-  if (refusal) return refusal;
+export async function removeKid(viewerId: number, kidId: number): Promise<Result> {
+  const access = await requireKid(viewerId, kidId, "change");
+  if (!access.ok) return access;
   const keys: string[] = [];
   const removed = await db().transaction(async (trx) => {
     const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
@@ -194,17 +184,17 @@ export async function removeKid(viewerId: number, kidId: number): Promise<{ ok: 
     keys.push(...images.map((i) => i.key));
     return true;
   });
-  if (!removed) return refuse("not-found");
+  if (!removed) return kidGone();
   await deleteImageFiles(keys);
   return { ok: true };
 }
 
 /**
  * Gives a kid a new photo, replacing (and deleting) any old one, without a permission check: for
- * trusted callers such as the demo seed. The file is consumed. Returns the image error or null.
+ * trusted callers such as the demo seed. The file is consumed. Refused: an unacceptable photo.
  */
-export async function setKidPhoto(kidId: number, file: UploadedFile): Promise<string | null> {
-  const owner = await db()("kids").where("id", kidId).first("user_id");
+export async function setKidPhoto(kidId: number, file: UploadedFile): Promise<Result> {
+  const owner = await kidById.first({ kidId });
   if (!owner) {
     await file.discard();
     throw new Error(`no kid ${kidId}`);
@@ -215,7 +205,7 @@ export async function setKidPhoto(kidId: number, file: UploadedFile): Promise<st
     await trx("kids").where("id", kidId).update({ image_id: imageId });
     await dropImages([kid.image_id]);
   });
-  return result.ok ? null : result.error;
+  return result.ok ? { ok: true } : result;
 }
 
 export function insertedId(rows: unknown[]): number {
@@ -223,15 +213,4 @@ export function insertedId(rows: unknown[]): number {
   const id = Number(typeof row === "object" && row !== null ? (row as { id: unknown }).id : row);
   if (!Number.isSafeInteger(id) || id <= 0) throw new Error("insert returned no id");
   return id;
-}
-
-/**
- * What an HTML page answers for a refusal: the plain not-found page when the viewer may not see
- * the thing (identical to "does not exist"), 403 when they may see it but only the owner may
- * change it (a friend already knows it exists, so the 403 reveals nothing).
- */
-export function refusalPage(refusal: Pick<Refusal, "reason">) {
-  return refusal.reason === "forbidden"
-    ? data("Only the owner can change this kid and its moments.", { status: 403 })
-    : data("Not found", { status: 404 });
 }

@@ -1,23 +1,11 @@
-import { db, isUniqueViolation, nowIso } from "~/lib/db.server";
-import { readQuery } from "~/lib/db-read.server";
-import { logAccess } from "./access.server";
+import { db, isForeignKeyViolation, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { requireMoment } from "./access.server";
+import { conflict, notFound, reword, type Result } from "./refusal";
 
-// Likes of a moment (daily log). Who may: anyone who can see the moment (logAccess). One like per
-// user per moment: the UNIQUE(daily_log_id, user_id) index is the final word, so double clicks, two
-// tabs and concurrent requests end with one row; the loser gets a refusal, never an error.
-
-/** A refused request: the status and message the API answers (pages map 403/404 to not-found). */
-export type SocialRefusal = {
-  ok: false;
-  status: 400 | 403 | 404;
-  message: string;
-  /** The viewer may not see the moment at all: pages answer their plain not-found page. */
-  hidden?: true;
-};
-
-export function refuse(status: SocialRefusal["status"], message: string, opts: { hidden?: boolean } = {}): SocialRefusal {
-  return opts.hidden ? { ok: false, status, message, hidden: true } : { ok: false, status, message };
-}
+// Likes of a moment. Who may: anyone who can see the moment (requireMoment). One like per user per
+// moment: the UNIQUE(daily_log_id, user_id) index is the final word, so double clicks, two tabs and
+// concurrent requests end with one row; the loser gets a refusal (conflict), never an error.
 
 export type Like = { id: number; daily_log_id: number; user_id: number; username: string };
 
@@ -30,11 +18,7 @@ export const LIKE_MESSAGES = {
   alreadyLiked: "You have already liked this daily log",
 } as const;
 
-function likesQuery() {
-  return db()("likes")
-    .join("users", "users.id", "likes.user_id")
-    .select("likes.id", "likes.daily_log_id", "likes.user_id", "users.username");
-}
+const likeColumns = ["likes.id", "likes.daily_log_id", "likes.user_id", "users.username"];
 
 function likeFromRow(row: Record<string, unknown>): Like {
   return {
@@ -45,60 +29,56 @@ function likeFromRow(row: Record<string, unknown>): Like {
   };
 }
 
-const likesOfLogRead = readQuery<{ logId: number }>((p) => likesQuery().where("likes.daily_log_id", p("logId")).orderBy("likes.id", "asc"));
+const likesOfMoment = query<{ momentId: number }>((p, k) =>
+  k("likes").join("users", "users.id", "likes.user_id").where("likes.daily_log_id", p("momentId")).orderBy("likes.id", "asc").select(likeColumns),
+);
+const likeById = query<{ likeId: number }>((p, k) =>
+  k("likes").join("users", "users.id", "likes.user_id").where("likes.id", p("likeId")).first(likeColumns),
+);
+const likeOf = query<{ momentId: number; userId: number }>((p, k) =>
+  k("likes").where({ "likes.daily_log_id": p("momentId"), "likes.user_id": p("userId") }).first("likes.id"),
+);
 
 /** Every like of a moment, oldest first. */
-export async function listLikes(viewerId: number, logId: number): Promise<{ ok: true; likes: Like[] } | SocialRefusal> {
-  const access = await logAccess(viewerId, logId);
-  if (!access) return refuse(404, LIKE_MESSAGES.logNotFound);
-  if (!access.visible) return refuse(403, LIKE_MESSAGES.notAllowedToSee, { hidden: true });
-  const rows = await likesOfLogRead.all({ logId });
+export async function listLikes(viewerId: number, momentId: number): Promise<Result<{ likes: Like[] }>> {
+  const access = await requireMoment(viewerId, momentId);
+  if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
+  const rows = await likesOfMoment.all({ momentId });
   return { ok: true, likes: rows.map(likeFromRow) };
 }
 
 /**
- * `viewerId` likes the moment. A second like (however it races) is refused with 400 and
- * `alreadyLiked: true`; pages treat that as success ("liked" is where the user wanted to be).
+ * `viewerId` likes the moment. A second like (however it races) is refused as a conflict; pages
+ * treat that as success ("liked" is where the user wanted to be).
  */
-export async function likeLog(
-  viewerId: number,
-  logId: number,
-): Promise<{ ok: true; like: Like } | (SocialRefusal & { alreadyLiked?: true })> {
-  const access = await logAccess(viewerId, logId);
-  if (!access) return refuse(404, LIKE_MESSAGES.logNotFound);
-  if (!access.visible) return refuse(403, LIKE_MESSAGES.notAllowedToLike, { hidden: true });
+export async function likeMoment(viewerId: number, momentId: number): Promise<Result<{ like: Like }>> {
+  const access = await requireMoment(viewerId, momentId);
+  if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
   let id: number;
   try {
     const [row] = await db()("likes")
-      .insert({ daily_log_id: logId, user_id: viewerId, created_at: nowIso() })
+      .insert({ daily_log_id: momentId, user_id: viewerId, created_at: nowIso() })
       .returning("id");
     id = Number(typeof row === "object" ? row.id : row);
   } catch (error) {
-    if (isUniqueViolation(error)) return { ...refuse(400, LIKE_MESSAGES.alreadyLiked), alreadyLiked: true };
+    if (isUniqueViolation(error)) return conflict(LIKE_MESSAGES.alreadyLiked);
     // the moment was deleted between the check and the insert
-    if (isForeignKeyViolation(error)) return refuse(404, LIKE_MESSAGES.logNotFound);
+    if (isForeignKeyViolation(error)) return notFound(LIKE_MESSAGES.logNotFound);
     throw error;
   }
-  const row = await likesQuery().where("likes.id", id).first();
-  if (!row) return refuse(404, LIKE_MESSAGES.logNotFound);
+  const row = await likeById.first({ likeId: id });
+  if (!row) return notFound(LIKE_MESSAGES.logNotFound);
   return { ok: true, like: likeFromRow(row) };
 }
 
-/** Removes `viewerId`'s like of the moment and answers its id. No like (any more): 404. */
-export async function unlikeLog(viewerId: number, logId: number): Promise<{ ok: true; id: number } | SocialRefusal> {
-  const access = await logAccess(viewerId, logId);
-  if (!access) return refuse(404, LIKE_MESSAGES.likeNotFound);
-  if (!access.visible) return refuse(403, LIKE_MESSAGES.notAllowedToUnlike, { hidden: true });
-  const like = await db()("likes").where({ daily_log_id: logId, user_id: viewerId }).first("id");
-  if (!like) return refuse(404, LIKE_MESSAGES.likeNotFound);
-  const removed = await db()("likes").where("id", like.id).del();
+/** Removes `viewerId`'s like of the moment and answers its id. No like (any more): not found. */
+export async function unlikeMoment(viewerId: number, momentId: number): Promise<Result<{ id: number }>> {
+  const access = await requireMoment(viewerId, momentId);
+  if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.likeNotFound, forbidden: LIKE_MESSAGES.notAllowedToUnlike });
+  const like = await likeOf.first({ momentId, userId: viewerId });
+  if (!like) return notFound(LIKE_MESSAGES.likeNotFound);
+  const removed = await db()("likes").where("id", Number(like.id)).del();
   // a concurrent unlike removed it first
-  if (!removed) return refuse(404, LIKE_MESSAGES.likeNotFound);
+  if (!removed) return notFound(LIKE_MESSAGES.likeNotFound);
   return { ok: true, id: Number(like.id) };
-}
-
-export function isForeignKeyViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
-  if (!e) return false;
-  return (e.code === "SQLITE_CONSTRAINT" && /FOREIGN KEY/i.test(e.message ?? "")) || e.code === "23503";
 }

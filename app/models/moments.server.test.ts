@@ -16,6 +16,12 @@ import {
 } from "./moments.server";
 import { befriend, insertLikeAndComment, insertMoments, jpegUpload } from "./kids-test-helpers.server";
 
+// refusals as the access module words them (app/models/access.server.ts)
+const HIDDEN = { ok: false, kind: "forbidden", message: "You are not authorized", hidden: true };
+const NOT_OWNER = { ok: false, kind: "forbidden", message: "You are not authorized" };
+const KID_NOT_FOUND = { ok: false, kind: "not-found", message: "Kid not found" };
+const MOMENT_NOT_FOUND = { ok: false, kind: "not-found", message: "Daily log not found" };
+
 async function kidOf(ownerId: number, name = "Elsa") {
   const r = await createKid(ownerId, { name, birth_date: "2020-01-01", relationship: "Mom" }, null);
   if (!r.ok) throw new Error("setup");
@@ -30,10 +36,10 @@ describe("moments", () => {
     await befriend(owner.id, friend.id);
     const kid = await kidOf(owner.id);
 
-    expect(await createMoment(friend.id, kid.id, { title: "t", content: "c" }, await jpegUpload())).toEqual({ ok: false, reason: "forbidden" });
-    expect(await createMoment(stranger.id, kid.id, { title: "t", content: "c" }, await jpegUpload())).toEqual({ ok: false, reason: "hidden" });
-    expect(await createMoment(owner.id, 999999, { title: "t", content: "c" }, await jpegUpload())).toEqual({ ok: false, reason: "not-found" });
-    expect(await createMoment(owner.id, kid.id, { title: "t", content: "c" }, null)).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await createMoment(friend.id, kid.id, { title: "t", content: "c" }, await jpegUpload())).toEqual(NOT_OWNER);
+    expect(await createMoment(stranger.id, kid.id, { title: "t", content: "c" }, await jpegUpload())).toEqual(HIDDEN);
+    expect(await createMoment(owner.id, 999999, { title: "t", content: "c" }, await jpegUpload())).toEqual(KID_NOT_FOUND);
+    expect(await createMoment(owner.id, kid.id, { title: "t", content: "c" }, null)).toMatchObject({ ok: false, kind: "invalid" });
 
     const made = await createMoment(owner.id, kid.id, { title: "Park", content: "Pigeons" }, await jpegUpload());
     if (!made.ok) throw new Error("create failed");
@@ -42,9 +48,9 @@ describe("moments", () => {
 
     expect(await viewMoment(owner.id, made.moment.id)).toMatchObject({ ok: true, isOwner: true, kid: { id: kid.id, name: "Elsa" } });
     expect(await viewMoment(friend.id, made.moment.id)).toMatchObject({ ok: true, isOwner: false });
-    expect(await viewMoment(stranger.id, made.moment.id)).toEqual({ ok: false, reason: "hidden" });
-    expect(await viewMoment(owner.id, 999999)).toEqual({ ok: false, reason: "not-found" });
-    expect(await listMoments(stranger.id, kid.id)).toEqual({ ok: false, reason: "hidden" });
+    expect(await viewMoment(stranger.id, made.moment.id)).toEqual(HIDDEN);
+    expect(await viewMoment(owner.id, 999999)).toEqual(MOMENT_NOT_FOUND);
+    expect(await listMoments(stranger.id, kid.id)).toEqual(HIDDEN);
   });
 
   it("pages a kid's moments newest first with an opaque cursor, ties broken by id", async () => {
@@ -111,7 +117,7 @@ describe("moments", () => {
     if (!made.ok) throw new Error("setup");
     const oldKey = made.moment.photo!.key;
 
-    expect(await updateMoment(friend.id, made.moment.id, { title: "x", content: "y" }, null)).toEqual({ ok: false, reason: "forbidden" });
+    expect(await updateMoment(friend.id, made.moment.id, { title: "x", content: "y" }, null)).toEqual(NOT_OWNER);
     const text = await updateMoment(owner.id, made.moment.id, { title: "New", content: "New text" }, null);
     expect(text).toMatchObject({ ok: true, moment: { title: "New", content: "New text", created_at: made.moment.created_at, photo: { key: oldKey } } });
 
@@ -133,10 +139,10 @@ describe("moments", () => {
     await insertLikeAndComment(made.moment.id, friend.id);
     const key = made.moment.photo!.key;
 
-    expect(await deleteMoment(friend.id, made.moment.id)).toEqual({ ok: false, reason: "forbidden" });
-    expect(await deleteMoment((await makeUser()).id, made.moment.id)).toEqual({ ok: false, reason: "hidden" });
+    expect(await deleteMoment(friend.id, made.moment.id)).toEqual(NOT_OWNER);
+    expect(await deleteMoment((await makeUser()).id, made.moment.id)).toEqual(HIDDEN);
     expect(await deleteMoment(owner.id, made.moment.id)).toEqual({ ok: true, kidId: kid.id });
-    expect(await deleteMoment(owner.id, made.moment.id)).toEqual({ ok: false, reason: "not-found" });
+    expect(await deleteMoment(owner.id, made.moment.id)).toEqual(MOMENT_NOT_FOUND);
     expect(await db()("likes").where("daily_log_id", made.moment.id).first()).toBeUndefined();
     expect(await db()("comments").where("daily_log_id", made.moment.id).first()).toBeUndefined();
     expect(await db()("images").where("key", key).first()).toBeUndefined();

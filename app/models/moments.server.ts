@@ -1,15 +1,18 @@
 import { db, nowIso, type Db } from "~/lib/db.server";
-import { readQuery, type ParamFn } from "~/lib/db-read.server";
-import type { MomentInput } from "~/forms/moment";
+import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
+import type { Knex } from "knex";
+import { MOMENT_MESSAGES, type MomentInput } from "~/forms/moment";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
-import { accessToKid, kidAccess, logAccess, type LogAccess } from "./access.server";
-import { insertedId, kidRefusal, refuse, viewKid, type ImageRefusal, type Kid, type Refusal } from "./kids.server";
+import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.server";
+import { insertedId, viewKid, type Kid } from "./kids.server";
+import { invalidField, notFound, type Refusal, type Result } from "./refusal";
 
-// Moments (daily logs): queries, the cursor-paged list of a kid's moments, and the owner-only
-// rules. Pages and /api routes call these functions.
+// Moments (the contract's daily logs): queries, the cursor-paged list of a kid's moments, and the
+// owner-only rules. Pages and /api routes call these functions; who may see or change a moment is
+// decided by app/models/access.server.ts.
 
 export type Moment = {
   id: number;
@@ -33,7 +36,7 @@ export const momentColumns = [
   ...photoColumns("log_images", "log_image"),
 ];
 
-export function momentsQuery(conn: Db = db()) {
+export function momentsQuery(conn: Db) {
   return conn("daily_logs").leftJoin("images as log_images", "log_images.id", "daily_logs.image_id");
 }
 
@@ -69,7 +72,7 @@ export function decodeCursor(value: string): Cursor | null {
 
 // ---- reading ----
 
-export type MomentPage = { ok: true; kid: Kid; isOwner: boolean; moments: Moment[]; next: string | null };
+export type MomentPage = { kid: Kid; isOwner: boolean; moments: Moment[]; next: string | null };
 
 /**
  * A kid's moments, newest first, as `viewerId` may see them: all of them, or (with `limit`) one
@@ -82,14 +85,13 @@ export async function listMoments(
   viewerId: number,
   kidId: number,
   opts: { limit?: number; before?: Cursor | null } = {},
-): Promise<MomentPage | Refusal> {
+): Promise<Result<MomentPage>> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
-  // SQLite: a negative LIMIT means no limit
-  const limit = opts.limit ? opts.limit + 1 : -1;
+  const limit = opts.limit ? opts.limit + 1 : NO_LIMIT;
   const rows = opts.before
-    ? await momentsPageAfterRead.all({ kidId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
-    : await momentsPageRead.all({ kidId, limit });
+    ? await momentsPageAfter.all({ kidId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
+    : await momentsPage.all({ kidId, limit });
   const more = opts.limit !== undefined && rows.length > opts.limit;
   const moments = (more ? rows.slice(0, opts.limit) : rows).map(momentFromRow);
   const last = moments[moments.length - 1];
@@ -99,8 +101,8 @@ export async function listMoments(
 type MomentsPageParams = { kidId: number; limit: number; createdAt: string; id: number };
 
 /** A kid's moments, newest first (ties by id), optionally older than a cursor; `limit ?` last. */
-function momentsPageSql(p: ParamFn<MomentsPageParams>, afterCursor: boolean) {
-  const q = momentsQuery(db())
+function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boolean) {
+  const q = momentsQuery(k)
     .where("daily_logs.kid_id", p("kidId"))
     .orderBy([
       { column: "daily_logs.created_at", order: "desc" },
@@ -109,54 +111,48 @@ function momentsPageSql(p: ParamFn<MomentsPageParams>, afterCursor: boolean) {
     .select(momentColumns);
   // a row-value comparison: a range on the (kid_id, created_at, id) index, however deep the page
   if (afterCursor) q.whereRaw("(daily_logs.created_at, daily_logs.id) < (?, ?)", [p("createdAt"), p("id")]);
-  const { sql, bindings } = q.toSQL().toNative();
-  return db().raw(`${sql} limit ?`, [...bindings, p("limit")]);
+  return limitParam(k, q, p("limit"));
 }
 // the first page asks for no cursor parameters
-const momentsPageRead = readQuery<Omit<MomentsPageParams, "createdAt" | "id">>((p) => momentsPageSql(p as ParamFn<MomentsPageParams>, false));
-const momentsPageAfterRead = readQuery<MomentsPageParams>((p) => momentsPageSql(p, true));
+const momentsPage = query<Omit<MomentsPageParams, "createdAt" | "id">>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
+const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
 
-export type MomentView = { ok: true; moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean };
+export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean };
 
-const momentViewRead = readQuery<{ logId: number }>((p) =>
-  momentsQuery(db())
+/** One moment with its kid's name and owner. */
+const momentById = query<{ momentId: number }>((p, k) =>
+  momentsQuery(k)
     .join("kids", "kids.id", "daily_logs.kid_id")
-    .where("daily_logs.id", p("logId"))
+    .where("daily_logs.id", p("momentId"))
     .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id"]),
 );
 
-/** One moment with its kid's name, as `viewerId` may see it. */
-export async function viewMoment(viewerId: number, logId: number): Promise<MomentView | Refusal> {
-  // the moment's row carries its kid's owner: the access rule runs on it (no separate lookup)
-  const row = await momentViewRead.first({ logId });
-  const access: LogAccess | null = row
-    ? { logId, ...(await accessToKid(viewerId, Number(row.kid_id), Number(row.kid_user_id))) }
-    : null;
-  const refusal = logRefusal(access, false);
-  if (refusal) return refusal;
+/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner only. */
+export async function viewMoment(viewerId: number, momentId: number, need: Need = "view"): Promise<Result<MomentView>> {
+  // the moment's row carries its kid's owner: the rule runs on it (no separate lookup)
+  const row = await momentById.first({ momentId });
+  const access = await requireMoment(
+    viewerId,
+    row ? { id: momentId, kidId: Number(row.kid_id), ownerId: Number(row.kid_user_id) } : null,
+    need,
+  );
+  if (!access.ok) return access;
   return {
     ok: true,
     moment: momentFromRow(row!),
-    kid: { id: Number(row!.kid_id), name: String(row!.kid_name), user_id: Number(row!.kid_user_id) },
-    isOwner: access!.isOwner,
+    kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId },
+    isOwner: access.isOwner,
   };
 }
 
-function logRefusal(access: LogAccess | null, change: boolean): Refusal | null {
-  if (!access) return refuse("not-found");
-  if (!access.visible) return refuse("hidden");
-  if (change && !access.isOwner) return refuse("forbidden");
-  return null;
-}
-
 /** May `viewerId` change this moment? ok (with its kid), or why not. */
-export async function checkMomentOwner(viewerId: number, logId: number): Promise<{ ok: true; kidId: number } | Refusal> {
-  const access = await logAccess(viewerId, logId);
-  return logRefusal(access, true) ?? { ok: true, kidId: access!.kidId };
+export async function checkMomentOwner(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
+  const access = await requireMoment(viewerId, momentId, "change");
+  return access.ok ? { ok: true, kidId: access.kidId } : access;
 }
 
-async function getMoment(logId: number): Promise<Moment | null> {
-  const row = await momentsQuery().where("daily_logs.id", logId).first(momentColumns);
+async function getMoment(momentId: number): Promise<Moment | null> {
+  const row = await momentById.first({ momentId });
   return row ? momentFromRow(row) : null;
 }
 
@@ -164,17 +160,20 @@ async function getMoment(logId: number): Promise<Moment | null> {
 
 class Gone extends Error {}
 
+const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
+const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
+
 /** Adds a moment to a kid (the kid's owner only). The photo is required. */
 export async function createMoment(
   viewerId: number,
   kidId: number,
   input: MomentInput,
   file: UploadedFile | null,
-): Promise<{ ok: true; moment: Moment } | Refusal | ImageRefusal> {
-  const refusal = kidRefusal(await kidAccess(viewerId, kidId), true);
-  if (refusal || !file) {
+): Promise<Result<{ moment: Moment }>> {
+  const access = await requireKid(viewerId, kidId, "change");
+  if (!access.ok || !file) {
     await file?.discard();
-    return refusal ?? { ok: false, reason: "invalid", errors: { image: ["Image is required"] } };
+    return access.ok ? invalidField("image", MOMENT_MESSAGES.add.imageRequired) : access;
   }
   const now = nowIso();
   try {
@@ -187,11 +186,11 @@ export async function createMoment(
           .returning("id"),
       );
     });
-    if (!result.ok) return { ok: false, reason: "invalid", errors: { image: [result.error] } };
+    if (!result.ok) return result;
     const moment = await getMoment(result.value);
-    return moment ? { ok: true, moment } : refuse("not-found");
+    return moment ? { ok: true, moment } : kidGone();
   } catch (error) {
-    if (error instanceof Gone) return refuse("not-found");
+    if (error instanceof Gone) return kidGone();
     throw error;
   }
 }
@@ -199,81 +198,81 @@ export async function createMoment(
 /** Updates a moment (owner only); `created_at` stays. A new photo replaces and deletes the old one. */
 export async function updateMoment(
   viewerId: number,
-  logId: number,
+  momentId: number,
   input: MomentInput,
   file: UploadedFile | null,
-): Promise<{ ok: true; moment: Moment } | Refusal | ImageRefusal> {
-  const refusal = logRefusal(await logAccess(viewerId, logId), true);
-  if (refusal) {
+): Promise<Result<{ moment: Moment }>> {
+  const access = await requireMoment(viewerId, momentId, "change");
+  if (!access.ok) {
     await file?.discard();
-    return refusal;
+    return access;
   }
   const changes = { title: input.title, content: input.content, updated_at: nowIso() };
   const owned = (conn: Db) =>
     conn("daily_logs")
-      .where("daily_logs.id", logId)
+      .where("daily_logs.id", momentId)
       .whereIn("daily_logs.kid_id", conn("kids").where("user_id", viewerId).select("id"));
   if (file) {
     try {
       const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId, { dropImages }) => {
-        const log = await owned(trx).first("daily_logs.image_id");
-        if (!log) throw new Gone();
-        await trx("daily_logs").where("id", logId).update({ ...changes, image_id: imageId });
-        await dropImages([log.image_id]);
+        const moment = await owned(trx).first("daily_logs.image_id");
+        if (!moment) throw new Gone();
+        await trx("daily_logs").where("id", momentId).update({ ...changes, image_id: imageId });
+        await dropImages([moment.image_id]);
       });
-      if (!result.ok) return { ok: false, reason: "invalid", errors: { image: [result.error] } };
+      if (!result.ok) return result;
     } catch (error) {
-      if (error instanceof Gone) return refuse("not-found");
+      if (error instanceof Gone) return momentGone();
       throw error;
     }
   } else {
     const count = await owned(db()).update(changes);
-    if (!count) return refuse("not-found");
+    if (!count) return momentGone();
   }
-  const moment = await getMoment(logId);
-  return moment ? { ok: true, moment } : refuse("not-found");
+  const moment = await getMoment(momentId);
+  return moment ? { ok: true, moment } : momentGone();
 }
 
 /**
  * Deletes a moment (owner only) with its likes and comments (foreign-key cascades) and its photo
  * (row in the same transaction, files after the commit). Answers the kid's id.
  */
-export async function deleteMoment(viewerId: number, logId: number): Promise<{ ok: true; kidId: number } | Refusal> {
-  const refusal = logRefusal(await logAccess(viewerId, logId), true);
-  if (refusal) return refusal;
+export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
+  const access = await requireMoment(viewerId, momentId, "change");
+  if (!access.ok) return access;
   let key: string | null = null;
   const kidId = await db().transaction(async (trx) => {
-    const log = await trx("daily_logs")
+    const moment = await trx("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")
-      .where({ "daily_logs.id": logId, "kids.user_id": viewerId })
+      .where({ "daily_logs.id": momentId, "kids.user_id": viewerId })
       .first("daily_logs.kid_id", "daily_logs.image_id", "images.key");
-    if (!log) return null;
-    await trx("daily_logs").where("id", logId).delete();
-    if (log.image_id) await trx("images").where("id", log.image_id).delete();
-    key = log.key ?? null;
-    return Number(log.kid_id);
+    if (!moment) return null;
+    await trx("daily_logs").where("id", momentId).delete();
+    if (moment.image_id) await trx("images").where("id", moment.image_id).delete();
+    key = moment.key ?? null;
+    return Number(moment.kid_id);
   });
-  if (kidId === null) return refuse("not-found");
+  if (kidId === null) return momentGone();
   if (key) await deleteImageFiles([key]);
   return { ok: true, kidId };
 }
 
 /**
  * Gives a moment a new photo, replacing (and deleting) any old one, without a permission check:
- * for trusted callers such as the demo seed. The file is consumed. Returns the image error or null.
+ * for trusted callers such as the demo seed. The file is consumed. Refused: an unacceptable photo.
  */
-export async function setMomentPhoto(logId: number, file: UploadedFile): Promise<string | null> {
-  const owner = await db()("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", logId).first("kids.user_id");
+export async function setMomentPhoto(momentId: number, file: UploadedFile): Promise<Result> {
+  const owner = await momentById.first({ momentId });
   if (!owner) {
     await file.discard();
-    throw new Error(`no daily log ${logId}`);
+    throw new Error(`no moment ${momentId}`);
   }
-  const result = await withNewImage(file, { kind: "log", ownerId: Number(owner.user_id) }, async (trx, imageId, { dropImages }) => {
-    const log = await trx("daily_logs").where("id", logId).first("image_id");
-    if (!log) throw new Gone();
-    await trx("daily_logs").where("id", logId).update({ image_id: imageId });
-    await dropImages([log.image_id]);
+  const result = await withNewImage(file, { kind: "log", ownerId: Number(owner.kid_user_id) }, async (trx, imageId, { dropImages }) => {
+    const moment = await trx("daily_logs").where("id", momentId).first("image_id");
+    if (!moment) throw new Gone();
+    await trx("daily_logs").where("id", momentId).update({ image_id: imageId });
+    await dropImages([moment.image_id]);
   });
-  return result.ok ? null : result.error;
+  return result.ok ? { ok: true } : result;
 }

@@ -54,7 +54,7 @@ describe("setProfilePicture", () => {
     const rows = await countImageRows();
     for (const bytes of [Buffer.from("just some text, named whatever"), Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"), Buffer.alloc(0)]) {
       const result = await set(user.id, bytes);
-      expect(result).toEqual({ ok: false, reason: "invalid", error: "Only image files are accepted." });
+      expect(result).toEqual({ ok: false, kind: "invalid", message: "Only image files are accepted.", fieldErrors: { image: ["Only image files are accepted."] } });
     }
     expect(listUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
@@ -65,7 +65,7 @@ describe("setProfilePicture", () => {
     const user = await makeUser();
     const files = listUploads();
     const rows = await countImageRows();
-    expect(await set(user.id, await makeImage("jpeg", 300, 300), { mustExist: true })).toEqual({ ok: false, reason: "not-found" });
+    expect(await set(user.id, await makeImage("jpeg", 300, 300), { mustExist: true })).toEqual({ ok: false, kind: "not-found", message: "profile picture not found" });
     expect(listUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
     expect((await getUserById(user.id))?.photo).toBeNull();
@@ -88,7 +88,7 @@ describe("setProfilePicture", () => {
     const upload = await uploadFromBuffer(await makeImage("jpeg", 2400, 1800));
     const racing = setProfilePicture(user.id, upload, { mustExist: true });
     await deleteProfilePicture(user.id); // lands while the upload is being processed
-    expect(await racing).toEqual({ ok: false, reason: "not-found" });
+    expect(await racing).toEqual({ ok: false, kind: "not-found", message: "profile picture not found" });
     expect(listUploads()).toEqual(files); // the new files were removed, the old ones deleted
     expect((await getUserById(user.id))?.photo).toBeNull();
   });

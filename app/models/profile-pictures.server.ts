@@ -1,7 +1,8 @@
 import type { UploadedFile } from "~/images/multipart.server";
 import type { Photo } from "~/images/photo";
 import { withImageTransaction, withNewImage } from "~/images/storage.server";
-import { db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { notFound, type Result } from "./refusal";
 
 // A user's profile picture: set (first time or replacing), delete. The page (/profile/picture)
 // and the three /api/users/*-profile-picture routes call these, nothing else touches
@@ -9,26 +10,31 @@ import { db } from "~/lib/db.server";
 // user, app/routes/images.ts). The old picture's row goes in the same transaction that points the
 // user at the new one; its files are removed after that commit (storage.server.ts).
 
-export type SetPictureResult =
-  | { ok: true; photo: Photo }
-  /** The upload is not an acceptable photo: `error` is the message for the `image` field. */
-  | { ok: false; reason: "invalid"; error: string }
-  /** `mustExist` was set and the user has no picture (any more). */
-  | { ok: false; reason: "not-found" };
+export const PROFILE_PICTURE_NOT_FOUND = "profile picture not found";
+
+/**
+ * The new picture, or a refusal: invalid (the upload is not an acceptable photo; the message is
+ * for the `image` field), not found (`mustExist` was set and the user has no picture (any more)).
+ */
+export type SetPictureResult = Result<{ photo: Photo }>;
+
+const noPicture = () => notFound(PROFILE_PICTURE_NOT_FOUND);
 
 /** Thrown inside the transaction to roll it back (the new files are removed by withNewImage). */
 class NoPicture extends Error {}
 
 /** Whether the user has a profile picture now. */
+const userImage = query<{ userId: number }>((p, k) => k("users").where("users.id", p("userId")).first("users.image_id"));
+
 export async function hasProfilePicture(userId: number): Promise<boolean> {
-  const row = await db()("users").where({ id: userId }).first("image_id");
+  const row = await userImage.first({ userId });
   return Boolean(row?.image_id);
 }
 
 /**
  * Stores `file` as the user's profile picture, replacing (and deleting) any old one. Consumes
- * `file`. With `mustExist` (the API's update call) a user without a picture gets
- * `{reason: "not-found"}` and nothing changes; this is checked again inside the transaction, so a
+ * `file`. With `mustExist` (the API's update call) a user without a picture is refused (not
+ * found) and nothing changes; this is checked again inside the transaction, so a
  * picture deleted meanwhile counts as missing too.
  */
 export async function setProfilePicture(
@@ -38,7 +44,7 @@ export async function setProfilePicture(
 ): Promise<SetPictureResult> {
   if (mustExist && !(await hasProfilePicture(userId))) {
     await file.discard();
-    return { ok: false, reason: "not-found" };
+    return noPicture();
   }
   try {
     const result = await withNewImage(file, { kind: "user", ownerId: userId }, async (trx, imageId, { dropImages }) => {
@@ -48,10 +54,10 @@ export async function setProfilePicture(
       await trx("users").where({ id: userId }).update({ image_id: imageId });
       await dropImages([user.image_id as number | null]);
     });
-    if (!result.ok) return { ok: false, reason: "invalid", error: result.error };
+    if (!result.ok) return result;
     return { ok: true, photo: result.image };
   } catch (error) {
-    if (error instanceof NoPicture) return { ok: false, reason: "not-found" };
+    if (error instanceof NoPicture) return noPicture();
     throw error;
   } finally {
     await file.discard(); // already gone after withNewImage; harmless

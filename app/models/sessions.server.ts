@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { db, nowIso } from "~/lib/db.server";
-import { readQuery } from "~/lib/db-read.server";
+import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { userColumns, userFromRow, usersQuery, type User } from "./users.server";
 
@@ -23,18 +23,18 @@ export async function createSession(userId: number): Promise<{ token: string; ex
   return { token, expires };
 }
 
-// every request asks this: one prepared statement on the read connection
-const sessionUserQuery = readQuery<{ hash: string; now: string }>((param) =>
-  usersQuery()
+// every request asks this
+const sessionUser = query<{ hash: string; now: string }>((p, k) =>
+  usersQuery(k)
     .join("sessions", "sessions.user_id", "users.id")
-    .where("sessions.id", param("hash"))
-    .andWhere("sessions.expires_at", ">", param("now"))
+    .where("sessions.id", p("hash"))
+    .andWhere("sessions.expires_at", ">", p("now"))
     .first(userColumns),
 );
 
 export async function getSessionUser(token: string): Promise<User | null> {
   if (!token || token.length > 100) return null;
-  const row = await sessionUserQuery.first({ hash: hashToken(token), now: nowIso() });
+  const row = await sessionUser.first({ hash: hashToken(token), now: nowIso() });
   return row ? userFromRow(row) : null;
 }
 

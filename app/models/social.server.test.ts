@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { makeUser } from "../../tests/helpers";
 import { befriend, makeKid, makeLog, makeMoment } from "./social-test-fixtures.server";
-import { likeLog, listLikes, unlikeLog } from "./likes.server";
+import { likeMoment, listLikes, unlikeMoment } from "./likes.server";
 import { addComment, deleteComment, listComments, updateComment } from "./comments.server";
 import { loadSocial } from "./social.server";
 
@@ -20,9 +20,9 @@ async function trio() {
 describe("likes", () => {
   it("owner and accepted friends like; counts, likers and liked-by-me follow", async () => {
     const { owner, friend, logId } = await trio();
-    const a = await likeLog(friend.id, logId);
+    const a = await likeMoment(friend.id, logId);
     expect(a).toMatchObject({ ok: true, like: { daily_log_id: logId, user_id: friend.id, username: friend.username } });
-    expect((await likeLog(owner.id, logId)).ok).toBe(true);
+    expect((await likeMoment(owner.id, logId)).ok).toBe(true);
 
     const list = await listLikes(owner.id, logId);
     expect(list.ok && list.likes.map((l) => l.username)).toEqual([friend.username, owner.username]);
@@ -37,48 +37,48 @@ describe("likes", () => {
 
   it("toggles: unlike answers the removed like's id, then a second unlike is 404", async () => {
     const { friend, logId } = await trio();
-    const liked = await likeLog(friend.id, logId);
+    const liked = await likeMoment(friend.id, logId);
     if (!liked.ok) throw new Error("like failed");
-    const un = await unlikeLog(friend.id, logId);
+    const un = await unlikeMoment(friend.id, logId);
     expect(un).toEqual({ ok: true, id: liked.like.id });
-    expect(await unlikeLog(friend.id, logId)).toEqual({ ok: false, status: 404, message: "Like not found" });
-    expect((await likeLog(friend.id, logId)).ok).toBe(true);
+    expect(await unlikeMoment(friend.id, logId)).toEqual({ ok: false, kind: "not-found", message: "Like not found" });
+    expect((await likeMoment(friend.id, logId)).ok).toBe(true);
     expect((await loadSocial(friend, [logId]))[logId]!.likeCount).toBe(1);
   });
 
   it("a second like is refused with 400, and concurrent likes leave exactly one row", async () => {
     const { friend, logId } = await trio();
-    const results = await Promise.all([likeLog(friend.id, logId), likeLog(friend.id, logId), likeLog(friend.id, logId)]);
+    const results = await Promise.all([likeMoment(friend.id, logId), likeMoment(friend.id, logId), likeMoment(friend.id, logId)]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     for (const r of results.filter((r) => !r.ok)) {
-      expect(r).toMatchObject({ ok: false, status: 400, message: "You have already liked this daily log", alreadyLiked: true });
+      expect(r).toMatchObject({ ok: false, kind: "conflict", message: "You have already liked this daily log" });
     }
     const rows = await db()("likes").where({ daily_log_id: logId, user_id: friend.id });
     expect(rows).toHaveLength(1);
-    expect(await likeLog(friend.id, logId)).toMatchObject({ status: 400 });
+    expect(await likeMoment(friend.id, logId)).toMatchObject({ kind: "conflict" });
   });
 
   it("strangers and pending friends can neither read nor like nor unlike; unknown moments are 404", async () => {
     const { stranger, pending, logId } = await trio();
     for (const who of [stranger, pending]) {
-      expect(await listLikes(who.id, logId)).toMatchObject({ ok: false, status: 403 });
-      expect(await likeLog(who.id, logId)).toEqual({ ok: false, status: 403, message: "You are not allowed to like this daily log", hidden: true });
-      expect(await unlikeLog(who.id, logId)).toMatchObject({ ok: false, status: 403 });
+      expect(await listLikes(who.id, logId)).toMatchObject({ ok: false, kind: "forbidden" });
+      expect(await likeMoment(who.id, logId)).toEqual({ ok: false, kind: "forbidden", message: "You are not allowed to like this daily log", hidden: true });
+      expect(await unlikeMoment(who.id, logId)).toMatchObject({ ok: false, kind: "forbidden" });
       // loadSocial applies the same rule: nothing leaks even if a caller forgot to check
       expect((await loadSocial(who, [logId]))[logId]).toMatchObject({ likeCount: 0, commentCount: 0 });
     }
-    expect(await listLikes(stranger.id, 999999)).toEqual({ ok: false, status: 404, message: "Daily log not found" });
-    expect(await likeLog(stranger.id, 999999)).toMatchObject({ status: 404, message: "Daily log not found" });
-    expect(await unlikeLog(stranger.id, 999999)).toMatchObject({ status: 404, message: "Like not found" });
+    expect(await listLikes(stranger.id, 999999)).toEqual({ ok: false, kind: "not-found", message: "Daily log not found" });
+    expect(await likeMoment(stranger.id, 999999)).toMatchObject({ kind: "not-found", message: "Daily log not found" });
+    expect(await unlikeMoment(stranger.id, 999999)).toMatchObject({ kind: "not-found", message: "Like not found" });
     expect(await db()("likes").where("daily_log_id", logId)).toHaveLength(0);
   });
 
   it("a friendship that ends takes the access with it", async () => {
     const { owner, friend, logId } = await trio();
-    expect((await likeLog(friend.id, logId)).ok).toBe(true);
+    expect((await likeMoment(friend.id, logId)).ok).toBe(true);
     await db()("friendships").where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) }).del();
-    expect(await listLikes(friend.id, logId)).toMatchObject({ status: 403 });
-    expect(await addComment(friend.id, logId, "hi")).toMatchObject({ status: 403 });
+    expect(await listLikes(friend.id, logId)).toMatchObject({ kind: "forbidden" });
+    expect(await addComment(friend.id, logId, "hi")).toMatchObject({ kind: "forbidden" });
   });
 });
 
@@ -99,11 +99,11 @@ describe("comments", () => {
     const { friend, logId } = await trio();
     for (const bad of ["", "   \n\t ", undefined, null, 42 as unknown as string]) {
       const r = await addComment(friend.id, logId, bad);
-      expect(r).toEqual({ ok: false, status: 400, message: "Comment is required", errors: { comment: ["Comment is required"] } });
+      expect(r).toEqual({ ok: false, kind: "invalid", message: "Comment is required", fieldErrors: { comment: ["Comment is required"] } });
     }
     expect(await addComment(friend.id, logId, "x".repeat(1001))).toMatchObject({
-      status: 400,
-      errors: { comment: ["Comment can not be more than 1000 characters"] },
+      kind: "invalid",
+      fieldErrors: { comment: ["Comment can not be more than 1000 characters"] },
     });
     const ok = await addComment(friend.id, logId, `  ${"y".repeat(1000)}  `);
     expect(ok.ok && ok.comment.comment.length).toBe(1000);
@@ -121,12 +121,12 @@ describe("comments", () => {
     // not the author: refused, nothing changes
     expect(await updateComment(owner.id, a.comment.id, "hijack")).toEqual({
       ok: false,
-      status: 403,
+      kind: "forbidden",
       message: "You are not authorized to edit this comment",
     });
     expect(await deleteComment(owner.id, a.comment.id)).toEqual({
       ok: false,
-      status: 403,
+      kind: "forbidden",
       message: "You are not authorized to delete this comment",
     });
 
@@ -141,14 +141,14 @@ describe("comments", () => {
       ["oldest, edited", true, true],
     ]);
 
-    expect(await updateComment(friend.id, a.comment.id, "   ")).toMatchObject({ status: 400, errors: { comment: ["Comment is required"] } });
-    expect(await updateComment(friend.id, 999999, "x")).toEqual({ ok: false, status: 404, message: "Comment not found" });
+    expect(await updateComment(friend.id, a.comment.id, "   ")).toMatchObject({ kind: "invalid", fieldErrors: { comment: ["Comment is required"] } });
+    expect(await updateComment(friend.id, 999999, "x")).toEqual({ ok: false, kind: "not-found", message: "Comment not found" });
     // the page names the moment too: a comment of another moment is "not found"
     const other = await makeLog(await makeKid(owner.id));
-    expect(await updateComment(friend.id, a.comment.id, "x", { logId: other })).toMatchObject({ status: 404 });
+    expect(await updateComment(friend.id, a.comment.id, "x", { momentId: other })).toMatchObject({ kind: "not-found" });
 
     expect(await deleteComment(friend.id, a.comment.id)).toMatchObject({ ok: true, comment: { id: a.comment.id } });
-    expect(await deleteComment(friend.id, a.comment.id)).toEqual({ ok: false, status: 404, message: "Comment not found" });
+    expect(await deleteComment(friend.id, a.comment.id)).toEqual({ ok: false, kind: "not-found", message: "Comment not found" });
     const after = await listComments(owner.id, logId);
     expect(after.ok && after.comments.map((c) => c.comment)).toEqual(["newest", "middle"]);
   });
@@ -158,13 +158,13 @@ describe("comments", () => {
     const c = await addComment(friend.id, logId, "hello");
     if (!c.ok) throw new Error("add failed");
     for (const who of [stranger, pending]) {
-      expect(await listComments(who.id, logId)).toMatchObject({ ok: false, status: 403 });
-      expect(await addComment(who.id, logId, "hi")).toEqual({ ok: false, status: 403, message: "You are not allowed to comment this daily log", hidden: true });
-      expect(await updateComment(who.id, c.comment.id, "x")).toMatchObject({ status: 403, hidden: true });
-      expect(await deleteComment(who.id, c.comment.id)).toMatchObject({ status: 403, hidden: true });
+      expect(await listComments(who.id, logId)).toMatchObject({ ok: false, kind: "forbidden" });
+      expect(await addComment(who.id, logId, "hi")).toEqual({ ok: false, kind: "forbidden", message: "You are not allowed to comment this daily log", hidden: true });
+      expect(await updateComment(who.id, c.comment.id, "x")).toMatchObject({ kind: "forbidden", hidden: true });
+      expect(await deleteComment(who.id, c.comment.id)).toMatchObject({ kind: "forbidden", hidden: true });
     }
-    expect(await listComments(friend.id, 999999)).toMatchObject({ status: 404, message: "Daily log not found" });
-    expect(await addComment(friend.id, 999999, "")).toMatchObject({ status: 404 });
+    expect(await listComments(friend.id, 999999)).toMatchObject({ kind: "not-found", message: "Daily log not found" });
+    expect(await addComment(friend.id, 999999, "")).toMatchObject({ kind: "not-found" });
   });
 });
 
@@ -179,7 +179,7 @@ describe("loadSocial", () => {
       const id = await makeLog(kid);
       ids.push(id);
       for (const f of fans) {
-        await likeLog(f.id, id);
+        await likeMoment(f.id, id);
         await addComment(f.id, id, `from ${f.username} on ${i}`);
       }
       await addComment(owner.id, id, `owner on ${i}`);

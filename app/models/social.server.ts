@@ -1,14 +1,11 @@
 // The likes and comments of many moments at once, in a constant number of queries (two: one for
 // the likes, one for the comments, whatever the number of moments). Pages call it from their loaders.
 import type { Knex } from "knex";
-import { db } from "~/lib/db.server";
-import { readQuery, type ParamFn } from "~/lib/db-read.server";
+import { inList, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import type { User } from "./users.server";
 import { whereVisibleTo } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
-
-export type { SocialRefusal } from "./likes.server";
 
 export type CommentView = {
   id: number;
@@ -45,52 +42,45 @@ export type LoadSocialOptions = {
   commentsPerMoment?: number;
 };
 
-/** Rows of `likes`/`comments` (joined to their moment as `daily_logs`) that `viewerId` may see. */
-function visibleTo(qb: Knex.QueryBuilder, logColumn: string, viewerId: number | string): Knex.QueryBuilder {
+/** Rows of `likes`/`comments` of the moments `ids` that `viewer` may see (joined to their moment and kid). */
+function ofVisibleMoments(qb: Knex.QueryBuilder, momentColumn: string, p: ParamFn<SocialParams>): Knex.QueryBuilder {
   return whereVisibleTo(
-    qb.join("daily_logs", "daily_logs.id", logColumn).join("kids", "kids.id", "daily_logs.kid_id"),
+    inList(qb, momentColumn, p("ids")).join("daily_logs", "daily_logs.id", momentColumn).join("kids", "kids.id", "daily_logs.kid_id"),
     "kids.user_id",
-    viewerId,
+    p("viewer"),
   );
 }
 
-// The two queries, written once by knex and run as prepared statements on the read connection.
-// The moment ids are ONE parameter (a JSON array read with json_each), so the SQL text, and the
-// prepared statement, are the same for any number of moments.
+// The two queries, written once by knex (app/lib/query.server.ts). The moment ids are ONE
+// parameter, so the SQL text, and the prepared statement, are the same for any number of moments.
 type SocialParams = { ids: number[]; viewer: number };
 
-/** `column in (the ids)`, for a readQuery whose `ids` parameter is the list. */
-function inIds(qb: Knex.QueryBuilder, column: string, p: ParamFn<SocialParams>): Knex.QueryBuilder {
-  return qb.whereRaw("?? in (select value from json_each(?))", [column, p("ids")]);
-}
-
-const likesRead = readQuery<SocialParams>((p) =>
-  visibleTo(inIds(db()("likes").join("users", "users.id", "likes.user_id"), "likes.daily_log_id", p), "likes.daily_log_id", p("viewer"))
+const likesOf = query<SocialParams>((p, k) =>
+  ofVisibleMoments(k("likes").join("users", "users.id", "likes.user_id"), "likes.daily_log_id", p)
     .orderBy("likes.id", "asc")
     .select("likes.daily_log_id", "likes.user_id", "users.username"),
 );
 
-const commentsBase = (p: ParamFn<SocialParams>) =>
-  visibleTo(inIds(commentsQuery(db()), "comments.daily_log_id", p), "comments.daily_log_id", p("viewer"));
+const commentsBase = (p: ParamFn<SocialParams>, k: Knex) => ofVisibleMoments(commentsQuery(k), "comments.daily_log_id", p);
 
 const newestFirst = (table: string) => [
   { column: `${table}.created_at`, order: "desc" as const },
   { column: `${table}.id`, order: "desc" as const },
 ];
 
-const commentsRead = readQuery<SocialParams>((p) => commentsBase(p).orderBy(newestFirst("comments")).select(commentColumns));
+const commentsOf = query<SocialParams>((p, k) => commentsBase(p, k).orderBy(newestFirst("comments")).select(commentColumns));
 
 // window functions (SQLite ≥ 3.25, PostgreSQL): the newest `cap` per moment, and the total
-const newestCommentsRead = readQuery<SocialParams & { cap: number }>((p) =>
-  db()
+const newestCommentsOf = query<SocialParams & { cap: number }>((p, k) =>
+  k
     .from(
-      commentsBase(p)
+      commentsBase(p, k)
         .select([
           ...commentColumns,
-          db().raw(
+          k.raw(
             "row_number() over (partition by comments.daily_log_id order by comments.created_at desc, comments.id desc) as social_rn",
           ),
-          db().raw("count(*) over (partition by comments.daily_log_id) as social_total"),
+          k.raw("count(*) over (partition by comments.daily_log_id) as social_total"),
         ])
         .as("c"),
     )
@@ -100,22 +90,22 @@ const newestCommentsRead = readQuery<SocialParams & { cap: number }>((p) =>
 );
 
 /**
- * Likes and comments for `logIds` as `viewer` sees them. Callers have already checked access to
+ * Likes and comments for `momentIds` as `viewer` sees them. Callers have already checked access to
  * the moments; the queries apply the same rule again, so a moment the viewer may not see comes back
  * empty. Two queries for any number of moments (none for none).
  */
 export async function loadSocial(
   viewer: Pick<User, "id">,
-  logIds: number[],
+  momentIds: number[],
   opts: LoadSocialOptions = {},
 ): Promise<Record<number, MomentSocialData>> {
-  const ids = [...new Set(logIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
+  const ids = [...new Set(momentIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
   const out: Record<number, MomentSocialData> = {};
-  for (const id of logIds) out[id] = emptySocial();
+  for (const id of momentIds) out[id] = emptySocial();
   if (!ids.length) return out;
   const params: SocialParams = { ids, viewer: viewer.id };
 
-  const likeRows = await likesRead.all<{ daily_log_id: number; user_id: number; username: string }>(params);
+  const likeRows = await likesOf.all<{ daily_log_id: number; user_id: number; username: string }>(params);
   for (const row of likeRows) {
     const s = out[Number(row.daily_log_id)];
     if (!s) continue;
@@ -127,14 +117,14 @@ export async function loadSocial(
   const cap = opts.commentsPerMoment;
   let commentRows: Record<string, unknown>[];
   if (cap !== undefined && Number.isSafeInteger(cap) && cap >= 0) {
-    commentRows = await newestCommentsRead.all({ ...params, cap: Math.max(cap, 1) });
+    commentRows = await newestCommentsOf.all({ ...params, cap: Math.max(cap, 1) });
     for (const row of commentRows) {
       const s = out[Number(row.daily_log_id)];
       if (s) s.commentCount = Number(row.social_total);
     }
     if (cap === 0) commentRows = [];
   } else {
-    commentRows = await commentsRead.all(params);
+    commentRows = await commentsOf.all(params);
     for (const row of commentRows) {
       const s = out[Number(row.daily_log_id)];
       if (s) s.commentCount += 1;

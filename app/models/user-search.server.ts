@@ -1,4 +1,4 @@
-import { db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 
@@ -22,6 +22,17 @@ export function likeSubstring(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+const matching = query<{ pattern: string }>((p, k) =>
+  k("users")
+    .leftJoin("images as user_images", "user_images.id", "users.image_id")
+    // one condition covers all three: a substring of the first or the last name is a substring of
+    // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
+    .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [p("pattern")])
+    .orderByRaw("lower(coalesce(users.last_name, '')), lower(coalesce(users.first_name, '')), users.id")
+    .limit(SEARCH_LIMIT)
+    .select(["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]),
+);
+
 /**
  * Users whose first name, last name or "first last" contains `query`, case-insensitively, at most
  * 20, ordered by last name, first name, id. null for a blank query (the caller's "please enter a
@@ -32,17 +43,7 @@ export async function searchUsers(query: string | null | undefined): Promise<Sea
   const q = normalizeSearchQuery(query);
   if (!q) return null;
   if (q.length > LONGEST_MATCHABLE) return [];
-  const k = db();
-  const rows: Record<string, unknown>[] = await k("users")
-    .leftJoin("images as user_images", "user_images.id", "users.image_id")
-    // one condition covers all three: a substring of the first or the last name is a substring of
-    // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
-    .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [
-      likeSubstring(q),
-    ])
-    .orderByRaw("lower(coalesce(users.last_name, '')), lower(coalesce(users.first_name, '')), users.id")
-    .limit(SEARCH_LIMIT)
-    .select(["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]);
+  const rows = await matching.all({ pattern: likeSubstring(q) });
   return rows.map((row) => ({
     id: Number(row.id),
     first_name: (row.first_name as string | null) ?? null,

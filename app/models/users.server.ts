@@ -1,7 +1,10 @@
-import { db, nowIso, isUniqueViolation, type Db } from "~/lib/db.server";
+import type { Knex } from "knex";
+import { db, nowIso, isUniqueViolation } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
 import { hashPassword } from "~/lib/password.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
+import { conflict, type FieldErrors, type Result } from "./refusal";
 
 /** A user as the app works with it (never carries the password hash). */
 export type User = {
@@ -28,8 +31,8 @@ export const userColumns = [
 ];
 
 /** Base query: users joined with their profile picture. */
-export function usersQuery(conn: Db = db()) {
-  return conn("users").leftJoin("images as user_images", "user_images.id", "users.image_id");
+export function usersQuery(k: Knex) {
+  return k("users").leftJoin("images as user_images", "user_images.id", "users.image_id");
 }
 
 export function userFromRow(row: Record<string, unknown>): User {
@@ -51,17 +54,21 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
+const userById = query<{ id: number }>((p, k) => usersQuery(k).where("users.id", p("id")).first(userColumns));
+
 export async function getUserById(id: number): Promise<User | null> {
-  const row = await usersQuery().where("users.id", id).first(userColumns);
+  const row = await userById.first({ id });
   return row ? userFromRow(row) : null;
 }
+
+const userWithPasswordByEmail = query<{ email: string }>((p, k) =>
+  usersQuery(k).where("users.email_normalized", p("email")).first([...userColumns, "users.password_hash"]),
+);
 
 export async function getUserWithPasswordByEmail(
   email: string,
 ): Promise<(User & { password_hash: string }) | null> {
-  const row = await usersQuery()
-    .where("users.email_normalized", normalizeEmail(email))
-    .first([...userColumns, "users.password_hash"]);
+  const row = await userWithPasswordByEmail.first({ email: normalizeEmail(email) });
   return row ? { ...userFromRow(row), password_hash: String(row.password_hash) } : null;
 }
 
@@ -74,21 +81,26 @@ export type NewUser = {
   is_demo?: boolean;
 };
 
-export type SignupConflict = { email?: string[]; username?: string[] };
+const usersWithEmailOrUsername = query<{ email: string; username: string }>((p, k) =>
+  k("users")
+    .where("email_normalized", p("email"))
+    .orWhere("username_normalized", p("username"))
+    .select("email_normalized", "username_normalized"),
+);
+
+type Taken = { email_normalized: string; username_normalized: string };
 
 /**
  * Creates an account. Email and username are unique case-insensitively; the database's unique
  * indexes on the normalized columns are the final word, so two simultaneous sign-ups cannot both win.
+ * Refused: a conflict, with the messages under `email` and/or `username`.
  */
-export async function createUser(input: NewUser): Promise<{ user: User } | { errors: SignupConflict }> {
+export async function createUser(input: NewUser): Promise<Result<{ user: User }>> {
   const email = normalizeEmail(input.email);
   const username = input.username.trim();
-  const existing = await db()("users")
-    .where("email_normalized", email)
-    .orWhere("username_normalized", normalizeUsername(username))
-    .select("email_normalized", "username_normalized");
-  const errors = conflictErrors(existing, email, username);
-  if (errors) return { errors };
+  const taken = () => usersWithEmailOrUsername.all<Taken>({ email, username: normalizeUsername(username) });
+  const errors = conflictErrors(await taken(), email, username);
+  if (errors) return conflict(undefined, errors);
   const password_hash = await hashPassword(input.password);
   try {
     const [row] = await db()("users")
@@ -106,23 +118,15 @@ export async function createUser(input: NewUser): Promise<{ user: User } | { err
       .returning("id");
     const user = await getUserById(Number(typeof row === "object" ? row.id : row));
     if (!user) throw new Error("user vanished after insert");
-    return { user };
+    return { ok: true, user };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const again = await db()("users")
-      .where("email_normalized", email)
-      .orWhere("username_normalized", normalizeUsername(username))
-      .select("email_normalized", "username_normalized");
-    return { errors: conflictErrors(again, email, username) ?? { email: ["Email address is already in use."] } };
+    return conflict(undefined, conflictErrors(await taken(), email, username) ?? { email: ["Email address is already in use."] });
   }
 }
 
-function conflictErrors(
-  rows: { email_normalized: string; username_normalized: string }[],
-  email: string,
-  username: string,
-): SignupConflict | null {
-  const errors: SignupConflict = {};
+function conflictErrors(rows: Taken[], email: string, username: string): FieldErrors | null {
+  const errors: FieldErrors = {};
   if (rows.some((r) => r.email_normalized === email)) errors.email = ["Email address is already in use."];
   if (rows.some((r) => r.username_normalized === normalizeUsername(username)))
     errors.username = ["Username is already in use."];

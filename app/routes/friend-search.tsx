@@ -10,6 +10,7 @@ import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
 import { FriendSearchSchema } from "~/forms/friends";
 import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
+import { refusalStatus } from "~/web/refusal.server";
 import { searchUsers } from "~/models/user-search.server";
 import { displayName, fullName } from "~/lib/names";
 
@@ -58,7 +59,10 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get("intent") !== "add") return data<ActionData>({ error: "That request could not be handled.", status: 400 }, { status: 400 });
   const result = await sendFriendRequest(user.id, form.get("friendId"));
-  if (!result.ok) return data<ActionData>({ error: result.message, status: result.status }, { status: result.status });
+  if (!result.ok) {
+    const status = refusalStatus(result);
+    return data<ActionData>({ error: result.message ?? "", status }, { status });
+  }
   const q = new URL(request.url).searchParams.get("q");
   const params = new URLSearchParams();
   if (q !== null) params.set("q", q);

@@ -12,6 +12,7 @@ import {
   type FriendEntry,
 } from "~/models/friendships.server";
 import { displayName } from "~/lib/names";
+import { refusalStatus } from "~/web/refusal.server";
 
 // /current/friends (spec §2 "Friends page"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -74,7 +75,7 @@ export async function action({ request }: Route.ActionArgs) {
     default:
       return data({ error: "That request could not be handled." }, { status: 400 });
   }
-  if (!result.ok) return data({ error: STALE }, { status: result.status });
+  if (!result.ok) return data({ error: STALE }, { status: refusalStatus(result) });
   return redirect("/current/friends", 303);
 }
 

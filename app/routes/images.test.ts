@@ -14,7 +14,7 @@ import { loader } from "./images";
 
 async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<StoredImage> {
   const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
-  if (!result.ok) throw new Error(result.error);
+  if (!result.ok) throw new Error(result.message);
   return result.image;
 }
 

@@ -2,14 +2,14 @@ import fsp from "node:fs/promises";
 import type { LoaderFunctionArgs } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { getUser } from "~/web/auth.server";
-import { canSeeKidsOf } from "~/models/access.server";
-import { findImageByKey, imageFilePath, KEY_PATTERN, type ImageRecord } from "~/images/storage.server";
-import type { User } from "~/models/users.server";
+import { canViewImage } from "~/models/access.server";
+import { findImageByKey, imageFilePath, KEY_PATTERN } from "~/images/storage.server";
 
 // GET /images/<key>/<width>.webp: the only way photo bytes leave the server.
 //
-// Profile pictures (kind "user"): any signed-in user. Kid and moment photos: the owner and the
-// owner's accepted friends (access.server.ts). Everything else (signed out, not allowed, unknown
+// Who may see which photo is the access module's (canViewImage in app/models/access.server.ts):
+// profile pictures any signed-in user, kid and moment photos the owner and the owner's accepted
+// friends. Everything else (signed out, not allowed, unknown
 // key or width, malformed name, missing file) gets the same plain 404, so a URL never reveals
 // whether a photo exists. Files under a key never change (a replaced photo gets a new key), so
 // responses are immutable; they are `private` so no shared cache keeps them, and a 304 is only
@@ -26,12 +26,6 @@ function notFound(): Response {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
-
-async function mayView(viewer: User, image: ImageRecord): Promise<boolean> {
-  if (image.kind === "user") return true;
-  if (image.kind === "kid" || image.kind === "log") return canSeeKidsOf(viewer.id, image.owner_id);
-  return false;
 }
 
 /** Weak comparison (RFC 9110 §13.1.2): does If-None-Match name this entity tag? */
@@ -53,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
   const viewer = await getUser(request);
   if (!viewer) return notFound();
   const image = await findImageByKey(key);
-  if (!image || !image.widths.includes(width) || !(await mayView(viewer, image))) return notFound();
+  if (!image || !image.widths.includes(width) || !(await canViewImage(viewer.id, image))) return notFound();
 
   const filePath = imageFilePath(key, width);
   if (!filePath) return notFound();

@@ -6,8 +6,8 @@ import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
 import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/dates";
 import { parseId } from "~/lib/request.server";
-import { refusalPage } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
+import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { decodeCursor, deleteMoment, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
@@ -25,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (beforeParam && !before) throw data("That page of moments does not exist.", { status: 400 });
 
   const page = await listMoments(user.id, kidId, { limit: PAGE_SIZE, before });
-  if (!page.ok) throw refusalPage(page);
+  if (!page.ok) throw pageRefusal(page);
   // list page: the newest few comments per moment; the moment's own page shows them all
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
   const { kid } = page;
@@ -59,10 +59,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   pageId(params.kidId);
   const form = await request.formData();
   if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
-  const logId = parseId(String(form.get("dailyLogId") ?? ""));
-  if (!logId) throw data("Not found", { status: 404 });
-  const deleted = await deleteMoment(user.id, logId);
-  if (!deleted.ok) throw refusalPage(deleted);
+  const momentId = parseId(String(form.get("dailyLogId") ?? ""));
+  if (!momentId) throw data("Not found", { status: 404 });
+  const deleted = await deleteMoment(user.id, momentId);
+  if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
   return redirect(`/kids/${deleted.kidId}/dailyLogs`);
 }
 

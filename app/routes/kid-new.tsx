@@ -25,7 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
     const created = await createKid(user.id, form.value, form.file);
-    if (!created.ok) return data({ result: form.reply(created.errors) }, { status: 400 });
+    if (!created.ok) return data({ result: form.reply(created.fieldErrors) }, { status: 400 });
     return redirect("/my-kids-list");
   } finally {
     await form.file?.discard();

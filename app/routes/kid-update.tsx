@@ -8,8 +8,9 @@ import { pageId } from "~/lib/request.server";
 import { kidFormDefaults, kidFormSchema, yearOptions, type KidFormShape, type KidInput } from "~/forms/kid";
 import { readPhotoForm } from "~/api/body.server";
 import { IMAGE_HINTS } from "~/images/limits";
-import { checkKidOwner, refusalPage, updateKid, viewKid } from "~/models/kids.server";
+import { checkKidOwner, updateKid, viewKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
+import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { KidFields, PhotoField } from "~/components/kids";
 
@@ -18,9 +19,8 @@ const FORM_ID = "kid-update";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewKid(user.id, pageId(params.kidId));
-  if (!view.ok) throw refusalPage(view);
-  if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
+  const view = await viewKid(user.id, pageId(params.kidId), "change");
+  if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
   const { kid } = view;
   return { kid: { id: kid.id, name: kid.name, photo: kid.photo }, defaults: kidFormDefaults(kid), today: today() };
 }
@@ -29,14 +29,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
   const allowed = await checkKidOwner(user.id, kidId);
-  if (!allowed.ok) throw refusalPage(allowed);
+  if (!allowed.ok) throw pageRefusal(allowed, { forbidden: OWNER_ONLY });
   const form = await readPhotoForm(request, kidFormSchema("update", today()));
   try {
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
     const updated = await updateKid(user.id, kidId, form.value, form.file);
     if (!updated.ok) {
-      if (updated.reason === "invalid") return data({ result: form.reply(updated.errors) }, { status: 400 });
-      throw refusalPage(updated);
+      if (updated.kind === "invalid") return data({ result: form.reply(updated.fieldErrors) }, { status: 400 });
+      throw pageRefusal(updated, { forbidden: OWNER_ONLY });
     }
     return redirect("/my-kids-list");
   } finally {

@@ -8,8 +8,9 @@ import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
 import { readPhotoForm } from "~/api/body.server";
 import { IMAGE_HINTS } from "~/images/limits";
-import { checkKidOwner, refusalPage, viewKid } from "~/models/kids.server";
+import { checkKidOwner, viewKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
+import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { MomentFields, PhotoField } from "~/components/kids";
 
@@ -19,9 +20,8 @@ const schema = momentFormSchema("add");
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewKid(user.id, pageId(params.kidId));
-  if (!view.ok) throw refusalPage(view);
-  if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
+  const view = await viewKid(user.id, pageId(params.kidId), "change");
+  if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
   return { kid: { id: view.kid.id, name: view.kid.name } };
 }
 
@@ -29,14 +29,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
   const allowed = await checkKidOwner(user.id, kidId);
-  if (!allowed.ok) throw refusalPage(allowed);
+  if (!allowed.ok) throw pageRefusal(allowed, { forbidden: OWNER_ONLY });
   const form = await readPhotoForm(request, schema);
   try {
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
     const created = await createMoment(user.id, kidId, form.value, form.file);
     if (!created.ok) {
-      if (created.reason === "invalid") return data({ result: form.reply(created.errors) }, { status: 400 });
-      throw refusalPage(created);
+      if (created.kind === "invalid") return data({ result: form.reply(created.fieldErrors) }, { status: 400 });
+      throw pageRefusal(created, { forbidden: OWNER_ONLY });
     }
     return redirect(`/dailyLogs/${created.moment.id}`);
   } finally {

@@ -3,8 +3,10 @@ import type { Route } from "./+types/moment-social";
 import { requireUser } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { parseId } from "~/lib/request.server";
-import { likeLog, LIKE_MESSAGES, unlikeLog, type SocialRefusal } from "~/models/likes.server";
+import { likeMoment, unlikeMoment } from "~/models/likes.server";
 import { addComment, deleteComment, updateComment } from "~/models/comments.server";
+import type { Refusal } from "~/models/refusal";
+import { pageRefusal, refusalStatus } from "~/web/refusal.server";
 import { cleanSocialPath, commentErrorCode, withSearch } from "~/forms/comment";
 import type { SocialActionData } from "~/components/moment-social";
 
@@ -25,19 +27,19 @@ import type { SocialActionData } from "~/components/moment-social";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
-  const logId = parseId(params.dailyLogId);
-  if (!logId) throw data("Not found", { status: 404 });
-  throw redirect(`/dailyLogs/${logId}`);
+  const momentId = parseId(params.dailyLogId);
+  if (!momentId) throw data("Not found", { status: 404 });
+  throw redirect(`/dailyLogs/${momentId}`);
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const logId = parseId(params.dailyLogId);
-  if (!logId) throw data("Not found", { status: 404 });
+  const momentId = parseId(params.dailyLogId);
+  if (!momentId) throw data("Not found", { status: 404 });
   const form = await request.formData();
   const viaFetcher = form.get("_fetcher") === "1";
   const intent = text(form.get("intent")) ?? "";
-  const back = cleanSocialPath(safeRedirectPath(form.get("returnTo")) ?? `/dailyLogs/${logId}`);
+  const back = cleanSocialPath(safeRedirectPath(form.get("returnTo")) ?? `/dailyLogs/${momentId}`);
 
   const done = (extra: Record<string, string | number>, hash: string, commentId?: number) =>
     viaFetcher
@@ -45,49 +47,51 @@ export async function action({ request, params }: Route.ActionArgs) {
       : redirect(withSearch(back, extra) + hash, 303);
 
   /** Not allowed or not there: the plain not-found page, or 403 with the reason for a non-author. */
-  const refused = (r: SocialRefusal) => {
-    if (viaFetcher) return data<SocialActionData>({ ok: false, intent, message: r.message }, { status: r.status });
-    if (r.status === 403 && !r.hidden) throw data(r.message, { status: 403 });
-    throw data("Not found", { status: 404 });
+  const refused = (r: Refusal) => {
+    if (viaFetcher) return data<SocialActionData>({ ok: false, intent, message: r.message }, { status: refusalStatus(r) });
+    throw pageRefusal(r);
   };
 
-  const invalid = (errors: { comment: string[] }, extra: Record<string, string | number>, hash: string) => {
+  /** The comment text was refused: its message beside the textarea. */
+  const invalid = (r: Refusal, extra: Record<string, string | number>, hash: string) => {
+    const errors = { comment: r.fieldErrors?.comment ?? [] };
     if (viaFetcher) return data<SocialActionData>({ ok: false, intent, errors }, { status: 400 });
     const commentReason = commentErrorCode(errors.comment[0] ?? "");
-    return redirect(withSearch(back, { ...extra, commentError: logId, commentReason }) + hash, 303);
+    return redirect(withSearch(back, { ...extra, commentError: momentId, commentReason }) + hash, 303);
   };
 
   switch (intent) {
     case "like": {
-      const r = await likeLog(user.id, logId);
+      const r = await likeMoment(user.id, momentId);
       // already liked (a double click, another tab): "liked" is where the user wanted to be
-      if (!r.ok && !("alreadyLiked" in r && r.alreadyLiked)) return refused(r);
-      return done({}, `#moment-${logId}`);
+      if (!r.ok && r.kind !== "conflict") return refused(r);
+      return done({}, `#moment-${momentId}`);
     }
     case "unlike": {
-      const r = await unlikeLog(user.id, logId);
-      if (!r.ok && !(r.status === 404 && r.message === LIKE_MESSAGES.likeNotFound)) return refused(r);
-      return done({}, `#moment-${logId}`);
+      const r = await unlikeMoment(user.id, momentId);
+      // no like (any more): "not liked" is where the user wanted to be
+      if (!r.ok && r.kind !== "not-found") return refused(r);
+      return done({}, `#moment-${momentId}`);
     }
     case "comment": {
-      const r = await addComment(user.id, logId, text(form.get("comment")));
-      if (r.ok) return done({ showComments: logId }, `#comment-${r.comment.id}`, r.comment.id);
-      if ("errors" in r) return invalid(r.errors, { showComments: logId }, `#comments-${logId}`);
+      const r = await addComment(user.id, momentId, text(form.get("comment")));
+      if (r.ok) return done({ showComments: momentId }, `#comment-${r.comment.id}`, r.comment.id);
+      if (r.kind === "invalid") return invalid(r, { showComments: momentId }, `#comments-${momentId}`);
       return refused(r);
     }
     case "edit-comment": {
       const commentId = parseId(text(form.get("commentId")));
       if (!commentId) throw data("Not found", { status: 404 });
-      const r = await updateComment(user.id, commentId, text(form.get("comment")), { logId });
-      if (r.ok) return done({ showComments: logId }, `#comment-${commentId}`, commentId);
-      if ("errors" in r) return invalid(r.errors, { showComments: logId, editComment: commentId }, `#comment-${commentId}`);
+      const r = await updateComment(user.id, commentId, text(form.get("comment")), { momentId });
+      if (r.ok) return done({ showComments: momentId }, `#comment-${commentId}`, commentId);
+      if (r.kind === "invalid") return invalid(r, { showComments: momentId, editComment: commentId }, `#comment-${commentId}`);
       return refused(r);
     }
     case "delete-comment": {
       const commentId = parseId(text(form.get("commentId")));
       if (!commentId) throw data("Not found", { status: 404 });
-      const r = await deleteComment(user.id, commentId, { logId });
-      if (r.ok) return done({ showComments: logId }, `#moment-${logId}`, commentId);
+      const r = await deleteComment(user.id, commentId, { momentId });
+      if (r.ok) return done({ showComments: momentId }, `#moment-${momentId}`, commentId);
       return refused(r);
     }
     default:

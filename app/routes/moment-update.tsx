@@ -8,8 +8,8 @@ import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
 import { readPhotoForm } from "~/api/body.server";
 import { IMAGE_HINTS } from "~/images/limits";
-import { refusalPage } from "~/models/kids.server";
 import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.server";
+import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { ErrorSummary, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { MomentFields, PhotoField } from "~/components/kids";
 
@@ -19,9 +19,8 @@ const schema = momentFormSchema("update");
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewMoment(user.id, pageId(params.dailyLogId));
-  if (!view.ok) throw refusalPage(view);
-  if (!view.isOwner) throw refusalPage({ reason: "forbidden" });
+  const view = await viewMoment(user.id, pageId(params.dailyLogId), "change");
+  if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
   const { moment, kid } = view;
   return {
     moment: { id: moment.id, title: moment.title, content: moment.content, photo: moment.photo },
@@ -31,18 +30,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const logId = pageId(params.dailyLogId);
-  const allowed = await checkMomentOwner(user.id, logId);
-  if (!allowed.ok) throw refusalPage(allowed);
+  const momentId = pageId(params.dailyLogId);
+  const allowed = await checkMomentOwner(user.id, momentId);
+  if (!allowed.ok) throw pageRefusal(allowed, { forbidden: OWNER_ONLY });
   const form = await readPhotoForm(request, schema);
   try {
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
-    const updated = await updateMoment(user.id, logId, form.value, form.file);
+    const updated = await updateMoment(user.id, momentId, form.value, form.file);
     if (!updated.ok) {
-      if (updated.reason === "invalid") return data({ result: form.reply(updated.errors) }, { status: 400 });
-      throw refusalPage(updated);
+      if (updated.kind === "invalid") return data({ result: form.reply(updated.fieldErrors) }, { status: 400 });
+      throw pageRefusal(updated, { forbidden: OWNER_ONLY });
     }
-    return redirect(`/dailyLogs/${logId}`);
+    return redirect(`/dailyLogs/${momentId}`);
   } finally {
     await form.file?.discard();
   }

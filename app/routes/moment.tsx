@@ -5,9 +5,9 @@ import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
-import { refusalPage } from "~/models/kids.server";
 import { deleteMoment, viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
+import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
@@ -16,7 +16,7 @@ import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConf
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewMoment(user.id, pageId(params.dailyLogId));
-  if (!view.ok) throw refusalPage(view);
+  if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
   return {
@@ -36,11 +36,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const logId = pageId(params.dailyLogId);
+  const momentId = pageId(params.dailyLogId);
   const form = await request.formData();
   if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
-  const deleted = await deleteMoment(user.id, logId);
-  if (!deleted.ok) throw refusalPage(deleted);
+  const deleted = await deleteMoment(user.id, momentId);
+  if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
   return redirect(`/kids/${deleted.kidId}/dailyLogs`);
 }
 

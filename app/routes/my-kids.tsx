@@ -4,8 +4,9 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { ageText, formatCalendarDate } from "~/lib/dates";
 import { parseId } from "~/lib/request.server";
-import { listKidsOf, refusalPage, removeKid } from "~/models/kids.server";
+import { listKidsOf, removeKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
+import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
@@ -33,7 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
   const kidId = parseId(String(form.get("kidId") ?? ""));
   if (!kidId) throw data("Not found", { status: 404 });
   const removed = await removeKid(user.id, kidId);
-  if (!removed.ok) throw refusalPage(removed);
+  if (!removed.ok) throw pageRefusal(removed, { forbidden: OWNER_ONLY });
   return redirect("/my-kids-list");
 }
 

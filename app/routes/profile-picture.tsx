@@ -53,7 +53,7 @@ async function handlePictureForm(request: Request, user: User): Promise<Outcome>
     // upload or update alike: whatever picture the user has now is replaced
     const result = await setProfilePicture(user.id, file);
     if (!result.ok) {
-      return invalid(formData, { image: [result.reason === "invalid" ? result.error : SERVER_ERROR_MESSAGE] }, []);
+      return invalid(formData, { image: result.fieldErrors?.image ?? [SERVER_ERROR_MESSAGE] }, []);
     }
     return { ok: true };
   } finally {

@@ -28,9 +28,9 @@ export async function action({ request }: Route.ActionArgs) {
     first_name: (v as { first_name?: string }).first_name ?? null,
     last_name: (v as { last_name?: string }).last_name ?? null,
   });
-  if ("errors" in created) {
+  if (!created.ok) {
     return data(
-      { result: submission.reply({ fieldErrors: created.errors, hideFields: ["password", "confirmPassword"] }), variant },
+      { result: submission.reply({ fieldErrors: created.fieldErrors, hideFields: ["password", "confirmPassword"] }), variant },
       { status: 400 },
     );
   }

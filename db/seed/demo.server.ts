@@ -341,7 +341,7 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
   try {
     await mapLimit(jobs, 4, async (job) => {
       const result = await storeImage(await uploadFromBuffer(job.bytes, "demo.jpg", "image/jpeg"));
-      if (!result.ok) throw new Error(`demo picture refused: ${result.error}`);
+      if (!result.ok) throw new Error(`demo picture refused: ${result.message}`);
       stored.set(job, result.image);
     });
   } catch (error) {

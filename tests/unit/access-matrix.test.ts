@@ -433,3 +433,114 @@ for (const route of ROUTES) {
     }
   });
 }
+
+// ---- the guards, called directly --------------------------------------------------------------
+// The same rule one level down: each guard of app/models/access.server.ts (and the list condition)
+// for every kind of viewer, both directions of a friendship, and ids that do not exist.
+
+const GUARD_VIEWERS = ["stranger", "pending", "denied", "invited", "friend", "fan", "owner"] as const;
+type GuardViewer = (typeof GUARD_VIEWERS)[number];
+/** Who sees the owner's kids: the owner and accepted friends, whoever sent the request. */
+const SEES: Record<GuardViewer, boolean> = {
+  stranger: false,
+  pending: false, // asked the owner, not answered
+  denied: false, // asked the owner, denied
+  invited: false, // the owner asked them, not answered
+  friend: true, // the owner asked them, accepted
+  fan: true, // asked the owner, accepted
+  owner: true,
+};
+
+const HIDDEN = { ok: false, kind: "forbidden", message: "You are not authorized", hidden: true };
+const NOT_OWNER = { ok: false, kind: "forbidden", message: "You are not authorized" };
+
+describe("the guards, called directly", () => {
+  let g: {
+    users: Record<GuardViewer, { id: number }>;
+    kidId: number;
+    momentId: number;
+    otherMomentId: number;
+    commentId: number;
+    ownerId: number;
+  };
+
+  beforeAll(async () => {
+    const users = Object.fromEntries(await Promise.all(GUARD_VIEWERS.map(async (v) => [v, await quickUser()] as const))) as Record<
+      GuardViewer,
+      { id: number }
+    >;
+    const { owner } = users;
+    await insertFriendship(users.pending, owner, "pending");
+    await insertFriendship(users.denied, owner, "denied");
+    await insertFriendship(owner, users.invited, "pending");
+    await insertFriendship(owner, users.friend, "accepted");
+    await insertFriendship(users.fan, owner, "accepted");
+    const kidId = await insertKid(owner, "Guarded");
+    const momentId = await insertMoment(kidId, "Guarded moment");
+    const otherMomentId = await insertMoment(kidId, "Another moment");
+    const commentId = await insertComment(momentId, users.friend);
+    g = { users, kidId, momentId, otherMomentId, commentId, ownerId: owner.id };
+  });
+
+  const access = () => import("~/models/access.server");
+  const seen = (v: GuardViewer, isOwner = v === "owner") => ({ ok: true, isOwner });
+
+  for (const viewer of GUARD_VIEWERS) {
+    it(`canSeeKidsOf and canViewImage as ${viewer}`, async () => {
+      const { canSeeKidsOf, canViewImage } = await access();
+      const id = g.users[viewer].id;
+      expect(await canSeeKidsOf(id, g.ownerId)).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { kind: "user", owner_id: g.ownerId })).toBe(true);
+      expect(await canViewImage(id, { kind: "kid", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { kind: "log", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { kind: "something else", owner_id: g.ownerId })).toBe(false);
+    });
+
+    it(`requireKid as ${viewer}: view and change`, async () => {
+      const { requireKid } = await access();
+      const id = g.users[viewer].id;
+      const kid = { kidId: g.kidId, ownerId: g.ownerId };
+      expect(await requireKid(id, g.kidId, "view")).toEqual(SEES[viewer] ? { ...seen(viewer), ...kid } : HIDDEN);
+      const change = viewer === "owner" ? { ...seen(viewer), ...kid } : SEES[viewer] ? NOT_OWNER : HIDDEN;
+      expect(await requireKid(id, g.kidId, "change")).toEqual(change);
+      // the row a caller already read decides alike
+      expect(await requireKid(id, { id: g.kidId, ownerId: g.ownerId }, "change")).toEqual(change);
+      expect(await requireKid(id, 999999, "view")).toEqual({ ok: false, kind: "not-found", message: "Kid not found" });
+      expect(await requireKid(id, null, "change")).toEqual({ ok: false, kind: "not-found", message: "Kid not found" });
+    });
+
+    it(`requireMoment as ${viewer}: view and change`, async () => {
+      const { requireMoment } = await access();
+      const id = g.users[viewer].id;
+      const moment = { momentId: g.momentId, kidId: g.kidId, ownerId: g.ownerId };
+      expect(await requireMoment(id, g.momentId, "view")).toEqual(SEES[viewer] ? { ...seen(viewer), ...moment } : HIDDEN);
+      const change = viewer === "owner" ? { ...seen(viewer), ...moment } : SEES[viewer] ? NOT_OWNER : HIDDEN;
+      expect(await requireMoment(id, g.momentId, "change")).toEqual(change);
+      expect(await requireMoment(id, { id: g.momentId, kidId: g.kidId, ownerId: g.ownerId }, "change")).toEqual(change);
+      expect(await requireMoment(id, 999999, "view")).toEqual({ ok: false, kind: "not-found", message: "Daily log not found" });
+    });
+
+    it(`requireCommentAuthor as ${viewer} (the friend's comment)`, async () => {
+      const { requireCommentAuthor } = await access();
+      const id = g.users[viewer].id;
+      const want =
+        viewer === "friend" ? { ok: true, commentId: g.commentId, momentId: g.momentId } : SEES[viewer] ? NOT_OWNER : HIDDEN;
+      expect(await requireCommentAuthor(id, g.commentId)).toEqual(want);
+      expect(await requireCommentAuthor(id, g.commentId, { momentId: g.momentId })).toEqual(want);
+      const notFound = { ok: false, kind: "not-found", message: "Comment not found" };
+      // under another moment's id, or no such comment: not found, whoever asks
+      expect(await requireCommentAuthor(id, g.commentId, { momentId: g.otherMomentId })).toEqual(notFound);
+      expect(await requireCommentAuthor(id, 999999)).toEqual(notFound);
+    });
+
+    it(`whereVisibleTo lists the owner's kids to ${viewer} only when allowed`, async () => {
+      const { whereVisibleTo } = await access();
+      const { query } = await import("~/lib/query.server");
+      const visibleKids = query<{ viewer: number; owner: number }>((p, k) =>
+        whereVisibleTo(k("kids").where("kids.user_id", p("owner")), "kids.user_id", p("viewer")).select("kids.id"),
+      );
+      const rows = await visibleKids.all({ viewer: g.users[viewer].id, owner: g.ownerId });
+      expect(rows.map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
+    });
+  }
+});

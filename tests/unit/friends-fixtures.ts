@@ -28,7 +28,7 @@ export async function insertFriendship(sender: Id, receiver: Id, status: Friends
 export async function storePhoto(kind: ImageKind, ownerId: number, color = "#c33"): Promise<StoredImage & { imageId: number }> {
   const bytes = await sharp({ create: { width: 400, height: 300, channels: 3, background: color } }).jpeg().toBuffer();
   const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
-  if (!result.ok) throw new Error(result.error);
+  if (!result.ok) throw new Error(result.message);
   return { ...result.image, imageId: result.imageId };
 }
 

@@ -24,7 +24,7 @@ const route = publicApiRoute({
       first_name: (v as { first_name?: string }).first_name ?? null,
       last_name: (v as { last_name?: string }).last_name ?? null,
     });
-    if ("errors" in created) return apiBareFieldErrors(created.errors as Record<string, string[]>);
+    if (!created.ok) return apiBareFieldErrors(created.fieldErrors ?? {});
     return json(serializeUser(created.user, true), {
       headers: { "Set-Cookie": await startSession(request, created.user) },
     });

@@ -1,7 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { socialRefusal } from "~/api/serializers-social.server";
+import { apiRefusalSingular } from "~/api/refusal.server";
 import { COMMENT_REFUSALS, deleteComment } from "~/models/comments.server";
 
 // DELETE /api/comments/{commentId}: the author only.
@@ -10,7 +10,7 @@ const route = apiRoute({
     const commentId = parseId(params.commentId);
     if (!commentId) return apiErrorSingular(404, COMMENT_REFUSALS.commentNotFound);
     const result = await deleteComment(user.id, commentId);
-    return result.ok ? json({ message: "Comment deleted successfully" }) : socialRefusal(result);
+    return result.ok ? json({ message: "Comment deleted successfully" }) : apiRefusalSingular(result);
   },
 });
 

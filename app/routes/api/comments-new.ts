@@ -2,7 +2,8 @@ import { apiRoute } from "~/api/route.server";
 import { asFormValue } from "~/forms/body.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { readSocialFields, serializeComment, socialRefusal } from "~/api/serializers-social.server";
+import { readSocialFields, serializeComment } from "~/api/serializers-social.server";
+import { apiRefusalSingular } from "~/api/refusal.server";
 import { addComment, COMMENT_REFUSALS } from "~/models/comments.server";
 
 // POST /api/comments/{dailyLogId}/new-comment {comment}: 201 Comment (text trimmed).
@@ -12,7 +13,7 @@ const route = apiRoute({
     if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
     const fields = await readSocialFields(request);
     const result = await addComment(user.id, logId, asFormValue(fields.comment));
-    return result.ok ? json(serializeComment(result.comment), { status: 201 }) : socialRefusal(result);
+    return result.ok ? json(serializeComment(result.comment), { status: 201 }) : apiRefusalSingular(result);
   },
 });
 

@@ -2,7 +2,8 @@ import { apiRoute } from "~/api/route.server";
 import { asFormValue } from "~/forms/body.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { readSocialFields, serializeComment, socialRefusal } from "~/api/serializers-social.server";
+import { readSocialFields, serializeComment } from "~/api/serializers-social.server";
+import { apiRefusalSingular } from "~/api/refusal.server";
 import { COMMENT_REFUSALS, updateComment } from "~/models/comments.server";
 
 // PUT /api/comments/{commentId}/update {comment}: 200 Comment (text trimmed, created_at unchanged).
@@ -12,7 +13,7 @@ const route = apiRoute({
     if (!commentId) return apiErrorSingular(404, COMMENT_REFUSALS.commentNotFound);
     const fields = await readSocialFields(request);
     const result = await updateComment(user.id, commentId, asFormValue(fields.comment));
-    return result.ok ? json(serializeComment(result.comment)) : socialRefusal(result);
+    return result.ok ? json(serializeComment(result.comment)) : apiRefusalSingular(result);
   },
 });
 

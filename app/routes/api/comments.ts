@@ -1,7 +1,8 @@
 import { apiRoute } from "~/api/route.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { serializeComment, socialRefusal } from "~/api/serializers-social.server";
+import { serializeComment } from "~/api/serializers-social.server";
+import { apiRefusalSingular } from "~/api/refusal.server";
 import { COMMENT_REFUSALS, listComments } from "~/models/comments.server";
 
 // GET /api/comments/{dailyLogId}/comments: a bare array of Comment, newest first.
@@ -10,7 +11,7 @@ const route = apiRoute({
     const logId = parseId(params.dailyLogId);
     if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
     const result = await listComments(user.id, logId);
-    return result.ok ? json(result.comments.map(serializeComment)) : socialRefusal(result);
+    return result.ok ? json(result.comments.map(serializeComment)) : apiRefusalSingular(result);
   },
 });
 

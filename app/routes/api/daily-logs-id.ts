@@ -1,7 +1,8 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, apiFieldErrors, json } from "~/api/responses.server";
+import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { apiRefusal, DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
 import { readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
@@ -13,21 +14,20 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
     const view = await viewMoment(user.id, id);
-    return view.ok ? json(serializeDailyLog(view.moment)) : apiRefusal(view, DAILY_LOG_NOT_FOUND);
+    return view.ok ? json(serializeDailyLog(view.moment)) : apiRefusal(view);
   },
 
   PUT: async ({ params, request }, user) => {
     const id = parseId(params.id);
     if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
     const allowed = await checkMomentOwner(user.id, id);
-    if (!allowed.ok) return apiRefusal(allowed, DAILY_LOG_NOT_FOUND);
+    if (!allowed.ok) return apiRefusal(allowed);
     const body = await readPhotoBody(request);
     try {
       const valid = await validateBody(body, momentFormSchema("update"));
-      if (!valid.ok) return apiFieldErrors(valid.errors);
+      if (!valid.ok) return apiRefusal(valid);
       const updated = await updateMoment(user.id, id, valid.value, body.file);
-      if (updated.ok) return json(serializeDailyLog(updated.moment));
-      return updated.reason === "invalid" ? apiFieldErrors(updated.errors) : apiRefusal(updated, DAILY_LOG_NOT_FOUND);
+      return updated.ok ? json(serializeDailyLog(updated.moment)) : apiRefusal(updated);
     } finally {
       await body.file?.discard();
     }
@@ -37,7 +37,7 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
     const deleted = await deleteMoment(user.id, id);
-    return deleted.ok ? json({ message: "This daily_log is deleted successfully" }) : apiRefusal(deleted, DAILY_LOG_NOT_FOUND);
+    return deleted.ok ? json({ message: "This daily_log is deleted successfully" }) : apiRefusal(deleted);
   },
 });
 

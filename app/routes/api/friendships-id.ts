@@ -1,4 +1,5 @@
 import { apiRoute } from "~/api/route.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
 import { deleteFriendship, MESSAGES } from "~/models/friendships.server";
@@ -9,7 +10,7 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (id === null) return apiError(404, MESSAGES.friendshipNotFound);
     const result = await deleteFriendship(user.id, id);
-    if (!result.ok) return apiError(result.status, result.message);
+    if (!result.ok) return apiRefusal(result);
     return json({ message: MESSAGES.deleted });
   },
 });

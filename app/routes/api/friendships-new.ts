@@ -1,6 +1,7 @@
 import { apiRoute } from "~/api/route.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { readFields } from "~/api/body.server";
-import { apiError, json } from "~/api/responses.server";
+import { json } from "~/api/responses.server";
 import { serializeFriendship } from "~/api/serializers-friends.server";
 import { sendFriendRequest } from "~/models/friendships.server";
 
@@ -9,7 +10,7 @@ const route = apiRoute({
   POST: async ({ request }, user) => {
     const fields = await readFields(request);
     const result = await sendFriendRequest(user.id, fields.friend_id);
-    if (!result.ok) return apiError(result.status, result.message);
+    if (!result.ok) return apiRefusal(result);
     return json(serializeFriendship(result.friendship), { status: 201 });
   },
 });

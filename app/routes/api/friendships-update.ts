@@ -1,4 +1,5 @@
 import { apiRoute } from "~/api/route.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { readFields } from "~/api/body.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
@@ -13,7 +14,7 @@ const route = apiRoute({
     // 404 and 403 come before a 400 for the body, so an unreadable body is just "no status"
     const fields = await readFields(request).catch(() => ({}) as Record<string, unknown>);
     const result = await answerFriendRequest(user.id, id, fields.status);
-    if (!result.ok) return apiError(result.status, result.message);
+    if (!result.ok) return apiRefusal(result);
     return json(serializeFriendship(result.friendship));
   },
 });

@@ -1,7 +1,8 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, apiFieldErrors, json } from "~/api/responses.server";
+import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { apiRefusal, KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
 import { readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
@@ -14,14 +15,13 @@ const route = apiRoute({
     const kidId = parseId(params.kidId);
     if (!kidId) return apiError(404, KID_NOT_FOUND);
     const allowed = await checkKidOwner(user.id, kidId);
-    if (!allowed.ok) return apiRefusal(allowed, KID_NOT_FOUND);
+    if (!allowed.ok) return apiRefusal(allowed);
     const body = await readPhotoBody(request);
     try {
       const valid = await validateBody(body, momentFormSchema("add"));
-      if (!valid.ok) return apiFieldErrors(valid.errors);
+      if (!valid.ok) return apiRefusal(valid);
       const created = await createMoment(user.id, kidId, valid.value, body.file);
-      if (created.ok) return json(serializeDailyLog(created.moment), { status: 201 });
-      return created.reason === "invalid" ? apiFieldErrors(created.errors) : apiRefusal(created, KID_NOT_FOUND);
+      return created.ok ? json(serializeDailyLog(created.moment), { status: 201 }) : apiRefusal(created);
     } finally {
       await body.file?.discard();
     }

@@ -1,7 +1,8 @@
 import { apiRoute } from "~/api/route.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { apiRefusal, KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { viewKid } from "~/models/kids.server";
 import { decodeCursor, listMoments, type Cursor } from "~/models/moments.server";
 
@@ -30,10 +31,10 @@ const route = apiRoute({
     if (problem) {
       // 404 and 403 come before 400
       const view = await viewKid(user.id, kidId);
-      return view.ok ? apiError(400, problem) : apiRefusal(view, KID_NOT_FOUND);
+      return view.ok ? apiError(400, problem) : apiRefusal(view);
     }
     const page = await listMoments(user.id, kidId, { limit, before });
-    if (!page.ok) return apiRefusal(page, KID_NOT_FOUND);
+    if (!page.ok) return apiRefusal(page);
     return json({ daily_logs: page.moments.map(serializeDailyLog), next: page.next });
   },
 });

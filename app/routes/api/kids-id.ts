@@ -1,7 +1,8 @@
 import { apiRoute } from "~/api/route.server";
-import { apiError, apiFieldErrors, json } from "~/api/responses.server";
+import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { apiRefusal, KID_NOT_FOUND, serializeKid } from "~/api/serializers-kids.server";
+import { KID_NOT_FOUND, serializeKid } from "~/api/serializers-kids.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { kidApiSchema } from "~/forms/kid";
 import { readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
@@ -14,21 +15,20 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (!id) return apiError(404, KID_NOT_FOUND);
     const view = await viewKid(user.id, id);
-    return view.ok ? json(serializeKid(view.kid)) : apiRefusal(view, KID_NOT_FOUND);
+    return view.ok ? json(serializeKid(view.kid)) : apiRefusal(view);
   },
 
   PUT: async ({ params, request }, user) => {
     const id = parseId(params.id);
     if (!id) return apiError(404, KID_NOT_FOUND);
     const allowed = await checkKidOwner(user.id, id);
-    if (!allowed.ok) return apiRefusal(allowed, KID_NOT_FOUND);
+    if (!allowed.ok) return apiRefusal(allowed);
     const body = await readPhotoBody(request);
     try {
       const valid = await validateBody(body, kidApiSchema("update", today()));
-      if (!valid.ok) return apiFieldErrors(valid.errors);
+      if (!valid.ok) return apiRefusal(valid);
       const updated = await updateKid(user.id, id, valid.value, body.file);
-      if (updated.ok) return json(serializeKid(updated.kid));
-      return updated.reason === "invalid" ? apiFieldErrors(updated.errors) : apiRefusal(updated, KID_NOT_FOUND);
+      return updated.ok ? json(serializeKid(updated.kid)) : apiRefusal(updated);
     } finally {
       await body.file?.discard();
     }
@@ -38,7 +38,7 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (!id) return apiError(404, KID_NOT_FOUND);
     const removed = await removeKid(user.id, id);
-    return removed.ok ? json({ message: "kid remove successfully" }) : apiRefusal(removed, KID_NOT_FOUND);
+    return removed.ok ? json({ message: "kid remove successfully" }) : apiRefusal(removed);
   },
 });
 

@@ -1,6 +1,7 @@
 import { apiRoute } from "~/api/route.server";
-import { apiFieldErrors, json } from "~/api/responses.server";
+import { json } from "~/api/responses.server";
 import { serializeKid } from "~/api/serializers-kids.server";
+import { apiRefusal } from "~/api/refusal.server";
 import { kidApiSchema } from "~/forms/kid";
 import { readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
@@ -13,9 +14,9 @@ const route = apiRoute({
     const body = await readPhotoBody(request);
     try {
       const valid = await validateBody(body, kidApiSchema("add", today()));
-      if (!valid.ok) return apiFieldErrors(valid.errors);
+      if (!valid.ok) return apiRefusal(valid);
       const created = await createKid(user.id, valid.value, body.file);
-      if (!created.ok) return apiFieldErrors(created.errors);
+      if (!created.ok) return apiRefusal(created);
       return json(serializeKid(created.kid), { status: 201 });
     } finally {
       await body.file?.discard();

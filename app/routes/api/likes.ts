@@ -1,7 +1,8 @@
 import { apiRoute } from "~/api/route.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { serializeLike, socialRefusal } from "~/api/serializers-social.server";
+import { serializeLike } from "~/api/serializers-social.server";
+import { apiRefusalSingular } from "~/api/refusal.server";
 import { LIKE_MESSAGES, listLikes } from "~/models/likes.server";
 
 // GET /api/likes/{dailyLogId}: a bare array of Like.
@@ -10,7 +11,7 @@ const route = apiRoute({
     const logId = parseId(params.dailyLogId);
     if (!logId) return apiErrorSingular(404, LIKE_MESSAGES.logNotFound);
     const result = await listLikes(user.id, logId);
-    return result.ok ? json(result.likes.map(serializeLike)) : socialRefusal(result);
+    return result.ok ? json(result.likes.map(serializeLike)) : apiRefusalSingular(result);
   },
 });
 

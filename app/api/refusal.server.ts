@@ -1,0 +1,42 @@
+import type { Refusal, RefusalKind } from "~/models/refusal";
+import { apiError, apiErrorSingular, apiFieldErrors } from "./responses.server";
+
+// A domain refusal (app/models/refusal.ts) as the JSON API answers it: the one place
+// that knows which status each kind of refusal is. The message is the refusal's own (the domain
+// words it in the contract's terms); field errors are envelope (B).
+
+const STATUS: Record<RefusalKind, 400 | 403 | 404> = {
+  "not-found": 404,
+  forbidden: 403,
+  invalid: 400,
+  conflict: 400,
+};
+
+/** Only for a refusal that carries no message (every refusal of the contract's routes does). */
+const FALLBACK: Record<RefusalKind, string> = {
+  "not-found": "Not found",
+  forbidden: "You are not authorized",
+  invalid: "Invalid request",
+  conflict: "Invalid request",
+};
+
+/** The status of a refusal. A hidden thing is still 403 here: the contract says so. */
+export function refusalStatus(refusal: Refusal): 400 | 403 | 404 {
+  return STATUS[refusal.kind];
+}
+
+export function refusalMessage(refusal: Refusal): string {
+  return refusal.message ?? FALLBACK[refusal.kind];
+}
+
+/** (C) `{"errors": {"message"}}`, or (B) for field errors: auth, users, kids, daily_logs, friendships. */
+export function apiRefusal(refusal: Refusal): Response {
+  if (refusal.fieldErrors) return apiFieldErrors(refusal.fieldErrors);
+  return apiError(refusalStatus(refusal), refusalMessage(refusal));
+}
+
+/** (C') `{"error": {"message"}}`, or (B) for field errors (`comment`): likes and comments. */
+export function apiRefusalSingular(refusal: Refusal): Response {
+  if (refusal.fieldErrors) return apiFieldErrors(refusal.fieldErrors);
+  return apiErrorSingular(refusalStatus(refusal), refusalMessage(refusal));
+}
