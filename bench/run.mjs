@@ -62,16 +62,36 @@ async function load(name, opts) {
   // writes that toggle state start the measured run from a known state (a warm-up can stop mid-cycle)
   await beforeRun?.();
   const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
-  const total = r.requests.total || 1;
+  return record(name, [r], opts.expectStatus);
+}
+
+/**
+ * Two servers on one case, A against B: a warm-up on each, then A, B, B, A for half the duration
+ * each, so a change in machine load during the case falls on both alike. Returns both rows.
+ * @param {[string, string]} names @param {[string, string]} urls @param {Record<string, string>} headers
+ */
+async function loadPair(names, urls, headers) {
+  const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...headers } };
+  if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
+  /** @type {[any[], any[]]} */
+  const runs = [[], []];
+  for (const side of [0, 1, 1, 0]) runs[side].push(await autocannon({ ...base, url: urls[side], duration: DURATION / 2 }));
+  return [record(names[0], runs[0]), record(names[1], runs[1])];
+}
+
+/** A case's figures from its autocannon run(s): req/s and latencies averaged over the runs. */
+function record(name, runs, expectStatus) {
+  const sum = (/** @type {(r: any) => number} */ f) => runs.reduce((n, r) => n + f(r), 0);
+  const mean = (/** @type {(r: any) => number} */ f) => sum(f) / runs.length;
   const row = {
     case: name,
     kind: "load",
-    reqPerSec: Math.round(r.requests.average),
-    p50ms: r.latency.p50,
-    p99ms: r.latency.p99,
-    errors: r.errors + r.timeouts + r.non2xx - (opts.expectStatus === 304 ? r["3xx"] ?? 0 : 0),
-    non2xx: r.non2xx,
-    bytesPerResponse: Math.round(r.throughput.total / total),
+    reqPerSec: Math.round(mean((r) => r.requests.average)),
+    p50ms: +mean((r) => r.latency.p50).toFixed(1),
+    p99ms: +mean((r) => r.latency.p99).toFixed(1),
+    errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
+    non2xx: sum((r) => r.non2xx),
+    bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
   };
   results.push(row);
   log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}  ${row.bytesPerResponse} B`);
@@ -116,8 +136,15 @@ async function main() {
     MALLOC_ARENA_MAX: "2",
   };
   const server = startNode("server/index.mjs", env);
+  // A second server on the same database with the /api fast path off (server/api-fast-path.mjs):
+  // each GET /api case runs against both, interleaved (loadPair), so the fast path's worth is
+  // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
+  const offPort = port + 10;
+  const offBase = `http://127.0.0.1:${offPort}`;
+  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
   try {
     await waitFor(`${base}/favicon.svg`);
+    if (offServer) await waitFor(`${offBase}/favicon.svg`);
     await new Promise((r) => setTimeout(r, 1500));
     const idle = rssOf(server.pid);
     results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1) });
@@ -138,9 +165,18 @@ async function main() {
     await load("moment detail page", { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
     await load("/my-kids-list", { url: `${base}/my-kids-list`, headers: H });
     await load("/current/friends", { url: `${base}/current/friends`, headers: H });
-    const api = await load("GET /api/kids/{id}/daily_logs", { url: `${base}/api/kids/${ids.kid20}/daily_logs`, headers: H });
-    await load("GET /api/likes/{id}", { url: `${base}/api/likes/${ids.moment}`, headers: H });
-    await load("GET /api/comments/{id}/comments", { url: `${base}/api/comments/${ids.moment}/comments`, headers: H });
+    /** @type {Record<string, number | null>} */
+    const fastPath = {};
+    /** A GET /api case: against the server, paired (when there is one) with the fast-path-off server. */
+    const apiCase = async (/** @type {string} */ name, /** @type {string} */ pathname) => {
+      if (!offServer) return load(name, { url: `${base}${pathname}`, headers: H });
+      const [on, off] = await loadPair([name, `${name}, fast path off`], [`${base}${pathname}`, `${offBase}${pathname}`], H);
+      fastPath[`${name} req/s on vs off`] = off.reqPerSec ? +(on.reqPerSec / off.reqPerSec).toFixed(2) : null;
+      return on;
+    };
+    const api = await apiCase("GET /api/kids/{id}/daily_logs", `/api/kids/${ids.kid20}/daily_logs`);
+    await apiCase("GET /api/likes/{id}", `/api/likes/${ids.moment}`);
+    await apiCase("GET /api/comments/{id}/comments", `/api/comments/${ids.moment}/comments`);
     if (imageUrl) {
       await load("image 320 px", { url: `${base}${imageUrl}`, headers: H });
       const etag = (await fetch(`${base}${imageUrl}`, { headers: H })).headers.get("etag") ?? "";
@@ -202,6 +238,7 @@ async function main() {
       "20-moment page p99 ms": m20.p99ms,
     };
     results.push({ case: "ratios", kind: "summary", ...ratios });
+    if (offServer) results.push({ case: "api fast path", kind: "summary", ...fastPath });
 
     log("\nPage weight (first visit, compressed as served):");
     for (const [label, w] of [["5,000-moment kid", weight], ["20-moment kid", weight20]]) {
@@ -213,7 +250,9 @@ async function main() {
     log(`\nMemory: idle ${idle.rssMB.toFixed(1)} MB, after the load cases ${after.rssMB.toFixed(1)} MB`);
     log("\nRatios:");
     for (const [k, v] of Object.entries(ratios)) log(`  ${k}: ${v}`);
+    for (const [k, v] of Object.entries(fastPath)) log(`  ${k}: ${v}`);
   } finally {
+    offServer?.kill("SIGTERM");
     server.kill("SIGTERM");
     setTimeout(() => server.kill("SIGKILL"), 3000).unref();
   }

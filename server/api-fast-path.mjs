@@ -2,17 +2,27 @@
 // A lean dispatcher for GET requests to the JSON API's resource routes.
 //
 // Why: React Router's request pipeline (static handler, data strategy, match bookkeeping) costs
-// about 0.3 ms per request; our /api loaders cost about as much on their own. The benchmark target
-// for GET /api/kids/{id}/daily_logs (#7) needs that time back. This runs exactly what React Router
-// would run for such a request, and nothing else: the same route table (app/routes.ts, from the
-// build), the middleware of every matched route in order (the root's security middleware), then the
-// resource route's loader with the same arguments. Anything it is not sure about (other methods,
-// pages, a loader that does not answer a Response, an error) goes to React Router as before.
-// server/api-fast-path.test.ts checks that both give the same answers.
+// about 0.2 ms of CPU per request, as much as a light /api loader; without this path GET /api
+// serves 15-30 % fewer requests per second (measured: docs/decisions/0010-api-fast-path.md). It runs
+// exactly what React Router would run for such a request, and nothing else: the same route table
+// (app/routes.ts, from the build), the middleware of every matched route in order (the root's
+// security middleware), then the resource route's loader with the same arguments.
+//
+// Whether it takes a request is decided before anything runs: a GET, under /api/, matching a
+// resource route (no component, no error boundary) whose loader carries the ANSWERS_RESPONSE mark
+// of app/api/responses.server.ts (it always answers a Response and throws nothing else). Everything
+// else returns null at once and goes to React Router. A request it took is never handed to React
+// Router afterwards, so no middleware or loader ever runs twice: a thrown Response is the answer (as
+// in React Router), anything else is a bug and is thrown to the server's 500 handler.
+// tests/unit/api-fast-path.test.ts checks the matching against React Router's matchRoutes and the
+// answers against React Router's own request handler.
+
+/** The mark set by app/api/responses.server.ts (apiHandler); Symbol.for, so both see one symbol. */
+export const ANSWERS_RESPONSE = Symbol.for("sweet-moments.answers-response");
 
 /**
  * @param {any} build the server build (`build/server/index.js`)
- * @returns {(request: Request, context: any) => Promise<Response | null>} null: not handled here
+ * @returns {(request: Request, context: any) => Promise<Response | null>} null: not taken, nothing ran
  */
 export function createApiFastPath(build) {
   const match = createMatcher(build.routes);
@@ -25,8 +35,8 @@ export function createApiFastPath(build) {
     if (!found) return null;
     const { branch, params } = found;
     const module = branch.leaf.module;
-    // resource routes only (no component), with a loader; the pages keep React Router's pipeline
-    if (module.default || typeof module.loader !== "function") return null;
+    // a resource route as React Router decides it, with a loader that always answers a Response
+    if (module.default || module.ErrorBoundary || module.loader?.[ANSWERS_RESPONSE] !== true) return null;
 
     const args = { request, url, pattern: branch.pattern, params, context };
     const middleware = branch.middleware;
@@ -39,25 +49,23 @@ export function createApiFastPath(build) {
         const next = async () => (downstream = await run(i + 1));
         const result = await middleware[i]?.(args, next);
         const response = result ?? downstream ?? (await next());
-        if (!(response instanceof Response)) throw new NotHandled();
+        if (!(response instanceof Response)) throw new TypeError(`a middleware of ${branch.pattern} did not answer a Response`);
         return response;
       }
       const result = await module.loader(args);
-      if (!(result instanceof Response)) throw new NotHandled();
+      if (!(result instanceof Response)) throw new TypeError(`the loader of ${branch.pattern} did not answer a Response`);
       return result;
     };
     try {
       return await run(0);
     } catch (error) {
-      // a thrown Response is an answer, as in React Router; anything else (a bug, a loader that
-      // answers data instead of a Response) is React Router's to handle, with its error handling
+      // taken means answered here: a thrown Response is the answer, as in React Router; anything
+      // else goes to the server's 500 handler, never to React Router (it would run it all again)
       if (error instanceof Response) return error;
-      return null;
+      throw error;
     }
   };
 }
-
-class NotHandled extends Error {}
 
 // ---- matching: React Router's ranking, with the patterns compiled once ---------------------
 // (React Router's matchRoutes flattens, ranks and compiles the whole table on every call.)

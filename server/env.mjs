@@ -70,6 +70,8 @@ export function readEnv() {
     repoUrl: process.env.REPO_URL || "https://github.com/sweet-moments/sweet-moments",
     profileUrl: process.env.PROFILE_URL || "https://www.linkedin.com/",
     logRequests: bool(process.env.LOG_REQUESTS, false),
+    /** GET /api through server/api-fast-path.mjs; off only to measure it (docs/decisions/0010-api-fast-path.md). */
+    apiFastPath: bool(process.env.API_FAST_PATH, true),
   };
 }
 

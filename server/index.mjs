@@ -125,7 +125,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   void entry.sweepUploads?.();
 
   const handle = createRequestHandler(build, "production");
-  const apiFastPath = createApiFastPath(build);
+  const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
 
   const server = http.createServer(async (req, res) => {
     const started = config.logRequests ? process.hrtime.bigint() : 0n;
@@ -152,7 +152,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
       });
       const context = new RouterContextProvider();
       context.set(entry.clientAddressContext, req.socket.remoteAddress ?? "unknown");
-      const response = (await apiFastPath(request, context)) ?? (await handle(request, context));
+      const response = (apiFastPath && (await apiFastPath(request, context))) ?? (await handle(request, context));
       await sendResponse(req, res, response);
     } catch (error) {
       // the browser went away mid-response (a cancelled navigation): nothing to report

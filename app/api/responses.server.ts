@@ -41,13 +41,20 @@ export function fieldErrorsFromIssues(issues: { path: PropertyKey[]; message: st
 }
 
 /**
+ * The mark of a function built by apiHandler: it always answers a Response and throws nothing else.
+ * The server's GET /api fast path serves only loaders that carry it (server/api-fast-path.mjs,
+ * docs/decisions/0010-api-fast-path.md), so it never hands a request it started to React Router.
+ */
+export const ANSWERS_RESPONSE: unique symbol = Symbol.for("sweet-moments.answers-response");
+
+/**
  * Wraps an /api loader or action: a thrown Response passes through; any other error is logged with
  * its stack on the server and answered with the generic 500 envelope, never a stack trace.
  */
 export function apiHandler<A extends { request: Request }>(
   fn: (args: A) => Promise<Response>,
 ): (args: A) => Promise<Response> {
-  return async (args) => {
+  const handler = async (args: A) => {
     try {
       return await fn(args);
     } catch (error) {
@@ -56,4 +63,5 @@ export function apiHandler<A extends { request: Request }>(
       return apiError(500, SERVER_ERROR_MESSAGE);
     }
   };
+  return Object.assign(handler, { [ANSWERS_RESPONSE]: true as const });
 }
