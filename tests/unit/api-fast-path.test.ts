@@ -14,7 +14,7 @@ import { cookieFor, context, makeUser, req } from "../helpers";
 import { createKid } from "~/models/kids.server";
 import { answerFriendRequest, sendFriendRequest } from "~/models/friendships.server";
 import { makeKid, makeLog } from "~/models/social-test-fixtures.server";
-import { likeLog } from "~/models/likes.server";
+import { likeMoment } from "~/models/likes.server";
 import { addComment } from "~/models/comments.server";
 
 type ConfigRoute = { id?: string; file: string; path?: string; index?: boolean; caseSensitive?: boolean };
@@ -119,7 +119,7 @@ describe("the fast path's answers", () => {
     await answerFriendRequest(friend.id, request.friendship.id, "accepted");
     [ownerCookie, friendCookie, strangerCookie] = await Promise.all([cookieFor(owner), cookieFor(friend), cookieFor(stranger)]);
     logId = await makeLog(await makeKid(owner.id));
-    if (!(await likeLog(friend.id, logId)).ok) throw new Error("like");
+    if (!(await likeMoment(friend.id, logId)).ok) throw new Error("like");
     const comment = await addComment(friend.id, logId, "Lovely!");
     if (!comment.ok) throw new Error("comment");
     commentId = comment.comment.id;
