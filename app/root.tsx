@@ -20,9 +20,10 @@ import { useRootData, type RootData } from "./components/root-data";
 import { getUser } from "./web/auth.server";
 import { config } from "./lib/config.server";
 import { securityMiddleware } from "./web/security.server";
+import { requestGuard } from "./web/request-guard.server";
 import { displayName } from "./models/users.server";
 
-export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, requestGuard];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getUser(request);

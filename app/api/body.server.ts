@@ -17,13 +17,6 @@ export async function readFields(request: Request): Promise<Record<string, unkno
     throw apiError(413, "Request body is too large.");
   }
   try {
-    if (type.startsWith("application/json")) {
-      const text = await request.text();
-      if (!text.trim()) return {};
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      return parsed as Record<string, unknown>;
-    }
     if (type.startsWith("multipart/form-data")) return await multipartFields(request);
     if (type.startsWith("application/x-www-form-urlencoded")) {
       const form = await request.formData();
@@ -31,8 +24,12 @@ export async function readFields(request: Request): Promise<Record<string, unkno
       for (const [key, value] of form) if (typeof value === "string" && !(key in out)) out[key] = value;
       return out;
     }
+    // JSON, or a body that does not say what it is: read as JSON, and only an object has fields
     const text = await request.text();
-    return text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
+    if (!text.trim()) return {};
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+    return parsed as Record<string, unknown>;
   } catch (error) {
     if (error instanceof Response) throw error;
     throw apiError(400, "The request body could not be read.");

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import { config } from "~/lib/config.server";
+import { isBodyTooLarge } from "~/lib/request-state";
 
 // Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
 // moment). The body is never held in memory: text fields are small and capped, and the one file
@@ -280,8 +281,15 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
   // Feed the parser by hand so we can count bytes, stop parsing past maxBodyBytes and keep
   // draining after a failure.
   let received = 0;
+  const stopAtLimit = () => {
+    feeding = false;
+    if (!errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.bodyTooBig);
+    parser.destroy();
+  };
   const reader = request.body.getReader();
   let readFailed = false;
+  // the server stopped the body at its limit (server/index.mjs): as if past maxBodyBytes here
+  let cutByServer = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -293,9 +301,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       }
       if (!feeding || parser.destroyed) continue;
       if (received > lim.maxBodyBytes) {
-        feeding = false;
-        if (!errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.bodyTooBig);
-        parser.destroy();
+        stopAtLimit();
         continue;
       }
       if (!parser.write(value)) {
@@ -303,13 +309,16 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
         await Promise.race([once(parser, "drain").catch(() => {}), parsed.catch(() => {})]);
       }
     }
-  } catch {
-    readFailed = true; // the client went away or the body stream broke
+  } catch (error) {
+    if (isBodyTooLarge(error)) cutByServer = true;
+    else readFailed = true; // the client went away or the body stream broke
   } finally {
     reader.releaseLock();
   }
 
-  if (readFailed) {
+  if (cutByServer && feeding && !parser.destroyed) {
+    stopAtLimit();
+  } else if (readFailed) {
     fail(MULTIPART_MESSAGES.malformed);
     parser.destroy();
   } else if (feeding && !parser.destroyed) {
