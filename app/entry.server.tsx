@@ -6,6 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
+import { isClientError } from "./web/request-guard.server";
 
 export const streamTimeout = 5_000;
 
@@ -61,13 +62,20 @@ export default function handleRequest(
   });
 }
 
-/** Errors thrown in loaders/actions: logged with their stack on the server, never sent. */
-export function handleError(error: unknown, { request }: { request: Request }) {
-  if (request.signal.aborted) return;
+/**
+ * Errors thrown in loaders/actions: logged with their stack on the server, never sent. What the
+ * client got wrong (a body, a method) is not our error: it is answered 4xx and the server logs one
+ * line for it (app/web/request-guard.server.ts).
+ */
+export function handleError(error: unknown, { request, context }: { request: Request; context?: RouterContextProvider }) {
+  if (request.signal.aborted || isClientError(error, context)) return;
   console.error(`[app] ${request.method} ${new URL(request.url).pathname}`, error);
 }
 
 // Used by server/index.mjs (the process that serves this build) and the seed script.
 export { clientAddressContext } from "./lib/context";
+export { BodyTooLargeError, newRequestState, requestStateContext } from "./lib/request-state";
+export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
+export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 export { sweepUploads } from "./images/storage.server";

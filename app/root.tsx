@@ -22,8 +22,9 @@ import { config } from "./lib/config.server";
 import { securityMiddleware } from "./web/security.server";
 import { displayName } from "./lib/names";
 import { SERVER_ERROR_MESSAGE } from "./lib/messages";
+import { requestGuard } from "./web/request-guard.server";
 
-export const middleware: Route.MiddlewareFunction[] = [securityMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, requestGuard];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getUser(request);

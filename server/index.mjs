@@ -15,6 +15,15 @@ import { promisify } from "node:util";
 import { env } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 import { createApiFastPath } from "./api-fast-path.mjs";
+import {
+  BASE_SECURITY_HEADERS,
+  createRejectionLog,
+  decodeOrNull,
+  inspectRequest,
+  pathOfRawRequest,
+  rawRefusal,
+} from "./incoming.mjs";
+import { limitedBody } from "./request-body.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -111,7 +120,6 @@ function serveStatic(req, res, pathname) {
 export async function startServer({ port = env().port, host = env().host, quiet = false } = {}) {
   // React and React Router pick their production builds from NODE_ENV when first imported
   process.env.NODE_ENV ??= "production";
-  const { createReadableStreamFromReadable } = await import("@react-router/node");
   const { createRequestHandler, RouterContextProvider } = await import("react-router");
   const config = env();
   const { knex } = await migrate();
@@ -126,32 +134,76 @@ export async function startServer({ port = env().port, host = env().host, quiet 
 
   const handle = createRequestHandler(build, "production");
   const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
+  const logRejection = createRejectionLog();
+  /** @type {{ text: number, multipart: number, drain: number }} */
+  const limits = entry.BODY_LIMITS;
 
-  const server = http.createServer(async (req, res) => {
+  // Before the app: the request line, Host, method and announced body size are checked here (with
+  // the app's cross-site rule for form posts, which React Router would otherwise answer 400 before
+  // any middleware); a request refused here reaches the app as a bodiless GET of the same path
+  // carrying the rejection, and the root middleware answers it in the route's envelope with the
+  // security headers. docs/decisions/0019-request-hardening.md.
+  const server = http.createServer({ requireHostHeader: false }, async (req, res) => {
     const started = config.logRequests ? process.hrtime.bigint() : 0n;
+    const state = entry.newRequestState();
+    /** @type {import("./request-body.mjs").LimitedBody | null} */
+    let body = null;
     try {
-      const base = config.origin ?? `http://${req.headers.host ?? "localhost"}`;
-      const url = new URL(req.url ?? "/", base);
-      if (serveStatic(req, res, decodeURIComponent(url.pathname))) return;
+      const { url, rejection } = inspectRequest(req, config.origin);
+      state.rejection = rejection;
+      const staticPath = rejection ? null : decodeOrNull(url.pathname);
+      if (staticPath !== null && serveStatic(req, res, staticPath)) return;
+
+      const isMultipart = /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "");
+      const limit = isMultipart ? limits.multipart : limits.text;
+      const announced = Number(req.headers["content-length"] ?? 0);
+      // a multipart body over its limit is still read up to the drain limit, so the photo forms can
+      // name the photo that is too big; other bodies over their limit are refused unread
+      if (!state.rejection && announced > (isMultipart ? limits.drain : limit)) {
+        state.rejection = { status: 413, reason: `body of ${announced} bytes announced` };
+      }
+      if (announced > limits.drain) res.shouldKeepAlive = false; // never read that much
+      else if (announced > 0 || req.headers["transfer-encoding"] !== undefined) {
+        body = limitedBody(req, {
+          limit,
+          drainLimit: limits.drain,
+          tooLarge: () => new entry.BodyTooLargeError(limit),
+          onTooLarge: () => (state.bodyTooLarge = true),
+        });
+      }
 
       const controller = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
+        body?.discard();
       });
       /** @type {[string, string][]} */
       const headers = [];
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? ""]);
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const request = new Request(url.href, {
-        method: req.method,
-        headers,
-        body: hasBody ? createReadableStreamFromReadable(req) : undefined,
-        signal: controller.signal,
-        // @ts-expect-error Node's fetch needs this for streamed bodies
-        duplex: hasBody ? "half" : undefined,
-      });
+      /** @param {string} method @param {ReadableStream<Uint8Array> | undefined} stream */
+      const makeRequest = (method, stream) =>
+        new Request(url.href, {
+          method,
+          headers,
+          body: stream,
+          signal: controller.signal,
+          // @ts-expect-error Node's fetch needs this for streamed bodies
+          duplex: stream ? "half" : undefined,
+        });
+      const method = req.method ?? "GET";
+      if (!state.rejection && STATE_CHANGING.has(method) && entry.pathKind(url.pathname) === "page") {
+        if (entry.isCrossSiteRequest(makeRequest(method, undefined))) state.rejection = { status: 403, reason: "cross-site form post" };
+      }
+      if (state.rejection) {
+        // the app sees a bodiless GET (or HEAD) of the path, and answers with the rejection
+        for (let i = headers.length - 1; i >= 0; i--) if (BODY_HEADERS.has(headers[i]?.[0].toLowerCase() ?? "")) headers.splice(i, 1);
+      }
+      const request = state.rejection
+        ? makeRequest(method === "HEAD" ? "HEAD" : "GET", undefined)
+        : makeRequest(method, method !== "GET" && method !== "HEAD" ? body?.stream : undefined);
       const context = new RouterContextProvider();
       context.set(entry.clientAddressContext, req.socket.remoteAddress ?? "unknown");
+      context.set(entry.requestStateContext, state);
       const response = (apiFastPath && (await apiFastPath(request, context))) ?? (await handle(request, context));
       await sendResponse(req, res, response);
     } catch (error) {
@@ -159,12 +211,18 @@ export async function startServer({ port = env().port, host = env().host, quiet 
       if (/** @type {any} */ (error)?.code === "ERR_STREAM_PREMATURE_CLOSE" || res.destroyed) return;
       console.error("[server]", req.method, req.url, error);
       if (!res.headersSent) {
-        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", ...BASE_SECURITY_HEADERS });
         res.end("Something went wrong. Please try again.");
       } else {
         res.destroy();
       }
     } finally {
+      if (state.rejection) {
+        const { reason } = state.rejection;
+        res.once("finish", () =>
+          logRejection({ status: res.statusCode, method: req.method, target: req.url, reason, address: req.socket.remoteAddress }),
+        );
+      }
       if (config.logRequests) {
         res.once("finish", () => {
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -172,6 +230,26 @@ export async function startServer({ port = env().port, host = env().host, quiet 
         });
       }
     }
+  });
+
+  // Requests Node's parser refuses (an unknown method, a malformed header): one answer, one line.
+  server.on("clientError", (error, socket) => {
+    const code = /** @type {any} */ (error).code;
+    if (code === "ECONNRESET" || code === "EPIPE" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    const path = pathOfRawRequest(/** @type {any} */ (error).rawPacket);
+    if (status !== 408) {
+      logRejection({ status, method: undefined, target: path, reason: `unparsable request (${code})`, address: socket.remoteAddress });
+    }
+    socket.end(rawRefusal(status, entry.pathKind(path ?? "/")));
+  });
+  // CONNECT (a proxy's method) is never ours.
+  server.on("connect", (req, socket) => {
+    logRejection({ status: 405, method: req.method, target: req.url, reason: "method CONNECT", address: socket.remoteAddress });
+    socket.end(rawRefusal(405, entry.pathKind(req.url ?? "/")));
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -237,6 +315,10 @@ function compress(raw, encoding) {
   return sync ? zlib.brotliCompressSync(raw, options) : brotliAsync(raw, options);
 }
 
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Headers that describe a body: dropped when a refused request reaches the app as a bodiless GET. */
+const BODY_HEADERS = new Set(["content-length", "transfer-encoding", "content-type", "content-encoding"]);
+
 /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {Response} response */
 async function sendResponse(req, res, response) {
   /** @type {Record<string, string | string[] | number>} */
@@ -244,6 +326,11 @@ async function sendResponse(req, res, response) {
   response.headers.forEach((value, key) => {
     if (key !== "set-cookie") headers[key] = value;
   });
+  // the few answers React Router gives before any middleware runs (its route manifest) get the
+  // security headers too
+  if (!response.headers.has("content-security-policy")) {
+    for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!response.headers.has(key)) headers[key.toLowerCase()] = value;
+  }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
 

@@ -27,13 +27,6 @@ export async function parseBodyFields(request: Request): Promise<Record<string, 
   const length = Number(request.headers.get("Content-Length") ?? "0");
   if (length > MAX_TEXT_BODY_BYTES && !type.startsWith("multipart/form-data")) return tooLarge();
   try {
-    if (type.startsWith("application/json")) {
-      const text = await request.text();
-      if (!text.trim()) return {};
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return unreadable();
-      return parsed as Record<string, unknown>;
-    }
     if (type.startsWith("multipart/form-data")) return await multipartFields(request);
     if (type.startsWith("application/x-www-form-urlencoded")) {
       const form = await request.formData();
@@ -41,8 +34,12 @@ export async function parseBodyFields(request: Request): Promise<Record<string, 
       for (const [key, value] of form) if (typeof value === "string" && !(key in out)) out[key] = value;
       return out;
     }
+    // JSON, or a body that does not say what it is: read as JSON, and only an object has fields
     const text = await request.text();
-    return text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
+    if (!text.trim()) return {};
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return unreadable();
+    return parsed as Record<string, unknown>;
   } catch {
     return unreadable();
   }

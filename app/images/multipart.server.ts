@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import busboy from "busboy";
 import { config } from "~/lib/config.server";
 import { IMAGE_FIELD, MULTIPART_MESSAGES, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
+import { isBodyTooLarge } from "~/lib/request-state";
 
 // Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
 // moment). The body is never held in memory: text fields are small and capped, and the one file
@@ -244,8 +245,15 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
   // Feed the parser by hand so we can count bytes, stop parsing past maxBodyBytes and keep
   // draining after a failure.
   let received = 0;
+  const stopAtLimit = () => {
+    feeding = false;
+    if (!errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.bodyTooBig);
+    parser.destroy();
+  };
   const reader = request.body.getReader();
   let readFailed = false;
+  // the server stopped the body at its limit (server/index.mjs): as if past maxBodyBytes here
+  let cutByServer = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -257,9 +265,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       }
       if (!feeding || parser.destroyed) continue;
       if (received > lim.maxBodyBytes) {
-        feeding = false;
-        if (!errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.bodyTooBig);
-        parser.destroy();
+        stopAtLimit();
         continue;
       }
       if (!parser.write(value)) {
@@ -267,13 +273,16 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
         await Promise.race([once(parser, "drain").catch(() => {}), parsed.catch(() => {})]);
       }
     }
-  } catch {
-    readFailed = true; // the client went away or the body stream broke
+  } catch (error) {
+    if (isBodyTooLarge(error)) cutByServer = true;
+    else readFailed = true; // the client went away or the body stream broke
   } finally {
     reader.releaseLock();
   }
 
-  if (readFailed) {
+  if (cutByServer && feeding && !parser.destroyed) {
+    stopAtLimit();
+  } else if (readFailed) {
     fail(MULTIPART_MESSAGES.malformed);
     parser.destroy();
   } else if (feeding && !parser.destroyed) {

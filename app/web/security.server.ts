@@ -4,18 +4,11 @@ import { config } from "~/lib/config.server";
 import { nonceContext } from "~/lib/context";
 import { getUser } from "./auth.server";
 import { apiError } from "~/api/responses.server";
+import { allowedMethods, noteRejection, pathKind, PUBLIC_API_PATHS } from "./request-guard.server";
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** /api paths that answer signed-out callers (everything else there answers 401 first). */
-export const PUBLIC_API_PATHS = new Set([
-  "/api/auth",
-  "/api/auth/",
-  "/api/auth/login",
-  "/api/auth/signup",
-  "/api/auth/logout",
-  "/api/auth/unauthorized",
-]);
+export { PUBLIC_API_PATHS };
 
 /** The server's own origin: ORIGIN when set (behind a proxy), otherwise the request's. */
 export function ownOrigin(request: Request): string {
@@ -28,10 +21,26 @@ export function ownOrigin(request: Request): string {
  */
 export function isCrossSiteRequest(request: Request): boolean {
   if (!STATE_CHANGING.has(request.method.toUpperCase())) return false;
+  return comesFromElsewhere(request);
+}
+
+function comesFromElsewhere(request: Request): boolean {
   const origin = request.headers.get("Origin");
   if (origin !== null) return origin !== ownOrigin(request);
   const site = request.headers.get("Sec-Fetch-Site");
   return !(site === null || site === "same-origin" || site === "none");
+}
+
+/**
+ * GET /api/auth/logout ends the session (the contract keeps it a GET): another site must not be
+ * able to log a user out with a link or an image, so it gets the same rule as a state-changing
+ * request (docs/decisions/0019-request-hardening.md).
+ */
+export function isCrossSiteLogout(request: Request): boolean {
+  const method = request.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD") return false;
+  const path = new URL(request.url).pathname.toLowerCase().replace(/\/+$/, "");
+  return path === "/api/auth/logout" && comesFromElsewhere(request);
 }
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
@@ -50,7 +59,13 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   ].join("; ");
 }
 
-export function applySecurityHeaders(headers: Headers, nonce: string) {
+/**
+ * `personal`: the answer was made for a signed-in user (or signs someone in or out). Such pages are
+ * never kept, not even in the browser's history cache: after Log Out, Back must not show them again
+ * (docs/decisions/0019-request-hardening.md). Answers that set their own Cache-Control keep it
+ * (the API's JSON says `private, no-store`; photos are private and immutable).
+ */
+export function applySecurityHeaders(headers: Headers, nonce: string, personal = false) {
   headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, import.meta.env?.DEV ?? false));
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
@@ -59,12 +74,11 @@ export function applySecurityHeaders(headers: Headers, nonce: string) {
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   headers.delete("X-Powered-By");
   // Pages and API answers are personal: never stored by shared caches.
-  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-cache");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", personal ? "private, no-store" : "private, no-cache");
 }
 
 function crossSiteRefusal(request: Request): Response {
-  const path = new URL(request.url).pathname;
-  if (path === "/api" || path.startsWith("/api/")) return apiError(403, "Cross-site request refused");
+  if (pathKind(new URL(request.url).pathname) === "api") return apiError(403, "Cross-site request refused");
   return new Response("Cross-site request refused", {
     status: 403,
     headers: { "Content-Type": "text/plain; charset=utf-8" },
@@ -80,10 +94,10 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   context.set(nonceContext, nonce);
 
   let response: Response;
-  if (isCrossSiteRequest(request)) {
+  if (isCrossSiteRequest(request) || isCrossSiteLogout(request)) {
+    noteRejection(context, { status: 403, reason: "cross-site request" });
     const path = new URL(request.url).pathname;
-    const isApi = path === "/api" || path.startsWith("/api/");
-    if (isApi && !PUBLIC_API_PATHS.has(path) && !(await getUser(request))) {
+    if (pathKind(path) === "api" && !PUBLIC_API_PATHS.has(path) && !(await getUser(request))) {
       response = apiError(401, "Unauthorized");
     } else {
       response = crossSiteRefusal(request);
@@ -91,13 +105,23 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   } else {
     response = await next();
   }
+  // signed in, or signing in or out: nothing of this answer may be kept
+  const personal =
+    !response.headers.has("Cache-Control") && (response.headers.has("Set-Cookie") || (await getUser(request)) !== null);
+  response = withMutableHeaders(response);
+  if (response.status === 405 && !response.headers.has("Allow")) {
+    response.headers.set("Allow", allowedMethods(new URL(request.url).pathname));
+  }
+  applySecurityHeaders(response.headers, nonce, personal);
+  return response;
+};
+
+/** The response itself, or a copy when its headers are immutable (a fetched response). */
+function withMutableHeaders(response: Response): Response {
   try {
-    applySecurityHeaders(response.headers, nonce);
+    response.headers.set("X-Content-Type-Options", "nosniff");
     return response;
   } catch {
-    // immutable headers (a fetched response): copy
-    const copy = new Response(response.body, response);
-    applySecurityHeaders(copy.headers, nonce);
-    return copy;
+    return new Response(response.body, response);
   }
-};
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { isClientError, pathKind, requestGuard } from "./request-guard.server";
+import { securityMiddleware } from "./security.server";
+import { BodyTooLargeError, newRequestState, requestStateContext, type RequestState } from "~/lib/request-state";
+import { context, cookieFor, makeUser } from "../../tests/helpers";
+
+const BASE = "http://localhost:3000";
+
+function contextWith(state: RequestState | null = newRequestState()) {
+  const ctx = context();
+  ctx.set(requestStateContext, state);
+  return ctx;
+}
+
+async function guard(request: Request, state = newRequestState(), answer = () => new Response("route", { status: 200 })) {
+  let reached = false;
+  try {
+    const res = (await requestGuard({ request, context: contextWith(state), params: {}, unstable_pattern: "" } as never, async () => {
+      reached = true;
+      return answer();
+    })) as Response;
+    return { res, reached, thrown: false };
+  } catch (error) {
+    return { res: error as Response, reached, thrown: true };
+  }
+}
+
+async function secure(request: Request, answer: () => Response) {
+  let reached = false;
+  const res = (await securityMiddleware({ request, context: contextWith(), params: {}, unstable_pattern: "" } as never, async () => {
+    reached = true;
+    return answer();
+  })) as Response;
+  return { res, reached };
+}
+
+describe("which envelope a path answers in", () => {
+  it("JSON under /api, plain text on the image route, pages elsewhere", () => {
+    expect(pathKind("/api")).toBe("api");
+    expect(pathKind("/API/kids/1")).toBe("api");
+    expect(pathKind("/images/abc/640.webp")).toBe("image");
+    expect(pathKind("/images/abc/640.webp/more")).toBe("page");
+    expect(pathKind("//api/kids")).toBe("page");
+    expect(pathKind("/apix")).toBe("page");
+  });
+});
+
+describe("the request guard", () => {
+  it("refuses methods a page or the image route does not take, before the route runs", async () => {
+    const put = await guard(new Request(`${BASE}/login`, { method: "PUT" }));
+    expect([put.thrown, put.reached, put.res.status]).toEqual([true, false, 405]);
+    const image = await guard(new Request(`${BASE}/images/abc/640.webp`, { method: "POST" }));
+    expect([image.thrown, image.reached, image.res.status]).toEqual([false, false, 405]);
+    expect(image.res.headers.get("Content-Type")).toContain("text/plain");
+    const api = await guard(new Request(`${BASE}/api/kids/1`, { method: "PATCH" }));
+    expect(api.reached).toBe(true); // the API answers its own methods (404, api-contract.md)
+  });
+
+  it("answers the server's rejection in the route's envelope, 401 first on private /api paths", async () => {
+    const rejected = () => ({ ...newRequestState(), rejection: { status: 413, reason: "test" } });
+    const page = await guard(new Request(`${BASE}/login`), rejected());
+    expect([page.thrown, page.reached, page.res.status]).toEqual([true, false, 413]);
+    expect(await page.res.text()).toContain("That was too much to send");
+    const publicApi = await guard(new Request(`${BASE}/api/auth/login`), rejected());
+    expect(publicApi.res.status).toBe(413);
+    expect(await publicApi.res.json()).toEqual({ errors: { message: "Request body is too large." } });
+    expect((await guard(new Request(`${BASE}/api/kids/current`), rejected())).res.status).toBe(401);
+    const cookie = await cookieFor(await makeUser());
+    const signedIn = await guard(new Request(`${BASE}/api/kids/current`, { headers: { Cookie: cookie } }), rejected());
+    expect(signedIn.res.status).toBe(413);
+  });
+
+  it("turns a failure caused by the body into its 4xx, and leaves a photo form's own 400", async () => {
+    const tooLarge = () => ({ ...newRequestState(), bodyTooLarge: true });
+    const crashed = () => new Response("boom", { status: 500 });
+    const form = (type: string) => new Request(`${BASE}/login`, { method: "POST", headers: { "Content-Type": type }, body: "x" });
+    expect((await guard(form("application/x-www-form-urlencoded"), tooLarge(), crashed)).res.status).toBe(413);
+    const photoForm = await guard(form("multipart/form-data; boundary=x"), tooLarge(), () => new Response("form", { status: 400 }));
+    expect([photoForm.thrown, photoForm.res.status]).toEqual([false, 400]);
+    const notAForm = await guard(form("application/json"), { ...newRequestState(), unreadableBody: "type" }, crashed);
+    expect(notAForm.res.status).toBe(415);
+    const ours = await guard(form("application/x-www-form-urlencoded"), newRequestState(), crashed);
+    expect([ours.thrown, ours.res.status]).toEqual([false, 500]); // our own fault stays a 500
+  });
+
+  it("knows the client's errors from ours", () => {
+    const state = newRequestState();
+    const ctx = contextWith(state);
+    expect(isClientError(new BodyTooLargeError(10), ctx)).toBe(true);
+    expect(state.bodyTooLarge).toBe(true);
+    expect(isClientError(new TypeError("Failed to parse body as FormData."), ctx)).toBe(true);
+    expect(state.unreadableBody).toBe("content");
+    expect(isClientError(new TypeError("Cannot read properties of undefined (reading 'id')"), ctx)).toBe(false);
+    expect(isClientError(new Error("database is locked"), ctx)).toBe(false);
+  });
+});
+
+describe("security middleware additions", () => {
+  const page = () => new Response("<html></html>", { headers: { "Content-Type": "text/html" } });
+
+  it("signed-in answers are never kept (no-store); signed-out pages are no-cache; own Cache-Control stays", async () => {
+    const cookie = await cookieFor(await makeUser());
+    const signedIn = await secure(new Request(`${BASE}/my-kids-list`, { headers: { Cookie: cookie } }), page);
+    expect(signedIn.res.headers.get("Cache-Control")).toBe("private, no-store");
+    const signedOut = await secure(new Request(`${BASE}/`), page);
+    expect(signedOut.res.headers.get("Cache-Control")).toBe("private, no-cache");
+    const loggingIn = await secure(new Request(`${BASE}/`), () => new Response(null, { status: 302, headers: { Location: "/", "Set-Cookie": "a=b" } }));
+    expect(loggingIn.res.headers.get("Cache-Control")).toBe("private, no-store");
+    const photo = await secure(new Request(`${BASE}/images/a/1.webp`, { headers: { Cookie: cookie } }), () =>
+      new Response("x", { headers: { "Cache-Control": "private, max-age=31536000, immutable" } }),
+    );
+    expect(photo.res.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
+  });
+
+  it("refuses GET /api/auth/logout from another site, not from ours", async () => {
+    const json = () => new Response("{}", { headers: { "Content-Type": "application/json" } });
+    const cross = await secure(new Request(`${BASE}/api/auth/logout`, { headers: { "Sec-Fetch-Site": "cross-site" } }), json);
+    expect([cross.reached, cross.res.status]).toEqual([false, 403]);
+    expect(await cross.res.json()).toEqual({ errors: { message: "Cross-site request refused" } });
+    const foreign = await secure(new Request(`${BASE}/api/auth/logout`, { headers: { Origin: "https://evil.test" } }), json);
+    expect(foreign.res.status).toBe(403);
+    for (const site of [null, "same-origin", "none"]) {
+      const headers: Record<string, string> = site ? { "Sec-Fetch-Site": site } : {};
+      expect((await secure(new Request(`${BASE}/api/auth/logout`, { headers }), json)).reached, String(site)).toBe(true);
+    }
+  });
+
+  it("names the allowed methods on a 405", async () => {
+    const res = (await secure(new Request(`${BASE}/`, { method: "POST" }), () => new Response("no", { status: 405 }))).res;
+    expect(res.headers.get("Allow")).toBe("GET, HEAD, POST");
+  });
+});

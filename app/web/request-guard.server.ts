@@ -1,0 +1,162 @@
+import { isRouteErrorResponse, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { apiError } from "~/api/responses.server";
+import { isBodyTooLarge, requestStateContext, type Rejection, type RequestState } from "~/lib/request-state";
+import { UPLOAD_LIMITS } from "~/images/limits";
+import { getUser } from "./auth.server";
+
+// Requests refused for what they are rather than for what they ask (docs/decisions/0019-request-
+// hardening.md): a method the path does not take, a body past its limit or not a form, and whatever
+// the server refused before any route ran (bad Host, request-target, announced size, cross-site
+// form post). Each gets a 4xx in its route's envelope: JSON on /api, the error page elsewhere, the
+// image route's plain text; the security middleware around this one adds the headers.
+
+/** The largest bodies read: text (JSON, urlencoded, anything not multipart) and multipart. */
+export const BODY_LIMITS = Object.freeze({
+  text: 1024 * 1024,
+  /** A photo (15 MB) and the form's text fields. */
+  multipart: UPLOAD_LIMITS.maxBodyBytes,
+  /**
+   * Past its limit a body is still read and thrown away up to here, so a browser gets our answer
+   * instead of a reset connection; then the connection is closed.
+   */
+  drain: UPLOAD_LIMITS.maxDrainBytes,
+});
+
+export type PathKind = "api" | "image" | "page";
+
+/** Which envelope a path answers in (app/routes.ts; paths match case-insensitively). */
+export function pathKind(pathname: string): PathKind {
+  const path = pathname.toLowerCase();
+  if (path === "/api" || path.startsWith("/api/")) return "api";
+  if (/^\/images\/[^/]+\/[^/]+\/?$/.test(path)) return "image";
+  return "page";
+}
+
+/** The Allow header of a 405 on this path. */
+export function allowedMethods(pathname: string): string {
+  return pathKind(pathname) === "image" ? "GET, HEAD" : "GET, HEAD, POST";
+}
+
+/** /api paths that answer signed-out callers (everything else there answers 401 first). */
+export const PUBLIC_API_PATHS = new Set([
+  "/api/auth",
+  "/api/auth/",
+  "/api/auth/login",
+  "/api/auth/signup",
+  "/api/auth/logout",
+  "/api/auth/unauthorized",
+]);
+
+const PAGE_MESSAGES: Record<number, string> = {
+  400: "That request could not be read.",
+  403: "Cross-site request refused",
+  404: "Page not found",
+  405: "This page cannot be used that way.",
+  413: "That was too much to send: a form takes up to 1 MB of text and one photo of up to 15 MB. Nothing was saved.",
+  415: "That form could not be read: it must be sent as a web form. Nothing was saved.",
+};
+
+const API_MESSAGES: Record<number, string> = {
+  400: "The request could not be read.",
+  403: "Cross-site request refused",
+  404: "Not found",
+  405: "Not found",
+  413: "Request body is too large.",
+  415: "The request body could not be read.",
+};
+
+/** Records a refusal for the server's log line (one per refused request). */
+export function noteRejection(context: Pick<RouterContextProvider, "get">, rejection: Rejection): void {
+  const state = context.get(requestStateContext);
+  if (state && !state.rejection) state.rejection = rejection;
+}
+
+/**
+ * For entry.server's handleError: true when `error` is the client's fault (a body past its limit,
+ * a page form that is not a form, React Router's own 4xx such as a POST to a page without an
+ * action), which is answered 4xx (by `requestGuard` for the first two) and logged as one line by
+ * the server, never with a stack.
+ */
+export function isClientError(error: unknown, context: Pick<RouterContextProvider, "get"> | undefined): boolean {
+  const state = context?.get(requestStateContext) ?? null;
+  if (isRouteErrorResponse(error) && error.status >= 400 && error.status < 500) {
+    if (context) noteRejection(context, { status: error.status, reason: error.statusText || "refused by the router" });
+    return true;
+  }
+  if (isBodyTooLarge(error)) {
+    if (state) state.bodyTooLarge = true;
+    return true;
+  }
+  // request.formData() (undici): the only errors it has are about the client's body
+  if (error instanceof TypeError) {
+    const unreadable = error.message.startsWith("Content-Type was not one of")
+      ? "type"
+      : error.message.startsWith("Failed to parse body as FormData")
+        ? "content"
+        : null;
+    if (unreadable) {
+      if (state) state.unreadableBody = unreadable;
+      return true;
+    }
+  }
+  return false;
+}
+
+const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
+const IMAGE_METHODS = new Set(["GET", "HEAD"]);
+
+/**
+ * Root middleware, inside the security middleware. Before the route: the server's rejection, or a
+ * method the path does not take. After it: a failure caused by the body (too large, not a form)
+ * becomes the 4xx it is.
+ */
+export const requestGuard: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const state = context.get(requestStateContext);
+  const method = request.method.toUpperCase();
+  const kind = pathKind(new URL(request.url).pathname);
+  const early: Rejection | null =
+    state?.rejection ??
+    ((kind === "page" && !PAGE_METHODS.has(method)) || (kind === "image" && !IMAGE_METHODS.has(method))
+      ? { status: 405, reason: `${method} not allowed here` }
+      : null);
+  if (early) return refuse(request, context, kind, early);
+
+  const response = await next();
+  const late = state ? bodyRejection(state, request, response) : null;
+  return late ? refuse(request, context, kind, late) : response;
+};
+
+function bodyRejection(state: RequestState, request: Request, response: Response): Rejection | null {
+  if (state.bodyTooLarge) {
+    // A multipart route's own 400 stays (the photo forms name the too-large photo on the form,
+    // and the API's answer for it is 400 (B), api-contract.md); anything else built on a cut body
+    // is moot.
+    const multipart = /^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "");
+    if (response.status >= 500 || (response.status === 400 && !multipart)) return { status: 413, reason: "body over its limit" };
+  }
+  if (state.unreadableBody && response.status >= 500) {
+    return state.unreadableBody === "type"
+      ? { status: 415, reason: "form action sent something other than a form" }
+      : { status: 400, reason: "form body could not be parsed" };
+  }
+  return null;
+}
+
+async function refuse(request: Request, context: Pick<RouterContextProvider, "get">, kind: PathKind, rejection: Rejection): Promise<Response> {
+  noteRejection(context, rejection);
+  const { status } = rejection;
+  if (kind === "api") {
+    // api-contract.md: 401 comes first; an unknown method is "not found"
+    const path = new URL(request.url).pathname.toLowerCase();
+    if (!PUBLIC_API_PATHS.has(path) && !(await getUser(request))) return apiError(401, "Unauthorized");
+    return apiError(status === 405 ? 404 : status, API_MESSAGES[status] ?? API_MESSAGES[400]!);
+  }
+  const plain = new Response(PAGE_MESSAGES[status] ?? PAGE_MESSAGES[400], {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+  if (kind === "image") return plain;
+  // Thrown: a page's root error boundary shows the message as its heading; a resource route
+  // outside /api (log out) answers this plain text as it is.
+  throw plain;
+}

@@ -1,0 +1,47 @@
+// Back after Log Out, or after deleting a moment, must not show what is gone (issue 19, point 5):
+// signed-in pages are `no-store`, so the browser fetches them again instead of redisplaying them
+// from its history cache. The no-JavaScript browser is where that cache shows (with JavaScript,
+// React Router navigates client-side and loads fresh data anyway).
+import { expect, isNoJs, logOut, newAccount, signUp, test } from "./utils";
+import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile } from "./kids-helpers";
+
+test.afterAll(async () => {
+  await closeE2eDb();
+});
+
+test.beforeEach(({}, testInfo) => {
+  test.skip(!isNoJs(testInfo), "the browser's history cache matters without JavaScript");
+});
+
+test("Back after Log Out does not show the signed-in page again", async ({ page }) => {
+  const account = await signUp(page, newAccount("back"));
+  await page.goto("/my-kids-list");
+  const shown = page.waitForResponse((r) => new URL(r.url()).pathname === "/current/friends");
+  await page.goto("/current/friends");
+  expect((await shown).headers()["cache-control"]).toContain("no-store");
+  await expect(page.locator(".profile-menu__username")).toHaveText(account.username);
+
+  await logOut(page);
+  await page.goBack();
+  // fetched again, signed out: the log-in page, and nobody's name
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcurrent%2Ffriends$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Log In" })).toBeVisible();
+  await expect(page.getByText(account.username)).toHaveCount(0);
+});
+
+test("Back after deleting a moment does not show it again, nor its confirm dialog", async ({ page }) => {
+  await signUp(page, newAccount("del"));
+  const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2022-03-04", relationship: "Mom" });
+  const moment = await apiCreateMoment(page.request, kid.id, { title: "Kite day", content: "It flew" }, await jpegFile());
+  await page.goto(`/dailyLogs/${moment.id}`);
+  await page.getByRole("link", { name: "Delete Kite day" }).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm Delete" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Yes (Remove Daily Log)" }).click();
+  await expect(page).toHaveURL(new RegExp(`/kids/${kid.id}/dailyLogs$`));
+
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Confirm Delete" })).toHaveCount(0);
+  await expect(page.getByText("Kite day")).toHaveCount(0);
+});

@@ -1,0 +1,83 @@
+// The real production server (server/index.mjs) on a fresh build of the app, as a child process,
+// for tests that must see exactly what a client sees: raw request-targets, bodies, headers, logs.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..", "..", "..");
+
+/**
+ * Builds the app into a new folder (a few seconds) and returns it. The folder is inside the
+ * project (build-test-*, ignored by git) so the build finds the project's node_modules; remove it
+ * with removeBuild.
+ */
+export function buildApp(): string {
+  const buildDir = fs.mkdtempSync(path.join(root, "build-test-"));
+  execFileSync(process.execPath, [path.join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"], {
+    cwd: root,
+    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    stdio: "pipe",
+  });
+  return buildDir;
+}
+
+export function removeBuild(buildDir: string): void {
+  if (path.basename(buildDir).startsWith("build-test-")) fs.rmSync(buildDir, { recursive: true, force: true });
+}
+
+export type BuiltServer = {
+  port: number;
+  /** Everything the server wrote to stderr so far, as lines. */
+  errorLines(): string[];
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts `node server/index.mjs` on a free port, on the database and uploads folder of the
+ * current test file (tests/setup-db.ts), and waits for its "running at" line.
+ */
+export async function startBuiltServer(buildDir: string, env: Record<string, string> = {}): Promise<BuiltServer> {
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) childEnv[k] = v;
+  delete childEnv.ORIGIN;
+  delete childEnv.VITEST;
+  delete childEnv.LOG_REQUESTS;
+  Object.assign(childEnv, {
+    NODE_ENV: "production",
+    BUILD_DIR: buildDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DEMO: "false",
+    LOGIN_MAX_FAILURES_PER_ADDRESS: "1000000",
+    ...env,
+  });
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "server", "index.mjs")], {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = "";
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => {
+      stdout += chunk;
+      const m = /running at https?:\/\/[^:\s]+:(\d+)/.exec(stdout);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`server exited (${code}) before listening:\n${stderr}`)));
+  });
+
+  return {
+    port,
+    errorLines: () => stderr.split("\n").filter((line) => line.length > 0),
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
