@@ -8,10 +8,10 @@ import { env } from "./env.mjs";
 
 /** Run migrations (idempotent). Returns the knex instance so callers can go on using it. */
 export async function migrate() {
-  const { databaseFile, uploadsDir } = env();
-  fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
+  const { databaseUrl, databaseFile, uploadsDir } = env();
+  if (!databaseUrl) fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
   fs.mkdirSync(uploadsDir, { recursive: true });
-  const knex = knexFactory(knexConfig(databaseFile));
+  const knex = knexFactory(knexConfig(databaseUrl ?? databaseFile));
   const [, applied] = await knex.migrate.latest();
   return { knex, applied };
 }

@@ -6,14 +6,16 @@ import { config } from "./config.server";
 // temporary file before anything touches the database. It holds the one writer connection; the
 // per-request hot reads (session, access checks, moments, likes, comments) go through a second,
 // read-only connection with prepared statements: app/lib/db-read.server.ts.
-const globalForDb = globalThis as unknown as { __sweetDb?: { file: string; knex: Knex } };
+// With DATABASE_URL set, the instance talks to PostgreSQL instead (docs/decisions/0014-postgresql.md).
+const globalForDb = globalThis as unknown as { __sweetDb?: { target: string; knex: Knex } };
 
 export function db(): Knex {
-  const file = config().databaseFile;
+  const { databaseUrl, databaseFile } = config();
+  const target = databaseUrl ?? databaseFile;
   const current = globalForDb.__sweetDb;
-  if (current && current.file === file) return current.knex;
-  const knex = knexFactory(knexConfig(file));
-  globalForDb.__sweetDb = { file, knex };
+  if (current && current.target === target) return current.knex;
+  const knex = knexFactory(knexConfig(target));
+  globalForDb.__sweetDb = { target, knex };
   return knex;
 }
 
