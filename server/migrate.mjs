@@ -13,7 +13,24 @@ export async function migrate() {
   fs.mkdirSync(uploadsDir, { recursive: true });
   const knex = knexFactory(knexConfig(databaseUrl ?? databaseFile));
   const [, applied] = await knex.migrate.latest();
+  if (databaseUrl) await warnAboutCollation(knex);
   return { knex, applied };
+}
+
+/**
+ * Text is ordered byte-wise on SQLite; PostgreSQL orders by the database's collation, so the same
+ * lists come out in the same order only with a C collation (docs/decisions/0014-postgresql.md).
+ * @param {import("knex").Knex} knex
+ */
+async function warnAboutCollation(knex) {
+  const { rows } = await knex.raw("select datcollate from pg_database where datname = current_database()");
+  const collation = String(rows[0]?.datcollate ?? "");
+  if (!/^(C|POSIX|C\.utf-?8)$/i.test(collation)) {
+    console.warn(
+      `[db] the database's collation is ${collation || "unknown"}: text sorts differently from SQLite. ` +
+        "Create the database with LC_COLLATE 'C.UTF-8' (or 'C'); see docs/decisions/0014-postgresql.md.",
+    );
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
