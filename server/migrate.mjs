@@ -20,17 +20,16 @@ export async function migrate() {
 /**
  * Text is ordered byte-wise on SQLite; PostgreSQL orders by the database's collation, so the same
  * lists come out in the same order only with a C collation (docs/decisions/0014-postgresql.md).
+ * Asked of the collation itself (libc or ICU, any PostgreSQL version): byte-wise, "B" sorts first.
  * @param {import("knex").Knex} knex
  */
 async function warnAboutCollation(knex) {
-  const { rows } = await knex.raw("select datcollate from pg_database where datname = current_database()");
-  const collation = String(rows[0]?.datcollate ?? "");
-  if (!/^(C|POSIX|C\.utf-?8)$/i.test(collation)) {
-    console.warn(
-      `[db] the database's collation is ${collation || "unknown"}: text sorts differently from SQLite. ` +
-        "Create the database with LC_COLLATE 'C.UTF-8' (or 'C'); see docs/decisions/0014-postgresql.md.",
-    );
-  }
+  const { rows } = await knex.raw("select 'B' < 'a' as bytewise");
+  if (rows[0]?.bytewise) return;
+  console.warn(
+    "[db] this PostgreSQL database does not sort text byte-wise: lists may come out in another order than on " +
+      "SQLite. Create it with LC_COLLATE 'C.UTF-8' (or 'C'); see docs/decisions/0014-postgresql.md.",
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
