@@ -50,6 +50,8 @@ export default defineConfig({
       PORT: String(port),
       HOST: "127.0.0.1",
       DATABASE_FILE: path.join(dir, "e2e.sqlite"),
+      // the helpers read that file: never a PostgreSQL database from the caller's environment
+      DATABASE_URL: "",
       UPLOADS_DIR: path.join(dir, "uploads"),
       SESSION_SECRET: "e2e-only-secret-not-for-production",
       DEMO: "true",

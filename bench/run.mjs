@@ -1,6 +1,7 @@
 // @ts-check
-// `npm run bench`: builds the app, seeds the scale dataset into a temp folder, starts the
-// production server on a loopback port and measures it. Prints a table and writes
+// `npm run bench`: builds the app, seeds the scale dataset into a temp folder (or, with
+// DATABASE_URL=postgres://…, into that empty PostgreSQL database), starts the production server on
+// a loopback port and measures it. Prints a table and writes
 // bench/results.json. It prints figures; it asserts nothing.
 import { spawn, execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -113,16 +114,19 @@ async function main() {
   // the build must sit inside the project so its imports resolve from node_modules
   const buildDir = path.join(root, "bench", "tmp", "build");
   const databaseFile = path.join(tmp, "bench.sqlite");
+  // the server inherits DATABASE_URL from this process's environment
+  const databaseUrl = process.env.DATABASE_URL || null;
+  const engine = databaseUrl ? "postgresql" : "sqlite";
   const uploadsDir = path.join(tmp, "uploads");
-  log(`Benchmark folder: ${tmp}`);
+  log(`Benchmark folder: ${tmp} (database: ${engine})`);
 
   let t = Date.now();
   execFileSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: "ignore" });
   results.push({ case: "build", kind: "setup", seconds: (Date.now() - t) / 1000 });
   log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-  const seeded = await seedScale({ databaseFile, uploadsDir });
-  results.push({ case: "seed", kind: "setup", seconds: seeded.seconds, counts: seeded.counts });
+  const seeded = await seedScale({ databaseFile, databaseUrl, uploadsDir });
+  results.push({ case: "seed", kind: "setup", engine, seconds: seeded.seconds, counts: seeded.counts });
   log(`Seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
   const ids = seeded.ids;
 
@@ -208,15 +212,17 @@ async function main() {
     const after = rssOf(server.pid);
     results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1) });
 
-    // ---- the floor: a minimal node:http server answering the same JSON ----
-    const floorPort = port + 20;
-    const floor = startNode("bench/floor.mjs", { ...env, PORT: String(floorPort) });
+    // ---- the floor: a minimal node:http server answering the same JSON (its SQL is SQLite's) ----
     let floorRow = null;
-    try {
-      await waitFor(`http://127.0.0.1:${floorPort}/health`);
-      floorRow = await load("floor: node:http daily_logs JSON", { url: `http://127.0.0.1:${floorPort}/api/kids/${ids.kid20}/daily_logs`, headers: H });
-    } finally {
-      floor.kill("SIGTERM");
+    if (engine === "sqlite") {
+      const floorPort = port + 20;
+      const floor = startNode("bench/floor.mjs", { ...env, PORT: String(floorPort) });
+      try {
+        await waitFor(`http://127.0.0.1:${floorPort}/health`);
+        floorRow = await load("floor: node:http daily_logs JSON", { url: `http://127.0.0.1:${floorPort}/api/kids/${ids.kid20}/daily_logs`, headers: H });
+      } finally {
+        floor.kill("SIGTERM");
+      }
     }
 
     // ---- page weight of the 5,000-moment kid's page on a first visit ----

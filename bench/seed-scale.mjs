@@ -1,14 +1,15 @@
 // @ts-check
-// The benchmark's scale dataset, written straight into a fresh SQLite file with set-based SQL
-// (recursive CTEs inside one transaction): ~2,000 users, 5,000 kids, 200,000 moments,
-// 1,000,000 likes, 300,000 comments. Photos are generated once and shared by many rows.
+// The benchmark's scale dataset, written straight into a fresh SQLite file (or, with a postgres://
+// URL, an empty PostgreSQL database) with set-based SQL (recursive CTEs inside one transaction):
+// ~2,000 users, 5,000 kids, 200,000 moments, 1,000,000 likes, 300,000 comments. Photos are
+// generated once and shared by many rows.
 import crypto from "node:crypto";
 import path from "node:path";
 import fs from "node:fs";
 import { promisify } from "node:util";
 import knexFactory from "knex";
 import sharp from "sharp";
-import { knexConfig } from "../db/knexfile.mjs";
+import { isPostgresUrl, knexConfig } from "../db/knexfile.mjs";
 
 export const BENCH_EMAIL = "bench@example.com";
 export const BENCH_PASSWORD = "benchpass";
@@ -44,14 +45,33 @@ async function makePhotos(uploadsDir, count) {
   return photos;
 }
 
+// The few expressions the two engines spell differently.
+const sqliteSql = {
+  /** the *_at format (ISO 8601 UTC, milliseconds) of `seconds` after the epoch */
+  isoAt: (/** @type {string} */ seconds) => `strftime('%Y-%m-%dT%H:%M:%S.000Z', ${seconds}, 'unixepoch')`,
+  /** YYYY-MM-DD */
+  date: (/** @type {string} */ y, /** @type {string} */ m, /** @type {string} */ d) => `printf('%04d-%02d-%02d', ${y}, ${m}, ${d})`,
+};
+const postgresSql = {
+  isoAt: (/** @type {string} */ seconds) => `to_char(to_timestamp(${seconds}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`,
+  date: (/** @type {string} */ y, /** @type {string} */ m, /** @type {string} */ d) => `to_char(make_date(${y}, ${m}, ${d}), 'YYYY-MM-DD')`,
+};
+
 /**
- * @param {{ databaseFile: string, uploadsDir: string }} opts
+ * @param {{ databaseFile: string, databaseUrl?: string | null, uploadsDir: string }} opts
  * @returns {Promise<{ seconds: number, ids: { benchUser: number, kid5: number, kid20: number, kid5000: number, moment: number, likedMoment: number } }>}
  */
-export async function seedScale({ databaseFile, uploadsDir }) {
+export async function seedScale({ databaseFile, databaseUrl = null, uploadsDir }) {
   const started = Date.now();
-  const knex = knexFactory(knexConfig(databaseFile));
+  const onPostgres = isPostgresUrl(databaseUrl);
+  const sql = onPostgres ? postgresSql : sqliteSql;
+  const knex = knexFactory(knexConfig(databaseUrl ?? databaseFile));
   await knex.migrate.latest();
+  // rows get fixed ids: the database must be as new as the temp SQLite file is
+  if (onPostgres && (await knex("users").first("id"))) {
+    await knex.destroy();
+    throw new Error("seedScale: the PostgreSQL database is not empty (the benchmark needs a fresh one)");
+  }
   const hash = await scryptHash(BENCH_PASSWORD);
   const photos = await makePhotos(uploadsDir, 24);
   const now = new Date().toISOString();
@@ -66,7 +86,7 @@ export async function seedScale({ databaseFile, uploadsDir }) {
        INSERT INTO users (id, username, username_normalized, email, email_normalized, first_name, last_name, password_hash, is_demo, created_at)
        SELECT i, 'user' || i, 'user' || i, CASE i WHEN 1 THEN ? ELSE 'user' || i || '@example.com' END,
               CASE i WHEN 1 THEN ? ELSE 'user' || i || '@example.com' END,
-              'First' || i, 'Last' || i, ?, 0, ? FROM n`,
+              'First' || i, 'Last' || i, ?, false, ? FROM n`,
       [SIZES.users, BENCH_EMAIL, BENCH_EMAIL, hash, now],
     );
     // photos shared by many rows (owner 1: bench data only)
@@ -80,7 +100,7 @@ export async function seedScale({ databaseFile, uploadsDir }) {
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
        INSERT INTO kids (id, user_id, name, birth_date, relationship, image_id, created_at)
        SELECT i, CASE WHEN i <= 3 THEN 1 ELSE ((i - 4) % ?) + 2 END, 'Kid ' || i,
-              printf('%04d-%02d-%02d', 2014 + (i % 10), (i % 12) + 1, (i % 28) + 1),
+              ${sql.date("2014 + (i % 10)", "(i % 12) + 1", "(i % 28) + 1")},
               CASE i % 5 WHEN 0 THEN 'Mom' WHEN 1 THEN 'Dad' WHEN 2 THEN 'Grandpa' WHEN 3 THEN 'Grandma' ELSE 'Other' END,
               (i % ?) + 1, ? FROM n`,
       [SIZES.kids, SIZES.users - 1, photos.length, now],
@@ -88,15 +108,14 @@ export async function seedScale({ databaseFile, uploadsDir }) {
     // moments: kid 1 → 5, kid 2 → 20, kid 3 → 5,000; the rest spread over kids 4..5000
     const special = 5 + 20 + 5000;
     const rest = SIZES.moments - special;
-    const t0 = Date.parse("2026-01-01T00:00:00.000Z");
+    const t0 = Date.parse("2026-01-01T00:00:00.000Z") / 1000;
     await trx.raw(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
        INSERT INTO daily_logs (id, kid_id, title, content, image_id, created_at, updated_at)
        SELECT i,
               CASE WHEN i <= 5 THEN 1 WHEN i <= 25 THEN 2 WHEN i <= ? THEN 3 ELSE ((i - ? - 1) % ?) + 4 END,
               'Moment ' || i, ?, (i % ?) + 1,
-              strftime('%Y-%m-%dT%H:%M:%S.000Z', ? / 1000.0 + i * 37, 'unixepoch'),
-              strftime('%Y-%m-%dT%H:%M:%S.000Z', ? / 1000.0 + i * 37, 'unixepoch')
+              ${sql.isoAt("? + i * 37")}, ${sql.isoAt("? + i * 37")}
        FROM n`,
       [SIZES.moments, special, special, SIZES.kids - 3, text200, photos.length, t0, t0],
     );
@@ -107,15 +126,14 @@ export async function seedScale({ databaseFile, uploadsDir }) {
        SELECT d.id, ((d.id * 7 + k.j * 131) % ?) + 1, ? FROM daily_logs d CROSS JOIN k`,
       [SIZES.users, now],
     );
-    // comments: 0–3 per moment (1.5 on average → 300,000)
+    // comments: 0–3 per moment (1.5 on average → 300,000), 1, 2 or 3 hours after the moment
     await trx.raw(
       `WITH RECURSIVE k(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM k WHERE j < 2)
        INSERT INTO comments (daily_log_id, user_id, comment, created_at, updated_at)
        SELECT d.id, ((d.id * 13 + k.j * 17) % ?) + 1, 'What a lovely moment! Thanks for sharing it with us.',
-              strftime('%Y-%m-%dT%H:%M:%S.000Z', d.created_at, '+' || (k.j + 1) || ' hours'),
-              strftime('%Y-%m-%dT%H:%M:%S.000Z', d.created_at, '+' || (k.j + 1) || ' hours')
+              ${sql.isoAt("? + d.id * 37 + (k.j + 1) * 3600")}, ${sql.isoAt("? + d.id * 37 + (k.j + 1) * 3600")}
        FROM daily_logs d CROSS JOIN k WHERE k.j < (d.id % 4)`,
-      [SIZES.users],
+      [SIZES.users, t0, t0],
     );
     // friendships: the benchmark user and users 2..51 accepted; a ring among the others
     await trx.raw(
@@ -131,8 +149,14 @@ export async function seedScale({ databaseFile, uploadsDir }) {
       [SIZES.users - 1, now, now],
     );
   });
+  if (onPostgres) {
+    // ids were given explicitly: move each sequence past them, so the app's inserts do not collide
+    for (const t of ["users", "images", "kids", "daily_logs"]) {
+      await knex.raw(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT max(id) FROM ${t}))`);
+    }
+  }
   await knex.raw("ANALYZE");
-  await knex.raw("PRAGMA wal_checkpoint(TRUNCATE)");
+  if (!onPostgres) await knex.raw("PRAGMA wal_checkpoint(TRUNCATE)");
   const counts = {};
   for (const t of ["users", "kids", "daily_logs", "likes", "comments", "friendships"]) {
     const row = await knex(t).count({ n: "*" }).first();
@@ -150,6 +174,10 @@ export async function seedScale({ databaseFile, uploadsDir }) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = process.argv[2] ?? fs.mkdtempSync("/tmp/sm-scale-");
-  const result = await seedScale({ databaseFile: path.join(dir, "bench.sqlite"), uploadsDir: path.join(dir, "uploads") });
+  const result = await seedScale({
+    databaseFile: path.join(dir, "bench.sqlite"),
+    databaseUrl: process.env.DATABASE_URL || null,
+    uploadsDir: path.join(dir, "uploads"),
+  });
   console.log(JSON.stringify(result, null, 2));
 }

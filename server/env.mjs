@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { isPostgresUrl } from "../db/knexfile.mjs";
 
 /** @param {string | undefined} v @param {boolean} dflt */
 function bool(v, dflt) {
@@ -43,6 +44,18 @@ function sessionSecret(dataDir) {
   }
 }
 
+/**
+ * DATABASE_URL: a postgres:// URL switches the app to PostgreSQL (docs/decisions/0014-postgresql.md);
+ * unset, the SQLite file (DATABASE_FILE) is used.
+ * @returns {string | null}
+ */
+function databaseUrl() {
+  const url = process.env.DATABASE_URL?.trim();
+  if (!url) return null;
+  if (!isPostgresUrl(url)) throw new Error("DATABASE_URL must be a postgres:// (or postgresql://) URL");
+  return url;
+}
+
 /** @typedef {ReturnType<typeof readEnv>} Env */
 
 export function readEnv() {
@@ -53,6 +66,8 @@ export function readEnv() {
   return {
     port: int(process.env.PORT, 3000),
     host: process.env.HOST || "0.0.0.0",
+    /** PostgreSQL connection URL, or null: the SQLite file below. */
+    databaseUrl: databaseUrl(),
     databaseFile,
     uploadsDir,
     dataDir,

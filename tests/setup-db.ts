@@ -1,14 +1,23 @@
-// Vitest setup, run before each test file: a fresh temporary SQLite file and uploads folder,
-// migrated with the real migrations. No mocks of our database.
+// Vitest setup, run before each test file: a fresh database and uploads folder, migrated with the
+// real migrations. No mocks of our database. SQLite (the default): a temporary file. With
+// TEST_DATABASE_URL: this file's own PostgreSQL database, copied from the run's migrated template
+// (tests/global-setup-db.ts) and dropped at the end.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { resetEnvCache } from "../server/env.mjs";
+import { databaseName, dropDatabase, urlOf, withConnection } from "./helpers-pg";
+
+const pgRun = inject("pgTestRun");
+const pgDatabase = pgRun ? databaseName(pgRun.run) : null;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-test-"));
 process.env.DATABASE_FILE = path.join(dir, "test.sqlite");
+// never the developer's own database: only the copy made for this file, or none (SQLite)
+if (pgRun && pgDatabase) process.env.DATABASE_URL = urlOf(pgRun.base, pgDatabase);
+else delete process.env.DATABASE_URL;
 process.env.UPLOADS_DIR = path.join(dir, "uploads");
 process.env.SESSION_SECRET = crypto.randomBytes(16).toString("hex");
 process.env.DEMO = "true";
@@ -18,6 +27,9 @@ resetEnvCache();
 (globalThis as { __sweetDb?: unknown }).__sweetDb = undefined;
 
 beforeAll(async () => {
+  if (pgRun && pgDatabase) {
+    await withConnection(pgRun.base, (knex) => knex.raw(`create database ${pgDatabase} template ${pgRun.template}`));
+  }
   const { db } = await import("../app/lib/db.server");
   await db().migrate.latest();
 });
@@ -31,4 +43,5 @@ afterAll(async () => {
   await holder?.knex.destroy();
   (globalThis as { __sweetDb?: unknown }).__sweetDb = undefined;
   fs.rmSync(dir, { recursive: true, force: true });
+  if (pgRun && pgDatabase) await dropDatabase(pgRun.base, pgDatabase);
 });

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import sqlite3 from "sqlite3";
 import { config } from "./config.server";
-import { db } from "./db.server";
+import { db, onPostgres } from "./db.server";
 
 // The READ connection: a second SQLite connection on the same file, on which the query layer
 // (app/lib/query.server.ts, the only caller) runs every read made outside a write transaction. Why:
@@ -146,10 +147,34 @@ function announce(sql: string, bindings: readonly unknown[]) {
   if (knex.listenerCount("query") > 0) knex.emit("query", { method: "select", sql, bindings, readConnection: true });
 }
 
-/** Every row of a SELECT, on the read connection, through a reused prepared statement. */
+/**
+ * Every row of a SELECT, through a reused prepared statement: on SQLite on the read connection; on
+ * PostgreSQL on a connection of knex's pool, as a named statement (each pooled connection prepares
+ * each SQL text once; the name is derived from the text).
+ */
 export function readAll<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
   announce(sql, params);
+  if (onPostgres()) return postgresAll<T>(sql, params);
   return connection().all<T>(sql, params);
+}
+
+type PooledClient = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
+type Pool = { acquireConnection(): Promise<PooledClient>; releaseConnection(c: PooledClient): Promise<void> };
+const statementNames = new Map<string, string>();
+
+async function postgresAll<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = "sm_" + createHash("sha1").update(sql).digest("hex").slice(0, 24);
+    statementNames.set(sql, name);
+  }
+  const pool = db().client as unknown as Pool;
+  const conn = await pool.acquireConnection();
+  try {
+    return (await conn.query({ name, text: sql, values: [...params] })).rows as T[];
+  } finally {
+    await pool.releaseConnection(conn);
+  }
 }
 
 /** The first row of a SELECT (or undefined). The SQL should say `limit 1` when more rows could match. */

@@ -11,15 +11,6 @@ async function kidWithLog(ownerId: number) {
 }
 
 describe("the schema enforces the product's invariants", () => {
-  it("runs SQLite with foreign keys, WAL and a busy timeout", async () => {
-    const fk = await db().raw("PRAGMA foreign_keys");
-    const wal = await db().raw("PRAGMA journal_mode");
-    const busy = await db().raw("PRAGMA busy_timeout");
-    expect(fk[0].foreign_keys).toBe(1);
-    expect(wal[0].journal_mode).toBe("wal");
-    expect(Object.values(busy[0])[0]).toBe(5000);
-  });
-
   it("allows one friendship per pair of users in either direction", async () => {
     const a = await makeUser();
     const b = await makeUser();
@@ -27,15 +18,15 @@ describe("the schema enforces the product's invariants", () => {
       user_id: from, friend_id: to, status: "pending", user_low: Math.min(from, to), user_high: Math.max(from, to), created_at: nowIso(), updated_at: nowIso(),
     });
     await db()("friendships").insert(row(a.id, b.id));
-    await expect(db()("friendships").insert(row(b.id, a.id))).rejects.toThrow(/UNIQUE/);
-    await expect(db()("friendships").insert(row(a.id, a.id))).rejects.toThrow(/CHECK/);
+    await expect(db()("friendships").insert(row(b.id, a.id))).rejects.toThrow(/UNIQUE/i);
+    await expect(db()("friendships").insert(row(a.id, a.id))).rejects.toThrow(/CHECK/i);
   });
 
   it("allows one like per user per moment", async () => {
     const a = await makeUser();
     const { logId } = await kidWithLog(a.id);
     await db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() });
-    await expect(db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() })).rejects.toThrow(/UNIQUE/);
+    await expect(db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() })).rejects.toThrow(/UNIQUE/i);
   });
 
   it("deleting a kid removes its moments, their likes and comments", async () => {
@@ -54,14 +45,5 @@ describe("the schema enforces the product's invariants", () => {
     await makeUser({ email: "Case@Example.com", username: "CaseName" });
     const again = await createUser({ email: "case@EXAMPLE.com", username: "casename", password: "secret1" });
     expect(again).toEqual({ ok: false, kind: "conflict", fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] } });
-  });
-
-  it("has the cursor index for a kid's moments newest first", async () => {
-    const plan = await db().raw(
-      "EXPLAIN QUERY PLAN SELECT id FROM daily_logs WHERE kid_id = 1 AND (created_at < '2030' OR (created_at = '2030' AND id < 5)) ORDER BY created_at DESC, id DESC LIMIT 21",
-    );
-    const detail = plan.map((r: { detail: string }) => r.detail).join(" | ");
-    expect(detail).toContain("daily_logs_kid_cursor");
-    expect(detail).not.toContain("TEMP B-TREE");
   });
 });

@@ -6,18 +6,26 @@ import { config } from "./config.server";
 // temporary file before anything touches the database. It holds the one writer connection: writes
 // and write transactions. Reads go through the query layer (app/lib/query.server.ts), which runs
 // them on a second, read-only connection with prepared statements (app/lib/db-read.server.ts).
-const globalForDb = globalThis as unknown as { __sweetDb?: { file: string; knex: Knex } };
+// With DATABASE_URL set, the instance talks to PostgreSQL instead (docs/decisions/0014-postgresql.md)
+// and the query layer runs its reads as named prepared statements on knex's pool.
+const globalForDb = globalThis as unknown as { __sweetDb?: { target: string; knex: Knex } };
 
 export function db(): Knex {
-  const file = config().databaseFile;
+  const { databaseUrl, databaseFile } = config();
+  const target = databaseUrl ?? databaseFile;
   const current = globalForDb.__sweetDb;
-  if (current && current.file === file) return current.knex;
-  const knex = knexFactory(knexConfig(file));
-  globalForDb.__sweetDb = { file, knex };
+  if (current && current.target === target) return current.knex;
+  const knex = knexFactory(knexConfig(target));
+  globalForDb.__sweetDb = { target, knex };
   return knex;
 }
 
 export type Db = Knex | Knex.Transaction;
+
+/** Is this process's database PostgreSQL (DATABASE_URL) rather than the SQLite file? */
+export function onPostgres(): boolean {
+  return (db().client as { config: { client: unknown } }).config.client === "pg";
+}
 
 /** ISO 8601 UTC timestamp with milliseconds, the format every *_at column holds. */
 export function nowIso(): string {

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { db, type Db } from "./db.server";
+import { db, onPostgres, type Db } from "./db.server";
 import { readAll } from "./db-read.server";
 
 // THE query layer (docs/decisions/0011-one-query-path.md). Every read of app/models and app/images
@@ -19,8 +19,8 @@ import { readAll } from "./db-read.server";
 // use knex on db() or on the transaction, as before: there is one writer.
 //
 // What is SQLite-specific sits here and in db-read.server.ts, nowhere in the models: the read
-// connection itself, lists bound as ONE JSON parameter (`inList`), the bound LIMIT (`limitParam`,
-// where a negative number means no limit), and the result shape of knex.raw.
+// connection itself (PostgreSQL: named statements on knex's pool instead), lists bound as ONE
+// parameter (`inList`), the bound LIMIT (`limitParam`), and the result shape of knex.raw.
 
 type Row = Record<string, unknown>;
 type Built = Knex.QueryBuilder | Knex.Raw;
@@ -73,7 +73,8 @@ export function query<P extends Record<string, unknown> = Record<never, never>>(
       if (!("name" in slot)) return slot.value;
       if (!(slot.name in params)) throw new Error(`query: missing parameter ${slot.name}`);
       const value = params[slot.name];
-      return Array.isArray(value) ? JSON.stringify(value) : value;
+      // a list is ONE parameter: a PostgreSQL array, or a JSON text for SQLite's json_each (see inList)
+      return Array.isArray(value) && !onPostgres() ? JSON.stringify(value) : value;
     });
   const all = async <T = Row>(params: P, opts: RunOptions = {}): Promise<T[]> => {
     const c = compile();
@@ -97,13 +98,18 @@ function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] } | null)?.rows ?? []) as T[];
 }
 
-/** `column in (the list)`, the list being ONE parameter: the SQL text is the same for any length. */
+/**
+ * `column in (the list)`, the list being ONE parameter, so the SQL text is the same for any length:
+ * `= any($1)` with an array on PostgreSQL (the column gives the array its type), a JSON text read
+ * with json_each on SQLite.
+ */
 export function inList(qb: Knex.QueryBuilder, column: string, list: string): Knex.QueryBuilder {
+  if (onPostgres()) return qb.whereRaw("?? = any(?)", [column, list]);
   return qb.whereRaw("?? in (select value from json_each(?))", [column, list]);
 }
 
-/** SQLite: a negative LIMIT means no limit. */
-export const NO_LIMIT = -1;
+/** "No limit" for `limitParam`: a bound no list reaches (SQLite refuses LIMIT NULL, PostgreSQL a negative LIMIT). */
+export const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 /** `builder` with a LIMIT taken from a parameter (knex's .limit() only takes numbers). */
 export function limitParam(k: Knex, builder: Knex.QueryBuilder, limit: string): Knex.Raw {

@@ -1,0 +1,34 @@
+// PostgreSQL itself (docs/decisions/0014-postgresql.md). Run only with TEST_DATABASE_URL
+// (vitest.config.ts, POSTGRES_ONLY).
+import { describe, expect, it } from "vitest";
+import { db } from "./db.server";
+
+describe("the schema enforces the product's invariants (PostgreSQL)", () => {
+  it("runs as an ordinary role that owns its database", async () => {
+    const { rows } = await db().raw(
+      "select r.rolsuper, pg_get_userbyid(d.datdba) = current_user as owner from pg_roles r, pg_database d where r.rolname = current_user and d.datname = current_database()",
+    );
+    expect(rows).toEqual([{ rolsuper: false, owner: true }]);
+  });
+
+  it("answers 64-bit counts as numbers", async () => {
+    const row = await db()("users").count({ n: "*" }).first();
+    expect(row).toEqual({ n: expect.any(Number) });
+    const { rows } = await db().raw("select count(*) as c, sum(2) as s, 9007199254740991::bigint as big");
+    expect(rows).toEqual([{ c: 1, s: 2, big: Number.MAX_SAFE_INTEGER }]);
+  });
+
+  it("has the cursor index for a kid's moments newest first", async () => {
+    const plan = await db().transaction(async (trx) => {
+      // an empty table would be read whole: make the planner show what it does at scale
+      await trx.raw("set local enable_seqscan = off");
+      await trx.raw("set local enable_bitmapscan = off");
+      const { rows } = await trx.raw(
+        "explain select id from daily_logs where kid_id = 1 and (created_at, id) < ('2030', 5) order by created_at desc, id desc limit 21",
+      );
+      return rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join(" | ");
+    });
+    expect(plan).toContain("daily_logs_kid_cursor");
+    expect(plan).not.toMatch(/\bSort\b/);
+  });
+});
