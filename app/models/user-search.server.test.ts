@@ -11,6 +11,8 @@ describe("normalizeSearchQuery / likeSubstring", () => {
     expect(normalizeSearchQuery("  Ann   LEE \t")).toBe("ann lee");
     expect(normalizeSearchQuery("   ")).toBe("");
     expect(normalizeSearchQuery(null)).toBe("");
+    // control characters go (PostgreSQL refuses a NUL in text)
+    expect(normalizeSearchQuery("An\u0000n\u001f")).toBe("ann");
     expect(likeSubstring("50%_a\\b")).toBe("%50\\%\\_a\\\\b%");
   });
 });

@@ -12,9 +12,13 @@ const LONGEST_MATCHABLE = 61;
 
 export type SearchHit = { id: number; first_name: string | null; last_name: string | null; photo: Photo | null };
 
-/** The query as it is matched: trimmed, inner whitespace collapsed, lower-cased; "" when blank. */
+/**
+ * The query as it is matched: control characters dropped (no name holds one, and PostgreSQL refuses
+ * a NUL in text), trimmed, inner whitespace collapsed, lower-cased; "" when blank.
+ */
 export function normalizeSearchQuery(query: string | null | undefined): string {
-  return (query ?? "").trim().replace(/\s+/g, " ").toLowerCase();
+  // eslint-disable-next-line no-control-regex
+  return (query ?? "").replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "").trim().replace(/\s+/g, " ").toLowerCase();
 }
 
 /** LIKE pattern for a literal substring: `\`, `%` and `_` are escaped (used with ESCAPE '\'). */

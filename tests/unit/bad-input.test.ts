@@ -11,7 +11,7 @@ import knexFactory, { type Knex } from "knex";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
-import { knexConfig } from "../../db/knexfile.mjs";
+import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { cookieFor } from "../helpers";
 import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
 import { rawRequest, type RawBody, type RawResponse } from "./support/raw-http";
@@ -61,8 +61,10 @@ function freshCookie(who: Account): Promise<string> {
 
 async function rowCounts(): Promise<string> {
   const tables = ["users", "kids", "daily_logs", "likes", "comments", "friendships", "images"];
-  const row = await knex.raw(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`);
-  return JSON.stringify(row[0]);
+  const result = await knex.raw(`SELECT ${tables.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(", ")}`);
+  // SQLite answers the rows, PostgreSQL `{ rows }`
+  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+  return JSON.stringify(rows[0]);
 }
 
 beforeAll(async () => {
@@ -70,7 +72,7 @@ beforeAll(async () => {
   server = await startBuiltServer(buildDir);
   host = `127.0.0.1:${server.port}`;
   base = `http://${host}`;
-  knex = knexFactory(knexConfig(process.env.DATABASE_FILE!));
+  knex = knexFactory(knexConfig(databaseTarget()));
   await findPlainTextRoutes();
 
   owner = await signUp("owner");
