@@ -26,7 +26,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  timeout: 60_000,
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
   use: {
@@ -43,7 +43,7 @@ export default defineConfig({
     command: "node server/index.mjs",
     url: `${baseURL}/favicon.svg`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 120_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {
