@@ -21,9 +21,6 @@ export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "acc
 
 export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
 
-/** A kid as a friend's entry carries it (the API's Kid shape; pages pick id, name, photo). */
-export type FriendKid = Kid;
-
 /** The other side of one friendship, as the caller sees it. */
 export type FriendEntry = {
   friendshipId: number;
@@ -32,7 +29,7 @@ export type FriendEntry = {
   direction: "sent" | "received";
   user: PublicUser;
   /** The other user's kids: only when the friendship is accepted, otherwise always []. */
-  kids: FriendKid[];
+  kids: Kid[];
 };
 
 export type FriendLists = {

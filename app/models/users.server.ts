@@ -114,6 +114,16 @@ export async function createUser(input: NewUser): Promise<Result<{ user: User }>
 }
 
 /**
+ * Sign-up, for the pages' forms and POST /api/auth/signup: a new account from a validated form
+ * (names optional: the older page has none). Takes exactly these fields, so a sign-up never makes a
+ * demo account. Refused as createUser refuses.
+ */
+export function signUp(form: { email: string; username: string; password: string; first_name?: string; last_name?: string }) {
+  const { email, username, password, first_name, last_name } = form;
+  return createUser({ email, username, password, first_name, last_name });
+}
+
+/**
  * The users row of a new account, on `conn` (a transaction of the caller's, e.g. the demo seed's):
  * email and username trimmed, with their normalized copies; empty names stored as null. No
  * uniqueness check beyond the database's unique indexes (createUser does the friendly one).
