@@ -1,4 +1,4 @@
-// Friends, friendships and search hits as api-contract.md returns them.
+// Friends, friendships and search hits as the API returns them (docs/api.md, Entities as returned).
 import type { FriendEntry, FriendLists, Friendship } from "~/models/friendships.server";
 import type { SearchHit } from "~/models/user-search.server";
 import { serializeKid } from "./serializers-kids.server";

@@ -1,4 +1,4 @@
-// Kids and daily logs as api-contract.md returns them.
+// Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
 import { imageUrl } from "./serializers.server";
 import type { Kid } from "~/models/kids.server";
 import type { Moment } from "~/models/moments.server";

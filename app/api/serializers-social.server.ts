@@ -1,4 +1,4 @@
-// Like and Comment → the JSON shapes of api-contract.md.
+// Like and Comment → the JSON shapes of docs/api.md (Entities as returned).
 import { imageUrl } from "./serializers.server";
 import { readFields } from "./body.server";
 import type { Comment } from "~/models/comments.server";

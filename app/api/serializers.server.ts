@@ -1,4 +1,4 @@
-// Entity → JSON shapes of api-contract.md, in one place.
+// Entity → the JSON shapes of docs/api.md (Entities as returned).
 import { photoUrl, type Photo } from "~/images/photo";
 import type { PublicUser, User } from "~/models/users.server";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { imageSchema, type FormVariant } from "./moment";
 import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/dates";
 
-// The Add Kid and Update Kid forms (one schema, two wordings, as spec §5 writes them) and the
+// The Add Kid and Update Kid forms (one schema, two wordings, as docs/spec.md §5 writes them) and the
 // kids API body. "today" is passed in (taken on the server in the configured time zone and handed
 // to the page), so the browser and the server agree on what "in the future" means.
 

@@ -5,7 +5,7 @@ import { listVisibleKidsOf, type Kid } from "./kids.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
-// Friendships: the state machine of spec §4, enforced here and by the database.
+// Friendships: the state machine of docs/spec.md §4, enforced here and by the database.
 //
 //   (none) --send--> pending --accept (receiver)--> accepted
 //                    pending --deny (receiver)----> denied

@@ -10,7 +10,7 @@ import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.
 import { viewKid, type Kid } from "./kids.server";
 import { invalidField, notFound, type Refusal, type Result } from "./refusal";
 
-// Moments (the contract's daily logs): queries, the cursor-paged list of a kid's moments, and the
+// Moments (the API's daily logs, docs/api.md): queries, the cursor-paged list of a kid's moments, and the
 // owner-only rules. Pages and /api routes call these functions; who may see or change a moment is
 // decided by app/models/access.server.ts.
 

@@ -15,7 +15,7 @@ import {
 import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
 
-// /current/friends (spec §2 "Friends page"): All Friends with their kids, Friend Requests
+// /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
 // Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
 // JavaScript the same navigation revalidates the lists in place.
