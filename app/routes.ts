@@ -23,7 +23,7 @@ export default [
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
 
-  // ---- JSON API (api-contract.md) ----
+  // ---- JSON API (docs/api.md) ----
   route("api/auth", "routes/api/auth.ts"),
   route("api/auth/login", "routes/api/auth-login.ts"),
   route("api/auth/signup", "routes/api/auth-signup.ts"),

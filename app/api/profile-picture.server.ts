@@ -53,7 +53,7 @@ export async function pictureUploadResponse(
   const upload = await readPictureUpload(request);
   const { file } = upload;
   try {
-    // 404 comes before 400 (api-contract.md): a PUT without a picture is "not found" whatever it sent.
+    // 404 comes before 400 (docs/api.md, Users): a PUT without a picture is "not found" whatever it sent.
     if (mustExist && !user.photo) return apiError(404, PICTURE_NOT_FOUND);
     if (upload.imageErrors.length) return apiFieldErrors({ image: upload.imageErrors });
     if (upload.formErrors.length || !file) return apiError(400, upload.formErrors[0] ?? MULTIPART_MESSAGES.malformed);

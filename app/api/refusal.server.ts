@@ -3,7 +3,7 @@ import { apiError, apiErrorSingular, apiFieldErrors } from "./responses.server";
 
 // A domain refusal (app/models/refusal.ts) as the JSON API answers it: the one place
 // that knows which status each kind of refusal is. The message is the refusal's own (the domain
-// words it in the contract's terms); field errors are envelope (B).
+// words it as docs/api.md does); field errors are envelope (B).
 
 const STATUS: Record<RefusalKind, 400 | 403 | 404> = {
   "not-found": 404,
@@ -12,7 +12,7 @@ const STATUS: Record<RefusalKind, 400 | 403 | 404> = {
   conflict: 400,
 };
 
-/** Only for a refusal that carries no message (every refusal of the contract's routes does). */
+/** Only for a refusal that carries no message (every refusal of the routes in docs/api.md does). */
 const FALLBACK: Record<RefusalKind, string> = {
   "not-found": "Not found",
   forbidden: "You are not authorized",
@@ -20,7 +20,7 @@ const FALLBACK: Record<RefusalKind, string> = {
   conflict: "Invalid request",
 };
 
-/** The status of a refusal. A hidden thing is still 403 here: the contract says so. */
+/** The status of a refusal. A hidden thing is still 403 here: docs/api.md says so. */
 export function refusalStatus(refusal: Refusal): 400 | 403 | 404 {
   return STATUS[refusal.kind];
 }

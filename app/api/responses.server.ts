@@ -1,4 +1,4 @@
-// The JSON API's responses and its four error envelopes, in one place (api-contract.md).
+// The JSON API's responses and its four error envelopes, in one place (docs/api.md, Error envelopes).
 import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
 
 type Init = { status?: number; headers?: HeadersInit };

@@ -9,9 +9,9 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const notFound = () => apiError(404, "Not found");
 
 /**
- * Builds a resource route's loader and action from a method table. The order of failures is the
- * contract's: 401 for a signed-out caller first (cross-site 403 is the middleware's), then 404 for a
- * method the path does not have, then the handler. Every handler is wrapped so a bug answers the
+ * Builds a resource route's loader and action from a method table. The order of failures is
+ * docs/api.md's: 401 for a signed-out caller first (cross-site 403 is the middleware's), then 404
+ * for a method the path does not have, then the handler. Every handler is wrapped so a bug answers the
  * generic 500 JSON, never a stack trace.
  */
 export function apiRoute(methods: Partial<Record<Method, (args: ApiArgs, user: User) => Promise<Response>>>) {

@@ -1,23 +1,12 @@
-// Friends, friendships and search hits as api-contract.md returns them.
-import { photoUrl } from "~/images/photo";
-import type { FriendEntry, FriendKid, FriendLists, Friendship } from "~/models/friendships.server";
+// Friends, friendships and search hits as the API returns them (docs/api.md, Entities as returned).
+import type { FriendEntry, FriendLists, Friendship } from "~/models/friendships.server";
 import type { SearchHit } from "~/models/user-search.server";
+import { serializeKid } from "./serializers-kids.server";
+import { imageUrl } from "./serializers.server";
 
 /** Friendship: `{id, user_id, friend_id, status}`. */
 export function serializeFriendship(f: Friendship) {
   return { id: f.id, user_id: f.user_id, friend_id: f.friend_id, status: f.status };
-}
-
-/** Kid (the contract's shape) on a friend entry. */
-export function serializeFriendKid(kid: FriendKid) {
-  return {
-    id: kid.id,
-    user_id: kid.user_id,
-    name: kid.name,
-    birth_date: kid.birth_date,
-    relationship: kid.relationship,
-    kid_image_url: kid.photo ? photoUrl(kid.photo) : null,
-  };
 }
 
 /** Friend entry: `id` is the OTHER user's id; `kids` only when accepted (`[]` otherwise). */
@@ -27,9 +16,9 @@ export function serializeFriendEntry(entry: FriendEntry) {
     username: entry.user.username,
     first_name: entry.user.first_name,
     last_name: entry.user.last_name,
-    user_image_url: entry.user.photo ? photoUrl(entry.user.photo) : null,
+    user_image_url: imageUrl(entry.user.photo),
     status: entry.status,
-    kids: entry.status === "accepted" ? entry.kids.map(serializeFriendKid) : [],
+    kids: entry.status === "accepted" ? entry.kids.map(serializeKid) : [],
   };
 }
 
@@ -48,6 +37,6 @@ export function serializeSearchHit(hit: SearchHit) {
     id: hit.id,
     first_name: hit.first_name,
     last_name: hit.last_name,
-    user_image_url: hit.photo ? photoUrl(hit.photo) : null,
+    user_image_url: imageUrl(hit.photo),
   };
 }

@@ -1,5 +1,5 @@
-// Kids and daily logs as api-contract.md returns them.
-import { photoUrl } from "~/images/photo";
+// Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
+import { imageUrl } from "./serializers.server";
 import type { Kid } from "~/models/kids.server";
 import type { Moment } from "~/models/moments.server";
 import { ACCESS_MESSAGES } from "~/models/access.server";
@@ -12,7 +12,7 @@ export function serializeKid(kid: Kid) {
     name: kid.name,
     birth_date: kid.birth_date,
     relationship: kid.relationship,
-    kid_image_url: kid.photo ? photoUrl(kid.photo) : null,
+    kid_image_url: imageUrl(kid.photo),
   };
 }
 
@@ -23,7 +23,7 @@ export function serializeDailyLog(moment: Moment) {
     kid_id: moment.kid_id,
     title: moment.title,
     content: moment.content,
-    image_url: moment.photo ? photoUrl(moment.photo) : null,
+    image_url: imageUrl(moment.photo),
     created_at: moment.created_at,
   };
 }

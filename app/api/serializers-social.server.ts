@@ -1,5 +1,5 @@
-// Like and Comment → the JSON shapes of api-contract.md.
-import { photoUrl } from "~/images/photo";
+// Like and Comment → the JSON shapes of docs/api.md (Entities as returned).
+import { imageUrl } from "./serializers.server";
 import { readFields } from "./body.server";
 import type { Comment } from "~/models/comments.server";
 import type { Like } from "~/models/likes.server";
@@ -20,7 +20,7 @@ export function serializeComment(comment: Comment) {
     user: {
       first_name: comment.user.first_name,
       last_name: comment.user.last_name,
-      user_image_url: comment.user.photo ? photoUrl(comment.user.photo) : null,
+      user_image_url: imageUrl(comment.user.photo),
     },
   };
 }

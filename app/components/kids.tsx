@@ -1,7 +1,9 @@
 import { useState } from "react";
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { Link } from "react-router";
-import { Field, FieldFrame, SelectField, TextareaField } from "./forms";
+import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
+import { Link, useNavigation } from "react-router";
+import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField } from "./forms";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
@@ -125,6 +127,48 @@ export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknow
 }
 
 /** The owner's Update and Delete for one moment (Delete opens the confirm dialog by URL). */
+/** The kid and moment forms' fields, in the order the error summary lists their errors. */
+export const KID_FIELD_ORDER = ["name", "year", "month", "day", "relationship", "image"] as const;
+export const MOMENT_FIELD_ORDER = ["title", "content", "image"] as const;
+
+/**
+ * The conform state of the four add/update forms: checked on submit, then on every input, by the
+ * schema the server uses too; `errors` lists the form's own and then each field's, in `order`, for
+ * the error summary.
+ */
+export function usePhotoForm<Shape extends Record<string, unknown>, Output>(
+  id: string,
+  schema: z.ZodType<Output>,
+  order: readonly (keyof Shape & string)[],
+  lastResult: SubmissionResult<string[]> | null | undefined,
+  defaultValue?: DefaultValue<Shape>,
+) {
+  const [form, fields] = useForm<Shape, Output>({
+    id,
+    lastResult,
+    defaultValue,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  return { form, fields, errors: summaryErrors(fields as never, [...order], form.errors, id) };
+}
+
+/** The add/update forms' last row: the submit button (busy while the form is on its way) and Cancel. */
+export function SubmitOrCancel({ pendingText, cancelTo, children }: { pendingText: string; cancelTo: string; children: string }) {
+  const navigation = useNavigation();
+  return (
+    <div className="button-row">
+      <SubmitButton pending={navigation.state === "submitting"} pendingText={pendingText}>
+        {children}
+      </SubmitButton>
+      <Link to={cancelTo} className="button button--secondary">
+        Cancel
+      </Link>
+    </div>
+  );
+}
+
 export function MomentOwnerActions({ momentId, title, deleteTo }: { momentId: number; title: string; deleteTo: string }) {
   return (
     <div className="button-row moment__actions">

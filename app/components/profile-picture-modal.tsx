@@ -15,7 +15,7 @@ import {
 } from "~/forms/profile-picture";
 import "~/styles/photos.css";
 
-// The profile picture modal (spec §2) and the form it shares with the /profile/picture page.
+// The profile picture modal (docs/spec.md §2, Modals) and the form it shares with the /profile/picture page.
 //
 // Without JavaScript the form is a plain multipart POST to /profile/picture: success redirects to
 // /my-kids-list, errors come back on that page with the same form. With JavaScript the same
@@ -167,7 +167,7 @@ export function ProfilePictureForm({
   );
 }
 
-/** A form-level "Something went wrong. Please try again." (spec §8) for conform. */
+/** A form-level "Something went wrong. Please try again." (docs/spec.md §8) for conform. */
 function serverErrorResult(): SubmissionResult<string[]> {
   return { status: "error", error: { "": [PICTURE_MESSAGES.serverError] }, initialValue: {} };
 }

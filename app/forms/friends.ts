@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The friend search box (spec §5 "Friend search"): a GET form, so its one field is `q`.
+// The friend search box (docs/spec.md §5 "Friend search"): a GET form, so its one field is `q`.
 export const SEARCH_REQUIRED = "Please enter a name to search.";
 
 export const FriendSearchSchema = z.object({

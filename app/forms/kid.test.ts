@@ -27,7 +27,7 @@ describe("kid form schema", () => {
     }
   });
 
-  it("gives every add message of spec §5 at once", () => {
+  it("gives every add message of docs/spec.md §5 at once", () => {
     expect(errorsOf(kidFormSchema("add", TODAY), {})).toEqual({
       name: ["Name is required"],
       year: ["Select Year"],

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { imageSchema } from "./moment";
+import { imageSchema, type FormVariant } from "./moment";
 import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/dates";
 
-// The Add Kid and Update Kid forms (one schema, two wordings, as spec §5 writes them) and the
+// The Add Kid and Update Kid forms (one schema, two wordings, as docs/spec.md §5 writes them) and the
 // kids API body. "today" is passed in (taken on the server in the configured time zone and handed
 // to the page), so the browser and the server agree on what "in the future" means.
 
@@ -11,8 +11,6 @@ export type Relationship = (typeof RELATIONSHIPS)[number];
 
 export const KID_NAME_MAX = 50;
 export const YEAR_CHOICES = 100;
-
-export type KidFormVariant = "add" | "update";
 
 export const KID_MESSAGES = {
   add: {
@@ -75,7 +73,7 @@ export type KidFormShape = { name: string; year: string; month: string; day: str
 /** What the domain module gets: a validated kid. */
 export type KidInput = { name: string; birth_date: IsoDate; relationship: Relationship };
 
-function nameField(variant: KidFormVariant) {
+function nameField(variant: FormVariant) {
   const m = KID_MESSAGES[variant];
   return z
     .string({ error: m.nameRequired })
@@ -84,7 +82,7 @@ function nameField(variant: KidFormVariant) {
     .refine((v) => Array.from(v).length <= KID_NAME_MAX, m.nameTooLong);
 }
 
-function relationshipField(variant: KidFormVariant) {
+function relationshipField(variant: FormVariant) {
   const message = KID_MESSAGES[variant].relationship;
   return z.enum(RELATIONSHIPS, { error: message });
 }
@@ -98,7 +96,7 @@ const intIn = (message: string, pattern: RegExp, min: number, max: number) =>
     .refine((n) => n >= min && n <= max, message);
 
 /** The page forms: name, year/month/day selects, relationship. The output is a KidInput. */
-export function kidFormSchema(variant: KidFormVariant, today: IsoDate) {
+export function kidFormSchema(variant: FormVariant, today: IsoDate) {
   const m = KID_MESSAGES[variant];
   return z
     .object({
@@ -122,7 +120,7 @@ export function kidFormSchema(variant: KidFormVariant, today: IsoDate) {
 }
 
 /** POST /api/kids/new and PUT /api/kids/{id}: `birth_date` as "YYYY-MM-DD". */
-export function kidApiSchema(variant: KidFormVariant, today: IsoDate) {
+export function kidApiSchema(variant: FormVariant, today: IsoDate) {
   return z.object({
     name: nameField(variant),
     birth_date: z

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { chosenFileProblem } from "~/images/limits";
 
-// The Add moment and Update moment forms (spec §5 "Daily log add" / "Daily log update": the same
+// The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
 //
 // The photo: in the browser `image` is the chosen File (checked for type and size before it is
@@ -12,7 +12,8 @@ import { chosenFileProblem } from "~/images/limits";
 export const TITLE_MAX = 50;
 export const CONTENT_MAX = 2000;
 
-export type MomentFormVariant = "add" | "update";
+/** The kid and moment forms come in two wordings (docs/spec.md §5): adding and updating. */
+export type FormVariant = "add" | "update";
 
 export const MOMENT_MESSAGES = {
   add: {
@@ -65,7 +66,7 @@ export function requireImage(message: string) {
 }
 
 /** The moment form (and the API body): title and content; `image` only says whether one came. */
-export function momentFormSchema(variant: MomentFormVariant) {
+export function momentFormSchema(variant: FormVariant) {
   const m = MOMENT_MESSAGES[variant];
   const fields = z.object({
     title: z

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { chosenFileProblem, IMAGE_MESSAGES } from "~/images/limits";
 import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
 
-// The profile picture form (spec §2 modal, §5 "Profile picture"), shared by the browser and the
+// The profile picture form (docs/spec.md §2 "Modals", §5 "Profile picture"), shared by the browser and the
 // /profile/picture action. In the browser `image` is the chosen File, checked for presence, size
 // and declared type before anything is sent. On the server the streaming multipart parser keeps
 // the file out of the form data, and the action passes IMAGE_PRESENT (app/images/limits.ts) in its
@@ -22,7 +22,7 @@ export const PICTURE_MESSAGES = {
   serverError: SERVER_ERROR_MESSAGE,
 } as const;
 
-/** Where the user goes after a picture change (spec §1). */
+/** Where the user goes after a picture change (docs/spec.md §2, Modals). */
 export const AFTER_PICTURE_CHANGE = "/my-kids-list";
 
 export const PictureSchema = z.object({

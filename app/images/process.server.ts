@@ -193,7 +193,7 @@ function acceptedFormat(meta: Metadata): AcceptedFormat | "heic" | null {
       return meta.format;
     case "heif":
       if (meta.compression === "av1") return "avif";
-      // HEVC-coded HEIF: the prebuilt sharp has no HEVC decoder, and the API contract accepts
+      // HEVC-coded HEIF: the prebuilt sharp has no HEVC decoder, and docs/api.md (Limits) accepts
       // only the five formats above anyway.
       return "heic";
     default:

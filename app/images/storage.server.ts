@@ -3,7 +3,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
 import { config } from "~/lib/config.server";
-import { db, nowIso, type Db } from "~/lib/db.server";
+import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { Result } from "~/models/refusal";
 import type { Photo } from "./photo";
@@ -261,8 +261,8 @@ export async function withNewImage<T>(
  * (deleteImageFiles([image.key])) yourself if that transaction fails.
  */
 export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOptions): Promise<number> {
-  const [row] = await conn("images")
-    .insert({
+  return insertedId(
+    await conn("images").insert({
       key: image.key,
       kind: opts.kind,
       owner_id: opts.ownerId,
@@ -271,11 +271,8 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
       widths: image.widths.join(","),
       placeholder: image.placeholder,
       created_at: nowIso(),
-    })
-    .returning("id");
-  const id = Number(typeof row === "object" && row !== null ? (row as { id: unknown }).id : row);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("images insert returned no id");
-  return id;
+    }).returning("id"),
+  );
 }
 
 const imageByKey = query<{ key: string }>((p, k) => k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"));

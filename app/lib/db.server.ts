@@ -47,3 +47,11 @@ export function isForeignKeyViolation(error: unknown): boolean {
   if (!e) return false;
   return (e.code === "SQLITE_CONSTRAINT" && /FOREIGN KEY/i.test(e.message ?? "")) || e.code === "23503";
 }
+
+/** The id of the row an `insert(…).returning("id")` added (SQLite answers `[{id}]` or `[id]`). */
+export function insertedId(rows: unknown[]): number {
+  const row = rows[0];
+  const id = Number(typeof row === "object" && row !== null ? (row as { id: unknown }).id : row);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("insert returned no id");
+  return id;
+}

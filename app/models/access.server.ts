@@ -14,9 +14,10 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // one index lookup). The friendships table is otherwise only the state machine's
 // (app/models/friendships.server.ts).
 //
-// The guards answer the access facts or a Refusal (app/models/refusal.ts) in the contract's words;
-// callers may reword it (likes and comments have their own messages). Without `conn` they read on
-// the read connection; with `conn` (a write transaction) inside it. Same SQL either way.
+// The guards answer the access facts or a Refusal (app/models/refusal.ts) in the API's words
+// (docs/api.md); callers may reword it (likes and comments have their own messages). Without
+// `conn` they read on the read connection; with `conn` (a write transaction) inside it. Same SQL
+// either way.
 
 export const ACCESS_MESSAGES = {
   kidNotFound: "Kid not found",

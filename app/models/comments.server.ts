@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { db, isForeignKeyViolation, nowIso } from "~/lib/db.server";
+import { db, insertedId, isForeignKeyViolation, nowIso, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
@@ -98,13 +98,9 @@ export async function addComment(viewerId: number, momentId: number, text: unkno
   if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToComment });
   const error = commentError(text);
   if (error) return invalidField("comment", error);
-  const now = nowIso();
   let id: number;
   try {
-    const [row] = await db()("comments")
-      .insert({ daily_log_id: momentId, user_id: viewerId, comment: String(text).trim(), created_at: now, updated_at: now })
-      .returning("id");
-    id = Number(typeof row === "object" ? row.id : row);
+    id = await insertComment(db(), momentId, viewerId, String(text).trim());
   } catch (e) {
     if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.logNotFound);
     throw e;
@@ -112,6 +108,16 @@ export async function addComment(viewerId: number, momentId: number, text: unkno
   const comment = await getComment(id);
   if (!comment) return notFound(COMMENT_REFUSALS.logNotFound);
   return { ok: true, comment };
+}
+
+/**
+ * The comments row of `userId` on the moment, on `conn` (addComment's connection, or a caller's
+ * transaction such as the demo seed's), without any check. Answers its id.
+ */
+export async function insertComment(conn: Db, momentId: number, userId: number, text: string, at: string = nowIso()): Promise<number> {
+  return insertedId(
+    await conn("comments").insert({ daily_log_id: momentId, user_id: userId, comment: text, created_at: at, updated_at: at }).returning("id"),
+  );
 }
 
 /**

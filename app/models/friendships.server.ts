@@ -5,7 +5,7 @@ import { listVisibleKidsOf, type Kid } from "./kids.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
-// Friendships: the state machine of spec §4, enforced here and by the database.
+// Friendships: the state machine of docs/spec.md §4, enforced here and by the database.
 //
 //   (none) --send--> pending --accept (receiver)--> accepted
 //                    pending --deny (receiver)----> denied
@@ -21,9 +21,6 @@ export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "acc
 
 export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
 
-/** A kid as a friend's entry carries it (the API's Kid shape; pages pick id, name, photo). */
-export type FriendKid = Kid;
-
 /** The other side of one friendship, as the caller sees it. */
 export type FriendEntry = {
   friendshipId: number;
@@ -32,7 +29,7 @@ export type FriendEntry = {
   direction: "sent" | "received";
   user: PublicUser;
   /** The other user's kids: only when the friendship is accepted, otherwise always []. */
-  kids: FriendKid[];
+  kids: Kid[];
 };
 
 export type FriendLists = {
@@ -125,25 +122,39 @@ export async function sendFriendRequest(
   if (friendId === null) return notFound(MESSAGES.friendNotFound);
   const friend = await publicUser(friendId);
   if (!friend) return notFound(MESSAGES.friendNotFound);
-  const now = nowIso();
   try {
-    const [row] = await db()("friendships")
-      .insert({
-        user_id: senderId,
-        friend_id: friendId,
-        status: "pending",
-        user_low: Math.min(senderId, friendId),
-        user_high: Math.max(senderId, friendId),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(friendshipColumns as unknown as string[]);
-    return { ok: true, friendship: friendshipFromRow(row as Record<string, unknown>), friend };
+    return { ok: true, friendship: await insertFriendship(db(), senderId, friendId, "pending"), friend };
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(MESSAGES.exists);
     if (isForeignKeyViolation(error)) return notFound(MESSAGES.friendNotFound); // deleted meanwhile
     throw error;
   }
+}
+
+/**
+ * The friendships row from `senderId` to `friendId` in `status`, on `conn` (sendFriendRequest's
+ * connection, or a caller's transaction such as the demo seed's), with the ordered pair that makes
+ * it the only one between the two. No other check: a second row for the pair throws (UNIQUE).
+ */
+export async function insertFriendship(
+  conn: Db,
+  senderId: number,
+  friendId: number,
+  status: FriendshipStatus,
+  at: string = nowIso(),
+): Promise<Friendship> {
+  const [row] = await conn("friendships")
+    .insert({
+      user_id: senderId,
+      friend_id: friendId,
+      status,
+      user_low: Math.min(senderId, friendId),
+      user_high: Math.max(senderId, friendId),
+      created_at: at,
+      updated_at: at,
+    })
+    .returning(friendshipColumns as unknown as string[]);
+  return friendshipFromRow(row as Record<string, unknown>);
 }
 
 /**

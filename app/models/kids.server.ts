@@ -1,4 +1,4 @@
-import { db, nowIso, type Db } from "~/lib/db.server";
+import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { IsoDate } from "~/lib/dates";
 import type { KidInput } from "~/forms/kid";
@@ -111,20 +111,31 @@ const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
 /** Adds a kid for `ownerId`, with an optional photo (refused: invalid, on the `image` field). */
 export async function createKid(ownerId: number, input: KidInput, file: UploadedFile | null): Promise<Result<{ kid: Kid }>> {
-  const row = { user_id: ownerId, name: input.name, birth_date: input.birth_date, relationship: input.relationship, created_at: nowIso() };
   let id: number;
   if (file) {
-    const result = await withNewImage(file, { kind: "kid", ownerId }, async (trx, imageId) =>
-      insertedId(await trx("kids").insert({ ...row, image_id: imageId }).returning("id")),
-    );
+    const result = await withNewImage(file, { kind: "kid", ownerId }, (trx, imageId) => insertKid(trx, ownerId, input, { imageId }));
     if (!result.ok) return result;
     id = result.value;
   } else {
-    id = insertedId(await db()("kids").insert(row).returning("id"));
+    id = await insertKid(db(), ownerId, input);
   }
   const kid = await getKid(id);
   if (!kid) throw new Error("kid vanished after insert");
   return { ok: true, kid };
+}
+
+/**
+ * The kids row of a new kid, on `conn` (createKid's transaction, or a caller's such as the demo
+ * seed's), without any check. Answers its id.
+ */
+export async function insertKid(
+  conn: Db,
+  ownerId: number,
+  input: KidInput,
+  { imageId = null, createdAt = nowIso() }: { imageId?: number | null; createdAt?: string } = {},
+): Promise<number> {
+  const row = { user_id: ownerId, name: input.name, birth_date: input.birth_date, relationship: input.relationship };
+  return insertedId(await conn("kids").insert({ ...row, image_id: imageId, created_at: createdAt }).returning("id"));
 }
 
 /** Updates a kid (owner only); a new photo replaces the old one, whose files go after the commit. */
@@ -206,11 +217,4 @@ export async function setKidPhoto(kidId: number, file: UploadedFile): Promise<Re
     await dropImages([kid.image_id]);
   });
   return result.ok ? { ok: true } : result;
-}
-
-export function insertedId(rows: unknown[]): number {
-  const row = rows[0];
-  const id = Number(typeof row === "object" && row !== null ? (row as { id: unknown }).id : row);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("insert returned no id");
-  return id;
 }

@@ -1,4 +1,4 @@
-import { db, isForeignKeyViolation, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { db, insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { requireMoment } from "./access.server";
 import { conflict, notFound, reword, type Result } from "./refusal";
@@ -56,10 +56,7 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
   let id: number;
   try {
-    const [row] = await db()("likes")
-      .insert({ daily_log_id: momentId, user_id: viewerId, created_at: nowIso() })
-      .returning("id");
-    id = Number(typeof row === "object" ? row.id : row);
+    id = await insertLike(db(), momentId, viewerId);
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(LIKE_MESSAGES.alreadyLiked);
     // the moment was deleted between the check and the insert
@@ -69,6 +66,14 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   const row = await likeById.first({ likeId: id });
   if (!row) return notFound(LIKE_MESSAGES.logNotFound);
   return { ok: true, like: likeFromRow(row) };
+}
+
+/**
+ * The likes row of `userId` on the moment, on `conn` (likeMoment's connection, or a caller's
+ * transaction such as the demo seed's), without any check. Answers its id.
+ */
+export async function insertLike(conn: Db, momentId: number, userId: number, at: string = nowIso()): Promise<number> {
+  return insertedId(await conn("likes").insert({ daily_log_id: momentId, user_id: userId, created_at: at }).returning("id"));
 }
 
 /** Removes `viewerId`'s like of the moment and answers its id. No like (any more): not found. */

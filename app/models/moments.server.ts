@@ -1,4 +1,4 @@
-import { db, nowIso, type Db } from "~/lib/db.server";
+import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import { MOMENT_MESSAGES, type MomentInput } from "~/forms/moment";
@@ -7,10 +7,10 @@ import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
 import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.server";
-import { insertedId, viewKid, type Kid } from "./kids.server";
+import { viewKid, type Kid } from "./kids.server";
 import { invalidField, notFound, type Refusal, type Result } from "./refusal";
 
-// Moments (the contract's daily logs): queries, the cursor-paged list of a kid's moments, and the
+// Moments (the API's daily logs, docs/api.md): queries, the cursor-paged list of a kid's moments, and the
 // owner-only rules. Pages and /api routes call these functions; who may see or change a moment is
 // decided by app/models/access.server.ts.
 
@@ -180,11 +180,7 @@ export async function createMoment(
     const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId) => {
       const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
       if (!kid) throw new Gone();
-      return insertedId(
-        await trx("daily_logs")
-          .insert({ kid_id: kidId, title: input.title, content: input.content, image_id: imageId, created_at: now, updated_at: now })
-          .returning("id"),
-      );
+      return insertMoment(trx, kidId, input, { imageId, createdAt: now });
     });
     if (!result.ok) return result;
     const moment = await getMoment(result.value);
@@ -193,6 +189,20 @@ export async function createMoment(
     if (error instanceof Gone) return kidGone();
     throw error;
   }
+}
+
+/**
+ * The daily_logs row of a new moment, on `conn` (createMoment's transaction, or a caller's such as
+ * the demo seed's), without any check. Answers its id.
+ */
+export async function insertMoment(
+  conn: Db,
+  kidId: number,
+  input: MomentInput,
+  { imageId, createdAt = nowIso() }: { imageId: number | null; createdAt?: string },
+): Promise<number> {
+  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId };
+  return insertedId(await conn("daily_logs").insert({ ...row, created_at: createdAt, updated_at: createdAt }).returning("id"));
 }
 
 /** Updates a moment (owner only); `created_at` stays. A new photo replaces and deletes the old one. */

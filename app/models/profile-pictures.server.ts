@@ -1,6 +1,7 @@
 import type { UploadedFile } from "~/images/multipart.server";
 import type { Photo } from "~/images/photo";
 import { withImageTransaction, withNewImage } from "~/images/storage.server";
+import type { Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { notFound, type Result } from "./refusal";
 
@@ -51,7 +52,7 @@ export async function setProfilePicture(
       const user = await trx("users").where({ id: userId }).first("image_id");
       if (!user) throw new NoPicture(); // the account was deleted meanwhile
       if (mustExist && !user.image_id) throw new NoPicture();
-      await trx("users").where({ id: userId }).update({ image_id: imageId });
+      await setUserImage(trx, userId, imageId);
       await dropImages([user.image_id as number | null]);
     });
     if (!result.ok) return result;
@@ -65,13 +66,21 @@ export async function setProfilePicture(
 }
 
 /**
+ * Points the user at a stored images row (or none), on `conn`, without touching the old picture:
+ * for setProfilePicture's transaction and a caller's such as the demo seed's.
+ */
+export async function setUserImage(conn: Db, userId: number, imageId: number | null): Promise<void> {
+  await conn("users").where({ id: userId }).update({ image_id: imageId });
+}
+
+/**
  * Deletes the user's profile picture (row now, files after the commit). False when there was none.
  */
 export async function deleteProfilePicture(userId: number): Promise<boolean> {
   return withImageTransaction(async (trx, { dropImages }) => {
     const user = await trx("users").where({ id: userId }).first("image_id");
     if (!user?.image_id) return false;
-    await trx("users").where({ id: userId }).update({ image_id: null });
+    await setUserImage(trx, userId, null);
     await dropImages([user.image_id as number]);
     return true;
   });

@@ -20,11 +20,11 @@ export type RefusalKind =
 export type Refusal = {
   readonly ok: false;
   readonly kind: RefusalKind;
-  /** For people, in the contract's words (the API answers it as is). */
+  /** For people, in the API's words (docs/api.md; the API answers it as is). */
   readonly message?: string;
   /**
    * forbidden only: the asker may not even see the thing, so an answer must not tell it apart
-   * from "not found" where it can (pages do; the API answers 403 as its contract says).
+   * from "not found" where it can (pages do; the API answers 403 as docs/api.md says).
    */
   readonly hidden?: true;
   /** invalid and conflict: messages by field (form fields, the API's envelope (B)). */

@@ -2,7 +2,7 @@ import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 
-// Friend search (spec §5 "Friend search", api-contract GET /api/users/search): any signed-in user
+// Friend search (docs/spec.md §5 "Friend search", docs/api.md GET /api/users/search): any signed-in user
 // may find any user by name, to send a friend request. A hit carries only what the search page
 // shows: id, names and picture (never an email, never kids).
 

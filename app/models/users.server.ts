@@ -1,8 +1,9 @@
 import type { Knex } from "knex";
-import { db, nowIso, isUniqueViolation } from "~/lib/db.server";
+import { db, insertedId, nowIso, isUniqueViolation, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword } from "~/lib/password.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { deleteImageRows } from "~/images/storage.server";
 import type { Photo } from "~/images/photo";
 import { conflict, type FieldErrors, type Result } from "./refusal";
 
@@ -103,7 +104,35 @@ export async function createUser(input: NewUser): Promise<Result<{ user: User }>
   if (errors) return conflict(undefined, errors);
   const password_hash = await hashPassword(input.password);
   try {
-    const [row] = await db()("users")
+    const user = await getUserById(await insertUser(db(), { ...input, password_hash }));
+    if (!user) throw new Error("user vanished after insert");
+    return { ok: true, user };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return conflict(undefined, conflictErrors(await taken(), email, username) ?? { email: ["Email address is already in use."] });
+  }
+}
+
+/**
+ * Sign-up, for the pages' forms and POST /api/auth/signup: a new account from a validated form
+ * (names optional: the older page has none). Takes exactly these fields, so a sign-up never makes a
+ * demo account. Refused as createUser refuses.
+ */
+export function signUp(form: { email: string; username: string; password: string; first_name?: string; last_name?: string }) {
+  const { email, username, password, first_name, last_name } = form;
+  return createUser({ email, username, password, first_name, last_name });
+}
+
+/**
+ * The users row of a new account, on `conn` (a transaction of the caller's, e.g. the demo seed's):
+ * email and username trimmed, with their normalized copies; empty names stored as null. No
+ * uniqueness check beyond the database's unique indexes (createUser does the friendly one).
+ */
+export async function insertUser(conn: Db, input: Omit<NewUser, "password"> & { password_hash: string }): Promise<number> {
+  const email = normalizeEmail(input.email);
+  const username = input.username.trim();
+  return insertedId(
+    await conn("users")
       .insert({
         username,
         username_normalized: normalizeUsername(username),
@@ -111,18 +140,25 @@ export async function createUser(input: NewUser): Promise<Result<{ user: User }>
         email_normalized: email,
         first_name: input.first_name?.trim() || null,
         last_name: input.last_name?.trim() || null,
-        password_hash,
+        password_hash: input.password_hash,
         is_demo: input.is_demo ?? false,
         created_at: nowIso(),
       })
-      .returning("id");
-    const user = await getUserById(Number(typeof row === "object" ? row.id : row));
-    if (!user) throw new Error("user vanished after insert");
-    return { ok: true, user };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return conflict(undefined, conflictErrors(await taken(), email, username) ?? { email: ["Email address is already in use."] });
-  }
+      .returning("id"),
+  );
+}
+
+/**
+ * Removes every demo account (is_demo) on `conn` (the demo seed's transaction), with everything
+ * they own (foreign-key cascades) and the rows of every photo they own. Answers those photos' keys:
+ * the caller removes their files after the commit.
+ */
+export async function removeDemoAccounts(conn: Db): Promise<string[]> {
+  const demo = await conn("users").where("is_demo", true).pluck("id");
+  if (!demo.length) return [];
+  const keys = await deleteImageRows(conn, await conn("images").whereIn("owner_id", demo).pluck("id"));
+  await conn("users").whereIn("id", demo).delete();
+  return keys;
 }
 
 function conflictErrors(rows: Taken[], email: string, username: string): FieldErrors | null {

@@ -14,11 +14,11 @@ import { refusalStatus } from "~/web/refusal.server";
 import { searchUsers } from "~/models/user-search.server";
 import { displayName, fullName } from "~/lib/names";
 
-// /friendships/new (spec §2 "Friend search page"): a GET form (Enter runs the search; the URL can be
+// /friendships/new (docs/spec.md §2 "Friend search"): a GET form (Enter runs the search; the URL can be
 // shared and works without JavaScript), results under "Search Results", each with an "Add friend"
 // POST form. The action redirects back to the same search with `sent=<id>`, and the loader shows
 // the success message only if that request really exists. With JavaScript the message clears after
-// 3000 ms, together with the errors and the search box (spec §8).
+// 3000 ms, together with the errors and the search box (docs/spec.md §8).
 
 const NOT_FOUND_MESSAGE = "This user not found! Please try another name.";
 const AUTH_FAILED = "Failed to authenticate. Please log in again.";
@@ -94,7 +94,7 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
   const addError = actionData?.error ?? null;
   const searchAction = `/friendships/new${q ? `?${new URLSearchParams({ q })}` : ""}`;
 
-  // spec §8: the success message clears after 3000 ms, and with it the errors and the search box
+  // docs/spec.md §8: the success message clears after 3000 ms, and with it the errors and the search box
   useEffect(() => {
     if (!sent) return;
     const timer = window.setTimeout(() => {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/friends";
 import "~/styles/friends.css";
@@ -14,7 +15,7 @@ import {
 import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
 
-// /current/friends (spec §2 "Friends page"): All Friends with their kids, Friend Requests
+// /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
 // Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
 // JavaScript the same navigation revalidates the lists in place.
@@ -135,6 +136,49 @@ function Who({ p }: { p: Person }) {
   );
 }
 
+/** One of the three lists: its heading (and `action` beside it), each person with `children(person)`, or `empty`. */
+function FriendSection<P extends Person>({
+  id,
+  heading,
+  action,
+  empty,
+  people,
+  children,
+}: {
+  id: string;
+  heading: string;
+  action?: ReactNode;
+  empty: string;
+  people: P[];
+  children: (person: P) => ReactNode;
+}) {
+  const title = <h2 id={id}>{heading}</h2>;
+  return (
+    <section aria-labelledby={id} className="friends-section">
+      {action ? (
+        <div className="friends-section__head">
+          {title}
+          {action}
+        </div>
+      ) : (
+        title
+      )}
+      {people.length === 0 ? (
+        <p className="empty">{empty}</p>
+      ) : (
+        <ul className="friend-list">
+          {people.map((p) => (
+            <li key={p.friendshipId} className="card friend">
+              <Who p={p} />
+              {children(p)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { friends, received, sent } = loaderData;
   return (
@@ -146,82 +190,59 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         </p>
       ) : null}
 
-      <section aria-labelledby="all-friends" className="friends-section">
-        <div className="friends-section__head">
-          <h2 id="all-friends">All Friends</h2>
+      <FriendSection
+        id="all-friends"
+        heading="All Friends"
+        action={
           <Link to="/friendships/new" className="button button--primary">
             Add A New Friend
           </Link>
-        </div>
-        {friends.length === 0 ? (
-          <p className="empty">No friends found</p>
-        ) : (
-          <ul className="friend-list">
-            {friends.map((f) => (
-              <li key={f.friendshipId} className="card friend">
-                <Who p={f} />
-                {f.kids.length ? (
-                  <ul className="friend-kids" aria-label={`${f.username}'s kids`}>
-                    {f.kids.map((k) => (
-                      <li key={k.id}>
-                        <Link to={`/kids/${k.id}/dailyLogs`} className="friend-kid">
-                          <Photo photo={k.photo} alt={k.name} decorative icon="child" sizes="40px" className="friend-kid__photo" />
-                          <span>{k.name}</span>
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <p className="empty friend-kids-empty">No kids yet</p>
-                )}
-                <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
-              </li>
-            ))}
-          </ul>
+        }
+        empty="No friends found"
+        people={friends}
+      >
+        {(f) => (
+          <>
+            {f.kids.length ? (
+              <ul className="friend-kids" aria-label={`${f.username}'s kids`}>
+                {f.kids.map((k) => (
+                  <li key={k.id}>
+                    <Link to={`/kids/${k.id}/dailyLogs`} className="friend-kid">
+                      <Photo photo={k.photo} alt={k.name} decorative icon="child" sizes="40px" className="friend-kid__photo" />
+                      <span>{k.name}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="empty friend-kids-empty">No kids yet</p>
+            )}
+            <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+          </>
         )}
-      </section>
+      </FriendSection>
 
-      <section aria-labelledby="requests-received" className="friends-section">
-        <h2 id="requests-received">Friend Requests Received</h2>
-        {received.length === 0 ? (
-          <p className="empty">No friend requests received</p>
-        ) : (
-          <ul className="friend-list">
-            {received.map((r) => (
-              <li key={r.friendshipId} className="card friend">
-                <Who p={r} />
-                <div className="button-row">
-                  <ActionButton intent="accept" friendshipId={r.friendshipId} label="Accept" busyLabel="Accepting…" who={r.username} variant="primary" />
-                  <ActionButton intent="deny" friendshipId={r.friendshipId} label="Deny" busyLabel="Denying…" who={r.username} />
-                </div>
-              </li>
-            ))}
-          </ul>
+      <FriendSection id="requests-received" heading="Friend Requests Received" empty="No friend requests received" people={received}>
+        {(r) => (
+          <div className="button-row">
+            <ActionButton intent="accept" friendshipId={r.friendshipId} label="Accept" busyLabel="Accepting…" who={r.username} variant="primary" />
+            <ActionButton intent="deny" friendshipId={r.friendshipId} label="Deny" busyLabel="Denying…" who={r.username} />
+          </div>
         )}
-      </section>
+      </FriendSection>
 
-      <section aria-labelledby="requests-sent" className="friends-section">
-        <h2 id="requests-sent">You Sent A Friend Request To</h2>
-        {sent.length === 0 ? (
-          <p className="empty">No friend requests sent</p>
-        ) : (
-          <ul className="friend-list">
-            {sent.map((s) => (
-              <li key={s.friendshipId} className="card friend">
-                <Who p={s} />
-                {s.denied ? (
-                  <div className="button-row">
-                    <span className="friend-status friend-status--denied">Denied</span>
-                    <ActionButton intent="delete-denied" friendshipId={s.friendshipId} label="Delete Request" busyLabel="Deleting…" who={s.username} />
-                  </div>
-                ) : (
-                  <ActionButton intent="cancel" friendshipId={s.friendshipId} label="Cancel Request" busyLabel="Cancelling…" who={s.username} />
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <FriendSection id="requests-sent" heading="You Sent A Friend Request To" empty="No friend requests sent" people={sent}>
+        {(s) =>
+          s.denied ? (
+            <div className="button-row">
+              <span className="friend-status friend-status--denied">Denied</span>
+              <ActionButton intent="delete-denied" friendshipId={s.friendshipId} label="Delete Request" busyLabel="Deleting…" who={s.username} />
+            </div>
+          ) : (
+            <ActionButton intent="cancel" friendshipId={s.friendshipId} label="Cancel Request" busyLabel="Cancelling…" who={s.username} />
+          )
+        }
+      </FriendSection>
     </div>
   );
 }

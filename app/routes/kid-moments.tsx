@@ -1,14 +1,14 @@
-import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
 import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/dates";
-import { parseId } from "~/lib/request.server";
 import { today } from "~/lib/dates.server";
-import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
-import { decodeCursor, deleteMoment, listMoments } from "~/models/moments.server";
+import { pageRefusal } from "~/web/refusal.server";
+import { deleteMomentForm } from "~/web/forms.server";
+import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
@@ -57,13 +57,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   pageId(params.kidId);
-  const form = await request.formData();
-  if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
-  const momentId = parseId(String(form.get("dailyLogId") ?? ""));
-  if (!momentId) throw data("Not found", { status: 404 });
-  const deleted = await deleteMoment(user.id, momentId);
-  if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
-  return redirect(`/kids/${deleted.kidId}/dailyLogs`);
+  return deleteMomentForm(request, user.id);
 }
 
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

@@ -1,13 +1,14 @@
-import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
-import { deleteMoment, viewMoment } from "~/models/moments.server";
+import { viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
-import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
+import { pageRefusal } from "~/web/refusal.server";
+import { deleteMomentForm } from "~/web/forms.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
@@ -36,12 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const momentId = pageId(params.dailyLogId);
-  const form = await request.formData();
-  if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
-  const deleted = await deleteMoment(user.id, momentId);
-  if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
-  return redirect(`/kids/${deleted.kidId}/dailyLogs`);
+  return deleteMomentForm(request, user.id, pageId(params.dailyLogId));
 }
 
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

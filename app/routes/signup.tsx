@@ -5,7 +5,7 @@ import { SignupForm } from "~/components/auth-forms";
 import { requireAnonymous, startSession } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
-import { createUser } from "~/models/users.server";
+import { signUp } from "~/models/users.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -20,14 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), variant }, { status: 400 });
   }
-  const v = submission.value;
-  const created = await createUser({
-    email: v.email,
-    username: v.username,
-    password: v.password,
-    first_name: (v as { first_name?: string }).first_name ?? null,
-    last_name: (v as { last_name?: string }).last_name ?? null,
-  });
+  const created = await signUp(submission.value);
   if (!created.ok) {
     return data(
       { result: submission.reply({ fieldErrors: created.fieldErrors, hideFields: ["password", "confirmPassword"] }), variant },

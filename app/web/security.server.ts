@@ -17,7 +17,7 @@ export function ownOrigin(request: Request): string {
 
 /**
  * A state-changing request is accepted only when its Origin is ours, or when it has no Origin and
- * Sec-Fetch-Site is absent, "same-origin" or "none" (api-contract.md, general rules).
+ * Sec-Fetch-Site is absent, "same-origin" or "none" (docs/api.md, same-origin rule).
  */
 export function isCrossSiteRequest(request: Request): boolean {
   if (!STATE_CHANGING.has(request.method.toUpperCase())) return false;
@@ -87,7 +87,7 @@ function crossSiteRefusal(request: Request): Response {
 
 /**
  * Root middleware: runs for every page, form post and resource route. A per-request CSP nonce,
- * the cross-site check (after the 401 that the API contract puts first), security headers.
+ * the cross-site check (after the 401 that docs/api.md puts first), security headers.
  */
 export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const nonce = crypto.randomBytes(16).toString("base64");

@@ -2,10 +2,15 @@ import sharp from "sharp";
 import { db, nowIso } from "~/lib/db.server";
 import { hashPassword } from "~/lib/password.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
-import { deleteImageFiles, deleteImageRows, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
-import type { FriendshipStatus } from "~/models/friendships.server";
-import { insertedId } from "~/models/kids.server";
-import { normalizeEmail, normalizeUsername } from "~/models/users.server";
+import { deleteImageFiles, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
+import { insertComment } from "~/models/comments.server";
+import { insertFriendship, type FriendshipStatus } from "~/models/friendships.server";
+import { insertKid } from "~/models/kids.server";
+import { insertLike } from "~/models/likes.server";
+import { insertMoment } from "~/models/moments.server";
+import { setUserImage } from "~/models/profile-pictures.server";
+import { insertUser, removeDemoAccounts } from "~/models/users.server";
+import type { Relationship } from "~/forms/kid";
 
 // Demo data that makes the product look alive. Every account here is flagged `is_demo`, so
 // re-seeding replaces exactly these accounts (and everything that hangs off them) and never
@@ -17,10 +22,11 @@ import { normalizeEmail, normalizeUsername } from "~/models/users.server";
 // pictures are drawn once and their bytes reused. Files are written before the transaction (the
 // pool has one connection, and processing takes a while); the rows are inserted inside it.
 //
-// An entry point (db/seed, docs/decisions/0013-layers.md): it may use the domain modules. It uses
-// their helpers that work inside a caller's transaction (image storage, insertedId, the
-// normalizers); the models' create functions each open their own connection, which the seed's one
-// transaction cannot share, so the rows themselves are inserted here.
+// An entry point (db/seed, docs/decisions/0013-layers.md): it writes through the domain modules,
+// with the row helpers they export for a caller's transaction (removeDemoAccounts, insertUser,
+// setUserImage, insertKid, insertMoment, insertFriendship, insertLike, insertComment, and the image
+// storage's insertImageRow). Their create functions are not used: each checks access and opens its
+// own transaction (processing its photo first), which the seed's one transaction cannot share.
 
 type SeedUser = { key: string; email: string; username: string; first: string; last: string };
 
@@ -35,7 +41,7 @@ const USERS: SeedUser[] = [
   { key: "olu", email: "olu@aa.io", username: "olu", first: "Olu", last: "Adeyemi" },
 ];
 
-type SeedKid = { owner: string; name: string; birth: string; relationship: string };
+type SeedKid = { owner: string; name: string; birth: string; relationship: Relationship };
 const KIDS: SeedKid[] = [
   { owner: "demo", name: "Elsa", birth: "2019-03-14", relationship: "Mom" },
   { owner: "demo", name: "Leo", birth: "2021-08-02", relationship: "Mom" },
@@ -353,34 +359,24 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
   // 2. Rows, in one transaction (only `trx` inside: the pool has a single connection).
   try {
     await knex.transaction(async (trx) => {
-      const oldDemo = await trx("users").where("is_demo", true).pluck("id");
-      if (oldDemo.length) {
-        const images = await trx("images").whereIn("owner_id", oldDemo).pluck("id");
-        imageKeys.push(...(await deleteImageRows(trx, images)));
-        await trx("users").whereIn("id", oldDemo).delete(); // cascades to everything they own
-      }
+      imageKeys.push(...(await removeDemoAccounts(trx)));
 
       const imageRow = async (job: PhotoJob | undefined, ownerId: number) =>
         job ? insertImageRow(trx, stored.get(job)!, { kind: job.kind, ownerId }) : null;
 
       const ids: Record<string, number> = {};
       for (const u of USERS) {
-        const userId = insertedId(
-          await trx("users").insert({
-            username: u.username,
-            username_normalized: normalizeUsername(u.username),
-            email: u.email,
-            email_normalized: normalizeEmail(u.email),
-            first_name: u.first,
-            last_name: u.last,
-            password_hash: passwordHash,
-            is_demo: true,
-            created_at: nowIso(),
-          }).returning("id"),
-        );
+        const userId = await insertUser(trx, {
+          username: u.username,
+          email: u.email,
+          first_name: u.first,
+          last_name: u.last,
+          password_hash: passwordHash,
+          is_demo: true,
+        });
         ids[u.key] = userId;
         const imageId = await imageRow(userJobs.get(u.key), userId);
-        if (imageId) await trx("users").where({ id: userId }).update({ image_id: imageId });
+        if (imageId) await setUserImage(trx, userId, imageId);
       }
       const id = (k: string) => ids[k]!;
 
@@ -395,75 +391,41 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
         ["priya", "olu", "accepted"],
       ];
       const now = nowIso();
-      await trx("friendships").insert(
-        friendships.map(([a, b, status]) => ({
-          user_id: id(a),
-          friend_id: id(b),
-          status,
-          user_low: Math.min(id(a), id(b)),
-          user_high: Math.max(id(a), id(b)),
-          created_at: now,
-          updated_at: now,
-        })),
-      );
+      for (const [a, b, status] of friendships) await insertFriendship(trx, id(a), id(b), status, now);
 
       const kidIds: { id: number; owner: string }[] = [];
       for (const [i, k] of KIDS.entries()) {
         const imageId = await imageRow(kidJobs.get(i), id(k.owner));
-        const kidId = insertedId(
-          await trx("kids").insert({
-            user_id: id(k.owner),
-            name: k.name,
-            birth_date: k.birth,
-            relationship: k.relationship,
-            image_id: imageId,
-            created_at: now,
-          }).returning("id"),
-        );
-        kidIds.push({ id: kidId, owner: k.owner });
+        const input = { name: k.name, birth_date: k.birth, relationship: k.relationship };
+        kidIds.push({ id: await insertKid(trx, id(k.owner), input, { imageId, createdAt: now }), owner: k.owner });
       }
 
       const logIds: { id: number; kid: number }[] = [];
       for (const [i, m] of moments.entries()) {
         const kid = kidIds[m.kidIndex]!;
         const imageId = await imageRow(momentJobs.get(i), id(kid.owner));
-        const logId = insertedId(
-          await trx("daily_logs").insert({
-            kid_id: kid.id,
-            title: m.title,
-            content: m.content,
-            image_id: imageId,
-            created_at: m.createdAt,
-            updated_at: m.createdAt,
-          }).returning("id"),
-        );
-        logIds.push({ id: logId, kid: kid.id });
+        const input = { title: m.title, content: m.content };
+        logIds.push({ id: await insertMoment(trx, kid.id, input, { imageId, createdAt: m.createdAt }), kid: kid.id });
       }
 
       // likes and comments between friends: on demo's, marnie's and bobbie's kids' moments
       const circle = ["demo", "marnie", "bobbie"];
       const owners = new Map(kidIds.map((k) => [k.id, k.owner]));
-      const likes: object[] = [];
-      const comments: object[] = [];
+      const likes: [number, number][] = [];
+      const comments: [number, number, string, string][] = [];
       logIds.forEach((log, i) => {
         const owner = owners.get(log.kid)!;
         if (!circle.includes(owner)) return;
         circle.forEach((who, w) => {
-          if ((i + w) % 3 !== 0) likes.push({ daily_log_id: log.id, user_id: id(who), created_at: now });
+          if ((i + w) % 3 !== 0) likes.push([log.id, id(who)]);
           if ((i + w) % 4 === 1 && who !== owner) {
             const at = new Date(Date.now() - (i % 5) * 3600_000 - w * 60_000).toISOString();
-            comments.push({
-              daily_log_id: log.id,
-              user_id: id(who),
-              comment: COMMENTS[(i + w) % COMMENTS.length],
-              created_at: at,
-              updated_at: at,
-            });
+            comments.push([log.id, id(who), COMMENTS[(i + w) % COMMENTS.length]!, at]);
           }
         });
       });
-      if (likes.length) await trx("likes").insert(likes);
-      if (comments.length) await trx("comments").insert(comments);
+      for (const [logId, userId] of likes) await insertLike(trx, logId, userId, now);
+      for (const [logId, userId, text, at] of comments) await insertComment(trx, logId, userId, text, at);
     });
   } catch (error) {
     imageKeys.length = 0;

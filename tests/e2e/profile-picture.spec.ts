@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { expectAccessible, expect, isNoJs, signUp, test } from "./utils";
 import { avatar, jpeg, jpegWithGps, openPictureModal, srcsetUrls } from "./profile-picture-helpers";
 
-// Spec §2 profile picture modal, end to end, with JavaScript on and off: add (after "Image is
+// docs/spec.md §2, the profile picture modal, end to end, with JavaScript on and off: add (after "Image is
 // required" and a non-image), the header's avatar, update (new URL, the old one 404s), delete
 // through the confirmation ("No (Keep Image)" keeps it), and no EXIF in what is served.
 

@@ -1,11 +1,11 @@
 // THE ACCESS MATRIX: for five viewers (signed out, stranger, pending requester, accepted friend,
 // owner) it requests every page route, every /api route and a photo URL of each kind, through the
-// real route modules with real Requests, and checks each cell against what spec.md and
-// api-contract.md require. It reads app/routes.ts: a route without an entry here fails the test.
+// real route modules with real Requests, and checks each cell against what docs/spec.md §6 and
+// docs/api.md require. It reads app/routes.ts: a route without an entry here fails the test.
 //
 // Pages: signed out → redirect to /login; not visible → 404 (the plain not-found page); visible → 200
 // (owner-only forms: 403 for a friend, who may see the kid but not change it).
-// /api: signed out → 401; not allowed → 403; allowed → the contract's success status.
+// /api: signed out → 401; not allowed → 403; allowed → the success status of docs/api.md.
 // Photos: not allowed (signed out included) → 404.
 import path from "node:path";
 import sharp from "sharp";

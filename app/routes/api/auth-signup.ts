@@ -5,7 +5,7 @@ import { asFormValue } from "~/forms/body.server";
 import { serializeUser } from "~/api/serializers.server";
 import { startSession } from "~/web/auth.server";
 import { apiSignupSchema } from "~/forms/auth";
-import { createUser } from "~/models/users.server";
+import { signUp } from "~/models/users.server";
 
 // POST /api/auth/signup: with names (the modal) or without both (the older page).
 const route = publicApiRoute({
@@ -16,14 +16,7 @@ const route = publicApiRoute({
     );
     const parsed = apiSignupSchema(body).safeParse(body);
     if (!parsed.success) return apiBareFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
-    const v = parsed.data;
-    const created = await createUser({
-      email: v.email,
-      username: v.username,
-      password: v.password,
-      first_name: (v as { first_name?: string }).first_name ?? null,
-      last_name: (v as { last_name?: string }).last_name ?? null,
-    });
+    const created = await signUp(parsed.data);
     if (!created.ok) return apiBareFieldErrors(created.fieldErrors ?? {});
     return json(serializeUser(created.user, true), {
       headers: { "Set-Cookie": await startSession(request, created.user) },

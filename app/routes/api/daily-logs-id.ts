@@ -8,7 +8,7 @@ import { readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
 import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/models/moments.server";
 
-// GET, PUT, DELETE /api/daily_logs/{id}. Failures in the contract's order: 404 → 403 → 400.
+// GET, PUT, DELETE /api/daily_logs/{id}. Failures in docs/api.md's order: 404 → 403 → 400.
 const route = apiRoute({
   GET: async ({ params }, user) => {
     const id = parseId(params.id);

@@ -9,7 +9,7 @@ import { validateBody } from "~/forms/photo-form.server";
 import { checkKidOwner, removeKid, updateKid, viewKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
 
-// GET, PUT, DELETE /api/kids/{id}. Failures in the contract's order: 404 → 403 → 400.
+// GET, PUT, DELETE /api/kids/{id}. Failures in docs/api.md's order: 404 → 403 → 400.
 const route = apiRoute({
   GET: async ({ params }, user) => {
     const id = parseId(params.id);

@@ -12,7 +12,7 @@ import * as update from "./users-update-profile-picture";
 import * as remove from "./users-delete-profile-picture";
 import { args, cookieFor, makeUser, req } from "../../../tests/helpers";
 
-// The three profile picture calls of api-contract.md, through their real loaders/actions, with
+// The three profile picture calls of docs/api.md, through their real loaders/actions, with
 // real sessions, real images and the real image route.
 
 const UPLOAD = "/api/users/upload-profile-picture";

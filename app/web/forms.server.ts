@@ -1,0 +1,60 @@
+import { data, redirect } from "react-router";
+import type { z } from "zod";
+import { readPhotoForm } from "~/api/body.server";
+import { parseId } from "~/lib/request.server";
+import type { UploadedFile } from "~/images/multipart.server";
+import { deleteMoment } from "~/models/moments.server";
+import type { Result } from "~/models/refusal";
+import { OWNER_ONLY, pageRefusal } from "./refusal.server";
+
+// The actions the kid and moment pages share: their add/update forms and the delete-moment form.
+
+/**
+ * The action of the kid and moment pages' forms (add, update). `allowed` (the owner check, when
+ * the page changes something that exists) runs before the body is read: a refusal is the page's
+ * (app/web/refusal.server.ts, with OWNER_ONLY for a friend). Then it reads the multipart form and
+ * its photo (app/forms/photo-form.server.ts), answers the form with its errors (400) when it is not
+ * valid, otherwise saves it through `save` (the domain call) and redirects to `to(saved)`. An
+ * invalid refusal (e.g. a photo that is not one) is the form with its errors again; any other is
+ * the page's. The photo's temporary file is removed whatever happens.
+ */
+export async function savePhotoForm<S extends z.ZodType, T extends object>(
+  request: Request,
+  schema: S,
+  steps: {
+    allowed?: () => Promise<Result>;
+    save: (value: z.output<S>, file: UploadedFile | null) => Promise<Result<T>>;
+    to: (saved: T) => string;
+  },
+) {
+  const { allowed, save, to } = steps;
+  const access = await allowed?.();
+  if (access && !access.ok) throw pageRefusal(access, { forbidden: OWNER_ONLY });
+  const form = await readPhotoForm(request, schema);
+  try {
+    if (!form.value) return data({ result: form.reply() }, { status: 400 });
+    const saved = await save(form.value, form.file);
+    if (!saved.ok) {
+      if (saved.kind === "invalid") return data({ result: form.reply(saved.fieldErrors) }, { status: 400 });
+      throw pageRefusal(saved, { forbidden: OWNER_ONLY });
+    }
+    return redirect(to(saved));
+  } finally {
+    await form.file?.discard();
+  }
+}
+
+/**
+ * The delete-moment form's action, on a kid's moments page and on a moment's page: any other
+ * intent is refused (400); the moment is the page's own (`momentId`) or, without one, the form's
+ * `dailyLogId` (not an id: 404). Deletes it (owner only) and goes to the kid's moments.
+ */
+export async function deleteMomentForm(request: Request, viewerId: number, momentId?: number) {
+  const form = await request.formData();
+  if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
+  const id = momentId ?? parseId(String(form.get("dailyLogId") ?? ""));
+  if (!id) throw data("Not found", { status: 404 });
+  const deleted = await deleteMoment(viewerId, id);
+  if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
+  return redirect(`/kids/${deleted.kidId}/dailyLogs`);
+}
