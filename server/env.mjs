@@ -49,7 +49,7 @@ function sessionSecret(dataDir) {
  * to set; the secret is never part of a message.
  * @returns {{ kind: "disk" } | { kind: "s3", bucket: string, prefix: string, endpoint: string | null, region: string, accessKeyId: string | null, secretAccessKey: string | null, forcePathStyle: boolean }}
  */
-function storage() {
+export function readStorageSettings() {
   const kind = (process.env.STORAGE || "disk").trim().toLowerCase();
   if (kind === "disk") return { kind: "disk" };
   if (kind !== "s3") throw new Error(`STORAGE must be "disk" or "s3", not ${JSON.stringify(process.env.STORAGE)}.`);
@@ -97,7 +97,7 @@ export function readEnv() {
     databaseFile,
     uploadsDir,
     /** Where photos are kept: disk (under uploadsDir) or an S3 bucket. */
-    storage: storage(),
+    storage: readStorageSettings(),
     dataDir,
     sessionSecret: sessionSecret(dataDir),
     /** The public origin (scheme://host[:port]) when behind a proxy; null = the request's own. */

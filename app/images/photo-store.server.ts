@@ -46,7 +46,11 @@ const holder = ((globalThis as { __sweetPhotoStore?: { store: PhotoStore | null;
   config: null,
 });
 
-function createPhotoStore(cfg: Config): PhotoStore {
+/**
+ * A store for these settings, outside the app's own (tests/e2e helpers that seed a running
+ * server's photos). The app itself uses photoStore().
+ */
+export function createPhotoStore(cfg: Pick<Config, "uploadsDir" | "storage">): PhotoStore {
   const { storage } = cfg;
   switch (storage.kind) {
     case "disk":

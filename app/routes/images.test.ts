@@ -121,6 +121,26 @@ describe("responses", () => {
     expect((await get(photoUrl(kidPhoto, 160), { cookie: cookies.owner })).status).toBe(200);
   });
 
+  it("a request abandoned before its body is read lets go of the stored file", async () => {
+    // a noisy photo, so its 1280 px file is far larger than what a stream buffers ahead
+    const noisy = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const photo = await store(noisy, "log", owner.id);
+    const controller = new AbortController();
+    const request = new Request(`http://localhost:3000${photoUrl(photo, 1280)}`, { headers: { Cookie: cookies.owner! }, signal: controller.signal });
+    const res = await loader(args(request, { key: photo.key, file: "1280.webp" }));
+    expect(res.status).toBe(200);
+    const size = Number(res.headers.get("Content-Length"));
+    expect(size).toBeGreaterThan(500_000);
+    controller.abort(); // the browser went away: the file (an S3 connection) is let go, the body ends
+    const received = (await res.arrayBuffer()).byteLength;
+    expect(received).toBeLessThan(size);
+    // still serving, the whole file
+    const again = await get(photoUrl(photo, 1280), { cookie: cookies.owner });
+    expect((await again.arrayBuffer()).byteLength).toBe(size);
+  });
+
   it("every stored width is served; the default URL is the largest", async () => {
     for (const w of kidPhoto.widths) {
       const res = await get(photoUrl(kidPhoto, w), { cookie: cookies.friend });

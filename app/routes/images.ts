@@ -84,9 +84,14 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     return notFound();
   }
   headers.set("Content-Length", String(file.size));
-  if (!file.stream) return new Response(null, { status: 200, headers });
+  const { stream } = file;
+  if (!stream) return new Response(null, { status: 200, headers });
   // a client that goes away mid-transfer cancels the web stream, which destroys this one with an
   // error: without a listener that error would bring the whole process down
-  file.stream.on("error", () => {});
-  return new Response(createReadableStreamFromReadable(file.stream), { status: 200, headers });
+  stream.on("error", () => {});
+  // a request abandoned before its body is read (the browser navigated away) lets go of the file at
+  // once; with S3 that is a pooled connection to the bucket
+  if (request.signal.aborted) stream.destroy();
+  else request.signal.addEventListener("abort", () => stream.destroy(), { once: true });
+  return new Response(createReadableStreamFromReadable(stream), { status: 200, headers });
 }
