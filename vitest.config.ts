@@ -15,10 +15,33 @@ const SQLITE_ONLY = [
 const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
 
+
+/**
+ * The test files that reach stored photos (write and then read, list, serve or delete them): they
+ * run on both backends. tests/unit/photo-tests-on-s3.test.ts fails when one is missing here.
+ */
+export const PHOTO_TEST_FILES = [
+  "app/images/photo-store.test.ts",
+  "app/images/storage.test.ts",
+  "app/routes/images.test.ts",
+  "app/models/kids.server.test.ts",
+  "app/models/moments.server.test.ts",
+  "app/models/profile-pictures.server.test.ts",
+  "app/routes/profile-picture.test.ts",
+  "app/routes/api/daily-logs.test.ts",
+  "app/routes/api/kids.test.ts",
+  "app/routes/api/profile-picture-api.test.ts",
+  "tests/unit/access-matrix.test.ts",
+  "tests/unit/seed.test.ts",
+];
+
+// Two projects (docs/decisions/0015-photo-store.md):
+// - disk: every test, photos on the local disk under a temp UPLOADS_DIR (the default backend);
+// - s3: the tests that reach stored photos again, with STORAGE=s3 against a real S3-compatible
+//   server started in-process for each test file (tests/setup-s3.ts, after tests/setup-db.ts).
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "tests/unit/**/*.test.{ts,tsx}"],
     exclude: [...configDefaults.exclude, ...(onPostgres ? SQLITE_ONLY : POSTGRES_ONLY)],
     globalSetup: ["./tests/global-setup-db.ts"],
     setupFiles: ["./tests/setup-db.ts"],
@@ -26,5 +49,9 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 20000,
     hookTimeout: 30000,
+    projects: [
+      { extends: true, test: { name: "disk", include: ["app/**/*.test.{ts,tsx}", "tests/unit/**/*.test.{ts,tsx}"] } },
+      { extends: true, test: { name: "s3", include: PHOTO_TEST_FILES, setupFiles: ["./tests/setup-s3.ts"] } },
+    ],
   },
 });

@@ -56,6 +56,47 @@ function databaseUrl() {
   return url;
 }
 
+/**
+ * Where photos are kept (docs/decisions/0015-photo-store.md): the local disk under UPLOADS_DIR
+ * (the default), or an S3 bucket. Misconfiguration stops the start with a message that says what
+ * to set; the secret is never part of a message.
+ * @returns {{ kind: "disk" } | { kind: "s3", bucket: string, prefix: string, endpoint: string | null, region: string, accessKeyId: string | null, secretAccessKey: string | null, forcePathStyle: boolean }}
+ */
+export function readStorageSettings() {
+  const kind = (process.env.STORAGE || "disk").trim().toLowerCase();
+  if (kind === "disk") return { kind: "disk" };
+  if (kind !== "s3") throw new Error(`STORAGE must be "disk" or "s3", not ${JSON.stringify(process.env.STORAGE)}.`);
+  const bucket = (process.env.S3_BUCKET || "").trim();
+  if (!bucket) throw new Error("STORAGE=s3 needs S3_BUCKET: the name of the bucket that holds the photos.");
+  const accessKeyId = (process.env.S3_ACCESS_KEY_ID || "").trim() || null;
+  const secretAccessKey = (process.env.S3_SECRET_ACCESS_KEY || "").trim() || null;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new Error("STORAGE=s3: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK's own credential chain is used).");
+  }
+  const endpoint = (process.env.S3_ENDPOINT || "").trim() || null;
+  if (endpoint) {
+    let url;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = null;
+    }
+    if (!url || !/^https?:$/.test(url.protocol)) throw new Error(`S3_ENDPOINT must be an http(s) URL, not ${JSON.stringify(endpoint)}.`);
+  }
+  // an optional folder-like prefix inside the bucket, always ending with "/" when set
+  const prefix = (process.env.S3_PREFIX || "").trim().replace(/^\/+|\/+$/g, "");
+  return {
+    kind: "s3",
+    bucket,
+    prefix: prefix ? `${prefix}/` : "",
+    endpoint,
+    region: (process.env.S3_REGION || "").trim() || "us-east-1",
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(process.env.S3_FORCE_PATH_STYLE, false),
+  };
+}
+
 /** @typedef {ReturnType<typeof readEnv>} Env */
 
 export function readEnv() {
@@ -70,6 +111,8 @@ export function readEnv() {
     databaseUrl: databaseUrl(),
     databaseFile,
     uploadsDir,
+    /** Where photos are kept: disk (under uploadsDir) or an S3 bucket. */
+    storage: readStorageSettings(),
     dataDir,
     sessionSecret: sessionSecret(dataDir),
     /** The public origin (scheme://host[:port]) when behind a proxy; null = the request's own. */

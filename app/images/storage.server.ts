@@ -2,19 +2,24 @@ import crypto from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
-import { config } from "~/lib/config.server";
 import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { Result } from "~/models/refusal";
 import type { Photo } from "./photo";
-import type { UploadedFile } from "./multipart.server";
+import { uploadsTempDir, type UploadedFile } from "./multipart.server";
+import { KEY_PATTERN, photoStore } from "./photo-store.server";
 import { processImage } from "./process.server";
 
-// Where photos live and how their rows come and go.
+export { KEY_PATTERN } from "./photo-store.server";
+
+// Photos and their rows: how they come and go.
 //
-// Files: <UPLOADS_DIR>/<key>/<width>.webp, written under <UPLOADS_DIR>/.tmp/ and moved into place
-// with one directory rename, so a photo's files appear all at once or not at all. UPLOADS_DIR is
-// never under public/: app/routes/images.ts is the only way the bytes leave the server.
+// Files: the derivatives of a photo, `<key>/<width>.webp` in the photo store
+// (app/images/photo-store.server.ts: the local disk under UPLOADS_DIR by default, or an S3 bucket;
+// docs/decisions/0015-photo-store.md). The store writes all of a photo's files or none; the images
+// row is the commit point: a photo exists for the app once its row has committed, and files
+// without a row are leftovers that the sweeper (sweepUploads) removes. The only way the bytes
+// leave the server is app/routes/images.ts.
 //
 // Rows: `images` (id, key, kind, owner_id, width, height, widths, placeholder, created_at).
 // users/kids/daily_logs.image_id point at it (ON DELETE SET NULL).
@@ -64,56 +69,25 @@ export type ImageTransactionTools = {
 
 /** 144 random bits, base64url: 24 characters of [A-Za-z0-9_-]. */
 const KEY_BYTES = 18;
-/** Shape of a key (also what the image route accepts; older keys may only be longer). */
-export const KEY_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 
-export function uploadsDir(): string {
-  return config().uploadsDir;
-}
-
-/** The file of one derivative; null for a malformed key or width (so never a path outside). */
-export function imageFilePath(key: string, width: number): string | null {
-  if (!KEY_PATTERN.test(key) || !Number.isSafeInteger(width) || width <= 0) return null;
-  return path.join(uploadsDir(), key, `${width}.webp`);
+/** The name of one derivative under its key in the photo store. */
+export function photoFileName(width: number): string | null {
+  return Number.isSafeInteger(width) && width > 0 ? `${width}.webp` : null;
 }
 
 function newKey(): string {
   return crypto.randomBytes(KEY_BYTES).toString("base64url");
 }
 
-async function writeDurably(filePath: string, data: Uint8Array): Promise<void> {
-  const fh = await fsp.open(filePath, "wx", 0o600);
-  try {
-    await fh.writeFile(data);
-    await fh.datasync();
-  } finally {
-    await fh.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await fsp.open(dir, "r");
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // not supported everywhere; the rename itself is what matters
-  }
-}
-
 /**
- * Checks, cleans and resizes an uploaded photo and writes its derivatives to
- * <UPLOADS_DIR>/<new key>/<width>.webp. Writes no database row (see withNewImage).
+ * Checks, cleans and resizes an uploaded photo and writes its derivatives to the photo store as
+ * <new key>/<width>.webp (all of them or none). Writes no database row (see withNewImage).
  *
  * Consumes `file`: its temporary file is removed whatever happens. Refused (invalid, with the
  * message for the `image` field) when the upload is not an acceptable photo; rejects only for
- * server trouble, and then nothing is left on disk either.
+ * server trouble, and then nothing is left in the store either.
  */
 export async function storeImage(file: UploadedFile): Promise<StoreResult> {
-  let partial: string | null = null;
   try {
     const processed = await processImage(file.path);
     await file.discard(); // the original (with its GPS and all) is gone as early as possible
@@ -121,27 +95,23 @@ export async function storeImage(file: UploadedFile): Promise<StoreResult> {
     const { image } = processed;
 
     const key = newKey();
-    const tmp = path.join(uploadsDir(), ".tmp");
-    partial = path.join(tmp, `${key}.partial`);
-    await fsp.mkdir(partial, { recursive: true, mode: 0o700 });
-    for (const d of image.derivatives) await writeDurably(path.join(partial, `${d.width}.webp`), d.data);
-    await syncDir(partial);
-    await fsp.rename(partial, path.join(uploadsDir(), key));
-    partial = null;
-    await syncDir(uploadsDir());
+    await photoStore().putAll(
+      key,
+      image.derivatives.map((d) => ({ name: photoFileName(d.width)!, data: d.data })),
+    );
     return {
       ok: true,
       image: { key, width: image.width, height: image.height, widths: image.widths, placeholder: image.placeholder },
     };
   } finally {
     await file.discard();
-    if (partial) await fsp.rm(partial, { recursive: true, force: true }).catch(() => {});
   }
 }
 
 /**
- * Removes the files of these images (after the transaction that deleted or replaced their rows
- * has committed). Never throws: failures are logged, and an orphaned directory costs only disk.
+ * Removes the files of these images from the photo store (after the transaction that deleted or
+ * replaced their rows has committed). Never throws: failures are logged, and an orphaned photo
+ * costs only storage (the sweeper removes it later).
  */
 export async function deleteImageFiles(keys: Iterable<string>): Promise<void> {
   for (const key of new Set(keys)) {
@@ -150,7 +120,7 @@ export async function deleteImageFiles(keys: Iterable<string>): Promise<void> {
       continue;
     }
     try {
-      await fsp.rm(path.join(uploadsDir(), key), { recursive: true, force: true });
+      await photoStore().deleteAll(key);
     } catch (error) {
       console.error(`[images] could not delete files of image ${key}`, error);
     }
@@ -297,40 +267,49 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
 const knownKeys = query<{ keys: string[] }>((p, k) => inList(k("images"), "images.key", p("keys")).select("images.key"));
 
 /**
- * Maintenance (e.g. at server start): removes temporary files older than `olderThanMs` and image
- * directories that no images row refers to (left by a crash between writing files and committing).
- * Returns how many entries were removed. Never throws.
+ * Maintenance (at server start): removes, when older than `olderThanMs`,
+ * - temporary files under <UPLOADS_DIR>/.tmp/ (raw uploads, the disk store's partial folders;
+ *   these stay on the local disk whatever the backend), and
+ * - photos in the store that no images row refers to (left by a crash between writing the files
+ *   and committing the row), on either backend.
+ * A negative age counts everything as old. Returns how many entries were removed. Never throws.
  */
 export async function sweepUploads(olderThanMs = 60 * 60 * 1000): Promise<number> {
-  const root = uploadsDir();
   const cutoff = Date.now() - olderThanMs;
   let removed = 0;
-  const oldEnough = async (p: string) => {
-    try {
-      return (await fsp.stat(p)).mtimeMs < cutoff;
-    } catch {
-      return false;
-    }
-  };
   try {
-    const tmp = path.join(root, ".tmp");
+    const tmp = uploadsTempDir();
     for (const name of await fsp.readdir(tmp).catch(() => [] as string[])) {
       const p = path.join(tmp, name);
-      if (await oldEnough(p)) {
+      const old = await fsp.stat(p).then(
+        (s) => s.mtimeMs < cutoff,
+        () => false,
+      );
+      if (old) {
         await fsp.rm(p, { recursive: true, force: true });
         removed++;
       }
     }
-    const dirs = (await fsp.readdir(root).catch(() => [] as string[])).filter((n) => KEY_PATTERN.test(n));
-    for (let i = 0; i < dirs.length; i += 500) {
-      const batch = dirs.slice(i, i + 500);
+
+    const store = photoStore();
+    const sweep = async (batch: string[]) => {
       const known = new Set((await knownKeys.all<{ key: string }>({ keys: batch })).map((r) => r.key));
       for (const key of batch) {
-        if (known.has(key) || !(await oldEnough(path.join(root, key)))) continue;
-        await fsp.rm(path.join(root, key), { recursive: true, force: true });
+        if (known.has(key)) continue;
+        await store.deleteAll(key);
         removed++;
       }
+    };
+    let batch: string[] = [];
+    for await (const { key, modifiedAt } of store.listKeys()) {
+      if (modifiedAt.getTime() >= cutoff) continue; // young: its row may be about to commit
+      batch.push(key);
+      if (batch.length === 500) {
+        await sweep(batch);
+        batch = [];
+      }
     }
+    if (batch.length) await sweep(batch);
   } catch (error) {
     console.error("[images] sweeping uploads failed", error);
   }

@@ -7,27 +7,27 @@ import { db } from "~/lib/db.server";
 import { makeUser } from "../../tests/helpers";
 import { IMAGE_MESSAGES, UPLOAD_LIMITS } from "./limits";
 import { uploadFromBuffer } from "./multipart.server";
+import { photoStore } from "./photo-store.server";
 import {
   collectImageKeys,
   deleteImageFiles,
   findImageByKey,
-  imageFilePath,
   KEY_PATTERN,
+  photoFileName,
   storeImage,
   sweepUploads,
   withImageTransaction,
   withNewImage,
 } from "./storage.server";
-import { countImageRows, listUploads, makeImage } from "./test-fixtures.server";
+import { countImageRows, listAllUploads, listUploads, makeImage, readStored, storedFiles } from "./test-fixtures.server";
 
-// Real temp SQLite (tests/setup-db.ts), real files under a temp UPLOADS_DIR, real images.
+// Real temp SQLite (tests/setup-db.ts), real images, real stored files: this file runs once per
+// photo store backend (vitest.config.ts: the local disk under a temp UPLOADS_DIR, and S3 on an
+// s3rver started for the run), and reaches the stored files only through the store.
 
 const upload = async (bytes: Buffer | string, name = "photo.jpg") => uploadFromBuffer(Buffer.from(bytes), name);
 
-function filesOf(key: string): string[] {
-  const dir = path.join(config().uploadsDir, key);
-  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
-}
+const filesOf = storedFiles;
 
 async function kidFor(userId: number, imageId: number | null = null): Promise<number> {
   const [row] = await db()("kids")
@@ -37,7 +37,7 @@ async function kidFor(userId: number, imageId: number | null = null): Promise<nu
 }
 
 describe("storeImage", () => {
-  it("writes <UPLOADS_DIR>/<key>/<width>.webp and consumes the upload", async () => {
+  it("stores <key>/<width>.webp and consumes the upload", async () => {
     const file = await upload(await makeImage("jpeg", 1600, 1200));
     const result = await storeImage(file);
     if (!result.ok) throw new Error(result.message);
@@ -46,9 +46,9 @@ describe("storeImage", () => {
     expect(Buffer.from(image.key, "base64url").length).toBeGreaterThanOrEqual(16); // ≥ 128 random bits
     expect(image.widths).toEqual([160, 320, 640, 1280]);
     expect([image.width, image.height]).toEqual([1280, 960]);
-    expect(filesOf(image.key)).toEqual(["1280.webp", "160.webp", "320.webp", "640.webp"]);
+    expect(await filesOf(image.key)).toEqual(["1280.webp", "160.webp", "320.webp", "640.webp"]);
     for (const w of image.widths) {
-      const meta = await sharp(imageFilePath(image.key, w)!).metadata();
+      const meta = await sharp(await readStored(image.key, photoFileName(w)!)).metadata();
       expect(meta.format).toBe("webp");
       expect(meta.width).toBe(w);
     }
@@ -60,11 +60,19 @@ describe("storeImage", () => {
     expect(again.ok && again.image.key).not.toBe(image.key);
   });
 
-  it("imageFilePath refuses anything that is not a key and a width", () => {
-    expect(imageFilePath("../../etc/passwd", 160)).toBeNull();
-    expect(imageFilePath("a".repeat(24), 0)).toBeNull();
-    expect(imageFilePath("a".repeat(24), 1.5)).toBeNull();
-    expect(imageFilePath("a".repeat(24), 160)).toBe(path.join(config().uploadsDir, "a".repeat(24), "160.webp"));
+  it("photoFileName and the store refuse anything that is not a key and a width", async () => {
+    expect(photoFileName(0)).toBeNull();
+    expect(photoFileName(1.5)).toBeNull();
+    expect(photoFileName(160)).toBe("160.webp");
+    const store = photoStore();
+    expect(await store.open("../../etc/passwd", "160.webp")).toBeNull();
+    expect(await store.open("a".repeat(24), "../../../etc/passwd")).toBeNull();
+    expect(await store.stat("../../etc", "passwd")).toBeNull();
+    expect(await store.list("..")).toEqual([]);
+    await expect(store.deleteAll("../keep-me")).rejects.toThrow("malformed photo key");
+    await expect(store.putAll("../x", [{ name: "160.webp", data: new Uint8Array(1) }])).rejects.toThrow("malformed photo key");
+    await expect(store.putAll("a".repeat(24), [{ name: "../160.webp", data: new Uint8Array(1) }])).rejects.toThrow("malformed photo file name");
+    expect(await filesOf("a".repeat(24))).toEqual([]);
   });
 });
 
@@ -91,7 +99,7 @@ describe("rejected uploads leave nothing behind", () => {
   for (const [name, make, message] of cases) {
     it(`${name}: "${message}", no files, no rows, fn never runs`, async () => {
       const user = await makeUser();
-      const filesBefore = listUploads();
+      const filesBefore = await listAllUploads();
       const rowsBefore = await countImageRows();
       const file = await upload(await make());
       let ran = false;
@@ -100,14 +108,14 @@ describe("rejected uploads leave nothing behind", () => {
       });
       expect(result).toEqual({ ok: false, kind: "invalid", message, fieldErrors: { image: [message] } });
       expect(ran).toBe(false);
-      expect(listUploads()).toEqual(filesBefore);
+      expect(await listAllUploads()).toEqual(filesBefore);
       expect(await countImageRows()).toBe(rowsBefore);
     });
   }
 
   it("over 15 MB (through the multipart parser): the image error, no files, no rows", async () => {
     const { parseMultipart } = await import("./multipart.server");
-    const filesBefore = listUploads();
+    const filesBefore = await listAllUploads();
     const rowsBefore = await countImageRows();
     const big = Buffer.concat([await makeImage("jpeg", 100, 100), Buffer.alloc(UPLOAD_LIMITS.maxFileBytes)]);
     const form = new FormData();
@@ -115,7 +123,7 @@ describe("rejected uploads leave nothing behind", () => {
     const { file, errors } = await parseMultipart(new Request("http://localhost/x", { method: "POST", body: form }));
     expect(file).toBeNull();
     expect(errors).toEqual({ image: ["Image must be 15 MB or smaller."] });
-    expect(listUploads()).toEqual(filesBefore);
+    expect(await listAllUploads()).toEqual(filesBefore);
     expect(await countImageRows()).toBe(rowsBefore);
   });
 });
@@ -134,27 +142,27 @@ describe("withNewImage", () => {
     expect(row).toMatchObject({ key: result.image.key, kind: "kid", owner_id: user.id, width: 700, height: 700, widths: "160,320,640,700" });
     expect(row.placeholder).toBe(result.image.placeholder);
     expect((await db()("kids").where({ id: kidId }).first()).image_id).toBe(result.imageId);
-    expect(filesOf(result.image.key)).toEqual(["160.webp", "320.webp", "640.webp", "700.webp"]);
+    expect(await filesOf(result.image.key)).toEqual(["160.webp", "320.webp", "640.webp", "700.webp"]);
     expect(await findImageByKey(result.image.key)).toEqual({ id: result.imageId, key: result.image.key, kind: "kid", owner_id: user.id, widths: [160, 320, 640, 700] });
   });
 
   it("when fn throws: rolls back, removes the new files, rethrows", async () => {
     const user = await makeUser();
     const kidId = await kidFor(user.id);
-    const filesBefore = listUploads();
+    const filesBefore = await listAllUploads();
     const rowsBefore = await countImageRows();
     let key = "";
     await expect(
       withNewImage(await upload(await makeImage("jpeg", 400, 300)), { kind: "kid", ownerId: user.id }, async (trx, imageId, { image }) => {
         key = image.key;
         await trx("kids").where({ id: kidId }).update({ image_id: imageId });
-        expect(filesOf(image.key)).toHaveLength(3); // files exist while the transaction runs
+        expect(await filesOf(image.key)).toHaveLength(3); // files exist while the transaction runs
         throw new Error("kid vanished");
       }),
     ).rejects.toThrow("kid vanished");
     expect(key).not.toBe("");
-    expect(filesOf(key)).toEqual([]);
-    expect(listUploads()).toEqual(filesBefore);
+    expect(await filesOf(key)).toEqual([]);
+    expect(await listAllUploads()).toEqual(filesBefore);
     expect(await countImageRows()).toBe(rowsBefore);
     expect((await db()("kids").where({ id: kidId }).first()).image_id).toBeNull();
   });
@@ -174,17 +182,17 @@ describe("withNewImage", () => {
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
-    expect(filesOf(first.image.key)).toEqual(["160.webp", "300.webp"]);
+    expect(await filesOf(first.image.key)).toEqual(["160.webp", "300.webp"]);
     expect((await db()("users").where({ id: user.id }).first()).image_id).toBe(first.imageId);
 
     const second = await withNewImage(await upload(await makeImage("webp", 300, 300)), { kind: "user", ownerId: user.id }, async (trx, imageId, { dropImages }) => {
       const old = await trx("users").where({ id: user.id }).first("image_id");
       await trx("users").where({ id: user.id }).update({ image_id: imageId });
       await dropImages([old.image_id, null]);
-      expect(filesOf(first.image.key)).toHaveLength(2); // not before the commit
+      expect(await filesOf(first.image.key)).toHaveLength(2); // not before the commit
     });
     if (!second.ok) throw new Error(second.message);
-    expect(filesOf(first.image.key)).toEqual([]);
+    expect(await filesOf(first.image.key)).toEqual([]);
     expect(await findImageByKey(first.image.key)).toBeNull();
     expect((await db()("users").where({ id: user.id }).first()).image_id).toBe(second.imageId);
   });
@@ -210,7 +218,7 @@ describe("withImageTransaction and deleteImageFiles", () => {
       }),
     ).rejects.toThrow("nope");
     expect(await collectImageKeys(db(), [kidPhoto.imageId, logPhoto.imageId])).toHaveLength(2);
-    expect(filesOf(kidPhoto.image.key)).toHaveLength(2);
+    expect(await filesOf(kidPhoto.image.key)).toHaveLength(2);
 
     const removed = await withImageTransaction(async (trx, { dropImages }) => {
       const logs = await trx("daily_logs").where({ kid_id: kidId }).select("image_id");
@@ -220,8 +228,8 @@ describe("withImageTransaction and deleteImageFiles", () => {
       return logs.length;
     });
     expect(removed).toBe(1);
-    expect(filesOf(kidPhoto.image.key)).toEqual([]);
-    expect(filesOf(logPhoto.image.key)).toEqual([]);
+    expect(await filesOf(kidPhoto.image.key)).toEqual([]);
+    expect(await filesOf(logPhoto.image.key)).toEqual([]);
     expect(await collectImageKeys(db(), [kidPhoto.imageId, logPhoto.imageId])).toEqual([]);
   });
 
@@ -232,7 +240,37 @@ describe("withImageTransaction and deleteImageFiles", () => {
     expect(fs.existsSync(outside)).toBe(true);
   });
 
-  it("sweepUploads removes stale temp files and orphaned directories only", async () => {
+  it("sweepUploads removes stale temp files and, once old, photos without a row (either backend)", async () => {
+    const store = photoStore();
+    const user = await makeUser();
+    const kept = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "user", ownerId: user.id }, async () => {});
+    if (!kept.ok) throw new Error(kept.message);
+    const orphan = "orphanedKeyBBBBBBBBBBBBB";
+    await store.putAll(orphan, [{ name: "160.webp", data: new TextEncoder().encode("x") }]);
+    const stale = await upload("stale");
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    fs.utimesSync(stale.path, old, old);
+    const fresh = await upload("fresh");
+
+    // the orphan is young: its row may still be on its way
+    expect(await sweepUploads()).toBe(1);
+    expect(fs.existsSync(stale.path)).toBe(false);
+    expect(fs.existsSync(fresh.path)).toBe(true);
+    expect(await filesOf(orphan)).toEqual(["160.webp"]);
+    expect(await filesOf(kept.image.key)).toHaveLength(2);
+    await fresh.discard();
+
+    // every stored key without a row (the orphan, and photos stored above without one) once old
+    const rowless: string[] = [];
+    for await (const { key } of store.listKeys()) if (!(await findImageByKey(key))) rowless.push(key);
+    expect(rowless).toContain(orphan);
+    expect(await sweepUploads(-60_000)).toBe(rowless.length);
+    expect(await filesOf(orphan)).toEqual([]);
+    expect(await filesOf(kept.image.key)).toHaveLength(2);
+    for await (const { key } of store.listKeys()) expect(await findImageByKey(key)).not.toBeNull();
+  });
+
+  it.runIf(photoStore().kind === "disk")("disk backend: sweepUploads removes stale temp files and orphaned directories only", async () => {
     const user = await makeUser();
     const kept = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "user", ownerId: user.id }, async () => {});
     if (!kept.ok) throw new Error(kept.message);
@@ -248,7 +286,7 @@ describe("withImageTransaction and deleteImageFiles", () => {
     expect(fs.existsSync(orphan)).toBe(false);
     expect(fs.existsSync(stale.path)).toBe(false);
     expect(fs.existsSync(fresh.path)).toBe(true);
-    expect(filesOf(kept.image.key)).toHaveLength(2);
+    expect(await filesOf(kept.image.key)).toHaveLength(2);
     await fresh.discard();
   });
 });

@@ -1,10 +1,13 @@
-// Test support only (imported by app/images/*.test.ts and app/routes/images.test.ts, never by the
-// app): real images made with sharp, and a look at what is on disk under UPLOADS_DIR.
+// Test support only (imported by test files, never by the app): real images made with sharp, and a
+// look at what is stored, through the photo store (so the same test runs on the disk and the S3
+// backend: vitest.config.ts) plus the local temp folder of raw uploads.
 import fs from "node:fs";
 import path from "node:path";
+import { buffer } from "node:stream/consumers";
 import sharp from "sharp";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
+import { KEY_PATTERN, photoStore } from "./photo-store.server";
 
 export type Format = "jpeg" | "png" | "webp" | "gif" | "avif";
 
@@ -51,7 +54,10 @@ export async function makeAnimatedGif(width: number, height: number): Promise<Bu
   return sharp([red, green], { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
 }
 
-/** Every file (not directory) under UPLOADS_DIR, relative paths, sorted. */
+/**
+ * The local files under UPLOADS_DIR that are not stored photos, relative paths, sorted: the raw
+ * upload temp files and the disk store's partial folders (`.tmp/…`), on either backend.
+ */
 export function listUploads(): string[] {
   const root = config().uploadsDir;
   const out: string[] = [];
@@ -59,12 +65,44 @@ export function listUploads(): string[] {
     if (!fs.existsSync(dir)) return;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
+      if (dir === root && entry.isDirectory() && KEY_PATTERN.test(entry.name)) continue; // a stored photo (disk store)
       if (entry.isDirectory()) walk(p);
       else out.push(path.relative(root, p));
     }
   };
   walk(root);
   return out.sort();
+}
+
+/** Every stored photo file as `<key>/<name>`, sorted, from the photo store (either backend). */
+export async function listStored(): Promise<string[]> {
+  const store = photoStore();
+  const out: string[] = [];
+  for await (const { key } of store.listKeys()) for (const name of await store.list(key)) out.push(`${key}/${name}`);
+  return out.sort();
+}
+
+/** Everything uploads left behind: the local temp files and every stored photo file, sorted. */
+export async function listAllUploads(): Promise<string[]> {
+  return [...listUploads(), ...(await listStored())].sort();
+}
+
+/** The names of the stored files of a photo (`160.webp`, …), sorted; [] when none. */
+export async function storedFiles(key: string): Promise<string[]> {
+  return photoStore().list(key);
+}
+
+/** Whether a photo has any stored file (one file when `name` is given). */
+export async function isStored(key: string, name?: string): Promise<boolean> {
+  const files = await storedFiles(key);
+  return name === undefined ? files.length > 0 : files.includes(name);
+}
+
+/** The bytes of one stored file (read to the end of the store's stream); throws when missing. */
+export async function readStored(key: string, name: string): Promise<Buffer> {
+  const opened = await photoStore().open(key, name);
+  if (!opened) throw new Error(`not stored: ${key}/${name}`);
+  return buffer(opened.stream);
 }
 
 export async function countImageRows(): Promise<number> {

@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeUser } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
-import { config } from "~/lib/config.server";
+import { isStored } from "~/images/test-fixtures.server";
 import { createKid } from "./kids.server";
 import {
   createMoment,
@@ -111,8 +109,8 @@ describe("moments", () => {
     if (!photo.ok) throw new Error("update failed");
     expect(photo.moment.photo!.key).not.toBe(oldKey);
     expect(photo.moment.created_at).toBe(made.moment.created_at);
-    expect(fs.existsSync(path.join(config().uploadsDir, oldKey))).toBe(false);
-    expect(fs.existsSync(path.join(config().uploadsDir, photo.moment.photo!.key))).toBe(true);
+    expect(await isStored(oldKey)).toBe(false);
+    expect(await isStored(photo.moment.photo!.key)).toBe(true);
   });
 
   it("deletes a moment (owner only) with its likes, comments and photo", async () => {
@@ -132,6 +130,6 @@ describe("moments", () => {
     expect(await db()("likes").where("daily_log_id", made.moment.id).first()).toBeUndefined();
     expect(await db()("comments").where("daily_log_id", made.moment.id).first()).toBeUndefined();
     expect(await db()("images").where("key", key).first()).toBeUndefined();
-    expect(fs.existsSync(path.join(config().uploadsDir, key))).toBe(false);
+    expect(await isStored(key)).toBe(false);
   });
 });

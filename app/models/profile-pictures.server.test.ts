@@ -1,17 +1,13 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
-import { countImageRows, listUploads, makeImage } from "~/images/test-fixtures.server";
+import { countImageRows, isStored, listAllUploads, makeImage } from "~/images/test-fixtures.server";
 import { deleteProfilePicture, hasProfilePicture, setProfilePicture } from "./profile-pictures.server";
 import { getUserById } from "./users.server";
 import { makeUser } from "../../tests/helpers";
 
-// Profile pictures against a real database and real files under UPLOADS_DIR.
-
-const keyDir = (key: string) => path.join(config().uploadsDir, key);
+// Profile pictures against a real database and real stored files (through the photo store: this
+// file runs on the disk and the S3 backend, vitest.config.ts).
 
 async function set(userId: number, bytes: Buffer, opts?: { mustExist?: boolean }) {
   return setProfilePicture(userId, await uploadFromBuffer(bytes), opts);
@@ -27,7 +23,7 @@ describe("setProfilePicture", () => {
     expect(again?.photo).toEqual(result.photo);
     const row = await db()("images").where({ key: result.photo.key }).first("kind", "owner_id");
     expect(row).toEqual({ kind: "user", owner_id: user.id });
-    for (const w of result.photo.widths) expect(fs.existsSync(path.join(keyDir(result.photo.key), `${w}.webp`))).toBe(true);
+    for (const w of result.photo.widths) expect(await isStored(result.photo.key, `${w}.webp`)).toBe(true);
     expect(await hasProfilePicture(user.id)).toBe(true);
   });
 
@@ -41,8 +37,8 @@ describe("setProfilePicture", () => {
     expect(second.photo.key).not.toBe(first.photo.key);
     expect(await countImageRows()).toBe(before);
     expect(await db()("images").where({ key: first.photo.key }).first()).toBeUndefined();
-    expect(fs.existsSync(keyDir(first.photo.key))).toBe(false);
-    expect(fs.existsSync(keyDir(second.photo.key))).toBe(true);
+    expect(await isStored(first.photo.key)).toBe(false);
+    expect(await isStored(second.photo.key)).toBe(true);
     expect((await getUserById(user.id))?.photo?.key).toBe(second.photo.key);
   });
 
@@ -50,23 +46,23 @@ describe("setProfilePicture", () => {
     const user = await makeUser();
     const first = await set(user.id, await makeImage("jpeg", 300, 300));
     if (!first.ok) throw new Error("refused");
-    const files = listUploads();
+    const files = await listAllUploads();
     const rows = await countImageRows();
     for (const bytes of [Buffer.from("just some text, named whatever"), Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"), Buffer.alloc(0)]) {
       const result = await set(user.id, bytes);
       expect(result).toEqual({ ok: false, kind: "invalid", message: "Only image files are accepted.", fieldErrors: { image: ["Only image files are accepted."] } });
     }
-    expect(listUploads()).toEqual(files);
+    expect(await listAllUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
     expect((await getUserById(user.id))?.photo?.key).toBe(first.photo.key);
   });
 
   it("mustExist: a user without a picture gets not-found, nothing is stored", async () => {
     const user = await makeUser();
-    const files = listUploads();
+    const files = await listAllUploads();
     const rows = await countImageRows();
     expect(await set(user.id, await makeImage("jpeg", 300, 300), { mustExist: true })).toEqual({ ok: false, kind: "not-found", message: "profile picture not found" });
-    expect(listUploads()).toEqual(files);
+    expect(await listAllUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
     expect((await getUserById(user.id))?.photo).toBeNull();
   });
@@ -76,7 +72,7 @@ describe("setProfilePicture", () => {
     const first = await set(user.id, await makeImage("jpeg", 300, 300));
     const second = await set(user.id, await makeImage("gif", 200, 200), { mustExist: true });
     if (!first.ok || !second.ok) throw new Error("refused");
-    expect(fs.existsSync(keyDir(first.photo.key))).toBe(false);
+    expect(await isStored(first.photo.key)).toBe(false);
     expect((await getUserById(user.id))?.photo?.key).toBe(second.photo.key);
   });
 
@@ -84,12 +80,12 @@ describe("setProfilePicture", () => {
     const user = await makeUser();
     const first = await set(user.id, await makeImage("jpeg", 300, 300));
     if (!first.ok) throw new Error("refused");
-    const files = listUploads().filter((f) => !f.startsWith(first.photo.key));
+    const files = (await listAllUploads()).filter((f) => !f.startsWith(first.photo.key));
     const upload = await uploadFromBuffer(await makeImage("jpeg", 2400, 1800));
     const racing = setProfilePicture(user.id, upload, { mustExist: true });
     await deleteProfilePicture(user.id); // lands while the upload is being processed
     expect(await racing).toEqual({ ok: false, kind: "not-found", message: "profile picture not found" });
-    expect(listUploads()).toEqual(files); // the new files were removed, the old ones deleted
+    expect(await listAllUploads()).toEqual(files); // the new files were removed, the old ones deleted
     expect((await getUserById(user.id))?.photo).toBeNull();
   });
 });
@@ -102,7 +98,7 @@ describe("deleteProfilePicture", () => {
     expect(await deleteProfilePicture(user.id)).toBe(true);
     expect((await getUserById(user.id))?.photo).toBeNull();
     expect(await db()("images").where({ key: first.photo.key }).first()).toBeUndefined();
-    expect(fs.existsSync(keyDir(first.photo.key))).toBe(false);
+    expect(await isStored(first.photo.key)).toBe(false);
     expect(await deleteProfilePicture(user.id)).toBe(false);
     expect(await hasProfilePicture(user.id)).toBe(false);
   });
@@ -115,6 +111,6 @@ describe("deleteProfilePicture", () => {
     if (!pa.ok || !pb.ok) throw new Error("refused");
     await deleteProfilePicture(a.id);
     expect((await getUserById(b.id))?.photo?.key).toBe(pb.photo.key);
-    expect(fs.existsSync(keyDir(pb.photo.key))).toBe(true);
+    expect(await isStored(pb.photo.key)).toBe(true);
   });
 });

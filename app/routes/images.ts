@@ -1,9 +1,10 @@
-import fsp from "node:fs/promises";
+import type { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { getUser } from "~/web/auth.server";
 import { canViewImage } from "~/models/access.server";
-import { findImageByKey, imageFilePath, KEY_PATTERN } from "~/images/storage.server";
+import { photoStore } from "~/images/photo-store.server";
+import { findImageByKey, KEY_PATTERN, photoFileName } from "~/images/storage.server";
 
 // GET /images/<key>/<width>.webp: the only way photo bytes leave the server.
 //
@@ -13,7 +14,9 @@ import { findImageByKey, imageFilePath, KEY_PATTERN } from "~/images/storage.ser
 // key or width, malformed name, missing file) gets the same plain 404, so a URL never reveals
 // whether a photo exists. Files under a key never change (a replaced photo gets a new key), so
 // responses are immutable; they are `private` so no shared cache keeps them, and a 304 is only
-// ever given after the same authorization check.
+// ever given after the same authorization check. The bytes come from the photo store (local disk
+// or S3, app/images/photo-store.server.ts) and are streamed through here either way: no public or
+// presigned storage URL is ever handed to a browser (docs/decisions/0015-photo-store.md).
 
 const FILE_PATTERN = /^([1-9][0-9]{0,4})\.webp$/;
 
@@ -49,8 +52,8 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
   const image = await findImageByKey(key);
   if (!image || !image.widths.includes(width) || !(await canViewImage(viewer.id, image))) return notFound();
 
-  const filePath = imageFilePath(key, width);
-  if (!filePath) return notFound();
+  const name = photoFileName(width);
+  if (!name) return notFound();
 
   const etag = `"${key}-${width}"`;
   const headers = new Headers({
@@ -66,29 +69,29 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     return new Response(null, { status: 304, headers });
   }
 
-  // Open first, then stat the open file: no window in which it could change between the two.
-  let handle: fsp.FileHandle;
+  // HEAD: the size only; GET: the store opens the file and tells its size from what it opened
+  // (disk: fstat of the open handle; S3: the GetObject answer), so the length matches the bytes
+  const store = photoStore();
+  let file: { size: number; stream?: Readable } | null;
   try {
-    handle = await fsp.open(filePath, "r");
+    file = request.method.toUpperCase() === "HEAD" ? await store.stat(key, name) : await store.open(key, name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") console.error(`[images] cannot open ${filePath}`, error);
-    else console.error(`[images] file missing for image ${key} width ${width}`);
+    console.error(`[images] cannot read image ${key} width ${width}`, error);
     return notFound();
   }
-  try {
-    const stat = await handle.stat();
-    headers.set("Content-Length", String(stat.size));
-    if (request.method.toUpperCase() === "HEAD") {
-      await handle.close();
-      return new Response(null, { status: 200, headers });
-    }
-    const stream = handle.createReadStream({ autoClose: true });
-    // a client that goes away mid-transfer cancels the web stream, which destroys this one with an
-    // error: without a listener that error would bring the whole process down
-    stream.on("error", () => {});
-    return new Response(createReadableStreamFromReadable(stream), { status: 200, headers });
-  } catch (error) {
-    await handle.close().catch(() => {});
-    throw error;
+  if (!file) {
+    console.error(`[images] file missing for image ${key} width ${width}`);
+    return notFound();
   }
+  headers.set("Content-Length", String(file.size));
+  const { stream } = file;
+  if (!stream) return new Response(null, { status: 200, headers });
+  // a client that goes away mid-transfer cancels the web stream, which destroys this one with an
+  // error: without a listener that error would bring the whole process down
+  stream.on("error", () => {});
+  // a request abandoned before its body is read (the browser navigated away) lets go of the file at
+  // once; with S3 that is a pooled connection to the bucket
+  if (request.signal.aborted) stream.destroy();
+  else request.signal.addEventListener("abort", () => stream.destroy(), { once: true });
+  return new Response(createReadableStreamFromReadable(stream), { status: 200, headers });
 }

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { PICTURE_MESSAGES, PictureSchema } from "~/forms/profile-picture";
 import { IMAGE_MESSAGES, MAX_IMAGE_BYTES as PICTURE_MAX_BYTES, MULTIPART_MESSAGES, UPLOAD_LIMITS } from "~/images/limits";
-import { countImageRows, listUploads, makeImage } from "~/images/test-fixtures.server";
+import { countImageRows, listAllUploads, makeImage } from "~/images/test-fixtures.server";
 import { getUserById, type User } from "~/models/users.server";
 import { action, loader, middleware } from "./profile-picture";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
@@ -52,34 +52,34 @@ describe("the page action (no JavaScript)", () => {
     expect(res.status).toBe(302);
     const second = (await getUserById(user.id))!.photo!;
     expect(second.key).not.toBe(first.key);
-    expect(listUploads().some((f) => f.startsWith(first.key))).toBe(false);
+    expect((await listAllUploads()).some((f) => f.startsWith(first.key))).toBe(false);
 
     const del = (await action(args(await post(user, { intent: "delete" })))) as Response;
     expect(del.status).toBe(302);
     expect(del.headers.get("Location")).toBe("/my-kids-list");
     expect((await getUserById(user.id))?.photo).toBeNull();
-    expect(listUploads().some((f) => f.startsWith(second.key))).toBe(false);
+    expect((await listAllUploads()).some((f) => f.startsWith(second.key))).toBe(false);
   });
 
   it("no file: 400 with 'Image is required' for the page to show; nothing stored", async () => {
     const user = await makeUser();
-    const files = listUploads();
+    const files = await listAllUploads();
     const rows = await countImageRows();
     const out = (await action(args(await post(user, form(null, "upload"))))) as unknown as ActionData;
     expect(out.init.status).toBe(400);
     expect(out.data.result.status).toBe("error");
     expect(out.data.result.error.image).toEqual(["Image is required"]);
-    expect(listUploads()).toEqual(files);
+    expect((await listAllUploads())).toEqual(files);
     expect(await countImageRows()).toBe(rows);
   });
 
   it("not an image: 400 with the image module's message; nothing stored", async () => {
     const user = await makeUser();
-    const files = listUploads();
+    const files = await listAllUploads();
     const out = (await action(args(await post(user, form(Buffer.from("hello"), "upload", "notes.jpg"))))) as unknown as ActionData;
     expect(out.init.status).toBe(400);
     expect(out.data.result.error.image).toEqual(["Only image files are accepted."]);
-    expect(listUploads()).toEqual(files);
+    expect((await listAllUploads())).toEqual(files);
     expect((await getUserById(user.id))?.photo).toBeNull();
   });
 

@@ -1,13 +1,16 @@
 // Data the friends spec needs but cannot (yet) make through the UI: kids, moments and their photos,
-// written straight into the e2e server's database and uploads folder.
+// written straight into the e2e server's database and, through the photo store, its photo storage
+// (the uploads folder, or the S3 bucket when the run has STORAGE=s3 and the S3_* settings).
 import crypto from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import sharp from "sharp";
+import { createPhotoStore, type PhotoStore } from "../../app/images/photo-store.server";
 import { knexConfig } from "../../db/knexfile.mjs";
+import { readStorageSettings } from "../../server/env.mjs";
 
 let conn: Knex | null = null;
+let store: PhotoStore | null = null;
 
 function e2eDir(): string {
   const dir = process.env.E2E_DIR;
@@ -20,9 +23,17 @@ export function e2eDb(): Knex {
   return conn;
 }
 
+/** The e2e server's photo store (the same settings: playwright.config.ts passes our environment on). */
+function e2eStore(): PhotoStore {
+  store ??= createPhotoStore({ uploadsDir: path.join(e2eDir(), "uploads"), storage: readStorageSettings() });
+  return store;
+}
+
 export async function closeE2eDb(): Promise<void> {
   await conn?.destroy();
   conn = null;
+  await store?.close();
+  store = null;
 }
 
 const idOf = (row: unknown) => Number(typeof row === "object" && row !== null ? (row as { id: unknown }).id : row);
@@ -33,13 +44,11 @@ export async function userIdByEmail(email: string): Promise<number> {
   return Number(row.id);
 }
 
-/** A real photo: a WebP file at <uploads>/<key>/320.webp and its images row. */
+/** A real photo: a WebP file <key>/320.webp in the photo store and its images row. */
 async function insertPhoto(kind: "user" | "kid" | "log", ownerId: number, color: string): Promise<{ imageId: number; url: string }> {
   const key = crypto.randomBytes(18).toString("base64url");
   const bytes = await sharp({ create: { width: 320, height: 240, channels: 3, background: color } }).webp().toBuffer();
-  const dir = path.join(e2eDir(), "uploads", key);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "320.webp"), bytes);
+  await e2eStore().putAll(key, [{ name: "320.webp", data: bytes }]);
   const [row] = await e2eDb()("images")
     .insert({
       key,

@@ -1,13 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
-import { config } from "~/lib/config.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { photoUrl } from "~/images/photo";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
-import { listUploads } from "~/images/test-fixtures.server";
+import { isStored, listStored, listUploads } from "~/images/test-fixtures.server";
 import { setProfilePicture } from "~/models/profile-pictures.server";
 import { getUserById, type User } from "~/models/users.server";
 import { loader as imageLoader } from "~/routes/images";
@@ -26,9 +23,9 @@ async function userId(email: string): Promise<number> {
   return Number(row.id);
 }
 
-/** Image directories on disk (the `.tmp` work area excluded). */
-function imageDirsOnDisk(): string[] {
-  return [...new Set(listUploads().map((f) => f.split(path.sep)[0]!))].filter((d) => d !== ".tmp").sort();
+/** The keys of the stored photos (through the photo store: this file runs on both backends). */
+async function storedImageKeys(): Promise<string[]> {
+  return [...new Set((await listStored()).map((f) => f.split("/")[0]!))].sort();
 }
 
 async function imageKeysInDb(): Promise<string[]> {
@@ -96,11 +93,11 @@ describe("seedDemo", () => {
   });
 
   it("stores real derivatives on disk, served to the people allowed to see them", async () => {
-    expect(imageDirsOnDisk()).toEqual(firstKeys);
+    expect(await storedImageKeys()).toEqual(firstKeys);
     const rows = await db()("images").select("key", "widths");
     for (const row of rows) {
       for (const w of String(row.widths).split(",")) {
-        expect(fs.existsSync(path.join(config().uploadsDir, row.key, `${w}.webp`))).toBe(true);
+        expect(await isStored(row.key, `${w}.webp`)).toBe(true);
       }
     }
 
@@ -175,7 +172,7 @@ describe("re-seeding", () => {
     expect(await count("kids")).toBe(14); // 13 demo kids + the outsider's
     const keys = await imageKeysInDb();
     for (const old of firstKeys) expect(keys).not.toContain(old);
-    expect(imageDirsOnDisk()).toEqual(keys);
+    expect(await storedImageKeys()).toEqual(keys);
     expect(listUploads().filter((f) => f.startsWith(".tmp"))).toEqual([]);
   });
 });

@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as list from "./kids-daily-logs";
 import * as create from "./kids-daily-logs-new";
 import * as one from "./daily-logs-id";
 import { args, cookieFor, makeUser, req } from "../../../tests/helpers";
-import { config } from "~/lib/config.server";
+import { isStored } from "~/images/test-fixtures.server";
 import { db } from "~/lib/db.server";
 import { createKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
@@ -185,7 +183,7 @@ describe("PUT /api/daily_logs/{id}", () => {
     const p = await photo.json();
     expect(p.image_url).not.toContain(moment.photo!.key);
     expect(p.created_at).toBe(moment.created_at);
-    expect(fs.existsSync(path.join(config().uploadsDir, moment.photo!.key))).toBe(false);
+    expect(await isStored(moment.photo!.key)).toBe(false);
   });
 
   it("404 → 403 → 400 with the 'cannot' wording", async () => {
@@ -215,7 +213,7 @@ describe("DELETE /api/daily_logs/{id}", () => {
     expect(await ok.json()).toEqual({ message: "This daily_log is deleted successfully" });
     expect(await db()("likes").where("daily_log_id", moment.id).first()).toBeUndefined();
     expect(await db()("comments").where("daily_log_id", moment.id).first()).toBeUndefined();
-    expect(fs.existsSync(path.join(config().uploadsDir, moment.photo!.key))).toBe(false);
+    expect(await isStored(moment.photo!.key)).toBe(false);
     const again = await del(cookies.owner);
     expect(again.status).toBe(404);
     expect(await again.json()).toEqual({ errors: { message: "Daily log not found" } });

@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as current from "./kids-current";
 import * as kidsNew from "./kids-new";
 import * as kidsId from "./kids-id";
 import { args, cookieFor, makeUser, req } from "../../../tests/helpers";
-import { config } from "~/lib/config.server";
+import { isStored } from "~/images/test-fixtures.server";
 import { db } from "~/lib/db.server";
 import { createKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
@@ -193,7 +191,7 @@ describe("PUT /api/kids/{id}", () => {
     const body = await res.json();
     expect(body).toMatchObject({ id: made.kid.id, name: "Leon", birth_date: "2021-08-03", relationship: "Mom" });
     expect(body.kid_image_url).not.toContain(oldKey);
-    expect(fs.existsSync(path.join(config().uploadsDir, oldKey))).toBe(false);
+    expect(await isStored(oldKey)).toBe(false);
 
     // without an image the photo stays
     const again = await kidsId.action(
@@ -247,7 +245,7 @@ describe("DELETE /api/kids/{id}", () => {
     expect(await db()("daily_logs").where("id", moment.moment.id).first()).toBeUndefined();
     expect(await db()("comments").where("daily_log_id", moment.moment.id).first()).toBeUndefined();
     expect(await db()("likes").where("daily_log_id", moment.moment.id).first()).toBeUndefined();
-    for (const key of keys) expect(fs.existsSync(path.join(config().uploadsDir, key))).toBe(false);
+    for (const key of keys) expect(await isStored(key)).toBe(false);
     const gone = await del(cookies.owner, String(made.kid.id));
     expect(gone.status).toBe(404);
     expect(await gone.json()).toEqual({ errors: { message: "Kid not found" } });

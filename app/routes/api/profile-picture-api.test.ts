@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
-import { countImageRows, listUploads, makeImage } from "~/images/test-fixtures.server";
+import { countImageRows, isStored, listAllUploads, makeImage } from "~/images/test-fixtures.server";
 import { getUserById, type User } from "~/models/users.server";
 import { loader as imageLoader } from "~/routes/images";
 import * as me from "./auth";
@@ -37,7 +34,7 @@ async function fetchImage(url: string, cookie: string): Promise<Response> {
 
 /** The state a rejected call must leave untouched. */
 async function snapshot(user: User) {
-  return { files: listUploads(), rows: await countImageRows(), photo: (await getUserById(user.id))?.photo ?? null };
+  return { files: await listAllUploads(), rows: await countImageRows(), photo: (await getUserById(user.id))?.photo ?? null };
 }
 
 let user: User;
@@ -54,11 +51,11 @@ describe("signed out", () => {
     [remove, DELETE, "DELETE"],
   ] as const) {
     it(`${method} ${path}: 401 (C) Unauthorized, nothing stored`, async () => {
-      const files = listUploads();
+      const files = await listAllUploads();
       const res = await call(route, path, method, undefined, method === "DELETE" ? undefined : imageForm(await makeImage("jpeg", 200, 200)));
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ errors: { message: "Unauthorized" } });
-      expect(listUploads()).toEqual(files);
+      expect(await listAllUploads()).toEqual(files);
     });
   }
 });
@@ -87,7 +84,7 @@ describe("POST /api/users/upload-profile-picture", () => {
     expect(second.user_image_url).not.toBe(first.user_image_url);
     expect((await fetchImage(first.user_image_url, cookie)).status).toBe(404);
     expect((await fetchImage(second.user_image_url, cookie)).status).toBe(200);
-    expect(fs.existsSync(path.join(config().uploadsDir, oldKey))).toBe(false);
+    expect(await isStored(oldKey)).toBe(false);
     expect(await countImageRows()).toBe(rows);
   });
 
@@ -205,7 +202,7 @@ describe("DELETE /api/users/delete-profile-picture", () => {
     expect((await getUserById(user.id))?.photo).toBeNull();
     expect((await fetchImage(first.user_image_url, cookie)).status).toBe(404);
     expect(await db()("images").where({ key }).first()).toBeUndefined();
-    expect(fs.existsSync(path.join(config().uploadsDir, key))).toBe(false);
+    expect(await isStored(key)).toBe(false);
     const who = await me.loader(args(req("/api/auth", { cookie })));
     expect((await who.json()).user_image_url).toBeNull();
   });
