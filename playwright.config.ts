@@ -36,7 +36,8 @@ export default defineConfig({
     screenshot: "off",
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
+    // history.spec.ts is about the browser's history cache without JavaScript: nojs only
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /history\.spec\.ts/ },
     { name: "nojs", use: { javaScriptEnabled: false } },
   ],
   webServer: {

@@ -2,15 +2,11 @@
 // signed-in pages are `no-store`, so the browser fetches them again instead of redisplaying them
 // from its history cache. The no-JavaScript browser is where that cache shows (with JavaScript,
 // React Router navigates client-side and loads fresh data anyway).
-import { expect, isNoJs, logOut, newAccount, signUp, test } from "./utils";
+import { expect, logOut, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile } from "./kids-helpers";
 
 test.afterAll(async () => {
   await closeE2eDb();
-});
-
-test.beforeEach(({}, testInfo) => {
-  test.skip(!isNoJs(testInfo), "the browser's history cache matters without JavaScript");
 });
 
 test("Back after Log Out does not show the signed-in page again", async ({ page }) => {
