@@ -9,7 +9,8 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // nothing; only the owner changes a kid or its moments; only its author changes a comment.
 //
 // Everything that depends on who is asking asks here: the guards (requireKid, requireMoment,
-// requireCommentAuthor, canViewImage) for one thing, whereVisibleTo for lists. The friendship
+// requireCommentAuthor, canViewImage) for one thing, whereKidVisibleTo and whereMomentVisibleTo
+// (over whereVisibleTo) for lists. The friendship
 // condition exists once, in acceptedBetween: on the ordered pair user_low/user_high (UNIQUE, so
 // one index lookup). The friendships table is otherwise only the state machine's
 // (app/models/friendships.server.ts).
@@ -62,6 +63,28 @@ export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewe
       .where(ownerColumn, viewerId)
       .orWhereExists((sub) => acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(ownerColumn))),
   );
+}
+
+/**
+ * The condition for lists of KIDS: rows of `kids` (or its alias) that `viewerId` may see. Every
+ * list of kids uses this (never `whereVisibleTo` on its own), so a finer rule changes here only.
+ */
+export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids = "kids"): Knex.QueryBuilder {
+  return whereVisibleTo(qb, `${kids}.user_id`, viewerId);
+}
+
+/**
+ * The condition for lists of MOMENTS (and of what hangs off a moment: likes, comments, photos):
+ * rows of `daily_logs` that `viewerId` may see. The query must join the moment's kid (`kids`, or
+ * the alias given). Every list of moments uses this, so a rule per moment (an audience, say)
+ * changes here only.
+ */
+export function whereMomentVisibleTo(
+  qb: Knex.QueryBuilder,
+  viewerId: Value,
+  tables: { moments?: string; kids?: string } = {},
+): Knex.QueryBuilder {
+  return whereVisibleTo(qb, `${tables.kids ?? "kids"}.user_id`, viewerId);
 }
 
 // ---- the facts --------------------------------------------------------------------------------

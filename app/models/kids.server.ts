@@ -6,7 +6,7 @@ import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
-import { ACCESS_MESSAGES, requireKid, whereVisibleTo, type Need } from "./access.server";
+import { ACCESS_MESSAGES, requireKid, whereKidVisibleTo, type Need } from "./access.server";
 import { notFound, type Refusal, type Result } from "./refusal";
 
 // Kids: queries and the owner-only rules. Pages and /api routes call these functions; who may see
@@ -64,7 +64,7 @@ export async function listKidsOf(ownerId: number): Promise<Kid[]> {
 }
 
 const visibleKidsOfOwners = query<{ viewerId: number; ownerIds: number[] }>((p, k) =>
-  whereVisibleTo(inList(kidsQuery(k), "kids.user_id", p("ownerIds")), "kids.user_id", p("viewerId"))
+  whereKidVisibleTo(inList(kidsQuery(k), "kids.user_id", p("ownerIds")), p("viewerId"))
     .orderBy("kids.id")
     .select(kidColumns),
 );

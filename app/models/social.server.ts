@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import { inList, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import type { User } from "./users.server";
-import { whereVisibleTo } from "./access.server";
+import { whereMomentVisibleTo } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 
 export type CommentView = {
@@ -44,9 +44,8 @@ export type LoadSocialOptions = {
 
 /** Rows of `likes`/`comments` of the moments `ids` that `viewer` may see (joined to their moment and kid). */
 function ofVisibleMoments(qb: Knex.QueryBuilder, momentColumn: string, p: ParamFn<SocialParams>): Knex.QueryBuilder {
-  return whereVisibleTo(
+  return whereMomentVisibleTo(
     inList(qb, momentColumn, p("ids")).join("daily_logs", "daily_logs.id", momentColumn).join("kids", "kids.id", "daily_logs.kid_id"),
-    "kids.user_id",
     p("viewer"),
   );
 }

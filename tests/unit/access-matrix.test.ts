@@ -542,5 +542,22 @@ describe("the guards, called directly", () => {
       const rows = await visibleKids.all({ viewer: g.users[viewer].id, owner: g.ownerId });
       expect(rows.map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
     });
+
+    it(`whereKidVisibleTo and whereMomentVisibleTo list the owner's kid and moment to ${viewer} only when allowed`, async () => {
+      const { whereKidVisibleTo, whereMomentVisibleTo } = await access();
+      const { query } = await import("~/lib/query.server");
+      const kids = query<{ viewer: number; owner: number }>((p, k) =>
+        whereKidVisibleTo(k("kids").where("kids.user_id", p("owner")), p("viewer")).select("kids.id"),
+      );
+      const moments = query<{ viewer: number; moment: number }>((p, k) =>
+        whereMomentVisibleTo(
+          k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", p("moment")),
+          p("viewer"),
+        ).select("daily_logs.id"),
+      );
+      const id = g.users[viewer].id;
+      expect((await kids.all({ viewer: id, owner: g.ownerId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
+      expect((await moments.all({ viewer: id, moment: g.momentId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.momentId] : []);
+    });
   }
 });
