@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { env } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 import { createApiFastPath } from "./api-fast-path.mjs";
+import { clientAddress } from "./client-address.mjs";
 import {
   BASE_SECURITY_HEADERS,
   createRejectionLog,
@@ -234,7 +235,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
         ? makeRequest(method === "HEAD" ? "HEAD" : "GET", undefined)
         : makeRequest(method, method !== "GET" && method !== "HEAD" ? body?.stream : undefined);
       const context = new RouterContextProvider();
-      context.set(entry.clientAddressContext, req.socket.remoteAddress ?? "unknown");
+      context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], config.trustProxy));
       context.set(entry.requestStateContext, state);
       const response = (apiFastPath && (await apiFastPath(request, context))) ?? (await handle(request, context));
       await sendResponse(req, res, response);

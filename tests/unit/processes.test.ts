@@ -105,3 +105,37 @@ describe("two server processes on one database", () => {
     for (const s of servers) expect(s.errorLines().filter((l) => /SQLITE_BUSY|\[server\]|\[app\]|\[api\]/.test(l))).toEqual([]);
   }, 120_000);
 });
+
+describe("limits shared by the processes (docs/decisions/0018-shared-limits-and-job-leases.md)", () => {
+  const logIn = (base: string, email: string, password: string, forwardedFor?: string) =>
+    call(base, "/api/auth/login", { json: { email, password }, headers: forwardedFor ? { "X-Forwarded-For": forwardedFor } : {} });
+
+  it("count log-in failures once for both servers: the 11th attempt is refused by either", async () => {
+    const [a, b] = servers.map((s) => `http://127.0.0.1:${s.port}`) as [string, string];
+    await call(a, "/api/auth/signup", { json: { email: "shared-count@example.com", username: "sharedcount", password: "secret12" } });
+    // 5 on each: in-memory counters (one per process) would never reach the limit of 10
+    for (let i = 0; i < 10; i++) expect((await logIn(i % 2 ? a : b, "shared-count@example.com", "wrong123")).status).toBe(401);
+    for (const base of [a, b]) {
+      const refused = await logIn(base, "shared-count@example.com", "secret12");
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.text).email[0]).toMatch(/^Too many attempts/);
+    }
+  });
+
+  it("take the client's address from X-Forwarded-For only through a trusted proxy (TRUST_PROXY)", async () => {
+    const proxied = await startBuiltServer(buildDir, { TRUST_PROXY: "1", LOGIN_MAX_FAILURES_PER_ACCOUNT: "2" });
+    servers.push(proxied);
+    const p = `http://127.0.0.1:${proxied.port}`;
+    await call(p, "/api/auth/signup", { json: { email: "behind-proxy@example.com", username: "behindproxy", password: "secret12" } });
+    for (let i = 0; i < 2; i++) expect((await logIn(p, "behind-proxy@example.com", "wrong123", "203.0.113.5")).status).toBe(401);
+    // the failing client is locked out of the account, another client behind the same proxy is not
+    expect((await logIn(p, "behind-proxy@example.com", "secret12", "6.6.6.6, 203.0.113.5")).status).toBe(429);
+    expect((await logIn(p, "behind-proxy@example.com", "secret12", "203.0.113.9")).status).toBe(200);
+
+    // without TRUST_PROXY the header is the client's own word: every attempt is the socket's address
+    const a = `http://127.0.0.1:${servers[0]!.port}`;
+    await call(a, "/api/auth/signup", { json: { email: "no-proxy@example.com", username: "noproxy", password: "secret12" } });
+    for (let i = 0; i < 10; i++) expect((await logIn(a, "no-proxy@example.com", "wrong123", `203.0.113.${i}`)).status).toBe(401);
+    expect((await logIn(a, "no-proxy@example.com", "secret12", "198.51.100.77")).status).toBe(429);
+  }, 120_000);
+});

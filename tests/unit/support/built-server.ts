@@ -50,6 +50,7 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     HOST: "127.0.0.1",
     DEMO: "false",
     LOGIN_MAX_FAILURES_PER_ADDRESS: "1000000",
+    SIGNUP_MAX_PER_ADDRESS: "1000000",
     ...env,
   });
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "server", "index.mjs")], {
