@@ -79,5 +79,5 @@ export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 export { sweepUploads } from "./images/storage.server";
-export { deleteExpiredSessions } from "./models/sessions.server";
+export { runMaintenance } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";

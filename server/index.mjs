@@ -125,13 +125,17 @@ export async function loadBuild() {
   return import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
 }
 
-/** How often the scheduled jobs run (expired sessions, upload leftovers). */
-const JOBS_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How often this machine asks whether a periodic job is due. Each job runs once per its period
+ * (an hour) across every process and machine, whoever asks first (a lease in the database:
+ * app/jobs/maintenance.server.ts, docs/decisions/0018-shared-limits-and-job-leases.md).
+ */
+const JOBS_TICK_MS = 5 * 60 * 1000;
 
 /**
- * What runs once for all processes (docs/decisions/0017-processes-and-write-transactions.md): the
- * migrations, the demo seed, and the scheduled jobs (now and every hour: expired session rows
- * deleted, leftovers of interrupted uploads swept). The cluster's primary calls it
+ * What runs once per machine rather than in every worker (docs/decisions/0017-processes-and-write-
+ * transactions.md): the migrations, the demo seed, and the timer of the periodic jobs (expired
+ * sessions, ended limit windows, leftovers of interrupted uploads). The cluster's primary calls it
  * (server/cluster.mjs), a single process calls it itself.
  * @param {any} entry the build's entry module
  */
@@ -139,18 +143,9 @@ export async function prepareOnce(entry) {
   const { knex } = await migrate();
   await knex.destroy();
   if (env().demo) await entry.seedIfEmpty();
-  const jobs = async () => {
-    try {
-      await entry.deleteExpiredSessions();
-    } catch (error) {
-      console.error("[jobs] deleting expired sessions failed", error);
-    }
-    // temp files and unreferenced photo folders older than an hour; never throws
-    await entry.sweepUploads();
-  };
-  // in the background: the jobs must not delay the start
-  void jobs();
-  setInterval(() => void jobs(), JOBS_EVERY_MS).unref();
+  // in the background: the jobs must not delay the start; runMaintenance never throws
+  void entry.runMaintenance();
+  setInterval(() => void entry.runMaintenance(), JOBS_TICK_MS).unref();
 }
 
 /**
