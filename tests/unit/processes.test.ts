@@ -1,8 +1,11 @@
 // Several server processes on one database (docs/decisions/0017-processes-and-write-
 // transactions.md): two real servers (server/index.mjs on a fresh build) take concurrent moment
 // deletes and comment creates and never answer 5xx: on one SQLite file (the default), and on
-// PostgreSQL with TEST_DATABASE_URL. The write lock held from outside: processes.sqlite.test.ts.
+// PostgreSQL with TEST_DATABASE_URL; limits and the client's address shared by the processes; the
+// cluster of npm start (workers replaced, SIGTERM). The write lock held from outside:
+// processes.sqlite.test.ts.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
@@ -137,5 +140,52 @@ describe("limits shared by the processes (docs/decisions/0018-shared-limits-and-
     await call(a, "/api/auth/signup", { json: { email: "no-proxy@example.com", username: "noproxy", password: "secret12" } });
     for (let i = 0; i < 10; i++) expect((await logIn(a, "no-proxy@example.com", "wrong123", `203.0.113.${i}`)).status).toBe(401);
     expect((await logIn(a, "no-proxy@example.com", "secret12", "198.51.100.77")).status).toBe(429);
+  }, 120_000);
+});
+
+/** The processes whose parent is `pid` (Linux: /proc/<pid>/stat, field 4 is the parent). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")"
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out.sort((x, y) => x - y);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes-and-write-transactions.md)", () => {
+  it("runs WEB_CONCURRENCY workers on one port, replaces one that dies, and stops them all on SIGTERM", async () => {
+    const primary = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "cluster.mjs");
+    const base = `http://127.0.0.1:${primary.port}`;
+    const workers = childrenOf(primary.pid);
+    expect(workers).toHaveLength(2);
+    expect((await call(base, "/readyz")).status).toBe(200);
+
+    const victim = workers[0]!;
+    process.kill(victim, "SIGKILL");
+    const replaced = await primary.waitForOutput(new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`));
+    const replacement = Number(replaced[1]);
+    expect(childrenOf(primary.pid)).toEqual([workers[1]!, replacement].sort((x, y) => x - y));
+    expect((await call(base, "/healthz")).status).toBe(200);
+
+    expect(await primary.stop()).toBe(0);
+    expect([workers[1]!, replacement].filter(alive)).toEqual([]);
+    expect(primary.errorLines().filter((l) => !l.startsWith(`[cluster] worker ${victim} exited (SIGKILL)`))).toEqual([]);
   }, 120_000);
 });
