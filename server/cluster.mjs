@@ -50,7 +50,12 @@ if (cluster.isWorker) {
       next.once("listening", () => console.log(`[cluster] worker ${next.process.pid} took the place of ${worker.process.pid}`));
     }, delay).unref();
   });
-  for (let i = 0; i < count; i++) fork();
+  let listening = 0;
+  for (let i = 0; i < count; i++) {
+    fork().once("listening", () => {
+      if (++listening === count) console.log(`[cluster] ${count} workers listening`);
+    });
+  }
 
   const stop = () => {
     if (stopping) return;

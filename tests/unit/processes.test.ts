@@ -173,6 +173,8 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
   it("runs WEB_CONCURRENCY workers on one port, replaces one that dies, and stops them all on SIGTERM", async () => {
     const primary = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "cluster.mjs");
     const base = `http://127.0.0.1:${primary.port}`;
+    // both share the port: a worker that dies then leaves it open for its replacement
+    await primary.waitForOutput(/\[cluster\] 2 workers listening/);
     const workers = childrenOf(primary.pid);
     expect(workers).toHaveLength(2);
     expect((await call(base, "/readyz")).status).toBe(200);
