@@ -78,4 +78,6 @@ export { BodyTooLargeError, newRequestState, requestStateContext } from "./lib/r
 export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
-export { sweepUploads } from "./images/storage.server";
+// Housekeeping (app/models/maintenance.server.ts): sweeps now and then on a timer. server/index.mjs
+// calls `sweepUploads` once at start; the name stays until that call is renamed to startMaintenance.
+export { startMaintenance, startMaintenance as sweepUploads } from "./models/maintenance.server";
