@@ -35,6 +35,7 @@ export const PHOTO_TEST_FILES = [
   "tests/unit/seed.test.ts",
   "app/models/maintenance.server.test.ts",
   "app/models/submissions.server.test.ts",
+  "tests/unit/crash.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

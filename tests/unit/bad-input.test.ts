@@ -14,6 +14,7 @@ import routes from "../../app/routes";
 import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { cookieFor } from "../helpers";
 import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { apiCall, signUpThroughApi, type ApiInit } from "./support/api-client";
 import { rawRequest, type RawBody, type RawResponse } from "./support/raw-http";
 
 let buildDir = "";
@@ -30,29 +31,8 @@ const ids = { kid: 0, moment: 0, comment: 0, friendship: 0, imageKey: "", imageF
 
 // ---- set-up through the public API ----------------------------------------------------------
 
-async function api(path: string, init: { method?: string; cookie?: string; json?: unknown; form?: FormData | Record<string, string> } = {}) {
-  const headers = new Headers();
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  let body: BodyInit | undefined;
-  if (init.json !== undefined) {
-    headers.set("Content-Type", "application/json");
-    body = JSON.stringify(init.json);
-  } else if (init.form instanceof FormData) body = init.form;
-  else if (init.form) body = new URLSearchParams(init.form);
-  const res = await fetch(base + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "POST"} ${path}: ${res.status} ${text}`);
-  return { data: JSON.parse(text), cookie: res.headers.getSetCookie()[0]?.split(";")[0] ?? "" };
-}
-
-async function signUp(prefix: string): Promise<Account> {
-  const tag = crypto.randomBytes(4).toString("hex");
-  const account = { email: `${prefix}${tag}@example.com`, username: `${prefix}${tag}`, password: "secret12" };
-  const { data, cookie } = await api("/api/auth/signup", {
-    json: { ...account, first_name: "Corpus", last_name: prefix },
-  });
-  return { id: data.id, email: account.email, password: account.password, cookie };
-}
+const api = (path: string, init?: ApiInit) => apiCall(base, path, init);
+const signUp = (prefix: string): Promise<Account> => signUpThroughApi(base, prefix);
 
 /** A new session for `who` (for requests that may end the one they carry), straight in the database. */
 function freshCookie(who: Account): Promise<string> {
