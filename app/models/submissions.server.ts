@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Knex } from "knex";
-import { db, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { db, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { parseSubmissionToken } from "~/forms/submission";
 
@@ -37,7 +37,7 @@ export type Once<T> = {
   readonly first: T | null;
   /** Records the submission inside the transaction that created `resultId` (no-op without a token). */
   claim(trx: Knex.Transaction, resultId: number): Promise<void>;
-  /** `write` (which answers the new row's id) and the claim in one transaction; without a token, `write` on db(). */
+  /** `write` (which answers the new row's id) and the claim in one write transaction (writeTransaction); without a token, `write` alone in one. */
   transaction(write: (conn: Db) => Promise<number>): Promise<number>;
   /**
    * After the create failed (a unique violation, or a refusal such as "already exists"): what the
@@ -48,7 +48,7 @@ export type Once<T> = {
 
 /** No token, other content, or a first result that is gone: everything runs as it always did. */
 function none<T>(): Once<T> {
-  return { first: null, claim: async () => {}, transaction: (write) => write(db()), winner: async () => null };
+  return { first: null, claim: async () => {}, transaction: (write) => writeTransaction(write), winner: async () => null };
 }
 
 /** The first submission of a token lost a race to another of the same content: roll back, answer that one. */
@@ -118,7 +118,7 @@ export async function submissionOnce<T>(
     first: null,
     claim,
     transaction: (write) =>
-      db().transaction(async (trx) => {
+      writeTransaction(async (trx) => {
         const id = await write(trx);
         await claim(trx, id);
         return id;
@@ -138,5 +138,5 @@ export async function submissionOnce<T>(
 /** Removes claims older than `olderThanMs` (the maintenance timer calls it). Answers how many. */
 export async function purgeSubmissions(olderThanMs = SUBMISSION_MAX_AGE_MS): Promise<number> {
   const cutoff = new Date(Date.now() - olderThanMs).toISOString();
-  return db()("submissions").where("created_at", "<", cutoff).delete();
+  return writeTransaction((trx) => trx("submissions").where("created_at", "<", cutoff).delete());
 }

@@ -13,8 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { cookieFor } from "../helpers";
-import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
-import { apiCall, signUpThroughApi, type ApiInit } from "./support/api-client";
+import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
 import { rawRequest, type RawBody, type RawResponse } from "./support/raw-http";
 
 let buildDir = "";
@@ -31,8 +30,20 @@ const ids = { kid: 0, moment: 0, comment: 0, friendship: 0, imageKey: "", imageF
 
 // ---- set-up through the public API ----------------------------------------------------------
 
-const api = (path: string, init?: ApiInit) => apiCall(base, path, init);
-const signUp = (prefix: string): Promise<Account> => signUpThroughApi(base, prefix);
+async function api(path: string, init: CallInit = {}) {
+  const res = await call(base, path, init);
+  if (res.status >= 300) throw new Error(`${init.method ?? "POST"} ${path}: ${res.status} ${res.text}`);
+  return { data: JSON.parse(res.text), cookie: res.cookie };
+}
+
+async function signUp(prefix: string): Promise<Account> {
+  const tag = crypto.randomBytes(4).toString("hex");
+  const account = { email: `${prefix}${tag}@example.com`, username: `${prefix}${tag}`, password: "secret12" };
+  const { data, cookie } = await api("/api/auth/signup", {
+    json: { ...account, first_name: "Corpus", last_name: prefix },
+  });
+  return { id: data.id, email: account.email, password: account.password, cookie };
+}
 
 /** A new session for `who` (for requests that may end the one they carry), straight in the database. */
 function freshCookie(who: Account): Promise<string> {

@@ -20,8 +20,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { listStored } from "~/images/test-fixtures.server";
-import { apiCall, signUpThroughApi, type ApiInit } from "./support/api-client";
-import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
 
 /** Kill rounds, and the acknowledged writes after which each round's kill comes. */
 const ROUNDS = 8;
@@ -55,8 +54,19 @@ const unexpected: string[] = [];
 
 const base = () => `http://127.0.0.1:${server!.port}`;
 
-const apiJson = (pathname: string, init: ApiInit) => apiCall(base(), pathname, init);
-const signUp = (prefix: string): Promise<Account> => signUpThroughApi(base(), prefix);
+/** A set-up call that must succeed: its JSON and the session cookie it set. */
+async function apiJson(pathname: string, init: CallInit) {
+  const res = await call(base(), pathname, init);
+  if (res.status >= 300) throw new Error(`${pathname}: ${res.status} ${res.text}`);
+  return { data: JSON.parse(res.text), cookie: res.cookie };
+}
+
+async function signUp(prefix: string): Promise<Account> {
+  const name = `${prefix}${crypto.randomBytes(4).toString("hex")}`;
+  const json = { email: `${name}@example.com`, username: name, password: "secret12", first_name: "Crash", last_name: prefix };
+  const { data, cookie } = await apiJson("/api/auth/signup", { json });
+  return { id: data.id, cookie };
+}
 
 function momentForm(title: string): FormData {
   const form = new FormData();
@@ -243,15 +253,8 @@ beforeAll(async () => {
   friend = await signUp("friend");
   kidId = (await apiJson("/api/kids/new", { cookie: owner.cookie, form: { name: "Crash Kid", birth_date: "2021-03-04", relationship: "Dad" } })).data.id;
   const friendship = (await apiJson("/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })).data.id;
-  const accepted = await fetch(`${base()}/api/friendships/${friendship}/update`, {
-    method: "PUT",
-    headers: { Cookie: friend.cookie, "Content-Type": "application/json" },
-    body: JSON.stringify({ status: "accepted" }),
-  });
-  expect(accepted.status).toBe(200);
-  const first = await fetch(`${base()}/api/kids/${kidId}/daily_logs/new`, { method: "POST", headers: { Cookie: owner.cookie }, body: momentForm("first") });
-  expect(first.status).toBe(201);
-  firstMomentId = Number((await first.json()).id);
+  await apiJson(`/api/friendships/${friendship}/update`, { method: "PUT", cookie: friend.cookie, json: { status: "accepted" } });
+  firstMomentId = Number((await apiJson(`/api/kids/${kidId}/daily_logs/new`, { cookie: owner.cookie, form: momentForm("first") })).data.id);
   acked.moments.set(firstMomentId, "first");
 }, 240_000);
 
@@ -291,11 +294,7 @@ describe("kill -9 during concurrent writes and uploads", () => {
     figures.lost = (await lostWrites()).length;
     expect(figures.lost).toBe(0);
     // the server works after all this: an ordinary write and its read
-    const res = await fetch(`${base()}/api/comments/${firstMomentId}/new-comment`, {
-      method: "POST",
-      headers: { Cookie: friend.cookie, "Content-Type": "application/json" },
-      body: JSON.stringify({ comment: "after the crashes" }),
-    });
+    const res = await call(base(), `/api/comments/${firstMomentId}/new-comment`, { cookie: friend.cookie, json: { comment: "after the crashes" } });
     expect(res.status).toBe(201);
   }, 600_000);
 
