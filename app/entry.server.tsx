@@ -78,6 +78,7 @@ export { BodyTooLargeError, newRequestState, requestStateContext } from "./lib/r
 export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
-export { sweepUploads } from "./images/storage.server";
-export { runMaintenance } from "./jobs/maintenance.server";
+// The periodic jobs (app/jobs/maintenance.server.ts): each once per period across every process and
+// machine; server/index.mjs asks on a timer.
+export { runScheduledJobs } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";

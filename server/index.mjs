@@ -130,7 +130,7 @@ export async function loadBuild() {
  * (an hour) across every process and machine, whoever asks first (a lease in the database:
  * app/jobs/maintenance.server.ts, docs/decisions/0018-shared-limits-and-job-leases.md).
  */
-const JOBS_TICK_MS = 5 * 60 * 1000;
+const JOBS_TICK_MS = 60 * 1000;
 
 /**
  * What runs once per machine rather than in every worker (docs/decisions/0017-processes-and-write-
@@ -143,9 +143,9 @@ export async function prepareOnce(entry) {
   const { knex } = await migrate();
   await knex.destroy();
   if (env().demo) await entry.seedIfEmpty();
-  // in the background: the jobs must not delay the start; runMaintenance never throws
-  void entry.runMaintenance();
-  setInterval(() => void entry.runMaintenance(), JOBS_TICK_MS).unref();
+  // in the background: the jobs must not delay the start; runScheduledJobs never throws
+  void entry.runScheduledJobs();
+  setInterval(() => void entry.runScheduledJobs(), JOBS_TICK_MS).unref();
 }
 
 /**

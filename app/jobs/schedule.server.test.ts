@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { claimLease, releaseLease, runExclusive } from "./schedule.server";
-import { runMaintenance } from "./maintenance.server";
+import { runScheduledJobs } from "./maintenance.server";
 import { makeUser } from "../../tests/helpers";
 
 const HOUR = 60 * 60 * 1000;
@@ -52,19 +52,19 @@ describe("the maintenance jobs", () => {
     const past = new Date(Date.now() - 1000).toISOString();
     await db()("sessions").insert({ id: "expired-session-hash", user_id: user.id, created_at: past, expires_at: past });
     await db()("rate_limits").insert({ key: "0".repeat(64), count: 3, window_ends_at: past });
-    const [a, b] = await Promise.all([runMaintenance(undefined, "machine-a:1"), runMaintenance(undefined, "machine-b:1")]);
+    const [a, b] = await Promise.all([runScheduledJobs(undefined, "machine-a:1"), runScheduledJobs(undefined, "machine-b:1")]);
     const names = [...a, ...b].sort();
     expect(names.filter((n) => n === "purge-expired-sessions")).toHaveLength(1);
     expect(names.filter((n) => n === "purge-expired-limits")).toHaveLength(1);
-    expect(names.filter((n) => n.startsWith("sweep-uploads@"))).toHaveLength(1);
+    expect(names.filter((n) => n.startsWith("housekeeping@"))).toHaveLength(1);
     expect(await db()("sessions").where("id", "expired-session-hash").first("id")).toBeUndefined();
     expect(await db()("rate_limits").where("key", "0".repeat(64)).first("key")).toBeUndefined();
     // within the hour, nobody runs them again
-    expect(await runMaintenance(undefined, "machine-c:1")).toEqual([]);
+    expect(await runScheduledJobs(undefined, "machine-c:1")).toEqual([]);
   });
 
   it("a job that fails is logged and the others still run", async () => {
-    const ran = await runMaintenance(
+    const ran = await runScheduledJobs(
       [
         { name: "test-fails", everyMs: HOUR, run: () => Promise.reject(new Error("boom")) },
         { name: "test-runs", everyMs: HOUR, run: async () => 1 },

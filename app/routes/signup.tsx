@@ -6,6 +6,7 @@ import { checkSignupAllowed, clientAddress, LoginError, requireAnonymous, startS
 import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { signUp } from "~/models/users.server";
+import { SUBMISSION_FIELD } from "~/forms/submission";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -27,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = submission.reply({ fieldErrors: error.fieldErrors, hideFields: ["password", "confirmPassword"] });
     return data({ result, variant }, { status: error.status, headers: error.headers });
   }
-  const created = await signUp(submission.value);
+  const created = await signUp(submission.value, { token: form.get(SUBMISSION_FIELD) });
   if (!created.ok) {
     return data(
       { result: submission.reply({ fieldErrors: created.fieldErrors, hideFields: ["password", "confirmPassword"] }), variant },

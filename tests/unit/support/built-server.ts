@@ -36,6 +36,8 @@ export type BuiltServer = {
   waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM, and the exit code once it has exited. */
   stop(): Promise<number | null>;
+  /** kill -9: no shutdown of any kind; resolves when the process has exited. */
+  crash(): Promise<void>;
 };
 
 /**
@@ -100,6 +102,10 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       return exited;
+    },
+    async crash() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
     },
   };
 }
