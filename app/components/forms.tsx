@@ -2,6 +2,7 @@ import {
   useCallback,
   useEffect,
   useRef,
+  useSyncExternalStore,
   type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
@@ -14,6 +15,16 @@ import { useRootData } from "./root-data";
 
 // GOV.UK's form pattern: a real <label>, the error beside the field tied by aria-describedby, and an
 // error summary at the top that takes focus and links to each field.
+
+const noSubscribe = () => () => {};
+/** False in the server render and during hydration, true once React runs in the browser. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscribe,
+    () => true,
+    () => false,
+  );
+}
 
 export type SummaryError = { fieldId: string; message: string };
 

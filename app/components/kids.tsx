@@ -2,8 +2,8 @@ import { useState } from "react";
 import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import { Link, useNavigation } from "react-router";
-import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField, useSubmitOnce } from "./forms";
+import { Link, useActionData, useNavigation } from "react-router";
+import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField, useHydrated, useSubmitOnce } from "./forms";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
@@ -64,7 +64,14 @@ export function PhotoField({
 }) {
   const m = meta as FieldMetadata<string>;
   const hintId = `${m.id}-hint`;
-  const props = getInputProps(m, { type: "file", ariaDescribedBy: hintId });
+  // Without JavaScript the browser sends the whole form and shows the answer as a new page: a file
+  // input is always empty there, so after a refused submission say that the photo must be chosen
+  // again (with JavaScript the page stays and the chosen file with it). docs/design.md
+  const refused = useActionData<{ result?: SubmissionResult<string[]> }>()?.result?.status === "error";
+  const hydrated = useHydrated();
+  const chooseAgain = refused && !hydrated;
+  const againId = `${m.id}-again`;
+  const props = getInputProps(m, { type: "file", ariaDescribedBy: chooseAgain ? `${hintId} ${againId}` : hintId });
   const before =
     current !== undefined ? (
       <figure className="current-photo">
@@ -74,6 +81,11 @@ export function PhotoField({
     ) : null;
   return (
     <FieldFrame meta={m} label={label} hint={hint} hintId={hintId} before={before}>
+      {chooseAgain ? (
+        <p id={againId} className="field-again">
+          The form was not saved, so your photo was not kept: if you chose one, please choose it again.
+        </p>
+      ) : null}
       <input {...props} key={props.key} accept="image/*" className="file-input" />
     </FieldFrame>
   );

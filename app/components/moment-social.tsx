@@ -6,12 +6,12 @@
 // ?confirm=delete-comment&commentId=<id>) that the server renders. With JavaScript the forms post
 // through fetchers (no navigation): the like count changes at once and settles to the server's
 // answer, editing is inline, the textarea clears after a successful add.
-import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "react-router";
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
-import { FieldError, SubmissionToken, useSubmitOnce } from "./forms";
+import { FieldError, SubmissionToken, useHydrated, useSubmitOnce } from "./forms";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";
@@ -23,16 +23,6 @@ import "~/styles/social.css";
 export type SocialActionData =
   | { ok: true; intent: string; commentId?: number }
   | { ok: false; intent: string; message?: string; errors?: { comment: string[] } };
-
-const noSubscribe = () => () => {};
-/** False in the server render and during hydration, true once React runs in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscribe,
-    () => true,
-    () => false,
-  );
-}
 
 export const likesLabel = (n: number) => `${n} ${n === 1 ? "like" : "likes"}`;
 export const commentsLabel = (n: number) => `${n} ${n === 1 ? "comment" : "comments"}`;
