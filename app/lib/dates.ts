@@ -161,3 +161,45 @@ export function formatInstantDate(instant: string, timeZone: string): string {
   if (Number.isNaN(date.getTime())) return instant;
   return formatter("en-GB", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(date);
 }
+
+// ---- a moment's date (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
+
+/**
+ * What is wrong with `date` as the date of a moment of a kid born on `birthDate`: not a real date,
+ * after `today`, or more than one year before the birth date. null when it is fine.
+ */
+export function takenOnProblem(date: IsoDate, birthDate: IsoDate, today: IsoDate): "invalid" | "future" | "too-early" | null {
+  const d = parseIsoDate(date);
+  const birth = parseIsoDate(birthDate);
+  if (!d) return "invalid";
+  if (date > today) return "future";
+  if (birth) {
+    const earliest = toIsoDate({ ...birth, year: birth.year - 1, day: Math.min(birth.day, daysInMonth(birth.year - 1, birth.month)) });
+    if (date < earliest) return "too-early";
+  }
+  return null;
+}
+
+/** The date of a new moment when the parent gives none: the photo's EXIF date when it is acceptable, else today. */
+export function defaultTakenOn(exifDate: IsoDate | null, birthDate: IsoDate, today: IsoDate): IsoDate {
+  return exifDate && !takenOnProblem(exifDate, birthDate, today) ? exifDate : today;
+}
+
+/** "2 years, 3 months" (a year or more), "3 months" (under a year), "12 days" (under a month). */
+export function formatShortAge(age: Age): string {
+  if (age.years > 0) return `${unit(age.years, "year")}, ${unit(age.months, "month")}`;
+  if (age.months > 0) return unit(age.months, "month");
+  return unit(age.days, "day");
+}
+
+/** "Elsa was 2 years, 3 months" on `date`; "Before Elsa was born" for a date before the birth date. */
+export function ageOnMomentText(name: string, birthDate: IsoDate, date: IsoDate): string {
+  const age = ageOn(birthDate, date);
+  if (!age) return parseIsoDate(date) && parseIsoDate(birthDate) ? `Before ${name} was born` : "";
+  return `${name} was ${formatShortAge(age)}`;
+}
+
+/** The date line of a moment of `kidName` (born `birthDate`) taken on `takenOn`: see MomentDate (app/components/moment-story.tsx). */
+export function momentDateView(takenOn: IsoDate, kidName: string, birthDate: IsoDate): { takenOn: IsoDate; date: string; age: string } {
+  return { takenOn, date: formatCalendarDate(takenOn), age: ageOnMomentText(kidName, birthDate, takenOn) };
+}

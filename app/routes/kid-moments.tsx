@@ -3,8 +3,7 @@ import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
-import { config } from "~/lib/config.server";
-import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/dates";
+import { ageText, formatCalendarDate, momentDateView } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { deleteMomentForm } from "~/web/forms.server";
@@ -13,6 +12,7 @@ import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
+import { MilestoneBadge, MomentDate } from "~/components/moment-story";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 const PAGE_SIZE = 20;
@@ -29,7 +29,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // list page: the newest few comments per moment; the moment's own page shows them all
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
   const { kid } = page;
-  const zone = config().timeZone;
   return {
     kid: {
       id: kid.id,
@@ -45,8 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       title: m.title,
       content: m.content,
       photo: m.photo,
-      createdAt: m.created_at,
-      created: formatInstantDate(m.created_at, zone),
+      milestone: m.milestone,
+      date: momentDateView(m.taken_on, kid.name, kid.birth_date),
     })),
     social,
     next: page.next,
@@ -111,9 +110,8 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
-                <p className="moment__date">
-                  <time dateTime={m.createdAt}>{m.created}</time>
-                </p>
+                <MilestoneBadge milestone={m.milestone} />
+                <MomentDate view={m.date} />
                 <p className="moment__content">{m.content}</p>
                 {isOwner ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}
