@@ -9,6 +9,7 @@ export default [
   route("signup", "routes/signup.tsx"),
   route("logout", "routes/logout.tsx"),
   route("my-kids-list", "routes/my-kids.tsx"),
+  route("feed", "routes/feed.tsx"),
   route("kids/add-new", "routes/kid-new.tsx"),
   route("kids/:kidId/update", "routes/kid-update.tsx"),
   route("kids/:kidId/dailyLogs", "routes/kid-moments.tsx"),

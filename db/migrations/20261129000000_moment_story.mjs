@@ -5,7 +5,8 @@
 // - daily_logs.milestone: null, or the milestone's label ("First steps", or the parent's own).
 // - The kid's cursor index now follows the page order (taken_on, created_at, id) and a second one
 //   serves the feed across kids in the same order.
-// - feed_visits: when each user last opened the feed ("New since your last visit").
+// - feed_visits: when each user last opened the feed and what the "New since your last visit"
+//   marker counts from.
 
 /** @param {import("knex").Knex} knex */
 export async function up(knex) {
@@ -22,7 +23,8 @@ export async function up(knex) {
   });
   await knex.schema.createTable("feed_visits", (t) => {
     t.integer("user_id").primary().references("id").inTable("users").onDelete("CASCADE");
-    t.string("seen_at", 24).notNullable(); // ISO 8601 UTC
+    t.string("seen_at", 24).notNullable(); // ISO 8601 UTC: the last time the feed was opened
+    t.string("since", 24).nullable(); // what "new" is measured from: the visit before this one
   });
 }
 

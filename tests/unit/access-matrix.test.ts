@@ -117,6 +117,8 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/signup.tsx": [{ label: "GET", expect: all(200, { redirect: "/" }) }],
   "routes/logout.tsx": [{ label: "GET", expect: all({ redirect: "/" }, { redirect: "/" }) }],
   "routes/my-kids.tsx": [{ label: "GET", expect: all("login", 200) }],
+  // every signed-in user has a feed; WHAT it lists per viewer: app/models/feed.server.test.ts
+  "routes/feed.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/kid-new.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/kid-update.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },

@@ -1,0 +1,124 @@
+import type { Knex } from "knex";
+import { db, nowIso } from "~/lib/db.server";
+import { limitParam, query, type ParamFn } from "~/lib/query.server";
+import type { Photo } from "~/images/photo";
+import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { whereMomentVisibleTo } from "./access.server";
+import {
+  MOMENT_ORDER,
+  momentColumns,
+  momentFromRow,
+  momentsQuery,
+  olderThanCursor,
+  pageOf,
+  type Cursor,
+  type CursorParams,
+  type Moment,
+} from "./moments.server";
+
+// The home feed (issue #15, docs/spec.md "Feed", docs/decisions/0028-moment-dates-and-feed.md):
+// every moment the viewer may see, of their own kids and of every kid visible to them across
+// families, newest first in the kid pages' order (taken_on, created_at, id) with the same cursor.
+// Who may see a moment is the access module's `whereMomentVisibleTo`, never a condition of ours.
+// A page is one query whatever the number of families; "on this day" is one more, the last visit
+// one read and one write.
+
+export type FeedKid = { id: number; name: string; birth_date: string; user_id: number; photo: Photo | null };
+export type FeedMoment = Moment & { kid: FeedKid };
+export type FeedPage = { moments: FeedMoment[]; next: string | null };
+
+const feedColumns = [
+  ...momentColumns,
+  "kids.name as kid_name",
+  "kids.birth_date as kid_birth_date",
+  "kids.user_id as kid_user_id",
+  ...photoColumns("kid_images", "kid_image"),
+];
+
+/** Moments joined with their kid (and its picture), filtered by the access rule for `viewer`. */
+function visibleMoments(k: Knex, viewer: string): Knex.QueryBuilder {
+  const q = momentsQuery(k)
+    .join("kids", "kids.id", "daily_logs.kid_id")
+    .leftJoin("images as kid_images", "kid_images.id", "kids.image_id");
+  return whereMomentVisibleTo(q, viewer).select(feedColumns);
+}
+
+function feedMomentFromRow(row: Record<string, unknown>): FeedMoment {
+  return {
+    ...momentFromRow(row),
+    kid: {
+      id: Number(row.kid_id),
+      name: String(row.kid_name),
+      birth_date: String(row.kid_birth_date),
+      user_id: Number(row.kid_user_id),
+      photo: photoFromRow(row, "kid_image"),
+    },
+  };
+}
+
+type FeedParams = { viewer: number; limit: number } & CursorParams;
+
+function feedSql(p: ParamFn<FeedParams>, k: Knex, afterCursor: boolean) {
+  const q = visibleMoments(k, p("viewer")).orderBy(MOMENT_ORDER);
+  if (afterCursor) olderThanCursor(q, p);
+  return limitParam(k, q, p("limit"));
+}
+const feedFirst = query<{ viewer: number; limit: number }>((p, k) => feedSql(p as ParamFn<FeedParams>, k, false));
+const feedAfter = query<FeedParams>((p, k) => feedSql(p, k, true));
+
+/** One page of `viewerId`'s feed (at most `limit` moments older than `before`), one query. */
+export async function listFeed(viewerId: number, opts: { limit: number; before?: Cursor | null }): Promise<FeedPage> {
+  const limit = opts.limit + 1;
+  const rows = opts.before ? await feedAfter.all({ viewer: viewerId, limit, ...opts.before }) : await feedFirst.all({ viewer: viewerId, limit });
+  const { next } = pageOf(rows, opts.limit);
+  return { moments: rows.slice(0, opts.limit).map(feedMomentFromRow), next };
+}
+
+// ---- on this day ----
+
+const ON_THIS_DAY_MAX = 10;
+
+const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; limit: number }>((p, k) => {
+  // "MM-DD" of the moment's date: substr works alike on SQLite and PostgreSQL
+  const q = visibleMoments(k, p("viewer"))
+    .whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")])
+    .where("daily_logs.taken_on", "<", p("today"))
+    .orderBy(MOMENT_ORDER);
+  return limitParam(k, q, p("limit"));
+});
+
+/**
+ * `viewerId`'s visible moments from the same calendar day as `today` ("YYYY-MM-DD") in earlier
+ * years, newest first, with how many years ago. One query. 29 February shows only on 29 February.
+ */
+export async function onThisDay(viewerId: number, today: string): Promise<(FeedMoment & { yearsAgo: number })[]> {
+  const rows = await onThisDayQuery.all({ viewer: viewerId, monthDay: today.slice(5, 10), today, limit: ON_THIS_DAY_MAX });
+  return rows.map((row) => {
+    const moment = feedMomentFromRow(row);
+    return { ...moment, yearsAgo: Number(today.slice(0, 4)) - Number(moment.taken_on.slice(0, 4)) };
+  });
+}
+
+// ---- the last visit ----
+
+/**
+ * Opening the feed again within this time (a like, a comment, the next page) is the same visit:
+ * what counts as new does not move.
+ */
+export const VISIT_GAP_MS = 30 * 60 * 1000;
+
+const lastVisit = query<{ userId: number }>((p, k) =>
+  k("feed_visits").where("feed_visits.user_id", p("userId")).first("feed_visits.seen_at", "feed_visits.since"),
+);
+
+/**
+ * Records that `userId` opens the feed at `now`; answers the instant "New since your last visit"
+ * counts from (null on a first visit: nothing is marked). Two queries.
+ */
+export async function recordFeedVisit(userId: number, now = nowIso()): Promise<string | null> {
+  const row = await lastVisit.first<{ seen_at: string; since: string | null }>({ userId });
+  const sameVisit = row && Date.parse(now) - Date.parse(String(row.seen_at)) < VISIT_GAP_MS;
+  const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
+  await db()("feed_visits").insert({ user_id: userId, seen_at: now, since }).onConflict("user_id").merge(["seen_at", "since"]);
+  return since;
+}
