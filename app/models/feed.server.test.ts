@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { args, cookieFor, countQueries, makeUser, req } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
 import { today } from "~/lib/dates.server";
 import { loader as feedLoader } from "~/routes/feed";
@@ -23,20 +23,6 @@ async function moment(kidId: number, title: string, takenOn: string, createdAt =
     .insert({ kid_id: kidId, title, content: `${title}!`, taken_on: takenOn, created_at: createdAt, updated_at: createdAt })
     .returning("id");
   return Number(typeof row === "object" ? row.id : row);
-}
-
-async function countQueries(fn: () => Promise<unknown>): Promise<number> {
-  let n = 0;
-  const listener = () => {
-    n += 1;
-  };
-  db().on("query", listener);
-  try {
-    await fn();
-  } finally {
-    db().off("query", listener);
-  }
-  return n;
 }
 
 const titles = (page: { moments: { title: string }[] }) => page.moments.map((m) => m.title);
