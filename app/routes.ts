@@ -14,6 +14,8 @@ export default [
   route("kids/:kidId/update", "routes/kid-update.tsx"),
   route("kids/:kidId/dailyLogs", "routes/kid-moments.tsx"),
   route("kids/:kidId/dailyLogs/new", "routes/moment-new.tsx"),
+  route("kids/:kidId/milestones", "routes/kid-milestones.tsx"),
+  route("kids/:kidId/timeline", "routes/kid-timeline.tsx"),
   route("dailyLogs/:dailyLogId", "routes/moment.tsx"),
   route("dailyLogs/:dailyLogId/update", "routes/moment-update.tsx"),
   route("dailyLogs/:dailyLogId/social", "routes/moment-social.tsx"),

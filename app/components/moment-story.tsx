@@ -1,4 +1,7 @@
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { Link } from "react-router";
+import { Photo as PhotoView } from "./photo";
+import type { Photo } from "~/images/photo";
 import { Field, FieldFrame } from "./forms";
 import { MILESTONE_MAX, MILESTONE_NONE, MILESTONE_OTHER, MILESTONES } from "~/forms/moment";
 
@@ -88,5 +91,61 @@ export function MilestoneBadge({ milestone }: { milestone: string | null }) {
       <span aria-hidden="true">★ </span>
       {milestone}
     </p>
+  );
+}
+
+/** A moment in a kid's milestones or timeline: title (to the moment's page), badge, date and age, photo, text. */
+export function StoryMoment({
+  moment,
+  priority = false,
+}: {
+  moment: { id: number; title: string; content: string; photo: Photo | null; milestone: string | null; date: MomentDateView };
+  priority?: boolean;
+}) {
+  return (
+    <article id={`moment-${moment.id}`} className="moment card" aria-labelledby={`moment-${moment.id}-title`}>
+      <h3 id={`moment-${moment.id}-title`} className="moment__title">
+        <Link to={`/dailyLogs/${moment.id}`}>{moment.title}</Link>
+      </h3>
+      <MilestoneBadge milestone={moment.milestone} />
+      <MomentDate view={moment.date} />
+      <PhotoView photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} className="moment__photo" />
+      <p className="moment__content">{moment.content}</p>
+    </article>
+  );
+}
+
+/** A list of StoryMoments, the first one loaded eagerly. */
+export function StoryMomentList({ moments }: { moments: Parameters<typeof StoryMoment>[0]["moment"][] }) {
+  return (
+    <ol className="moment-list">
+      {moments.map((m, i) => (
+        <li key={m.id}>
+          <StoryMoment moment={m} priority={i === 0} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The kid page's links to the story views. */
+export function StoryLinks({ kidId, current }: { kidId: number; current?: "milestones" | "timeline" | "moments" }) {
+  const links = [
+    { key: "moments", to: `/kids/${kidId}/dailyLogs`, label: "All moments" },
+    { key: "milestones", to: `/kids/${kidId}/milestones`, label: "Milestones" },
+    { key: "timeline", to: `/kids/${kidId}/timeline`, label: "Timeline by age" },
+  ] as const;
+  return (
+    <nav aria-label="Views of the kid's moments" className="story-links">
+      <ul>
+        {links.map((l) => (
+          <li key={l.key}>
+            <Link to={l.to} aria-current={current === l.key ? "page" : undefined}>
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

@@ -3,16 +3,17 @@ import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
-import { ageText, formatCalendarDate, momentDateView } from "~/lib/dates";
+import { ageText, formatCalendarDate } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { kidMomentView } from "~/web/feed.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
-import { MilestoneBadge, MomentDate } from "~/components/moment-story";
+import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 const PAGE_SIZE = 20;
@@ -39,14 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       age: ageText(kid.birth_date, today()),
     },
     isOwner: page.isOwner,
-    moments: page.moments.map((m) => ({
-      id: m.id,
-      title: m.title,
-      content: m.content,
-      photo: m.photo,
-      milestone: m.milestone,
-      date: momentDateView(m.taken_on, kid.name, kid.birth_date),
-    })),
+    moments: page.moments.map((m) => kidMomentView(m, kid)),
     social,
     next: page.next,
     isOlderPage: Boolean(before),
@@ -94,6 +88,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
         ) : null}
       </section>
       <h1>{heading}</h1>
+      <StoryLinks kidId={kid.id} current="moments" />
       {isOlderPage ? (
         <p>
           <Link to={location.pathname}>Back to the newest moments</Link>

@@ -1,5 +1,6 @@
 import { ageOn, formatShortAge, momentDateView } from "~/lib/dates";
 import type { FeedMoment } from "~/models/feed.server";
+import type { Moment } from "~/models/moments.server";
 import type { MomentSocialData } from "~/models/social.server";
 import type { Photo as PhotoData } from "~/images/photo";
 
@@ -29,14 +30,21 @@ export function kidAgeLine(name: string, birthDate: string, takenOn: string): st
 
 export function feedEntryView(m: FeedMoment, opts: { since: string | null; social?: MomentSocialData }): FeedEntryView {
   return {
+    ...kidMomentView(m, m.kid),
+    kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
+    isNew: opts.since !== null && m.created_at > opts.since,
+    social: opts.social ?? null,
+  };
+}
+
+/** A kid's moment as the kid's pages render it (moments list, milestones, timeline). */
+export function kidMomentView(m: Moment, kid: { name: string; birth_date: string }) {
+  return {
     id: m.id,
     title: m.title,
     content: m.content,
     photo: m.photo,
     milestone: m.milestone,
-    date: momentDateView(m.taken_on, m.kid.name, m.kid.birth_date),
-    kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
-    isNew: opts.since !== null && m.created_at > opts.since,
-    social: opts.social ?? null,
+    date: momentDateView(m.taken_on, kid.name, kid.birth_date),
   };
 }

@@ -125,6 +125,12 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
   ],
   "routes/kid-moments.tsx": [{ label: "GET", params: kidParam("kidId"), expect: friendsPage }],
+  "routes/kid-milestones.tsx": [{ label: "GET", params: kidParam("kidId"), expect: friendsPage }],
+  "routes/kid-timeline.tsx": [
+    { label: "GET (index)", params: kidParam("kidId"), expect: friendsPage },
+    { label: "GET (an age)", params: kidParam("kidId"), query: "?age=1", expect: friendsPage },
+    { label: "GET (a month)", params: kidParam("kidId"), query: "?month=2024-03", expect: friendsPage },
+  ],
   "routes/moment-new.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
     { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
