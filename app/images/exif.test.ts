@@ -80,6 +80,8 @@ describe("photoTakenOn (a file on disk)", () => {
       const text = path.join(dir, "text.jpg");
       await fsp.writeFile(text, "not an image");
       expect(await photoTakenOn(dated)).toBe("2022-08-09");
+      // a real HEIC from a phone: sharp reads its EXIF from the header (docs/decisions/0029-heic-photos.md)
+      expect(await photoTakenOn(path.resolve(import.meta.dirname, "../../tests/fixtures/iphone.heic"))).toBe("2023-07-08");
       expect(await photoTakenOn(plain)).toBeNull();
       expect(await photoTakenOn(text)).toBeNull();
     } finally {

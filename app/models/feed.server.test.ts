@@ -147,6 +147,9 @@ describe("the home feed", () => {
     expect(await recordFeedVisit(me.id, later)).toBe(t0);
     const reload = new Date(Date.parse(later) + 60_000).toISOString();
     expect(await recordFeedVisit(me.id, reload)).toBe(t0);
+    const soon = new Date(Date.parse(reload) + 1000).toISOString(); // within a minute: no write
+    expect(await recordFeedVisit(me.id, soon)).toBe(t0);
+    expect((await db()("feed_visits").where({ user_id: me.id }).first()).seen_at).toBe(reload);
     const nextDay = new Date(Date.parse(reload) + 24 * 3600_000).toISOString();
     expect(await recordFeedVisit(me.id, nextDay)).toBe(reload);
   });

@@ -95,7 +95,7 @@ export default function KidTimeline({ loaderData }: Route.ComponentProps) {
       {periodLabel ? (
         <section aria-labelledby="period-heading">
           <h2 id="period-heading">
-            {periodLabel}
+            {`Moments of ${periodLabel}`}
             {isOlderPage ? " (older)" : ""}
           </h2>
           {isOlderPage ? (
