@@ -1,4 +1,4 @@
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import { MOMENT_MESSAGES, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
@@ -317,7 +317,7 @@ export async function updateMoment(
       throw error;
     }
   } else {
-    const count = await owned(db()).update(changes);
+    const count = await writeTransaction((trx) => owned(trx).update(changes));
     if (!count) return momentGone();
   }
   const moment = await getMoment(momentId);
@@ -332,7 +332,7 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
   let key: string | null = null;
-  const kidId = await db().transaction(async (trx) => {
+  const kidId = await writeTransaction(async (trx) => {
     const moment = await trx("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")
