@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { db, nowIso } from "~/lib/db.server";
+import { nowIso, writeTransaction } from "~/lib/db.server";
 import { limitParam, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
@@ -123,6 +123,6 @@ export async function recordFeedVisit(userId: number, now = nowIso()): Promise<s
   const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
   // a reload within a minute changes nothing worth a write (one writer: keep the feed a read)
   if (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS) return since;
-  await db()("feed_visits").insert({ user_id: userId, seen_at: now, since }).onConflict("user_id").merge(["seen_at", "since"]);
+  await writeTransaction((trx) => trx("feed_visits").insert({ user_id: userId, seen_at: now, since }).onConflict("user_id").merge(["seen_at", "since"]));
   return since;
 }
