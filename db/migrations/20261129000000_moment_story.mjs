@@ -3,8 +3,8 @@
 // - daily_logs.taken_on: the moment's own calendar date ("YYYY-MM-DD"), chosen by the parent.
 //   Existing moments get the UTC calendar date of their creation.
 // - daily_logs.milestone: null, or the milestone's label ("First steps", or the parent's own).
-// - The kid's cursor index now follows the page order (taken_on, created_at, id) and a second one
-//   serves the feed across kids in the same order.
+// - The kid's cursor index now follows the page order (taken_on, created_at, id); the feed reads
+//   each visible kid's range of it (no index across kids: see the decision record).
 // - feed_visits: when each user last opened the feed and what the "New since your last visit"
 //   marker counts from.
 
@@ -19,7 +19,6 @@ export async function up(knex) {
   await knex.schema.alterTable("daily_logs", (t) => {
     t.dropIndex(["kid_id", "created_at", "id"], "daily_logs_kid_cursor");
     t.index(["kid_id", "taken_on", "created_at", "id"], "daily_logs_kid_taken");
-    t.index(["taken_on", "created_at", "id"], "daily_logs_taken");
   });
   await knex.schema.createTable("feed_visits", (t) => {
     t.integer("user_id").primary().references("id").inTable("users").onDelete("CASCADE");
@@ -32,7 +31,6 @@ export async function up(knex) {
 export async function down(knex) {
   await knex.schema.dropTableIfExists("feed_visits");
   await knex.schema.alterTable("daily_logs", (t) => {
-    t.dropIndex(["taken_on", "created_at", "id"], "daily_logs_taken");
     t.dropIndex(["kid_id", "taken_on", "created_at", "id"], "daily_logs_kid_taken");
     t.index(["kid_id", "created_at", "id"], "daily_logs_kid_cursor");
   });
