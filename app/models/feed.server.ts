@@ -36,19 +36,26 @@ const feedColumns = [
 ];
 
 /**
- * Moments joined with their kid (and its picture), filtered by the access rule for `viewer`. The
- * extra `kid_id in (the visible kids)` changes nothing in what is seen (a visible moment's kid is
- * visible) but makes the plan start from the viewer's few kids and read each one's range of the
- * kid index, with or without table statistics, instead of scanning every moment
+ * Rows of `daily_logs` joined with their kid, filtered by the access rule for `viewer`. The extra
+ * `kid_id in (the visible kids)` changes nothing in what is seen (a visible moment's kid is visible)
+ * but makes the plan start from the viewer's few kids and read each one's range of the kid index,
+ * with or without table statistics, instead of scanning every moment
  * (docs/decisions/0028-moment-dates-and-feed.md).
  */
-function visibleMoments(k: Knex, viewer: string): Knex.QueryBuilder {
+function visibleMomentRows(k: Knex, viewer: string): Knex.QueryBuilder {
   const visibleKids = whereKidVisibleTo(k("kids as feed_kids").select("feed_kids.id"), viewer, "feed_kids");
-  const q = momentsQuery(k)
+  const q = k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").whereIn("daily_logs.kid_id", visibleKids);
+  return whereMomentVisibleTo(q, viewer);
+}
+
+/** The full rows (moment, photo, kid, kid's picture) of the moments whose ids `ids` selects, newest first. */
+function feedRowsOf(k: Knex, ids: Knex.QueryBuilder | Knex.Raw): Knex.QueryBuilder {
+  return momentsQuery(k)
     .join("kids", "kids.id", "daily_logs.kid_id")
     .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
-    .whereIn("daily_logs.kid_id", visibleKids);
-  return whereMomentVisibleTo(q, viewer).select(feedColumns);
+    .whereIn("daily_logs.id", ids as Knex.QueryBuilder) // a raw subquery (limitParam) is one too
+    .orderBy(MOMENT_ORDER)
+    .select(feedColumns);
 }
 
 function feedMomentFromRow(row: Record<string, unknown>): FeedMoment {
@@ -66,10 +73,12 @@ function feedMomentFromRow(row: Record<string, unknown>): FeedMoment {
 
 type FeedParams = { viewer: number; limit: number } & CursorParams;
 
+// The page is chosen on the narrow index columns first (sorting thousands of ids is cheap, sorting
+// thousands of full rows with their photos is not), then only its rows are read in full.
 function feedSql(p: ParamFn<FeedParams>, k: Knex, afterCursor: boolean) {
-  const q = visibleMoments(k, p("viewer")).orderBy(MOMENT_ORDER);
-  if (afterCursor) olderThanCursor(q, p);
-  return limitParam(k, q, p("limit"));
+  const ids = visibleMomentRows(k, p("viewer")).orderBy(MOMENT_ORDER).select("daily_logs.id");
+  if (afterCursor) olderThanCursor(ids, p);
+  return feedRowsOf(k, limitParam(k, ids, p("limit")));
 }
 const feedFirst = query<{ viewer: number; limit: number }>((p, k) => feedSql(p as ParamFn<FeedParams>, k, false));
 const feedAfter = query<FeedParams>((p, k) => feedSql(p, k, true));
@@ -90,11 +99,12 @@ const ON_THIS_DAY_MAX = 10;
 
 const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; limit: number }>((p, k) => {
   // "MM-DD" of the moment's date: substr works alike on SQLite and PostgreSQL
-  const q = visibleMoments(k, p("viewer"))
+  const ids = visibleMomentRows(k, p("viewer"))
     .whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")])
     .where("daily_logs.taken_on", "<", p("today"))
-    .orderBy(MOMENT_ORDER);
-  return limitParam(k, q, p("limit"));
+    .orderBy(MOMENT_ORDER)
+    .select("daily_logs.id");
+  return feedRowsOf(k, limitParam(k, ids, p("limit")));
 });
 
 /**
