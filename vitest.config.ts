@@ -10,6 +10,8 @@ const SQLITE_ONLY = [
   "app/lib/db.server.sqlite.test.ts",
   // SQLite's plan for a moments page through the model's own query shape
   "app/models/moments.server.sqlite.test.ts",
+  // npm run backup / restore copy the SQLite file (PostgreSQL: pg_dump, see README)
+  "tests/unit/backup-restore.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers)
 const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];
@@ -33,6 +35,9 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
   "tests/unit/seed.test.ts",
+  "app/models/account.server.test.ts",
+  "app/models/export-zip.server.test.ts",
+  "app/routes/api/users-current.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

@@ -1,5 +1,7 @@
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
 
 // GOV.UK's form pattern: a real <label>, the error beside the field tied by aria-describedby, and an
 // error summary at the top that takes focus and links to each field.
@@ -203,4 +205,24 @@ export function SubmitButton({
 /** `Error: ` prefix for the page title when the form has errors (GOV.UK pattern). */
 export function pageTitle(title: string, hasErrors: boolean): string {
   return `${hasErrors ? "Error: " : ""}${title} – Sweet Moments`;
+}
+
+/**
+ * A conform form validated by `schema` in the browser (on submit, then as the user types) with the
+ * server's answer `lastResult`: the settings forms' shared set-up.
+ */
+export function useSchemaForm<S extends z.ZodObject>(
+  id: string,
+  schema: S,
+  lastResult?: SubmissionResult<string[]>,
+  defaultValue?: Record<string, string>,
+) {
+  return useForm<z.input<S>, z.output<S>>({
+    id,
+    lastResult,
+    defaultValue: defaultValue as never,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
 }
