@@ -10,7 +10,7 @@ function megabytes(bytes: number): string {
  * "Download all my data". Without JavaScript a plain link: the browser downloads the ZIP as the
  * server streams it. With JavaScript the same URL is fetched here so the page can say how far it
  * has got (megabytes received; the total is not known until the end), then handed to the browser
- * as a file. docs/spec.md §8 "Your data".
+ * as a file. docs/spec.md §2 "Your data".
  */
 export function ExportLink() {
   const [state, setState] = useState<{ phase: "idle" | "running" | "done" | "failed"; bytes: number }>({ phase: "idle", bytes: 0 });

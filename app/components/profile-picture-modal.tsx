@@ -167,7 +167,7 @@ export function ProfilePictureForm({
   );
 }
 
-/** A form-level "Something went wrong. Please try again." (docs/spec.md §8) for conform. */
+/** A form-level "Something went wrong. Please try again." (docs/spec.md §2) for conform. */
 function serverErrorResult(): SubmissionResult<string[]> {
   return { status: "error", error: { "": [PICTURE_MESSAGES.serverError] }, initialValue: {} };
 }

@@ -10,7 +10,7 @@ import { canSeeKidsOf, requireKid } from "./access.server";
 import { createSession, endOtherSessions, endSessionByHandle, getSessionUser, LAST_SEEN_EVERY_MS, listSessions } from "./sessions.server";
 import { checkCredentials } from "~/web/auth.server";
 
-// docs/spec.md §8: the account's own settings and its deletion.
+// docs/spec.md §2: the account's own settings and its deletion.
 
 const profile = (u: { username: string; email: string; first_name: string | null; last_name: string | null }, over: Record<string, unknown> = {}) => ({
   username: u.username,

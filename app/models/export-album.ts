@@ -1,7 +1,7 @@
 import { ageText, formatCalendarDate } from "~/lib/dates";
 import type { ExportData, ExportKid } from "./export.server";
 
-// The offline album of the export (docs/spec.md §8 "Your data"): static HTML pages that open from
+// The offline album of the export (docs/spec.md §2 "Your data"): static HTML pages that open from
 // the unzipped folder with no server and no JavaScript: relative links only, CSS inline, every
 // text escaped. `index.html` lists the kids; `kids/<name>.html` shows a kid's moments, newest
 // first, with the kid's age on the day, the photo, likes and comments.

@@ -12,7 +12,7 @@ import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, s
 import { exportZip } from "./export-zip.server";
 import { safeName } from "./export.server";
 
-// docs/spec.md §8 "Your data": the export's ZIP.
+// docs/spec.md §2 "Your data": the export's ZIP.
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -4,7 +4,7 @@ import { photoStore, type PhotoStore } from "~/images/photo-store.server";
 import { indexPage, kidPage, kidPagePath } from "./export-album";
 import { exportJson, exportPhotos, loadExport, safeName, type ExportData } from "./export.server";
 
-// "Download all my data" as ONE ZIP stream (docs/spec.md §8, docs/decisions/0023-streamed-export.md):
+// "Download all my data" as ONE ZIP stream (docs/spec.md §2, docs/decisions/0023-streamed-export.md):
 // yazl writes entries one after another; each photo is opened from the photo store only when the
 // ZIP reaches it (addReadStreamLazy), so at most one photo is being read at a time and the bytes
 // flow to the browser as they come (backpressure all the way: the browser's pace sets the store's).

@@ -9,7 +9,7 @@ import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friendships.server";
 
-// What "Download all my data" holds (docs/spec.md §8 "Your data"), as plain data: the account, the
+// What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns (access module: whereKidOwnedBy; friends' kids are theirs to export) with
 // their moments, likes and comments, and the friends' names. app/models/export-zip.server.ts
 // streams it as a ZIP. A moment is shaped in ONE place (shapeMoment): a new field of moments

@@ -18,7 +18,7 @@ import { displayName, fullName } from "~/lib/names";
 // shared and works without JavaScript), results under "Search Results", each with an "Add friend"
 // POST form. The action redirects back to the same search with `sent=<id>`, and the loader shows
 // the success message only if that request really exists. With JavaScript the message clears after
-// 3000 ms, together with the errors and the search box (docs/spec.md §8).
+// 3000 ms, together with the errors and the search box (docs/spec.md §2).
 
 const NOT_FOUND_MESSAGE = "This user not found! Please try another name.";
 const AUTH_FAILED = "Failed to authenticate. Please log in again.";
@@ -94,7 +94,7 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
   const addError = actionData?.error ?? null;
   const searchAction = `/friendships/new${q ? `?${new URLSearchParams({ q })}` : ""}`;
 
-  // docs/spec.md §8: the success message clears after 3000 ms, and with it the errors and the search box
+  // docs/spec.md §2: the success message clears after 3000 ms, and with it the errors and the search box
   useEffect(() => {
     if (!sent) return;
     const timer = window.setTimeout(() => {

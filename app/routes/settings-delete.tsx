@@ -11,7 +11,7 @@ import { accountSummary, deleteAccount, getAccount, SIGN_IN_AGAIN } from "~/mode
 import { sessionStartedAt } from "~/models/sessions.server";
 import { endSession, requireUser, sessionToken } from "~/web/auth.server";
 
-// /settings/delete (docs/spec.md §8 "Delete my account"): says what goes, asks for the password
+// /settings/delete (docs/spec.md §2 "Delete my account"): says what goes, asks for the password
 // (an account without one: a log-in within the last 10 minutes), deletes everything in one
 // transaction, ends the session and goes to the home page.
 

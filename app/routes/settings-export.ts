@@ -2,7 +2,7 @@ import type { Route } from "./+types/settings-export";
 import { exportResponse } from "~/web/export.server";
 import { requireUser } from "~/web/auth.server";
 
-// GET /settings/export: "Download all my data" (docs/spec.md §8): the signed-in user's ZIP.
+// GET /settings/export: "Download all my data" (docs/spec.md §2): the signed-in user's ZIP.
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   return (await exportResponse(request, user.id)) ?? new Response("Not found", { status: 404 });

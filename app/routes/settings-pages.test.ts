@@ -5,7 +5,7 @@ import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 import { getAccount } from "~/models/account.server";
 import { listSessions } from "~/models/sessions.server";
 
-// docs/spec.md §8: the settings pages' forms, as a browser without JavaScript posts them.
+// docs/spec.md §2: the settings pages' forms, as a browser without JavaScript posts them.
 
 type Answer = { type?: string; data?: { intent: string; result?: { error?: Record<string, string[]> }; error?: string }; init?: { status?: number } };
 

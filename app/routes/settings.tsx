@@ -16,7 +16,7 @@ import { changePassword, getAccount, updateProfile } from "~/models/account.serv
 import { endOtherSessions, endSessionByHandle, listSessions } from "~/models/sessions.server";
 import { requireUser, sessionToken } from "~/web/auth.server";
 
-// /settings (docs/spec.md §8 "Settings"): the account's details, its password, its signed-in
+// /settings (docs/spec.md §2 "Settings"): the account's details, its password, its signed-in
 // sessions, and the way to its data (export, delete). Every form is a plain POST told apart by
 // `intent`; success redirects back here with `?done=` (post, redirect, get).
 

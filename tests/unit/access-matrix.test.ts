@@ -164,7 +164,7 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/friend-search.tsx": [{ label: "GET", query: "?q=a", expect: all("login", 200) }],
   "routes/profile-picture.tsx": [{ label: "GET", expect: all("login", 200) }],
-  // one's own account: everyone signed in gets their own, nobody anyone else's (docs/spec.md §8)
+  // one's own account: everyone signed in gets their own, nobody anyone else's (docs/spec.md §2)
   "routes/settings.tsx": [
     { label: "GET", expect: all("login", 200) },
     { label: "POST (no intent)", method: "POST", body: () => ({ form: {} }), expect: all("login", 400) },
