@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { verifyPassword, hasPassword } from "~/lib/password.server";
-import { isStored } from "~/images/test-fixtures.server";
+import { isStored, listStored } from "~/images/test-fixtures.server";
 import { cookieFor, makeUser } from "../../tests/helpers";
 import { userReferenceColumns, userTraces } from "../../tests/user-traces";
 import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
@@ -136,6 +136,25 @@ describe("deleteAccount", () => {
     }
   });
 
+  it("the check finds what a table added later keeps of the user (here one without ON DELETE CASCADE)", async () => {
+    await db().schema.createTable("test_reminders", (t) => {
+      t.increments("id").primary();
+      t.integer("recipient_id").notNullable();
+      t.string("note", 200).notNullable();
+    });
+    try {
+      const u = await makeUser({ username: `reminded${Date.now() % 100000}` });
+      await db()("test_reminders").insert({ recipient_id: u.id, note: `for ${u.email}` });
+      expect(await deleteAccount(u.id, { password: "secret1" })).toEqual({ ok: true });
+      expect(await userTraces(u)).toEqual([
+        `test_reminders.recipient_id = ${u.id}: 1 rows`,
+        `test_reminders.note holds "${u.email.toLowerCase()}": 1 rows`,
+      ]);
+    } finally {
+      await db().schema.dropTable("test_reminders");
+    }
+  });
+
   it("asks for the password; an account without one, a log-in within the last minutes", async () => {
     const u = await makeUser();
     expect(await deleteAccount(u.id, {})).toMatchObject({ ok: false, fieldErrors: { password: ["Enter your password to delete your account."] } });
@@ -185,6 +204,11 @@ describe("deleteAccount", () => {
 
     expect(await userTraces(gone)).toEqual([]);
     for (const key of [picture.key, kidPhoto.key, logPhoto.key]) expect(await isStored(key)).toBe(false);
+    // every photo left in the store belongs to an images row, none of them the user's
+    const keys = new Set((await listStored()).map((f) => f.split("/")[0]!));
+    const rows = await db()("images").whereIn("key", [...keys]).select("key", "owner_id");
+    expect(rows.map((r) => r.key).sort()).toEqual([...keys].sort());
+    expect(rows.filter((r) => Number(r.owner_id) === gone.id)).toEqual([]);
     // friends lose access at once, and keep what is theirs
     expect(await requireKid(friend.id, kid, "view")).toMatchObject({ ok: false, kind: "not-found" });
     expect(await canSeeKidsOf(friend.id, gone.id)).toBe(false);
