@@ -12,6 +12,8 @@ const SQLITE_ONLY = [
   "app/models/moments.server.sqlite.test.ts",
   // npm run backup / restore copy the SQLite file (PostgreSQL: pg_dump, see README)
   "tests/unit/backup-restore.sqlite.test.ts",
+  // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
+  "tests/unit/processes.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers)
 const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];

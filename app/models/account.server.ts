@@ -1,4 +1,4 @@
-import { db, isUniqueViolation } from "~/lib/db.server";
+import { isUniqueViolation, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server";
 import { withImageTransaction } from "~/images/storage.server";
@@ -44,16 +44,16 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
   const taken = await takenErrors(email, username, userId);
   if (taken) return conflict(undefined, taken);
   try {
-    await db()("users")
-      .where("id", userId)
-      .update({
+    await writeTransaction((trx) =>
+      trx("users").where("id", userId).update({
         username,
         username_normalized: normalizeUsername(username),
         email,
         email_normalized: email,
         first_name: input.first_name,
         last_name: input.last_name,
-      });
+      }),
+    );
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return conflict(undefined, (await takenErrors(email, username, userId)) ?? { email: ["Email address is already in use."] });
@@ -73,7 +73,8 @@ export async function changePassword(userId: number, input: PasswordInput): Prom
     if (!input.current_password) return invalidField("current_password", "Enter your current password.");
     if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
   }
-  await db()("users").where("id", userId).update({ password_hash: await hashPassword(input.password) });
+  const password_hash = await hashPassword(input.password);
+  await writeTransaction((trx) => trx("users").where("id", userId).update({ password_hash }));
   return { ok: true };
 }
 

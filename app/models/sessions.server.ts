@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { db, nowIso } from "~/lib/db.server";
+import { isDatabaseBusy, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { describeUserAgent } from "~/lib/user-agent";
@@ -23,15 +23,17 @@ export async function createSession(userId: number, userAgent?: string | null): 
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
   const now = nowIso();
-  await db()("sessions").insert({
-    id: hashToken(token),
-    user_id: userId,
-    created_at: now,
-    expires_at: expires.toISOString(),
-    last_seen_at: now,
-    user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
-    handle: crypto.randomBytes(12).toString("base64url"),
-  });
+  await writeTransaction((trx) =>
+    trx("sessions").insert({
+      id: hashToken(token),
+      user_id: userId,
+      created_at: now,
+      expires_at: expires.toISOString(),
+      last_seen_at: now,
+      user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+      handle: crypto.randomBytes(12).toString("base64url"),
+    }),
+  );
   return { token, expires };
 }
 
@@ -44,6 +46,15 @@ const sessionUser = query<{ hash: string; now: string }>((p, k) =>
     .first([...userColumns, "sessions.last_seen_at as session_last_seen_at"]),
 );
 
+/** Last seen is a hint: a busy database skips it (the next request, minutes later, tries again). */
+async function touchSession(hash: string, now: string): Promise<void> {
+  try {
+    await writeTransaction((trx) => trx("sessions").where("id", hash).update({ last_seen_at: now }));
+  } catch (error) {
+    if (!isDatabaseBusy(error)) throw error;
+  }
+}
+
 export async function getSessionUser(token: string): Promise<User | null> {
   if (!token || token.length > 100) return null;
   const hash = hashToken(token);
@@ -51,16 +62,16 @@ export async function getSessionUser(token: string): Promise<User | null> {
   const row = await sessionUser.first({ hash, now });
   if (!row) return null;
   const seen = typeof row.session_last_seen_at === "string" ? Date.parse(row.session_last_seen_at) : NaN;
-  if (!(seen > Date.now() - LAST_SEEN_EVERY_MS)) await db()("sessions").where("id", hash).update({ last_seen_at: now });
+  if (!(seen > Date.now() - LAST_SEEN_EVERY_MS)) await touchSession(hash, now);
   return userFromRow(row);
 }
 
 export async function deleteSession(token: string): Promise<void> {
-  await db()("sessions").where("id", hashToken(token)).delete();
+  await writeTransaction((trx) => trx("sessions").where("id", hashToken(token)).delete());
 }
 
 export async function deleteExpiredSessions(): Promise<number> {
-  return db()("sessions").where("expires_at", "<=", nowIso()).delete();
+  return writeTransaction((trx) => trx("sessions").where("expires_at", "<=", nowIso()).delete());
 }
 
 /** One of a user's sessions as the settings page and the API show it. */
@@ -98,16 +109,15 @@ export async function listSessions(userId: number, currentToken: string | null):
 /** Ends one of the user's own sessions, named by its handle. Refused: not-found (not theirs, or gone). */
 export async function endSessionByHandle(userId: number, handle: string): Promise<Result> {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(handle)) return notFound("Session not found");
-  const deleted = await whereOwnedBy(db()("sessions"), "user_id", userId).andWhere("handle", handle).delete();
+  const deleted = await writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhere("handle", handle).delete());
   return deleted ? { ok: true } : notFound("Session not found");
 }
 
 /** Ends every session of the user except the one of `currentToken`. Answers how many ended. */
 export async function endOtherSessions(userId: number, currentToken: string | null): Promise<number> {
   const keep = currentToken ? hashToken(currentToken) : "";
-  return whereOwnedBy(db()("sessions"), "user_id", userId).andWhereNot("id", keep).delete();
+  return writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhereNot("id", keep).delete());
 }
-
 
 const sessionStart = query<{ hash: string }>((p, k) => k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"));
 
