@@ -40,6 +40,9 @@ export const PHOTO_TEST_FILES = [
   "app/models/account.server.test.ts",
   "app/models/export-zip.server.test.ts",
   "app/routes/api/users-current.test.ts",
+  "app/models/maintenance.server.test.ts",
+  "app/models/submissions.server.test.ts",
+  "tests/unit/crash.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

@@ -197,12 +197,21 @@ describe("deleteAccount", () => {
     await insertComment(friendMoment, gone, `Hello from ${gone.username}`);
     await insertComment(friendMoment, friend, "Thanks");
 
+    // one-time submissions (no foreign key to users): one of theirs, and the sign-up that made the account
+    const submission = { action: "kid", token: "t", fingerprint: "f", result_id: kid, created_at: new Date().toISOString() };
+    await db()("submissions").insert([
+      { ...submission, user_id: gone.id },
+      { ...submission, user_id: 0, action: "signup", result_id: gone.id },
+      { ...submission, user_id: 0, action: "signup", token: "other", result_id: friend.id },
+    ]);
+
     expect((await userTraces(gone)).length).toBeGreaterThan(5);
     expect(await requireKid(friend.id, kid, "view")).toMatchObject({ ok: true });
 
     expect(await deleteAccount(gone.id, { password: "secret1" })).toEqual({ ok: true });
 
     expect(await userTraces(gone)).toEqual([]);
+    expect(await db()("submissions").whereIn("result_id", [gone.id, friend.id]).andWhere("action", "signup").pluck("result_id")).toEqual([friend.id]);
     for (const key of [picture.key, kidPhoto.key, logPhoto.key]) expect(await isStored(key)).toBe(false);
     // every photo left in the store belongs to an images row, none of them the user's
     const keys = new Set((await listStored()).map((f) => f.split("/")[0]!));

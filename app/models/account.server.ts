@@ -4,6 +4,7 @@ import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server
 import { withImageTransaction } from "~/images/storage.server";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
 import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
+import { deleteSubmissionsOf } from "./submissions.server";
 import { conflict, invalid, invalidField, notFound, type Result } from "./refusal";
 import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
 
@@ -106,6 +107,7 @@ export async function deleteAccount(
   }
   await withImageTransaction(async (trx, { dropImages }) => {
     const images: number[] = await trx("images").where("owner_id", userId).pluck("id");
+    await deleteSubmissionsOf(trx, userId); // no foreign key to users there
     await trx("users").where("id", userId).delete();
     await dropImages(images);
   });
