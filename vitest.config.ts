@@ -10,6 +10,8 @@ const SQLITE_ONLY = [
   "app/lib/db.server.sqlite.test.ts",
   // SQLite's plan for a moments page through the model's own query shape
   "app/models/moments.server.sqlite.test.ts",
+  // npm run backup / restore copy the SQLite file (PostgreSQL: pg_dump, see README)
+  "tests/unit/backup-restore.sqlite.test.ts",
   // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
   "tests/unit/processes.sqlite.test.ts",
 ];
@@ -35,6 +37,9 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
   "tests/unit/seed.test.ts",
+  "app/models/account.server.test.ts",
+  "app/models/export-zip.server.test.ts",
+  "app/routes/api/users-current.test.ts",
   "app/models/maintenance.server.test.ts",
   "app/models/submissions.server.test.ts",
   "tests/unit/crash.test.ts",
