@@ -11,8 +11,9 @@ const SQLITE_ONLY = [
   // SQLite's plan for a moments page through the model's own query shape
   "app/models/moments.server.sqlite.test.ts",
 ];
-// ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers)
-const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];
+// ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
+// PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)
+const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts", "tests/unit/move-to-postgres.test.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
 
 
