@@ -32,7 +32,17 @@ if (command === "create" && url && /^[a-z][a-z0-9_]{0,30}$/.test(prefix)) {
   if (!/^[a-z][a-z0-9_]{0,40}$/.test(name)) throw new Error(`not a database this script makes: ${name}`);
   const server = new URL(url);
   server.pathname = "/postgres";
-  await onServer(server.toString(), (knex) => knex.raw(`drop database if exists ${name} with (force)`));
+  // FORCE ends our role's connections, but not the autovacuum worker a big write just started (a
+  // superuser's process): then wait for it, up to half a minute
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await onServer(server.toString(), (knex) => knex.raw(`drop database if exists ${name} with (force)`));
+      break;
+    } catch (error) {
+      if (/** @type {{ code?: string }} */ (error).code !== "42501" || attempt >= 30) throw error;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 } else {
   console.error("usage: node scripts/pg-database.mjs create URL [PREFIX] | drop URL");
   process.exit(2);
