@@ -10,6 +10,8 @@ const SQLITE_ONLY = [
   "app/lib/db.server.sqlite.test.ts",
   // SQLite's plan for a moments page through the model's own query shape
   "app/models/moments.server.sqlite.test.ts",
+  // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
+  "tests/unit/processes.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
 // PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)

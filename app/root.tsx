@@ -118,7 +118,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     if (error.status === 404) {
       title = "Page not found";
       detail = "We could not find that page. It may have been removed, or you may not have access to it.";
-    } else if (error.status < 500) {
+    } else if (error.status < 500 || error.status === 503) {
+      // 503: the database stayed locked past the write path's patience (docs/decisions/0017-*)
       title = typeof error.data === "string" && error.data ? error.data : "That request could not be handled.";
     }
   }

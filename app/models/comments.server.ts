@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { db, insertedId, isForeignKeyViolation, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, isForeignKeyViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
@@ -100,7 +100,7 @@ export async function addComment(viewerId: number, momentId: number, text: unkno
   if (error) return invalidField("comment", error);
   let id: number;
   try {
-    id = await insertComment(db(), momentId, viewerId, String(text).trim());
+    id = await writeTransaction((trx) => insertComment(trx, momentId, viewerId, String(text).trim()));
   } catch (e) {
     if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.logNotFound);
     throw e;
@@ -148,9 +148,9 @@ export async function updateComment(
   if (!found.ok) return found;
   const error = commentError(text);
   if (error) return invalidField("comment", error);
-  const updated = await db()("comments")
-    .where({ id: commentId, user_id: viewerId })
-    .update({ comment: String(text).trim(), updated_at: nowIso() });
+  const updated = await writeTransaction((trx) =>
+    trx("comments").where({ id: commentId, user_id: viewerId }).update({ comment: String(text).trim(), updated_at: nowIso() }),
+  );
   const comment = updated ? await getComment(commentId) : null;
   if (!comment) return notFound(COMMENT_REFUSALS.commentNotFound);
   return { ok: true, comment };
@@ -164,7 +164,7 @@ export async function deleteComment(
 ): Promise<Result<{ comment: Comment }>> {
   const found = await authorsComment(viewerId, commentId, COMMENT_REFUSALS.notAuthorizedToDelete, opts.momentId);
   if (!found.ok) return found;
-  const removed = await db()("comments").where({ id: commentId, user_id: viewerId }).del();
+  const removed = await writeTransaction((trx) => trx("comments").where({ id: commentId, user_id: viewerId }).del());
   if (!removed) return notFound(COMMENT_REFUSALS.commentNotFound);
   return found;
 }

@@ -1,4 +1,4 @@
-import { db, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
@@ -123,7 +123,7 @@ export async function sendFriendRequest(
   const friend = await publicUser(friendId);
   if (!friend) return notFound(MESSAGES.friendNotFound);
   try {
-    return { ok: true, friendship: await insertFriendship(db(), senderId, friendId, "pending"), friend };
+    return { ok: true, friendship: await writeTransaction((trx) => insertFriendship(trx, senderId, friendId, "pending")), friend };
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(MESSAGES.exists);
     if (isForeignKeyViolation(error)) return notFound(MESSAGES.friendNotFound); // deleted meanwhile
@@ -173,9 +173,9 @@ export async function answerFriendRequest(
   if (current.friend_id !== viewerId) return forbidden(MESSAGES.notRecipient);
   if (status !== "accepted" && status !== "denied") return invalid(MESSAGES.invalidStatus);
   if (current.status !== "pending") return conflict(MESSAGES.invalidStatus);
-  const changed = await db()("friendships")
-    .where({ id: friendshipId, friend_id: viewerId, status: "pending" })
-    .update({ status, updated_at: nowIso() });
+  const changed = await writeTransaction((trx) =>
+    trx("friendships").where({ id: friendshipId, friend_id: viewerId, status: "pending" }).update({ status, updated_at: nowIso() }),
+  );
   if (!changed) {
     // cancelled or answered between the read and the update
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
@@ -200,11 +200,13 @@ export async function deleteFriendship(
   if (expect.role === "sender" && current.user_id !== viewerId) return forbidden(MESSAGES.notParty);
   if (expect.role === "receiver" && current.friend_id !== viewerId) return forbidden(MESSAGES.notParty);
   if (expect.status && current.status !== expect.status) return conflict(MESSAGES.invalidStatus);
-  const q = db()("friendships")
-    .where({ id: friendshipId })
-    .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
-  if (expect.status) q.andWhere("status", expect.status);
-  const removed = await q.delete();
+  const removed = await writeTransaction((trx) => {
+    const q = trx("friendships")
+      .where({ id: friendshipId })
+      .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
+    if (expect.status) q.andWhere("status", expect.status);
+    return q.delete();
+  });
   if (!removed) {
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
   }

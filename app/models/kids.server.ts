@@ -1,4 +1,4 @@
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { db, insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { IsoDate } from "~/lib/dates";
 import type { KidInput } from "~/forms/kid";
@@ -117,7 +117,7 @@ export async function createKid(ownerId: number, input: KidInput, file: Uploaded
     if (!result.ok) return result;
     id = result.value;
   } else {
-    id = await insertKid(db(), ownerId, input);
+    id = await writeTransaction((trx) => insertKid(trx, ownerId, input));
   }
   const kid = await getKid(id);
   if (!kid) throw new Error("kid vanished after insert");
@@ -165,7 +165,7 @@ export async function updateKid(
       throw error;
     }
   } else {
-    const count = await db()("kids").where({ id: kidId, user_id: viewerId }).update(changes);
+    const count = await writeTransaction((trx) => trx("kids").where({ id: kidId, user_id: viewerId }).update(changes));
     if (!count) return kidGone();
   }
   const kid = await getKid(kidId);
@@ -181,7 +181,7 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
   const access = await requireKid(viewerId, kidId, "change");
   if (!access.ok) return access;
   const keys: string[] = [];
-  const removed = await db().transaction(async (trx) => {
+  const removed = await writeTransaction(async (trx) => {
     const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
     if (!kid) return false;
     const images: { id: number; key: string }[] = await trx("images")

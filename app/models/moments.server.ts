@@ -1,4 +1,4 @@
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import { MOMENT_MESSAGES, type MomentInput } from "~/forms/moment";
@@ -236,7 +236,7 @@ export async function updateMoment(
       throw error;
     }
   } else {
-    const count = await owned(db()).update(changes);
+    const count = await writeTransaction((trx) => owned(trx).update(changes));
     if (!count) return momentGone();
   }
   const moment = await getMoment(momentId);
@@ -251,7 +251,7 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
   let key: string | null = null;
-  const kidId = await db().transaction(async (trx) => {
+  const kidId = await writeTransaction(async (trx) => {
     const moment = await trx("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")

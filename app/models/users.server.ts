@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { db, insertedId, nowIso, isUniqueViolation, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, isUniqueViolation, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword } from "~/lib/password.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
@@ -104,7 +104,7 @@ export async function createUser(input: NewUser): Promise<Result<{ user: User }>
   if (errors) return conflict(undefined, errors);
   const password_hash = await hashPassword(input.password);
   try {
-    const user = await getUserById(await insertUser(db(), { ...input, password_hash }));
+    const user = await getUserById(await writeTransaction((trx) => insertUser(trx, { ...input, password_hash })));
     if (!user) throw new Error("user vanished after insert");
     return { ok: true, user };
   } catch (error) {
