@@ -135,9 +135,17 @@ export function recorder(results) {
       errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
       non2xx: sum((r) => r.non2xx),
       bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
+      /** @type {Record<string, number>} answers other than 2xx (and the expected 304), by status */
+      statuses: {},
     };
+    for (const r of runs) {
+      for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) {
+        if (!/^2/.test(code) && !(expectStatus === 304 && code === "304")) row.statuses[code] = (row.statuses[code] ?? 0) + count;
+      }
+    }
     results.push(row);
-    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}  ${row.bytesPerResponse} B`);
+    const statuses = Object.entries(row.statuses).map(([c, n]) => `${n}×${c}`).join(" ");
+    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B`);
     return row;
   }
 
@@ -171,28 +179,37 @@ export function recorder(results) {
 }
 
 /**
- * The write cases: a like + unlike cycle (each connection toggles its own moment of the bench
- * user's 5,000-moment kid, starting from "not liked") and comment creation.
- * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {number} momentId
+ * The write cases: a like + unlike cycle and comment creation on `commentMomentId`.
+ * Likes: moments of the bench user's 5,000-moment kid (ids 1000…, not on the first page) in a pool;
+ * a cycle takes one out with its like and puts it back once its unlike has answered, so no two
+ * connections ever toggle the same moment (autocannon gives each cycle a fresh context, and a
+ * round-robin pick collided under uneven latency: "already liked" / "Like not found" counted as
+ * errors). The measured run starts from "none liked".
+ * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {number} commentMomentId
  */
-export async function writeCases(load, base, H, momentId) {
-  const firstLog = 1000;
+export async function writeCases(load, base, H, commentMomentId) {
+  const pool = Array.from({ length: 3 * CONNECTIONS }, (_, i) => 1000 + i);
+  const all = [...pool];
   const unlikeAll = async () => {
-    for (let i = 0; i < CONNECTIONS; i++) await fetch(`${base}/api/likes/${firstLog + i}/unlike`, { method: "DELETE", headers: H });
+    for (const id of all) await fetch(`${base}/api/likes/${id}/unlike`, { method: "DELETE", headers: H });
+    pool.splice(0, pool.length, ...all);
   };
   await unlikeAll();
-  let nextLog = firstLog;
   const likes = await load("like + unlike cycle (writes)", {
     url: base,
     headers: H,
     beforeRun: unlikeAll,
     requests: [
-      { method: "POST", setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => { ctx.logId ??= firstLog + (nextLog++ - firstLog) % CONNECTIONS; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
-      { method: "DELETE", setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }) },
+      { method: "POST", setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => { ctx.logId = pool.shift() ?? all[0]; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
+      {
+        method: "DELETE",
+        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }),
+        onResponse: (/** @type {number} */ _status, /** @type {unknown} */ _body, /** @type {any} */ ctx) => { pool.push(ctx.logId); },
+      },
     ],
   });
   const comments = await load("comment creation (writes)", {
-    url: `${base}/api/comments/${momentId}/new-comment`,
+    url: `${base}/api/comments/${commentMomentId}/new-comment`,
     method: "POST",
     headers: { ...H, "content-type": "application/json" },
     body: JSON.stringify({ comment: "Benchmark comment: what a lovely day!" }),

@@ -86,7 +86,9 @@ async function main() {
         await load("GET /api/kids/{id}/daily_logs", { url: `${base}/api/kids/${ids.kid20}/daily_logs`, headers: H });
         await load("GET /api/comments/{id}/comments", { url: `${base}/api/comments/${ids.moment}/comments`, headers: H });
         if (imageUrl) await load("image 320 px", { url: `${base}${imageUrl}`, headers: H });
-        await writeCases(load, base, H, ids.moment);
+        // comments go to a moment no read case shows, so each configuration reads what the seed made
+        // (the SQLite configurations share one file)
+        await writeCases(load, base, H, 1100);
         // let the last requests autocannon left in flight finish before the server stops
         await new Promise((r) => setTimeout(r, 1000));
       } finally {
