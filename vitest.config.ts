@@ -36,6 +36,9 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
   "tests/unit/seed.test.ts",
+  "app/models/maintenance.server.test.ts",
+  "app/models/submissions.server.test.ts",
+  "tests/unit/crash.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

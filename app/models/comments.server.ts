@@ -6,6 +6,7 @@ import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
 import { requireCommentAuthor, requireMoment } from "./access.server";
 import { invalidField, notFound, reword, type Result } from "./refusal";
+import { submissionOnce } from "./submissions.server";
 
 // Comments on a moment. Read and write: anyone who can see the moment (requireMoment). Edit and
 // delete: the author only, while they can still see the moment (requireCommentAuthor). Newest
@@ -92,16 +93,34 @@ export async function listComments(viewerId: number, momentId: number): Promise<
   return { ok: true, comments: rows.map(commentFromRow) };
 }
 
-/** Adds a comment (text trimmed, 1–1000 characters). Order of refusals: not found, forbidden, invalid. */
-export async function addComment(viewerId: number, momentId: number, text: unknown): Promise<Result<{ comment: Comment }>> {
+/**
+ * Adds a comment (text trimmed, 1–1000 characters). Order of refusals: not found, forbidden,
+ * invalid. `token`: the form's one-time submission token; a repeat of a comment that was added
+ * answers that comment (`replayed`) instead of a second one (submissions.server.ts).
+ */
+export async function addComment(
+  viewerId: number,
+  momentId: number,
+  text: unknown,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ comment: Comment; replayed?: true }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToComment });
   const error = commentError(text);
   if (error) return invalidField("comment", error);
+  const trimmed = String(text).trim();
+  const addedBefore = async (id: number) => {
+    const c = await getComment(id);
+    return c && c.user_id === viewerId && c.daily_log_id === momentId ? c : null;
+  };
+  const once = await submissionOnce(viewerId, "comment", opts.token, () => [momentId, trimmed], addedBefore);
+  if (once.first) return { ok: true, comment: once.first, replayed: true };
   let id: number;
   try {
-    id = await writeTransaction((trx) => insertComment(trx, momentId, viewerId, String(text).trim()));
+    id = await once.create((conn) => insertComment(conn, momentId, viewerId, trimmed));
   } catch (e) {
+    const first = await once.winner(e);
+    if (first) return { ok: true, comment: first, replayed: true };
     if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.logNotFound);
     throw e;
   }

@@ -31,6 +31,8 @@ export type BuiltServer = {
   /** Everything the server wrote to stderr so far, as lines. */
   errorLines(): string[];
   stop(): Promise<void>;
+  /** kill -9: no shutdown of any kind; resolves when the process has exited. */
+  crash(): Promise<void>;
 };
 
 /**
@@ -78,6 +80,10 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     errorLines: () => stderr.split("\n").filter((line) => line.length > 0),
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+    async crash() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
     },
   };
