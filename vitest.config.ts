@@ -15,8 +15,9 @@ const SQLITE_ONLY = [
   // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
   "tests/unit/processes.sqlite.test.ts",
 ];
-// ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers)
-const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];
+// ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
+// PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)
+const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts", "tests/unit/move-to-postgres.test.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
 
 
