@@ -78,7 +78,14 @@ function Shell({ children }: { children: React.ReactNode }) {
           <LogoIcon />
           <span className="brand__name">Sweet Moments</span>
         </Link>
-        <ProfileMenu user={user} />
+        <div className="site-header__end">
+          {user ? (
+            <nav aria-label="Main" className="site-nav">
+              <Link to="/feed">Feed</Link>
+            </nav>
+          ) : null}
+          <ProfileMenu user={user} />
+        </div>
       </header>
       <main id="main" className="site-main" tabIndex={-1}>
         {children}

@@ -16,7 +16,7 @@ export function serializeKid(kid: Kid) {
   };
 }
 
-/** DailyLog: `{id, kid_id, title, content, image_url, created_at}`. */
+/** DailyLog: `{id, kid_id, title, content, image_url, created_at, taken_on, milestone}`. */
 export function serializeDailyLog(moment: Moment) {
   return {
     id: moment.id,
@@ -25,6 +25,8 @@ export function serializeDailyLog(moment: Moment) {
     content: moment.content,
     image_url: imageUrl(moment.photo),
     created_at: moment.created_at,
+    taken_on: moment.taken_on,
+    milestone: moment.milestone,
   };
 }
 

@@ -1,7 +1,10 @@
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
-import { MOMENT_MESSAGES, type MomentInput } from "~/forms/moment";
+import { MOMENT_MESSAGES, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
+import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
+import { today } from "~/lib/dates.server";
+import { photoTakenOn } from "~/images/exif.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
@@ -23,10 +26,14 @@ export type Moment = {
   photo: Photo | null;
   /** ISO 8601 UTC. */
   created_at: string;
+  /** The moment's own calendar date, "YYYY-MM-DD" (chosen by the parent; pages sort by it). */
+  taken_on: string;
+  /** The milestone's label, or null. */
+  milestone: string | null;
 };
 
-/** Where a page of moments stops: the last one shown (newest first, ties broken by id). */
-export type Cursor = { createdAt: string; id: number };
+/** Where a page of moments stops: the last one shown (newest date first, then creation, then id). */
+export type Cursor = { takenOn: string; createdAt: string; id: number };
 
 export const momentColumns = [
   "daily_logs.id",
@@ -34,6 +41,8 @@ export const momentColumns = [
   "daily_logs.title",
   "daily_logs.content",
   "daily_logs.created_at",
+  "daily_logs.taken_on",
+  "daily_logs.milestone",
   ...photoColumns("log_images", "log_image"),
 ];
 
@@ -49,26 +58,55 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
     content: String(row.content),
     photo: photoFromRow(row, "log_image"),
     created_at: String(row.created_at),
+    taken_on: String(row.taken_on),
+    milestone: row.milestone == null ? null : String(row.milestone),
   };
 }
 
 // ---- cursors ----
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Opaque to clients: base64url of "<created_at>_<id>". */
-export function encodeCursor(moment: Pick<Moment, "created_at" | "id">): string {
-  return Buffer.from(`${moment.created_at}_${moment.id}`, "utf8").toString("base64url");
+/** Opaque to clients: base64url of "<taken_on>_<created_at>_<id>" (docs/decisions/0028-moment-dates-and-feed.md). */
+export function encodeCursor(moment: Pick<Moment, "taken_on" | "created_at" | "id">): string {
+  return Buffer.from(`${moment.taken_on}_${moment.created_at}_${moment.id}`, "utf8").toString("base64url");
 }
 
 /** The cursor, or null when it is not one of ours. */
 export function decodeCursor(value: string): Cursor | null {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) return null;
   const text = Buffer.from(value, "base64url").toString("utf8");
-  const m = /^(.+)_([1-9][0-9]{0,15})$/.exec(text);
-  if (!m || !ISO_INSTANT.test(m[1]!)) return null;
-  const id = Number(m[2]);
-  return Number.isSafeInteger(id) ? { createdAt: m[1]!, id } : null;
+  const m = /^([^_]+)_([^_]+)_([1-9][0-9]{0,15})$/.exec(text);
+  if (!m || !ISO_DATE.test(m[1]!) || !ISO_INSTANT.test(m[2]!)) return null;
+  const id = Number(m[3]);
+  return Number.isSafeInteger(id) ? { takenOn: m[1]!, createdAt: m[2]!, id } : null;
+}
+
+/** Newest first: the moment's date, then creation, then id (the cursor indexes' order). */
+export const MOMENT_ORDER = [
+  { column: "daily_logs.taken_on", order: "desc" as const },
+  { column: "daily_logs.created_at", order: "desc" as const },
+  { column: "daily_logs.id", order: "desc" as const },
+];
+
+/** Moments older than a cursor in MOMENT_ORDER: a row-value comparison, one range of the index. */
+export function olderThanCursor<P>(q: Knex.QueryBuilder, p: ParamFn<P & CursorParams>): Knex.QueryBuilder {
+  return q.whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) < (?, ?, ?)", [
+    p("takenOn"),
+    p("createdAt"),
+    p("id"),
+  ]);
+}
+
+export type CursorParams = { takenOn: string; createdAt: string; id: number };
+
+/** Rows (limit + 1 asked) → the page and the next cursor. */
+export function pageOf(rows: Record<string, unknown>[], limit: number | undefined): { moments: Moment[]; next: string | null } {
+  const more = limit !== undefined && rows.length > limit;
+  const moments = (more ? rows.slice(0, limit) : rows).map(momentFromRow);
+  const last = moments[moments.length - 1];
+  return { moments, next: more && last ? encodeCursor(last) : null };
 }
 
 // ---- reading ----
@@ -78,7 +116,7 @@ export type MomentPage = { kid: Kid; isOwner: boolean; moments: Moment[]; next: 
 /**
  * A kid's moments, newest first, as `viewerId` may see them: all of them, or (with `limit`) one
  * page older than `before` plus the cursor of the next page. The page is one range scan of the
- * `daily_logs_kid_cursor` index, so it costs the same for a kid with 5 or 5,000 moments; the whole
+ * `daily_logs_kid_taken` index, so it costs the same for a kid with 5 or 5,000 moments; the whole
  * call is a fixed number of queries (the kid with its owner, the friendship when the viewer is not
  * the owner, the moments), prepared statements on the read connection.
  */
@@ -90,42 +128,31 @@ export async function listMoments(
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const limit = opts.limit ? opts.limit + 1 : NO_LIMIT;
-  const rows = opts.before
-    ? await momentsPageAfter.all({ kidId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
-    : await momentsPage.all({ kidId, limit });
-  const more = opts.limit !== undefined && rows.length > opts.limit;
-  const moments = (more ? rows.slice(0, opts.limit) : rows).map(momentFromRow);
-  const last = moments[moments.length - 1];
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, moments, next: more && last ? encodeCursor(last) : null };
+  const rows = opts.before ? await momentsPageAfter.all({ kidId, limit, ...opts.before }) : await momentsPage.all({ kidId, limit });
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, ...pageOf(rows, opts.limit) };
 }
 
-type MomentsPageParams = { kidId: number; limit: number; createdAt: string; id: number };
+type MomentsPageParams = { kidId: number; limit: number } & CursorParams;
 
-/** A kid's moments, newest first (ties by id), optionally older than a cursor; `limit ?` last. */
+/** A kid's moments, newest first (MOMENT_ORDER), optionally older than a cursor; `limit ?` last. */
 function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boolean) {
-  const q = momentsQuery(k)
-    .where("daily_logs.kid_id", p("kidId"))
-    .orderBy([
-      { column: "daily_logs.created_at", order: "desc" },
-      { column: "daily_logs.id", order: "desc" },
-    ])
-    .select(momentColumns);
-  // a row-value comparison: a range on the (kid_id, created_at, id) index, however deep the page
-  if (afterCursor) q.whereRaw("(daily_logs.created_at, daily_logs.id) < (?, ?)", [p("createdAt"), p("id")]);
+  const q = momentsQuery(k).where("daily_logs.kid_id", p("kidId")).orderBy(MOMENT_ORDER).select(momentColumns);
+  // a range on the (kid_id, taken_on, created_at, id) index, however deep the page
+  if (afterCursor) olderThanCursor(q, p);
   return limitParam(k, q, p("limit"));
 }
 // the first page asks for no cursor parameters
-const momentsPage = query<Omit<MomentsPageParams, "createdAt" | "id">>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
+const momentsPage = query<{ kidId: number; limit: number }>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
 const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
 
-export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean };
+export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number; birth_date: string }; isOwner: boolean };
 
 /** One moment with its kid's name and owner. */
 const momentById = query<{ momentId: number }>((p, k) =>
   momentsQuery(k)
     .join("kids", "kids.id", "daily_logs.kid_id")
     .where("daily_logs.id", p("momentId"))
-    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id"]),
+    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id", "kids.birth_date as kid_birth_date"]),
 );
 
 /** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner only. */
@@ -141,7 +168,7 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   return {
     ok: true,
     moment: momentFromRow(row!),
-    kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId },
+    kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId, birth_date: String(row!.kid_birth_date) },
     isOwner: access.isOwner,
   };
 }
@@ -186,12 +213,17 @@ export async function createMoment(
     await file.discard();
     return { ok: true, moment: once.first, replayed: true };
   }
+  const story = await storyColumns(kidId, input, "add", file);
+  if (!story.ok) {
+    await file.discard();
+    return story;
+  }
   const now = nowIso();
   try {
     const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId) => {
       const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
       if (!kid) throw new Gone();
-      const id = await insertMoment(trx, kidId, input, { imageId, createdAt: now });
+      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId, createdAt: now });
       await once.claim(trx, id);
       return id;
     });
@@ -206,6 +238,49 @@ export async function createMoment(
   }
 }
 
+// ---- the moment's date and milestone (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
+
+const kidBirth = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"));
+
+/**
+ * The date and milestone to write: the parent's date when given (refused outside [birth date − 1
+ * year, today]); when adding without one, the photo's EXIF date (read before the pipeline strips
+ * it) when it is in that range, else today in the configured time zone. Updating without a date or
+ * a milestone leaves them as they are.
+ */
+async function storyColumns(
+  kidId: number,
+  input: StoryInput,
+  variant: FormVariant,
+  file: UploadedFile | null,
+): Promise<Result<{ columns: StoryInput }>> {
+  const columns: StoryInput = {};
+  if (input.milestone !== undefined) columns.milestone = input.milestone;
+  if (input.takenOn === undefined && variant === "update") return { ok: true, columns };
+  const kid = await kidBirth.first({ kidId });
+  if (!kid) return notFound(ACCESS_MESSAGES.kidNotFound);
+  const now = today();
+  if (input.takenOn !== undefined) {
+    const problem = takenOnProblem(input.takenOn, String(kid.birth_date), now);
+    const m = STORY_MESSAGES[variant];
+    if (problem === "future") return invalidField("taken_on", m.takenOnFuture);
+    if (problem === "too-early") return invalidField("taken_on", m.takenOnTooEarly(String(kid.name)));
+    if (problem) return invalidField("taken_on", m.takenOnInvalid);
+    columns.takenOn = input.takenOn;
+  } else {
+    columns.takenOn = defaultTakenOn(file ? await photoTakenOn(file.path) : null, String(kid.birth_date), now);
+  }
+  return { ok: true, columns };
+}
+
+/** StoryInput → the columns that change. */
+function storyRow(story: StoryInput): { taken_on?: string; milestone?: string | null } {
+  return {
+    ...(story.takenOn !== undefined ? { taken_on: story.takenOn } : {}),
+    ...(story.milestone !== undefined ? { milestone: story.milestone } : {}),
+  };
+}
+
 /**
  * The daily_logs row of a new moment, on `conn` (createMoment's transaction, or a caller's such as
  * the demo seed's), without any check. Answers its id.
@@ -217,7 +292,8 @@ export async function insertMoment(
   { imageId, createdAt = nowIso() }: { imageId: number | null; createdAt?: string },
 ): Promise<number> {
   const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId };
-  return insertedId(await conn("daily_logs").insert({ ...row, created_at: createdAt, updated_at: createdAt }).returning("id"));
+  const story = { taken_on: input.takenOn ?? createdAt.slice(0, 10), milestone: input.milestone ?? null };
+  return insertedId(await conn("daily_logs").insert({ ...row, ...story, created_at: createdAt, updated_at: createdAt }).returning("id"));
 }
 
 /** Updates a moment (owner only); `created_at` stays. A new photo replaces and deletes the old one. */
@@ -232,7 +308,12 @@ export async function updateMoment(
     await file?.discard();
     return access;
   }
-  const changes = { title: input.title, content: input.content, updated_at: nowIso() };
+  const story = await storyColumns(access.kidId, input, "update", file);
+  if (!story.ok) {
+    await file?.discard();
+    return story;
+  }
+  const changes = { title: input.title, content: input.content, ...storyRow(story.columns), updated_at: nowIso() };
   const owned = (conn: Db) =>
     conn("daily_logs")
       .where("daily_logs.id", momentId)

@@ -3,16 +3,17 @@ import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
-import { config } from "~/lib/config.server";
-import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/dates";
+import { ageText, formatCalendarDate } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { kidMomentView } from "~/web/feed.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
+import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 const PAGE_SIZE = 20;
@@ -29,7 +30,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // list page: the newest few comments per moment; the moment's own page shows them all
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
   const { kid } = page;
-  const zone = config().timeZone;
   return {
     kid: {
       id: kid.id,
@@ -40,14 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       age: ageText(kid.birth_date, today()),
     },
     isOwner: page.isOwner,
-    moments: page.moments.map((m) => ({
-      id: m.id,
-      title: m.title,
-      content: m.content,
-      photo: m.photo,
-      createdAt: m.created_at,
-      created: formatInstantDate(m.created_at, zone),
-    })),
+    moments: page.moments.map((m) => kidMomentView(m, kid)),
     social,
     next: page.next,
     isOlderPage: Boolean(before),
@@ -95,6 +88,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
         ) : null}
       </section>
       <h1>{heading}</h1>
+      <StoryLinks kidId={kid.id} current="moments" />
       {isOlderPage ? (
         <p>
           <Link to={location.pathname}>Back to the newest moments</Link>
@@ -111,9 +105,8 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
-                <p className="moment__date">
-                  <time dateTime={m.createdAt}>{m.created}</time>
-                </p>
+                <MilestoneBadge milestone={m.milestone} />
+                <MomentDate view={m.date} />
                 <p className="moment__content">{m.content}</p>
                 {isOwner ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}

@@ -159,8 +159,8 @@ describe("a kid's moments page", () => {
       title: "Moment 25",
       content: "Content 25",
       photo: null,
-      createdAt: "2024-01-01T00:00:24.000Z",
-      created: "1 January 2024",
+      milestone: null,
+      date: { takenOn: "2024-01-01", date: "1 January 2024", age: "Elsa was 4 years, 9 months" },
     });
     expect(first.next).toEqual(expect.any(String));
     expect(Object.keys(first.social).map(Number)).toEqual(first.moments.map((m) => m.id).sort((a, b) => a - b));

@@ -12,6 +12,7 @@ import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-add";
 const schema = momentFormSchema("add");
@@ -39,7 +40,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    MOMENT_FIELD_ORDER,
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER],
     actionData?.result,
   );
   return (
@@ -50,6 +51,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
         <SubmissionToken />
         <MomentFields fields={fields} />
+        <StoryFields fields={fields} variant="add" kidName={kid.name} />
         <PhotoField meta={fields.image} label="Image Upload" hint={IMAGE_HINTS.choose} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Add your new dailyLog

@@ -3,14 +3,14 @@ import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
-import { config } from "~/lib/config.server";
-import { formatInstantDate } from "~/lib/dates";
+import { momentDateView } from "~/lib/dates";
 import { viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
+import { MilestoneBadge, MomentDate } from "~/components/moment-story";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 
@@ -26,8 +26,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       title: moment.title,
       content: moment.content,
       photo: moment.photo,
-      createdAt: moment.created_at,
-      created: formatInstantDate(moment.created_at, config().timeZone),
+      milestone: moment.milestone,
+      date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
     },
     kid: { id: kid.id, name: kid.name },
     isOwner: view.isOwner,
@@ -62,9 +62,8 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>
-        <p className="moment__date">
-          {kid.name} · <time dateTime={moment.createdAt}>{moment.created}</time>
-        </p>
+        <MilestoneBadge milestone={moment.milestone} />
+        <MomentDate view={moment.date} kidName={kid.name} />
         <p className="moment__content">{moment.content}</p>
         {isOwner ? (
           <MomentOwnerActions

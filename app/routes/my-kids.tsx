@@ -10,12 +10,20 @@ import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { listFeed } from "~/models/feed.server";
+import { feedEntryView } from "~/web/feed.server";
+import { FeedEntry } from "~/components/feed";
+
+/** How many of the newest visible moments My Kids shows above the kids (issue #15). */
+const NEWS_SIZE = 3;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const kids = await listKidsOf(user.id);
+  const news = await listFeed(user.id, { limit: NEWS_SIZE });
   const now = today();
   return {
+    news: news.moments.map((m) => feedEntryView(m, { since: null })),
     kids: kids.map((k) => ({
       id: k.id,
       name: k.name,
@@ -44,7 +52,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function MyKids({ loaderData }: Route.ComponentProps) {
-  const { kids } = loaderData;
+  const { kids, news } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const confirmId = params.get("confirm") === "remove-kid" ? Number(params.get("kidId")) : null;
@@ -54,6 +62,23 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
     <div className="page kids-page">
       <title>My Kids – Sweet Moments</title>
       <h1>My Kids</h1>
+      {news.length > 0 ? (
+        <section className="feed-news" aria-labelledby="news-heading">
+          <h2 id="news-heading">Family news</h2>
+          <ul className="feed-list">
+            {news.map((e) => (
+              <li key={e.id}>
+                <FeedEntry entry={e} headingLevel={3} returnTo={here} />
+              </li>
+            ))}
+          </ul>
+          <p>
+            <Link to="/feed" className="button button--secondary">
+              See everything new
+            </Link>
+          </p>
+        </section>
+      ) : null}
       <p className="button-row">
         <Link to="/current/friends" className="button button--secondary">
           Friends

@@ -1,15 +1,14 @@
 // Test-only helpers for tests/e2e/kids.spec.ts. The friendship screens are built elsewhere, so an
 // accepted friendship (and bulk moments for paging) are written straight into the e2e database.
-import path from "node:path";
-import knexFactory, { type Knex } from "knex";
+import type { Knex } from "knex";
 import sharp from "sharp";
 import type { APIRequestContext } from "@playwright/test";
-import { knexConfig } from "../../db/knexfile.mjs";
+import { openE2eDb } from "./e2e-db";
 
 let conn: Knex | null = null;
 
 function e2eDb(): Knex {
-  conn ??= knexFactory(knexConfig(path.join(process.env.E2E_DIR!, "e2e.sqlite")));
+  conn ??= openE2eDb();
   return conn;
 }
 
@@ -37,7 +36,7 @@ export async function insertMoments(kidId: number, count: number): Promise<void>
   const start = Date.parse("2024-01-01T00:00:00.000Z");
   const rows = Array.from({ length: count }, (_, i) => {
     const at = new Date(start + i * 60_000).toISOString();
-    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, created_at: at, updated_at: at };
+    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, taken_on: at.slice(0, 10), created_at: at, updated_at: at };
   });
   await e2eDb()("daily_logs").insert(rows);
 }
