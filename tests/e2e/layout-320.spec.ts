@@ -75,6 +75,7 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
 
   for (const path of [
     "/my-kids-list",
+    "/feed",
     "/kids/add-new",
     `/kids/${kid.id}/update`,
     `/kids/${kid.id}/dailyLogs`,
