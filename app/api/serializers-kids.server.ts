@@ -16,8 +16,11 @@ export function serializeKid(kid: Kid) {
   };
 }
 
-/** DailyLog: `{id, kid_id, title, content, image_url, created_at}`. */
-export function serializeDailyLog(moment: Moment) {
+/**
+ * DailyLog: `{id, kid_id, title, content, image_url, created_at, posted_by}`, plus `audience` for
+ * the kid's owner and co-parents (`parent`) only (docs/api.md).
+ */
+export function serializeDailyLog(moment: Moment, { parent = false }: { parent?: boolean } = {}) {
   return {
     id: moment.id,
     kid_id: moment.kid_id,
@@ -25,7 +28,13 @@ export function serializeDailyLog(moment: Moment) {
     content: moment.content,
     image_url: imageUrl(moment.photo),
     created_at: moment.created_at,
+    ...dailyLogAudience(moment, parent),
   };
+}
+
+/** The DailyLog's `posted_by`, and its `audience` for parents only. */
+function dailyLogAudience(moment: Moment, parent: boolean) {
+  return parent ? { posted_by: moment.posted_by, audience: moment.audience } : { posted_by: moment.posted_by };
 }
 
 /** For an id in the URL that cannot be one (the models' own words for "no such row"). */

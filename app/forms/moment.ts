@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chosenFileProblem } from "~/images/limits";
+import { audienceField, type Audience } from "./circles";
 
 // The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
@@ -33,9 +34,14 @@ export const MOMENT_MESSAGES = {
 } as const;
 
 /** The form's fields as the browser holds them. */
-export type MomentFormShape = { title: string; content: string; image: File };
+export type MomentFormShape = { title: string; content: string; image: File; audience: string };
 
-export type MomentInput = { title: string; content: string };
+export type MomentInput = {
+  title: string;
+  content: string;
+  /** Who sees it (docs/spec.md §7); absent: the kid's default (adding) or unchanged (updating). */
+  audience?: Audience;
+};
 
 const chars = (v: string) => Array.from(v).length;
 
@@ -80,7 +86,8 @@ export function momentFormSchema(variant: FormVariant) {
       .min(1, m.contentRequired)
       .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
     image: imageSchema(),
+    audience: audienceField(),
   });
   const checked = variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields;
-  return checked.transform((v): MomentInput => ({ title: v.title, content: v.content }));
+  return checked.transform((v): MomentInput => ({ title: v.title, content: v.content, ...(v.audience ? { audience: v.audience } : {}) }));
 }

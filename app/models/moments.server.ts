@@ -6,7 +6,8 @@ import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/multipart.server";
-import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.server";
+import type { Audience } from "~/forms/circles";
+import { ACCESS_MESSAGES, requireKid, requireMoment, whereMomentVisibleTo, type Need } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
 import { invalidField, notFound, type Refusal, type Result } from "./refusal";
 
@@ -22,7 +23,37 @@ export type Moment = {
   photo: Photo | null;
   /** ISO 8601 UTC. */
   created_at: string;
-};
+} & MomentAudience;
+
+// ---- who sees it, who posted it (docs/spec.md §7) ----
+
+/** Who sees a moment and who posted it (the kid's owner or a co-parent; null: a deleted user). */
+export type MomentAudience = { audience: Audience; posted_by: number | null };
+
+const audienceColumns = ["daily_logs.audience", "daily_logs.posted_by"];
+
+function audienceFromRow(row: Record<string, unknown>): MomentAudience {
+  return { audience: String(row.audience) as Audience, posted_by: row.posted_by == null ? null : Number(row.posted_by) };
+}
+
+/**
+ * The audience and poster columns of a new moment: the input's audience, or the kid's default
+ * (read in the same statement); the poster, or the kid's owner for trusted callers (the seed).
+ */
+function newMomentAudience(conn: Db, kidId: number, input: MomentInput, postedBy?: number) {
+  return {
+    audience: input.audience ?? conn("kids").select("kids.default_audience").where("kids.id", kidId),
+    posted_by: postedBy ?? conn("kids").select("kids.user_id").where("kids.id", kidId),
+  };
+}
+
+/** A moment's audience as a page shows it: to the kid's owner and co-parents only (null otherwise). */
+export function momentAudienceFor(moment: MomentAudience, isParent: boolean): Audience | null {
+  return isParent ? moment.audience : null;
+}
+
+/** An update's audience column: only when the input names one. */
+const audienceChange = (input: MomentInput) => (input.audience ? { audience: input.audience } : {});
 
 /** Where a page of moments stops: the last one shown (newest first, ties broken by id). */
 export type Cursor = { createdAt: string; id: number };
@@ -33,6 +64,7 @@ export const momentColumns = [
   "daily_logs.title",
   "daily_logs.content",
   "daily_logs.created_at",
+  ...audienceColumns,
   ...photoColumns("log_images", "log_image"),
 ];
 
@@ -48,6 +80,7 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
     content: String(row.content),
     photo: photoFromRow(row, "log_image"),
     created_at: String(row.created_at),
+    ...audienceFromRow(row),
   };
 }
 
@@ -72,7 +105,7 @@ export function decodeCursor(value: string): Cursor | null {
 
 // ---- reading ----
 
-export type MomentPage = { kid: Kid; isOwner: boolean; moments: Moment[]; next: string | null };
+export type MomentPage = { kid: Kid; isOwner: boolean; isParent: boolean; moments: Moment[]; next: string | null };
 
 /**
  * A kid's moments, newest first, as `viewerId` may see them: all of them, or (with `limit`) one
@@ -90,20 +123,20 @@ export async function listMoments(
   if (!view.ok) return view;
   const limit = opts.limit ? opts.limit + 1 : NO_LIMIT;
   const rows = opts.before
-    ? await momentsPageAfter.all({ kidId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
-    : await momentsPage.all({ kidId, limit });
+    ? await momentsPageAfter.all({ kidId, viewer: viewerId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
+    : await momentsPage.all({ kidId, viewer: viewerId, limit });
   const more = opts.limit !== undefined && rows.length > opts.limit;
   const moments = (more ? rows.slice(0, opts.limit) : rows).map(momentFromRow);
   const last = moments[moments.length - 1];
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, moments, next: more && last ? encodeCursor(last) : null };
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, moments, next: more && last ? encodeCursor(last) : null };
 }
 
-type MomentsPageParams = { kidId: number; limit: number; createdAt: string; id: number };
+type MomentsPageParams = { kidId: number; viewer: number; limit: number; createdAt: string; id: number };
 
 /** A kid's moments, newest first (ties by id), optionally older than a cursor; `limit ?` last. */
 function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boolean) {
-  const q = momentsQuery(k)
-    .where("daily_logs.kid_id", p("kidId"))
+  // the kid's moments the viewer may see (their audience: app/models/access.server.ts)
+  const q = whereMomentVisibleTo(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")), p("viewer"))
     .orderBy([
       { column: "daily_logs.created_at", order: "desc" },
       { column: "daily_logs.id", order: "desc" },
@@ -117,7 +150,7 @@ function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boo
 const momentsPage = query<Omit<MomentsPageParams, "createdAt" | "id">>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
 const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
 
-export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean };
+export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean; isParent: boolean };
 
 /** One moment with its kid's name and owner. */
 const momentById = query<{ momentId: number }>((p, k) =>
@@ -127,7 +160,7 @@ const momentById = query<{ momentId: number }>((p, k) =>
     .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id"]),
 );
 
-/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner only. */
+/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner or a co-parent. */
 export async function viewMoment(viewerId: number, momentId: number, need: Need = "view"): Promise<Result<MomentView>> {
   // the moment's row carries its kid's owner: the rule runs on it (no separate lookup)
   const row = await momentById.first({ momentId });
@@ -142,6 +175,7 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
     moment: momentFromRow(row!),
     kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId },
     isOwner: access.isOwner,
+    isParent: access.isParent,
   };
 }
 
@@ -163,7 +197,7 @@ class Gone extends Error {}
 const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
-/** Adds a moment to a kid (the kid's owner only). The photo is required. */
+/** Adds a moment to a kid (the kid's owner or a co-parent). The photo is required. */
 export async function createMoment(
   viewerId: number,
   kidId: number,
@@ -177,10 +211,10 @@ export async function createMoment(
   }
   const now = nowIso();
   try {
-    const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId) => {
-      const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
-      if (!kid) throw new Gone();
-      return insertMoment(trx, kidId, input, { imageId, createdAt: now });
+    const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId) => {
+      // still theirs to post to (a co-parent may have left meanwhile)
+      if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
+      return insertMoment(trx, kidId, input, { imageId, createdAt: now, postedBy: viewerId });
     });
     if (!result.ok) return result;
     const moment = await getMoment(result.value);
@@ -199,13 +233,13 @@ export async function insertMoment(
   conn: Db,
   kidId: number,
   input: MomentInput,
-  { imageId, createdAt = nowIso() }: { imageId: number | null; createdAt?: string },
+  { imageId, createdAt = nowIso(), postedBy }: { imageId: number | null; createdAt?: string; postedBy?: number },
 ): Promise<number> {
-  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId };
+  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId, ...newMomentAudience(conn, kidId, input, postedBy) };
   return insertedId(await conn("daily_logs").insert({ ...row, created_at: createdAt, updated_at: createdAt }).returning("id"));
 }
 
-/** Updates a moment (owner only); `created_at` stays. A new photo replaces and deletes the old one. */
+/** Updates a moment (the kid's owner or a co-parent); `created_at` stays. A new photo replaces and deletes the old one. */
 export async function updateMoment(
   viewerId: number,
   momentId: number,
@@ -217,16 +251,14 @@ export async function updateMoment(
     await file?.discard();
     return access;
   }
-  const changes = { title: input.title, content: input.content, updated_at: nowIso() };
-  const owned = (conn: Db) =>
-    conn("daily_logs")
-      .where("daily_logs.id", momentId)
-      .whereIn("daily_logs.kid_id", conn("kids").where("user_id", viewerId).select("id"));
+  const changes = { title: input.title, content: input.content, ...audienceChange(input), updated_at: nowIso() };
+  // inside the write: still theirs to change (a co-parent may have left meanwhile)
+  const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
   if (file) {
     try {
-      const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId, { dropImages }) => {
-        const moment = await owned(trx).first("daily_logs.image_id");
-        if (!moment) throw new Gone();
+      const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId, { dropImages }) => {
+        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.image_id");
+        if (!moment || !(await stillParent(trx))) throw new Gone();
         await trx("daily_logs").where("id", momentId).update({ ...changes, image_id: imageId });
         await dropImages([moment.image_id]);
       });
@@ -236,7 +268,9 @@ export async function updateMoment(
       throw error;
     }
   } else {
-    const count = await owned(db()).update(changes);
+    const count = await db().transaction(async (trx) =>
+      (await stillParent(trx)) ? trx("daily_logs").where("daily_logs.id", momentId).update(changes) : 0,
+    );
     if (!count) return momentGone();
   }
   const moment = await getMoment(momentId);
@@ -244,7 +278,7 @@ export async function updateMoment(
 }
 
 /**
- * Deletes a moment (owner only) with its likes and comments (foreign-key cascades) and its photo
+ * Deletes a moment (the kid's owner or a co-parent) with its likes and comments (foreign-key cascades) and its photo
  * (row in the same transaction, files after the commit). Answers the kid's id.
  */
 export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
@@ -253,11 +287,10 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   let key: string | null = null;
   const kidId = await db().transaction(async (trx) => {
     const moment = await trx("daily_logs")
-      .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")
-      .where({ "daily_logs.id": momentId, "kids.user_id": viewerId })
+      .where({ "daily_logs.id": momentId })
       .first("daily_logs.kid_id", "daily_logs.image_id", "images.key");
-    if (!moment) return null;
+    if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
     await trx("daily_logs").where("id", momentId).delete();
     if (moment.image_id) await trx("images").where("id", moment.image_id).delete();
     key = moment.key ?? null;

@@ -1,6 +1,8 @@
 import { data, Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
+import { AudienceLabel } from "~/components/audience";
+import { momentAudienceFor } from "~/models/moments.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
@@ -39,7 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       born: formatCalendarDate(kid.birth_date),
       age: ageText(kid.birth_date, today()),
     },
-    isOwner: page.isOwner,
+    canChange: page.isParent,
     moments: page.moments.map((m) => ({
       id: m.id,
       title: m.title,
@@ -47,6 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       photo: m.photo,
       createdAt: m.created_at,
       created: formatInstantDate(m.created_at, zone),
+      audience: momentAudienceFor(m, page.isParent),
     })),
     social,
     next: page.next,
@@ -66,12 +69,12 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function KidMoments({ loaderData }: Route.ComponentProps) {
-  const { kid, isOwner, moments, social, next, isOlderPage } = loaderData;
+  const { kid, canChange, moments, social, next, isOlderPage } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
   const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
-  const confirmMoment = isOwner && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
   const deleteTo = (id: number) => {
     const p = new URLSearchParams(withoutConfirm(location.search));
     p.set("confirm", "delete-moment");
@@ -88,7 +91,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           <p className="kid-header__name">{kid.name}</p>
           <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
         </div>
-        {isOwner ? (
+        {canChange ? (
           <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--primary kid-header__add">
             Add Sweet Moment
           </Link>
@@ -113,9 +116,10 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                 </h2>
                 <p className="moment__date">
                   <time dateTime={m.createdAt}>{m.created}</time>
+                  {m.audience ? <> · <AudienceLabel audience={m.audience} /></> : null}
                 </p>
                 <p className="moment__content">{m.content}</p>
-                {isOwner ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
+                {canChange ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}
               </article>
             </li>

@@ -123,7 +123,7 @@ describe("Add Kid and Update Kid pages", () => {
     const { kid, cookies } = await people();
     const load = (cookie: string) => kidUpdate.loader(args(req(`/kids/${kid.id}/update`, { cookie }), { kidId: String(kid.id) }));
     const data = await load(cookies.owner);
-    expect(data.defaults).toEqual({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom" });
+    expect(data.defaults).toEqual({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom", default_audience: "everyone" });
     expect((await thrown(() => load(cookies.friend))).status).toBe(403);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
 
@@ -152,7 +152,7 @@ describe("a kid's moments page", () => {
     const load = (cookie: string, search = "") =>
       kidMoments.loader(args(req(`/kids/${kid.id}/dailyLogs${search}`, { cookie }), { kidId: String(kid.id) }));
     const first = await load(cookies.owner);
-    expect(first.isOwner).toBe(true);
+    expect(first.canChange).toBe(true);
     expect(first.moments).toHaveLength(20);
     expect(first.moments[0]).toEqual({
       id: expect.any(Number),
@@ -161,6 +161,7 @@ describe("a kid's moments page", () => {
       photo: null,
       createdAt: "2024-01-01T00:00:24.000Z",
       created: "1 January 2024",
+      audience: "everyone",
     });
     expect(first.next).toEqual(expect.any(String));
     expect(Object.keys(first.social).map(Number)).toEqual(first.moments.map((m) => m.id).sort((a, b) => a - b));
@@ -169,7 +170,7 @@ describe("a kid's moments page", () => {
     expect(older.next).toBeNull();
     expect(older.isOlderPage).toBe(true);
 
-    expect((await load(cookies.friend)).isOwner).toBe(false);
+    expect((await load(cookies.friend)).canChange).toBe(false);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
     expect((await thrown(() => kidMoments.loader(args(req("/kids/999999/dailyLogs", { cookie: cookies.owner }), { kidId: "999999" })))).status).toBe(404);
     expect((await thrown(() => load(cookies.owner, "?before=garbage"))).status).toBe(400);
@@ -221,7 +222,7 @@ describe("moment pages", () => {
   it("adds a moment (owner only, image required) and goes to its page", async () => {
     const { kid, cookies } = await people();
     const load = (cookie: string) => momentNew.loader(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie }), { kidId: String(kid.id) }));
-    expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa" });
+    expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa", defaultAudience: "everyone" });
     expect((await thrown(() => load(cookies.friend))).status).toBe(403);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
 
@@ -237,7 +238,7 @@ describe("moment pages", () => {
 
     const id = location.split("/").pop()!;
     const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { dailyLogId: id }));
-    expect(detail).toMatchObject({ moment: { title: "Park", content: "Pigeons" }, kid: { id: kid.id, name: "Elsa" }, isOwner: false });
+    expect(detail).toMatchObject({ moment: { title: "Park", content: "Pigeons" }, kid: { id: kid.id, name: "Elsa" }, canChange: false });
     expect((await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id })))).status).toBe(404);
   });
 

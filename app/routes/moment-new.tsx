@@ -11,6 +11,7 @@ import { createMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 
 const FORM_ID = "moment-add";
@@ -21,7 +22,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewKid(user.id, pageId(params.kidId), "change");
   if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
-  return { kid: { id: view.kid.id, name: view.kid.name } };
+  return { kid: { id: view.kid.id, name: view.kid.name, defaultAudience: view.kid.default_audience } };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -50,6 +51,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack moment-form">
         <MomentFields fields={fields} />
         <PhotoField meta={fields.image} label="Image Upload" hint={IMAGE_HINTS.choose} />
+        <AudienceFields meta={fields.audience} legend="Who can see it" fallback={kid.defaultAudience} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Add your new dailyLog
         </SubmitOrCancel>

@@ -10,6 +10,7 @@ import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.ser
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 
 const FORM_ID = "moment-update";
@@ -22,7 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
   const { moment, kid } = view;
   return {
-    moment: { id: moment.id, title: moment.title, content: moment.content, photo: moment.photo },
+    moment: { id: moment.id, title: moment.title, content: moment.content, photo: moment.photo, audience: moment.audience },
     kid: { id: kid.id, name: kid.name },
   };
 }
@@ -44,7 +45,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
     schema,
     MOMENT_FIELD_ORDER,
     actionData?.result,
-    { title: moment.title, content: moment.content },
+    { title: moment.title, content: moment.content, audience: moment.audience },
   );
   return (
     <div className="page narrow">
@@ -60,6 +61,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
           current={moment.photo}
           currentAlt={`Current image of “${moment.title}”`}
         />
+        <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Update
         </SubmitOrCancel>

@@ -1,6 +1,8 @@
 import { Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
+import { AudienceLabel } from "~/components/audience";
+import { momentAudienceFor } from "~/models/moments.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
@@ -28,9 +30,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       photo: moment.photo,
       createdAt: moment.created_at,
       created: formatInstantDate(moment.created_at, config().timeZone),
+      audience: momentAudienceFor(moment, view.isParent),
     },
     kid: { id: kid.id, name: kid.name },
-    isOwner: view.isOwner,
+    canChange: view.isParent,
     social: social[moment.id]!,
   };
 }
@@ -46,11 +49,11 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function MomentPage({ loaderData }: Route.ComponentProps) {
-  const { moment, kid, isOwner, social } = loaderData;
+  const { moment, kid, canChange, social } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
-  const confirming = isOwner && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
+  const confirming = canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
   return (
     <div className="page moment-detail">
       <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
@@ -64,9 +67,10 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         </h1>
         <p className="moment__date">
           {kid.name} · <time dateTime={moment.createdAt}>{moment.created}</time>
+          {moment.audience ? <> · <AudienceLabel audience={moment.audience} /></> : null}
         </p>
         <p className="moment__content">{moment.content}</p>
-        {isOwner ? (
+        {canChange ? (
           <MomentOwnerActions
             momentId={moment.id}
             title={moment.title}

@@ -462,6 +462,8 @@ describe("the guards, called directly", () => {
     otherMomentId: number;
     commentId: number;
     ownerId: number;
+    kidImageId: number;
+    momentImageId: number;
   };
 
   beforeAll(async () => {
@@ -475,25 +477,27 @@ describe("the guards, called directly", () => {
     await insertFriendship(owner, users.invited, "pending");
     await insertFriendship(owner, users.friend, "accepted");
     await insertFriendship(users.fan, owner, "accepted");
-    const kidId = await insertKid(owner, "Guarded");
-    const momentId = await insertMoment(kidId, "Guarded moment");
+    const kidImage = await storePhoto("kid", owner.id, "#3a7");
+    const momentImage = await storePhoto("log", owner.id, "#37a");
+    const kidId = await insertKid(owner, "Guarded", kidImage.imageId);
+    const momentId = await insertMoment(kidId, "Guarded moment", momentImage.imageId);
     const otherMomentId = await insertMoment(kidId, "Another moment");
     const commentId = await insertComment(momentId, users.friend);
-    g = { users, kidId, momentId, otherMomentId, commentId, ownerId: owner.id };
+    g = { users, kidId, momentId, otherMomentId, commentId, ownerId: owner.id, kidImageId: kidImage.imageId, momentImageId: momentImage.imageId };
   });
 
   const access = () => import("~/models/access.server");
-  const seen = (v: GuardViewer, isOwner = v === "owner") => ({ ok: true, isOwner });
+  const seen = (v: GuardViewer, isOwner = v === "owner") => ({ ok: true, isOwner, isParent: isOwner });
 
   for (const viewer of GUARD_VIEWERS) {
     it(`canSeeKidsOf and canViewImage as ${viewer}`, async () => {
       const { canSeeKidsOf, canViewImage } = await access();
       const id = g.users[viewer].id;
       expect(await canSeeKidsOf(id, g.ownerId)).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { kind: "user", owner_id: g.ownerId })).toBe(true);
-      expect(await canViewImage(id, { kind: "kid", owner_id: g.ownerId })).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { kind: "log", owner_id: g.ownerId })).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { kind: "something else", owner_id: g.ownerId })).toBe(false);
+      expect(await canViewImage(id, { id: g.kidImageId, kind: "user", owner_id: g.ownerId })).toBe(true);
+      expect(await canViewImage(id, { id: g.kidImageId, kind: "kid", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { id: g.momentImageId, kind: "log", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { id: g.momentImageId, kind: "something else", owner_id: g.ownerId })).toBe(false);
     });
 
     it(`requireKid as ${viewer}: view and change`, async () => {
