@@ -19,6 +19,7 @@ export default [
   route("current/friends", "routes/friends.tsx"),
   route("friendships/new", "routes/friend-search.tsx"),
   route("profile/picture", "routes/profile-picture.tsx"),
+  route("kids/:kidId/co-parents", "routes/kid-co-parents.tsx"),
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
@@ -44,6 +45,13 @@ export default [
   route("api/friendships/current", "routes/api/friendships-current.ts"),
   route("api/friendships/:id/update", "routes/api/friendships-update.ts"),
   route("api/friendships/:id", "routes/api/friendships-id.ts"),
+  route("api/friendships/:id/circle", "routes/api/friendships-circle.ts"),
+  route("api/blocks", "routes/api/blocks.ts"),
+  route("api/blocks/:userId", "routes/api/blocks-id.ts"),
+  route("api/kids/:id/co_parents", "routes/api/kids-co-parents.ts"),
+  route("api/kids/:id/co_parents/:userId", "routes/api/kids-co-parents-id.ts"),
+  route("api/co_parent_invitations", "routes/api/co-parent-invitations.ts"),
+  route("api/co_parent_invitations/:id", "routes/api/co-parent-invitations-id.ts"),
   route("api/likes/:dailyLogId", "routes/api/likes.ts"),
   route("api/likes/:dailyLogId/like", "routes/api/likes-like.ts"),
   route("api/likes/:dailyLogId/unlike", "routes/api/likes-unlike.ts"),

@@ -1,11 +1,15 @@
 // Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
 import { imageUrl } from "./serializers.server";
 import type { Kid } from "~/models/kids.server";
+import type { CoParent } from "~/models/co-parents.server";
 import type { Moment } from "~/models/moments.server";
 import { ACCESS_MESSAGES } from "~/models/access.server";
 
-/** Kid: `{id, user_id, name, birth_date, relationship, kid_image_url}`. */
-export function serializeKid(kid: Kid) {
+/**
+ * Kid: `{id, user_id, name, birth_date, relationship, kid_image_url, co_parents}`; `user_id` stays
+ * the owner; `co_parents` (accepted, `{id, username}`) from the caller's `coParentsOf` read.
+ */
+export function serializeKid(kid: Kid, coParents: Map<number, CoParent[]> = new Map()) {
   return {
     id: kid.id,
     user_id: kid.user_id,
@@ -13,6 +17,7 @@ export function serializeKid(kid: Kid) {
     birth_date: kid.birth_date,
     relationship: kid.relationship,
     kid_image_url: imageUrl(kid.photo),
+    co_parents: (coParents.get(kid.id) ?? []).map((c) => ({ id: c.id, username: c.username })),
   };
 }
 

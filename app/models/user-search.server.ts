@@ -1,4 +1,5 @@
 import { query } from "~/lib/query.server";
+import { whereNotBlockedBy } from "./access.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 
@@ -26,8 +27,8 @@ export function likeSubstring(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const matching = query<{ pattern: string }>((p, k) =>
-  k("users")
+const matching = query<{ pattern: string; viewer: number }>((p, k) =>
+  whereNotBlockedBy(k("users"), "users.id", p("viewer"))
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
     // one condition covers all three: a substring of the first or the last name is a substring of
     // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
@@ -41,13 +42,14 @@ const matching = query<{ pattern: string }>((p, k) =>
  * Users whose first name, last name or "first last" contains `query`, case-insensitively, at most
  * 20, ordered by last name, first name, id. null for a blank query (the caller's "please enter a
  * name" case). The caller is not left out: finding oneself is how one learns that a request to
- * oneself is refused.
+ * oneself is refused. Users who blocked `viewerId` are left out.
  */
-export async function searchUsers(query: string | null | undefined): Promise<SearchHit[] | null> {
+export async function searchUsers(query: string | null | undefined, viewerId = 0): Promise<SearchHit[] | null> {
   const q = normalizeSearchQuery(query);
   if (!q) return null;
   if (q.length > LONGEST_MATCHABLE) return [];
-  const rows = await matching.all({ pattern: likeSubstring(q) });
+  // users who blocked the viewer are not found (docs/spec.md §7)
+  const rows = await matching.all({ pattern: likeSubstring(q), viewer: viewerId });
   return rows.map((row) => ({
     id: Number(row.id),
     first_name: (row.first_name as string | null) ?? null,

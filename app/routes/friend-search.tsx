@@ -8,6 +8,7 @@ import { ErrorSummary, FieldError, pageTitle, summaryErrors } from "~/components
 import { getUser, requireUser } from "~/web/auth.server";
 import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
+import { BlockButton } from "~/components/circles";
 import { FriendSearchSchema } from "~/forms/friends";
 import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
 import { refusalStatus } from "~/web/refusal.server";
@@ -40,11 +41,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (submission.status !== "success") {
     return data({ q, result: submission.reply(), hits: null, sent }, { status: 400 });
   }
-  const found = (await searchUsers(submission.value.q)) ?? [];
+  const found = (await searchUsers(submission.value.q, user.id)) ?? [];
   return {
     q,
     result: undefined,
     hits: found.map((h) => ({ id: h.id, name: fullName(h), photo: h.photo })),
+    me: user.id,
     sent,
   };
 }
@@ -78,6 +80,7 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 
 export default function FriendSearchPage({ loaderData, actionData }: Route.ComponentProps) {
   const { q, hits, sent, result } = loaderData;
+  const me = "me" in loaderData ? loaderData.me : 0;
   const location = useLocation();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -175,6 +178,7 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
                       <span className="visually-hidden"> ({h.name})</span>
                     </button>
                   </Form>
+                  {h.id !== me ? <BlockButton userId={h.id} who={h.name} /> : null}
                 </li>
               ))}
             </ul>

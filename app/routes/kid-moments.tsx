@@ -3,6 +3,7 @@ import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { AudienceLabel } from "~/components/audience";
 import { momentAudienceFor } from "~/models/moments.server";
+import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
@@ -30,6 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!page.ok) throw pageRefusal(page);
   // list page: the newest few comments per moment; the moment's own page shows them all
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const posters = await posterNames(page.moments.map((m) => m.posted_by));
   const { kid } = page;
   const zone = config().timeZone;
   return {
@@ -50,6 +52,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       createdAt: m.created_at,
       created: formatInstantDate(m.created_at, zone),
       audience: momentAudienceFor(m, page.isParent),
+      postedBy: m.posted_by === null ? null : (posters[m.posted_by] ?? null),
     })),
     social,
     next: page.next,
@@ -96,6 +99,11 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
             Add Sweet Moment
           </Link>
         ) : null}
+        {canChange ? (
+          <Link to={`/kids/${kid.id}/co-parents`} className="button button--secondary kid-header__add">
+            Co-parents
+          </Link>
+        ) : null}
       </section>
       <h1>{heading}</h1>
       {isOlderPage ? (
@@ -118,6 +126,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   <time dateTime={m.createdAt}>{m.created}</time>
                   {m.audience ? <> · <AudienceLabel audience={m.audience} /></> : null}
                 </p>
+                {m.postedBy ? <p className="posted-by">Posted by {m.postedBy}</p> : null}
                 <p className="moment__content">{m.content}</p>
                 {canChange ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}

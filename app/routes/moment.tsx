@@ -3,6 +3,7 @@ import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
 import { AudienceLabel } from "~/components/audience";
 import { momentAudienceFor } from "~/models/moments.server";
+import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { config } from "~/lib/config.server";
@@ -22,6 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
+  const posters = await posterNames([moment.posted_by]);
   return {
     moment: {
       id: moment.id,
@@ -31,6 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       createdAt: moment.created_at,
       created: formatInstantDate(moment.created_at, config().timeZone),
       audience: momentAudienceFor(moment, view.isParent),
+      postedBy: moment.posted_by === null ? null : (posters[moment.posted_by] ?? null),
     },
     kid: { id: kid.id, name: kid.name },
     canChange: view.isParent,
@@ -69,6 +72,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
           {kid.name} · <time dateTime={moment.createdAt}>{moment.created}</time>
           {moment.audience ? <> · <AudienceLabel audience={moment.audience} /></> : null}
         </p>
+        {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
         <p className="moment__content">{moment.content}</p>
         {canChange ? (
           <MomentOwnerActions

@@ -16,6 +16,8 @@ import { photoUrl } from "~/images/photo";
 import { args, cookieFor, makeUser, req } from "../helpers";
 import {
   givePicture,
+  insertBlock,
+  insertCoParent,
   insertComment,
   insertFriendship,
   insertKid,
@@ -49,7 +51,7 @@ type Probe = {
   /** Path parameters (the URL is built from the route's path with them). */
   params?: (w: World, viewer: Viewer, prepared: Record<string, number>) => Record<string, string>;
   query?: string;
-  body?: (w: World) => { json?: unknown; form?: Record<string, string> | FormData };
+  body?: (w: World, prepared: Record<string, number>) => { json?: unknown; form?: Record<string, string> | FormData };
   prepare?: (w: World, viewer: Viewer) => Promise<Record<string, number>>;
   /** Use a session of its own (the probe ends it). */
   ownSession?: boolean;
@@ -154,6 +156,10 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/friend-search.tsx": [{ label: "GET", query: "?q=a", expect: all("login", 200) }],
   "routes/profile-picture.tsx": [{ label: "GET", expect: all("login", 200) }],
+  "routes/kid-co-parents.tsx": [
+    { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
+    { label: "POST (no intent)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
+  ],
   "routes/not-found.tsx": [{ label: "GET", params: () => ({ "*": "no/such/page" }), expect: all(404, 404) }],
 
   // photos
@@ -242,6 +248,77 @@ const MATRIX: Record<string, Probe[]> = {
       prepare: async (w) => ({ friendshipId: await insertFriendship(await quickUser(), w.users.owner, "pending") }),
       params: (_w, _v, p) => ({ id: String(p.friendshipId) }),
       expect: ownerApi(200),
+    },
+  ],
+  "routes/api/friendships-circle.ts": [
+    {
+      // a friendship of the owner's: only its parties may file each other
+      label: "PUT",
+      method: "PUT",
+      prepare: async (w) => ({ friendshipId: await insertFriendship(await quickUser(), w.users.owner, "accepted") }),
+      params: (_w, _v, p) => ({ id: String(p.friendshipId) }),
+      body: () => ({ json: { circle: "family", relationship: "cousin" } }),
+      expect: ownerApi(200),
+    },
+  ],
+  "routes/api/blocks.ts": [
+    { label: "GET", expect: all(401, 200) },
+    {
+      label: "POST",
+      method: "POST",
+      prepare: async () => ({ userId: (await quickUser()).id }),
+      body: (_w, p) => ({ json: { user_id: p.userId } }),
+      expect: all(401, 201),
+    },
+  ],
+  "routes/api/blocks-id.ts": [
+    {
+      // the viewer's own block: only the blocker ends it
+      label: "DELETE",
+      method: "DELETE",
+      prepare: async (w, v) => {
+        const target = await quickUser();
+        if (v !== "signedOut") await insertBlock(w.users[v], target);
+        return { userId: target.id };
+      },
+      params: (_w, _v, p) => ({ userId: String(p.userId) }),
+      expect: all(401, 200),
+    },
+  ],
+  "routes/api/kids-co-parents.ts": [
+    {
+      label: "POST",
+      method: "POST",
+      prepare: freshKid,
+      params: (_w, _v, p) => ({ id: String(p.kidId) }),
+      body: (w) => ({ json: { user_id: w.users.friend.id } }),
+      expect: ownerApi(201),
+    },
+  ],
+  "routes/api/kids-co-parents-id.ts": [
+    {
+      // the friend co-parents a fresh kid: the owner removes them, or they leave
+      label: "DELETE",
+      method: "DELETE",
+      prepare: async (w) => {
+        const kidId = await insertKid(w.users.owner, "Shared");
+        await insertCoParent(kidId, w.users.friend, "accepted");
+        return { kidId };
+      },
+      params: (w, _v, p) => ({ id: String(p.kidId), userId: String(w.users.friend.id) }),
+      expect: { signedOut: 401, stranger: 403, pending: 403, friend: 200, owner: 200 },
+    },
+  ],
+  "routes/api/co-parent-invitations.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/co-parent-invitations-id.ts": [
+    {
+      // an invitation to the friend: only they answer it; to anyone else it does not exist
+      label: "PUT",
+      method: "PUT",
+      prepare: async (w) => ({ invitationId: await insertCoParent(await insertKid(w.users.owner, "Invited"), w.users.friend, "pending") }),
+      params: (_w, _v, p) => ({ id: String(p.invitationId) }),
+      body: () => ({ json: { status: "accepted" } }),
+      expect: { signedOut: 401, stranger: 404, pending: 404, friend: 200, owner: 404 },
     },
   ],
   "routes/api/likes.ts": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsApi(200) }],
@@ -408,7 +485,7 @@ for (const route of ROUTES) {
           const url = urlFor(route.path, params, probe.query);
           let cookie = world.cookies[viewer];
           if (probe.ownSession && viewer !== "signedOut") cookie = await cookieFor(world.users[viewer]);
-          const body = probe.body?.(world) ?? {};
+          const body = probe.body?.(world, prepared) ?? {};
           const request = req(url, { method, cookie, ...body });
           const fn = method === "GET" ? mod.loader : mod.action;
           // a page without a loader is static: everyone gets it
