@@ -162,6 +162,7 @@ describe("a kid's moments page", () => {
       createdAt: "2024-01-01T00:00:24.000Z",
       created: "1 January 2024",
       audience: "everyone",
+      postedBy: expect.any(String),
     });
     expect(first.next).toEqual(expect.any(String));
     expect(Object.keys(first.social).map(Number)).toEqual(first.moments.map((m) => m.id).sort((a, b) => a - b));

@@ -42,7 +42,15 @@ export async function insertKid(owner: Id, name = "Kiddo", imageId: number | nul
 export async function insertMoment(kidId: number, title = "First steps", imageId: number | null = null): Promise<number> {
   const now = nowIso();
   const [row] = await db()("daily_logs")
-    .insert({ kid_id: kidId, title, content: "So proud.", image_id: imageId, created_at: now, updated_at: now })
+    .insert({
+      kid_id: kidId,
+      title,
+      content: "So proud.",
+      image_id: imageId,
+      posted_by: db()("kids").select("user_id").where("id", kidId),
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
