@@ -64,7 +64,7 @@ describe("My Kids page", () => {
     const { owner, kid, cookies } = await people();
     const data = await myKids.loader(args(req("/my-kids-list", { cookie: cookies.owner })));
     expect(data.kids).toEqual([
-      { id: kid.id, name: "Elsa", photo: null, birthDate: "2019-03-14", born: "14 March 2019", age: expect.stringMatching(/^\d+ years, \d+ months?, \d+ days?$/) },
+      { id: kid.id, name: "Elsa", photo: null, birthDate: "2019-03-14", born: "14 March 2019", age: expect.stringMatching(/^\d+ years, \d+ months?, \d+ days?$/), coParented: false },
     ]);
     const remove = (cookie: string, kidId: string) =>
       myKids.action(args(req("/my-kids-list", { cookie, form: { intent: "remove-kid", kidId } })));

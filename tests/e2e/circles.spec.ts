@@ -84,7 +84,9 @@ test.describe("who sees what", () => {
     await expect(pal.page.getByRole("heading", { level: 1, name: "Bath time" })).toBeVisible();
     await expect(pal.page.locator(".audience-label")).toHaveText(/Family/);
     await pal.page.goto("/my-kids-list");
-    await expect(pal.page.getByText("Nora")).toBeVisible();
+    await expect(pal.page.getByRole("link", { name: "Nora", exact: true })).toBeVisible();
+    await expect(pal.page.getByRole("link", { name: "Remove Nora" })).toHaveCount(0);
+    await expectAccessible(pal.page, browser);
 
     // Alice removes the co-parent: Pal loses the Family-only moment at once
     await alice.page.goto(`/kids/${kid.id}/co-parents`);
