@@ -1,7 +1,7 @@
 import { db, isForeignKeyViolation, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
-import { parseUserId } from "./friendships.server";
+import { photoColumns } from "~/images/photo-sql.server";
+import { parseUserId, publicUserFromRow } from "./friendships.server";
 import { invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
@@ -79,12 +79,5 @@ const blockedBy = query<{ blockerId: number }>((p, k) =>
 
 /** The users `blockerId` has blocked, oldest block first. One query. */
 export async function listBlocked(blockerId: number): Promise<BlockedUser[]> {
-  return (await blockedBy.all({ blockerId })).map((row) => ({
-    id: Number(row.id),
-    username: String(row.username),
-    first_name: (row.first_name as string | null) ?? null,
-    last_name: (row.last_name as string | null) ?? null,
-    photo: photoFromRow(row, "user_image"),
-    showComments: Boolean(row.show_comments),
-  }));
+  return (await blockedBy.all({ blockerId })).map((row) => ({ ...publicUserFromRow(row), showComments: Boolean(row.show_comments) }));
 }

@@ -101,7 +101,7 @@ async function publicUser(id: number): Promise<PublicUser | null> {
   return row ? publicUserFromRow(row) : null;
 }
 
-function publicUserFromRow(row: Record<string, unknown>): PublicUser {
+export function publicUserFromRow(row: Record<string, unknown>): PublicUser {
   return {
     id: Number(row.id),
     username: String(row.username),
