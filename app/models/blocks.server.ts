@@ -1,4 +1,4 @@
-import { db, isForeignKeyViolation, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { photoColumns } from "~/images/photo-sql.server";
 import { parseUserId, publicUserFromRow } from "./friendships.server";
@@ -32,7 +32,7 @@ export async function blockUser(blockerId: number, blockedInput: unknown): Promi
   if (blockedId === blockerId) return invalid(BLOCK_MESSAGES.self);
   if (blockedId === null) return notFound(BLOCK_MESSAGES.userNotFound);
   try {
-    await db().transaction(async (trx) => {
+    await writeTransaction(async (trx) => {
       const exists = await trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).first("id");
       if (!exists) await trx("blocks").insert({ blocker_id: blockerId, blocked_id: blockedId, show_comments: false, created_at: nowIso() });
       await trx("friendships").where({ user_low: Math.min(blockerId, blockedId), user_high: Math.max(blockerId, blockedId) }).delete();
@@ -56,7 +56,7 @@ export async function blockUser(blockerId: number, blockedInput: unknown): Promi
 export async function unblockUser(blockerId: number, blockedInput: unknown): Promise<Result<{ blockedId: number }>> {
   const blockedId = parseUserId(blockedInput);
   if (blockedId === null) return notFound(BLOCK_MESSAGES.notBlocked);
-  const removed = await db()("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).delete();
+  const removed = await writeTransaction((trx) => trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).delete());
   return removed ? { ok: true, blockedId } : notFound(BLOCK_MESSAGES.notBlocked);
 }
 
@@ -64,7 +64,7 @@ export async function unblockUser(blockerId: number, blockedInput: unknown): Pro
 export async function showBlockedComments(blockerId: number, blockedInput: unknown, show: boolean): Promise<Result<{ blockedId: number }>> {
   const blockedId = parseUserId(blockedInput);
   if (blockedId === null) return notFound(BLOCK_MESSAGES.notBlocked);
-  const changed = await db()("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).update({ show_comments: show });
+  const changed = await writeTransaction((trx) => trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).update({ show_comments: show }));
   return changed ? { ok: true, blockedId } : notFound(BLOCK_MESSAGES.notBlocked);
 }
 

@@ -1,4 +1,4 @@
-import { db, nowIso } from "~/lib/db.server";
+import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { friendLabelSchema, type Circle, type FriendLabel, type FriendRelationship } from "~/forms/circles";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
@@ -63,9 +63,11 @@ export async function setFriendLabel(
   }
   const label = parsed.data;
   const side = low ? { low_circle: label.circle, low_relationship: label.relationship } : { high_circle: label.circle, high_relationship: label.relationship };
-  const changed = await db()("friendships")
-    .where({ id: friendshipId, status: "accepted", [low ? "user_low" : "user_high"]: viewerId })
-    .update({ ...side, updated_at: nowIso() });
+  const changed = await writeTransaction((trx) =>
+    trx("friendships")
+      .where({ id: friendshipId, status: "accepted", [low ? "user_low" : "user_high"]: viewerId })
+      .update({ ...side, updated_at: nowIso() }),
+  );
   if (!changed) return notFound(CIRCLE_REFUSALS.friendshipNotFound); // removed meanwhile
   return { ok: true, friendshipId, label };
 }

@@ -1,4 +1,4 @@
-import { db, isForeignKeyViolation, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { parseUserId } from "./friendships.server";
@@ -37,7 +37,9 @@ export async function inviteCoParent(ownerId: number, kidId: number, userInput: 
   if (userId === ownerId) return invalid(CO_PARENT_MESSAGES.self);
   if (!(await canSeeKidsOf(userId, ownerId))) return invalid(CO_PARENT_MESSAGES.notFriend);
   try {
-    const [row] = await db()("co_parents").insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() }).returning("id");
+    const [row] = await writeTransaction((trx) =>
+      trx("co_parents").insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() }).returning("id"),
+    );
     return { ok: true, invitationId: Number(typeof row === "object" ? row.id : row), userId };
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(CO_PARENT_MESSAGES.exists);
@@ -55,8 +57,10 @@ export async function answerCoParentInvitation(viewerId: number, invitationId: n
   const row = await pendingInvitation.first({ id: invitationId, userId: viewerId });
   if (!row) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
   if (status !== "accepted" && status !== "declined") return invalid(CO_PARENT_MESSAGES.invalidStatus);
-  const q = db()("co_parents").where({ id: invitationId, user_id: viewerId, status: "pending" });
-  const changed = status === "accepted" ? await q.update({ status: "accepted" }) : await q.delete();
+  const changed = await writeTransaction((trx: Db) => {
+    const q = trx("co_parents").where({ id: invitationId, user_id: viewerId, status: "pending" });
+    return status === "accepted" ? q.update({ status: "accepted" }) : q.delete();
+  });
   if (!changed) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
   return { ok: true, kidId: Number(row.kid_id) };
 }
@@ -71,7 +75,7 @@ export async function removeCoParent(viewerId: number, kidId: number, userInput:
   const access = await requireKid(viewerId, kidId, userId === viewerId ? "view" : "own");
   if (!access.ok) return access;
   if (userId === null) return notFound(CO_PARENT_MESSAGES.coParentNotFound);
-  const removed = await db()("co_parents").where({ kid_id: kidId, user_id: userId }).delete();
+  const removed = await writeTransaction((trx) => trx("co_parents").where({ kid_id: kidId, user_id: userId }).delete());
   return removed ? { ok: true, userId } : notFound(CO_PARENT_MESSAGES.coParentNotFound);
 }
 
