@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS, type FriendLabel } from "~/forms/circles";
 
-// The friends page's forms of docs/spec.md §7 (app/routes/friends.tsx; friend search's Block too):
+// The friends page's forms of docs/spec.md §6 (app/routes/friends.tsx; friend search's Block too):
 // plain POST forms, each told apart by `intent`, that work without JavaScript.
 
 /** A friend's circle and relationship, with Save. */

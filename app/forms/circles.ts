@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Who sees what (docs/spec.md §7): the audience of a moment (and a kid's default for new ones),
+// Who sees what (docs/spec.md §6): the audience of a moment (and a kid's default for new ones),
 // and how each side of an accepted friendship files the other (circle and relationship). The
 // values are the database's and the API's; the labels are the pages'. Browser and server.
 

@@ -84,7 +84,7 @@ export type KidInput = {
   name: string;
   birth_date: IsoDate;
   relationship: Relationship;
-  /** The audience of its new moments (docs/spec.md §7); absent: "everyone" (adding) or unchanged. */
+  /** The audience of its new moments (docs/spec.md §6); absent: "everyone" (adding) or unchanged. */
   default_audience?: Audience;
 };
 

@@ -39,7 +39,7 @@ export type MomentFormShape = { title: string; content: string; image: File; aud
 export type MomentInput = {
   title: string;
   content: string;
-  /** Who sees it (docs/spec.md §7); absent: the kid's default (adding) or unchanged (updating). */
+  /** Who sees it (docs/spec.md §6); absent: the kid's default (adding) or unchanged (updating). */
   audience?: Audience;
 };
 

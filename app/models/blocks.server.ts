@@ -5,7 +5,7 @@ import { parseUserId, publicUserFromRow } from "./friendships.server";
 import { invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
-// Blocking (docs/spec.md §7). A block is a row (blocker, blocked). Blocking ends, in the same
+// Blocking (docs/spec.md §6). A block is a row (blocker, blocked). Blocking ends, in the same
 // transaction, any friendship between the two (pending, accepted or denied) and any co-parent
 // role or invitation between them (one owns the kid, the other co-parents it), so every view,
 // like and comment form on the blocker's kids is gone at once: the access module needs no block

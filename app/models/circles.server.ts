@@ -3,7 +3,7 @@ import { query } from "~/lib/query.server";
 import { friendLabelSchema, type Circle, type FriendLabel, type FriendRelationship } from "~/forms/circles";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 
-// How each side of an accepted friendship files the other (docs/spec.md §7): a circle (Family or
+// How each side of an accepted friendship files the other (docs/spec.md §6): a circle (Family or
 // Friends, default Friends) and a relationship label. Stored on the friendship row itself, one pair
 // of columns per side (user_low's view of user_high in low_*, and the other way round in high_*),
 // so the access module reads the circle with the friendship in the same index lookup

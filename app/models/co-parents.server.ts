@@ -4,7 +4,7 @@ import { canSeeKidsOf, requireKid } from "./access.server";
 import { parseUserId } from "./friendships.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
 
-// Co-parents of a kid (docs/spec.md §7). The kid's owner invites an accepted friend; the friend
+// Co-parents of a kid (docs/spec.md §6). The kid's owner invites an accepted friend; the friend
 // accepts (or declines) on their side. An accepted co-parent may add moments, edit and delete any
 // moment of the kid, edit the kid, and sees "Only us" moments; only the owner removes the kid or a
 // co-parent; a co-parent may leave. Who may do what is decided in app/models/access.server.ts

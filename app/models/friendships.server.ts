@@ -34,7 +34,7 @@ export type FriendEntry = {
   user: PublicUser;
   /** The other user's kids: only when the friendship is accepted, otherwise always []. */
   kids: Kid[];
-  /** How the caller files the other user (docs/spec.md §7): meaningful once accepted. */
+  /** How the caller files the other user (docs/spec.md §6): meaningful once accepted. */
   label: FriendLabel;
 };
 

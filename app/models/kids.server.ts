@@ -21,7 +21,7 @@ export type Kid = {
   birth_date: IsoDate;
   relationship: string;
   photo: Photo | null;
-  /** The audience of its new moments (docs/spec.md §7). */
+  /** The audience of its new moments (docs/spec.md §6). */
   default_audience: Audience;
 };
 
@@ -174,7 +174,7 @@ export async function insertKid(
   return insertedId(await conn("kids").insert({ ...row, image_id: imageId, created_at: createdAt }).returning("id"));
 }
 
-/** The kid's default audience column: only when the input names one (docs/spec.md §7). */
+/** The kid's default audience column: only when the input names one (docs/spec.md §6). */
 const defaultAudienceChange = (input: KidInput) => (input.default_audience ? { default_audience: input.default_audience } : {});
 
 /** Updates a kid (owner or co-parent); a new photo replaces the old one, whose files go after the commit. */

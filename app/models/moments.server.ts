@@ -26,7 +26,7 @@ export type Moment = {
   created_at: string;
 } & MomentAudience;
 
-// ---- who sees it, who posted it (docs/spec.md §7) ----
+// ---- who sees it, who posted it (docs/spec.md §6) ----
 
 /** Who sees a moment and who posted it (the kid's owner or a co-parent; null: a deleted user). */
 export type MomentAudience = { audience: Audience; posted_by: number | null };

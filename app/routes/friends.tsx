@@ -23,7 +23,7 @@ import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-pa
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
 // Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
-// JavaScript the same navigation revalidates the lists in place. Who sees what (docs/spec.md §7):
+// JavaScript the same navigation revalidates the lists in place. Who sees what (docs/spec.md §6):
 // each friend's circle and relationship, Block (friends and received requests), Blocked users
 // (Unblock, show or hide their past comments) and co-parent invitations received.
 
@@ -57,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** The forms of docs/spec.md §7 on this page (they name a user or an invitation, not a friendship). */
+/** The forms of docs/spec.md §6 on this page (they name a user or an invitation, not a friendship). */
 async function circlesAction(userId: number, intent: unknown, form: FormData) {
   const other = form.get("userId");
   switch (intent) {

@@ -8,7 +8,7 @@ import { coParentsOf, inviteCoParent, removeCoParent } from "~/models/co-parents
 import { listFriends } from "~/models/friendships.server";
 import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
 
-// /kids/:kidId/co-parents (docs/spec.md §7 "Co-parents"): the kid's owner and co-parents see who
+// /kids/:kidId/co-parents (docs/spec.md §6 "Co-parents"): the kid's owner and co-parents see who
 // co-parents the kid; the owner invites an accepted friend and removes a co-parent or an
 // invitation; a co-parent leaves. Plain POST forms told apart by `intent` (PRG).
 

@@ -2,7 +2,7 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, closeE2eDb, jpegFile, makeFriends, myId } from "./kids-helpers";
 
-// Who sees what (docs/spec.md §7), JavaScript on and off, three people in three browser contexts:
+// Who sees what (docs/spec.md §6), JavaScript on and off, three people in three browser contexts:
 // Alice files Grandma in her Family circle, posts a Family-only moment that Pal (a Friends-circle
 // friend) cannot see, makes Pal a co-parent (Pal accepts) and removes them, blocks Grandma and
 // unblocks her. Every page visited is checked with axe.

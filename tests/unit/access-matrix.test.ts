@@ -657,7 +657,7 @@ type Actor = (typeof ACTORS)[number];
 const AUDIENCE_LIST = ["us", "family", "everyone"] as const;
 type Aud = (typeof AUDIENCE_LIST)[number];
 
-/** The rule of docs/spec.md §7, written out independently of the code. */
+/** The rule of docs/spec.md §6, written out independently of the code. */
 function seesMoment(actor: Actor, audience: Aud): boolean {
   if (actor === "owner" || actor === "coParent") return true;
   if (actor === "family") return audience !== "us";
