@@ -61,6 +61,8 @@ export default defineConfig({
       TIME_ZONE: "UTC",
       LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
       LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",
+      // every spec signs up new accounts from this one address
+      SIGNUP_MAX_PER_ADDRESS: "100000",
     },
   },
 });

@@ -125,7 +125,7 @@ export async function addComment(
   if (once.first) return { ok: true, comment: once.first, replayed: true };
   let id: number;
   try {
-    id = await once.transaction((conn) => insertComment(conn, momentId, viewerId, trimmed));
+    id = await once.create((conn) => insertComment(conn, momentId, viewerId, trimmed));
   } catch (e) {
     const first = await once.winner(e);
     if (first) return { ok: true, comment: first, replayed: true };

@@ -129,7 +129,7 @@ export async function createUser(input: NewUser, opts: { token?: unknown } = {})
   }
   const password_hash = await hashPassword(input.password);
   try {
-    const id = await once.transaction((conn) => insertUser(conn, { ...input, password_hash }));
+    const id = await once.create((conn) => insertUser(conn, { ...input, password_hash }));
     const user = await getUserById(id);
     if (!user) throw new Error("user vanished after insert");
     return { ok: true, user };
