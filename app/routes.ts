@@ -20,6 +20,9 @@ export default [
   route("friendships/new", "routes/friend-search.tsx"),
   route("profile/picture", "routes/profile-picture.tsx"),
   route("kids/:kidId/co-parents", "routes/kid-co-parents.tsx"),
+  route("settings", "routes/settings.tsx"),
+  route("settings/delete", "routes/settings-delete.tsx"),
+  route("settings/export", "routes/settings-export.ts"),
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
@@ -34,6 +37,11 @@ export default [
   route("api/users/update-profile-picture", "routes/api/users-update-profile-picture.ts"),
   route("api/users/delete-profile-picture", "routes/api/users-delete-profile-picture.ts"),
   route("api/users/friends", "routes/api/users-friends.ts"),
+  route("api/users/current", "routes/api/users-current.ts"),
+  route("api/users/current/password", "routes/api/users-current-password.ts"),
+  route("api/users/current/sessions", "routes/api/users-current-sessions.ts"),
+  route("api/users/current/sessions/:id", "routes/api/users-current-sessions-id.ts"),
+  route("api/export", "routes/api/export.ts"),
   route("api/users/search", "routes/api/users-search.ts"),
   route("api/kids/current", "routes/api/kids-current.ts"),
   route("api/kids/new", "routes/api/kids-new.ts"),

@@ -20,7 +20,7 @@ export type Zone =
   | "components"
   | "domain" // app/models, app/images, app/forms, app/jobs
   | "lib"
-  | "seed" // db/seed/**: entry points that may use the domain
+  | "seed" // db/seed/**, db/move/**: entry points that may use the domain
   | "base" // db/knexfile.mjs, db/migrations/**, server/env.mjs (and its client-address.mjs): config and schema, no app code
   | "server" // the rest of server/: the process around the build
   | "asset" // styles, icons: importable from anywhere
@@ -57,7 +57,7 @@ export function zoneOf(file: string): Zone {
     return "domain";
   }
   if (f.startsWith("app/lib/")) return "lib";
-  if (f.startsWith("db/seed/")) return "seed";
+  if (f.startsWith("db/seed/") || f.startsWith("db/move/")) return "seed";
   if (f === "server/env.mjs" || f === "server/client-address.mjs" || f.startsWith("db/")) return "base";
   if (f.startsWith("server/")) return "server";
   return "other";

@@ -140,3 +140,15 @@ export async function purgeSubmissions(olderThanMs = SUBMISSION_MAX_AGE_MS): Pro
   const cutoff = new Date(Date.now() - olderThanMs).toISOString();
   return writeTransaction((trx) => trx("submissions").where("created_at", "<", cutoff).delete());
 }
+
+/**
+ * Removes, on `conn` (the account deletion's transaction), every submission of `userId` and the
+ * sign-up submission that created the account: the table has no foreign key to users (a sign-up is
+ * user 0), so the cascade does not reach it.
+ */
+export async function deleteSubmissionsOf(conn: Db, userId: number): Promise<void> {
+  await conn("submissions")
+    .where("user_id", userId)
+    .orWhere((w) => w.where("user_id", SIGNUP_USER).andWhere("action", "signup").andWhere("result_id", userId))
+    .delete();
+}

@@ -87,10 +87,23 @@ const usersWithEmailOrUsername = query<{ email: string; username: string }>((p, 
   k("users")
     .where("email_normalized", p("email"))
     .orWhere("username_normalized", p("username"))
-    .select("email_normalized", "username_normalized"),
+    .select("id", "email_normalized", "username_normalized"),
 );
 
-type Taken = { email_normalized: string; username_normalized: string };
+type Taken = { email_normalized: string; username_normalized: string; id?: number };
+
+/**
+ * Uniqueness errors for this email and username as sign-up words them, or null; rows of `exceptUserId`
+ * (an account changing its own) do not count.
+ */
+export async function takenErrors(email: string, username: string, exceptUserId?: number): Promise<FieldErrors | null> {
+  const rows = await usersWithEmailOrUsername.all<Taken>({ email: normalizeEmail(email), username: normalizeUsername(username) });
+  return conflictErrors(
+    rows.filter((r) => r.id === undefined || Number(r.id) !== exceptUserId),
+    normalizeEmail(email),
+    username.trim(),
+  );
+}
 
 const userWithPasswordById = query<{ id: number }>((p, k) =>
   usersQuery(k).where("users.id", p("id")).first([...userColumns, "users.password_hash"]),

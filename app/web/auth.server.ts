@@ -3,7 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { config } from "~/lib/config.server";
 import { clientAddressContext } from "~/lib/context";
-import { dummyHash, verifyPassword } from "~/lib/password.server";
+import { dummyHash, hasPassword, verifyPassword } from "~/lib/password.server";
 import { blockedFor, count, hit, reset } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
@@ -89,8 +89,13 @@ export async function requireAnonymous(request: Request): Promise<void> {
 
 /** Set-Cookie header value starting a new session for `user`. */
 export async function startSession(request: Request, user: Pick<User, "id">): Promise<string> {
-  const { token, expires } = await createSession(user.id);
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"));
   return cookie().serialize(token, { expires, secure: isHttps(request) });
+}
+
+/** The token of the request's session cookie (verified), or null: to tell the current session apart. */
+export function sessionToken(request: Request): Promise<string | null> {
+  return readToken(request);
 }
 
 /** Deletes the session row (so the old cookie is worthless) and returns a clearing Set-Cookie. */
@@ -159,7 +164,9 @@ export async function checkCredentials(email: string, password: string, address:
   if (accountWait > 0 && (await count(keys.pair)) > 0) throw tooMany(accountWait);
 
   const found = await getUserWithPasswordByEmail(email);
-  const ok = await verifyPassword(password, found?.password_hash ?? (await dummyHash()));
+  // an account without a password (password_hash "") never logs in with one; it takes as long
+  const stored = found && hasPassword(found.password_hash) ? found.password_hash : await dummyHash();
+  const ok = (await verifyPassword(password, stored)) && Boolean(found && hasPassword(found.password_hash));
   if (!found || !ok || (found.is_demo && !cfg.demo)) {
     await hit(keys.account, { max: cfg.loginMaxFailuresPerAccount, windowMs });
     await hit(keys.address, { max: cfg.loginMaxFailuresPerAddress, windowMs });
