@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chosenFileProblem } from "~/images/limits";
+import { audienceField, type Audience } from "./circles";
 
 // The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
@@ -33,9 +34,22 @@ export const MOMENT_MESSAGES = {
 } as const;
 
 /** The form's fields as the browser holds them. */
-export type MomentFormShape = { title: string; content: string; image: File; taken_on: string; milestone: string; milestone_label: string };
+export type MomentFormShape = {
+  title: string;
+  content: string;
+  image: File;
+  taken_on: string;
+  milestone: string;
+  milestone_label: string;
+  audience: string;
+};
 
-export type MomentInput = { title: string; content: string } & StoryInput;
+export type MomentInput = {
+  title: string;
+  content: string;
+  /** Who sees it (docs/spec.md §6); absent: the kid's default (adding) or unchanged (updating). */
+  audience?: Audience;
+} & StoryInput;
 
 const chars = (v: string) => Array.from(v).length;
 
@@ -81,9 +95,12 @@ export function momentFormSchema(variant: FormVariant) {
       .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
     image: imageSchema(),
     ...storyFields(variant),
+    audience: audienceField(),
   });
   const checked = (variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields).superRefine(milestoneLabelCheck(variant));
-  return checked.transform((v): MomentInput => ({ title: v.title, content: v.content, ...storyInput(v) }));
+  return checked.transform(
+    (v): MomentInput => ({ title: v.title, content: v.content, ...storyInput(v), ...(v.audience ? { audience: v.audience } : {}) }),
+  );
 }
 
 // ---- the family's story: the moment's date and milestone (docs/spec.md §5, issue #15) ----

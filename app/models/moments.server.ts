@@ -9,7 +9,8 @@ import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import { fileDigest, type UploadedFile } from "~/images/multipart.server";
-import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.server";
+import type { Audience } from "~/forms/circles";
+import { ACCESS_MESSAGES, requireKid, requireMoment, whereMomentVisibleTo, type Need } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
 import { invalidField, notFound, type Refusal, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
@@ -30,7 +31,37 @@ export type Moment = {
   taken_on: string;
   /** The milestone's label, or null. */
   milestone: string | null;
-};
+} & MomentAudience;
+
+// ---- who sees it, who posted it (docs/spec.md §6) ----
+
+/** Who sees a moment and who posted it (the kid's owner or a co-parent; null: a deleted user). */
+export type MomentAudience = { audience: Audience; posted_by: number | null };
+
+const audienceColumns = ["daily_logs.audience", "daily_logs.posted_by"];
+
+function audienceFromRow(row: Record<string, unknown>): MomentAudience {
+  return { audience: String(row.audience) as Audience, posted_by: row.posted_by == null ? null : Number(row.posted_by) };
+}
+
+/**
+ * The audience and poster columns of a new moment: the input's audience, or the kid's default
+ * (read in the same statement); the poster, or the kid's owner for trusted callers (the seed).
+ */
+function newMomentAudience(conn: Db, kidId: number, input: MomentInput, postedBy?: number) {
+  return {
+    audience: input.audience ?? conn("kids").select("kids.default_audience").where("kids.id", kidId),
+    posted_by: postedBy ?? conn("kids").select("kids.user_id").where("kids.id", kidId),
+  };
+}
+
+/** A moment's audience as a page shows it: to the kid's owner and co-parents only (null otherwise). */
+export function momentAudienceFor(moment: MomentAudience, isParent: boolean): Audience | null {
+  return isParent ? moment.audience : null;
+}
+
+/** An update's audience column: only when the input names one. */
+const audienceChange = (input: MomentInput) => (input.audience ? { audience: input.audience } : {});
 
 /** Where a page of moments stops: the last one shown (newest date first, then creation, then id). */
 export type Cursor = { takenOn: string; createdAt: string; id: number };
@@ -43,6 +74,7 @@ export const momentColumns = [
   "daily_logs.created_at",
   "daily_logs.taken_on",
   "daily_logs.milestone",
+  ...audienceColumns,
   ...photoColumns("log_images", "log_image"),
 ];
 
@@ -60,6 +92,7 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
     created_at: String(row.created_at),
     taken_on: String(row.taken_on),
     milestone: row.milestone == null ? null : String(row.milestone),
+    ...audienceFromRow(row),
   };
 }
 
@@ -111,7 +144,7 @@ export function pageOf(rows: Record<string, unknown>[], limit: number | undefine
 
 // ---- reading ----
 
-export type MomentPage = { kid: Kid; isOwner: boolean; moments: Moment[]; next: string | null };
+export type MomentPage = { kid: Kid; isOwner: boolean; isParent: boolean; moments: Moment[]; next: string | null };
 
 /**
  * A kid's moments, newest first, as `viewerId` may see them: all of them, or (with `limit`) one
@@ -128,24 +161,34 @@ export async function listMoments(
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const limit = opts.limit ? opts.limit + 1 : NO_LIMIT;
-  const rows = opts.before ? await momentsPageAfter.all({ kidId, limit, ...opts.before }) : await momentsPage.all({ kidId, limit });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, ...pageOf(rows, opts.limit) };
+  const rows = opts.before
+    ? await momentsPageAfter.all({ kidId, viewer: viewerId, limit, ...opts.before })
+    : await momentsPage.all({ kidId, viewer: viewerId, limit });
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, ...pageOf(rows, opts.limit) };
 }
 
-type MomentsPageParams = { kidId: number; limit: number } & CursorParams;
+type MomentsPageParams = { kidId: number; viewer: number; limit: number } & CursorParams;
 
 /** A kid's moments, newest first (MOMENT_ORDER), optionally older than a cursor; `limit ?` last. */
 function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boolean) {
-  const q = momentsQuery(k).where("daily_logs.kid_id", p("kidId")).orderBy(MOMENT_ORDER).select(momentColumns);
+  // the kid's moments the viewer may see (their audience: app/models/access.server.ts)
+  const q = whereMomentVisibleTo(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")), p("viewer"))
+    .orderBy(MOMENT_ORDER)
+    .select(momentColumns);
   // a range on the (kid_id, taken_on, created_at, id) index, however deep the page
   if (afterCursor) olderThanCursor(q, p);
   return limitParam(k, q, p("limit"));
 }
 // the first page asks for no cursor parameters
-const momentsPage = query<{ kidId: number; limit: number }>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
+const momentsPage = query<{ kidId: number; viewer: number; limit: number }>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
 const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
 
-export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number; birth_date: string }; isOwner: boolean };
+export type MomentView = {
+  moment: Moment;
+  kid: { id: number; name: string; user_id: number; birth_date: string };
+  isOwner: boolean;
+  isParent: boolean;
+};
 
 /** One moment with its kid's name and owner. */
 const momentById = query<{ momentId: number }>((p, k) =>
@@ -155,7 +198,7 @@ const momentById = query<{ momentId: number }>((p, k) =>
     .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id", "kids.birth_date as kid_birth_date"]),
 );
 
-/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner only. */
+/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner or a co-parent. */
 export async function viewMoment(viewerId: number, momentId: number, need: Need = "view"): Promise<Result<MomentView>> {
   // the moment's row carries its kid's owner: the rule runs on it (no separate lookup)
   const row = await momentById.first({ momentId });
@@ -170,6 +213,7 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
     moment: momentFromRow(row!),
     kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId, birth_date: String(row!.kid_birth_date) },
     isOwner: access.isOwner,
+    isParent: access.isParent,
   };
 }
 
@@ -192,9 +236,9 @@ const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
 /**
- * Adds a moment to a kid (the kid's owner only). The photo is required. `token`: the form's
- * one-time submission token; a repeat of a submission that succeeded answers the moment it created
- * (`replayed`) instead of a second one (app/models/submissions.server.ts).
+ * Adds a moment to a kid (the kid's owner or a co-parent). The photo is required. `token`: the
+ * form's one-time submission token; a repeat of a submission that succeeded answers the moment it
+ * created (`replayed`) instead of a second one (app/models/submissions.server.ts).
  */
 export async function createMoment(
   viewerId: number,
@@ -220,10 +264,10 @@ export async function createMoment(
   }
   const now = nowIso();
   try {
-    const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId) => {
-      const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
-      if (!kid) throw new Gone();
-      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId, createdAt: now });
+    const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId) => {
+      // still theirs to post to (a co-parent may have left meanwhile)
+      if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
+      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId, createdAt: now, postedBy: viewerId });
       await once.claim(trx, id);
       return id;
     });
@@ -289,14 +333,14 @@ export async function insertMoment(
   conn: Db,
   kidId: number,
   input: MomentInput,
-  { imageId, createdAt = nowIso() }: { imageId: number | null; createdAt?: string },
+  { imageId, createdAt = nowIso(), postedBy }: { imageId: number | null; createdAt?: string; postedBy?: number },
 ): Promise<number> {
-  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId };
+  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId, ...newMomentAudience(conn, kidId, input, postedBy) };
   const story = { taken_on: input.takenOn ?? createdAt.slice(0, 10), milestone: input.milestone ?? null };
   return insertedId(await conn("daily_logs").insert({ ...row, ...story, created_at: createdAt, updated_at: createdAt }).returning("id"));
 }
 
-/** Updates a moment (owner only); `created_at` stays. A new photo replaces and deletes the old one. */
+/** Updates a moment (the kid's owner or a co-parent); `created_at` stays. A new photo replaces and deletes the old one. */
 export async function updateMoment(
   viewerId: number,
   momentId: number,
@@ -313,16 +357,14 @@ export async function updateMoment(
     await file?.discard();
     return story;
   }
-  const changes = { title: input.title, content: input.content, ...storyRow(story.columns), updated_at: nowIso() };
-  const owned = (conn: Db) =>
-    conn("daily_logs")
-      .where("daily_logs.id", momentId)
-      .whereIn("daily_logs.kid_id", conn("kids").where("user_id", viewerId).select("id"));
+  const changes = { title: input.title, content: input.content, ...storyRow(story.columns), ...audienceChange(input), updated_at: nowIso() };
+  // inside the write: still theirs to change (a co-parent may have left meanwhile)
+  const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
   if (file) {
     try {
-      const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId, { dropImages }) => {
-        const moment = await owned(trx).first("daily_logs.image_id");
-        if (!moment) throw new Gone();
+      const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId, { dropImages }) => {
+        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.image_id");
+        if (!moment || !(await stillParent(trx))) throw new Gone();
         await trx("daily_logs").where("id", momentId).update({ ...changes, image_id: imageId });
         await dropImages([moment.image_id]);
       });
@@ -332,7 +374,9 @@ export async function updateMoment(
       throw error;
     }
   } else {
-    const count = await writeTransaction((trx) => owned(trx).update(changes));
+    const count = await writeTransaction(async (trx) =>
+      (await stillParent(trx)) ? trx("daily_logs").where("daily_logs.id", momentId).update(changes) : 0,
+    );
     if (!count) return momentGone();
   }
   const moment = await getMoment(momentId);
@@ -340,7 +384,7 @@ export async function updateMoment(
 }
 
 /**
- * Deletes a moment (owner only) with its likes and comments (foreign-key cascades) and its photo
+ * Deletes a moment (the kid's owner or a co-parent) with its likes and comments (foreign-key cascades) and its photo
  * (row in the same transaction, files after the commit). Answers the kid's id.
  */
 export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
@@ -349,11 +393,10 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   let key: string | null = null;
   const kidId = await writeTransaction(async (trx) => {
     const moment = await trx("daily_logs")
-      .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")
-      .where({ "daily_logs.id": momentId, "kids.user_id": viewerId })
+      .where({ "daily_logs.id": momentId })
       .first("daily_logs.kid_id", "daily_logs.image_id", "images.key");
-    if (!moment) return null;
+    if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
     await trx("daily_logs").where("id", momentId).delete();
     if (moment.image_id) await trx("images").where("id", moment.image_id).delete();
     key = moment.key ?? null;

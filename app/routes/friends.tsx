@@ -15,11 +15,17 @@ import {
 } from "~/models/friendships.server";
 import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
+import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from "~/components/circles";
+import { setFriendLabel } from "~/models/circles.server";
+import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
+import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
 // Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
-// JavaScript the same navigation revalidates the lists in place.
+// JavaScript the same navigation revalidates the lists in place. Who sees what (docs/spec.md §6):
+// each friend's circle and relationship, Block (friends and received requests), Blocked users
+// (Unblock, show or hide their past comments) and co-parent invitations received.
 
 type Person = { friendshipId: number; userId: number; username: string; name: string; photo: PhotoData | null };
 
@@ -40,12 +46,37 @@ export async function loader({ request }: Route.LoaderArgs) {
     friends: lists.confirmed.map((e) => ({
       ...person(e),
       kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
+      label: e.label,
     })),
     received: lists.pending.filter((e) => e.direction === "received").map(person),
     sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
       .sort((a, b) => a.friendshipId - b.friendshipId)
       .map((e) => ({ ...person(e), denied: e.status === "denied" })),
+    blocked: (await listBlocked(user.id)).map((b) => ({ id: b.id, username: b.username, showComments: b.showComments })),
+    invitations: await coParentInvitationsFor(user.id),
   };
+}
+
+/** The forms of docs/spec.md §6 on this page (they name a user or an invitation, not a friendship). */
+async function circlesAction(userId: number, intent: unknown, form: FormData) {
+  const other = form.get("userId");
+  switch (intent) {
+    case "block":
+      return blockUser(userId, other);
+    case "unblock":
+      return unblockUser(userId, other);
+    case "show-comments":
+    case "hide-comments":
+      return showBlockedComments(userId, other, intent === "show-comments");
+    case "accept-co-parent":
+    case "decline-co-parent": {
+      const id = parseId(String(form.get("invitationId") ?? ""));
+      if (id === null) return null;
+      return answerCoParentInvitation(userId, id, intent === "accept-co-parent" ? "accepted" : "declined");
+    }
+    default:
+      return undefined;
+  }
 }
 
 const STALE = "That request has changed in the meantime. The lists below are up to date.";
@@ -54,6 +85,12 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const intent = form.get("intent");
+  const circles = await circlesAction(user.id, intent, form);
+  if (circles === null) return data({ error: "That request could not be handled." }, { status: 400 });
+  if (circles !== undefined) {
+    if (!circles.ok) return data({ error: STALE }, { status: refusalStatus(circles) });
+    return redirect("/current/friends", 303);
+  }
   const id = parseId(typeof form.get("friendshipId") === "string" ? String(form.get("friendshipId")) : undefined);
   if (id === null) return data({ error: "That request could not be handled." }, { status: 400 });
 
@@ -73,6 +110,10 @@ export async function action({ request }: Route.ActionArgs) {
       break;
     case "remove":
       result = await deleteFriendship(user.id, id, { status: "accepted" });
+      break;
+    case "label":
+      result = await setFriendLabel(user.id, id, { circle: form.get("circle"), relationship: form.get("relationship") });
+      if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
       break;
     default:
       return data({ error: "That request could not be handled." }, { status: 400 });
@@ -182,7 +223,7 @@ function FriendSection<P extends Person>({
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent } = loaderData;
+  const { friends, received, sent, blocked, invitations } = loaderData;
   return (
     <div className="page friends-page">
       <h1>Friends</h1>
@@ -219,7 +260,11 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
             ) : (
               <p className="empty friend-kids-empty">No kids yet</p>
             )}
-            <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+            <FriendLabelForm friendshipId={f.friendshipId} who={f.username} label={f.label} />
+            <div className="button-row">
+              <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+              <BlockButton userId={f.userId} who={f.username} />
+            </div>
           </>
         )}
       </FriendSection>
@@ -229,6 +274,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
           <div className="button-row">
             <ActionButton intent="accept" friendshipId={r.friendshipId} label="Accept" busyLabel="Accepting…" who={r.username} variant="primary" />
             <ActionButton intent="deny" friendshipId={r.friendshipId} label="Deny" busyLabel="Denying…" who={r.username} />
+            <BlockButton userId={r.userId} who={r.username} />
           </div>
         )}
       </FriendSection>
@@ -245,6 +291,9 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
           )
         }
       </FriendSection>
+
+      <InvitationsSection invitations={invitations} />
+      <BlockedSection blocked={blocked} />
     </div>
   );
 }

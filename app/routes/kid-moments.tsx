@@ -1,6 +1,9 @@
 import { data, Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
+import { AudienceLabel } from "~/components/audience";
+import { momentAudienceFor } from "~/models/moments.server";
+import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { ageText, formatCalendarDate } from "~/lib/dates";
@@ -29,6 +32,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!page.ok) throw pageRefusal(page);
   // list page: the newest few comments per moment; the moment's own page shows them all
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const posters = await posterNames(page.moments.map((m) => m.posted_by));
   const { kid } = page;
   return {
     kid: {
@@ -39,8 +43,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       born: formatCalendarDate(kid.birth_date),
       age: ageText(kid.birth_date, today()),
     },
-    isOwner: page.isOwner,
-    moments: page.moments.map((m) => kidMomentView(m, kid)),
+    canChange: page.isParent,
+    moments: page.moments.map((m) => ({
+      ...kidMomentView(m, kid),
+      audience: momentAudienceFor(m, page.isParent),
+      postedBy: m.posted_by === null ? null : (posters[m.posted_by] ?? null),
+    })),
     social,
     next: page.next,
     isOlderPage: Boolean(before),
@@ -59,12 +67,12 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function KidMoments({ loaderData }: Route.ComponentProps) {
-  const { kid, isOwner, moments, social, next, isOlderPage } = loaderData;
+  const { kid, canChange, moments, social, next, isOlderPage } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
   const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
-  const confirmMoment = isOwner && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
   const deleteTo = (id: number) => {
     const p = new URLSearchParams(withoutConfirm(location.search));
     p.set("confirm", "delete-moment");
@@ -81,9 +89,14 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           <p className="kid-header__name">{kid.name}</p>
           <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
         </div>
-        {isOwner ? (
+        {canChange ? (
           <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--primary kid-header__add">
             Add Sweet Moment
+          </Link>
+        ) : null}
+        {canChange ? (
+          <Link to={`/kids/${kid.id}/co-parents`} className="button button--secondary kid-header__add">
+            Co-parents
           </Link>
         ) : null}
       </section>
@@ -107,8 +120,14 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />
                 <MomentDate view={m.date} />
+                {m.audience ? (
+                  <p className="moment__audience">
+                    <AudienceLabel audience={m.audience} />
+                  </p>
+                ) : null}
+                {m.postedBy ? <p className="posted-by">Posted by {m.postedBy}</p> : null}
                 <p className="moment__content">{m.content}</p>
-                {isOwner ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
+                {canChange ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}
               </article>
             </li>

@@ -10,6 +10,7 @@ import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.ser
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
@@ -30,6 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       photo: moment.photo,
       takenOn: moment.taken_on,
       milestone: moment.milestone,
+      audience: moment.audience,
     },
     kid: { id: kid.id, name: kid.name },
   };
@@ -52,7 +54,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
     schema,
     [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER],
     actionData?.result,
-    { title: moment.title, content: moment.content, taken_on: moment.takenOn, ...milestoneDefaults(moment.milestone) },
+    { title: moment.title, content: moment.content, taken_on: moment.takenOn, ...milestoneDefaults(moment.milestone), audience: moment.audience },
   );
   return (
     <div className="page narrow">
@@ -69,6 +71,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
           current={moment.photo}
           currentAlt={`Current image of “${moment.title}”`}
         />
+        <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Update
         </SubmitOrCancel>

@@ -1,6 +1,9 @@
 import { Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
+import { AudienceLabel } from "~/components/audience";
+import { momentAudienceFor } from "~/models/moments.server";
+import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentDateView } from "~/lib/dates";
@@ -20,6 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
+  const posters = await posterNames([moment.posted_by]);
   return {
     moment: {
       id: moment.id,
@@ -28,9 +32,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       photo: moment.photo,
       milestone: moment.milestone,
       date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
+      audience: momentAudienceFor(moment, view.isParent),
+      postedBy: moment.posted_by === null ? null : (posters[moment.posted_by] ?? null),
     },
     kid: { id: kid.id, name: kid.name },
-    isOwner: view.isOwner,
+    canChange: view.isParent,
     social: social[moment.id]!,
   };
 }
@@ -46,11 +52,11 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function MomentPage({ loaderData }: Route.ComponentProps) {
-  const { moment, kid, isOwner, social } = loaderData;
+  const { moment, kid, canChange, social } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
-  const confirming = isOwner && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
+  const confirming = canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
   return (
     <div className="page moment-detail">
       <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
@@ -64,8 +70,14 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         </h1>
         <MilestoneBadge milestone={moment.milestone} />
         <MomentDate view={moment.date} kidName={kid.name} />
+        {moment.audience ? (
+          <p className="moment__audience">
+            <AudienceLabel audience={moment.audience} />
+          </p>
+        ) : null}
+        {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
         <p className="moment__content">{moment.content}</p>
-        {isOwner ? (
+        {canChange ? (
           <MomentOwnerActions
             momentId={moment.id}
             title={moment.title}

@@ -31,6 +31,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       birthDate: k.birth_date,
       born: formatCalendarDate(k.birth_date),
       age: ageText(k.birth_date, now),
+      // a kid the user co-parents (docs/spec.md §6): only its owner removes it
+      coParented: k.user_id !== user.id,
     })),
   };
 }
@@ -56,7 +58,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const confirmId = params.get("confirm") === "remove-kid" ? Number(params.get("kidId")) : null;
-  const confirmKid = confirmId ? kids.find((k) => k.id === confirmId) : undefined;
+  const confirmKid = confirmId ? kids.find((k) => k.id === confirmId && !k.coParented) : undefined;
   const here = location.pathname + withoutConfirm(location.search);
   return (
     <div className="page kids-page">
@@ -110,13 +112,17 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
                 <Link to={`/kids/${kid.id}/update`} className="button button--secondary button--small">
                   Update<span className="visually-hidden"> {kid.name}</span>
                 </Link>
-                <Link
-                  to={`?confirm=remove-kid&kidId=${kid.id}`}
-                  preventScrollReset
-                  className="button button--danger button--small"
-                >
-                  Remove<span className="visually-hidden"> {kid.name}</span>
-                </Link>
+                {kid.coParented ? (
+                  <span className="field-hint">Co-parent</span>
+                ) : (
+                  <Link
+                    to={`?confirm=remove-kid&kidId=${kid.id}`}
+                    preventScrollReset
+                    className="button button--danger button--small"
+                  >
+                    Remove<span className="visually-hidden"> {kid.name}</span>
+                  </Link>
+                )}
               </div>
             </li>
           ))}
