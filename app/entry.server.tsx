@@ -79,3 +79,4 @@ export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 export { sweepUploads } from "./images/storage.server";
+export { startMailSender } from "./mail/sender.server";

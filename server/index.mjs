@@ -131,6 +131,9 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   // Leftovers of uploads interrupted by a crash or restart (temp files, unreferenced photo folders
   // older than an hour). In the background: it never throws and must not delay the start.
   void entry.sweepUploads?.();
+  // The mail sender (docs/decisions/0025-mail-queue.md): delivers the queued messages from this
+  // process; several processes on one database may each run one.
+  const mailSender = entry.startMailSender();
 
   const handle = createRequestHandler(build, "production");
   const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
@@ -272,6 +275,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();
     try {
+      await mailSender.stop();
       // the read connection (app/lib/db-read.server.ts), then the knex pool
       const reader = /** @type {any} */ (globalThis).__sweetReadDb;
       if (reader) await reader.close().catch(() => {});

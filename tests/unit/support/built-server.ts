@@ -30,6 +30,8 @@ export type BuiltServer = {
   /** Everything the server wrote to stderr so far, as lines. */
   errorLines(): string[];
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL: no shutdown of any kind) and waits for it to be gone. */
+  kill(): Promise<void>;
 };
 
 /**
@@ -77,6 +79,10 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     errorLines: () => stderr.split("\n").filter((line) => line.length > 0),
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
     },
   };

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "../../server/env.mjs";
+import { db } from "../../app/lib/db.server";
+import { enqueueMail, LEASE_MS } from "../../app/mail/queue.server";
+import { sendDueMail } from "../../app/mail/sender.server";
+import { closeTransport } from "../../app/mail/transport.server";
+import { startTestSmtp, uniqueByMessageId, type TestSmtp } from "../smtp-server";
+import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+
+// The mail sender as it runs in production: inside real server processes (server/index.mjs on a
+// fresh build), on this test file's database (SQLite, or PostgreSQL with TEST_DATABASE_URL), sending
+// to a real SMTP server on loopback. docs/decisions/0025-mail-queue.md: the guarantee is
+// at-least-once with de-duplication by Message-ID; here a sender is killed (SIGKILL) between its
+// claim and the end of the send, and the message still arrives, once.
+
+let buildDir: string;
+let smtp: TestSmtp;
+const servers: BuiltServer[] = [];
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  process.env.SMTP_URL = smtp.url;
+  resetEnvCache();
+  buildDir = buildApp();
+}, 240_000);
+
+afterAll(async () => {
+  for (const s of servers) await s.kill();
+  closeTransport();
+  delete process.env.SMTP_URL;
+  resetEnvCache();
+  await smtp.close();
+  removeBuild(buildDir);
+});
+
+const mail = (n: number) => ({ kind: "test", to: `aunt${n}@example.com`, subject: `Moment ${n}`, text: `Text ${n}` });
+
+describe("the sender in server processes", () => {
+  it("a sender killed between claim and send: the message is claimed again after the lease and arrives once", async () => {
+    const server = await startBuiltServer(buildDir, { SMTP_URL: smtp.url });
+    servers.push(server);
+    const arrived = smtp.holdNext(); // the server will receive the message's data and never answer
+    const id = await enqueueMail(db(), mail(1));
+    await arrived;
+    await server.kill();
+
+    const stuck = await db()("mail_messages").where("id", id).first();
+    expect(stuck).toMatchObject({ status: "sending", attempts: 1 });
+    expect(smtp.received.filter((m) => m.parsed.messageId === stuck.message_id)).toHaveLength(0);
+
+    // before the lease runs out nobody takes it; after, another sender does
+    expect(await sendDueMail()).toEqual({ sent: 0, failed: 0 });
+    expect(await sendDueMail(() => new Date(Date.now() + LEASE_MS + 1_000))).toEqual({ sent: 1, failed: 0 });
+    expect(smtp.received.filter((m) => m.parsed.messageId === stuck.message_id)).toHaveLength(1);
+    expect(await db()("mail_messages").where("id", id).first()).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  it("two server processes on one database send every queued message exactly once", async () => {
+    const before = smtp.received.length;
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) ids.push(await enqueueMail(db(), mail(100 + i)));
+    const [a, b] = await Promise.all([startBuiltServer(buildDir, { SMTP_URL: smtp.url }), startBuiltServer(buildDir, { SMTP_URL: smtp.url })]);
+    servers.push(a, b);
+    const got = (await smtp.waitForCount(before + 20)).slice(before);
+    await Promise.all([a.stop(), b.stop()]);
+    expect(got).toHaveLength(20);
+    expect(uniqueByMessageId(got)).toHaveLength(20);
+    expect(smtp.received.length).toBe(before + 20);
+    const rows = await db()("mail_messages").whereIn("id", ids).select("status", "attempts");
+    expect(rows.every((r) => r.status === "sent" && Number(r.attempts) === 1)).toBe(true);
+    expect(a.errorLines().concat(b.errorLines()).filter((l) => l.includes("[mail]"))).toEqual([]);
+  });
+});
