@@ -43,3 +43,11 @@ export function dummyHash(): Promise<string> {
   dummy ??= hashPassword(crypto.randomBytes(16).toString("hex"));
   return dummy;
 }
+
+/**
+ * Does this stored hash hold a password? An account made by an invitation without one stores ""
+ * (it signs in by link until it sets one); the credential check refuses it.
+ */
+export function hasPassword(hash: string | null | undefined): boolean {
+  return typeof hash === "string" && hash.length > 0;
+}

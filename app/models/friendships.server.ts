@@ -158,6 +158,18 @@ export async function insertFriendship(
 }
 
 /**
+ * An invitation was accepted (app/models/invitations.server.ts): `inviterId` and `userId` become
+ * accepted friends on `conn` (the accepting transaction), whatever stood between them before (a
+ * pending or denied request either way is turned into the accepted friendship).
+ */
+export async function befriendByInvitation(conn: Db, inviterId: number, userId: number): Promise<void> {
+  const changed = await conn("friendships")
+    .where({ user_low: Math.min(inviterId, userId), user_high: Math.max(inviterId, userId) })
+    .update({ status: "accepted", updated_at: nowIso() });
+  if (!changed) await insertFriendship(conn, inviterId, userId, "accepted");
+}
+
+/**
  * The receiver accepts or denies a pending request. Refused: no such friendship (not found), the
  * caller is not its receiver (forbidden), a status other than accepted/denied (invalid) or a
  * request no longer pending (conflict). The update is conditional, so a request cancelled or

@@ -3,7 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { config } from "~/lib/config.server";
 import { clientAddressContext } from "~/lib/context";
-import { dummyHash, verifyPassword } from "~/lib/password.server";
+import { dummyHash, hasPassword, verifyPassword } from "~/lib/password.server";
 import { FailureLimiter } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
@@ -137,8 +137,10 @@ export async function checkCredentials(email: string, password: string, address:
   if (wait > 0) throw tooMany(wait);
 
   const found = await getUserWithPasswordByEmail(email);
-  const ok = await verifyPassword(password, found?.password_hash ?? (await dummyHash()));
-  if (!found || !ok || (found.is_demo && !cfg.demo)) {
+  // an account without a password (password_hash "") never passes, and takes as long as any other
+  const usable = found && hasPassword(found.password_hash) ? found.password_hash : null;
+  const ok = await verifyPassword(password, usable ?? (await dummyHash()));
+  if (!found || !usable || !ok || (found.is_demo && !cfg.demo)) {
     limiter.fail(accountKey);
     limiter.fail(addressKey);
     throw new LoginError(401, { email: [INVALID_LOGIN] });

@@ -52,6 +52,8 @@ export async function up(knex) {
     t.string("token_hash", 64).notNullable().unique();
     t.string("purpose", 8).notNullable().checkIn(["sign-in", "reset", "friend"]);
     t.integer("created_by").nullable().references("id").inTable("users").onDelete("CASCADE");
+    // an invitation answered with the address of an existing account: using the link accepts it
+    t.integer("invitation_id").nullable().references("id").inTable("invitations").onDelete("CASCADE");
     t.string("created_at", 24).notNullable();
     t.string("expires_at", 24).notNullable();
     t.string("used_at", 24).nullable();
