@@ -19,6 +19,9 @@ export default [
   route("current/friends", "routes/friends.tsx"),
   route("friendships/new", "routes/friend-search.tsx"),
   route("profile/picture", "routes/profile-picture.tsx"),
+  route("invite/:token", "routes/invite.tsx"),
+  route("login/email", "routes/login-email.tsx"),
+  route("login/link/:token", "routes/login-link.tsx"),
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
@@ -29,6 +32,9 @@ export default [
   route("api/auth/signup", "routes/api/auth-signup.ts"),
   route("api/auth/logout", "routes/api/auth-logout.ts"),
   route("api/auth/unauthorized", "routes/api/auth-unauthorized.ts"),
+  route("api/auth/magic-link", "routes/api/auth-magic-link.ts"),
+  route("api/invites", "routes/api/invites.ts"),
+  route("api/invites/:id", "routes/api/invites-id.ts"),
   route("api/users/upload-profile-picture", "routes/api/users-upload-profile-picture.ts"),
   route("api/users/update-profile-picture", "routes/api/users-update-profile-picture.ts"),
   route("api/users/delete-profile-picture", "routes/api/users-delete-profile-picture.ts"),

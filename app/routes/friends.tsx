@@ -14,6 +14,9 @@ import {
 } from "~/models/friendships.server";
 import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
+import { invitationAction, linkFlashMiddleware, readLinkFlash, type InvitationActionData } from "~/web/invitations.server";
+import { listInvitations } from "~/models/invitations.server";
+import { InvitationsSection } from "~/components/invitations";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -32,10 +35,15 @@ function person(entry: FriendEntry): Person {
   };
 }
 
+// a new invitation or sign-in link is shown once (app/web/invitations.server.ts)
+export const middleware: Route.MiddlewareFunction[] = [linkFlashMiddleware];
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const lists = await listFriends(user.id);
+  const [lists, invitations, newLink] = await Promise.all([listFriends(user.id), listInvitations(user.id), readLinkFlash(request)]);
   return {
+    invitations,
+    newLink,
     friends: lists.confirmed.map((e) => ({
       ...person(e),
       kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
@@ -52,6 +60,8 @@ const STALE = "That request has changed in the meantime. The lists below are up 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  const invitationAnswer = await invitationAction(user, form, request);
+  if (invitationAnswer) return invitationAnswer;
   const intent = form.get("intent");
   const id = parseId(typeof form.get("friendshipId") === "string" ? String(form.get("friendshipId")) : undefined);
   if (id === null) return data({ error: "That request could not be handled." }, { status: 400 });
@@ -180,7 +190,8 @@ function FriendSection<P extends Person>({
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent } = loaderData;
+  const { friends, received, sent, invitations, newLink } = loaderData;
+  const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
       <h1>Friends</h1>
@@ -189,6 +200,8 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
           {actionData.error}
         </p>
       ) : null}
+
+      <InvitationsSection invitations={invitations} newLink={newLink} lastResult={invitationData?.inviteResult} />
 
       <FriendSection
         id="all-friends"
