@@ -22,6 +22,7 @@ export default [
   route("invite/:token", "routes/invite.tsx"),
   route("login/email", "routes/login-email.tsx"),
   route("login/link/:token", "routes/login-link.tsx"),
+  route("notifications", "routes/notifications.tsx"),
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
@@ -35,6 +36,8 @@ export default [
   route("api/auth/magic-link", "routes/api/auth-magic-link.ts"),
   route("api/invites", "routes/api/invites.ts"),
   route("api/invites/:id", "routes/api/invites-id.ts"),
+  route("api/notifications", "routes/api/notifications.ts"),
+  route("api/notifications/read", "routes/api/notifications-read.ts"),
   route("api/users/upload-profile-picture", "routes/api/users-upload-profile-picture.ts"),
   route("api/users/update-profile-picture", "routes/api/users-update-profile-picture.ts"),
   route("api/users/delete-profile-picture", "routes/api/users-delete-profile-picture.ts"),

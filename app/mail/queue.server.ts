@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Knex } from "knex";
 import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
@@ -61,7 +62,10 @@ export async function enqueueMail(conn: Db, mail: OutgoingMail, at: Date = new D
       })
       .returning("id"),
   );
-  mailQueued();
+  // wake the sender once the row is visible to it: after the caller's transaction commits
+  const trx = conn as Partial<Knex.Transaction>;
+  if (trx.isTransaction && trx.executionPromise) trx.executionPromise.then(mailQueued, () => {});
+  else mailQueued();
   return id;
 }
 

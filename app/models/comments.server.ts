@@ -5,6 +5,7 @@ import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
 import { requireCommentAuthor, requireMoment } from "./access.server";
+import { notifyComment } from "./notifications.server";
 import { invalidField, notFound, reword, type Result } from "./refusal";
 
 // Comments on a moment. Read and write: anyone who can see the moment (requireMoment). Edit and
@@ -107,6 +108,7 @@ export async function addComment(viewerId: number, momentId: number, text: unkno
   }
   const comment = await getComment(id);
   if (!comment) return notFound(COMMENT_REFUSALS.logNotFound);
+  await notifyComment(momentId, access.ownerId, viewerId);
   return { ok: true, comment };
 }
 

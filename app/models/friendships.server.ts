@@ -2,6 +2,7 @@ import { db, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~
 import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
+import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
@@ -123,7 +124,9 @@ export async function sendFriendRequest(
   const friend = await publicUser(friendId);
   if (!friend) return notFound(MESSAGES.friendNotFound);
   try {
-    return { ok: true, friendship: await insertFriendship(db(), senderId, friendId, "pending"), friend };
+    const friendship = await insertFriendship(db(), senderId, friendId, "pending");
+    await notify(db(), [{ userId: friendId, kind: "friend-request", actorId: senderId }]);
+    return { ok: true, friendship, friend };
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(MESSAGES.exists);
     if (isForeignKeyViolation(error)) return notFound(MESSAGES.friendNotFound); // deleted meanwhile
@@ -167,6 +170,7 @@ export async function befriendByInvitation(conn: Db, inviterId: number, userId: 
     .where({ user_low: Math.min(inviterId, userId), user_high: Math.max(inviterId, userId) })
     .update({ status: "accepted", updated_at: nowIso() });
   if (!changed) await insertFriendship(conn, inviterId, userId, "accepted");
+  await notify(conn, [{ userId: inviterId, kind: "invite-accepted", actorId: userId }]);
 }
 
 /**
@@ -192,6 +196,7 @@ export async function answerFriendRequest(
     // cancelled or answered between the read and the update
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
   }
+  if (status === "accepted") await notify(db(), [{ userId: current.user_id, kind: "friend-accepted", actorId: viewerId }]);
   return { ok: true, friendship: { ...current, status } };
 }
 

@@ -1,6 +1,7 @@
 import { db, insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { requireMoment } from "./access.server";
+import { notify } from "./notifications.server";
 import { conflict, notFound, reword, type Result } from "./refusal";
 
 // Likes of a moment. Who may: anyone who can see the moment (requireMoment). One like per user per
@@ -65,6 +66,7 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   }
   const row = await likeById.first({ likeId: id });
   if (!row) return notFound(LIKE_MESSAGES.logNotFound);
+  await notify(db(), [{ userId: access.ownerId, kind: "like", actorId: viewerId, momentId }]);
   return { ok: true, like: likeFromRow(row) };
 }
 

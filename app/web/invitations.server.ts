@@ -24,7 +24,8 @@ function cookie(): Cookie {
   if (flashCookie?.secret !== secret) {
     flashCookie = {
       secret,
-      cookie: createCookie("sm_new_link", { httpOnly: true, sameSite: "lax", path: FRIENDS_PATH, maxAge: 600, secrets: [secret] }),
+      // path /current: the page (/current/friends) and its data requests (/current/friends.data)
+      cookie: createCookie("sm_new_link", { httpOnly: true, sameSite: "lax", path: "/current", maxAge: 600, secrets: [secret] }),
     };
   }
   return flashCookie.cookie;

@@ -60,9 +60,27 @@ export async function up(knex) {
     t.index(["user_id"]);
     t.index(["created_by"]);
   });
+
+
+  // In-app notifications (issue #16.5): one row per event and recipient; `moment_id` ties likes,
+  // comments and replies to their moment (the list asks the access module whether the reader may
+  // still see it, and a deleted moment takes its notifications along).
+  await knex.schema.createTable("notifications", (t) => {
+    t.increments("id").primary();
+    t.integer("user_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
+    t.string("kind", 20).notNullable().checkIn(["friend-request", "friend-accepted", "invite-accepted", "like", "comment", "reply"]);
+    t.integer("actor_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
+    t.integer("moment_id").nullable().references("id").inTable("daily_logs").onDelete("CASCADE");
+    t.string("created_at", 24).notNullable();
+    t.string("read_at", 24).nullable();
+    t.index(["user_id", "read_at"]);
+    t.index(["user_id", "id"]);
+    t.index(["moment_id"]);
+    t.index(["actor_id"]);
+  });
 }
 
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
-  for (const table of ["sign_in_links", "invitations", "mail_messages"]) await knex.schema.dropTableIfExists(table);
+  for (const table of ["notifications", "sign_in_links", "invitations", "mail_messages"]) await knex.schema.dropTableIfExists(table);
 }

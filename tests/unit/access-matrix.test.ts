@@ -193,6 +193,7 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
     { label: "POST (unknown token)", method: "POST", params: () => ({ token: UNKNOWN_TOKEN }), expect: all({ redirect: "/login/link/" }, { redirect: "/login/link/" }) },
   ],
+  "routes/notifications.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/not-found.tsx": [{ label: "GET", params: () => ({ "*": "no/such/page" }), expect: all(404, 404) }],
 
   // photos
@@ -225,6 +226,8 @@ const MATRIX: Record<string, Probe[]> = {
       expect: { signedOut: 401, stranger: 404, pending: 404, friend: 404, owner: 200 },
     },
   ],
+  "routes/api/notifications.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/notifications-read.ts": [{ label: "POST", method: "POST", body: () => ({ json: {} }), expect: all(401, 200) }],
   "routes/api/users-upload-profile-picture.ts": [
     { label: "POST", method: "POST", body: (w) => ({ form: pictureForm(w) }), expect: all(401, 201) },
   ],
