@@ -33,6 +33,7 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
   "tests/unit/seed.test.ts",
+  "app/mail/digest.server.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

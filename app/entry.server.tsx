@@ -80,3 +80,4 @@ export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 export { sweepUploads } from "./images/storage.server";
 export { startMailSender } from "./mail/sender.server";
+export { startDigestScheduler } from "./mail/digest.server";

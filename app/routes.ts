@@ -23,6 +23,8 @@ export default [
   route("login/email", "routes/login-email.tsx"),
   route("login/link/:token", "routes/login-link.tsx"),
   route("notifications", "routes/notifications.tsx"),
+  route("settings/email", "routes/settings-email.tsx"),
+  route("email/unsubscribe", "routes/email-unsubscribe.tsx"),
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),

@@ -134,6 +134,8 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   // The mail sender (docs/decisions/0025-mail-queue.md): delivers the queued messages from this
   // process; several processes on one database may each run one.
   const mailSender = entry.startMailSender();
+  // Email digests: due ones are claimed atomically, so every process may run the scheduler.
+  const digests = entry.startDigestScheduler();
 
   const handle = createRequestHandler(build, "production");
   const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
@@ -275,6 +277,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();
     try {
+      await digests.stop();
       await mailSender.stop();
       // the read connection (app/lib/db-read.server.ts), then the knex pool
       const reader = /** @type {any} */ (globalThis).__sweetReadDb;

@@ -43,7 +43,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
           return;
         }
         const raw = Buffer.concat(chunks).toString("utf8");
-        const parsed = await simpleParser(raw);
+        const parsed = await simpleParser(raw, { skipImageLinks: true }); // keep cid: links as sent
         received.push({ parsed, raw, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
         callback();
         for (const w of [...waiters]) {

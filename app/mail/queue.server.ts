@@ -13,6 +13,9 @@ import { config } from "~/lib/config.server";
 // mail server accepted the message but before the row is marked sent means one repeat, carrying
 // the same Message-ID (fixed at enqueue), which mail clients and our tests recognise.
 
+/** An inline attachment (a digest's thumbnails), referred to from the HTML as `cid:<cid>`. */
+export type InlineAttachment = { cid: string; filename: string; contentType: string; content: Buffer };
+
 export type OutgoingMail = {
   kind: string;
   to: string;
@@ -20,6 +23,7 @@ export type OutgoingMail = {
   text: string;
   html?: string | null;
   headers?: Record<string, string>;
+  attachments?: InlineAttachment[];
 };
 
 export type QueuedMail = OutgoingMail & {
@@ -55,6 +59,9 @@ export async function enqueueMail(conn: Db, mail: OutgoingMail, at: Date = new D
         text_body: mail.text,
         html_body: mail.html ?? null,
         headers_json: mail.headers ? JSON.stringify(mail.headers) : null,
+        attachments_json: mail.attachments?.length
+          ? JSON.stringify(mail.attachments.map((a) => ({ cid: a.cid, filename: a.filename, contentType: a.contentType, base64: a.content.toString("base64") })))
+          : null,
         status: "queued",
         attempts: 0,
         next_attempt_at: now,
@@ -96,7 +103,7 @@ const claimedRow = query<{ id: number; token: string }>((p, k) =>
   k("mail_messages")
     .where("id", p("id"))
     .andWhere("claim_token", p("token"))
-    .first("id", "message_id", "kind", "to_address", "subject", "text_body", "html_body", "headers_json", "attempts", "claim_token"),
+    .first("id", "message_id", "kind", "to_address", "subject", "text_body", "html_body", "headers_json", "attachments_json", "attempts", "claim_token"),
 );
 
 /**
@@ -143,6 +150,14 @@ function fromRow(row: Record<string, unknown>): QueuedMail {
     text: String(row.text_body),
     html: (row.html_body as string | null) ?? null,
     headers: row.headers_json ? (JSON.parse(String(row.headers_json)) as Record<string, string>) : undefined,
+    attachments: row.attachments_json
+      ? (JSON.parse(String(row.attachments_json)) as { cid: string; filename: string; contentType: string; base64: string }[]).map((a) => ({
+          cid: a.cid,
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.from(a.base64, "base64"),
+        }))
+      : undefined,
     attempts: Number(row.attempts),
     claimToken: String(row.claim_token),
   };

@@ -29,6 +29,7 @@ function message(mail: QueuedMail) {
     ...(mail.html ? { html: mail.html } : {}),
     messageId: mail.messageId,
     headers: mail.headers ?? {},
+    attachments: (mail.attachments ?? []).map((a) => ({ cid: a.cid, filename: a.filename, contentType: a.contentType, content: a.content, contentDisposition: "inline" as const })),
   };
 }
 

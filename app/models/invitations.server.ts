@@ -11,6 +11,7 @@ import { invitationMail, signInLinkMail } from "~/mail/messages.server";
 import type { InviteInput, JoinInput } from "~/forms/invite";
 import { requireInvitationOwner } from "./access.server";
 import { befriendByInvitation } from "./friendships.server";
+import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
 import { EMAILED_LINK_MINUTES, insertSignInLink, signInLinkPath } from "./sign-in-links.server";
 import { getUserById, insertUser, normalizeEmail, normalizeUsername, type User } from "./users.server";
@@ -275,6 +276,7 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
         const userId = await insertUser(trx, { email, username, password_hash, ...names });
         await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
         await befriendByInvitation(trx, invitation.inviterId, userId);
+        await insertDefaultDigest(trx, userId);
         return { ok: true, joined: userId };
       });
       if (!result.ok) return result;

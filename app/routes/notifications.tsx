@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/notifications";
 import { requireUser } from "~/web/auth.server";
 import { listNotifications, markNotificationsRead } from "~/models/notifications.server";
@@ -21,6 +22,9 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
       <h1>Notifications</h1>
       {loaderData.unread ? <p role="status">{loaderData.unread === 1 ? "1 new notification" : `${loaderData.unread} new notifications`}</p> : null}
       <NotificationList notifications={loaderData.notifications} />
+      <p>
+        <Link to="/settings/email">Email settings</Link>: a daily or weekly digest instead of checking here.
+      </p>
     </div>
   );
 }

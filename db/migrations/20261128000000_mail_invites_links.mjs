@@ -18,6 +18,7 @@ export async function up(knex) {
     t.text("text_body").notNullable();
     t.text("html_body").nullable();
     t.text("headers_json").nullable(); // extra headers, a JSON object
+    t.text("attachments_json").nullable(); // inline attachments: [{cid, filename, contentType, base64}]
     t.string("status", 8).notNullable().defaultTo("queued").checkIn(["queued", "sending", "sent"]);
     t.integer("attempts").notNullable().defaultTo(0);
     t.string("next_attempt_at", 24).notNullable();
@@ -61,7 +62,6 @@ export async function up(knex) {
     t.index(["created_by"]);
   });
 
-
   // In-app notifications (issue #16.5): one row per event and recipient; `moment_id` ties likes,
   // comments and replies to their moment (the list asks the access module whether the reader may
   // still see it, and a deleted moment takes its notifications along).
@@ -78,9 +78,22 @@ export async function up(knex) {
     t.index(["moment_id"]);
     t.index(["actor_id"]);
   });
+
+  // Email digests (issue #16.4): one row per user who chose one (no row: none). The scheduler
+  // claims a due digest by moving next_digest_at on with a compare-and-set UPDATE; last_digest_at is
+  // where the next digest's news start, moved only when a digest was queued.
+  await knex.schema.createTable("email_preferences", (t) => {
+    t.integer("user_id").primary().references("id").inTable("users").onDelete("CASCADE");
+    t.string("digest", 8).notNullable().checkIn(["none", "daily", "weekly"]);
+    t.integer("hour").notNullable().defaultTo(8);
+    t.string("next_digest_at", 24).nullable();
+    t.string("last_digest_at", 24).notNullable();
+    t.string("updated_at", 24).notNullable();
+    t.index(["digest", "next_digest_at"]);
+  });
 }
 
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
-  for (const table of ["notifications", "sign_in_links", "invitations", "mail_messages"]) await knex.schema.dropTableIfExists(table);
+  for (const table of ["email_preferences", "notifications", "sign_in_links", "invitations", "mail_messages"]) await knex.schema.dropTableIfExists(table);
 }

@@ -194,6 +194,15 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "POST (unknown token)", method: "POST", params: () => ({ token: UNKNOWN_TOKEN }), expect: all({ redirect: "/login/link/" }, { redirect: "/login/link/" }) },
   ],
   "routes/notifications.tsx": [{ label: "GET", expect: all("login", 200) }],
+  "routes/settings-email.tsx": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST (empty form)", method: "POST", body: () => ({ form: {} }), expect: all("login", 400) },
+  ],
+  // the signed link decides, not a session: a forged one is a clear page and changes nothing
+  "routes/email-unsubscribe.tsx": [
+    { label: "GET (forged link)", query: "?u=1&s=forged", expect: all(200, 200) },
+    { label: "POST (forged link)", method: "POST", query: "?u=1&s=forged", body: () => ({ form: {} }), expect: all(200, 200) },
+  ],
   "routes/not-found.tsx": [{ label: "GET", params: () => ({ "*": "no/such/page" }), expect: all(404, 404) }],
 
   // photos

@@ -6,12 +6,16 @@ import { sendDueMail } from "../../app/mail/sender.server";
 import { closeTransport } from "../../app/mail/transport.server";
 import { startTestSmtp, uniqueByMessageId, type TestSmtp } from "../smtp-server";
 import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { makeUser } from "../helpers";
+import { insertFriendship, insertKid, insertMoment } from "./friends-fixtures";
+import { saveEmailPreferences } from "../../app/models/email-preferences.server";
 
 // The mail sender as it runs in production: inside real server processes (server/index.mjs on a
 // fresh build), on this test file's database (SQLite, or PostgreSQL with TEST_DATABASE_URL), sending
 // to a real SMTP server on loopback. docs/decisions/0025-mail-queue.md: the guarantee is
 // at-least-once with de-duplication by Message-ID; here a sender is killed (SIGKILL) between its
-// claim and the end of the send, and the message still arrives, once.
+// claim and the end of the send, and the message still arrives, once. Then two processes start
+// their digest schedulers at the same moment on one database: each digest is claimed once.
 
 let buildDir: string;
 let smtp: TestSmtp;
@@ -69,5 +73,27 @@ describe("the sender in server processes", () => {
     const rows = await db()("mail_messages").whereIn("id", ids).select("status", "attempts");
     expect(rows.every((r) => r.status === "sent" && Number(r.attempts) === 1)).toBe(true);
     expect(a.errorLines().concat(b.errorLines()).filter((l) => l.includes("[mail]"))).toEqual([]);
+  });
+
+  it("two server processes starting their digest schedulers at once on one database: each due digest arrives once", async () => {
+    const parent = await makeUser();
+    const readers = [await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser()];
+    for (const r of readers) {
+      await insertFriendship(parent, r, "accepted");
+      await saveEmailPreferences(r.id, { digest: "daily", hour: 8 });
+      await db()("email_preferences")
+        .where("user_id", r.id)
+        .update({ next_digest_at: new Date(Date.now() - 1000).toISOString(), last_digest_at: new Date(Date.now() - 60_000).toISOString() });
+    }
+    await insertMoment(await insertKid(parent, "Lou"), "Swimming");
+    const before = smtp.received.length;
+    const [a, b] = await Promise.all([startBuiltServer(buildDir, { SMTP_URL: smtp.url }), startBuiltServer(buildDir, { SMTP_URL: smtp.url })]);
+    servers.push(a, b);
+    const got = (await smtp.waitForCount(before + readers.length)).slice(before);
+    await Promise.all([a.stop(), b.stop()]);
+    expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(readers.map((r) => r.email).sort());
+    expect(smtp.received.length).toBe(before + readers.length);
+    expect(got.every((m) => m.parsed.subject === "Your daily Sweet Moments: 1 new moment")).toBe(true);
+    expect(Number((await db()("mail_messages").where("kind", "digest").count({ n: "*" }).first())!.n)).toBe(readers.length);
   });
 });
