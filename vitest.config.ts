@@ -10,6 +10,8 @@ const SQLITE_ONLY = [
   "app/lib/db.server.sqlite.test.ts",
   // SQLite's plan for a moments page through the model's own query shape
   "app/models/moments.server.sqlite.test.ts",
+  // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
+  "tests/unit/processes.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers)
 const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];
@@ -33,6 +35,9 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
   "tests/unit/seed.test.ts",
+  "app/models/maintenance.server.test.ts",
+  "app/models/submissions.server.test.ts",
+  "tests/unit/crash.test.ts",
   "app/mail/digest.server.test.ts",
 ];
 

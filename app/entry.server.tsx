@@ -6,7 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
-import { isClientError } from "./web/request-guard.server";
+import { isClientError, isUnavailable } from "./web/request-guard.server";
 
 export const streamTimeout = 5_000;
 
@@ -68,7 +68,7 @@ export default function handleRequest(
  * line for it (app/web/request-guard.server.ts).
  */
 export function handleError(error: unknown, { request, context }: { request: Request; context?: RouterContextProvider }) {
-  if (request.signal.aborted || isClientError(error, context)) return;
+  if (request.signal.aborted || isClientError(error, context) || isUnavailable(error, context)) return;
   console.error(`[app] ${request.method} ${new URL(request.url).pathname}`, error);
 }
 
@@ -78,6 +78,11 @@ export { BodyTooLargeError, newRequestState, requestStateContext } from "./lib/r
 export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
-export { sweepUploads } from "./images/storage.server";
+// Housekeeping (app/models/maintenance.server.ts): temp uploads, unreferenced photos and old
+// submission tokens, now and every ten minutes. server/index.mjs's scheduled jobs call
+// `sweepUploads` at start and hourly: the first call starts the timer, later ones run one more round.
+export { startMaintenance, startMaintenance as sweepUploads } from "./models/maintenance.server";
+export { deleteExpiredSessions } from "./models/sessions.server";
+export { databaseReady } from "./lib/db.server";
 export { startMailSender } from "./mail/sender.server";
 export { startDigestScheduler } from "./mail/digest.server";

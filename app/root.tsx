@@ -19,14 +19,16 @@ import { useNonce } from "./components/nonce";
 import { RootModals } from "./components/root-modals";
 import { useRootData, type RootData } from "./components/root-data";
 import { getUser } from "./web/auth.server";
+import { newSubmissionToken } from "./models/submissions.server";
 import { config } from "./lib/config.server";
 import { securityMiddleware } from "./web/security.server";
+import { uploadScopeMiddleware } from "./web/uploads.server";
 import { displayName } from "./lib/names";
 import { SERVER_ERROR_MESSAGE } from "./lib/messages";
 import { requestGuard } from "./web/request-guard.server";
 import { unreadNotifications } from "./models/notifications.server";
 
-export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, requestGuard];
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, requestGuard, uploadScopeMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getUser(request);
@@ -38,6 +40,9 @@ export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
       ? { id: user.id, username: user.username, email: user.email, photo: user.photo, displayName: displayName(user) }
       : null,
     demo: cfg.demo,
+    // the one-time token of the page's creating forms (app/forms/submission.ts): new with every
+    // load, and with every action's revalidation
+    formToken: newSubmissionToken(),
     footer: { author: cfg.authorName, repoUrl: cfg.repoUrl, profileUrl: cfg.profileUrl },
   };
 }
@@ -125,7 +130,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     if (error.status === 404) {
       title = "Page not found";
       detail = "We could not find that page. It may have been removed, or you may not have access to it.";
-    } else if (error.status < 500) {
+    } else if (error.status < 500 || error.status === 503) {
+      // 503: the database stayed locked past the write path's patience (docs/decisions/0017-*)
       title = typeof error.data === "string" && error.data ? error.data : "That request could not be handled.";
     }
   }

@@ -24,6 +24,44 @@ export function knexConfig(target) {
 }
 
 /**
+ * How long one SQLite statement waits for another process's write lock before SQLITE_BUSY
+ * (SQLITE_BUSY_TIMEOUT_MS, default 5000). The write path retries past it within WRITE_RETRY_MS
+ * (app/lib/db.server.ts, docs/decisions/0017-processes-and-write-transactions.md).
+ */
+export function busyTimeoutMs() {
+  const n = Number.parseInt(process.env.SQLITE_BUSY_TIMEOUT_MS ?? "", 10);
+  return Number.isFinite(n) && n >= 0 ? n : 5000;
+}
+
+/**
+ * Every transaction of a SQLite knex instance begins as a write transaction (BEGIN IMMEDIATE): a
+ * deferred transaction that reads and then writes fails at once with SQLITE_BUSY when another
+ * process wrote meanwhile (the busy timeout cannot help it), an immediate one waits for the lock
+ * up front. Nested transactions stay savepoints. PostgreSQL instances are left alone.
+ * docs/decisions/0017-processes-and-write-transactions.md.
+ * @template {import("knex").Knex} K
+ * @param {K} knex
+ * @returns {K}
+ */
+export function immediateTransactions(knex) {
+  const client = /** @type {any} */ (knex.client);
+  if (client.dialect !== "sqlite3" || client.__immediate) return knex;
+  client.__immediate = true;
+  const create = client.transaction.bind(client);
+  /** @param {any[]} args */
+  client.transaction = (...args) => {
+    const trx = create(...args);
+    // Called once the connection is acquired, after this returns. Through the transaction's own
+    // client rather than trx.query, which swallows a failed BEGIN and runs the callback anyway (on a
+    // transaction already rejected): a BEGIN refused as busy must reject before any of it runs, so
+    // the write path may try again (writeTransaction in app/lib/db.server.ts).
+    trx.begin = (/** @type {any} */ conn) => trx.trxClient.query(conn, "BEGIN IMMEDIATE;");
+    return trx;
+  };
+  return knex;
+}
+
+/**
  * SQLite pragmas applied to every pooled connection: foreign keys enforced, WAL so readers never
  * wait for the writer, a busy timeout instead of SQLITE_BUSY errors, and NORMAL sync (safe with WAL).
  * @param {string} filename
@@ -43,7 +81,7 @@ function sqliteConfig(filename) {
           conn.run("PRAGMA foreign_keys = ON");
           conn.run("PRAGMA journal_mode = WAL");
           conn.run("PRAGMA synchronous = NORMAL");
-          conn.run("PRAGMA busy_timeout = 5000");
+          conn.run(`PRAGMA busy_timeout = ${busyTimeoutMs()}`);
           conn.run("PRAGMA cache_size = -16000", (/** @type {Error | null} */ err) => done(err, conn));
         });
       },

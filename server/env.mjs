@@ -123,6 +123,8 @@ export function readEnv() {
     loginMaxFailuresPerAccount: int(process.env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 10),
     loginMaxFailuresPerAddress: int(process.env.LOGIN_MAX_FAILURES_PER_ADDRESS, 100),
     loginWindowMinutes: int(process.env.LOGIN_WINDOW_MINUTES, 15),
+    /** Total time a write waits for another process's lock before answering 503 (docs/decisions/0017-processes-and-write-transactions.md). */
+    writeRetryMs: int(process.env.WRITE_RETRY_MS, 10_000),
     sessionDays: int(process.env.SESSION_DAYS, 30),
     authorName: process.env.AUTHOR_NAME || "The Sweet Moments team",
     repoUrl: process.env.REPO_URL || "https://github.com/sweet-moments/sweet-moments",

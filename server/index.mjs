@@ -117,24 +117,54 @@ function serveStatic(req, res, pathname) {
 
 // ---- the app ----------------------------------------------------------------------------
 
-export async function startServer({ port = env().port, host = env().host, quiet = false } = {}) {
+/** The server build (its entry module carries what this file needs of the app). */
+export async function loadBuild() {
   // React and React Router pick their production builds from NODE_ENV when first imported
   process.env.NODE_ENV ??= "production";
-  const { createRequestHandler, RouterContextProvider } = await import("react-router");
-  const config = env();
+  return import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
+}
+
+/** How often the scheduled jobs run (expired sessions, upload leftovers). */
+const JOBS_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * What runs once for all processes (docs/decisions/0017-processes-and-write-transactions.md): the
+ * migrations, the demo seed, and the scheduled jobs (now and every hour: expired session rows
+ * deleted, leftovers of interrupted uploads swept). The cluster's primary calls it
+ * (server/cluster.mjs), a single process calls it itself.
+ * @param {any} entry the build's entry module
+ */
+export async function prepareOnce(entry) {
   const { knex } = await migrate();
   await knex.destroy();
+  if (env().demo) await entry.seedIfEmpty();
+  const jobs = async () => {
+    try {
+      await entry.deleteExpiredSessions();
+    } catch (error) {
+      console.error("[jobs] deleting expired sessions failed", error);
+    }
+    // temp files and unreferenced photo folders older than an hour; never throws
+    await entry.sweepUploads();
+  };
+  // in the background: the jobs must not delay the start
+  void jobs();
+  setInterval(() => void jobs(), JOBS_EVERY_MS).unref();
+}
 
-  const build = await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
+/**
+ * @param {{ port?: number, host?: string, quiet?: boolean, worker?: boolean }} [options]
+ * `worker`: a cluster worker, which leaves prepareOnce to the primary.
+ */
+export async function startServer({ port = env().port, host = env().host, quiet = false, worker = false } = {}) {
+  const build = await loadBuild();
+  const { createRequestHandler, RouterContextProvider } = await import("react-router");
+  const config = env();
   const entry = build.entry.module;
-  if (config.demo) await entry.seedIfEmpty();
-  // Leftovers of uploads interrupted by a crash or restart (temp files, unreferenced photo folders
-  // older than an hour). In the background: it never throws and must not delay the start.
-  void entry.sweepUploads?.();
-  // The mail sender (docs/decisions/0025-mail-queue.md): delivers the queued messages from this
-  // process; several processes on one database may each run one.
+  if (!worker) await prepareOnce(entry);
+  // The mail sender and the digest scheduler (docs/decisions/0025-mail-queue.md, 0027): every
+  // process runs them, cluster workers included; their claims in the database are atomic.
   const mailSender = entry.startMailSender();
-  // Email digests: due ones are claimed atomically, so every process may run the scheduler.
   const digests = entry.startDigestScheduler();
 
   const handle = createRequestHandler(build, "production");
@@ -156,6 +186,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     try {
       const { url, rejection } = inspectRequest(req, config.origin);
       state.rejection = rejection;
+      if (!rejection && (await answerHealth(req, res, url.pathname, entry))) return;
       const staticPath = rejection ? null : decodeOrNull(url.pathname);
       if (staticPath !== null && serveStatic(req, res, staticPath)) return;
 
@@ -291,6 +322,26 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   return { server, port: actualPort, stop };
+}
+
+/**
+ * Health endpoints for a load balancer, before React Router: GET/HEAD /healthz (the process
+ * answers: 200) and /readyz (the database answers too: 200, else 503).
+ * @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} pathname @param {any} entry
+ */
+async function answerHealth(req, res, pathname, entry) {
+  if (pathname !== "/healthz" && pathname !== "/readyz") return false;
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const ok = pathname === "/healthz" || (await entry.databaseReady());
+  const text = ok ? "ok\n" : "database unavailable\n";
+  res.writeHead(ok ? 200 : 503, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Content-Length": Buffer.byteLength(text),
+    ...BASE_SECURITY_HEADERS,
+  });
+  res.end(req.method === "HEAD" ? undefined : text);
+  return true;
 }
 
 const brotliAsync = promisify(zlib.brotliCompress);

@@ -31,20 +31,25 @@ export async function cookieFor(user: Pick<User, "id">): Promise<string> {
 
 type Init = { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> | FormData; headers?: Record<string, string> };
 
+/** A request's body from `json` or `form`, its Content-Type (and the cookie) set on `headers`. */
+export function bodyOf(init: Pick<Init, "cookie" | "json" | "form">, headers: Headers): BodyInit | undefined {
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    return JSON.stringify(init.json);
+  }
+  if (init.form instanceof FormData) return init.form;
+  if (init.form) {
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    return new URLSearchParams(init.form);
+  }
+  return undefined;
+}
+
 /** A same-origin request as a browser would send it. */
 export function req(path: string, init: Init = {}): Request {
   const headers = new Headers(init.headers);
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  let body: BodyInit | undefined;
-  if (init.json !== undefined) {
-    headers.set("Content-Type", "application/json");
-    body = JSON.stringify(init.json);
-  } else if (init.form instanceof FormData) {
-    body = init.form;
-  } else if (init.form) {
-    body = new URLSearchParams(init.form);
-    headers.set("Content-Type", "application/x-www-form-urlencoded");
-  }
+  const body = bodyOf(init, headers);
   return new Request(BASE + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
 }
 

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { BodyFailure, parseBodyFields } from "~/forms/body.server";
 import { parsePhotoBody, parsePhotoForm, type PhotoBody, type PhotoFormResult } from "~/forms/photo-form.server";
 import { apiError } from "./responses.server";
+import { IDEMPOTENCY_HEADER } from "~/forms/submission";
 
 // The forms' body readers (app/forms), with an unreadable body answered the API's way: envelope (C)
 // `{"errors": {"message": …}}`, 400 when it cannot be read and 413 when it is too large. The
@@ -28,4 +29,12 @@ export async function readPhotoBody(request: Request): Promise<PhotoBody> {
  */
 export async function readPhotoForm<S extends z.ZodType>(request: Request, schema: S): Promise<PhotoFormResult<z.output<S>>> {
   return answered(await parsePhotoForm(request, schema));
+}
+
+/**
+ * The optional `Idempotency-Key` header of the /api creates (docs/api.md): the one-time submission
+ * token of app/models/submissions.server.ts. Absent or malformed: as if there were none.
+ */
+export function idempotencyKey(request: Request): string | undefined {
+  return request.headers.get(IDEMPOTENCY_HEADER) ?? undefined;
 }

@@ -1,5 +1,6 @@
 // The JSON API's responses and its four error envelopes, in one place (docs/api.md, Error envelopes).
 import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
+import { busyRetryAfter, isDatabaseBusy } from "~/lib/db.server";
 
 type Init = { status?: number; headers?: HeadersInit };
 
@@ -40,6 +41,18 @@ export function fieldErrorsFromIssues(issues: { path: PropertyKey[]; message: st
   return out;
 }
 
+export const UNAVAILABLE_MESSAGE = "The service is busy. Please try again in a moment.";
+
+/**
+ * 503 with Retry-After, envelope (C): the database stayed locked by another process past the write
+ * path's patience (docs/decisions/0017-processes-and-write-transactions.md).
+ */
+export function apiUnavailable(retryAfterSeconds: number): Response {
+  const response = apiError(503, UNAVAILABLE_MESSAGE);
+  response.headers.set("Retry-After", String(retryAfterSeconds));
+  return response;
+}
+
 /**
  * The mark of a function built by apiHandler: it always answers a Response and throws nothing else.
  * The server's GET /api fast path serves only loaders that carry it (server/api-fast-path.mjs,
@@ -59,6 +72,7 @@ export function apiHandler<A extends { request: Request }>(
       return await fn(args);
     } catch (error) {
       if (error instanceof Response) return error;
+      if (isDatabaseBusy(error)) return apiUnavailable(busyRetryAfter(error));
       console.error(`[api] ${args.request.method} ${new URL(args.request.url).pathname}`, error);
       return apiError(500, SERVER_ERROR_MESSAGE);
     }

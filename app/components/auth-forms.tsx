@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
-import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "./forms";
+import { ErrorSummary, Field, pageTitle, SubmissionToken, SubmitButton, summaryErrors, useErrorTitle, useSubmitOnce } from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
 
 export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
@@ -35,13 +35,15 @@ export function LoginForm({
   });
   const FormTag = inModal ? fetcher.Form : Form;
   const pending = inModal ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction === "/login";
+  const once = useSubmitOnce(inModal ? fetcher.state !== "idle" : navigation.state !== "idle");
   const errors = summaryErrors(fields as never, ["email", "password"], form.errors, id);
+  useErrorTitle(!title && errors.length > 0);
 
   return (
     <>
       {title ? <title>{pageTitle(title, errors.length > 0)}</title> : null}
       <ErrorSummary errors={errors} formId={id} />
-      <FormTag method="post" action="/login" {...getFormProps(form)} className="stack">
+      <FormTag method="post" action="/login" {...once(getFormProps(form))} className="stack">
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
         <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: "current-password" }} />
@@ -53,7 +55,7 @@ export function LoginForm({
         <Link to="/login/email">Email me a sign-in link</Link> · <Link to="/login/email?reset=1">Forgot your password?</Link>
       </p>
       {demo ? (
-        <FormTag method="post" action="/login" className="demo-form">
+        <FormTag method="post" action="/login" className="demo-form" {...once()}>
           <input type="hidden" name="intent" value="demo" />
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <button type="submit" className="button button--secondary">
@@ -98,6 +100,7 @@ export function SignupForm({
   });
   const FormTag = inModal ? fetcher.Form : Form;
   const pending = inModal ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction === "/signup";
+  const once = useSubmitOnce(inModal ? fetcher.state !== "idle" : navigation.state !== "idle");
   const order =
     variant === "modal"
       ? ["email", "username", "first_name", "last_name", "password", "confirmPassword"]
@@ -105,12 +108,14 @@ export function SignupForm({
   const f = fields as unknown as Record<string, Parameters<typeof Field>[0]["meta"]>;
 
   const errors = summaryErrors(fields as never, order, form.errors, id);
+  useErrorTitle(!title && errors.length > 0);
   return (
     <>
       {title ? <title>{pageTitle(title, errors.length > 0)}</title> : null}
       <ErrorSummary errors={errors} formId={id} />
-      <FormTag method="post" action="/signup" {...getFormProps(form)} className="stack">
+      <FormTag method="post" action="/signup" {...once(getFormProps(form))} className="stack">
         <input type="hidden" name="variant" value={variant} />
+        <SubmissionToken />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <Field meta={f.email!} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
         <Field meta={f.username!} label="Username" inputProps={{ autoComplete: "username", spellCheck: false }} />

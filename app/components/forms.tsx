@@ -1,5 +1,16 @@
-import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { SUBMISSION_FIELD } from "~/forms/submission";
+import { useRootData } from "./root-data";
 
 // GOV.UK's form pattern: a real <label>, the error beside the field tied by aria-describedby, and an
 // error summary at the top that takes focus and links to each field.
@@ -200,7 +211,84 @@ export function SubmitButton({
   );
 }
 
+const ERROR_PREFIX = "Error: ";
+
 /** `Error: ` prefix for the page title when the form has errors (GOV.UK pattern). */
 export function pageTitle(title: string, hasErrors: boolean): string {
-  return `${hasErrors ? "Error: " : ""}${title} – Sweet Moments`;
+  return `${hasErrors ? ERROR_PREFIX : ""}${title} – Sweet Moments`;
+}
+
+/**
+ * The same prefix for a form that does not own the page's <title>: a modal's (log in, sign up,
+ * profile picture) over some page. While `hasErrors`, the document title starts with "Error: ";
+ * the page's own title comes back when the errors go or the modal closes. (Without JavaScript a
+ * failed modal form answers its own page, whose title says it.)
+ */
+export function useErrorTitle(hasErrors: boolean) {
+  useEffect(() => {
+    if (!hasErrors || document.title.startsWith(ERROR_PREFIX)) return;
+    document.title = ERROR_PREFIX + document.title;
+    return () => {
+      if (document.title.startsWith(ERROR_PREFIX)) document.title = document.title.slice(ERROR_PREFIX.length);
+    };
+  }, [hasErrors]);
+}
+
+/**
+ * The hidden one-time submission token of a creating form (app/forms/submission.ts): the server
+ * runs a submission once per token, so a form sent twice (a double click without JavaScript, a
+ * resend) creates one thing. The token comes from the root loader, fresh with every page and every
+ * action's revalidation.
+ */
+export function SubmissionToken() {
+  const token = useRootData()?.formToken;
+  return token ? <input type="hidden" name={SUBMISSION_FIELD} value={token} /> : null;
+}
+
+type SubmitHandler = (event: FormEvent<HTMLFormElement>) => void;
+
+/** If the router never reports the submission as under way, the form opens again after this long. */
+const UNSTARTED_RELEASE_MS = 2000;
+
+/**
+ * With JavaScript, a form whose submission is on its way ignores further submits (a double click,
+ * Enter pressed twice): the submit event is cancelled, so React Router never sends it. `busy` is
+ * the router's view (the navigation's or the fetcher's state is not idle); the form opens again
+ * when it returns to idle. Wrap the form's own submit handler (conform's, a check), which runs
+ * first and may still cancel the submit (invalid fields: the form stays open):
+ *
+ *   const once = useSubmitOnce(navigation.state !== "idle");
+ *   <Form {...once(getFormProps(form))}>   or   <fetcher.Form {...once({ onSubmit: check })}>
+ */
+export function useSubmitOnce(busy: boolean) {
+  const inFlight = useRef(false);
+  const seenBusy = useRef(false);
+  const serial = useRef(0);
+  useEffect(() => {
+    if (busy) seenBusy.current = true;
+    else if (seenBusy.current) {
+      seenBusy.current = false;
+      inFlight.current = false;
+    }
+  }, [busy]);
+  return useCallback(<P extends { onSubmit?: SubmitHandler }>(props?: P): Omit<P, "onSubmit"> & { onSubmit: SubmitHandler } => {
+    const inner = props?.onSubmit;
+    return {
+      ...(props ?? ({} as P)),
+      onSubmit(event: FormEvent<HTMLFormElement>) {
+        if (inFlight.current) {
+          event.preventDefault();
+          return;
+        }
+        inner?.(event);
+        if (event.defaultPrevented) return; // refused by the form's own check: not sent
+        inFlight.current = true;
+        seenBusy.current = false;
+        const mine = ++serial.current;
+        window.setTimeout(() => {
+          if (serial.current === mine && !seenBusy.current) inFlight.current = false;
+        }, UNSTARTED_RELEASE_MS);
+      },
+    };
+  }, []);
 }

@@ -3,7 +3,7 @@ import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type Sub
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { Link, useNavigation } from "react-router";
-import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField } from "./forms";
+import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField, useSubmitOnce } from "./forms";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
@@ -126,14 +126,13 @@ export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknow
   );
 }
 
-/** The owner's Update and Delete for one moment (Delete opens the confirm dialog by URL). */
 /** The kid and moment forms' fields, in the order the error summary lists their errors. */
 export const KID_FIELD_ORDER = ["name", "year", "month", "day", "relationship", "image"] as const;
 export const MOMENT_FIELD_ORDER = ["title", "content", "image"] as const;
 
 /**
  * The conform state of the four add/update forms: checked on submit, then on every input, by the
- * schema the server uses too; `errors` lists the form's own and then each field's, in `order`, for
+ * schema the server uses too; `once` wraps the form's props (useSubmitOnce); `errors` lists the form's own and then each field's, in `order`, for
  * the error summary.
  */
 export function usePhotoForm<Shape extends Record<string, unknown>, Output>(
@@ -151,7 +150,10 @@ export function usePhotoForm<Shape extends Record<string, unknown>, Output>(
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  return { form, fields, errors: summaryErrors(fields as never, [...order], form.errors, id) };
+  // a form on its way ignores further submits (app/components/forms.tsx)
+  const navigation = useNavigation();
+  const once = useSubmitOnce(navigation.state !== "idle");
+  return { form, fields, once, errors: summaryErrors(fields as never, [...order], form.errors, id) };
 }
 
 /** The add/update forms' last row: the submit button (busy while the form is on its way) and Cancel. */
@@ -169,21 +171,30 @@ export function SubmitOrCancel({ pendingText, cancelTo, children }: { pendingTex
   );
 }
 
-export function MomentOwnerActions({ momentId, title, deleteTo }: { momentId: number; title: string; deleteTo: string }) {
+/**
+ * The owner's Update and Delete for one moment (Delete opens the confirm dialog by URL).
+ * `replace`: Delete replaces the history entry (the moment's own page: see DeleteMomentDialog).
+ */
+export function MomentOwnerActions({ momentId, title, deleteTo, replace }: { momentId: number; title: string; deleteTo: string; replace?: boolean }) {
   return (
     <div className="button-row moment__actions">
       <ListLink to={`/dailyLogs/${momentId}/update`} className="button button--secondary button--small">
         Update<span className="visually-hidden"> {title}</span>
       </ListLink>
-      <ListLink to={deleteTo} keepScroll className="button button--danger button--small">
+      <ListLink to={deleteTo} keepScroll replace={replace} className="button button--danger button--small">
         Delete<span className="visually-hidden"> {title}</span>
       </ListLink>
     </div>
   );
 }
 
-/** "Confirm Delete": the Yes button posts `intent=delete-moment` to `action`. */
-export function DeleteMomentDialog({ momentId, action, closeTo }: { momentId: number; action: string; closeTo: string }) {
+/**
+ * "Confirm Delete": the Yes button posts `intent=delete-moment` to `action`. On the moment's own
+ * page (`replace`) the dialog was opened in place of the page's history entry and the answer
+ * replaces it too: after the deletion, Back leads to where the visitor was before the moment,
+ * never to the deleted moment's "Page not found".
+ */
+export function DeleteMomentDialog({ momentId, action, closeTo, replace }: { momentId: number; action: string; closeTo: string; replace?: boolean }) {
   return (
     <ConfirmDialog
       title="Confirm Delete"
@@ -194,6 +205,7 @@ export function DeleteMomentDialog({ momentId, action, closeTo }: { momentId: nu
       action={action}
       intent="delete-moment"
       hidden={{ dailyLogId: String(momentId) }}
+      replace={replace}
     />
   );
 }

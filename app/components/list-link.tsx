@@ -11,11 +11,22 @@ type ListLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
   to: string;
   /** Keep the scroll position (React Router's preventScrollReset), e.g. for a confirmation. */
   keepScroll?: boolean;
+  /** Replace the current history entry instead of adding one (with JavaScript). */
+  replace?: boolean;
   ref?: Ref<HTMLAnchorElement>;
 };
 
-export function ListLink({ to, keepScroll, ...rest }: ListLinkProps) {
-  return <a {...rest} href={to} data-list-link="" data-keep-scroll={keepScroll ? "" : undefined} data-discover="true" />;
+export function ListLink({ to, keepScroll, replace, ...rest }: ListLinkProps) {
+  return (
+    <a
+      {...rest}
+      href={to}
+      data-list-link=""
+      data-keep-scroll={keepScroll ? "" : undefined}
+      data-replace={replace ? "" : undefined}
+      data-discover="true"
+    />
+  );
 }
 
 /** Client-side navigation for every ListLink on the page: a plain left click, same origin, same tab. */
@@ -30,7 +41,10 @@ export function useListLinkNavigation() {
       const url = new URL(link.href);
       if (url.origin !== window.location.origin) return;
       event.preventDefault();
-      navigate(url.pathname + url.search + url.hash, { preventScrollReset: link.hasAttribute("data-keep-scroll") });
+      navigate(url.pathname + url.search + url.hash, {
+        preventScrollReset: link.hasAttribute("data-keep-scroll"),
+        replace: link.hasAttribute("data-replace"),
+      });
     }
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);

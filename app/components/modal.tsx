@@ -1,10 +1,15 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { Form, Link, useNavigate } from "react-router";
+import { Form, Link, useNavigate, useNavigation } from "react-router";
+import { useSubmitOnce } from "./forms";
 
 /**
  * A modal with a URL. The server renders it open (so the link that opens it works with JavaScript
  * off); with JavaScript it becomes a real modal <dialog>: focus moves in and returns to what opened
  * it, Escape and a click on the background close it, and `onClose` runs.
+ *
+ * First focus: the element marked `data-autofocus` (React writes `autoFocus` to the server's HTML
+ * only, so a client render needs the data attribute: e.g. a confirm dialog's safe "No"), the error
+ * summary, the first field, then the first control.
  */
 export function Modal({
   title,
@@ -34,14 +39,11 @@ export function Modal({
     dialog.showModal();
     // the error summary or an explicit autofocus first, then the first field, then the first control
     const focusTarget =
-      dialog.querySelector<HTMLElement>(".modal__content [autofocus]") ??
+      dialog.querySelector<HTMLElement>(".modal__content [data-autofocus], .modal__content [autofocus]") ??
       dialog.querySelector<HTMLElement>("input:not([type=hidden]), select, textarea") ??
       dialog.querySelector<HTMLElement>(".modal__content > :not(.modal__header) button, .modal__content > :not(.modal__header) a[href]");
     focusTarget?.focus();
-    return () => {
-      const back = opener.current as HTMLElement | null;
-      if (back && back.isConnected && typeof back.focus === "function") back.focus();
-    };
+    return () => returnFocus(opener.current);
   }, []);
 
   function close() {
@@ -93,6 +95,25 @@ export function Modal({
   );
 }
 
+/** Where focus goes when a modal closes (the `data-modal-home` element: the profile menu's button). */
+export const MODAL_HOME_ATTRIBUTE = "data-modal-home";
+
+/**
+ * Focus back to what opened the modal. A link in a menu that has closed meanwhile (the profile
+ * menu closes when one of its links is followed) cannot take focus: its menu's button does. With
+ * no opener at all (focus had dropped to <body>, or the page opened with the modal) the profile
+ * menu's button, where the modals are opened from.
+ */
+function returnFocus(opener: Element | null) {
+  let target: HTMLElement | null = null;
+  if (opener instanceof HTMLElement && opener.isConnected && opener !== document.body) {
+    const closedMenu = opener.closest("details:not([open])");
+    target = closedMenu ? closedMenu.querySelector<HTMLElement>(":scope > summary") : opener;
+  }
+  target ??= document.querySelector<HTMLElement>(`[${MODAL_HOME_ATTRIBUTE}]`);
+  target?.focus();
+}
+
 /** The current URL with one search parameter set or removed, for modal links. */
 export function withParam(pathname: string, search: string, name: string, value: string | null, extra?: Record<string, string | null>): string {
   const params = new URLSearchParams(search);
@@ -105,7 +126,11 @@ export function withParam(pathname: string, search: string, name: string, value:
   return pathname + (q ? `?${q}` : "");
 }
 
-/** A confirm dialog (Confirm Remove, Confirm Delete…): the "yes" button posts a form. */
+/**
+ * A confirm dialog (Confirm Remove, Confirm Delete…): the "yes" button posts a form. Focus starts
+ * on the safe "no" (so Enter never deletes at once), with and without JavaScript. `replace`: the
+ * answer replaces the dialog's history entry (e.g. a deleted moment's page: Back must not lead there).
+ */
 export function ConfirmDialog({
   title,
   question,
@@ -116,6 +141,7 @@ export function ConfirmDialog({
   intent,
   hidden,
   pending,
+  replace,
 }: {
   title: string;
   question: string;
@@ -126,12 +152,15 @@ export function ConfirmDialog({
   intent?: string;
   hidden?: Record<string, string>;
   pending?: boolean;
+  replace?: boolean;
 }) {
   const questionId = useId();
+  const navigation = useNavigation();
+  const once = useSubmitOnce(navigation.state !== "idle");
   return (
     <Modal title={title} closeTo={closeTo} describedBy={questionId}>
       <p id={questionId}>{question}</p>
-      <Form method="post" action={action} className="button-row">
+      <Form method="post" action={action} className="button-row" replace={replace} {...once()}>
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         {Object.entries(hidden ?? {}).map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
@@ -139,7 +168,7 @@ export function ConfirmDialog({
         <button type="submit" className="button button--danger" disabled={pending}>
           {yesLabel}
         </button>
-        <Link to={closeTo} preventScrollReset className="button button--secondary" autoFocus>
+        <Link to={closeTo} preventScrollReset className="button button--secondary" autoFocus data-autofocus="">
           {noLabel}
         </Link>
       </Form>

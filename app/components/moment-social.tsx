@@ -11,7 +11,7 @@ import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "r
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
-import { FieldError } from "./forms";
+import { FieldError, SubmissionToken, useSubmitOnce } from "./forms";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";
@@ -65,6 +65,7 @@ export function MomentSocial({
   const pendingIntent = like.formData?.get("intent");
   const liked = pendingIntent === "like" ? true : pendingIntent === "unlike" ? false : social.likedByMe;
   const likeBusy = like.state !== "idle";
+  const likeOnce = useSubmitOnce(likeBusy);
   const delta = liked === social.likedByMe ? 0 : liked ? 1 : -1;
   const likeCount = Math.max(0, social.likeCount + delta);
   const likers =
@@ -106,9 +107,7 @@ export function MomentSocial({
         method="post"
         action={action}
         className="like-form"
-        onSubmit={(e) => {
-          if (likeBusy) e.preventDefault();
-        }}
+        {...likeOnce()}
       >
         <Hidden intent={liked ? "unlike" : "like"} returnTo={back} hydrated={hydrated} />
         <button
@@ -255,6 +254,7 @@ function NewComment({
   const fetcher = useFetcher<SocialActionData>();
   const busy = fetcher.state !== "idle";
   const form = useCommentForm(urlError, busy);
+  const once = useSubmitOnce(busy);
   const formRef = useRef<HTMLFormElement>(null);
   const handled = useRef<unknown>(null);
   const [status, setStatus] = useState("");
@@ -284,9 +284,11 @@ function NewComment({
       action={action}
       className="comment-new"
       noValidate={hydrated}
-      onSubmit={form.onSubmit}
+      {...once({ onSubmit: form.onSubmit })}
     >
-      <Hidden intent="comment" returnTo={back} hydrated={hydrated} />
+      <Hidden intent="comment" returnTo={back} hydrated={hydrated}>
+        <SubmissionToken />
+      </Hidden>
       <label htmlFor={textId} className="visually-hidden">
         Write a comment
       </label>
@@ -399,6 +401,7 @@ function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHa
   const fetcher = useFetcher<SocialActionData>();
   const busy = fetcher.state !== "idle";
   const form = useCommentForm(urlError, busy);
+  const once = useSubmitOnce(busy);
   const handled = useRef<unknown>(null);
   const { setError } = form;
 
@@ -413,7 +416,7 @@ function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHa
   const textId = `comment-edit-${c.id}`;
   const errorId = `comment-edit-error-${c.id}`;
   return (
-    <fetcher.Form method="post" action={action} className="comment-edit" noValidate={hydrated} onSubmit={form.onSubmit}>
+    <fetcher.Form method="post" action={action} className="comment-edit" noValidate={hydrated} {...once({ onSubmit: form.onSubmit })}>
       <Hidden intent="edit-comment" returnTo={back} hydrated={hydrated}>
         <input type="hidden" name="commentId" value={c.id} />
       </Hidden>

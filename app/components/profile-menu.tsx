@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { PersonIcon } from "./icons";
-import { withParam } from "./modal";
+import { MODAL_HOME_ATTRIBUTE, withParam } from "./modal";
 import { photoUrl, type Photo } from "~/images/photo";
 
 export type MenuUser = { username: string; email: string; photo: Photo | null; displayName: string };
@@ -48,7 +48,11 @@ export function ProfileMenu({ user }: { user: MenuUser | null }) {
 
   return (
     <details className="profile-menu" ref={ref}>
-      <summary className="profile-menu__button" aria-label={user ? `Account menu for ${user.username}` : "Account menu"}>
+      <summary
+        className="profile-menu__button"
+        aria-label={user ? `Account menu for ${user.username}` : "Account menu"}
+        {...{ [MODAL_HOME_ATTRIBUTE]: "" }}
+      >
         {user?.photo ? (
           <img className="avatar" src={photoUrl(user.photo, user.photo.widths[0])} alt="" width="36" height="36" />
         ) : (

@@ -3,7 +3,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { ConfirmDialog, Modal, withParam } from "./modal";
-import { ErrorSummary, FieldFrame, pageTitle, SubmitButton, summaryErrors } from "./forms";
+import { ErrorSummary, FieldFrame, pageTitle, SubmitButton, summaryErrors, useErrorTitle } from "./forms";
 import { Photo as PhotoImage } from "~/components/photo";
 import { IMAGE_HINTS } from "~/images/limits";
 import type { Photo } from "~/images/photo";
@@ -111,6 +111,7 @@ export function ProfilePictureForm({
   }
 
   const errors = summaryErrors(fields as never, ["image"], form.errors, id);
+  useErrorTitle(variant === "modal" && errors.length > 0);
   const uploading = progress !== null;
   const hintId = `${fields.image.id}-hint`;
   // no `key`: conform must never remount the input (it would lose the chosen file)

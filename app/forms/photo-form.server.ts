@@ -5,6 +5,7 @@ import { IMAGE_FIELD, IMAGE_PRESENT } from "~/images/limits";
 import { parseMultipart, type UploadedFile } from "~/images/multipart.server";
 import { checkImage } from "~/images/process.server";
 import { asFormValue, BodyFailure, parseBodyFields } from "./body.server";
+import { SUBMISSION_FIELD } from "./submission";
 import { invalid, type Result } from "~/models/refusal";
 
 // The one way the kid and moment forms (pages and /api) read a body that may carry a photo:
@@ -65,9 +66,17 @@ async function earlyImageErrors(body: PhotoBody): Promise<Errors> {
   return refusal?.kind === "invalid" ? (refusal.fieldErrors ?? {}) : {};
 }
 
+/**
+ * What the schema sees for `image`: IMAGE_PRESENT when a file came, or when one came and was refused
+ * on reading (too big, empty): then the reader's message is the one shown, not "Image is required".
+ */
+function imageValue(body: PhotoBody): string | undefined {
+  return body.file || body.errors[IMAGE_FIELD]?.length ? IMAGE_PRESENT : undefined;
+}
+
 /** API validation: the schema's output, or a refusal (invalid) with `{field: [messages]}` for envelope (B). */
 export async function validateBody<S extends z.ZodType>(body: PhotoBody, schema: S): Promise<Result<{ value: z.output<S> }>> {
-  const values = { ...body.fields, image: body.file ? IMAGE_PRESENT : undefined };
+  const values = { ...body.fields, image: imageValue(body) };
   const parsed = schema.safeParse(values);
   const schemaErrors: Errors = {};
   if (!parsed.success) {
@@ -83,6 +92,8 @@ export async function validateBody<S extends z.ZodType>(body: PhotoBody, schema:
 
 export type PhotoFormResult<Output> = {
   file: UploadedFile | null;
+  /** The form's one-time submission token (app/forms/submission.ts), as sent; undefined when none. */
+  submissionToken: string | undefined;
   /** The validated value, or null when something is wrong (answer 400 with `reply()`). */
   value: Output | null;
   /** The conform result for the page: every error (schema, upload, and `extra`, e.g. the image module's). */
@@ -98,13 +109,15 @@ export async function parsePhotoForm<S extends z.ZodType>(
   if (body instanceof BodyFailure) return body;
   const formData = new FormData();
   for (const [key, value] of Object.entries(body.fields)) if (value !== undefined) formData.set(key, value);
-  if (body.file) formData.set(IMAGE_FIELD, IMAGE_PRESENT);
+  const image = imageValue(body);
+  if (image) formData.set(IMAGE_FIELD, image);
   const submission = parseWithZod(formData, { schema });
   const { message: requestErrors, ...fieldUploadErrors } = body.errors;
   const valid = submission.status === "success" && !Object.keys(body.errors).length;
   const imageErrors = valid ? {} : await earlyImageErrors(body);
   return {
     file: body.file,
+    submissionToken: body.fields[SUBMISSION_FIELD],
     value: valid ? (submission.value as z.output<S>) : null,
     reply(extra) {
       const schemaErrors = submission.status === "success" ? {} : (submission.error ?? {});

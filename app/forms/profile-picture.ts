@@ -34,7 +34,8 @@ export const PictureSchema = z.object({
     }
     if (typeof File !== "undefined" && value instanceof File) {
       // the declared type is only a first hint; the server checks the content
-      const problem = value.size === 0 ? PICTURE_MESSAGES.required : chosenFileProblem(value);
+      // no bytes and no name: nothing was chosen; a chosen empty file is no image (chosenFileProblem)
+      const problem = value.size === 0 && !value.name ? PICTURE_MESSAGES.required : chosenFileProblem(value);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }
   }),

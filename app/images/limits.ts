@@ -83,12 +83,14 @@ export const IMAGE_HINTS = {
 } as const;
 
 /**
- * The browser's first look at a chosen file: too big, or declared as something other than an
- * image; null when it may be sent (the server judges the content). Not a File (on the server, a
+ * The browser's first look at a chosen file: empty, too big, or declared as something other than
+ * an image; null when it may be sent (the server judges the content). Not a File (on the server, a
  * stand-in for the uploaded file): null.
  */
 export function chosenFileProblem(value: unknown): string | null {
   if (typeof File === "undefined" || !(value instanceof File)) return null;
+  // an empty part without a name is "no file chosen"; a chosen file without bytes is no image
+  if (value.size === 0) return value.name ? IMAGE_MESSAGES.notAnImage : null;
   if (value.size > MAX_IMAGE_BYTES) return IMAGE_MESSAGES.tooBig;
   if (value.type && !value.type.startsWith("image/")) return IMAGE_MESSAGES.notAnImage;
   return null;

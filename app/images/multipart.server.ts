@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
@@ -7,7 +8,7 @@ import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import { config } from "~/lib/config.server";
-import { IMAGE_FIELD, MULTIPART_MESSAGES, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
+import { IMAGE_FIELD, IMAGE_MESSAGES, MULTIPART_MESSAGES, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
 import { isBodyTooLarge } from "~/lib/request-state";
 
 // Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
@@ -16,6 +17,11 @@ import { isBodyTooLarge } from "~/lib/request-state";
 // client can get wrong (too big, too many parts, malformed body, wrong content type) becomes an
 // entry in `errors`, never an exception, so a route answers 400 and never 500 for bad input.
 // Only our own trouble (the temp directory cannot be written) rejects.
+//
+// Temp files never outlive their request: every one is also registered with the request's upload
+// scope (`withUploadScope`, installed as a root middleware by app/web/uploads.server.ts), which
+// removes whatever is left when the request ends, and `sweepTempUploads` (run on a timer by
+// app/models/maintenance.server.ts) removes those of a crash.
 
 /**
  * A file received from the client, saved to a private temporary file. Nothing about it is
@@ -26,7 +32,7 @@ import { isBodyTooLarge } from "~/lib/request-state";
 export type UploadedFile = {
   /** Absolute path of the temporary file (under <UPLOADS_DIR>/.tmp/). */
   path: string;
-  /** Bytes received (> 0; an empty file part counts as "no file"). */
+  /** Bytes received (> 0: an empty part is "no file", or "not an image" when it has a file name). */
   size: number;
   /** The client's file name (basename only), informational. */
   filename: string;
@@ -55,6 +61,27 @@ export function uploadsTempDir(): string {
 
 function tempFileName(): string {
   return `${crypto.randomBytes(16).toString("hex")}.upload`;
+}
+
+/** The files of the request being handled (see withUploadScope). */
+const uploadScope = new AsyncLocalStorage<Set<string>>();
+
+/**
+ * Runs `handle` (one request's handling): every temp upload file made meanwhile is removed when it
+ * has finished, whatever happened (consumed files are gone already; removing is idempotent).
+ */
+export async function withUploadScope<T>(handle: () => Promise<T>): Promise<T> {
+  const files = new Set<string>();
+  try {
+    return await uploadScope.run(files, handle);
+  } finally {
+    await Promise.all([...files].map(removeQuietly));
+  }
+}
+
+function inScope(file: string): string {
+  uploadScope.getStore()?.add(file);
+  return file;
 }
 
 async function removeQuietly(file: string): Promise<void> {
@@ -87,7 +114,7 @@ function uploadedFile(filePath: string, size: number, filename: string, mimeType
 export async function uploadFromBuffer(bytes: Uint8Array, filename = "upload", mimeType = "application/octet-stream"): Promise<UploadedFile> {
   const dir = uploadsTempDir();
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  const filePath = path.join(dir, tempFileName());
+  const filePath = inScope(path.join(dir, tempFileName()));
   await fsp.writeFile(filePath, bytes, { flag: "wx", mode: 0o600 });
   return uploadedFile(filePath, bytes.byteLength, filename, mimeType);
 }
@@ -188,7 +215,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       return;
     }
     const entry: Kept = {
-      path: path.join(uploadsTempDir(), tempFileName()),
+      path: inScope(path.join(uploadsTempDir(), tempFileName())),
       filename: info.filename ?? "",
       mimeType: info.mimeType ?? "",
       size: 0,
@@ -208,9 +235,22 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       stream.once("error", () => (firstFailure ??= "source"));
       try {
         await dirReady;
+        if (stream.destroyed || stream.errored) {
+          // the part broke (the client went away) while the directory was being made: no file at all
+          firstFailure ??= "source";
+          throw stream.errored ?? new Error("upload part ended early");
+        }
         const out = fs.createWriteStream(entry.path, { flags: "wx", mode: 0o600 });
+        // `saving` settles only once our file is closed, and the file is removed only after that:
+        // a file still being opened (the client went away just then) never appears after its removal
+        const outClosed = new Promise<void>((resolve) => out.once("close", () => resolve()));
         out.once("error", () => (firstFailure ??= "destination"));
-        await pipeline(stream, out);
+        try {
+          await pipeline(stream, out);
+        } finally {
+          if (!out.closed) out.destroy();
+          await outClosed;
+        }
         entry.size = out.bytesWritten;
       } catch (error) {
         if (firstFailure !== "source") {
@@ -312,7 +352,10 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       if (!saved && !fatal && !serverError) fail(MULTIPART_MESSAGES.malformed);
       await removeQuietly(entry.path);
     } else if (entry.size === 0) {
-      await removeQuietly(entry.path); // browsers send an empty part when no file was chosen
+      await removeQuietly(entry.path);
+      // browsers send an empty part without a file name when no file was chosen; an empty file
+      // that was chosen is no image
+      if (entry.filename) addError(errors, IMAGE_FIELD, IMAGE_MESSAGES.notAnImage);
     } else {
       file = uploadedFile(entry.path, entry.size, entry.filename, entry.mimeType);
     }
@@ -341,4 +384,37 @@ async function drain(body: ReadableStream<Uint8Array> | null, max: number): Prom
   } finally {
     reader.releaseLock();
   }
+}
+
+/** sha256 (hex) of an uploaded file's bytes, e.g. to tell a resent form from a new one. */
+export async function fileDigest(file: Pick<UploadedFile, "path">): Promise<string> {
+  const hash = crypto.createHash("sha256");
+  await pipeline(fs.createReadStream(file.path), hash);
+  return hash.digest("hex");
+}
+
+/** How old a temp upload must be before the sweep removes it: no request lives this long. */
+export const TEMP_UPLOAD_MAX_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * Removes temp upload files (`*.upload` under <UPLOADS_DIR>/.tmp/) last written more than
+ * `olderThanMs` ago: the leftovers of a crash, or of a removal that failed. A file of a request in
+ * progress is younger (the server ends a request after two minutes). Answers how many. Never throws.
+ */
+export async function sweepTempUploads(olderThanMs = TEMP_UPLOAD_MAX_AGE_MS): Promise<number> {
+  const dir = uploadsTempDir();
+  const cutoff = Date.now() - olderThanMs;
+  let removed = 0;
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith(".upload")) continue;
+    const file = path.join(dir, name);
+    try {
+      if ((await fsp.stat(file)).mtimeMs >= cutoff) continue;
+      await fsp.rm(file, { force: true });
+      removed++;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") console.error(`[images] could not sweep ${file}`, error);
+    }
+  }
+  return removed;
 }

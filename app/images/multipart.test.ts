@@ -1,9 +1,18 @@
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { config } from "~/lib/config.server";
-import { MULTIPART_MESSAGES, UPLOAD_LIMITS } from "./limits";
-import { parseMultipart, uploadFromBuffer, uploadsTempDir } from "./multipart.server";
+import { IMAGE_MESSAGES, MULTIPART_MESSAGES, UPLOAD_LIMITS } from "./limits";
+import {
+  fileDigest,
+  parseMultipart,
+  sweepTempUploads,
+  TEMP_UPLOAD_MAX_AGE_MS,
+  uploadFromBuffer,
+  uploadsTempDir,
+  withUploadScope,
+} from "./multipart.server";
 import { listUploads } from "./test-fixtures.server";
 
 // Real multipart bodies (FormData → Request, as fetch and browsers build them); real temp files.
@@ -70,6 +79,18 @@ describe("parseMultipart", () => {
     form.append("title", "x");
     const { fields, file, errors } = await parseMultipart(post(form));
     expect(errors).toEqual({});
+    expect(file).toBeNull();
+    expect(fields.title).toBe("x");
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it("an empty file that was chosen (a file name, no bytes) is no image", async () => {
+    const form = new FormData();
+    form.append("image", new File([], "empty.jpg", { type: "image/jpeg" }));
+    form.append("title", "x");
+    const { fields, file, errors } = await parseMultipart(post(form));
+    expect(errors).toEqual({ image: [IMAGE_MESSAGES.notAnImage] });
+    expect(errors.image).toEqual(["Only image files are accepted."]);
     expect(file).toBeNull();
     expect(fields.title).toBe("x");
     expect(tempFiles()).toEqual([]);
@@ -203,6 +224,110 @@ describe("parseMultipart", () => {
     }
   });
 
+  it("a client that goes away at any point of the file leaves no temp file, every time", async () => {
+    // The part may break before its file is opened, while it is being opened, or mid-write: the
+    // parser answers only once its file is closed and removed, so the check below never races.
+    const enc = new TextEncoder();
+    const head = enc.encode(
+      '--cut\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
+    );
+    for (let round = 0; round < 12; round++) {
+      if (round % 3 === 0) fs.rmSync(uploadsTempDir(), { recursive: true, force: true }); // the folder made anew
+      const body = round % 2 ? [head, new Uint8Array(1 + round * 40_000)] : [head];
+      const { file, errors } = await parseMultipart(streamed("multipart/form-data; boundary=cut", body, true));
+      expect(file).toBeNull();
+      expect(errors.message).toEqual([MULTIPART_MESSAGES.malformed]);
+      expect(tempFiles()).toEqual([]);
+    }
+  });
+
+  it("a file still being opened when the client goes away is removed after it is closed (no race)", async () => {
+    // Fault injection: the temp file's open is slow, and the body breaks while it is pending. The
+    // parser must wait for the file to be closed before removing it, or the file appears after.
+    let created!: () => void;
+    const streamCreated = new Promise<void>((resolve) => (created = resolve));
+    let opened!: () => void;
+    const openDone = new Promise<void>((resolve) => (opened = resolve));
+    const original = fs.createWriteStream;
+    const slowOpen = (p: fs.PathLike, flags: fs.OpenMode, mode: fs.Mode, cb: (err: NodeJS.ErrnoException | null, fd: number) => void) =>
+      setTimeout(() => fs.open(p, flags, mode, (err, fd) => (cb(err, fd), opened())), 30);
+    (fs as { createWriteStream: unknown }).createWriteStream = ((p: string, opts: object) => {
+      created();
+      return original(p, { ...opts, fs: { open: slowOpen, write: fs.write, writev: fs.writev, close: fs.close } } as never);
+    }) as never;
+    const enc = new TextEncoder();
+    const chunks = [
+      enc.encode('--slow\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'),
+      new Uint8Array(1000),
+    ];
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = chunks.shift();
+        if (next) return controller.enqueue(next);
+        await streamCreated;
+        controller.error(new Error("client went away"));
+      },
+    });
+    const request = new Request(URL, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=slow" },
+      duplex: "half",
+    } as RequestInit);
+    try {
+      const { file, errors } = await parseMultipart(request);
+      expect(file).toBeNull();
+      expect(errors.message).toEqual([MULTIPART_MESSAGES.malformed]);
+      await openDone;
+      expect(tempFiles()).toEqual([]);
+    } finally {
+      (fs as { createWriteStream: unknown }).createWriteStream = original;
+    }
+  });
+
+  it("a client that goes away while the temp folder is being made leaves no temp file (no race)", async () => {
+    // Fault injection: making the folder is slow, and the part breaks meanwhile. A file opened after
+    // that would appear after the parser's cleanup; the parser must not open one at all.
+    fs.rmSync(uploadsTempDir(), { recursive: true, force: true });
+    let delivered!: () => void;
+    const errorDelivered = new Promise<void>((resolve) => (delivered = resolve));
+    const made: fs.WriteStream[] = [];
+    const originalMkdir = fsp.mkdir;
+    const originalCreate = fs.createWriteStream;
+    (fsp as { mkdir: unknown }).mkdir = (async (...a: Parameters<typeof fsp.mkdir>) => {
+      await errorDelivered;
+      await new Promise((resolve) => setImmediate(resolve));
+      return originalMkdir(...a);
+    }) as never;
+    (fs as { createWriteStream: unknown }).createWriteStream = ((p: string, opts: object) => {
+      const stream = originalCreate(p, opts as never);
+      made.push(stream);
+      return stream;
+    }) as never;
+    const enc = new TextEncoder();
+    const chunks = [enc.encode('--mk\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n'), new Uint8Array(500)];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) return controller.enqueue(next);
+        controller.error(new Error("client went away"));
+        delivered();
+      },
+    });
+    const request = new Request(URL, { method: "POST", body, headers: { "Content-Type": "multipart/form-data; boundary=mk" }, duplex: "half" } as RequestInit);
+    try {
+      const { file, errors } = await parseMultipart(request);
+      expect(file).toBeNull();
+      expect(errors.message).toEqual([MULTIPART_MESSAGES.malformed]);
+      // whatever was opened has had its chance to appear
+      await Promise.all(made.map((m) => (m.closed ? null : new Promise<void>((resolve) => m.once("close", () => resolve())))));
+      expect(tempFiles()).toEqual([]);
+    } finally {
+      (fsp as { mkdir: unknown }).mkdir = originalMkdir;
+      (fs as { createWriteStream: unknown }).createWriteStream = originalCreate;
+    }
+  });
+
   it("handles a body that arrives in tiny chunks", async () => {
     const form = new FormData();
     form.append("title", "chunky");
@@ -228,6 +353,52 @@ describe("parseMultipart", () => {
     expect(fs.readFileSync(file.path, "utf8")).toBe("hello");
     await file.discard();
     expect(listUploads()).toEqual([]);
+  });
+});
+
+describe("temp files never outlive their request", () => {
+  it("the request's upload scope removes every temp file it made, whatever the handler did", async () => {
+    const kept: string[] = [];
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(2000)]), "a.jpg");
+    await expect(
+      withUploadScope(async () => {
+        const { file } = await parseMultipart(post(form));
+        kept.push(file!.path, (await uploadFromBuffer(Buffer.from("x"))).path);
+        expect(tempFiles()).toHaveLength(2);
+        throw new Error("the handler failed before discarding its files");
+      }),
+    ).rejects.toThrow("the handler failed");
+    for (const p of kept) expect(fs.existsSync(p)).toBe(false);
+    expect(tempFiles()).toEqual([]);
+    // outside a scope (seed scripts, tests) the owner discards as before
+    const loose = await uploadFromBuffer(Buffer.from("y"));
+    expect(fs.existsSync(loose.path)).toBe(true);
+    await loose.discard();
+  });
+
+  it("the sweep removes temp uploads older than ten minutes and keeps younger ones and other entries", async () => {
+    const stale = await uploadFromBuffer(Buffer.from("old"));
+    const fresh = await uploadFromBuffer(Buffer.from("new"));
+    const other = path.join(uploadsTempDir(), "abc.partial");
+    fs.mkdirSync(other, { recursive: true });
+    const past = (Date.now() - TEMP_UPLOAD_MAX_AGE_MS - 60_000) / 1000;
+    fs.utimesSync(stale.path, past, past);
+    fs.utimesSync(other, past, past);
+    expect(await sweepTempUploads()).toBe(1);
+    expect(fs.existsSync(stale.path)).toBe(false);
+    expect(fs.existsSync(fresh.path)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true); // the photo store's own sweep takes those
+    await fresh.discard();
+    fs.rmSync(other, { recursive: true, force: true });
+    fs.rmSync(uploadsTempDir(), { recursive: true, force: true });
+    expect(await sweepTempUploads()).toBe(0); // no folder at all: nothing to do, no error
+  });
+
+  it("fileDigest is the sha256 of the bytes", async () => {
+    const file = await uploadFromBuffer(Buffer.from("hello"));
+    expect(await fileDigest(file)).toBe("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+    await file.discard();
   });
 });
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { Result } from "~/models/refusal";
 import type { Photo } from "./photo";
@@ -175,7 +175,7 @@ export async function withImageTransaction<T>(
   fn: (trx: Knex.Transaction, tools: ImageTransactionTools) => Promise<T>,
 ): Promise<T> {
   const doomed: string[] = [];
-  const value = await db().transaction((trx) => fn(trx, transactionTools(trx, doomed)));
+  const value = await writeTransaction((trx) => fn(trx, transactionTools(trx, doomed)));
   await deleteImageFiles(doomed);
   return value;
 }
@@ -213,7 +213,7 @@ export async function withNewImage<T>(
   let imageId = 0;
   let value: T;
   try {
-    value = await db().transaction(async (trx) => {
+    value = await writeTransaction(async (trx) => {
       imageId = await insertImageRow(trx, image, opts);
       return fn(trx, imageId, { ...transactionTools(trx, doomed), image });
     });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db, nowIso } from "./db.server";
 import { makeUser } from "../../tests/helpers";
@@ -45,5 +47,36 @@ describe("the schema enforces the product's invariants", () => {
     await makeUser({ email: "Case@Example.com", username: "CaseName" });
     const again = await createUser({ email: "case@EXAMPLE.com", username: "casename", password: "secret1" });
     expect(again).toEqual({ ok: false, kind: "conflict", fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] } });
+  });
+});
+
+describe("every write goes through writeTransaction (docs/decisions/0017-processes-and-write-transactions.md)", () => {
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sources(rel);
+      // tests and their fixtures set up rows directly
+      if (!/\.(ts|tsx|mjs)$/.test(entry.name) || /\.test\.|test-fixtures|test-helpers/.test(entry.name)) return [];
+      return [rel];
+    });
+  const files = [...sources("app"), ...sources("db")];
+
+  it("finds the sources it checks", () => {
+    expect(files).toContain(path.join("app", "models", "comments.server.ts"));
+    expect(files).toContain(path.join("db", "seed", "demo.server.ts"));
+  });
+
+  it("has no transaction begun elsewhere than writeTransaction", () => {
+    const offenders = files.filter((f) => f !== path.join("app", "lib", "db.server.ts") && /\.transaction\(/.test(fs.readFileSync(path.join(root, f), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("has no insert, update or delete on db() outside a transaction", () => {
+    const statement = /db\(\)\(\s*"[a-z_]+"\s*\)[^;]*?\.(insert|update|del|delete|onConflict)\(/s;
+    const offenders = files.filter((f) => statement.test(fs.readFileSync(path.join(root, f), "utf8")));
+    expect(offenders).toEqual([]);
+    // the check itself can fail
+    expect(statement.test('await db()("likes")\n  .where("id", 1)\n  .del();')).toBe(true);
   });
 });

@@ -26,13 +26,18 @@ export type RequestState = {
   bodyTooLarge: boolean;
   /** Set when a page action failed because its body is not a form it can read. */
   unreadableBody: "type" | "content" | null;
+  /**
+   * Set when the route failed because the database stayed locked by another process past the
+   * write path's patience: answered 503 with this Retry-After (seconds), never 500.
+   */
+  unavailable: number | null;
 };
 
 /** Set by the server for every request; null where a test calls a route directly. */
 export const requestStateContext = createContext<RequestState | null>(null);
 
 export function newRequestState(): RequestState {
-  return { rejection: null, bodyTooLarge: false, unreadableBody: null };
+  return { rejection: null, bodyTooLarge: false, unreadableBody: null, unavailable: null };
 }
 
 /**

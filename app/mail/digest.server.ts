@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { db, nowIso } from "~/lib/db.server";
+import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { ageText } from "~/lib/dates";
@@ -190,15 +190,15 @@ export async function sendDueDigests(now: Date = new Date(), origin: string = di
     const userId = Number(row.user_id);
     const digest = String(row.digest) as Exclude<DigestChoice, "none">;
     const next = nextDigestSlot(now, Number(row.hour), digest).toISOString();
-    const claimed = await db()("email_preferences")
-      .where({ user_id: userId, digest, next_digest_at: String(row.next_digest_at) })
-      .update({ next_digest_at: next });
+    const claimed = await writeTransaction((trx) =>
+      trx("email_preferences").where({ user_id: userId, digest, next_digest_at: String(row.next_digest_at) }).update({ next_digest_at: next }),
+    );
     if (claimed !== 1) continue; // another scheduler has it
     const until = nowIso();
     const content = await digestContent(userId, String(row.last_digest_at), until);
     if (!content.moments.length && !content.comments.length) continue; // nothing new, nothing sent
     const mail = await digestMail({ id: userId, email: String(row.email) }, content, origin, digest);
-    await db().transaction(async (trx) => {
+    await writeTransaction(async (trx) => {
       await enqueueMail(trx, mail);
       await trx("email_preferences").where("user_id", userId).update({ last_digest_at: until });
     });

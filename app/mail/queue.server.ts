@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Knex } from "knex";
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 
@@ -119,22 +119,23 @@ export async function claimNextMail(now: Date = new Date(), leaseMs = LEASE_MS):
     if (!candidates.length) return null;
     for (const { id } of candidates) {
       const token = crypto.randomBytes(16).toString("hex");
-      const changed = await db()("mail_messages")
-        .where("id", id)
-        .andWhere((w) =>
-          w
-            .where((q) => q.where("status", "queued").andWhere("next_attempt_at", "<=", at))
-            .orWhere((q) => q.where("status", "sending").andWhere("claimed_until", "<=", at)),
-        )
-        .update({
-          status: "sending",
-          claim_token: token,
-          claimed_until: new Date(now.getTime() + leaseMs).toISOString(),
-          attempts: db().raw("?? + 1", ["attempts"]),
-        });
-      if (changed !== 1) continue; // another sender was first
-      const row = await claimedRow.first({ id: Number(id), token }, { conn: db() });
-      if (row) return fromRow(row);
+      const claim = await writeTransaction(async (trx) => {
+        const changed = await trx("mail_messages")
+          .where("id", id)
+          .andWhere((w) =>
+            w
+              .where((q) => q.where("status", "queued").andWhere("next_attempt_at", "<=", at))
+              .orWhere((q) => q.where("status", "sending").andWhere("claimed_until", "<=", at)),
+          )
+          .update({
+            status: "sending",
+            claim_token: token,
+            claimed_until: new Date(now.getTime() + leaseMs).toISOString(),
+            attempts: trx.raw("?? + 1", ["attempts"]),
+          });
+        return changed === 1 ? claimedRow.first({ id: Number(id), token }, { conn: trx }) : undefined;
+      });
+      if (claim) return fromRow(claim); // else another sender was first
     }
   }
   return null;
@@ -165,21 +166,25 @@ function fromRow(row: Record<string, unknown>): QueuedMail {
 
 /** The message went out: marked sent, if this sender still holds the claim. Answers whether it did. */
 export async function markMailSent(mail: QueuedMail): Promise<boolean> {
-  const changed = await db()("mail_messages")
-    .where({ id: mail.id, claim_token: mail.claimToken, status: "sending" })
-    .update({ status: "sent", sent_at: nowIso(), claim_token: null, claimed_until: null, last_error: null });
+  const changed = await writeTransaction((trx) =>
+    trx("mail_messages")
+      .where({ id: mail.id, claim_token: mail.claimToken, status: "sending" })
+      .update({ status: "sent", sent_at: nowIso(), claim_token: null, claimed_until: null, last_error: null }),
+  );
   return changed === 1;
 }
 
 /** Sending failed: back in the queue after the back-off, with the error kept for whoever looks. */
 export async function markMailFailed(mail: QueuedMail, error: unknown, now: Date = new Date()): Promise<void> {
-  await db()("mail_messages")
-    .where({ id: mail.id, claim_token: mail.claimToken, status: "sending" })
-    .update({
-      status: "queued",
-      claim_token: null,
-      claimed_until: null,
-      next_attempt_at: new Date(now.getTime() + retryDelayMs(mail.attempts)).toISOString(),
-      last_error: String((error as Error)?.message ?? error).slice(0, 1000),
-    });
+  await writeTransaction((trx) =>
+    trx("mail_messages")
+      .where({ id: mail.id, claim_token: mail.claimToken, status: "sending" })
+      .update({
+        status: "queued",
+        claim_token: null,
+        claimed_until: null,
+        next_attempt_at: new Date(now.getTime() + retryDelayMs(mail.attempts)).toISOString(),
+        last_error: String((error as Error)?.message ?? error).slice(0, 1000),
+      }),
+  );
 }

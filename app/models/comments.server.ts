@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { db, insertedId, isForeignKeyViolation, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, isForeignKeyViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
@@ -7,6 +7,7 @@ import { commentError } from "~/forms/comment";
 import { requireCommentAuthor, requireMoment } from "./access.server";
 import { notifyComment } from "./notifications.server";
 import { invalidField, notFound, reword, type Result } from "./refusal";
+import { submissionOnce } from "./submissions.server";
 
 // Comments on a moment. Read and write: anyone who can see the moment (requireMoment). Edit and
 // delete: the author only, while they can still see the moment (requireCommentAuthor). Newest
@@ -93,22 +94,43 @@ export async function listComments(viewerId: number, momentId: number): Promise<
   return { ok: true, comments: rows.map(commentFromRow) };
 }
 
-/** Adds a comment (text trimmed, 1–1000 characters). Order of refusals: not found, forbidden, invalid. */
-export async function addComment(viewerId: number, momentId: number, text: unknown): Promise<Result<{ comment: Comment }>> {
+/**
+ * Adds a comment (text trimmed, 1–1000 characters). Order of refusals: not found, forbidden,
+ * invalid. `token`: the form's one-time submission token; a repeat of a comment that was added
+ * answers that comment (`replayed`) instead of a second one (submissions.server.ts).
+ */
+export async function addComment(
+  viewerId: number,
+  momentId: number,
+  text: unknown,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ comment: Comment; replayed?: true }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToComment });
   const error = commentError(text);
   if (error) return invalidField("comment", error);
+  const trimmed = String(text).trim();
+  const addedBefore = async (id: number) => {
+    const c = await getComment(id);
+    return c && c.user_id === viewerId && c.daily_log_id === momentId ? c : null;
+  };
+  const once = await submissionOnce(viewerId, "comment", opts.token, () => [momentId, trimmed], addedBefore);
+  if (once.first) return { ok: true, comment: once.first, replayed: true };
   let id: number;
   try {
-    id = await insertComment(db(), momentId, viewerId, String(text).trim());
+    id = await once.transaction(async (conn) => {
+      const id = await insertComment(conn, momentId, viewerId, trimmed);
+      await notifyComment(conn, momentId, access.ownerId, viewerId);
+      return id;
+    });
   } catch (e) {
+    const first = await once.winner(e);
+    if (first) return { ok: true, comment: first, replayed: true };
     if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.logNotFound);
     throw e;
   }
   const comment = await getComment(id);
   if (!comment) return notFound(COMMENT_REFUSALS.logNotFound);
-  await notifyComment(momentId, access.ownerId, viewerId);
   return { ok: true, comment };
 }
 
@@ -150,9 +172,9 @@ export async function updateComment(
   if (!found.ok) return found;
   const error = commentError(text);
   if (error) return invalidField("comment", error);
-  const updated = await db()("comments")
-    .where({ id: commentId, user_id: viewerId })
-    .update({ comment: String(text).trim(), updated_at: nowIso() });
+  const updated = await writeTransaction((trx) =>
+    trx("comments").where({ id: commentId, user_id: viewerId }).update({ comment: String(text).trim(), updated_at: nowIso() }),
+  );
   const comment = updated ? await getComment(commentId) : null;
   if (!comment) return notFound(COMMENT_REFUSALS.commentNotFound);
   return { ok: true, comment };
@@ -166,7 +188,7 @@ export async function deleteComment(
 ): Promise<Result<{ comment: Comment }>> {
   const found = await authorsComment(viewerId, commentId, COMMENT_REFUSALS.notAuthorizedToDelete, opts.momentId);
   if (!found.ok) return found;
-  const removed = await db()("comments").where({ id: commentId, user_id: viewerId }).del();
+  const removed = await writeTransaction((trx) => trx("comments").where({ id: commentId, user_id: viewerId }).del());
   if (!removed) return notFound(COMMENT_REFUSALS.commentNotFound);
   return found;
 }

@@ -1,4 +1,4 @@
-import { db, nowIso, type Db } from "~/lib/db.server";
+import { writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 
@@ -48,8 +48,12 @@ export async function getEmailPreferences(userId: number): Promise<EmailPreferen
   return row ? { digest: String(row.digest) as DigestChoice, hour: Number(row.hour) } : { digest: "none", hour: DEFAULT_DIGEST_HOUR };
 }
 
-/** Saves the user's choice on `conn`; the next digest is due at the next slot (the news start now for a new row). */
-export async function saveEmailPreferences(userId: number, prefs: EmailPreferences, conn: Db = db(), now: Date = new Date()): Promise<void> {
+/**
+ * Saves the user's choice (on `conn`, a caller's transaction, or in a write transaction of its
+ * own); the next digest is due at the next slot (the news start now for a new row).
+ */
+export async function saveEmailPreferences(userId: number, prefs: EmailPreferences, conn?: Db, now: Date = new Date()): Promise<void> {
+  if (!conn) return writeTransaction((trx) => saveEmailPreferences(userId, prefs, trx, now));
   const at = now.toISOString();
   const next = prefs.digest === "none" ? null : nextDigestSlot(now, prefs.hour, prefs.digest).toISOString();
   await conn("email_preferences")

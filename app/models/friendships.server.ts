@@ -1,10 +1,11 @@
-import { db, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
-import { query } from "~/lib/query.server";
+import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { inList, query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
 import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
+import { submissionOnce } from "./submissions.server";
 
 // Friendships: the state machine of docs/spec.md §4, enforced here and by the database.
 //
@@ -112,22 +113,37 @@ function publicUserFromRow(row: Record<string, unknown>): PublicUser {
  * Sends a friend request from `senderId` to `friendIdInput` (as the client wrote it).
  * Refused: to oneself (invalid), to nobody (not found), when any friendship exists between the two
  * in either direction (conflict), also when the other side's request lands at the same moment
- * (the UNIQUE pair).
+ * (the UNIQUE pair). `token`: the form's one-time submission token (submissions.server.ts); a
+ * repeat of a request that was sent answers that request (`replayed`).
  */
 export async function sendFriendRequest(
   senderId: number,
   friendIdInput: unknown,
-): Promise<Result<{ friendship: Friendship; friend: PublicUser }>> {
+  opts: { token?: unknown } = {},
+): Promise<Result<{ friendship: Friendship; friend: PublicUser; replayed?: true }>> {
   const friendId = parseUserId(friendIdInput);
   if (friendId === senderId) return invalid(MESSAGES.self);
   if (friendId === null) return notFound(MESSAGES.friendNotFound);
   const friend = await publicUser(friendId);
   if (!friend) return notFound(MESSAGES.friendNotFound);
+  // a repeat of a request that was sent (a double click) answers that request, not "already exists"
+  const sentBefore = async (id: number) => {
+    const f = await getFriendship(id);
+    return f && f.user_id === senderId && f.friend_id === friendId ? f : null;
+  };
+  const once = await submissionOnce(senderId, "friend-request", opts.token, () => [friendId], sentBefore);
+  if (once.first) return { ok: true, friendship: once.first, friend, replayed: true };
+  const made: { friendship?: Friendship } = {};
   try {
-    const friendship = await insertFriendship(db(), senderId, friendId, "pending");
-    await notify(db(), [{ userId: friendId, kind: "friend-request", actorId: senderId }]);
-    return { ok: true, friendship, friend };
+    await once.transaction(async (conn) => {
+      made.friendship = await insertFriendship(conn, senderId, friendId, "pending");
+      await notify(conn, [{ userId: friendId, kind: "friend-request", actorId: senderId }]);
+      return made.friendship.id;
+    });
+    return { ok: true, friendship: made.friendship!, friend };
   } catch (error) {
+    const first = await once.winner(error);
+    if (first) return { ok: true, friendship: first, friend, replayed: true };
     if (isUniqueViolation(error)) return conflict(MESSAGES.exists);
     if (isForeignKeyViolation(error)) return notFound(MESSAGES.friendNotFound); // deleted meanwhile
     throw error;
@@ -189,14 +205,15 @@ export async function answerFriendRequest(
   if (current.friend_id !== viewerId) return forbidden(MESSAGES.notRecipient);
   if (status !== "accepted" && status !== "denied") return invalid(MESSAGES.invalidStatus);
   if (current.status !== "pending") return conflict(MESSAGES.invalidStatus);
-  const changed = await db()("friendships")
-    .where({ id: friendshipId, friend_id: viewerId, status: "pending" })
-    .update({ status, updated_at: nowIso() });
+  const changed = await writeTransaction(async (trx) => {
+    const n = await trx("friendships").where({ id: friendshipId, friend_id: viewerId, status: "pending" }).update({ status, updated_at: nowIso() });
+    if (n && status === "accepted") await notify(trx, [{ userId: current.user_id, kind: "friend-accepted", actorId: viewerId }]);
+    return n;
+  });
   if (!changed) {
     // cancelled or answered between the read and the update
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
   }
-  if (status === "accepted") await notify(db(), [{ userId: current.user_id, kind: "friend-accepted", actorId: viewerId }]);
   return { ok: true, friendship: { ...current, status } };
 }
 
@@ -217,11 +234,13 @@ export async function deleteFriendship(
   if (expect.role === "sender" && current.user_id !== viewerId) return forbidden(MESSAGES.notParty);
   if (expect.role === "receiver" && current.friend_id !== viewerId) return forbidden(MESSAGES.notParty);
   if (expect.status && current.status !== expect.status) return conflict(MESSAGES.invalidStatus);
-  const q = db()("friendships")
-    .where({ id: friendshipId })
-    .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
-  if (expect.status) q.andWhere("status", expect.status);
-  const removed = await q.delete();
+  const removed = await writeTransaction((trx) => {
+    const q = trx("friendships")
+      .where({ id: friendshipId })
+      .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
+    if (expect.status) q.andWhere("status", expect.status);
+    return q.delete();
+  });
   if (!removed) {
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
   }
@@ -297,6 +316,34 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
     confirmed,
     denied: entries.filter((e) => e.status === "denied" && e.direction === "sent"),
   };
+}
+
+/**
+ * Where a user stands with another, as the friend search shows it: "friends" (accepted), "sent"
+ * (the user's request is pending), "received" (the other's request is pending), "denied" (a denied
+ * request between the two, either way: no new one can be sent until its sender deletes it).
+ */
+export type Relation = "friends" | "sent" | "received" | "denied";
+
+const friendshipsWithUsers = query<{ viewerId: number; others: number[] }>((p, k) =>
+  k("friendships")
+    .where((w) => inList(w.where("user_id", p("viewerId")), "friend_id", p("others")))
+    .orWhere((w) => inList(w.where("friend_id", p("viewerId")), "user_id", p("others")))
+    .select("user_id", "friend_id", "status"),
+);
+
+/** `viewerId`'s relation with each of `others` that has a friendship with them (one query). */
+export async function relationsWith(viewerId: number, others: number[]): Promise<Map<number, Relation>> {
+  const out = new Map<number, Relation>();
+  if (!others.length) return out;
+  const rows = await friendshipsWithUsers.all({ viewerId, others: [...new Set(others)] });
+  for (const row of rows) {
+    const sent = Number(row.user_id) === viewerId;
+    const other = sent ? Number(row.friend_id) : Number(row.user_id);
+    const status = row.status as FriendshipStatus;
+    out.set(other, status === "accepted" ? "friends" : status === "denied" ? "denied" : sent ? "sent" : "received");
+  }
+  return out;
 }
 
 const pendingRequest = query<{ senderId: number; friendId: number }>((p, k) =>

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { db, insertedId, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { db, insertedId, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { hashPassword } from "~/lib/password.server";
@@ -120,7 +120,7 @@ export async function createInvitation(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();
   const url = origin + invitationPath(token);
-  const id = await db().transaction(async (trx) => {
+  const id = await writeTransaction(async (trx) => {
     const id = insertedId(
       await trx("invitations")
         .insert({
@@ -146,11 +146,9 @@ export async function createInvitation(
 export async function revokeInvitation(viewerId: number, invitationId: number): Promise<Result<{ invitation: Invitation }>> {
   const grant = await requireInvitationOwner(viewerId, invitationId);
   if (!grant.ok) return grant;
-  const changed = await db()("invitations")
-    .where({ id: invitationId, inviter_id: viewerId })
-    .whereNull("accepted_at")
-    .whereNull("revoked_at")
-    .update({ revoked_at: nowIso() });
+  const changed = await writeTransaction((trx) =>
+    trx("invitations").where({ id: invitationId, inviter_id: viewerId }).whereNull("accepted_at").whereNull("revoked_at").update({ revoked_at: nowIso() }),
+  );
   if (!changed) return conflict(INVITATION_MESSAGES.notPending);
   const row = await invitationById.first({ id: invitationId }, { conn: db() });
   return { ok: true, invitation: invitationFromRow(row!) };
@@ -253,7 +251,7 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
   const names = splitName(input.name);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const result = await db().transaction(async (trx): Promise<Result<{ joined: number | null }>> => {
+      const result = await writeTransaction(async (trx): Promise<Result<{ joined: number | null }>> => {
         const invitation = await consume(trx, token);
         if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
         const candidates = usernameCandidates(input.name, email);
@@ -298,7 +296,7 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
   const link = await readInvitation(token);
   if (link.state !== "pending" || !token) return conflict(INVITATION_MESSAGES.unusable);
   if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);
-  const done = await db().transaction(async (trx) => {
+  const done = await writeTransaction(async (trx) => {
     const invitation = await consume(trx, token);
     if (!invitation) return false;
     await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });

@@ -1,13 +1,14 @@
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { db, insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { IsoDate } from "~/lib/dates";
 import type { KidInput } from "~/forms/kid";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
-import type { UploadedFile } from "~/images/multipart.server";
+import { fileDigest, type UploadedFile } from "~/images/multipart.server";
 import { ACCESS_MESSAGES, requireKid, whereKidVisibleTo, type Need } from "./access.server";
 import { notFound, type Refusal, type Result } from "./refusal";
+import { submissionOnce } from "./submissions.server";
 
 // Kids: queries and the owner-only rules. Pages and /api routes call these functions; who may see
 // or change a kid is decided by app/models/access.server.ts.
@@ -109,15 +110,39 @@ class Gone extends Error {}
 
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
-/** Adds a kid for `ownerId`, with an optional photo (refused: invalid, on the `image` field). */
-export async function createKid(ownerId: number, input: KidInput, file: UploadedFile | null): Promise<Result<{ kid: Kid }>> {
+/**
+ * Adds a kid for `ownerId`, with an optional photo (refused: invalid, on the `image` field).
+ * `token`: the form's one-time submission token (app/models/submissions.server.ts); a repeat of a
+ * submission that succeeded answers the kid it created (`replayed`) instead of a second kid.
+ */
+export async function createKid(
+  ownerId: number,
+  input: KidInput,
+  file: UploadedFile | null,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ kid: Kid; replayed?: true }>> {
+  const once = await submissionOnce(ownerId, "kid", opts.token, async () => [input, file ? await fileDigest(file) : null], getKid);
+  if (once.first) {
+    await file?.discard();
+    return { ok: true, kid: once.first, replayed: true };
+  }
   let id: number;
-  if (file) {
-    const result = await withNewImage(file, { kind: "kid", ownerId }, (trx, imageId) => insertKid(trx, ownerId, input, { imageId }));
-    if (!result.ok) return result;
-    id = result.value;
-  } else {
-    id = await insertKid(db(), ownerId, input);
+  try {
+    if (file) {
+      const result = await withNewImage(file, { kind: "kid", ownerId }, async (trx, imageId) => {
+        const kidId = await insertKid(trx, ownerId, input, { imageId });
+        await once.claim(trx, kidId);
+        return kidId;
+      });
+      if (!result.ok) return result;
+      id = result.value;
+    } else {
+      id = await once.transaction((conn) => insertKid(conn, ownerId, input));
+    }
+  } catch (error) {
+    const first = await once.winner(error);
+    if (!first) throw error;
+    return { ok: true, kid: first, replayed: true };
   }
   const kid = await getKid(id);
   if (!kid) throw new Error("kid vanished after insert");
@@ -165,7 +190,7 @@ export async function updateKid(
       throw error;
     }
   } else {
-    const count = await db()("kids").where({ id: kidId, user_id: viewerId }).update(changes);
+    const count = await writeTransaction((trx) => trx("kids").where({ id: kidId, user_id: viewerId }).update(changes));
     if (!count) return kidGone();
   }
   const kid = await getKid(kidId);
@@ -181,7 +206,7 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
   const access = await requireKid(viewerId, kidId, "change");
   if (!access.ok) return access;
   const keys: string[] = [];
-  const removed = await db().transaction(async (trx) => {
+  const removed = await writeTransaction(async (trx) => {
     const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
     if (!kid) return false;
     const images: { id: number; key: string }[] = await trx("images")

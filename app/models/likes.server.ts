@@ -1,4 +1,4 @@
-import { db, insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { requireMoment } from "./access.server";
 import { notify } from "./notifications.server";
@@ -57,7 +57,11 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
   let id: number;
   try {
-    id = await insertLike(db(), momentId, viewerId);
+    id = await writeTransaction(async (trx) => {
+      const id = await insertLike(trx, momentId, viewerId);
+      await notify(trx, [{ userId: access.ownerId, kind: "like", actorId: viewerId, momentId }]);
+      return id;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(LIKE_MESSAGES.alreadyLiked);
     // the moment was deleted between the check and the insert
@@ -66,7 +70,6 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   }
   const row = await likeById.first({ likeId: id });
   if (!row) return notFound(LIKE_MESSAGES.logNotFound);
-  await notify(db(), [{ userId: access.ownerId, kind: "like", actorId: viewerId, momentId }]);
   return { ok: true, like: likeFromRow(row) };
 }
 
@@ -84,7 +87,7 @@ export async function unlikeMoment(viewerId: number, momentId: number): Promise<
   if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.likeNotFound, forbidden: LIKE_MESSAGES.notAllowedToUnlike });
   const like = await likeOf.first({ momentId, userId: viewerId });
   if (!like) return notFound(LIKE_MESSAGES.likeNotFound);
-  const removed = await db()("likes").where("id", Number(like.id)).del();
+  const removed = await writeTransaction((trx) => trx("likes").where("id", Number(like.id)).del());
   // a concurrent unlike removed it first
   if (!removed) return notFound(LIKE_MESSAGES.likeNotFound);
   return { ok: true, id: Number(like.id) };

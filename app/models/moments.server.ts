@@ -1,14 +1,15 @@
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import { MOMENT_MESSAGES, type MomentInput } from "~/forms/moment";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
-import type { UploadedFile } from "~/images/multipart.server";
+import { fileDigest, type UploadedFile } from "~/images/multipart.server";
 import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
 import { invalidField, notFound, type Refusal, type Result } from "./refusal";
+import { submissionOnce } from "./submissions.server";
 
 // Moments (the API's daily logs, docs/api.md): queries, the cursor-paged list of a kid's moments, and the
 // owner-only rules. Pages and /api routes call these functions; who may see or change a moment is
@@ -163,31 +164,45 @@ class Gone extends Error {}
 const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
-/** Adds a moment to a kid (the kid's owner only). The photo is required. */
+/**
+ * Adds a moment to a kid (the kid's owner only). The photo is required. `token`: the form's
+ * one-time submission token; a repeat of a submission that succeeded answers the moment it created
+ * (`replayed`) instead of a second one (app/models/submissions.server.ts).
+ */
 export async function createMoment(
   viewerId: number,
   kidId: number,
   input: MomentInput,
   file: UploadedFile | null,
-): Promise<Result<{ moment: Moment }>> {
+  opts: { token?: unknown } = {},
+): Promise<Result<{ moment: Moment; replayed?: true }>> {
   const access = await requireKid(viewerId, kidId, "change");
   if (!access.ok || !file) {
     await file?.discard();
     return access.ok ? invalidField("image", MOMENT_MESSAGES.add.imageRequired) : access;
+  }
+  const once = await submissionOnce(viewerId, "moment", opts.token, async () => [kidId, input, await fileDigest(file)], getMoment);
+  if (once.first) {
+    await file.discard();
+    return { ok: true, moment: once.first, replayed: true };
   }
   const now = nowIso();
   try {
     const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId) => {
       const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
       if (!kid) throw new Gone();
-      return insertMoment(trx, kidId, input, { imageId, createdAt: now });
+      const id = await insertMoment(trx, kidId, input, { imageId, createdAt: now });
+      await once.claim(trx, id);
+      return id;
     });
     if (!result.ok) return result;
     const moment = await getMoment(result.value);
     return moment ? { ok: true, moment } : kidGone();
   } catch (error) {
     if (error instanceof Gone) return kidGone();
-    throw error;
+    const first = await once.winner(error);
+    if (!first) throw error;
+    return { ok: true, moment: first, replayed: true };
   }
 }
 
@@ -236,7 +251,7 @@ export async function updateMoment(
       throw error;
     }
   } else {
-    const count = await owned(db()).update(changes);
+    const count = await writeTransaction((trx) => owned(trx).update(changes));
     if (!count) return momentGone();
   }
   const moment = await getMoment(momentId);
@@ -251,7 +266,7 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
   let key: string | null = null;
-  const kidId = await db().transaction(async (trx) => {
+  const kidId = await writeTransaction(async (trx) => {
     const moment = await trx("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")

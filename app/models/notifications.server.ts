@@ -1,4 +1,4 @@
-import { db, nowIso, type Db } from "~/lib/db.server";
+import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName } from "~/lib/names";
 import { whereMomentVisibleTo } from "./access.server";
@@ -27,12 +27,15 @@ const earlierCommenters = query<{ momentId: number }>((p, k) =>
   k("comments").where("comments.daily_log_id", p("momentId")).distinct("comments.user_id"),
 );
 
-/** After `authorId` commented on a moment of `ownerId`'s: the owner is told, and everyone else who commented there before. */
-export async function notifyComment(momentId: number, ownerId: number, authorId: number): Promise<void> {
-  const others = (await earlierCommenters.all<{ user_id: number }>({ momentId }, { conn: db() }))
+/**
+ * After `authorId` commented on a moment of `ownerId`'s (on `conn`, the comment's transaction): the
+ * owner is told, and everyone else who commented there before.
+ */
+export async function notifyComment(conn: Db, momentId: number, ownerId: number, authorId: number): Promise<void> {
+  const others = (await earlierCommenters.all<{ user_id: number }>({ momentId }, { conn }))
     .map((r) => Number(r.user_id))
     .filter((id) => id !== ownerId && id !== authorId);
-  await notify(db(), [
+  await notify(conn, [
     { userId: ownerId, kind: "comment", actorId: authorId, momentId },
     ...others.map((userId) => ({ userId, kind: "reply" as const, actorId: authorId, momentId })),
   ]);
@@ -159,7 +162,9 @@ export async function unreadNotifications(viewerId: number): Promise<number> {
 
 /** Marks the viewer's notifications read, up to `upToId` (the newest they were shown) or all. */
 export async function markNotificationsRead(viewerId: number, upToId?: number): Promise<void> {
-  const q = db()("notifications").where("user_id", viewerId).whereNull("read_at");
-  if (upToId !== undefined) q.andWhere("id", "<=", upToId);
-  await q.update({ read_at: nowIso() });
+  await writeTransaction(async (trx) => {
+    const q = trx("notifications").where("user_id", viewerId).whereNull("read_at");
+    if (upToId !== undefined) q.andWhere("id", "<=", upToId);
+    await q.update({ read_at: nowIso() });
+  });
 }

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { db, nowIso } from "~/lib/db.server";
+import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { userColumns, userFromRow, usersQuery, type User } from "./users.server";
@@ -14,12 +14,14 @@ function hashToken(token: string): string {
 export async function createSession(userId: number): Promise<{ token: string; expires: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
-  await db()("sessions").insert({
+  await writeTransaction((trx) =>
+    trx("sessions").insert({
     id: hashToken(token),
     user_id: userId,
     created_at: nowIso(),
-    expires_at: expires.toISOString(),
-  });
+      expires_at: expires.toISOString(),
+    }),
+  );
   return { token, expires };
 }
 
@@ -39,9 +41,9 @@ export async function getSessionUser(token: string): Promise<User | null> {
 }
 
 export async function deleteSession(token: string): Promise<void> {
-  await db()("sessions").where("id", hashToken(token)).delete();
+  await writeTransaction((trx) => trx("sessions").where("id", hashToken(token)).delete());
 }
 
 export async function deleteExpiredSessions(): Promise<number> {
-  return db()("sessions").where("expires_at", "<=", nowIso()).delete();
+  return writeTransaction((trx) => trx("sessions").where("expires_at", "<=", nowIso()).delete());
 }

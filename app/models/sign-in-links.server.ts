@@ -1,4 +1,4 @@
-import { db, insertedId, nowIso, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.server";
@@ -65,7 +65,7 @@ export async function requestSignInLink(emailInput: string, opts: { reset: boole
   if (!perAccount || !perAddress) return;
   const user = await userIdByEmail.first<{ id: number; email: string; is_demo: unknown }>({ email });
   if (!user || Boolean(user.is_demo)) return;
-  await db().transaction(async (trx) => {
+  await writeTransaction(async (trx) => {
     const link = await insertSignInLink(trx, {
       userId: Number(user.id),
       purpose: opts.reset ? "reset" : "sign-in",
@@ -90,12 +90,9 @@ export async function createFriendSignInLink(
   const grant = await requireInvitedFriend(viewerId, friendId);
   if (!grant.ok) return grant;
   if (!(await withinLimit("invitesPerUser", String(viewerId), config().invitesPerDay))) return tooMany(SIGN_IN_LINK_MESSAGES.tooManyFriendLinks);
-  const link = await insertSignInLink(db(), {
-    userId: friendId,
-    purpose: "friend",
-    ttlMs: config().inviteDays * 24 * 60 * 60_000,
-    createdBy: viewerId,
-  });
+  const link = await writeTransaction((trx) =>
+    insertSignInLink(trx, { userId: friendId, purpose: "friend", ttlMs: config().inviteDays * 24 * 60 * 60_000, createdBy: viewerId }),
+  );
   return { ok: true, url: origin + signInLinkPath(link.token), expiresAt: link.expiresAt, friendId };
 }
 
@@ -128,7 +125,7 @@ const invitationInviter = query<{ id: number }>((p, k) => k("invitations").where
 export async function useSignInLink(token: string | undefined): Promise<Result<{ user: User; purpose: LinkPurpose }>> {
   if (!looksLikeLinkToken(token)) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const hash = hashLinkToken(token);
-  const used = await db().transaction(async (trx) => {
+  const used = await writeTransaction(async (trx) => {
     const now = nowIso();
     const changed = await trx("sign_in_links").where("token_hash", hash).whereNull("used_at").andWhere("expires_at", ">", now).update({ used_at: now });
     if (changed !== 1) return null;

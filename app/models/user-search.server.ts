@@ -1,6 +1,8 @@
+import type { Knex } from "knex";
 import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
+import { relationsWith, type Relation } from "./friendships.server";
 
 // Friend search (docs/spec.md §5 "Friend search", docs/api.md GET /api/users/search): any signed-in user
 // may find any user by name, to send a friend request. A hit carries only what the search page
@@ -11,6 +13,9 @@ export const SEARCH_LIMIT = 20;
 const LONGEST_MATCHABLE = 61;
 
 export type SearchHit = { id: number; first_name: string | null; last_name: string | null; photo: Photo | null };
+
+/** A hit as the search page shows it: also the username (two people may share a name) and where the searcher stands with them. */
+export type PersonHit = SearchHit & { username: string; relation: Relation | "self" | null };
 
 /**
  * The query as it is matched: control characters dropped (no name holds one, and PostgreSQL refuses
@@ -26,16 +31,28 @@ export function likeSubstring(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const matching = query<{ pattern: string }>((p, k) =>
-  k("users")
+function matchingUsers(k: Knex, pattern: string) {
+  return k("users")
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
     // one condition covers all three: a substring of the first or the last name is a substring of
     // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
-    .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [p("pattern")])
+    .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [pattern])
     .orderByRaw("lower(coalesce(users.last_name, '')), lower(coalesce(users.first_name, '')), users.id")
-    .limit(SEARCH_LIMIT)
-    .select(["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]),
-);
+    .limit(SEARCH_LIMIT);
+}
+
+const hitColumns = ["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")];
+const matching = query<{ pattern: string }>((p, k) => matchingUsers(k, p("pattern")).select(hitColumns));
+const matchingWithUsername = query<{ pattern: string }>((p, k) => matchingUsers(k, p("pattern")).select([...hitColumns, "users.username"]));
+
+function hitFromRow(row: Record<string, unknown>): SearchHit {
+  return {
+    id: Number(row.id),
+    first_name: (row.first_name as string | null) ?? null,
+    last_name: (row.last_name as string | null) ?? null,
+    photo: photoFromRow(row, "user_image"),
+  };
+}
 
 /**
  * Users whose first name, last name or "first last" contains `query`, case-insensitively, at most
@@ -48,10 +65,23 @@ export async function searchUsers(query: string | null | undefined): Promise<Sea
   if (!q) return null;
   if (q.length > LONGEST_MATCHABLE) return [];
   const rows = await matching.all({ pattern: likeSubstring(q) });
-  return rows.map((row) => ({
-    id: Number(row.id),
-    first_name: (row.first_name as string | null) ?? null,
-    last_name: (row.last_name as string | null) ?? null,
-    photo: photoFromRow(row, "user_image"),
-  }));
+  return rows.map(hitFromRow);
+}
+
+/**
+ * The search page's hits for `viewerId` (the same users, in the same order, as searchUsers): each
+ * with its username and where the searcher stands with them ("self", a friendship's state, or null
+ * when a request may be sent). Two queries whatever the number of hits.
+ */
+export async function searchPeople(viewerId: number, query: string | null | undefined): Promise<PersonHit[] | null> {
+  const q = normalizeSearchQuery(query);
+  if (!q) return null;
+  if (q.length > LONGEST_MATCHABLE) return [];
+  const rows = await matchingWithUsername.all({ pattern: likeSubstring(q) });
+  const relations = await relationsWith(viewerId, rows.map((r) => Number(r.id)));
+  return rows.map((row) => {
+    const hit = hitFromRow(row);
+    const relation = hit.id === viewerId ? "self" : (relations.get(hit.id) ?? null);
+    return { ...hit, username: String(row.username), relation };
+  });
 }

@@ -1,11 +1,12 @@
 import type { Knex } from "knex";
-import { db, insertedId, nowIso, isUniqueViolation, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, isUniqueViolation, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { hashPassword } from "~/lib/password.server";
+import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageRows } from "~/images/storage.server";
 import type { Photo } from "~/images/photo";
 import { conflict, type FieldErrors, type Result } from "./refusal";
+import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
 /** A user as the app works with it (never carries the password hash). */
 export type User = {
@@ -91,23 +92,50 @@ const usersWithEmailOrUsername = query<{ email: string; username: string }>((p, 
 
 type Taken = { email_normalized: string; username_normalized: string };
 
+const userWithPasswordById = query<{ id: number }>((p, k) =>
+  usersQuery(k).where("users.id", p("id")).first([...userColumns, "users.password_hash"]),
+);
+
 /**
  * Creates an account. Email and username are unique case-insensitively; the database's unique
  * indexes on the normalized columns are the final word, so two simultaneous sign-ups cannot both win.
  * Refused: a conflict, with the messages under `email` and/or `username`.
+ *
+ * `token`: the form's one-time submission token (submissions.server.ts). A repeat of a sign-up
+ * that succeeded (a double click on "Register") answers the account it created (`replayed`, for
+ * the caller to sign in), and only when the password is that account's: the token alone proves
+ * nothing. Otherwise it is a new sign-up (and then "already in use", as always).
  */
-export async function createUser(input: NewUser): Promise<Result<{ user: User }>> {
+export async function createUser(input: NewUser, opts: { token?: unknown } = {}): Promise<Result<{ user: User; replayed?: true }>> {
   const email = normalizeEmail(input.email);
   const username = input.username.trim();
+  const firstName = input.first_name?.trim() || null;
+  const lastName = input.last_name?.trim() || null;
+  // the first account, only for its own password: otherwise this is a new sign-up
+  const sameAccount = async (id: number): Promise<User | null> => {
+    const row = await userWithPasswordById.first({ id });
+    if (!row || !(await verifyPassword(input.password, String(row.password_hash)))) return null;
+    return userFromRow(row);
+  };
+  const content = () => [email, normalizeUsername(username), firstName, lastName];
+  const once = await submissionOnce(SIGNUP_USER, "signup", opts.token, content, sameAccount);
+  if (once.first) return { ok: true, user: once.first, replayed: true };
   const taken = () => usersWithEmailOrUsername.all<Taken>({ email, username: normalizeUsername(username) });
   const errors = conflictErrors(await taken(), email, username);
-  if (errors) return conflict(undefined, errors);
+  if (errors) {
+    // the first submission of this sign-up may have committed since we looked
+    const first = await once.winner();
+    return first ? { ok: true, user: first, replayed: true } : conflict(undefined, errors);
+  }
   const password_hash = await hashPassword(input.password);
   try {
-    const user = await getUserById(await insertUser(db(), { ...input, password_hash }));
+    const id = await once.transaction((conn) => insertUser(conn, { ...input, password_hash }));
+    const user = await getUserById(id);
     if (!user) throw new Error("user vanished after insert");
     return { ok: true, user };
   } catch (error) {
+    const first = await once.winner(error);
+    if (first) return { ok: true, user: first, replayed: true };
     if (!isUniqueViolation(error)) throw error;
     return conflict(undefined, conflictErrors(await taken(), email, username) ?? { email: ["Email address is already in use."] });
   }
@@ -116,11 +144,15 @@ export async function createUser(input: NewUser): Promise<Result<{ user: User }>
 /**
  * Sign-up, for the pages' forms and POST /api/auth/signup: a new account from a validated form
  * (names optional: the older page has none). Takes exactly these fields, so a sign-up never makes a
- * demo account. Refused as createUser refuses.
+ * demo account. Refused as createUser refuses. `token`: the form's one-time submission token (or
+ * the Idempotency-Key), as createUser takes it.
  */
-export function signUp(form: { email: string; username: string; password: string; first_name?: string; last_name?: string }) {
+export function signUp(
+  form: { email: string; username: string; password: string; first_name?: string; last_name?: string },
+  opts: { token?: unknown } = {},
+) {
   const { email, username, password, first_name, last_name } = form;
-  return createUser({ email, username, password, first_name, last_name });
+  return createUser({ email, username, password, first_name, last_name }, opts);
 }
 
 /**

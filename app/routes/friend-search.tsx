@@ -1,33 +1,63 @@
 import { useEffect, useRef } from "react";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useLocation, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import {
+  createContext,
+  data,
+  Form,
+  Link,
+  redirect,
+  useLocation,
+  useNavigate,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import type { Route } from "./+types/friend-search";
 import "~/styles/friends.css";
-import { ErrorSummary, FieldError, pageTitle, summaryErrors } from "~/components/forms";
+import { ErrorSummary, FieldError, pageTitle, SubmissionToken, summaryErrors, useSubmitOnce } from "~/components/forms";
 import { getUser, requireUser } from "~/web/auth.server";
 import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
 import { FriendSearchSchema } from "~/forms/friends";
+import { SUBMISSION_FIELD } from "~/forms/submission";
 import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
 import { refusalStatus } from "~/web/refusal.server";
-import { searchUsers } from "~/models/user-search.server";
+import { searchPeople, type PersonHit } from "~/models/user-search.server";
 import { displayName, fullName } from "~/lib/names";
 
 // /friendships/new (docs/spec.md §2 "Friend search"): a GET form (Enter runs the search; the URL can be
-// shared and works without JavaScript), results under "Search Results", each with an "Add friend"
-// POST form. The action redirects back to the same search with `sent=<id>`, and the loader shows
-// the success message only if that request really exists. With JavaScript the message clears after
-// 3000 ms, together with the errors and the search box (docs/spec.md §8).
+// shared and works without JavaScript), results under "Search Results", each with its username and
+// an "Add friend" POST form, or, instead of the button, where the searcher already stands with
+// them ("You", "Friends", "Request sent", "Request received", "Request denied"). The action
+// redirects back to the same search with `sent=<id>`, and the loader shows the success message
+// only if that request really exists. With JavaScript the message clears after 3000 ms, together
+// with the errors and the search box (docs/spec.md §8). A session that ended while the page was open gets
+// the spec's "Failed to authenticate" with a Log In link, with and without JavaScript.
 
 const NOT_FOUND_MESSAGE = "This user not found! Please try another name.";
 const AUTH_FAILED = "Failed to authenticate. Please log in again.";
 const SUCCESS_TIMEOUT_MS = 3000;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+/** Set by the action when the session has ended: the loader then answers the page, not a redirect. */
+const sessionEnded = createContext<boolean>(false);
+
+/** Where the searcher stands with a hit, instead of the "Add friend" button. */
+const RELATION_LABELS: Record<NonNullable<PersonHit["relation"]>, string> = {
+  self: "You",
+  friends: "Friends",
+  sent: "Request sent",
+  received: "Request received",
+  denied: "Request denied",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Without JavaScript the page is rendered again right after its action: when the action found the
+  // session ended, that render shows the action's message (and a Log In link) instead of going to
+  // the log-in page without a word. With JavaScript the page stays (see shouldRevalidate).
+  const user = context.get(sessionEnded) ? await getUser(request) : await requireUser(request);
   const url = new URL(request.url);
   const q = url.searchParams.get("q");
+  if (!user) return data({ q: q ?? "", result: undefined, hits: null, sent: null }, { status: 401 });
   let sent: string | null = null;
   const sentId = parseId(url.searchParams.get("sent") ?? undefined);
   if (sentId !== null) {
@@ -40,25 +70,29 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (submission.status !== "success") {
     return data({ q, result: submission.reply(), hits: null, sent }, { status: 400 });
   }
-  const found = (await searchUsers(submission.value.q)) ?? [];
+  const found = (await searchPeople(user.id, submission.value.q)) ?? [];
   return {
     q,
     result: undefined,
-    hits: found.map((h) => ({ id: h.id, name: fullName(h), photo: h.photo })),
+    hits: found.map((h) => ({ id: h.id, name: fullName(h), username: h.username, photo: h.photo, relation: h.relation })),
     sent,
   };
 }
 
 type ActionData = { error: string; status: number };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   // Not requireUser: a session that ended while the page was open gets the spec's message (with
-  // JavaScript the page stays and says so; without, the loader then sends the visitor to log in).
+  // JavaScript the page stays and says so; without, the loader renders the page with it).
   const user = await getUser(request);
-  if (!user) return data<ActionData>({ error: AUTH_FAILED, status: 401 }, { status: 401 });
+  if (!user) {
+    context.set(sessionEnded, true);
+    return data<ActionData>({ error: AUTH_FAILED, status: 401 }, { status: 401 });
+  }
   const form = await request.formData();
   if (form.get("intent") !== "add") return data<ActionData>({ error: "That request could not be handled.", status: 400 }, { status: 400 });
-  const result = await sendFriendRequest(user.id, form.get("friendId"));
+  // a repeat of the same form (a double click) answers the request it sent: the same redirect
+  const result = await sendFriendRequest(user.id, form.get("friendId"), { token: form.get(SUBMISSION_FIELD) });
   if (!result.ok) {
     const status = refusalStatus(result);
     return data<ActionData>({ error: result.message ?? "", status }, { status });
@@ -80,7 +114,6 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
   const { q, hits, sent, result } = loaderData;
   const location = useLocation();
   const navigate = useNavigate();
-  const navigation = useNavigation();
   const inputRef = useRef<HTMLInputElement>(null);
   const [form, fields] = useForm({
     id: "friend-search",
@@ -104,7 +137,6 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
     return () => window.clearTimeout(timer);
   }, [sent, location.key, navigate, searchAction]);
 
-  const adding = (id: number) => navigation.state !== "idle" && navigation.formData?.get("friendId") === String(id);
   const inputProps = getInputProps(fields.q, { type: "search" });
 
   return (
@@ -158,23 +190,15 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
                 <li key={h.id} className="card friend">
                   <div className="friend-who">
                     <Photo photo={h.photo} alt={h.name} decorative sizes="48px" className="friend-who__photo" />
-                    <span className="friend-who__username">{h.name}</span>
+                    <div>
+                      <span className="friend-who__username">{h.name}</span>
+                      <span className="friend-who__name">
+                        <span className="visually-hidden">Username: </span>
+                        {h.username}
+                      </span>
+                    </div>
                   </div>
-                  <Form method="post" action={searchAction} preventScrollReset>
-                    <input type="hidden" name="intent" value="add" />
-                    <input type="hidden" name="friendId" value={h.id} />
-                    <button
-                      type="submit"
-                      className="button button--small button--secondary"
-                      aria-disabled={adding(h.id) || undefined}
-                      onClick={(e) => {
-                        if (adding(h.id)) e.preventDefault(); // one request per click, not two
-                      }}
-                    >
-                      {adding(h.id) ? "Sending…" : "Add friend"}
-                      <span className="visually-hidden"> ({h.name})</span>
-                    </button>
-                  </Form>
+                  {h.relation ? <Relation relation={h.relation} name={h.name} /> : <AddFriend hit={h} action={searchAction} />}
                 </li>
               ))}
             </ul>
@@ -182,5 +206,40 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
         </section>
       ) : null}
     </div>
+  );
+}
+
+type Hit = { id: number; name: string };
+
+/** Where the searcher stands with this person (no button: a request would only be refused). */
+function Relation({ relation, name }: { relation: keyof typeof RELATION_LABELS; name: string }) {
+  const label = RELATION_LABELS[relation];
+  if (relation === "received") {
+    // answered on the Friends page (Accept or Deny)
+    return (
+      <Link to="/current/friends" className="friend-status friend-status--state">
+        {label}
+        <span className="visually-hidden"> from {name}: answer it on the Friends page</span>
+      </Link>
+    );
+  }
+  return <span className="friend-status friend-status--state">{label}</span>;
+}
+
+/** "Add friend": one request per form, even on a double click (a one-time token, and with JavaScript a guard). */
+function AddFriend({ hit, action }: { hit: Hit; action: string }) {
+  const navigation = useNavigation();
+  const once = useSubmitOnce(navigation.state !== "idle");
+  const adding = navigation.state !== "idle" && navigation.formData?.get("friendId") === String(hit.id);
+  return (
+    <Form method="post" action={action} preventScrollReset {...once()}>
+      <input type="hidden" name="intent" value="add" />
+      <input type="hidden" name="friendId" value={hit.id} />
+      <SubmissionToken />
+      <button type="submit" className="button button--small button--secondary" aria-disabled={adding || undefined}>
+        {adding ? "Sending…" : "Add friend"}
+        <span className="visually-hidden"> ({hit.name})</span>
+      </button>
+    </Form>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as friendsPage from "./friends";
 import * as searchPage from "./friend-search";
 import { getFriendship } from "~/models/friendships.server";
-import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { args, context, cookieFor, makeUser, req } from "../../tests/helpers";
 import { insertFriendship, insertKid } from "../../tests/unit/friends-fixtures";
 
 // The two pages' loaders and actions with real requests (the e2e spec drives the same in a browser).
@@ -147,4 +147,53 @@ describe("/friendships/new", () => {
     expect(await add("99999999")).toEqual({ status: 404, data: { error: "Friend not found", status: 404 } });
     expect(await add(String(other.id), null)).toEqual({ status: 401, data: { error: "Failed to authenticate. Please log in again.", status: 401 } });
   });
+
+  it("each hit shows its username and where the searcher stands: You, Friends, Request sent/received/denied, or nothing", async () => {
+    const me = await makeUser({ first_name: "Quillon", last_name: "Me" });
+    const cookie = await cookieFor(me);
+    const last = (n: string) => makeUser({ first_name: "Quillon", last_name: n });
+    const [friend, asked, asker, refused, refuser, stranger] = [
+      await last("Friend"),
+      await last("Asked"),
+      await last("Asker"),
+      await last("Refused"),
+      await last("Refuser"),
+      await last("Stranger"),
+    ];
+    await insertFriendship(me, friend, "accepted");
+    await insertFriendship(me, asked, "pending");
+    await insertFriendship(asker, me, "pending");
+    await insertFriendship(me, refused, "denied");
+    await insertFriendship(refuser, me, "denied");
+    const { status, data } = await load("/friendships/new?q=quillon", cookie);
+    expect(status).toBe(200);
+    const byId = new Map((data as { hits: { id: number; username: string; relation: string | null }[] }).hits.map((h) => [h.id, h]));
+    expect(byId.get(me.id)).toMatchObject({ username: me.username, relation: "self" });
+    expect(byId.get(friend.id)).toMatchObject({ username: friend.username, relation: "friends" });
+    expect(byId.get(asked.id)).toMatchObject({ relation: "sent" });
+    expect(byId.get(asker.id)).toMatchObject({ relation: "received" });
+    expect(byId.get(refused.id)).toMatchObject({ relation: "denied" });
+    expect(byId.get(refuser.id)).toMatchObject({ relation: "denied" });
+    expect(byId.get(stranger.id)).toMatchObject({ username: stranger.username, relation: null });
+    expect(JSON.stringify(data)).not.toContain("@example.com");
+  });
+
+  it("a session that ended: without JavaScript the page is rendered again with the action's message, not sent to log in", async () => {
+    const other = await makeUser();
+    const ctx = context();
+    const request = () => req("/friendships/new?q=x", { form: { intent: "add", friendId: String(other.id) } });
+    // the document request: the action, then the page's loader, with one context
+    expect(unwrap(await searchPage.action(args(request(), {}, ctx)))).toEqual({
+      status: 401,
+      data: { error: "Failed to authenticate. Please log in again.", status: 401 },
+    });
+    expect(unwrap(await searchPage.loader(args(req("/friendships/new?q=x"), {}, ctx)))).toEqual({
+      status: 401,
+      data: { q: "x", result: undefined, hits: null, sent: null },
+    });
+    // a plain visit while signed out still goes to log in
+    const res = (await thrown(() => searchPage.loader(args(req("/friendships/new?q=x"))))) as Response;
+    expect(res.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+  });
 });
+

@@ -5,6 +5,7 @@ import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
 import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
+import { useSubmitOnce } from "~/components/forms";
 import type { Photo as PhotoData } from "~/images/photo";
 import {
   answerFriendRequest,
@@ -111,12 +112,13 @@ function ActionButton({
   variant?: "primary" | "secondary" | "danger";
 }) {
   const navigation = useNavigation();
+  const once = useSubmitOnce(navigation.state !== "idle");
   const busy =
     navigation.state !== "idle" &&
     navigation.formData?.get("intent") === intent &&
     navigation.formData?.get("friendshipId") === String(friendshipId);
   return (
-    <Form method="post" action="/current/friends" preventScrollReset>
+    <Form method="post" action="/current/friends" preventScrollReset {...once()}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="friendshipId" value={friendshipId} />
       <button

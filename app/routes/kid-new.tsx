@@ -8,7 +8,7 @@ import { savePhotoForm } from "~/web/forms.server";
 import { IMAGE_HINTS } from "~/images/limits";
 import { createKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
-import { ErrorSummary, pageTitle } from "~/components/forms";
+import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { KID_FIELD_ORDER, KidFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 
 const FORM_ID = "kid-add";
@@ -21,13 +21,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   return savePhotoForm(request, kidFormSchema("add", today()), {
-    save: (value, file) => createKid(user.id, value, file),
+    save: (value, file, token) => createKid(user.id, value, file, { token }),
     to: () => "/my-kids-list",
   });
 }
 
 export default function AddKid({ loaderData, actionData }: Route.ComponentProps) {
-  const { form, fields, errors } = usePhotoForm<KidFormShape, KidInput>(
+  const { form, fields, once, errors } = usePhotoForm<KidFormShape, KidInput>(
     FORM_ID,
     kidFormSchema("add", loaderData.today),
     KID_FIELD_ORDER,
@@ -38,7 +38,8 @@ export default function AddKid({ loaderData, actionData }: Route.ComponentProps)
       <title>{pageTitle("Add a kid", errors.length > 0)}</title>
       <h1>Add a kid</h1>
       <ErrorSummary errors={errors} formId={FORM_ID} />
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack kid-form">
+      <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack kid-form">
+        <SubmissionToken />
         <KidFields fields={fields} years={yearOptions(loaderData.today)} />
         <PhotoField meta={fields.image} label="Profile Image Upload" hint={`Optional. ${IMAGE_HINTS.choose}`} />
         <SubmitOrCancel pendingText="Adding…" cancelTo="/my-kids-list">

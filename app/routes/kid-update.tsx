@@ -36,7 +36,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function UpdateKid({ loaderData, actionData }: Route.ComponentProps) {
   const { kid, defaults } = loaderData;
-  const { form, fields, errors } = usePhotoForm<KidFormShape, KidInput>(
+  const { form, fields, once, errors } = usePhotoForm<KidFormShape, KidInput>(
     FORM_ID,
     kidFormSchema("update", loaderData.today),
     KID_FIELD_ORDER,
@@ -52,7 +52,7 @@ export default function UpdateKid({ loaderData, actionData }: Route.ComponentPro
       <title>{pageTitle(`Update ${kid.name}`, errors.length > 0)}</title>
       <h1>Update {kid.name}</h1>
       <ErrorSummary errors={errors} formId={FORM_ID} />
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack kid-form">
+      <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack kid-form">
         <KidFields fields={fields} years={years} />
         <PhotoField
           meta={fields.image}

@@ -10,7 +10,7 @@ import { checkKidOwner, viewKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
-import { ErrorSummary, pageTitle } from "~/components/forms";
+import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 
 const FORM_ID = "moment-add";
@@ -29,14 +29,14 @@ export async function action({ request, params }: Route.ActionArgs) {
   const kidId = pageId(params.kidId);
   return savePhotoForm(request, schema, {
     allowed: () => checkKidOwner(user.id, kidId),
-    save: (value, file) => createMoment(user.id, kidId, value, file),
+    save: (value, file, token) => createMoment(user.id, kidId, value, file, { token }),
     to: ({ moment }) => `/dailyLogs/${moment.id}`,
   });
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {
   const { kid } = loaderData;
-  const { form, fields, errors } = usePhotoForm<MomentFormShape, MomentInput>(
+  const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
     MOMENT_FIELD_ORDER,
@@ -47,7 +47,8 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
       <title>{pageTitle(`Add a moment for ${kid.name}`, errors.length > 0)}</title>
       <h1>Add a moment for {kid.name}</h1>
       <ErrorSummary errors={errors} formId={FORM_ID} />
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack moment-form">
+      <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
+        <SubmissionToken />
         <MomentFields fields={fields} />
         <PhotoField meta={fields.image} label="Image Upload" hint={IMAGE_HINTS.choose} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={`/kids/${kid.id}/dailyLogs`}>

@@ -8,6 +8,7 @@ import { addComment, deleteComment, updateComment } from "~/models/comments.serv
 import type { Refusal } from "~/models/refusal";
 import { pageRefusal, refusalStatus } from "~/web/refusal.server";
 import { cleanSocialPath, commentErrorCode, withSearch } from "~/forms/comment";
+import { SUBMISSION_FIELD } from "~/forms/submission";
 import type { SocialActionData } from "~/components/moment-social";
 
 // The form posts of the likes-and-comments block (components/moment-social.tsx), for every page
@@ -74,7 +75,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       return done({}, `#moment-${momentId}`);
     }
     case "comment": {
-      const r = await addComment(user.id, momentId, text(form.get("comment")));
+      const r = await addComment(user.id, momentId, text(form.get("comment")), { token: form.get(SUBMISSION_FIELD) });
       if (r.ok) return done({ showComments: momentId }, `#comment-${r.comment.id}`, r.comment.id);
       if (r.kind === "invalid") return invalid(r, { showComments: momentId }, `#comments-${momentId}`);
       return refused(r);

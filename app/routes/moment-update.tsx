@@ -39,7 +39,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
   const { moment, kid } = loaderData;
-  const { form, fields, errors } = usePhotoForm<MomentFormShape, MomentInput>(
+  const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
     MOMENT_FIELD_ORDER,
@@ -51,7 +51,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
       <title>{pageTitle(`Update “${moment.title}”`, errors.length > 0)}</title>
       <h1>Update a moment of {kid.name}</h1>
       <ErrorSummary errors={errors} formId={FORM_ID} />
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="stack moment-form">
+      <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
         <MomentFields fields={fields} />
         <PhotoField
           meta={fields.image}

@@ -71,11 +71,12 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
             momentId={moment.id}
             title={moment.title}
             deleteTo={`${location.pathname}?confirm=delete-moment&dailyLogId=${moment.id}`}
+            replace
           />
         ) : null}
         <MomentSocial momentId={moment.id} social={social} returnTo={here} />
       </article>
-      {confirming ? <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} /> : null}
+      {confirming ? <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} replace /> : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { requireAnonymous, startSession } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { signUp } from "~/models/users.server";
+import { SUBMISSION_FIELD } from "~/forms/submission";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -20,7 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), variant }, { status: 400 });
   }
-  const created = await signUp(submission.value);
+  const created = await signUp(submission.value, { token: form.get(SUBMISSION_FIELD) });
   if (!created.ok) {
     return data(
       { result: submission.reply({ fieldErrors: created.fieldErrors, hideFields: ["password", "confirmPassword"] }), variant },

@@ -23,7 +23,8 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
   schema: S,
   steps: {
     allowed?: () => Promise<Result>;
-    save: (value: z.output<S>, file: UploadedFile | null) => Promise<Result<T>>;
+    /** `token`: the form's one-time submission token as sent (a creating form passes it to its model). */
+    save: (value: z.output<S>, file: UploadedFile | null, token: string | undefined) => Promise<Result<T>>;
     to: (saved: T) => string;
   },
 ) {
@@ -33,7 +34,7 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
   const form = await readPhotoForm(request, schema);
   try {
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
-    const saved = await save(form.value, form.file);
+    const saved = await save(form.value, form.file, form.submissionToken);
     if (!saved.ok) {
       if (saved.kind === "invalid") return data({ result: form.reply(saved.fieldErrors) }, { status: 400 });
       throw pageRefusal(saved, { forbidden: OWNER_ONLY });

@@ -1,7 +1,8 @@
 import { isRouteErrorResponse, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { apiError } from "~/api/responses.server";
+import { apiError, apiUnavailable, UNAVAILABLE_MESSAGE } from "~/api/responses.server";
 import { isBodyTooLarge, requestStateContext, type Rejection, type RequestState } from "~/lib/request-state";
 import { UPLOAD_LIMITS } from "~/images/limits";
+import { busyRetryAfter, isDatabaseBusy } from "~/lib/db.server";
 import { getUser } from "./auth.server";
 
 // Requests refused for what they are rather than for what they ask (docs/decisions/0019-request-
@@ -102,6 +103,26 @@ export function isClientError(error: unknown, context: Pick<RouterContextProvide
   return false;
 }
 
+/**
+ * For entry.server's handleError: true when `error` is the database being locked by another
+ * process for longer than the write path waits (docs/decisions/0017-processes-and-write-
+ * transactions.md); `requestGuard` then answers 503 with Retry-After instead of the 500.
+ */
+export function isUnavailable(error: unknown, context: Pick<RouterContextProvider, "get"> | undefined): boolean {
+  if (!isDatabaseBusy(error)) return false;
+  const state = context?.get(requestStateContext) ?? null;
+  if (state) state.unavailable = busyRetryAfter(error);
+  return true;
+}
+
+function unavailable(kind: PathKind, retryAfter: number): Response {
+  if (kind === "api") return apiUnavailable(retryAfter);
+  const headers = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(retryAfter) };
+  const response = new Response(UNAVAILABLE_MESSAGE, { status: 503, headers });
+  if (kind === "page") throw response; // the root error boundary shows it as its heading
+  return response;
+}
+
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
 const IMAGE_METHODS = new Set(["GET", "HEAD"]);
 
@@ -122,6 +143,10 @@ export const requestGuard: MiddlewareFunction<Response> = async ({ request, cont
   if (early) return refuse(request, context, kind, early);
 
   const response = await next();
+  if (state?.unavailable && response.status >= 500) {
+    noteRejection(context, { status: 503, reason: "database locked by another process" });
+    return unavailable(kind, state.unavailable);
+  }
   const late = state ? bodyRejection(state, request, response) : null;
   return late ? refuse(request, context, kind, late) : response;
 };

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { MiddlewareFunction } from "react-router";
 import { config } from "~/lib/config.server";
 import { nonceContext } from "~/lib/context";
+import { requestStateContext } from "~/lib/request-state";
 import { getUser } from "./auth.server";
 import { apiError } from "~/api/responses.server";
 import { allowedMethods, noteRejection, pathKind, PUBLIC_API_PATHS } from "./request-guard.server";
@@ -111,6 +112,12 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   response = withMutableHeaders(response);
   if (response.status === 405 && !response.headers.has("Allow")) {
     response.headers.set("Allow", allowedMethods(new URL(request.url).pathname));
+  }
+  // a page's 503 (the database locked by another process) is rendered by the error boundary, which
+  // keeps the status of the thrown answer but not its headers (docs/decisions/0017-*)
+  const retryAfter = context.get(requestStateContext)?.unavailable;
+  if (response.status === 503 && retryAfter && !response.headers.has("Retry-After")) {
+    response.headers.set("Retry-After", String(retryAfter));
   }
   applySecurityHeaders(response.headers, nonce, personal);
   return response;

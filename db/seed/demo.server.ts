@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { db, nowIso } from "~/lib/db.server";
+import { db, nowIso, writeTransaction } from "~/lib/db.server";
 import { hashPassword } from "~/lib/password.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { deleteImageFiles, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
@@ -328,7 +328,6 @@ type PhotoJob = { kind: ImageKind; bytes: Buffer };
 export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}): Promise<{ imageKeys: string[] }> {
   const started = Date.now();
   const passwordHash = await hashPassword("password");
-  const knex = db();
   const imageKeys: string[] = [];
   const moments = planMoments(Date.now());
 
@@ -358,7 +357,7 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
 
   // 2. Rows, in one transaction (only `trx` inside: the pool has a single connection).
   try {
-    await knex.transaction(async (trx) => {
+    await writeTransaction(async (trx) => {
       imageKeys.push(...(await removeDemoAccounts(trx)));
 
       const imageRow = async (job: PhotoJob | undefined, ownerId: number) =>

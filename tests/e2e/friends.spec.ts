@@ -78,20 +78,29 @@ test.describe("friends", () => {
     await expect(page.getByRole("heading", { name: "Search Results" })).toBeVisible();
     await expect(page.getByText("This user not found! Please try another name.")).toBeVisible();
 
+    // oneself: "You", with no button that could only be refused
     await search(page, `  ${bob.first.toUpperCase()} ${bob.last}  `);
-    await resultFor(page, `${bob.first} ${bob.last}`).getByRole("button", { name: /^Add friend/ }).click();
-    await expect(page.getByRole("alert").getByText("You cannot send a friend request to yourself.")).toBeVisible();
+    const me = resultFor(page, `${bob.first} ${bob.last}`);
+    await expect(me.getByText("You", { exact: true })).toBeVisible();
+    await expect(me.getByRole("button", { name: /^Add friend/ })).toHaveCount(0);
 
+    // each hit shows its username beside the name (two people may share a name), never an email
     await search(page, alice.first);
     await expect(resultFor(page, `${alice.first} ${alice.last}`)).toHaveCount(1);
+    await expect(resultFor(page, `${alice.first} ${alice.last}`).getByText(alice.username)).toBeVisible();
     await expect(resultFor(page, `${alice.first} ${alice.last}`)).not.toContainText("@");
     await expectAccessible(page, browser);
 
     // ---- request, then cancel it
     await sendRequest(page, alice, testInfo);
-    await resultFor(page, `${alice.first} ${alice.last}`).getByRole("button", { name: /^Add friend/ }).click();
-    await expect(page.getByRole("alert").getByText("Friendship already exists. Please try another name.")).toBeVisible();
+    // the same search now says where Bob stands instead of offering a request that would be refused
+    await search(page, alice.first);
+    await expect(resultFor(page, `${alice.first} ${alice.last}`).getByText("Request sent", { exact: true })).toBeVisible();
+    await expect(resultFor(page, `${alice.first} ${alice.last}`).getByRole("button", { name: /^Add friend/ })).toHaveCount(0);
     await expectAccessible(page, browser);
+    // and Alice sees the request she received, linked to where she answers it
+    await search(alicePage, bob.first);
+    await expect(resultFor(alicePage, `${bob.first} ${bob.last}`).getByRole("link", { name: /^Request received/ })).toHaveAttribute("href", "/current/friends");
 
     await page.goto("/current/friends");
     const sent = section(page, "You Sent A Friend Request To");
@@ -131,6 +140,8 @@ test.describe("friends", () => {
     await expect(section(alicePage, "All Friends").getByText(bob.username, { exact: true })).toBeVisible();
 
     // ---- Bob sees Alice, her kid and her photos
+    await search(page, alice.first);
+    await expect(resultFor(page, `${alice.first} ${alice.last}`).getByText("Friends", { exact: true })).toBeVisible();
     await page.goto("/current/friends");
     const friends = section(page, "All Friends");
     await expect(friends.getByText(alice.username, { exact: true })).toBeVisible();
@@ -169,16 +180,18 @@ test.describe("friends", () => {
     await alicePage.context().close();
   });
 
-  test("an ended session: the search page says so (with JavaScript) or sends to log in (without)", async ({ page, context }, testInfo) => {
-    const me = await signUp(page, newAccount("carol"));
-    await search(page, me.first);
+  test("an ended session: the search page says so, with and without JavaScript", async ({ page, context, browser }, testInfo) => {
+    const other = await secondPage(browser, testInfo);
+    const dave = await signUp(other, newAccount("dave"));
+    await other.context().close();
+    await signUp(page, newAccount("carol"));
+    await search(page, dave.first);
     await context.clearCookies();
-    await resultFor(page, `${me.first} ${me.last}`).getByRole("button", { name: /^Add friend/ }).click();
-    if (isNoJs(testInfo)) {
-      await expect(page).toHaveURL(/\/login\?redirectTo=/);
-    } else {
-      await expect(page.getByRole("alert").getByText("Failed to authenticate. Please log in again.")).toBeVisible();
-      await expect(page.getByRole("alert").getByRole("link", { name: "Log In" })).toHaveAttribute("href", /^\/login\?redirectTo=/);
-    }
+    await resultFor(page, `${dave.first} ${dave.last}`).getByRole("button", { name: /^Add friend/ }).click();
+    await expect(page.getByRole("alert").getByText("Failed to authenticate. Please log in again.")).toBeVisible();
+    await expect(page.getByRole("alert").getByRole("link", { name: "Log In" })).toHaveAttribute("href", /^\/login\?redirectTo=%2Ffriendships%2Fnew/);
+    await expectAccessible(page, browser);
+    await page.getByRole("alert").getByRole("link", { name: "Log In" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
   });
 });

@@ -55,8 +55,8 @@ export async function expectAccessible(page: Page, browser: Browser) {
   }
 }
 
-/** Signs up through the standalone page's modal variant (works with and without JavaScript). */
-export async function signUp(page: Page, account = newAccount()) {
+/** Opens the sign-up modal and fills it in (not sent); answers the dialog. */
+export async function fillSignUp(page: Page, account: ReturnType<typeof newAccount>) {
   await page.goto("/?modal=signup");
   const dialog = page.getByRole("dialog", { name: "Create your account" });
   await dialog.getByLabel("Email").fill(account.email);
@@ -65,6 +65,12 @@ export async function signUp(page: Page, account = newAccount()) {
   await dialog.getByLabel("Last name").fill(account.last);
   await dialog.getByLabel("Password", { exact: true }).fill(account.password);
   await dialog.getByLabel("Confirm password").fill(account.password);
+  return dialog;
+}
+
+/** Signs up through the standalone page's modal variant (works with and without JavaScript). */
+export async function signUp(page: Page, account = newAccount()) {
+  const dialog = await fillSignUp(page, account);
   await dialog.getByRole("button", { name: "Register" }).click();
   await expect(page).toHaveURL(/\/my-kids-list$/);
   return account;

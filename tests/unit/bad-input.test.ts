@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { cookieFor } from "../helpers";
-import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
 import { rawRequest, type RawBody, type RawResponse } from "./support/raw-http";
 
 let buildDir = "";
@@ -30,19 +30,10 @@ const ids = { kid: 0, moment: 0, comment: 0, friendship: 0, imageKey: "", imageF
 
 // ---- set-up through the public API ----------------------------------------------------------
 
-async function api(path: string, init: { method?: string; cookie?: string; json?: unknown; form?: FormData | Record<string, string> } = {}) {
-  const headers = new Headers();
-  if (init.cookie) headers.set("Cookie", init.cookie);
-  let body: BodyInit | undefined;
-  if (init.json !== undefined) {
-    headers.set("Content-Type", "application/json");
-    body = JSON.stringify(init.json);
-  } else if (init.form instanceof FormData) body = init.form;
-  else if (init.form) body = new URLSearchParams(init.form);
-  const res = await fetch(base + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? "POST"} ${path}: ${res.status} ${text}`);
-  return { data: JSON.parse(text), cookie: res.headers.getSetCookie()[0]?.split(";")[0] ?? "" };
+async function api(path: string, init: CallInit = {}) {
+  const res = await call(base, path, init);
+  if (res.status >= 300) throw new Error(`${init.method ?? "POST"} ${path}: ${res.status} ${res.text}`);
+  return { data: JSON.parse(res.text), cookie: res.cookie };
 }
 
 async function signUp(prefix: string): Promise<Account> {

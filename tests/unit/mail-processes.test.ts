@@ -29,7 +29,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  for (const s of servers) await s.kill();
+  for (const s of servers) await s.crash();
   closeTransport();
   delete process.env.SMTP_URL;
   resetEnvCache();
@@ -46,7 +46,7 @@ describe("the sender in server processes", () => {
     const arrived = smtp.holdNext(); // the server will receive the message's data and never answer
     const id = await enqueueMail(db(), mail(1));
     await arrived;
-    await server.kill();
+    await server.crash();
 
     const stuck = await db()("mail_messages").where("id", id).first();
     expect(stuck).toMatchObject({ status: "sending", attempts: 1 });

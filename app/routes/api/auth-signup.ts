@@ -1,13 +1,14 @@
 import { publicApiRoute } from "~/api/route.server";
 import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
-import { readFields } from "~/api/body.server";
+import { idempotencyKey, readFields } from "~/api/body.server";
 import { asFormValue } from "~/forms/body.server";
 import { serializeUser } from "~/api/serializers.server";
 import { startSession } from "~/web/auth.server";
 import { apiSignupSchema } from "~/forms/auth";
 import { signUp } from "~/models/users.server";
 
-// POST /api/auth/signup: with names (the modal) or without both (the older page).
+// POST /api/auth/signup: with names (the modal) or without both (the older page). With an
+// Idempotency-Key header a repeat with the same password signs the first account in (docs/api.md).
 const route = publicApiRoute({
   POST: async ({ request }) => {
     const raw = await readFields(request);
@@ -16,7 +17,7 @@ const route = publicApiRoute({
     );
     const parsed = apiSignupSchema(body).safeParse(body);
     if (!parsed.success) return apiBareFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
-    const created = await signUp(parsed.data);
+    const created = await signUp(parsed.data, { token: idempotencyKey(request) });
     if (!created.ok) return apiBareFieldErrors(created.fieldErrors ?? {});
     return json(serializeUser(created.user, true), {
       headers: { "Set-Cookie": await startSession(request, created.user) },

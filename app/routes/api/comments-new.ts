@@ -1,4 +1,5 @@
 import { apiRoute } from "~/api/route.server";
+import { idempotencyKey } from "~/api/body.server";
 import { asFormValue } from "~/forms/body.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
@@ -6,13 +7,14 @@ import { readSocialFields, serializeComment } from "~/api/serializers-social.ser
 import { apiRefusalSingular } from "~/api/refusal.server";
 import { addComment, COMMENT_REFUSALS } from "~/models/comments.server";
 
-// POST /api/comments/{dailyLogId}/new-comment {comment}: 201 Comment (text trimmed).
+// POST /api/comments/{dailyLogId}/new-comment {comment}: 201 Comment (text trimmed). With an
+// Idempotency-Key header a repeat answers the comment of the first (docs/api.md).
 const route = apiRoute({
   POST: async ({ params, request }, user) => {
     const logId = parseId(params.dailyLogId);
     if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
     const fields = await readSocialFields(request);
-    const result = await addComment(user.id, logId, asFormValue(fields.comment));
+    const result = await addComment(user.id, logId, asFormValue(fields.comment), { token: idempotencyKey(request) });
     return result.ok ? json(serializeComment(result.comment), { status: 201 }) : apiRefusalSingular(result);
   },
 });

@@ -4,12 +4,13 @@ import { parseId } from "~/lib/request.server";
 import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
-import { readPhotoBody } from "~/api/body.server";
+import { idempotencyKey, readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
 import { checkKidOwner } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 
 // POST /api/kids/{kidId}/daily_logs/new (multipart title, content, image): 201 DailyLog.
+// With an Idempotency-Key header a repeat answers the daily log of the first (docs/api.md).
 const route = apiRoute({
   POST: async ({ params, request }, user) => {
     const kidId = parseId(params.kidId);
@@ -20,7 +21,7 @@ const route = apiRoute({
     try {
       const valid = await validateBody(body, momentFormSchema("add"));
       if (!valid.ok) return apiRefusal(valid);
-      const created = await createMoment(user.id, kidId, valid.value, body.file);
+      const created = await createMoment(user.id, kidId, valid.value, body.file, { token: idempotencyKey(request) });
       return created.ok ? json(serializeDailyLog(created.moment), { status: 201 }) : apiRefusal(created);
     } finally {
       await body.file?.discard();

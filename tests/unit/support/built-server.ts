@@ -3,6 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { bodyOf } from "../../helpers";
 
 const root = path.resolve(import.meta.dirname, "..", "..", "..");
 
@@ -30,8 +31,8 @@ export type BuiltServer = {
   /** Everything the server wrote to stderr so far, as lines. */
   errorLines(): string[];
   stop(): Promise<void>;
-  /** Kills the process at once (SIGKILL: no shutdown of any kind) and waits for it to be gone. */
-  kill(): Promise<void>;
+  /** kill -9: no shutdown of any kind; resolves when the process has exited. */
+  crash(): Promise<void>;
 };
 
 /**
@@ -81,9 +82,21 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
     },
-    async kill() {
+    async crash() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
     },
   };
+}
+
+export type CallInit = { method?: string; cookie?: string; json?: unknown; form?: FormData | Record<string, string>; headers?: Record<string, string> };
+export type CallAnswer = { status: number; headers: Headers; text: string; cookie: string };
+
+/** One request to a started server: a JSON or form body, a session cookie; the whole answer read. */
+export async function call(base: string, path: string, init: CallInit = {}): Promise<CallAnswer> {
+  const headers = new Headers(init.headers);
+  const body = bodyOf(init, headers);
+  const res = await fetch(base + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, cookie: res.headers.getSetCookie()[0]?.split(";")[0] ?? "" };
 }

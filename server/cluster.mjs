@@ -1,0 +1,67 @@
+// @ts-check
+// `npm start` / `npm run serve`: one server process per core on one port (node:cluster).
+// WEB_CONCURRENCY sets the number of workers (default: the cores available); 1 runs a single
+// process (server/index.mjs as is). The primary serves nothing: it runs the migrations, the demo
+// seed and the scheduled jobs once (prepareOnce), forks the workers, starts a new one when one
+// dies (with back-off when they keep dying), and on SIGTERM/SIGINT stops them all.
+// docs/decisions/0017-processes-and-write-transactions.md.
+import cluster from "node:cluster";
+import os from "node:os";
+import { loadBuild, prepareOnce, startServer } from "./index.mjs";
+
+/** @returns {number} */
+function workerCount() {
+  const n = Number.parseInt(process.env.WEB_CONCURRENCY ?? "", 10);
+  return Number.isFinite(n) && n >= 1 ? n : os.availableParallelism();
+}
+
+/** A worker that lived this long before dying resets the back-off. */
+const HEALTHY_AFTER_MS = 30_000;
+const MAX_BACKOFF_MS = 30_000;
+
+if (cluster.isWorker) {
+  await startServer({ worker: true, quiet: cluster.worker?.id !== 1 });
+} else if (workerCount() === 1) {
+  await startServer();
+} else {
+  const count = workerCount();
+  const build = await loadBuild();
+  await prepareOnce(build.entry.module);
+
+  let stopping = false;
+  let crashes = 0;
+  /** @type {Map<number, number>} worker id -> start time */
+  const started = new Map();
+  const fork = () => {
+    const worker = cluster.fork();
+    started.set(worker.id, Date.now());
+  };
+  cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (started.get(worker.id) ?? 0);
+    started.delete(worker.id);
+    if (stopping) return;
+    crashes = lived >= HEALTHY_AFTER_MS ? 1 : crashes + 1;
+    const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (crashes - 1));
+    console.error(`[cluster] worker ${worker.process.pid} exited (${signal ?? code}); a new one in ${delay} ms`);
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delay).unref();
+  });
+  for (let i = 0; i < count; i++) fork();
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    for (const worker of workers) worker?.process.kill("SIGTERM");
+    // each worker closes its listener and database and exits within 3 s (server/index.mjs)
+    setTimeout(() => process.exit(0), 5000).unref();
+    const left = () => Object.keys(cluster.workers ?? {}).length;
+    if (left() === 0) process.exit(0);
+    cluster.on("exit", () => {
+      if (left() === 0) process.exit(0);
+    });
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,107 @@
+// Several server processes on one database (docs/decisions/0017-processes-and-write-
+// transactions.md): two real servers (server/index.mjs on a fresh build) take concurrent moment
+// deletes and comment creates and never answer 5xx: on one SQLite file (the default), and on
+// PostgreSQL with TEST_DATABASE_URL. The write lock held from outside: processes.sqlite.test.ts.
+import crypto from "node:crypto";
+import knexFactory, { type Knex } from "knex";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
+import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+
+let buildDir = "";
+const servers: BuiltServer[] = [];
+let knex: Knex;
+
+type Account = { id: number; cookie: string };
+
+async function signUp(base: string, prefix: string): Promise<Account> {
+  const tag = crypto.randomBytes(4).toString("hex");
+  const res = await call(base, "/api/auth/signup", {
+    json: { email: `${prefix}${tag}@example.com`, username: `${prefix}${tag}`, password: "secret12", first_name: "Two", last_name: prefix },
+  });
+  expect(res.status).toBe(200);
+  return { id: JSON.parse(res.text).id, cookie: res.cookie };
+}
+
+/** `items` through `fn`, `limit` at a time. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+}
+
+beforeAll(async () => {
+  buildDir = buildApp();
+  servers.push(await startBuiltServer(buildDir), await startBuiltServer(buildDir));
+  knex = knexFactory(knexConfig(databaseTarget()));
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await knex?.destroy();
+  if (buildDir) removeBuild(buildDir);
+});
+
+describe("health endpoints", () => {
+  it("GET /healthz answers 200 while the process runs, /readyz 200 while the database answers", async () => {
+    const base = `http://127.0.0.1:${servers[0]!.port}`;
+    const health = await call(base, "/healthz");
+    expect([health.status, health.text, health.headers.get("cache-control")]).toEqual([200, "ok\n", "no-store"]);
+    const ready = await call(base, "/readyz");
+    expect([ready.status, ready.text]).toEqual([200, "ok\n"]);
+  });
+});
+
+describe("two server processes on one database", () => {
+  it("answer concurrent deletes and comments without a 5xx, and the data stays consistent", async () => {
+    const [a, b] = servers.map((s) => `http://127.0.0.1:${s.port}`) as [string, string];
+    const owner = await signUp(a, "owner");
+    const friend = await signUp(b, "friend");
+    const kid = JSON.parse((await call(a, "/api/kids/new", { cookie: owner.cookie, form: { name: "Two Kid", birth_date: "2020-01-02", relationship: "Mom" } })).text);
+    const friendship = JSON.parse((await call(a, "/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })).text);
+    await call(b, `/api/friendships/${friendship.id}/update`, { method: "PUT", cookie: friend.cookie, json: { status: "accepted" } });
+
+    const MOMENTS = 80;
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: MOMENTS }, (_, i) => ({ kid_id: kid.id, title: `M${i}`, content: "two processes", created_at: now, updated_at: now }));
+    await knex("daily_logs").insert(rows);
+    const momentIds: number[] = await knex("daily_logs").where("kid_id", kid.id).pluck("id");
+
+    // per moment: three comments and one delete, spread over both servers, all interleaved
+    type Job = { kind: "comment" | "delete"; id: number; base: string };
+    const jobs: Job[] = [];
+    momentIds.forEach((id, i) => {
+      jobs.push({ kind: "comment", id, base: i % 2 ? a : b });
+      jobs.push({ kind: "comment", id, base: i % 2 ? b : a });
+      jobs.push({ kind: "delete", id, base: i % 2 ? a : b });
+      jobs.push({ kind: "comment", id, base: i % 3 ? a : b });
+    });
+    const statuses = await mapLimit(jobs, 24, async (job) =>
+      job.kind === "delete"
+        ? (await call(job.base, `/api/daily_logs/${job.id}`, { method: "DELETE", cookie: owner.cookie })).status
+        : (await call(job.base, `/api/comments/${job.id}/new-comment`, { cookie: friend.cookie, json: { comment: "Lovely" } })).status,
+    );
+    const byStatus: Record<number, number> = {};
+    for (const s of statuses) byStatus[s] = (byStatus[s] ?? 0) + 1;
+    console.log(`[processes] ${jobs.length} requests over 2 processes:`, JSON.stringify(byStatus));
+
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    // every delete succeeded (each moment is deleted once); comments succeeded or met a deleted moment
+    statuses.forEach((s, i) => expect(jobs[i]!.kind === "delete" ? [200] : [201, 404]).toContain(s));
+    expect(await knex("daily_logs").where("kid_id", kid.id).count({ n: "*" }).first()).toEqual({ n: 0 });
+    expect(await knex("comments").whereIn("daily_log_id", momentIds).count({ n: "*" }).first()).toEqual({ n: 0 });
+    if (!isPostgresUrl(databaseTarget())) {
+      expect(await knex.raw("PRAGMA foreign_key_check")).toEqual([]);
+      expect(await knex.raw("PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
+    }
+    for (const s of servers) expect(s.errorLines().filter((l) => /SQLITE_BUSY|\[server\]|\[app\]|\[api\]/.test(l))).toEqual([]);
+  }, 120_000);
+});
