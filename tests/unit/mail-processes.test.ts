@@ -39,7 +39,8 @@ afterAll(async () => {
 
 const mail = (n: number) => ({ kind: "test", to: `aunt${n}@example.com`, subject: `Moment ${n}`, text: `Text ${n}` });
 
-describe("the sender in server processes", () => {
+// each case starts real server processes: a budget of its own (not an assertion on speed)
+describe("the sender in server processes", { timeout: 120_000 }, () => {
   it("a sender killed between claim and send: the message is claimed again after the lease and arrives once", async () => {
     const server = await startBuiltServer(buildDir, { SMTP_URL: smtp.url });
     servers.push(server);
