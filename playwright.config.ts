@@ -8,6 +8,10 @@ import { defineConfig } from "@playwright/test";
 process.env.E2E_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sm-e2e-"));
 const dir = process.env.E2E_DIR;
 const port = Number(process.env.E2E_PORT ?? 3311);
+// E2E_DATABASE_URL: run the server on that (fresh, empty) PostgreSQL database instead of a SQLite
+// file in E2E_DIR; the helpers that write test data use it too (tests/e2e/e2e-db.ts). scripts/test.sh
+// makes one in CI and runs the API and access specs against it (docs/decisions/0021-*).
+const databaseUrl = process.env.E2E_DATABASE_URL?.trim() ?? "";
 export const baseURL = `http://127.0.0.1:${port}`;
 
 const chromiumArgs = [
@@ -28,7 +32,7 @@ export default defineConfig({
   forbidOnly: true,
   timeout: 120_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "reports/e2e.json" }]],
   use: {
     baseURL,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
@@ -52,8 +56,8 @@ export default defineConfig({
       PORT: String(port),
       HOST: "127.0.0.1",
       DATABASE_FILE: path.join(dir, "e2e.sqlite"),
-      // the helpers read that file: never a PostgreSQL database from the caller's environment
-      DATABASE_URL: "",
+      // the helpers read that file (or E2E_DATABASE_URL): never a database from the caller's DATABASE_URL
+      DATABASE_URL: databaseUrl,
       UPLOADS_DIR: path.join(dir, "uploads"),
       SESSION_SECRET: "e2e-only-secret-not-for-production",
       DEMO: "true",
@@ -61,6 +65,8 @@ export default defineConfig({
       TIME_ZONE: "UTC",
       LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
       LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",
+      // every spec signs up new accounts from this one address
+      SIGNUP_MAX_PER_ADDRESS: "100000",
     },
   },
 });

@@ -10,11 +10,14 @@ const SQLITE_ONLY = [
   "app/lib/db.server.sqlite.test.ts",
   // SQLite's plan for a moments page through the model's own query shape
   "app/models/moments.server.sqlite.test.ts",
+  // npm run backup / restore copy the SQLite file (PostgreSQL: pg_dump, see README)
+  "tests/unit/backup-restore.sqlite.test.ts",
   // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
   "tests/unit/processes.sqlite.test.ts",
 ];
-// ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers)
-const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts"];
+// ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
+// PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)
+const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts", "tests/unit/move-to-postgres.test.ts"];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
 
 
@@ -35,6 +38,9 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
   "tests/unit/seed.test.ts",
+  "app/models/account.server.test.ts",
+  "app/models/export-zip.server.test.ts",
+  "app/routes/api/users-current.test.ts",
   "app/models/maintenance.server.test.ts",
   "app/models/submissions.server.test.ts",
   "tests/unit/crash.test.ts",

@@ -78,11 +78,9 @@ export { BodyTooLargeError, newRequestState, requestStateContext } from "./lib/r
 export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
-// Housekeeping (app/models/maintenance.server.ts): temp uploads, unreferenced photos and old
-// submission tokens, now and every ten minutes. server/index.mjs's scheduled jobs call
-// `sweepUploads` at start and hourly: the first call starts the timer, later ones run one more round.
-export { startMaintenance, startMaintenance as sweepUploads } from "./models/maintenance.server";
-export { deleteExpiredSessions } from "./models/sessions.server";
+// The periodic jobs (app/jobs/maintenance.server.ts): each once per period across every process and
+// machine; server/index.mjs asks on a timer.
+export { runScheduledJobs } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";
 export { startMailSender } from "./mail/sender.server";
 export { startDigestScheduler } from "./mail/digest.server";

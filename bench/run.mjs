@@ -1,113 +1,24 @@
 // @ts-check
 // `npm run bench`: builds the app, seeds the scale dataset into a temp folder (or, with
 // DATABASE_URL=postgres://…, into that empty PostgreSQL database), starts the production server on
-// a loopback port and measures it. Prints a table and writes
-// bench/results.json. It prints figures; it asserts nothing.
-import { spawn, execFileSync } from "node:child_process";
+// a loopback port (BENCH_WORKERS processes, default 1) and measures it. Prints a table and writes
+// bench/results.json (or BENCH_RESULTS). It prints figures; it asserts nothing. bench/matrix.mjs
+// runs the main cases on several engines and process counts in one run.
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import sharp from "sharp";
-import { seedScale, BENCH_EMAIL, BENCH_PASSWORD } from "./seed-scale.mjs";
+import { seedScale } from "./seed-scale.mjs";
+import { CONNECTIONS, DURATION, WARMUP, log, login, recorder, resetPeak, root, startNode, startServer, stopServer, treeRssOf, waitFor, writeCases } from "./lib.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
-const CONNECTIONS = 10;
 const results = [];
-const log = (...a) => console.log(...a);
-
-function rssOf(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const get = (k) => Number(status.match(new RegExp(`${k}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
-  return { rssMB: get("VmRSS"), peakMB: get("VmHWM") };
-}
-function resetPeak(pid) {
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(url, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not answer at ${url}`);
-}
-
-function startNode(script, env) {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  child.stderr.on("data", (d) => process.stderr.write(`[${path.basename(script)}] ${d}`));
-  child.stdout.on("data", () => {});
-  return child;
-}
-
-/** One autocannon run; returns the case's figures. */
-async function load(name, opts) {
-  const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
-  const { beforeRun, ...rest } = opts;
-  opts = rest;
-  if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
-  // writes that toggle state start the measured run from a known state (a warm-up can stop mid-cycle)
-  await beforeRun?.();
-  const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
-  return record(name, [r], opts.expectStatus);
-}
-
-/**
- * Two servers on one case, A against B: a warm-up on each, then A, B, B, A for half the duration
- * each, so a change in machine load during the case falls on both alike. Returns both rows.
- * @param {[string, string]} names @param {[string, string]} urls @param {Record<string, string>} headers
- */
-async function loadPair(names, urls, headers) {
-  const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...headers } };
-  if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
-  /** @type {[any[], any[]]} */
-  const runs = [[], []];
-  for (const side of [0, 1, 1, 0]) runs[side].push(await autocannon({ ...base, url: urls[side], duration: DURATION / 2 }));
-  return [record(names[0], runs[0]), record(names[1], runs[1])];
-}
-
-/** A case's figures from its autocannon run(s): req/s and latencies averaged over the runs. */
-function record(name, runs, expectStatus) {
-  const sum = (/** @type {(r: any) => number} */ f) => runs.reduce((n, r) => n + f(r), 0);
-  const mean = (/** @type {(r: any) => number} */ f) => sum(f) / runs.length;
-  const row = {
-    case: name,
-    kind: "load",
-    reqPerSec: Math.round(mean((r) => r.requests.average)),
-    p50ms: +mean((r) => r.latency.p50).toFixed(1),
-    p99ms: +mean((r) => r.latency.p99).toFixed(1),
-    errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
-    non2xx: sum((r) => r.non2xx),
-    bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
-  };
-  results.push(row);
-  log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}  ${row.bytesPerResponse} B`);
-  return row;
-}
-
-async function login(base) {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`bench log-in failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-}
+const { load, loadPair } = recorder(results);
+// BENCH_WORKERS: server processes (WEB_CONCURRENCY of server/cluster.mjs); 1 (the default) runs
+// server/index.mjs alone, as the figures before the cluster were measured
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sm-bench-"));
@@ -118,7 +29,8 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL || null;
   const engine = databaseUrl ? "postgresql" : "sqlite";
   const uploadsDir = path.join(tmp, "uploads");
-  log(`Benchmark folder: ${tmp} (database: ${engine})`);
+  log(`Benchmark folder: ${tmp} (database: ${engine}, ${WORKERS} server process${WORKERS === 1 ? "" : "es"})`);
+  results.push({ case: "setup", kind: "setup", engine, workers: WORKERS, loadavg: os.loadavg() });
 
   let t = Date.now();
   execFileSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: "ignore" });
@@ -135,11 +47,11 @@ async function main() {
   const secret = crypto.randomBytes(16).toString("hex");
   const env = {
     PORT: String(port), HOST: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, UPLOADS_DIR: uploadsDir,
-    SESSION_SECRET: secret, DEMO: "false", LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", NODE_ENV: "production",
+    SESSION_SECRET: secret, DEMO: "false", LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", SIGNUP_MAX_PER_ADDRESS: "100000", NODE_ENV: "production",
     // as `npm start` runs it: fewer malloc arenas keep resident memory down (see README)
     MALLOC_ARENA_MAX: "2",
   };
-  const server = startNode("server/index.mjs", env);
+  const server = startServer(env, WORKERS);
   // A second server on the same database with the /api fast path off (server/api-fast-path.mjs):
   // each GET /api case runs against both, interleaved (loadPair), so the fast path's worth is
   // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
@@ -150,7 +62,7 @@ async function main() {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);
     await new Promise((r) => setTimeout(r, 1500));
-    const idle = rssOf(server.pid);
+    const idle = treeRssOf(/** @type {number} */ (server.pid));
     results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1) });
     log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident`);
 
@@ -186,30 +98,8 @@ async function main() {
       const etag = (await fetch(`${base}${imageUrl}`, { headers: H })).headers.get("etag") ?? "";
       await load("image 320 px, If-None-Match (304)", { url: `${base}${imageUrl}`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
     }
-    // each connection toggles its own moment (of the bench user's 5,000-moment kid), so likes and
-    // unlikes alternate without colliding; start from "not liked"
-    const firstLog = 1000;
-    const unlikeAll = async () => {
-      for (let i = 0; i < CONNECTIONS; i++) await fetch(`${base}/api/likes/${firstLog + i}/unlike`, { method: "DELETE", headers: H });
-    };
-    await unlikeAll();
-    let nextLog = firstLog;
-    await load("like + unlike cycle (writes)", {
-      url: base,
-      headers: H,
-      beforeRun: unlikeAll,
-      requests: [
-        { method: "POST", setupRequest: (req, ctx) => { ctx.logId ??= firstLog + (nextLog++ - firstLog) % CONNECTIONS; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
-        { method: "DELETE", setupRequest: (req, ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }) },
-      ],
-    });
-    await load("comment creation (writes)", {
-      url: `${base}/api/comments/${ids.moment}/new-comment`,
-      method: "POST",
-      headers: { ...H, "content-type": "application/json" },
-      body: JSON.stringify({ comment: "Benchmark comment: what a lovely day!" }),
-    });
-    const after = rssOf(server.pid);
+    await writeCases(load, base, H, ids.moment);
+    const after = treeRssOf(/** @type {number} */ (server.pid));
     results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1) });
 
     // ---- the floor: a minimal node:http server answering the same JSON (its SQL is SQLite's) ----
@@ -258,14 +148,14 @@ async function main() {
     for (const [k, v] of Object.entries(ratios)) log(`  ${k}: ${v}`);
     for (const [k, v] of Object.entries(fastPath)) log(`  ${k}: ${v}`);
   } finally {
-    offServer?.kill("SIGTERM");
-    server.kill("SIGTERM");
-    setTimeout(() => server.kill("SIGKILL"), 3000).unref();
+    if (offServer) await stopServer(offServer);
+    await stopServer(server);
   }
 
   fs.mkdirSync(path.join(root, "bench"), { recursive: true });
-  fs.writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, results }, null, 2) + "\n");
-  log(`\nWrote bench/results.json`);
+  const out = process.env.BENCH_RESULTS ?? "bench/results.json";
+  fs.writeFileSync(path.resolve(root, out), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), results }, null, 2) + "\n");
+  log(`\nWrote ${out}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.rmSync(path.join(root, "bench", "tmp"), { recursive: true, force: true });
 }
@@ -368,7 +258,7 @@ async function photoFigures(base, pid, tmp, cookie) {
   }
   const peakReset = resetPeak(pid);
   let peak = 0;
-  const sampler = setInterval(() => { try { peak = Math.max(peak, rssOf(pid).rssMB); } catch {} }, 20);
+  const sampler = setInterval(() => { try { peak = Math.max(peak, treeRssOf(pid).rssMB); } catch {} }, 20);
   const statuses = await Promise.all(
     cookies.map(async (c) => {
       const form = new FormData();
@@ -378,7 +268,7 @@ async function photoFigures(base, pid, tmp, cookie) {
     }),
   );
   clearInterval(sampler);
-  const hwm = peakReset ? rssOf(pid).peakMB : peak;
+  const hwm = peakReset ? treeRssOf(pid).peakMB : peak;
   return { processMs, bareMs, ratio: +(processMs / bareMs).toFixed(2), peakDuringUploadsMB: +Math.max(peak, hwm).toFixed(1), uploadStatuses: statuses };
 }
 

@@ -18,10 +18,10 @@ export type Zone =
   | "api"
   | "web"
   | "components"
-  | "domain" // app/models, app/images, app/forms, app/mail
+  | "domain" // app/models, app/images, app/forms, app/jobs, app/mail
   | "lib"
-  | "seed" // db/seed/**: entry points that may use the domain
-  | "base" // db/knexfile.mjs, db/migrations/**, server/env.mjs: config and schema, no app code
+  | "seed" // db/seed/**, db/move/**: entry points that may use the domain
+  | "base" // db/knexfile.mjs, db/migrations/**, server/env.mjs (and its client-address.mjs): config and schema, no app code
   | "server" // the rest of server/: the process around the build
   | "asset" // styles, icons: importable from anywhere
   | "test"
@@ -53,10 +53,12 @@ export function zoneOf(file: string): Zone {
   if (f.startsWith("app/api/")) return "api";
   if (f.startsWith("app/web/")) return "web";
   if (f.startsWith("app/components/")) return "components";
-  if (f.startsWith("app/models/") || f.startsWith("app/images/") || f.startsWith("app/forms/") || f.startsWith("app/mail/")) return "domain";
+  if (f.startsWith("app/models/") || f.startsWith("app/images/") || f.startsWith("app/forms/") || f.startsWith("app/jobs/") || f.startsWith("app/mail/")) {
+    return "domain";
+  }
   if (f.startsWith("app/lib/")) return "lib";
-  if (f.startsWith("db/seed/")) return "seed";
-  if (f === "server/env.mjs" || f.startsWith("db/")) return "base";
+  if (f.startsWith("db/seed/") || f.startsWith("db/move/")) return "seed";
+  if (f === "server/env.mjs" || f === "server/client-address.mjs" || f.startsWith("db/")) return "base";
   if (f.startsWith("server/")) return "server";
   return "other";
 }
@@ -85,7 +87,7 @@ const DESCRIPTION: Record<Zone, string> = {
   api: "app/api",
   web: "app/web",
   components: "app/components",
-  domain: "the domain (app/models, app/images, app/forms, app/mail)",
+  domain: "the domain (app/models, app/images, app/forms, app/jobs, app/mail)",
   lib: "app/lib",
   seed: "db/seed",
   base: "db/ and server/env.mjs",

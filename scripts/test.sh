@@ -29,6 +29,21 @@ echo "== end-to-end tests (playwright: js and nojs)"
 npx playwright test
 [ $? -eq 0 ] || fail=1
 
+# The specs of the API and of who may see and change what (sign-up/log-in, friends, kids and
+# moments, likes and comments), JavaScript on, against the production server on PostgreSQL.
+E2E_PG_SPECS="tests/e2e/auth.spec.ts tests/e2e/friends.spec.ts tests/e2e/kids.spec.ts tests/e2e/social.spec.ts"
+rm -f reports/e2e-pg.json
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  echo "== end-to-end tests against the server on PostgreSQL (playwright, js: ${E2E_PG_SPECS//tests\/e2e\//})"
+  if e2e_db=$(node scripts/pg-database.mjs create "$TEST_DATABASE_URL" sm_e2e); then
+    E2E_DATABASE_URL=$e2e_db E2E_REPORT=reports/e2e-pg.json npx playwright test --project=js $E2E_PG_SPECS
+    [ $? -eq 0 ] || fail=1
+    node scripts/pg-database.mjs drop "$e2e_db" || true
+  else
+    fail=1
+  fi
+fi
+
 node -e '
 const fs = require("fs");
 let passed = 0, failed = 0;
@@ -42,10 +57,13 @@ if (process.env.TEST_DATABASE_URL) {
     passed += v.numPassedTests; failed += v.numFailedTests + (v.numRuntimeErrorTestSuites ?? 0);
   } catch { failed += 1; }
 }
-try {
-  const p = JSON.parse(fs.readFileSync("reports/e2e.json", "utf8"));
-  passed += p.stats.expected; failed += p.stats.unexpected + (p.stats.flaky ?? 0);
-} catch { failed += 1; }
+const e2eReports = ["reports/e2e.json", ...(process.env.TEST_DATABASE_URL ? ["reports/e2e-pg.json"] : [])];
+for (const file of e2eReports) {
+  try {
+    const p = JSON.parse(fs.readFileSync(file, "utf8"));
+    passed += p.stats.expected; failed += p.stats.unexpected + (p.stats.flaky ?? 0);
+  } catch { failed += 1; }
+}
 if (process.argv[1] === "1" && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);
 ' "$fail"

@@ -35,6 +35,7 @@ if (cluster.isWorker) {
   const fork = () => {
     const worker = cluster.fork();
     started.set(worker.id, Date.now());
+    return worker;
   };
   cluster.on("exit", (worker, code, signal) => {
     const lived = Date.now() - (started.get(worker.id) ?? 0);
@@ -44,10 +45,17 @@ if (cluster.isWorker) {
     const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (crashes - 1));
     console.error(`[cluster] worker ${worker.process.pid} exited (${signal ?? code}); a new one in ${delay} ms`);
     setTimeout(() => {
-      if (!stopping) fork();
+      if (stopping) return;
+      const next = fork();
+      next.once("listening", () => console.log(`[cluster] worker ${next.process.pid} took the place of ${worker.process.pid}`));
     }, delay).unref();
   });
-  for (let i = 0; i < count; i++) fork();
+  let listening = 0;
+  for (let i = 0; i < count; i++) {
+    fork().once("listening", () => {
+      if (++listening === count) console.log(`[cluster] ${count} workers listening`);
+    });
+  }
 
   const stop = () => {
     if (stopping) return;

@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { isPostgresUrl } from "../db/knexfile.mjs";
+import { parseTrustProxy } from "./client-address.mjs";
 
 /** @param {string | undefined} v @param {boolean} dflt */
 function bool(v, dflt) {
@@ -123,6 +124,11 @@ export function readEnv() {
     loginMaxFailuresPerAccount: int(process.env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 10),
     loginMaxFailuresPerAddress: int(process.env.LOGIN_MAX_FAILURES_PER_ADDRESS, 100),
     loginWindowMinutes: int(process.env.LOGIN_WINDOW_MINUTES, 15),
+    /** Sign-ups (attempts that pass the form's checks) per client address per window. */
+    signupMaxPerAddress: int(process.env.SIGNUP_MAX_PER_ADDRESS, 20),
+    signupWindowMinutes: int(process.env.SIGNUP_WINDOW_MINUTES, 60),
+    /** Which proxies' X-Forwarded-For to believe for the client's address (server/client-address.mjs). */
+    trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
     /** Total time a write waits for another process's lock before answering 503 (docs/decisions/0017-processes-and-write-transactions.md). */
     writeRetryMs: int(process.env.WRITE_RETRY_MS, 10_000),
     sessionDays: int(process.env.SESSION_DAYS, 30),

@@ -15,6 +15,7 @@ import { promisify } from "node:util";
 import { env } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 import { createApiFastPath } from "./api-fast-path.mjs";
+import { clientAddress } from "./client-address.mjs";
 import {
   BASE_SECURITY_HEADERS,
   createRejectionLog,
@@ -124,13 +125,17 @@ export async function loadBuild() {
   return import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
 }
 
-/** How often the scheduled jobs run (expired sessions, upload leftovers). */
-const JOBS_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How often this machine asks whether a periodic job is due. Each job runs once per its period
+ * (an hour) across every process and machine, whoever asks first (a lease in the database:
+ * app/jobs/maintenance.server.ts, docs/decisions/0018-shared-limits-and-job-leases.md).
+ */
+const JOBS_TICK_MS = 60 * 1000;
 
 /**
- * What runs once for all processes (docs/decisions/0017-processes-and-write-transactions.md): the
- * migrations, the demo seed, and the scheduled jobs (now and every hour: expired session rows
- * deleted, leftovers of interrupted uploads swept). The cluster's primary calls it
+ * What runs once per machine rather than in every worker (docs/decisions/0017-processes-and-write-
+ * transactions.md): the migrations, the demo seed, and the timer of the periodic jobs (expired
+ * sessions, ended limit windows, leftovers of interrupted uploads). The cluster's primary calls it
  * (server/cluster.mjs), a single process calls it itself.
  * @param {any} entry the build's entry module
  */
@@ -138,18 +143,9 @@ export async function prepareOnce(entry) {
   const { knex } = await migrate();
   await knex.destroy();
   if (env().demo) await entry.seedIfEmpty();
-  const jobs = async () => {
-    try {
-      await entry.deleteExpiredSessions();
-    } catch (error) {
-      console.error("[jobs] deleting expired sessions failed", error);
-    }
-    // temp files and unreferenced photo folders older than an hour; never throws
-    await entry.sweepUploads();
-  };
-  // in the background: the jobs must not delay the start
-  void jobs();
-  setInterval(() => void jobs(), JOBS_EVERY_MS).unref();
+  // in the background: the jobs must not delay the start; runScheduledJobs never throws
+  void entry.runScheduledJobs();
+  setInterval(() => void entry.runScheduledJobs(), JOBS_TICK_MS).unref();
 }
 
 /**
@@ -238,7 +234,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
         ? makeRequest(method === "HEAD" ? "HEAD" : "GET", undefined)
         : makeRequest(method, method !== "GET" && method !== "HEAD" ? body?.stream : undefined);
       const context = new RouterContextProvider();
-      context.set(entry.clientAddressContext, req.socket.remoteAddress ?? "unknown");
+      context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], config.trustProxy));
       context.set(entry.requestStateContext, state);
       const response = (apiFastPath && (await apiFastPath(request, context))) ?? (await handle(request, context));
       await sendResponse(req, res, response);

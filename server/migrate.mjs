@@ -12,9 +12,32 @@ export async function migrate() {
   if (!databaseUrl) fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
   fs.mkdirSync(uploadsDir, { recursive: true });
   const knex = knexFactory(knexConfig(databaseUrl ?? databaseFile));
-  const [, applied] = await knex.migrate.latest();
+  const [, applied] = await latestWhenFree(knex);
   if (databaseUrl) await warnAboutCollation(knex);
   return { knex, applied };
+}
+
+/**
+ * `knex.migrate.latest()`, waiting while another server migrates the same database: app servers
+ * that start together on one PostgreSQL database (README "Scaling out") meet knex's migration lock
+ * ("Migration table is already locked"), or race to create knex's own tables at the very first
+ * start. Those are retried for up to a minute; any other error stops the start at once.
+ * @param {import("knex").Knex} knex
+ * @returns {Promise<[number, string[]]>}
+ */
+export async function latestWhenFree(knex, waitMs = 60_000) {
+  const until = Date.now() + waitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await knex.migrate.latest();
+    } catch (error) {
+      const e = /** @type {{ name?: string, message?: string, code?: string }} */ (error);
+      // LockError: the lock is held; 42P07 / 23505: knex's tables were just created by the other server
+      const busy = e?.name === "LockError" || /already locked/.test(e?.message ?? "") || e?.code === "42P07" || e?.code === "23505";
+      if (!busy || Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
+    }
+  }
 }
 
 /**

@@ -26,9 +26,9 @@ export function apiFieldErrors(errors: Record<string, string[]>, status = 400): 
   return json({ errors }, { status });
 }
 
-/** (A) bare field errors: log-in and sign-up failures, 401 (429 when rate limited). */
-export function apiBareFieldErrors(errors: Record<string, string[]>, status = 401): Response {
-  return json(errors, { status });
+/** (A) bare field errors: log-in and sign-up failures, 401 (429 with Retry-After when rate limited). */
+export function apiBareFieldErrors(errors: Record<string, string[]>, status = 401, headers?: HeadersInit): Response {
+  return json(errors, { status, headers });
 }
 
 /** zod issues → `{field: [messages]}` (first-level path; form-level issues under "message"). */

@@ -8,7 +8,9 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { z } from "zod";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { useRootData } from "./root-data";
 
@@ -291,4 +293,24 @@ export function useSubmitOnce(busy: boolean) {
       },
     };
   }, []);
+}
+
+/**
+ * A conform form validated by `schema` in the browser (on submit, then as the user types) with the
+ * server's answer `lastResult`: the settings forms' shared set-up.
+ */
+export function useSchemaForm<S extends z.ZodObject>(
+  id: string,
+  schema: S,
+  lastResult?: SubmissionResult<string[]>,
+  defaultValue?: Record<string, string>,
+) {
+  return useForm<z.input<S>, z.output<S>>({
+    id,
+    lastResult,
+    defaultValue: defaultValue as never,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
 }

@@ -75,6 +75,9 @@ export function ProfileMenu({ user }: { user: MenuUser | null }) {
               <Link to="/current/friends">Friends</Link>
             </li>
             <li>
+              <Link to="/settings">Settings</Link>
+            </li>
+            <li>
               <Form method="post" action="/logout">
                 <button type="submit" className="link-button">
                   Log Out

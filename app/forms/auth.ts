@@ -4,7 +4,7 @@ import { z } from "zod";
 // Messages are the spec's, verbatim. Conform turns empty inputs into `undefined`, so "required"
 // is the message for a missing value.
 
-const email = (required: string) =>
+export const email = (required: string) =>
   z
     .string({ error: required })
     .trim()
@@ -13,20 +13,20 @@ const email = (required: string) =>
     .max(254, "Please provide a valid email.")
     .refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), "Please provide a valid email.");
 
-const password = (required: string) =>
+export const password = (required: string) =>
   z
     .string({ error: required })
     .min(1, required)
     .refine((v) => v.length >= 6 && v.length <= 20, "Password must be between 6 and 20 characters.");
 
-const name = (label: "First name" | "Last name") =>
+export const name = (label: "First name" | "Last name") =>
   z
     .string({ error: `${label} is required.` })
     .trim()
     .min(1, `${label} is required.`)
     .refine((v) => v.length >= 3 && v.length <= 30, `${label} must be between 3 and 30 characters.`);
 
-const username = z
+export const username = z
   .string({ error: "The username is required." })
   .trim()
   .min(1, "The username is required.")

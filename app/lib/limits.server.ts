@@ -1,9 +1,10 @@
-import { FailureLimiter } from "./rate-limit.server";
+import { writeTransaction } from "./db.server";
+import { hit } from "./rate-limit.server";
 
 // THE one wrapper through which the limits of issue #16 are taken (docs/decisions/0026-*): every
-// email-sending action and invitation creation call `withinLimit`. Today the counters are the
-// in-memory fixed windows of ./rate-limit.server.ts (one process); a shared, database-backed
-// limiter replaces them here, in this file only. The function is async for that reason.
+// email-sending action and invitation creation call `withinLimit`. The counts are the shared
+// fixed windows in the database (./rate-limit.server.ts, docs/decisions/0018-*), so they hold
+// across processes and machines.
 
 type Limit = { max: number; windowMs: number };
 
@@ -20,24 +21,16 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
-const limiters = new Map<LimitName, FailureLimiter>();
-
 /**
  * Counts one use of `name` by `key` and answers whether it was within the limit (`max` overrides
- * the default, e.g. from the configuration). A use over the limit is not counted.
+ * the default, e.g. from the configuration).
  */
 export async function withinLimit(name: LimitName, key: string, max: number = LIMITS[name].max): Promise<boolean> {
-  let limiter = limiters.get(name);
-  if (!limiter) {
-    limiter = new FailureLimiter(() => LIMITS[name].windowMs);
-    limiters.set(name, limiter);
-  }
-  if (limiter.blockedFor(key, max) > 0) return false;
-  limiter.fail(key);
-  return true;
+  const result = await hit(`mail:${name}:${key}`, { max, windowMs: LIMITS[name].windowMs });
+  return !result.blocked;
 }
 
 /** Forgets every count (tests). */
-export function resetLimits(): void {
-  limiters.clear();
+export async function resetLimits(): Promise<void> {
+  await writeTransaction((trx) => trx("rate_limits").delete());
 }

@@ -22,7 +22,17 @@ export async function hashPassword(password: string): Promise<string> {
   return ["scrypt", N, R, P, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
+/**
+ * Does this stored hash hold a password? An account made without one (from an invitation) has
+ * `password_hash = ""`: it cannot log in with a password, and nothing asks it for one.
+ */
+export function hasPassword(stored: string | null | undefined): boolean {
+  return typeof stored === "string" && stored !== "";
+}
+
+/** Never true for an account without a password (see hasPassword). */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (!hasPassword(stored)) return false;
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [, n, r, p, saltB64, hashB64] = parts as [string, string, string, string, string, string];
@@ -44,10 +54,3 @@ export function dummyHash(): Promise<string> {
   return dummy;
 }
 
-/**
- * Does this stored hash hold a password? An account made by an invitation without one stores ""
- * (it signs in by link until it sets one); the credential check refuses it.
- */
-export function hasPassword(hash: string | null | undefined): boolean {
-  return typeof hash === "string" && hash.length > 0;
-}

@@ -1,34 +1,85 @@
-// Fixed-window failure counters kept in memory: this app runs as one process (see README), and
-// forgetting counts on restart is acceptable for slowing down password guessing.
+import crypto from "node:crypto";
+import { writeTransaction } from "./db.server";
+import { query } from "./query.server";
 
-type Window = { count: number; resetAt: number };
+// Abuse limits shared by every process and machine: fixed-window counters in the database table
+// `rate_limits` (docs/decisions/0018-shared-limits-and-job-leases.md). The one API for log-in
+// failures, sign-ups and the limits to come (sign-in links, invitations):
+//
+//   const { blocked, retryAfterMs } = await hit(`signup:address:${address}`, { max: 20, windowMs });
+//   const wait = await blockedFor(`login:account:${email}`, 10);   // 0 = may go on
+//   await reset(`login:pair:${email}|${address}`);
+//
+// A key's window starts at its first hit and lasts `windowMs`; a hit after it ends starts a new
+// one. Keys are stored as their sha256, so the table holds no email or address in clear. Expired
+// rows are deleted by the hourly jobs (purgeExpiredLimits).
 
-export class FailureLimiter {
-  private windows = new Map<string, Window>();
-  constructor(private windowMs: () => number) {}
+export type Limit = { max: number; windowMs: number };
 
-  /** Milliseconds until `key` may try again, or 0 when it is under `max`. */
-  blockedFor(key: string, max: number, now = Date.now()): number {
-    const w = this.windows.get(key);
-    if (!w || w.resetAt <= now) return 0;
-    return w.count >= max ? w.resetAt - now : 0;
-  }
+export type Hit = {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** More than `max` hits in the window: the caller refuses this one. */
+  blocked: boolean;
+  /** Milliseconds until the window ends (when a blocked key may try again). */
+  retryAfterMs: number;
+};
 
-  fail(key: string, now = Date.now()): void {
-    const w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      this.windows.set(key, { count: 1, resetAt: now + this.windowMs() });
-      if (this.windows.size > 50_000) this.sweep(now);
-    } else {
-      w.count += 1;
-    }
-  }
+function stored(key: string): string {
+  return crypto.createHash("sha256").update(key).digest("hex");
+}
 
-  reset(key: string): void {
-    this.windows.delete(key);
-  }
+function msUntil(iso: string, now: number): number {
+  return Math.max(0, Date.parse(iso) - now);
+}
 
-  private sweep(now: number) {
-    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
-  }
+/**
+ * Counts one event for `key` (one atomic statement, on both engines: an insert, or on conflict
+ * the next count of the live window or 1 of a new one) and answers where the key stands.
+ */
+export async function hit(key: string, { max, windowMs }: Limit): Promise<Hit> {
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
+  const endsIso = new Date(now + windowMs).toISOString();
+  const rows = await writeTransaction((trx) =>
+    trx("rate_limits")
+      .insert({ key: stored(key), count: 1, window_ends_at: endsIso })
+      .onConflict("key")
+      .merge({
+        count: trx.raw("case when rate_limits.window_ends_at <= ? then 1 else rate_limits.count + 1 end", [nowIso]),
+        window_ends_at: trx.raw("case when rate_limits.window_ends_at <= ? then ? else rate_limits.window_ends_at end", [nowIso, endsIso]),
+      })
+      .returning(["count", "window_ends_at"]),
+  );
+  const row = rows[0] as { count: number | string; window_ends_at: string };
+  const count = Number(row.count);
+  return { count, blocked: count > max, retryAfterMs: msUntil(row.window_ends_at, now) };
+}
+
+const liveCount = query<{ key: string; now: string }>((p, k) =>
+  k("rate_limits").where("key", p("key")).andWhere("window_ends_at", ">", p("now")).first("count", "window_ends_at"),
+);
+
+/** Hits of `key` in its live window (0 when none). */
+export async function count(key: string): Promise<number> {
+  const row = await liveCount.first<{ count: number }>({ key: stored(key), now: new Date().toISOString() });
+  return row ? Number(row.count) : 0;
+}
+
+/** Milliseconds until `key` may go on: 0 while it has fewer than `max` hits in its live window. */
+export async function blockedFor(key: string, max: number): Promise<number> {
+  const now = Date.now();
+  const row = await liveCount.first<{ count: number; window_ends_at: string }>({ key: stored(key), now: new Date(now).toISOString() });
+  return row && Number(row.count) >= max ? msUntil(row.window_ends_at, now) : 0;
+}
+
+/** Forgets `key`'s count. */
+export async function reset(key: string): Promise<void> {
+  await writeTransaction((trx) => trx("rate_limits").where("key", stored(key)).delete());
+}
+
+/** Deletes the counters whose window has ended (the hourly jobs); answers how many. */
+export async function purgeExpiredLimits(): Promise<number> {
+  const nowIso = new Date().toISOString();
+  return writeTransaction((trx) => trx("rate_limits").where("window_ends_at", "<=", nowIso).delete());
 }

@@ -87,6 +87,22 @@ export function whereMomentVisibleTo(
   return whereVisibleTo(qb, `${tables.kids ?? "kids"}.user_id`, viewerId);
 }
 
+/**
+ * Rows that are the user's own and nobody else's, never a friend's (`column` holds their owner):
+ * their sessions, their account. For what only the user may list or end.
+ */
+export function whereOwnedBy(qb: Knex.QueryBuilder, column: string, userId: Value): Knex.QueryBuilder {
+  return qb.where(column, userId);
+}
+
+/**
+ * The kids that are the user's to export (docs/spec.md, Your data): those the user owns. Kids of
+ * friends that the user may see are theirs to export, not this user's. Co-parents change this here.
+ */
+export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value, kids = "kids"): Knex.QueryBuilder {
+  return qb.where(`${kids}.user_id`, userId);
+}
+
 // ---- the facts --------------------------------------------------------------------------------
 
 export type KidFacts = { kidId: number; ownerId: number; visible: boolean; isOwner: boolean };

@@ -118,7 +118,7 @@ export async function addComment(
   if (once.first) return { ok: true, comment: once.first, replayed: true };
   let id: number;
   try {
-    id = await once.transaction(async (conn) => {
+    id = await once.create(async (conn) => {
       const id = await insertComment(conn, momentId, viewerId, trimmed);
       await notifyComment(conn, momentId, access.ownerId, viewerId);
       return id;

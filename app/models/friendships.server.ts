@@ -135,7 +135,7 @@ export async function sendFriendRequest(
   if (once.first) return { ok: true, friendship: once.first, friend, replayed: true };
   const made: { friendship?: Friendship } = {};
   try {
-    await once.transaction(async (conn) => {
+    await once.create(async (conn) => {
       made.friendship = await insertFriendship(conn, senderId, friendId, "pending");
       await notify(conn, [{ userId: friendId, kind: "friend-request", actorId: senderId }]);
       return made.friendship.id;

@@ -137,7 +137,7 @@ export async function createKid(
       if (!result.ok) return result;
       id = result.value;
     } else {
-      id = await once.transaction((conn) => insertKid(conn, ownerId, input));
+      id = await once.create((conn) => insertKid(conn, ownerId, input));
     }
   } catch (error) {
     const first = await once.winner(error);

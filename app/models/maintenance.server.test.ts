@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TEMP_UPLOAD_MAX_AGE_MS, uploadFromBuffer } from "~/images/multipart.server";
-import * as entry from "../entry.server";
-import { runMaintenance, startMaintenance, stopMaintenance } from "./maintenance.server";
+import { runScheduledJobs, SCHEDULED_JOBS } from "~/jobs/maintenance.server";
+import { MAINTENANCE_EVERY_MS, runMaintenance } from "./maintenance.server";
 
-// The housekeeping timer of a running server (issue 19, point 9): temp uploads left behind are
-// swept on a timer, not only at the next restart.
+// The housekeeping of a running server (issue 19, point 9): temp uploads left behind are swept on
+// the scheduler's timer (app/jobs/maintenance.server.ts), not only at the next restart.
 
 async function staleUpload(): Promise<string> {
   const file = await uploadFromBuffer(Buffer.from("left by a crash"));
@@ -22,17 +22,15 @@ describe("maintenance", () => {
     expect(fs.existsSync(stale)).toBe(false);
   });
 
-  it("runs at start and then on its timer, until stopped; the server starts it through the build's entry", async () => {
-    expect(entry.sweepUploads).toBe(startMaintenance);
-    const first = await staleUpload();
-    const stop = startMaintenance(50);
-    try {
-      await expect.poll(() => fs.existsSync(first)).toBe(false);
-      const later = await staleUpload(); // left after the first round: the timer takes it
-      await expect.poll(() => fs.existsSync(later)).toBe(false);
-    } finally {
-      stop();
-      stopMaintenance(); // twice is harmless
-    }
+  it("runs as the machine's housekeeping job of the scheduler: at start, then once per period", async () => {
+    const stale = await staleUpload();
+    const housekeeping = SCHEDULED_JOBS.filter((job) => job.name.startsWith("housekeeping@"));
+    expect(housekeeping.map((job) => [job.everyMs, job.run])).toEqual([[MAINTENANCE_EVERY_MS, runMaintenance]]);
+    expect(await runScheduledJobs(housekeeping, "this-machine:1")).toEqual([housekeeping[0]!.name]);
+    expect(fs.existsSync(stale)).toBe(false);
+    // within the period it does not run again, whichever process asks
+    const later = await staleUpload();
+    expect(await runScheduledJobs(housekeeping, "this-machine:2")).toEqual([]);
+    expect(fs.existsSync(later)).toBe(true);
   });
 });

@@ -2,10 +2,10 @@ import { sweepTempUploads } from "~/images/multipart.server";
 import { sweepUploads } from "~/images/storage.server";
 import { purgeSubmissions } from "./submissions.server";
 
-// Housekeeping of a running server, now and then every ten minutes: temp upload files left by a
+// Housekeeping of a running server, every ten minutes once per machine (a job of
+// app/jobs/maintenance.server.ts, asked for by server/index.mjs): temp upload files left by a
 // crash or a failed removal (a request removes its own when it ends: app/web/uploads.server.ts),
-// photo folders no row refers to, and one-time submission tokens older than a day. Started once by
-// the production server (server/index.mjs, through app/entry.server.tsx); never throws.
+// photo folders no row refers to, and one-time submission tokens older than a day. Never throws.
 
 export const MAINTENANCE_EVERY_MS = 10 * 60 * 1000;
 
@@ -26,22 +26,4 @@ export async function runMaintenance(): Promise<MaintenanceReport> {
     uploads: await part("uploads", () => sweepUploads()),
     submissions: await part("submission tokens", () => purgeSubmissions()),
   };
-}
-
-let timer: ReturnType<typeof setInterval> | null = null;
-
-/**
- * Runs housekeeping now (in the background) and then every `everyMs`; a second call only runs it
- * again. The timer never keeps the process alive. Answers a function that stops it.
- */
-export function startMaintenance(everyMs = MAINTENANCE_EVERY_MS): () => void {
-  timer ??= setInterval(() => void runMaintenance(), everyMs);
-  timer.unref?.();
-  void runMaintenance();
-  return stopMaintenance;
-}
-
-export function stopMaintenance(): void {
-  if (timer) clearInterval(timer);
-  timer = null;
 }

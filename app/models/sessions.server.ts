@@ -1,25 +1,37 @@
 import crypto from "node:crypto";
-import { nowIso, writeTransaction } from "~/lib/db.server";
+import { isDatabaseBusy, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
+import { describeUserAgent } from "~/lib/user-agent";
+import { whereOwnedBy } from "./access.server";
+import { notFound, type Result } from "./refusal";
 import { userColumns, userFromRow, usersQuery, type User } from "./users.server";
 
 // Sessions are rows. The cookie holds a random 256-bit token; the table holds only its sha256,
 // so neither a stolen database nor a guessed id opens a session. Deleting the row ends it.
+// Pages and the API name a session by its random `handle`, never by the row's id (the hash).
 
 function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-export async function createSession(userId: number): Promise<{ token: string; expires: Date }> {
+/** "Last seen" is written at most this often per session (a request costs no write otherwise). */
+export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
+const USER_AGENT_MAX = 255;
+
+export async function createSession(userId: number, userAgent?: string | null): Promise<{ token: string; expires: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
+  const now = nowIso();
   await writeTransaction((trx) =>
     trx("sessions").insert({
-    id: hashToken(token),
-    user_id: userId,
-    created_at: nowIso(),
+      id: hashToken(token),
+      user_id: userId,
+      created_at: now,
       expires_at: expires.toISOString(),
+      last_seen_at: now,
+      user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
+      handle: crypto.randomBytes(12).toString("base64url"),
     }),
   );
   return { token, expires };
@@ -31,13 +43,27 @@ const sessionUser = query<{ hash: string; now: string }>((p, k) =>
     .join("sessions", "sessions.user_id", "users.id")
     .where("sessions.id", p("hash"))
     .andWhere("sessions.expires_at", ">", p("now"))
-    .first(userColumns),
+    .first([...userColumns, "sessions.last_seen_at as session_last_seen_at"]),
 );
+
+/** Last seen is a hint: a busy database skips it (the next request, minutes later, tries again). */
+async function touchSession(hash: string, now: string): Promise<void> {
+  try {
+    await writeTransaction((trx) => trx("sessions").where("id", hash).update({ last_seen_at: now }));
+  } catch (error) {
+    if (!isDatabaseBusy(error)) throw error;
+  }
+}
 
 export async function getSessionUser(token: string): Promise<User | null> {
   if (!token || token.length > 100) return null;
-  const row = await sessionUser.first({ hash: hashToken(token), now: nowIso() });
-  return row ? userFromRow(row) : null;
+  const hash = hashToken(token);
+  const now = nowIso();
+  const row = await sessionUser.first({ hash, now });
+  if (!row) return null;
+  const seen = typeof row.session_last_seen_at === "string" ? Date.parse(row.session_last_seen_at) : NaN;
+  if (!(seen > Date.now() - LAST_SEEN_EVERY_MS)) await touchSession(hash, now);
+  return userFromRow(row);
 }
 
 export async function deleteSession(token: string): Promise<void> {
@@ -46,4 +72,58 @@ export async function deleteSession(token: string): Promise<void> {
 
 export async function deleteExpiredSessions(): Promise<number> {
   return writeTransaction((trx) => trx("sessions").where("expires_at", "<=", nowIso()).delete());
+}
+
+/** One of a user's sessions as the settings page and the API show it. */
+export type SessionInfo = {
+  id: string;
+  device: string;
+  created_at: string;
+  last_seen_at: string;
+  current: boolean;
+};
+
+const sessionsOf = query<{ user: number; now: string }>((p, k) =>
+  whereOwnedBy(k("sessions"), "sessions.user_id", p("user"))
+    .andWhere("sessions.expires_at", ">", p("now"))
+    .orderBy([{ column: "sessions.last_seen_at", order: "desc" }, { column: "sessions.created_at", order: "desc" }])
+    .select("sessions.id", "sessions.handle", "sessions.user_agent", "sessions.created_at", "sessions.last_seen_at"),
+);
+
+/** The user's live sessions, most recently seen first; `currentToken`'s is marked `current`. */
+export async function listSessions(userId: number, currentToken: string | null): Promise<SessionInfo[]> {
+  const current = currentToken ? hashToken(currentToken) : null;
+  const rows = await sessionsOf.all<{ id: string; handle: string; user_agent: string | null; created_at: string; last_seen_at: string | null }>({
+    user: userId,
+    now: nowIso(),
+  });
+  return rows.map((r) => ({
+    id: r.handle,
+    device: describeUserAgent(r.user_agent),
+    created_at: r.created_at,
+    last_seen_at: r.last_seen_at ?? r.created_at,
+    current: r.id === current,
+  }));
+}
+
+/** Ends one of the user's own sessions, named by its handle. Refused: not-found (not theirs, or gone). */
+export async function endSessionByHandle(userId: number, handle: string): Promise<Result> {
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(handle)) return notFound("Session not found");
+  const deleted = await writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhere("handle", handle).delete());
+  return deleted ? { ok: true } : notFound("Session not found");
+}
+
+/** Ends every session of the user except the one of `currentToken`. Answers how many ended. */
+export async function endOtherSessions(userId: number, currentToken: string | null): Promise<number> {
+  const keep = currentToken ? hashToken(currentToken) : "";
+  return writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhereNot("id", keep).delete());
+}
+
+const sessionStart = query<{ hash: string }>((p, k) => k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"));
+
+/** When the session of this token began (a fresh sign-in confirms deleting an account without a password). */
+export async function sessionStartedAt(token: string | null): Promise<string | null> {
+  if (!token || token.length > 100) return null;
+  const row = await sessionStart.first<{ created_at: string }>({ hash: hashToken(token) });
+  return row?.created_at ?? null;
 }

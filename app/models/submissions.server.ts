@@ -9,7 +9,7 @@ import { parseSubmissionToken } from "~/forms/submission";
 //
 //   const once = await submissionOnce(userId, "kid", token, () => [input, digest], getKid);
 //   if (once.first) … answer what the first submission created (it is still there);
-//   … create inside once.transaction(…) (or call once.claim(trx, id) in your own transaction);
+//   … create inside once.create(…) (or call once.claim(trx, id) in your own transaction);
 //   catch (error) { const first = await once.winner(error); if (first) … the same answer }
 //
 // The claim is a row of `submissions` written in the same transaction as what was created, so it
@@ -38,7 +38,7 @@ export type Once<T> = {
   /** Records the submission inside the transaction that created `resultId` (no-op without a token). */
   claim(trx: Knex.Transaction, resultId: number): Promise<void>;
   /** `write` (which answers the new row's id) and the claim in one write transaction (writeTransaction); without a token, `write` alone in one. */
-  transaction(write: (conn: Db) => Promise<number>): Promise<number>;
+  create(write: (conn: Db) => Promise<number>): Promise<number>;
   /**
    * After the create failed (a unique violation, or a refusal such as "already exists"): what the
    * first submission of this token created meanwhile, or null (then the failure stands).
@@ -48,7 +48,7 @@ export type Once<T> = {
 
 /** No token, other content, or a first result that is gone: everything runs as it always did. */
 function none<T>(): Once<T> {
-  return { first: null, claim: async () => {}, transaction: (write) => writeTransaction(write), winner: async () => null };
+  return { first: null, claim: async () => {}, create: (write) => writeTransaction(write), winner: async () => null };
 }
 
 /** The first submission of a token lost a race to another of the same content: roll back, answer that one. */
@@ -117,7 +117,7 @@ export async function submissionOnce<T>(
   return {
     first: null,
     claim,
-    transaction: (write) =>
+    create: (write) =>
       writeTransaction(async (trx) => {
         const id = await write(trx);
         await claim(trx, id);
@@ -139,4 +139,16 @@ export async function submissionOnce<T>(
 export async function purgeSubmissions(olderThanMs = SUBMISSION_MAX_AGE_MS): Promise<number> {
   const cutoff = new Date(Date.now() - olderThanMs).toISOString();
   return writeTransaction((trx) => trx("submissions").where("created_at", "<", cutoff).delete());
+}
+
+/**
+ * Removes, on `conn` (the account deletion's transaction), every submission of `userId` and the
+ * sign-up submission that created the account: the table has no foreign key to users (a sign-up is
+ * user 0), so the cascade does not reach it.
+ */
+export async function deleteSubmissionsOf(conn: Db, userId: number): Promise<void> {
+  await conn("submissions")
+    .where("user_id", userId)
+    .orWhere((w) => w.where("user_id", SIGNUP_USER).andWhere("action", "signup").andWhere("result_id", userId))
+    .delete();
 }

@@ -87,10 +87,23 @@ const usersWithEmailOrUsername = query<{ email: string; username: string }>((p, 
   k("users")
     .where("email_normalized", p("email"))
     .orWhere("username_normalized", p("username"))
-    .select("email_normalized", "username_normalized"),
+    .select("id", "email_normalized", "username_normalized"),
 );
 
-type Taken = { email_normalized: string; username_normalized: string };
+type Taken = { email_normalized: string; username_normalized: string; id?: number };
+
+/**
+ * Uniqueness errors for this email and username as sign-up words them, or null; rows of `exceptUserId`
+ * (an account changing its own) do not count.
+ */
+export async function takenErrors(email: string, username: string, exceptUserId?: number): Promise<FieldErrors | null> {
+  const rows = await usersWithEmailOrUsername.all<Taken>({ email: normalizeEmail(email), username: normalizeUsername(username) });
+  return conflictErrors(
+    rows.filter((r) => r.id === undefined || Number(r.id) !== exceptUserId),
+    normalizeEmail(email),
+    username.trim(),
+  );
+}
 
 const userWithPasswordById = query<{ id: number }>((p, k) =>
   usersQuery(k).where("users.id", p("id")).first([...userColumns, "users.password_hash"]),
@@ -129,7 +142,7 @@ export async function createUser(input: NewUser, opts: { token?: unknown } = {})
   }
   const password_hash = await hashPassword(input.password);
   try {
-    const id = await once.transaction((conn) => insertUser(conn, { ...input, password_hash }));
+    const id = await once.create((conn) => insertUser(conn, { ...input, password_hash }));
     const user = await getUserById(id);
     if (!user) throw new Error("user vanished after insert");
     return { ok: true, user };

@@ -1,13 +1,19 @@
-import { Form, Link } from "react-router";
+import { Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/home";
 import { useRootData } from "~/components/root-data";
 
 export default function Home(_: Route.ComponentProps) {
   const data = useRootData();
   const user = data?.user;
+  const [params] = useSearchParams();
   return (
     <div className="landing">
       <title>Sweet Moments – Your Daily Dose Of Joy And Connection</title>
+      {params.get("deleted") === "1" && !user ? (
+        <p className="notice" role="status">
+          Your account and everything in it have been deleted.
+        </p>
+      ) : null}
       <section className="hero">
         <h1 className="hero__title">Your Daily Dose Of Joy And Connection</h1>
         <p className="hero__lead">

@@ -17,6 +17,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
+  await request.text(); // nothing in it is needed; read so its size limit holds
   const used = await useSignInLink(params.token);
   if (!used.ok) return redirect(new URL(request.url).pathname, 303); // the page now says why
   const to = used.purpose === "reset" ? AFTER_RESET : "/my-kids-list";

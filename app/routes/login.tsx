@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof LoginError) {
       return data(
         { result: submission.reply({ fieldErrors: error.fieldErrors, hideFields: ["password"] }), variant: "login" },
-        { status: error.status },
+        { status: error.status, headers: error.headers },
       );
     }
     throw error;

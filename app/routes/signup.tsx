@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/signup";
 import { SignupForm } from "~/components/auth-forms";
-import { requireAnonymous, startSession } from "~/web/auth.server";
+import { checkSignupAllowed, clientAddress, LoginError, requireAnonymous, startSession } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { signUp } from "~/models/users.server";
@@ -13,13 +13,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);
   const form = await request.formData();
   const variant = form.get("variant") === "modal" ? "modal" : "page";
   const submission = parseWithZod(form, { schema: variant === "modal" ? SignupSchema : LegacySignupSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), variant }, { status: 400 });
+  }
+  try {
+    await checkSignupAllowed(clientAddress(context));
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    const result = submission.reply({ fieldErrors: error.fieldErrors, hideFields: ["password", "confirmPassword"] });
+    return data({ result, variant }, { status: error.status, headers: error.headers });
   }
   const created = await signUp(submission.value, { token: form.get(SUBMISSION_FIELD) });
   if (!created.ok) {

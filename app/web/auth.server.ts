@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { config } from "~/lib/config.server";
 import { clientAddressContext } from "~/lib/context";
 import { dummyHash, hasPassword, verifyPassword } from "~/lib/password.server";
-import { FailureLimiter } from "~/lib/rate-limit.server";
+import { blockedFor, count, hit, reset } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
 import { LoginSchema } from "~/forms/auth";
@@ -89,8 +89,13 @@ export async function requireAnonymous(request: Request): Promise<void> {
 
 /** Set-Cookie header value starting a new session for `user`. */
 export async function startSession(request: Request, user: Pick<User, "id">): Promise<string> {
-  const { token, expires } = await createSession(user.id);
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"));
   return cookie().serialize(token, { expires, secure: isHttps(request) });
+}
+
+/** The token of the request's session cookie (verified), or null: to tell the current session apart. */
+export function sessionToken(request: Request): Promise<string | null> {
+  return readToken(request);
 }
 
 /** Deletes the session row (so the old cookie is worthless) and returns a clearing Set-Cookie. */
@@ -106,48 +111,87 @@ export class LoginError extends Error {
   constructor(
     public status: 401 | 429,
     public fieldErrors: Record<string, string[]>,
+    /** 429: milliseconds until the limit lets this client try again */
+    public retryAfterMs = 0,
   ) {
     super(Object.values(fieldErrors).flat().join(" "));
+  }
+
+  /** The Retry-After header of a 429 (seconds), or none. */
+  get headers(): Record<string, string> {
+    return this.status === 429 ? { "Retry-After": String(Math.max(1, Math.ceil(this.retryAfterMs / 1000))) } : {};
   }
 }
 
 export const INVALID_LOGIN = "Invalid email or password.";
 
-const limiter = new FailureLimiter(() => config().loginWindowMinutes * 60_000);
+function minutesText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
 
 function tooMany(ms: number): LoginError {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  return new LoginError(429, {
-    email: [`Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`],
-  });
+  return new LoginError(429, { email: [`Too many attempts. Try again in ${minutesText(ms)}.`] }, ms);
+}
+
+/** The counters of log-in failures (app/lib/rate-limit.server.ts; docs/decisions/0018-*). */
+export function loginLimitKeys(email: string, address: string) {
+  const account = normalizeEmail(email);
+  return {
+    /** failures through the account, from anywhere */
+    account: `login:account:${account}`,
+    /** failures from the address, through any account */
+    address: `login:address:${address}`,
+    /** failures through the account from this address */
+    pair: `login:pair:${account}|${address}`,
+  };
 }
 
 /**
  * The one credential check, used by the log-in page (through remix-auth) and POST /api/auth/login.
- * Unknown email and wrong password answer alike and take alike long.
+ * Unknown email and wrong password answer alike and take alike long. Limits, counted in the
+ * database so every process shares them: an address with too many failures (any account) is
+ * refused; an account with too many failures is locked only for the addresses that failed through
+ * it, so its owner still logs in from elsewhere (OWASP; docs/decisions/0018-*).
  */
 export async function checkCredentials(email: string, password: string, address: string): Promise<User> {
   const cfg = config();
-  const accountKey = `account:${normalizeEmail(email)}`;
-  const addressKey = `address:${address}`;
-  const wait = Math.max(
-    limiter.blockedFor(accountKey, cfg.loginMaxFailuresPerAccount),
-    limiter.blockedFor(addressKey, cfg.loginMaxFailuresPerAddress),
-  );
-  if (wait > 0) throw tooMany(wait);
+  const keys = loginLimitKeys(email, address);
+  const windowMs = cfg.loginWindowMinutes * 60_000;
+  const addressWait = await blockedFor(keys.address, cfg.loginMaxFailuresPerAddress);
+  if (addressWait > 0) throw tooMany(addressWait);
+  const accountWait = await blockedFor(keys.account, cfg.loginMaxFailuresPerAccount);
+  if (accountWait > 0 && (await count(keys.pair)) > 0) throw tooMany(accountWait);
 
   const found = await getUserWithPasswordByEmail(email);
-  // an account without a password (password_hash "") never passes, and takes as long as any other
-  const usable = found && hasPassword(found.password_hash) ? found.password_hash : null;
-  const ok = await verifyPassword(password, usable ?? (await dummyHash()));
-  if (!found || !usable || !ok || (found.is_demo && !cfg.demo)) {
-    limiter.fail(accountKey);
-    limiter.fail(addressKey);
+  // an account without a password (password_hash "") never logs in with one; it takes as long
+  const stored = found && hasPassword(found.password_hash) ? found.password_hash : await dummyHash();
+  const ok = (await verifyPassword(password, stored)) && Boolean(found && hasPassword(found.password_hash));
+  if (!found || !ok || (found.is_demo && !cfg.demo)) {
+    await hit(keys.account, { max: cfg.loginMaxFailuresPerAccount, windowMs });
+    await hit(keys.address, { max: cfg.loginMaxFailuresPerAddress, windowMs });
+    await hit(keys.pair, { max: cfg.loginMaxFailuresPerAccount, windowMs });
     throw new LoginError(401, { email: [INVALID_LOGIN] });
   }
-  limiter.reset(accountKey);
+  // the account's count stays: a success elsewhere must not reopen it to the addresses that failed
+  if ((await count(keys.pair)) > 0) await reset(keys.pair);
   const { password_hash: _hash, ...user } = found;
   return user;
+}
+
+/**
+ * Sign-ups per client address (SIGNUP_MAX_PER_ADDRESS per SIGNUP_WINDOW_MINUTES), for the sign-up
+ * page and POST /api/auth/signup: counts this attempt and refuses it (429) past the limit.
+ */
+export async function checkSignupAllowed(address: string): Promise<void> {
+  const cfg = config();
+  const { blocked, retryAfterMs } = await hit(`signup:address:${address}`, {
+    max: cfg.signupMaxPerAddress,
+    windowMs: cfg.signupWindowMinutes * 60_000,
+  });
+  if (blocked) {
+    throw new LoginError(429, { email: [`Too many sign-ups from your network. Try again in ${minutesText(retryAfterMs)}.`] }, retryAfterMs);
+  }
 }
 
 export const DEMO_EMAIL = "demo@aa.io";

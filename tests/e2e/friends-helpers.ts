@@ -3,10 +3,10 @@
 // (the uploads folder, or the S3 bucket when the run has STORAGE=s3 and the S3_* settings).
 import crypto from "node:crypto";
 import path from "node:path";
-import knexFactory, { type Knex } from "knex";
+import type { Knex } from "knex";
 import sharp from "sharp";
 import { createPhotoStore, type PhotoStore } from "../../app/images/photo-store.server";
-import { knexConfig } from "../../db/knexfile.mjs";
+import { openE2eDb } from "./e2e-db";
 import { readStorageSettings } from "../../server/env.mjs";
 
 let conn: Knex | null = null;
@@ -19,7 +19,7 @@ function e2eDir(): string {
 }
 
 export function e2eDb(): Knex {
-  conn ??= knexFactory(knexConfig(path.join(e2eDir(), "e2e.sqlite")));
+  conn ??= openE2eDb();
   return conn;
 }
 

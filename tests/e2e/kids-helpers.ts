@@ -1,15 +1,14 @@
 // Test-only helpers for tests/e2e/kids.spec.ts. The friendship screens are built elsewhere, so an
 // accepted friendship (and bulk moments for paging) are written straight into the e2e database.
-import path from "node:path";
-import knexFactory, { type Knex } from "knex";
+import type { Knex } from "knex";
 import sharp from "sharp";
 import type { APIRequestContext } from "@playwright/test";
-import { knexConfig } from "../../db/knexfile.mjs";
+import { openE2eDb } from "./e2e-db";
 
 let conn: Knex | null = null;
 
 function e2eDb(): Knex {
-  conn ??= knexFactory(knexConfig(path.join(process.env.E2E_DIR!, "e2e.sqlite")));
+  conn ??= openE2eDb();
   return conn;
 }
 

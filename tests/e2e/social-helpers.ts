@@ -1,17 +1,16 @@
 // Data for the likes-and-comments specs. Accounts are made through the UI (signUp); the kid, the
 // moment and the accepted friendship are written straight into the e2e server's database, so these
 // specs do not depend on the kid and moment forms.
-import path from "node:path";
-import knexFactory, { type Knex } from "knex";
+import type { Knex } from "knex";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { knexConfig } from "../../db/knexfile.mjs";
+import { openE2eDb } from "./e2e-db";
 import { newAccount, signUp } from "./utils";
 
 let knex: Knex | null = null;
 
 /** The e2e server's database (the same file, WAL mode, so both may write). */
 export function e2eDb(): Knex {
-  knex ??= knexFactory(knexConfig(path.join(process.env.E2E_DIR!, "e2e.sqlite")));
+  knex ??= openE2eDb();
   return knex;
 }
 

@@ -87,6 +87,16 @@ const imageParams = (which: keyof World["urls"]) => (w: World) => {
   return { key: key!, file: file! };
 };
 
+/** A new session of the owner; its handle (as the settings page and the API name it) in `lastHandle`. */
+let lastHandle = "";
+async function sessionHandleOf(who?: { id: number }): Promise<Record<string, number>> {
+  const { createSession, listSessions } = await import("~/models/sessions.server");
+  const owner = who ?? world.users.owner;
+  const { token } = await createSession(owner.id, "matrix");
+  lastHandle = (await listSessions(owner.id, token)).find((s) => s.current)!.id;
+  return {};
+}
+
 function kidForm(): FormData {
   const form = new FormData();
   form.set("name", "Renamed");
@@ -203,6 +213,26 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "GET (forged link)", query: "?u=1&s=forged", expect: all(200, 200) },
     { label: "POST (forged link)", method: "POST", query: "?u=1&s=forged", body: () => ({ form: {} }), expect: all(200, 200) },
   ],
+  // one's own account: everyone signed in gets their own, nobody anyone else's (docs/spec.md §2)
+  "routes/settings.tsx": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST (no intent)", method: "POST", body: () => ({ form: {} }), expect: all("login", 400) },
+    {
+      label: "POST end another user's session",
+      method: "POST",
+      prepare: () => sessionHandleOf(),
+      body: () => ({ form: { intent: "end-session", session: lastHandle } }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: { redirect: "/settings" } },
+    },
+  ],
+  "routes/settings-delete.tsx": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST (wrong password)", method: "POST", body: () => ({ form: { password: "wrong-password" } }), expect: all("login", 400) },
+  ],
+  "routes/settings-export.ts": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST", method: "POST", body: () => ({ form: {} }), expect: all(405, 405) },
+  ],
   "routes/not-found.tsx": [{ label: "GET", params: () => ({ "*": "no/such/page" }), expect: all(404, 404) }],
 
   // photos
@@ -258,6 +288,26 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/users-friends.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current.ts": [
+    { label: "GET", expect: all(401, 200) },
+    { label: "PUT (no fields)", method: "PUT", body: () => ({ json: {} }), expect: all(401, 400) },
+    { label: "DELETE (wrong password)", method: "DELETE", body: () => ({ json: { password: "wrong-password" } }), expect: all(401, 400) },
+  ],
+  "routes/api/users-current-password.ts": [
+    { label: "PUT (wrong current password)", method: "PUT", body: () => ({ json: { current_password: "nope12", password: "secret2", confirmPassword: "secret2" } }), expect: all(401, 400) },
+  ],
+  "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current-sessions-id.ts": [
+    {
+      // the owner's session: only the owner may end it; to anyone else it does not exist
+      label: "DELETE",
+      method: "DELETE",
+      prepare: () => sessionHandleOf(),
+      params: () => ({ id: lastHandle }),
+      expect: { signedOut: 401, stranger: 404, pending: 404, friend: 404, owner: 200 },
+    },
+  ],
+  "routes/api/export.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/users-search.ts": [{ label: "GET", query: "?query=a", expect: all(401, 200) }],
   "routes/api/kids-current.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/kids-new.ts": [{ label: "POST", method: "POST", body: () => ({ form: kidForm() }), expect: all(401, 201) }],
@@ -486,8 +536,11 @@ for (const route of ROUTES) {
             matches(answer, want),
             `${method} ${url} as ${viewer}: got ${answer.status}${answer.location ? ` → ${answer.location}` : ""}, want ${describeOutcome(want)}`,
           ).toBe(true);
-          // /api answers JSON, never HTML or a redirect; a refusal carries a message envelope
-          if (route.path.startsWith("/api/") && answer.response) {
+          // /api answers JSON, never HTML or a redirect (but the export's ZIP); a refusal carries a message envelope
+          if (route.path === "/api/export" && answer.status === 200) {
+            expect(answer.response?.headers.get("Content-Type")).toBe("application/zip");
+            await answer.response?.body?.cancel();
+          } else if (route.path.startsWith("/api/") && answer.response) {
             expect(answer.response.headers.get("Content-Type")).toMatch(/^application\/json/);
             if (answer.status === 401 && viewer === "signedOut" && !PUBLIC_API.has(route.file)) {
               expect(await answer.response.json()).toEqual({ errors: { message: "Unauthorized" } });

@@ -1,8 +1,11 @@
 // Several server processes on one database (docs/decisions/0017-processes-and-write-
 // transactions.md): two real servers (server/index.mjs on a fresh build) take concurrent moment
 // deletes and comment creates and never answer 5xx: on one SQLite file (the default), and on
-// PostgreSQL with TEST_DATABASE_URL. The write lock held from outside: processes.sqlite.test.ts.
+// PostgreSQL with TEST_DATABASE_URL; limits and the client's address shared by the processes; the
+// cluster of npm start (workers replaced, SIGTERM). The write lock held from outside:
+// processes.sqlite.test.ts.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
@@ -103,5 +106,88 @@ describe("two server processes on one database", () => {
       expect(await knex.raw("PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
     }
     for (const s of servers) expect(s.errorLines().filter((l) => /SQLITE_BUSY|\[server\]|\[app\]|\[api\]/.test(l))).toEqual([]);
+  }, 120_000);
+});
+
+describe("limits shared by the processes (docs/decisions/0018-shared-limits-and-job-leases.md)", () => {
+  const logIn = (base: string, email: string, password: string, forwardedFor?: string) =>
+    call(base, "/api/auth/login", { json: { email, password }, headers: forwardedFor ? { "X-Forwarded-For": forwardedFor } : {} });
+
+  it("count log-in failures once for both servers: the 11th attempt is refused by either", async () => {
+    const [a, b] = servers.map((s) => `http://127.0.0.1:${s.port}`) as [string, string];
+    await call(a, "/api/auth/signup", { json: { email: "shared-count@example.com", username: "sharedcount", password: "secret12" } });
+    // 5 on each: in-memory counters (one per process) would never reach the limit of 10
+    for (let i = 0; i < 10; i++) expect((await logIn(i % 2 ? a : b, "shared-count@example.com", "wrong123")).status).toBe(401);
+    for (const base of [a, b]) {
+      const refused = await logIn(base, "shared-count@example.com", "secret12");
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.text).email[0]).toMatch(/^Too many attempts/);
+    }
+  });
+
+  it("take the client's address from X-Forwarded-For only through a trusted proxy (TRUST_PROXY)", async () => {
+    const proxied = await startBuiltServer(buildDir, { TRUST_PROXY: "1", LOGIN_MAX_FAILURES_PER_ACCOUNT: "2" });
+    servers.push(proxied);
+    const p = `http://127.0.0.1:${proxied.port}`;
+    await call(p, "/api/auth/signup", { json: { email: "behind-proxy@example.com", username: "behindproxy", password: "secret12" } });
+    for (let i = 0; i < 2; i++) expect((await logIn(p, "behind-proxy@example.com", "wrong123", "203.0.113.5")).status).toBe(401);
+    // the failing client is locked out of the account, another client behind the same proxy is not
+    expect((await logIn(p, "behind-proxy@example.com", "secret12", "6.6.6.6, 203.0.113.5")).status).toBe(429);
+    expect((await logIn(p, "behind-proxy@example.com", "secret12", "203.0.113.9")).status).toBe(200);
+
+    // without TRUST_PROXY the header is the client's own word: every attempt is the socket's address
+    const a = `http://127.0.0.1:${servers[0]!.port}`;
+    await call(a, "/api/auth/signup", { json: { email: "no-proxy@example.com", username: "noproxy", password: "secret12" } });
+    for (let i = 0; i < 10; i++) expect((await logIn(a, "no-proxy@example.com", "wrong123", `203.0.113.${i}`)).status).toBe(401);
+    expect((await logIn(a, "no-proxy@example.com", "secret12", "198.51.100.77")).status).toBe(429);
+  }, 120_000);
+});
+
+/** The processes whose parent is `pid` (Linux: /proc/<pid>/stat, field 4 is the parent). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")"
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out.sort((x, y) => x - y);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes-and-write-transactions.md)", () => {
+  it("runs WEB_CONCURRENCY workers on one port, replaces one that dies, and stops them all on SIGTERM", async () => {
+    const primary = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "cluster.mjs");
+    const base = `http://127.0.0.1:${primary.port}`;
+    // both share the port: a worker that dies then leaves it open for its replacement
+    await primary.waitForOutput(/\[cluster\] 2 workers listening/);
+    const workers = childrenOf(primary.pid);
+    expect(workers).toHaveLength(2);
+    expect((await call(base, "/readyz")).status).toBe(200);
+
+    const victim = workers[0]!;
+    process.kill(victim, "SIGKILL");
+    const replaced = await primary.waitForOutput(new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`));
+    const replacement = Number(replaced[1]);
+    expect(childrenOf(primary.pid)).toEqual([workers[1]!, replacement].sort((x, y) => x - y));
+    expect((await call(base, "/healthz")).status).toBe(200);
+
+    expect(await primary.stop()).toBe(0);
+    expect([workers[1]!, replacement].filter(alive)).toEqual([]);
+    expect(primary.errorLines().filter((l) => !l.startsWith(`[cluster] worker ${victim} exited (SIGKILL)`))).toEqual([]);
   }, 120_000);
 });

@@ -16,7 +16,7 @@ const route = publicApiRoute({
       const user = await checkCredentials(parsed.data.email, parsed.data.password, clientAddress(context));
       return json(serializeUser(user, true), { headers: { "Set-Cookie": await startSession(request, user) } });
     } catch (error) {
-      if (error instanceof LoginError) return apiBareFieldErrors(error.fieldErrors, error.status);
+      if (error instanceof LoginError) return apiBareFieldErrors(error.fieldErrors, error.status, error.headers);
       throw error;
     }
   },

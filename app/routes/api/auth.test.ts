@@ -73,14 +73,51 @@ describe("POST /api/auth/login", () => {
     expect(await res.json()).toEqual({ email: ["Email is required."], password: ["Password is required."] });
   });
 
-  it("refuses repeated failures for one account with 429", async () => {
+  it("refuses repeated failures for one account with 429 to the addresses that failed (OWASP)", async () => {
     await makeUser({ email: "victim@example.com" });
     const attempt = (password: string, address: string) =>
       login.action(args(req("/api/auth/login", { json: { email: "victim@example.com", password } }), {}, context(address)));
     for (let i = 0; i < 10; i++) expect((await attempt("wrong12", `10.0.0.${i}`)).status).toBe(401);
-    const blocked = await attempt("secret1", "10.0.1.1");
+    // an address that failed through the account is locked out of it, even with the right password
+    const blocked = await attempt("secret1", "10.0.0.3");
     expect(blocked.status).toBe(429);
     expect((await blocked.json()).email[0]).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(14 * 60);
+    // the owner, from an address that has not failed through it, still gets in
+    expect((await attempt("secret1", "10.0.1.1")).status).toBe(200);
+    // a new address gets one wrong try while the account is locked, then it is locked too
+    expect((await attempt("wrong12", "10.0.1.2")).status).toBe(401);
+    expect((await attempt("secret1", "10.0.1.2")).status).toBe(429);
+    // a success elsewhere does not reopen the account to the addresses that failed
+    expect((await attempt("secret1", "10.0.0.3")).status).toBe(429);
+  });
+
+  it("refuses an address with too many failures over any accounts (LOGIN_MAX_FAILURES_PER_ADDRESS)", async () => {
+    process.env.LOGIN_MAX_FAILURES_PER_ADDRESS = "3";
+    resetEnvCache();
+    try {
+      const user = await makeUser();
+      const attempt = (email: string, password: string, address: string) =>
+        login.action(args(req("/api/auth/login", { json: { email, password } }), {}, context(address)));
+      for (let i = 0; i < 3; i++) expect((await attempt(`nobody${i}@example.com`, "wrong12", "10.9.9.9")).status).toBe(401);
+      expect((await attempt(user.email, "secret1", "10.9.9.9")).status).toBe(429);
+      expect((await attempt(user.email, "secret1", "10.9.9.10")).status).toBe(200);
+    } finally {
+      delete process.env.LOGIN_MAX_FAILURES_PER_ADDRESS;
+      resetEnvCache();
+    }
+  });
+
+  it("counts failures in the database, for every process (no count kept in memory)", async () => {
+    await makeUser({ email: "shared@example.com" });
+    const attempt = (password: string) =>
+      login.action(args(req("/api/auth/login", { json: { email: "shared@example.com", password } }), {}, context("10.3.3.3")));
+    for (let i = 0; i < 10; i++) expect((await attempt("wrong12")).status).toBe(401);
+    const { db } = await import("~/lib/db.server");
+    expect((await db()("rate_limits").count({ n: "*" }).first())!.n).toBeGreaterThanOrEqual(3);
+    // what another process sees: the counters gone, the account opens again
+    await db()("rate_limits").delete();
+    expect((await attempt("secret1")).status).toBe(200);
   });
 
   it("refuses the demo account when DEMO is off", async () => {
@@ -145,5 +182,31 @@ describe("unknown /api paths and methods", () => {
     const res = await login.action(args(bad));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ errors: { message: "The request body could not be read." } });
+  });
+});
+
+describe("sign-ups per client address", () => {
+  it("answer 429 in the bare envelope past SIGNUP_MAX_PER_ADDRESS, with Retry-After; other addresses go on", async () => {
+    process.env.SIGNUP_MAX_PER_ADDRESS = "2";
+    resetEnvCache();
+    try {
+      const attempt = (name: string, address: string) =>
+        signup.action(args(req("/api/auth/signup", { json: { email: `${name}@example.com`, username: name, password: "secret1" } }), {}, context(address)));
+      expect((await attempt("limited1", "10.4.4.4")).status).toBe(200);
+      // a refused sign-up (taken) counts too: the limit is on attempts, which also probe for accounts
+      expect((await attempt("limited1", "10.4.4.4")).status).toBe(401);
+      const refused = await attempt("limited2", "10.4.4.4");
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({ email: ["Too many sign-ups from your network. Try again in 60 minutes."] });
+      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(59 * 60);
+      expect((await attempt("limited2", "10.4.4.5")).status).toBe(200);
+      // the form's own checks come first: a blocked address still hears what is wrong with its form
+      const invalid = await signup.action(args(req("/api/auth/signup", { json: {} }), {}, context("10.4.4.4")));
+      expect(invalid.status).toBe(401);
+      expect(Object.keys(await invalid.json())).toContain("password");
+    } finally {
+      delete process.env.SIGNUP_MAX_PER_ADDRESS;
+      resetEnvCache();
+    }
   });
 });

@@ -28,18 +28,23 @@ export function removeBuild(buildDir: string): void {
 
 export type BuiltServer = {
   port: number;
+  /** The process started (with server/cluster.mjs: the primary). */
+  pid: number;
   /** Everything the server wrote to stderr so far, as lines. */
   errorLines(): string[];
-  stop(): Promise<void>;
+  /** Resolves with the match once the server's standard output matches `pattern`. */
+  waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
+  /** SIGTERM, and the exit code once it has exited. */
+  stop(): Promise<number | null>;
   /** kill -9: no shutdown of any kind; resolves when the process has exited. */
   crash(): Promise<void>;
 };
 
 /**
- * Starts `node server/index.mjs` on a free port, on the database and uploads folder of the
- * current test file (tests/setup-db.ts), and waits for its "running at" line.
+ * Starts `node server/index.mjs` (or `entry`, e.g. cluster.mjs) on a free port, on the database and
+ * uploads folder of the current test file (tests/setup-db.ts), and waits for its "running at" line.
  */
-export async function startBuiltServer(buildDir: string, env: Record<string, string> = {}): Promise<BuiltServer> {
+export async function startBuiltServer(buildDir: string, env: Record<string, string> = {}, entry = "index.mjs"): Promise<BuiltServer> {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) childEnv[k] = v;
   delete childEnv.ORIGIN;
@@ -52,9 +57,10 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     HOST: "127.0.0.1",
     DEMO: "false",
     LOGIN_MAX_FAILURES_PER_ADDRESS: "1000000",
+    SIGNUP_MAX_PER_ADDRESS: "1000000",
     ...env,
   });
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "server", "index.mjs")], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "server", entry)], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
@@ -62,25 +68,40 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
   let stderr = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
-  const port = await new Promise<number>((resolve, reject) => {
-    let stdout = "";
-    child.stdout!.setEncoding("utf8");
-    child.stdout!.on("data", (chunk: string) => {
-      stdout += chunk;
-      const m = /running at https?:\/\/[^:\s]+:(\d+)/.exec(stdout);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}) before listening:\n${stderr}`)));
+  let stdout = "";
+  const waiting = new Set<() => void>();
+  child.stdout!.setEncoding("utf8");
+  child.stdout!.on("data", (chunk: string) => {
+    stdout += chunk;
+    for (const check of waiting) check();
   });
+  const waitForOutput = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(stdout);
+        if (!m) return;
+        waiting.delete(check);
+        resolve(m);
+      };
+      waiting.add(check);
+      check();
+      void exited.then((code) => {
+        if (waiting.delete(check)) reject(new Error(`server exited (${code}) before printing ${pattern}:\n${stderr}`));
+      });
+    });
+
+  const port = Number((await waitForOutput(/running at https?:\/\/[^:\s]+:(\d+)/))[1]);
 
   return {
     port,
+    pid: child.pid!,
     errorLines: () => stderr.split("\n").filter((line) => line.length > 0),
+    waitForOutput,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
-      await exited;
+      return exited;
     },
     async crash() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { email, name, password, username } from "./auth";
+
+// The settings page's forms (docs/spec.md, Settings), shared by the browser (conform), the page
+// actions and PUT /api/users/current…. Field rules and messages are sign-up's.
+
+export const CURRENT_PASSWORD_REQUIRED = "Enter your current password to change your username or email.";
+export const CURRENT_PASSWORD_WRONG = "The current password is incorrect.";
+export const PASSWORD_MISMATCH = "Confirm Password field must be the same as the Password field.";
+export const DELETE_PASSWORD_REQUIRED = "Enter your password to delete your account.";
+
+/** An optional name: empty is no name (accounts from the older sign-up page have none). */
+const optionalName = (label: "First name" | "Last name") =>
+  z.union([z.undefined(), z.literal(""), name(label)]).transform((v) => v || null);
+
+const optionalText = z
+  .string()
+  .max(200)
+  .optional()
+  .transform((v) => v || undefined);
+
+export const ProfileSchema = z.object({
+  first_name: optionalName("First name"),
+  last_name: optionalName("Last name"),
+  username,
+  email: email("The email is required."),
+  current_password: optionalText,
+});
+export type ProfileInput = z.output<typeof ProfileSchema>;
+
+/** Change (the account has a password: the current one is asked for) or set a password. */
+export const PasswordSchema = z
+  .object({
+    current_password: optionalText,
+    password: password("The password is required."),
+    confirmPassword: z.string({ error: "The confirmPassword is required." }).min(1, "The confirmPassword is required."),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: PASSWORD_MISMATCH, path: ["confirmPassword"] });
+export type PasswordInput = z.output<typeof PasswordSchema>;
+
+export const DeleteAccountSchema = z.object({ password: optionalText });

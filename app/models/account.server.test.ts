@@ -1,0 +1,230 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/lib/db.server";
+import { verifyPassword, hasPassword } from "~/lib/password.server";
+import { isStored, listStored } from "~/images/test-fixtures.server";
+import { cookieFor, makeUser } from "../../tests/helpers";
+import { userReferenceColumns, userTraces } from "../../tests/user-traces";
+import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
+import { changePassword, deleteAccount, getAccount, updateProfile, FRESH_SIGN_IN_MS } from "./account.server";
+import { canSeeKidsOf, requireKid } from "./access.server";
+import { createSession, endOtherSessions, endSessionByHandle, getSessionUser, LAST_SEEN_EVERY_MS, listSessions } from "./sessions.server";
+import { checkCredentials } from "~/web/auth.server";
+
+// docs/spec.md §2: the account's own settings and its deletion.
+
+const profile = (u: { username: string; email: string; first_name: string | null; last_name: string | null }, over: Record<string, unknown> = {}) => ({
+  username: u.username,
+  email: u.email,
+  first_name: u.first_name,
+  last_name: u.last_name,
+  current_password: undefined as string | undefined,
+  ...over,
+});
+
+describe("updateProfile", () => {
+  it("changes names without the password, username and email only with the current password", async () => {
+    const u = await makeUser();
+    expect(await updateProfile(u.id, profile(u, { first_name: "Anna", last_name: null }))).toMatchObject({ ok: true, user: { first_name: "Anna", last_name: null } });
+    expect(await updateProfile(u.id, profile(u, { username: "renamed" + u.id }))).toEqual({
+      ok: false,
+      kind: "invalid",
+      message: "Enter your current password to change your username or email.",
+      fieldErrors: { current_password: ["Enter your current password to change your username or email."] },
+    });
+    expect(await updateProfile(u.id, profile(u, { email: `new${u.id}@example.com`, current_password: "wrong1" }))).toMatchObject({
+      ok: false,
+      fieldErrors: { current_password: ["The current password is incorrect."] },
+    });
+    const saved = await updateProfile(u.id, profile(u, { email: `New${u.id}@Example.com`, username: "renamed" + u.id, current_password: "secret1" }));
+    expect(saved).toMatchObject({ ok: true, user: { email: `new${u.id}@example.com`, username: "renamed" + u.id } });
+  });
+
+  it("refuses an email or username taken by someone else in sign-up's words, not one's own", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    expect(await updateProfile(u.id, profile(u, { email: other.email.toUpperCase(), username: other.username, current_password: "secret1" }))).toEqual({
+      ok: false,
+      kind: "conflict",
+      fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] },
+    });
+    // the account's own username in other case is no conflict
+    expect(await updateProfile(u.id, profile(u, { username: u.username.toUpperCase(), current_password: "secret1" }))).toMatchObject({ ok: true });
+  });
+
+  it("an account without a password changes its email without one", async () => {
+    const u = await makeUser();
+    await db()("users").where("id", u.id).update({ password_hash: "" });
+    expect(await updateProfile(u.id, profile(u, { email: `free${u.id}@example.com` }))).toMatchObject({ ok: true });
+  });
+});
+
+describe("passwords", () => {
+  it("changePassword asks for the current one, and sets a first one on an account without", async () => {
+    const u = await makeUser();
+    expect(await changePassword(u.id, { current_password: undefined, password: "newpass1", confirmPassword: "newpass1" })).toMatchObject({ ok: false, fieldErrors: { current_password: ["Enter your current password."] } });
+    expect(await changePassword(u.id, { current_password: "nope", password: "newpass1", confirmPassword: "newpass1" })).toMatchObject({ ok: false });
+    expect(await changePassword(u.id, { current_password: "secret1", password: "newpass1", confirmPassword: "newpass1" })).toEqual({ ok: true });
+    await expect(checkCredentials(u.email, "newpass1", "test-a")).resolves.toMatchObject({ id: u.id });
+
+    const free = await makeUser();
+    await db()("users").where("id", free.id).update({ password_hash: "" });
+    expect((await getAccount(free.id))?.has_password).toBe(false);
+    expect(await changePassword(free.id, { current_password: undefined, password: "first11", confirmPassword: "first11" })).toEqual({ ok: true });
+    expect((await getAccount(free.id))?.has_password).toBe(true);
+  });
+
+  it("an empty hash holds no password and never logs in", async () => {
+    expect(hasPassword("")).toBe(false);
+    expect(await verifyPassword("", "")).toBe(false);
+    const u = await makeUser();
+    await db()("users").where("id", u.id).update({ password_hash: "" });
+    await expect(checkCredentials(u.email, "", "test-b")).rejects.toMatchObject({ status: 401 });
+    await expect(checkCredentials(u.email, "anything", "test-b")).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe("sessions", () => {
+  it("lists the user's sessions with their browser, ends one by its handle, then every other", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    const mine = await createSession(u.id, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0");
+    await createSession(u.id, "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1");
+    await createSession(u.id, null);
+    const theirs = await createSession(other.id, "curl/8.0");
+    const list = await listSessions(u.id, mine.token);
+    expect(list.map((s) => [s.device, s.current]).sort()).toEqual([
+      ["Firefox on Linux", true],
+      ["Safari on iPhone", false],
+      ["Unknown browser", false],
+    ]);
+    expect(list.every((s) => /^[A-Za-z0-9_-]{16}$/.test(s.id))).toBe(true);
+
+    // another user's session is not found by its handle, and stays
+    const [theirHandle] = (await listSessions(other.id, null)).map((s) => s.id);
+    expect(await endSessionByHandle(u.id, theirHandle!)).toEqual({ ok: false, kind: "not-found", message: "Session not found" });
+    expect(await endSessionByHandle(u.id, "../x")).toMatchObject({ ok: false, kind: "not-found" });
+    const iphone = list.find((s) => s.device === "Safari on iPhone")!;
+    expect(await endSessionByHandle(u.id, iphone.id)).toEqual({ ok: true });
+    expect((await listSessions(u.id, mine.token)).length).toBe(2);
+
+    expect(await endOtherSessions(u.id, mine.token)).toBe(1);
+    expect((await listSessions(u.id, mine.token)).map((s) => s.current)).toEqual([true]);
+    expect(await getSessionUser(mine.token)).toMatchObject({ id: u.id });
+    expect(await getSessionUser(theirs.token)).toMatchObject({ id: other.id });
+  });
+
+  it("writes last seen at most once every few minutes per session", async () => {
+    const u = await makeUser();
+    const { token } = await createSession(u.id, "x");
+    const row = () => db()("sessions").where("user_id", u.id).first("last_seen_at", "created_at");
+    const stale = new Date(Date.now() - LAST_SEEN_EVERY_MS - 1000).toISOString();
+    const recent = new Date(Date.now() - LAST_SEEN_EVERY_MS + 60_000).toISOString();
+    await db()("sessions").where("user_id", u.id).update({ last_seen_at: recent });
+    await getSessionUser(token);
+    expect((await row())?.last_seen_at).toBe(recent); // fresh enough: no write
+    await db()("sessions").where("user_id", u.id).update({ last_seen_at: stale });
+    await getSessionUser(token);
+    expect(Date.parse((await row())!.last_seen_at)).toBeGreaterThan(Date.parse(recent));
+  });
+});
+
+describe("deleteAccount", () => {
+  it("the check sees every column that references users", async () => {
+    const columns = await userReferenceColumns();
+    for (const c of ["users.id", "sessions.user_id", "kids.user_id", "likes.user_id", "comments.user_id", "friendships.user_id", "friendships.friend_id", "friendships.user_low", "images.owner_id"]) {
+      expect(columns).toContain(c);
+    }
+  });
+
+  it("the check finds what a table added later keeps of the user (here one without ON DELETE CASCADE)", async () => {
+    await db().schema.createTable("test_reminders", (t) => {
+      t.increments("id").primary();
+      t.integer("recipient_id").notNullable();
+      t.string("note", 200).notNullable();
+    });
+    try {
+      const u = await makeUser({ username: `reminded${Date.now() % 100000}` });
+      await db()("test_reminders").insert({ recipient_id: u.id, note: `for ${u.email}` });
+      expect(await deleteAccount(u.id, { password: "secret1" })).toEqual({ ok: true });
+      expect(await userTraces(u)).toEqual([
+        `test_reminders.recipient_id = ${u.id}: 1 rows`,
+        `test_reminders.note holds "${u.email.toLowerCase()}": 1 rows`,
+      ]);
+    } finally {
+      await db().schema.dropTable("test_reminders");
+    }
+  });
+
+  it("asks for the password; an account without one, a log-in within the last minutes", async () => {
+    const u = await makeUser();
+    expect(await deleteAccount(u.id, {})).toMatchObject({ ok: false, fieldErrors: { password: ["Enter your password to delete your account."] } });
+    expect(await deleteAccount(u.id, { password: "wrong1" })).toMatchObject({ ok: false, fieldErrors: { password: ["The password is incorrect."] } });
+    expect(await getAccount(u.id)).not.toBeNull();
+
+    const free = await makeUser();
+    await db()("users").where("id", free.id).update({ password_hash: "" });
+    const old = new Date(Date.now() - FRESH_SIGN_IN_MS - 1000).toISOString();
+    expect(await deleteAccount(free.id, { password: "anything", signedInAt: old })).toMatchObject({ ok: false, kind: "invalid" });
+    expect(await deleteAccount(free.id, { signedInAt: null })).toMatchObject({ ok: false, kind: "invalid" });
+    expect(await deleteAccount(free.id, { signedInAt: new Date().toISOString() })).toEqual({ ok: true });
+    expect(await getAccount(free.id)).toBeNull();
+  });
+
+  it("leaves nothing of the user in any table nor in the photo store; friends keep theirs and lose access at once", async () => {
+    const gone = await makeUser();
+    const friend = await makeUser();
+    const asker = await quickUser();
+    await cookieFor(gone);
+    await cookieFor(gone);
+    await cookieFor(friend);
+
+    const picture = await storePhoto("user", gone.id, "#111");
+    await db()("users").where("id", gone.id).update({ image_id: picture.imageId });
+    const kidPhoto = await storePhoto("kid", gone.id, "#222");
+    const logPhoto = await storePhoto("log", gone.id, "#333");
+    const kid = await insertKid(gone, "Elsa", kidPhoto.imageId);
+    const moment = await insertMoment(kid, "First steps", logPhoto.imageId);
+    await insertMoment(await insertKid(gone, "Olaf"), "Snow");
+    await insertFriendship(gone, friend, "accepted");
+    await insertFriendship(asker, gone, "pending");
+    await insertLike(moment, friend);
+    await insertComment(moment, friend, "Wonderful");
+
+    const friendPhoto = await storePhoto("log", friend.id, "#444");
+    const friendKid = await insertKid(friend, "Anna");
+    const friendMoment = await insertMoment(friendKid, "Ice", friendPhoto.imageId);
+    await insertLike(friendMoment, gone);
+    await insertComment(friendMoment, gone, `Hello from ${gone.username}`);
+    await insertComment(friendMoment, friend, "Thanks");
+
+    // one-time submissions (no foreign key to users): one of theirs, and the sign-up that made the account
+    const submission = { action: "kid", token: "t", fingerprint: "f", result_id: kid, created_at: new Date().toISOString() };
+    await db()("submissions").insert([
+      { ...submission, user_id: gone.id },
+      { ...submission, user_id: 0, action: "signup", result_id: gone.id },
+      { ...submission, user_id: 0, action: "signup", token: "other", result_id: friend.id },
+    ]);
+
+    expect((await userTraces(gone)).length).toBeGreaterThan(5);
+    expect(await requireKid(friend.id, kid, "view")).toMatchObject({ ok: true });
+
+    expect(await deleteAccount(gone.id, { password: "secret1" })).toEqual({ ok: true });
+
+    expect(await userTraces(gone)).toEqual([]);
+    expect(await db()("submissions").whereIn("result_id", [gone.id, friend.id]).andWhere("action", "signup").pluck("result_id")).toEqual([friend.id]);
+    for (const key of [picture.key, kidPhoto.key, logPhoto.key]) expect(await isStored(key)).toBe(false);
+    // every photo left in the store belongs to an images row, none of them the user's
+    const keys = new Set((await listStored()).map((f) => f.split("/")[0]!));
+    const rows = await db()("images").whereIn("key", [...keys]).select("key", "owner_id");
+    expect(rows.map((r) => r.key).sort()).toEqual([...keys].sort());
+    expect(rows.filter((r) => Number(r.owner_id) === gone.id)).toEqual([]);
+    // friends lose access at once, and keep what is theirs
+    expect(await requireKid(friend.id, kid, "view")).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await canSeeKidsOf(friend.id, gone.id)).toBe(false);
+    expect(await isStored(friendPhoto.key)).toBe(true);
+    expect(await db()("comments").where("daily_log_id", friendMoment).pluck("comment")).toEqual(["Thanks"]);
+    expect(Number((await db()("sessions").where("user_id", friend.id).count({ n: "*" }).first())?.n)).toBe(1);
+    expect(await getAccount(friend.id)).not.toBeNull();
+    expect(await userTraces(friend)).not.toEqual([]);
+  });
+});

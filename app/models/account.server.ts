@@ -1,0 +1,140 @@
+import { isUniqueViolation, writeTransaction } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server";
+import { withImageTransaction } from "~/images/storage.server";
+import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
+import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
+import { deleteSubmissionsOf } from "./submissions.server";
+import { conflict, invalid, invalidField, notFound, type Result } from "./refusal";
+import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
+
+// A person's own account (docs/spec.md, Settings and "Delete my account"): change the profile,
+// change or set the password, delete everything. Only the user themself reaches these (the
+// callers pass the signed-in user's id); the password rules are in app/lib/password.server.ts.
+
+/** The signed-in user's account, and whether it has a password. */
+export type Account = User & { has_password: boolean; created_at: string };
+
+const accountRow = query<{ id: number }>((p, k) =>
+  whereOwnedBy(k("users"), "users.id", p("id")).first("users.password_hash", "users.created_at", "users.username", "users.email_normalized"),
+);
+
+type AccountRow = { password_hash: string; created_at: string; username: string; email_normalized: string };
+
+export async function getAccount(userId: number): Promise<Account | null> {
+  const [user, row] = await Promise.all([getUserById(userId), accountRow.first<AccountRow>({ id: userId })]);
+  if (!user || !row) return null;
+  return { ...user, has_password: hasPassword(row.password_hash), created_at: row.created_at };
+}
+
+/**
+ * Changes names, username and email. A new username or email needs the current password when the
+ * account has one (a stolen session alone cannot take the account over). Refused: not-found (no
+ * such user), invalid (current_password), conflict (email/username taken, in sign-up's words).
+ */
+export async function updateProfile(userId: number, input: ProfileInput): Promise<Result<{ user: User }>> {
+  const row = await accountRow.first<AccountRow>({ id: userId });
+  if (!row) return notFound("User not found");
+  const email = normalizeEmail(input.email);
+  const username = input.username.trim();
+  const changesLogin = email !== row.email_normalized || username !== row.username;
+  if (changesLogin && hasPassword(row.password_hash)) {
+    if (!input.current_password) return invalidField("current_password", CURRENT_PASSWORD_REQUIRED);
+    if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
+  }
+  const taken = await takenErrors(email, username, userId);
+  if (taken) return conflict(undefined, taken);
+  try {
+    await writeTransaction((trx) =>
+      trx("users").where("id", userId).update({
+        username,
+        username_normalized: normalizeUsername(username),
+        email,
+        email_normalized: email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+      }),
+    );
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return conflict(undefined, (await takenErrors(email, username, userId)) ?? { email: ["Email address is already in use."] });
+  }
+  const user = await getUserById(userId);
+  return user ? { ok: true, user } : notFound("User not found");
+}
+
+/**
+ * Changes the password (the current one is asked for when there is one) or sets a first one.
+ * Refused: not-found, invalid (current_password).
+ */
+export async function changePassword(userId: number, input: PasswordInput): Promise<Result> {
+  const row = await accountRow.first<AccountRow>({ id: userId });
+  if (!row) return notFound("User not found");
+  if (hasPassword(row.password_hash)) {
+    if (!input.current_password) return invalidField("current_password", "Enter your current password.");
+    if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
+  }
+  const password_hash = await hashPassword(input.password);
+  await writeTransaction((trx) => trx("users").where("id", userId).update({ password_hash }));
+  return { ok: true };
+}
+
+/** How recent a sign-in must be to delete an account that has no password to confirm with. */
+export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+
+/**
+ * Deletes the account and everything that is the user's, in ONE transaction: the users row (the
+ * database cascades to sessions, kids, their moments, likes and comments on them, the user's own
+ * likes and comments, friendships, and every table that references users with ON DELETE CASCADE),
+ * and the rows of every photo the user owns. Photo files go after the commit, through the photo
+ * store. Friends lose access at once: the rows are gone.
+ *
+ * `proof`: the password (an account with one), or for an account without a password the time its
+ * current session signed in (within FRESH_SIGN_IN_MS). Refused: not-found, invalid (password).
+ */
+export async function deleteAccount(
+  userId: number,
+  proof: { password?: string; signedInAt?: string | null },
+): Promise<Result> {
+  const row = await accountRow.first<AccountRow>({ id: userId });
+  if (!row) return notFound("User not found");
+  if (hasPassword(row.password_hash)) {
+    if (!proof.password) return invalidField("password", DELETE_PASSWORD_REQUIRED);
+    if (!(await verifyPassword(proof.password, row.password_hash))) return invalidField("password", "The password is incorrect.");
+  } else {
+    const at = proof.signedInAt ? Date.parse(proof.signedInAt) : NaN;
+    if (!(at > Date.now() - FRESH_SIGN_IN_MS)) return invalid(SIGN_IN_AGAIN);
+  }
+  await withImageTransaction(async (trx, { dropImages }) => {
+    const images: number[] = await trx("images").where("owner_id", userId).pluck("id");
+    await deleteSubmissionsOf(trx, userId); // no foreign key to users there
+    await trx("users").where("id", userId).delete();
+    await dropImages(images);
+  });
+  return { ok: true };
+}
+
+export const SIGN_IN_AGAIN = "For your safety, log out and log in again, then delete your account within 10 minutes.";
+
+const ownedCounts = query<{ id: number }>((p, k) =>
+  whereKidOwnedBy(k("kids"), p("id"))
+    .leftJoin("daily_logs", "daily_logs.kid_id", "kids.id")
+    .first(k.raw("count(distinct kids.id) as kids"), k.raw("count(daily_logs.id) as moments")),
+);
+const photoCount = query<{ id: number }>((p, k) => k("images").where("images.owner_id", p("id")).first(k.raw("count(*) as n")));
+const friendCount = query<{ id: number }>((p, k) =>
+  k("friendships")
+    .where("friendships.status", "accepted")
+    .andWhere((w) => w.where("friendships.user_low", p("id")).orWhere("friendships.user_high", p("id")))
+    .first(k.raw("count(*) as n")),
+);
+
+/** What deleting the account takes with it, counted for the confirm page. */
+export async function accountSummary(userId: number): Promise<{ kids: number; moments: number; photos: number; friends: number }> {
+  const [owned, photos, friends] = await Promise.all([
+    ownedCounts.first<{ kids: number | string; moments: number | string }>({ id: userId }),
+    photoCount.first<{ n: number | string }>({ id: userId }),
+    friendCount.first<{ n: number | string }>({ id: userId }),
+  ]);
+  return { kids: Number(owned?.kids ?? 0), moments: Number(owned?.moments ?? 0), photos: Number(photos?.n ?? 0), friends: Number(friends?.n ?? 0) };
+}

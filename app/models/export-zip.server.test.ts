@@ -1,0 +1,189 @@
+import { Readable } from "node:stream";
+import sharp from "sharp";
+import yauzl from "yauzl";
+import { describe, expect, it } from "vitest";
+import { db } from "~/lib/db.server";
+import { uploadFromBuffer } from "~/images/multipart.server";
+import { photoStore, type PhotoStore } from "~/images/photo-store.server";
+import { withNewImage } from "~/images/storage.server";
+import { readStored } from "~/images/test-fixtures.server";
+import { makeUser } from "../../tests/helpers";
+import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "../../tests/unit/friends-fixtures";
+import { exportZip } from "./export-zip.server";
+import { safeName } from "./export.server";
+
+// docs/spec.md §2 "Your data": the export's ZIP.
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Every entry of a ZIP: name → bytes. */
+function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err);
+      const out = new Map<string, Buffer>();
+      file.on("entry", (entry: yauzl.Entry) => {
+        file.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          collect(stream as Readable).then((b) => {
+            out.set(entry.fileName, b);
+            file.readEntry();
+          }, reject);
+        });
+      });
+      file.on("end", () => resolve(out));
+      file.on("error", reject);
+      file.readEntry();
+    });
+  });
+}
+
+async function noisyPhoto(kind: "kid" | "log", ownerId: number, seed: number) {
+  const bytes = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 100 + seed, sigma: 60 } } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+  const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
+  if (!result.ok) throw new Error(result.message);
+  return { ...result.image, imageId: result.imageId };
+}
+
+describe("the export ZIP", () => {
+  it("holds the user's photos at their largest size with readable names, data.json and the offline album; nothing of other families", async () => {
+    const me = await makeUser({ first_name: "Maria", last_name: "Lopez" });
+    const friend = await makeUser({ first_name: "Fred", last_name: "Friend" });
+    await insertFriendship(me, friend, "accepted");
+    const picture = await storePhoto("user", me.id, "#123");
+    await db()("users").where("id", me.id).update({ image_id: picture.imageId });
+    const kidPhoto = await storePhoto("kid", me.id, "#456");
+    const elsa = await insertKid(me, "Elsa", kidPhoto.imageId);
+    const p1 = await storePhoto("log", me.id, "#789");
+    const p2 = await storePhoto("log", me.id, "#9ab");
+    const p3 = await storePhoto("log", me.id, "#bcd");
+    const first = await insertMoment(elsa, "First steps", p1.imageId);
+    const again = await insertMoment(elsa, "First steps", p2.imageId);
+    const odd = await insertMoment(elsa, 'A/B: "what?" <b>', p3.imageId);
+    await insertMoment(elsa, "No photo today");
+    await db()("daily_logs").whereIn("id", [first, again]).update({ created_at: "2024-06-06T10:00:00.000Z" });
+    await db()("daily_logs").where("id", odd).update({ created_at: "2024-07-01T10:00:00.000Z" });
+    await insertLike(first, friend);
+    await insertComment(first, friend, "So proud of her <3");
+    // the friend's family: visible to me, but theirs to export
+    const theirPhoto = await storePhoto("log", friend.id, "#def");
+    await insertMoment(await insertKid(friend, "Anna"), "Their day", theirPhoto.imageId);
+
+    const zip = await exportZip(me.id);
+    expect(zip).not.toBeNull();
+    const folder = zip!.fileName.replace(/\.zip$/, "");
+    expect(folder).toMatch(new RegExp(`^sweet-moments-${me.username}-\\d{4}-\\d{2}-\\d{2}$`));
+    const files = await unzip(await collect(zip!.stream));
+    const names = [...files.keys()].map((n) => n.slice(folder.length + 1)).sort();
+    expect(names).toEqual([
+      "data.json",
+      "index.html",
+      "kids/elsa.html",
+      "photos/2024-06-06 Elsa - First steps (2).webp",
+      "photos/2024-06-06 Elsa - First steps.webp",
+      "photos/2024-07-01 Elsa - A B what b.webp",
+      "photos/Elsa.webp",
+      "profile-picture.webp",
+    ]);
+    expect(zip!.entries).toBe(names.length);
+    const file = (name: string) => files.get(`${folder}/${name}`)!;
+    const largest = (p: { key: string; widths: number[] }) => readStored(p.key, `${p.widths.at(-1)}.webp`);
+    expect(file("profile-picture.webp").equals(await largest(picture))).toBe(true);
+    expect(file("photos/Elsa.webp").equals(await largest(kidPhoto))).toBe(true);
+    expect(file("photos/2024-07-01 Elsa - A B what b.webp").equals(await largest(p3))).toBe(true);
+    const steps = [file("photos/2024-06-06 Elsa - First steps.webp"), file("photos/2024-06-06 Elsa - First steps (2).webp")];
+    const [b1, b2] = [await largest(p1), await largest(p2)];
+    expect((steps[0]!.equals(b1) && steps[1]!.equals(b2)) || (steps[0]!.equals(b2) && steps[1]!.equals(b1))).toBe(true);
+    const theirPhotoBytes = await largest(theirPhoto);
+    expect([...files.values()].some((b) => theirPhotoBytes.equals(b))).toBe(false);
+
+    const data = JSON.parse(file("data.json").toString("utf8"));
+    expect(data.account).toMatchObject({ id: me.id, username: me.username, email: me.email, first_name: "Maria", profile_picture: "profile-picture.webp" });
+    expect(data.friends).toEqual([{ name: "Fred Friend", username: friend.username }]);
+    expect(data.kids).toHaveLength(1);
+    expect(data.kids[0]).toMatchObject({ name: "Elsa", birth_date: "2020-05-06", relationship: "Mom", photo: "photos/Elsa.webp" });
+    const moments = data.kids[0].moments;
+    expect(moments.map((m: { title: string; date: string }) => [m.date, m.title])).toEqual([
+      [expect.any(String), "No photo today"],
+      ["2024-07-01", 'A/B: "what?" <b>'],
+      ["2024-06-06", "First steps"],
+      ["2024-06-06", "First steps"],
+    ]);
+    const withComment = moments.find((m: { id: number }) => m.id === first);
+    expect(withComment.likes).toEqual([{ by: "Fred Friend", created_at: expect.any(String) }]);
+    expect(withComment.comments).toEqual([{ by: "Fred Friend", comment: "So proud of her <3", created_at: expect.any(String), updated_at: expect.any(String) }]);
+    expect(withComment.photos[0]).toMatch(/^photos\/2024-06-06 Elsa - First steps( \(2\))?\.webp$/);
+    expect(JSON.stringify(data)).not.toContain("Anna");
+
+    const index = file("index.html").toString("utf8");
+    expect(index).toContain('href="kids/elsa.html"');
+    expect(index).not.toMatch(/<script|src="\/|href="\//);
+    const page = file("kids/elsa.html").toString("utf8");
+    expect(page).toContain("So proud of her &lt;3");
+    expect(page).toContain('src="../photos/2024-06-06%20Elsa%20-%20First%20steps.webp"');
+    expect(page).toContain("A/B: &quot;what?&quot; &lt;b&gt;");
+    expect(page).toMatch(/Elsa was 4 years, 1 month, 0 days/);
+    expect(page.indexOf("A/B")).toBeLessThan(page.indexOf("First steps")); // newest first
+    expect(page).not.toMatch(/<script/);
+  });
+
+  it("safeName keeps names readable and safe", () => {
+    expect(safeName("2024-06-06 Elsa - First steps")).toBe("2024-06-06 Elsa - First steps");
+    expect(safeName("../../etc/passwd")).toBe("etc passwd");
+    expect(safeName("a\u0000b\nc")).toBe("a b c");
+    expect(safeName("...")).toBe("untitled");
+    expect(safeName("x".repeat(300)).length).toBe(80);
+  });
+
+  it("streams: each photo is read only after the ones before it have left, one at a time", async () => {
+    const me = await makeUser();
+    const kid = await insertKid(me, "Streamy");
+    const sizes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const photo = await noisyPhoto("log", me.id, i);
+      await insertMoment(kid, `Moment ${i}`, photo.imageId);
+      sizes.push((await photoStore().stat(photo.key, `${photo.widths.at(-1)}.webp`))!.size);
+    }
+    expect(Math.min(...sizes)).toBeGreaterThan(100_000);
+
+    // the real store, watched: how many bytes had reached the reader when each photo was opened,
+    // and how many photos were open at once
+    const real = photoStore();
+    let received = 0;
+    let open = 0;
+    let maxOpen = 0;
+    const receivedAtOpen: number[] = [];
+    const watched: PhotoStore = Object.assign(Object.create(real) as PhotoStore, {
+      open: async (key: string, name: string) => {
+        receivedAtOpen.push(received);
+        const opened = await real.open(key, name);
+        if (opened) {
+          open++;
+          maxOpen = Math.max(maxOpen, open);
+          opened.stream.once("close", () => open--);
+        }
+        return opened;
+      },
+    });
+    const zip = (await exportZip(me.id, watched))!;
+    for await (const chunk of zip.stream) received += (chunk as Buffer).length;
+
+    expect(receivedAtOpen).toHaveLength(6);
+    expect(maxOpen).toBe(1);
+    // before photo i is opened, the photos before it (all but a few buffered kilobytes) have reached the reader
+    const slack = 256 * 1024;
+    let before = 0;
+    for (let i = 0; i < 6; i++) {
+      expect(receivedAtOpen[i]!).toBeGreaterThanOrEqual(before - slack);
+      before += sizes[i]!;
+    }
+    expect(receivedAtOpen[5]!).toBeGreaterThan(sizes.slice(0, 5).reduce((a, b) => a + b) / 2);
+    expect(received).toBeGreaterThan(before);
+  });
+});

@@ -1,0 +1,256 @@
+import { query } from "~/lib/query.server";
+import { config } from "~/lib/config.server";
+import { todayInZone } from "~/lib/dates";
+import { today } from "~/lib/dates.server";
+import { displayName } from "~/lib/names";
+import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import type { Photo } from "~/images/photo";
+import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
+import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
+import { listFriends } from "./friendships.server";
+
+// What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
+// kids the user owns (access module: whereKidOwnedBy; friends' kids are theirs to export) with
+// their moments, likes and comments, and the friends' names. app/models/export-zip.server.ts
+// streams it as a ZIP. A moment is shaped in ONE place (shapeMoment): a new field of moments
+// (several photos, a date taken, milestones) is added there and reaches data.json and the album.
+
+export type ExportPhoto = { photo: Photo; file: string };
+export type ExportPerson = { name: string; username: string };
+export type ExportComment = { by: string; comment: string; created_at: string; updated_at: string };
+export type ExportLike = { by: string; created_at: string };
+export type ExportMoment = {
+  id: number;
+  title: string;
+  content: string;
+  /** The calendar date of the moment (YYYY-MM-DD, in the configured time zone). */
+  date: string;
+  created_at: string;
+  updated_at: string;
+  photos: ExportPhoto[];
+  likes: ExportLike[];
+  comments: ExportComment[];
+};
+export type ExportKid = {
+  id: number;
+  name: string;
+  birth_date: string;
+  relationship: string;
+  created_at: string;
+  photo: ExportPhoto | null;
+  /** Newest first. */
+  moments: ExportMoment[];
+};
+export type ExportData = {
+  exported_at: string;
+  today: string;
+  account: {
+    id: number;
+    username: string;
+    email: string;
+    first_name: string | null;
+    last_name: string | null;
+    created_at: string;
+    profile_picture: ExportPhoto | null;
+  };
+  kids: ExportKid[];
+  friends: ExportPerson[];
+};
+
+type Row = Record<string, unknown>;
+
+const accountOf = query<{ id: number }>((p, k) =>
+  whereOwnedBy(k("users"), "users.id", p("id"))
+    .leftJoin("images as pic", "pic.id", "users.image_id")
+    .first("users.id", "users.username", "users.email", "users.first_name", "users.last_name", "users.created_at", ...photoColumns("pic", "pic")),
+);
+
+const kidsOf = query<{ id: number }>((p, k) =>
+  whereKidOwnedBy(k("kids"), p("id"))
+    .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
+    .orderBy("kids.id", "asc")
+    .select("kids.id", "kids.name", "kids.birth_date", "kids.relationship", "kids.created_at", ...photoColumns("kid_images", "kid")),
+);
+
+const momentsOf = query<{ id: number }>((p, k) =>
+  whereKidOwnedBy(k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id"), p("id"))
+    .leftJoin("images as log_images", "log_images.id", "daily_logs.image_id")
+    .orderBy([
+      { column: "daily_logs.kid_id", order: "asc" },
+      { column: "daily_logs.created_at", order: "desc" },
+      { column: "daily_logs.id", order: "desc" },
+    ])
+    .select(
+      "daily_logs.id",
+      "daily_logs.kid_id",
+      "daily_logs.title",
+      "daily_logs.content",
+      "daily_logs.created_at",
+      "daily_logs.updated_at",
+      ...photoColumns("log_images", "log"),
+    ),
+);
+
+const likesOf = query<{ id: number }>((p, k) =>
+  whereKidOwnedBy(
+    k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    p("id"),
+  )
+    .join("users", "users.id", "likes.user_id")
+    .orderBy("likes.id", "asc")
+    .select("likes.daily_log_id", "likes.created_at", "users.username", "users.first_name", "users.last_name"),
+);
+
+const commentsOf = query<{ id: number }>((p, k) =>
+  whereKidOwnedBy(
+    commentsQuery(k).join("daily_logs", "daily_logs.id", "comments.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    p("id"),
+  )
+    .orderBy([{ column: "comments.created_at", order: "asc" }, { column: "comments.id", order: "asc" }])
+    .select(commentColumns),
+);
+
+const person = (r: Row) => displayName({ username: String(r.username), first_name: r.first_name as string | null, last_name: r.last_name as string | null });
+
+/** Turns a title into a file name part: no path separators, reserved or control characters. */
+export function safeName(text: string, max = 80): string {
+  const cleaned = text
+    .normalize("NFC")
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/^[.\s]+/, "")
+    .replace(/[. ]+$/, "")
+    .slice(0, max)
+    .trim();
+  return cleaned || "untitled";
+}
+
+/** Hands out file names under `folder`, each once (a second "x.webp" becomes "x (2).webp"). */
+export class FileNames {
+  private used = new Set<string>();
+  take(folder: string, base: string, ext: string): string {
+    for (let n = 1; ; n++) {
+      const name = `${folder}${base}${n === 1 ? "" : ` (${n})`}${ext}`;
+      if (!this.used.has(name.toLowerCase())) {
+        this.used.add(name.toLowerCase());
+        return name;
+      }
+    }
+  }
+}
+
+/** The one place a moment is shaped for the export (see the top of this file). */
+function shapeMoment(row: Row, kidName: string, tz: string, names: FileNames, likes: ExportLike[], comments: ExportComment[]): ExportMoment {
+  const created = String(row.created_at);
+  const date = todayInZone(tz, new Date(created));
+  const photo = photoFromRow(row, "log");
+  const title = String(row.title);
+  return {
+    id: Number(row.id),
+    title,
+    content: String(row.content),
+    date,
+    created_at: created,
+    updated_at: String(row.updated_at),
+    photos: photo ? [{ photo, file: names.take("photos/", safeName(`${date} ${kidName} - ${title}`, 120), ".webp") }] : [],
+    likes,
+    comments,
+  };
+}
+
+function group<T>(rows: Row[], key: string, shape: (r: Row) => T): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const id = Number(r[key]);
+    let list = out.get(id);
+    if (!list) out.set(id, (list = []));
+    list.push(shape(r));
+  }
+  return out;
+}
+
+/** Everything of `userId` that goes into the export; null when there is no such user. */
+export async function loadExport(userId: number): Promise<ExportData | null> {
+  const tz = config().timeZone;
+  const account = await accountOf.first<Row>({ id: userId });
+  if (!account) return null;
+  const [kidRows, momentRows, likeRows, commentRows, friendLists] = await Promise.all([
+    kidsOf.all<Row>({ id: userId }),
+    momentsOf.all<Row>({ id: userId }),
+    likesOf.all<Row>({ id: userId }),
+    commentsOf.all<Row>({ id: userId }),
+    listFriends(userId),
+  ]);
+  const names = new FileNames();
+  const likes = group(likeRows, "daily_log_id", (r): ExportLike => ({ by: person(r), created_at: String(r.created_at) }));
+  const comments = group(commentRows, "daily_log_id", (r): ExportComment => {
+    const c = commentFromRow(r);
+    return { by: displayName(c.user), comment: c.comment, created_at: c.created_at, updated_at: c.updated_at };
+  });
+  const picture = photoFromRow(account, "pic");
+  const kids: ExportKid[] = kidRows.map((r) => {
+    const photo = photoFromRow(r, "kid");
+    const name = String(r.name);
+    return {
+      id: Number(r.id),
+      name,
+      birth_date: String(r.birth_date),
+      relationship: String(r.relationship),
+      created_at: String(r.created_at),
+      photo: photo ? { photo, file: names.take("photos/", safeName(name), ".webp") } : null,
+      moments: [],
+    };
+  });
+  const byId = new Map(kids.map((k) => [k.id, k]));
+  for (const row of momentRows) {
+    const kid = byId.get(Number(row.kid_id));
+    if (!kid) continue;
+    const id = Number(row.id);
+    kid.moments.push(shapeMoment(row, kid.name, tz, names, likes.get(id) ?? [], comments.get(id) ?? []));
+  }
+  return {
+    exported_at: new Date().toISOString(),
+    today: today(),
+    account: {
+      id: Number(account.id),
+      username: String(account.username),
+      email: String(account.email),
+      first_name: (account.first_name as string | null) ?? null,
+      last_name: (account.last_name as string | null) ?? null,
+      created_at: String(account.created_at),
+      profile_picture: picture ? { photo: picture, file: names.take("", "profile-picture", ".webp") } : null,
+    },
+    kids,
+    friends: friendLists.confirmed.map((f) => ({ name: displayName(f.user), username: f.user.username })),
+  };
+}
+
+/** Every photo file of the export, in the order they go into the ZIP. */
+export function exportPhotos(data: ExportData): ExportPhoto[] {
+  const out: ExportPhoto[] = [];
+  if (data.account.profile_picture) out.push(data.account.profile_picture);
+  for (const kid of data.kids) {
+    if (kid.photo) out.push(kid.photo);
+    for (const m of kid.moments) out.push(...m.photos);
+  }
+  return out;
+}
+
+/** data.json: the export with file names instead of stored photo references. */
+export function exportJson(data: ExportData): string {
+  const file = (p: ExportPhoto | null) => p?.file ?? null;
+  return JSON.stringify(
+    {
+      exported_at: data.exported_at,
+      account: { ...data.account, profile_picture: file(data.account.profile_picture) },
+      kids: data.kids.map((k) => ({
+        ...k,
+        photo: file(k.photo),
+        moments: k.moments.map((m) => ({ ...m, photos: m.photos.map((p) => p.file) })),
+      })),
+      friends: data.friends,
+    },
+    null,
+    2,
+  );
+}

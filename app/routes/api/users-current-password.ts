@@ -1,0 +1,18 @@
+import { apiRoute } from "~/api/route.server";
+import { json } from "~/api/responses.server";
+import { apiRefusal } from "~/api/refusal.server";
+import { readAccountBody } from "~/api/account.server";
+import { PasswordSchema } from "~/forms/account";
+import { changePassword } from "~/models/account.server";
+
+// PUT /api/users/current/password: change (current_password) or set the caller's password.
+const route = apiRoute({
+  PUT: async ({ request }, user) => {
+    const input = await readAccountBody(request, PasswordSchema, ["current_password", "password", "confirmPassword"]);
+    const saved = await changePassword(user.id, input);
+    return saved.ok ? json({ message: "Your password is saved" }) : apiRefusal(saved);
+  },
+});
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,238 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { z } from "zod";
+import type { Route } from "./+types/settings";
+import type { Result } from "~/models/refusal";
+import "~/styles/settings.css";
+import { readFields } from "~/api/body.server";
+import { asFormValue } from "~/forms/body.server";
+import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSchemaForm } from "~/components/forms";
+import { ExportLink } from "~/components/export-link";
+import { PasswordSchema, ProfileSchema } from "~/forms/account";
+import { config } from "~/lib/config.server";
+import { formatInstantDate } from "~/lib/dates";
+import { changePassword, getAccount, updateProfile } from "~/models/account.server";
+import { endOtherSessions, endSessionByHandle, listSessions } from "~/models/sessions.server";
+import { requireUser, sessionToken } from "~/web/auth.server";
+
+// /settings (docs/spec.md §2 "Settings"): the account's details, its password, its signed-in
+// sessions, and the way to its data (export, delete). Every form is a plain POST told apart by
+// `intent`; success redirects back here with `?done=` (post, redirect, get).
+
+const DONE: Record<string, string> = {
+  profile: "Your details have been saved.",
+  password: "Your password has been saved.",
+  session: "That session has been signed out.",
+  others: "Every other session has been signed out.",
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const account = await getAccount(user.id);
+  if (!account) throw redirect("/login");
+  const tz = config().timeZone;
+  const sessions = (await listSessions(user.id, await sessionToken(request))).map((s) => ({
+    ...s,
+    lastSeen: formatInstantDate(s.last_seen_at, tz),
+    created: formatInstantDate(s.created_at, tz),
+  }));
+  const done = new URL(request.url).searchParams.get("done");
+  return {
+    account: {
+      first_name: account.first_name ?? "",
+      last_name: account.last_name ?? "",
+      username: account.username,
+      email: account.email,
+      has_password: account.has_password,
+    },
+    sessions,
+    done: done && DONE[done] ? DONE[done] : null,
+  };
+}
+
+type ActionData = { intent: "profile" | "password"; result: SubmissionResult<string[]> } | { intent: "session"; error: string };
+
+const HIDDEN = ["current_password", "password", "confirmPassword"];
+
+/** One of the two field forms: validated, saved, then back to the page (or the form with its errors). */
+async function submit<S extends z.ZodObject>(
+  intent: "profile" | "password",
+  form: FormData,
+  schema: S,
+  save: (value: z.output<S>) => Promise<Result>,
+) {
+  const submission = parseWithZod(form, { schema });
+  if (submission.status !== "success") return data<ActionData>({ intent, result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
+  const saved = await save(submission.value);
+  if (!saved.ok) {
+    return data<ActionData>({ intent, result: submission.reply({ fieldErrors: saved.fieldErrors ?? {}, hideFields: HIDDEN }) }, { status: 400 });
+  }
+  return redirect(`/settings?done=${intent}`, 303);
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const raw = await readFields(request);
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const value = asFormValue(v);
+    if (value !== undefined) fields[k] = value;
+  }
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+
+  switch (fields.intent) {
+    case "profile":
+      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value));
+    case "password":
+      return submit("password", form, PasswordSchema, (value) => changePassword(user.id, value));
+    case "end-session": {
+      const ended = await endSessionByHandle(user.id, fields.session ?? "");
+      if (!ended.ok) return data<ActionData>({ intent: "session", error: "That session has already ended. The list below is up to date." }, { status: 404 });
+      return redirect("/settings?done=session", 303);
+    }
+    case "end-others": {
+      await endOtherSessions(user.id, await sessionToken(request));
+      return redirect("/settings?done=others", 303);
+    }
+    default:
+      return data<ActionData>({ intent: "session", error: "That request could not be handled." }, { status: 400 });
+  }
+}
+
+function ProfileForm({ account, lastResult }: { account: Route.ComponentProps["loaderData"]["account"]; lastResult?: SubmissionResult<string[]> }) {
+  const id = "settings-profile";
+  const navigation = useNavigation();
+  const [form, fields] = useSchemaForm(id, ProfileSchema, lastResult, { first_name: account.first_name, last_name: account.last_name, username: account.username, email: account.email });
+  const errors = summaryErrors(fields as never, ["first_name", "last_name", "username", "email", "current_password"], form.errors, id);
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "profile";
+  return (
+    <section aria-labelledby="details-heading" className="settings-section">
+      <h2 id="details-heading">Your details</h2>
+      <ErrorSummary errors={errors} formId={id} />
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="intent" value="profile" />
+        <Field meta={fields.first_name} label="First name" inputProps={{ autoComplete: "given-name" }} />
+        <Field meta={fields.last_name} label="Last name" inputProps={{ autoComplete: "family-name" }} />
+        <Field meta={fields.username} label="Username" inputProps={{ autoComplete: "username", spellCheck: false }} />
+        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
+        {account.has_password ? (
+          <Field
+            meta={fields.current_password}
+            label="Current password"
+            type="password"
+            hint="Needed only to change your username or email."
+            inputProps={{ autoComplete: "current-password" }}
+          />
+        ) : null}
+        <SubmitButton pending={pending} pendingText="Saving…">
+          Save details
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean; lastResult?: SubmissionResult<string[]> }) {
+  const id = "settings-password";
+  const navigation = useNavigation();
+  const [form, fields] = useSchemaForm(id, PasswordSchema, lastResult);
+  const errors = summaryErrors(fields as never, ["current_password", "password", "confirmPassword"], form.errors, id);
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "password";
+  return (
+    <section aria-labelledby="password-heading" className="settings-section">
+      <h2 id="password-heading">{hasPassword ? "Change your password" : "Set a password"}</h2>
+      {hasPassword ? null : <p>Your account has no password yet. Set one to log in with your email and a password.</p>}
+      <ErrorSummary errors={errors} formId={id} />
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="intent" value="password" />
+        {hasPassword ? (
+          <Field meta={fields.current_password} label="Current password" type="password" inputProps={{ autoComplete: "current-password" }} />
+        ) : null}
+        <Field meta={fields.password} label="New password" type="password" hint="6 to 20 characters." inputProps={{ autoComplete: "new-password" }} />
+        <Field meta={fields.confirmPassword} label="Confirm new password" type="password" inputProps={{ autoComplete: "new-password" }} />
+        <SubmitButton pending={pending} pendingText="Saving…">
+          {hasPassword ? "Change password" : "Set password"}
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { account, sessions, done } = loaderData;
+  const result = (intent: "profile" | "password") =>
+    actionData && actionData.intent === intent && "result" in actionData ? actionData.result : undefined;
+  const sessionError = actionData && actionData.intent === "session" && "error" in actionData ? actionData.error : null;
+  const hasErrors = Boolean(actionData && (("result" in actionData && actionData.result.error) || sessionError));
+  const others = sessions.filter((s) => !s.current);
+  return (
+    <div className="page narrow settings-page">
+      <title>{pageTitle("Settings", hasErrors)}</title>
+      <h1>Settings</h1>
+      {done ? (
+        <p className="notice notice--success" role="status">
+          {done}
+        </p>
+      ) : null}
+      <ProfileForm key={`profile-${account.username}-${account.email}`} account={account} lastResult={result("profile")} />
+      <PasswordForm hasPassword={account.has_password} lastResult={result("password")} />
+
+      <section aria-labelledby="sessions-heading" className="settings-section">
+        <h2 id="sessions-heading">Where you are logged in</h2>
+        {sessionError ? (
+          <p className="notice notice--error" role="alert">
+            {sessionError}
+          </p>
+        ) : null}
+        <ul className="session-list">
+          {sessions.map((s) => (
+            <li key={s.id} className="card session">
+              <div>
+                <p className="session__device">
+                  {s.device}
+                  {s.current ? <strong className="session__current"> (this device)</strong> : null}
+                </p>
+                <p className="session__dates">
+                  Last seen {s.lastSeen} · logged in {s.created}
+                </p>
+              </div>
+              {s.current ? null : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="end-session" />
+                  <input type="hidden" name="session" value={s.id} />
+                  <button type="submit" className="button button--small button--secondary">
+                    Sign out<span className="visually-hidden"> {s.device}, last seen {s.lastSeen}</span>
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+        {others.length ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="end-others" />
+            <button type="submit" className="button button--secondary">
+              Sign out everywhere else
+            </button>
+          </Form>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="data-heading" className="settings-section">
+        <h2 id="data-heading">Your data</h2>
+        <p>
+          One ZIP file with every photo of your kids and moments at full size, your data as <code>data.json</code>, and an
+          album that opens in any browser without this site.
+        </p>
+        <ExportLink />
+        <p>
+          <Link to="/settings/delete" className="danger-link">
+            Delete my account
+          </Link>
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+// @ts-check
+// What the benchmark's runs share (bench/run.mjs, bench/matrix.mjs): starting the server, waiting
+// for it, logging in, and the autocannon cases with their figures.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { BENCH_EMAIL, BENCH_PASSWORD } from "./seed-scale.mjs";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+export const CONNECTIONS = 10;
+export const log = (/** @type {unknown[]} */ ...a) => console.log(...a);
+
+/** Resident memory of one process, in MB. @param {number} pid */
+export function rssOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const get = (/** @type {string} */ k) => Number(status.match(new RegExp(`${k}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
+  return { rssMB: get("VmRSS"), peakMB: get("VmHWM") };
+}
+
+/** The pids of a process and all its descendants (the cluster's primary and its workers). @param {number} pid */
+export function processTree(pid) {
+  /** @type {number[]} */
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tasks = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      try {
+        for (const c of fs.readFileSync(`/proc/${out[i]}/task/${t}/children`, "utf8").trim().split(/\s+/)) if (c) out.push(Number(c));
+      } catch {}
+    }
+  }
+  return out;
+}
+
+/** Resident memory of a process and its descendants, summed. @param {number} pid */
+export function treeRssOf(pid) {
+  let rssMB = 0, peakMB = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const r = rssOf(p);
+      rssMB += r.rssMB;
+      peakMB += r.peakMB;
+    } catch {}
+  }
+  return { rssMB, peakMB };
+}
+
+/** @param {number} pid */
+export function resetPeak(pid) {
+  try {
+    for (const p of processTree(pid)) fs.writeFileSync(`/proc/${p}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** @param {string} url */
+export async function waitFor(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer at ${url}`);
+}
+
+/** @param {string} script @param {Record<string, string>} env */
+export function startNode(script, env) {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr.on("data", (d) => process.stderr.write(`[${path.basename(script)}] ${d}`));
+  child.stdout.on("data", () => {});
+  return child;
+}
+
+/**
+ * The production server with `workers` processes: server/cluster.mjs with WEB_CONCURRENCY (as
+ * `npm start` runs it) when there is one, else server/index.mjs (one process).
+ * @param {Record<string, string>} env @param {number} workers
+ */
+export function startServer(env, workers) {
+  const cluster = fs.existsSync(path.join(root, "server", "cluster.mjs"));
+  if (!cluster && workers !== 1) throw new Error("more than one worker needs server/cluster.mjs");
+  return startNode(cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs", { ...env, WEB_CONCURRENCY: String(workers) });
+}
+
+/** Stops a server (SIGTERM, SIGKILL after 5 s) and waits for it to exit. @param {import("node:child_process").ChildProcess} child */
+export async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The bench user's session cookie. @param {string} base */
+export async function login(base) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`bench log-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+/**
+ * Load cases whose figures go into `results`.
+ * @param {any[]} results
+ */
+export function recorder(results) {
+  /** A case's figures from its autocannon run(s): req/s and latencies averaged over the runs. @param {string} name @param {any[]} runs @param {number} [expectStatus] */
+  function record(name, runs, expectStatus) {
+    const sum = (/** @type {(r: any) => number} */ f) => runs.reduce((n, r) => n + f(r), 0);
+    const mean = (/** @type {(r: any) => number} */ f) => sum(f) / runs.length;
+    const row = {
+      case: name,
+      kind: "load",
+      reqPerSec: Math.round(mean((r) => r.requests.average)),
+      p50ms: +mean((r) => r.latency.p50).toFixed(1),
+      p99ms: +mean((r) => r.latency.p99).toFixed(1),
+      errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
+      non2xx: sum((r) => r.non2xx),
+      bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
+      /** @type {Record<string, number>} answers other than 2xx (and the expected 304), by status */
+      statuses: {},
+    };
+    for (const r of runs) {
+      for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) {
+        if (!/^2/.test(code) && !(expectStatus === 304 && code === "304")) row.statuses[code] = (row.statuses[code] ?? 0) + count;
+      }
+    }
+    results.push(row);
+    const statuses = Object.entries(row.statuses).map(([c, n]) => `${n}×${c}`).join(" ");
+    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B`);
+    return row;
+  }
+
+  /** One autocannon run; returns the case's figures. @param {string} name @param {any} opts */
+  async function load(name, opts) {
+    const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
+    const { beforeRun, ...rest } = opts;
+    opts = rest;
+    if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
+    // writes that toggle state start the measured run from a known state (a warm-up can stop mid-cycle)
+    await beforeRun?.();
+    const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
+    return record(name, [r], opts.expectStatus);
+  }
+
+  /**
+   * Two servers on one case, A against B: a warm-up on each, then A, B, B, A for half the duration
+   * each, so a change in machine load during the case falls on both alike. Returns both rows.
+   * @param {[string, string]} names @param {[string, string]} urls @param {Record<string, string>} headers
+   */
+  async function loadPair(names, urls, headers) {
+    const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...headers } };
+    if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
+    /** @type {[any[], any[]]} */
+    const runs = [[], []];
+    for (const side of [0, 1, 1, 0]) runs[side].push(await autocannon({ ...base, url: urls[side], duration: DURATION / 2 }));
+    return [record(names[0], runs[0]), record(names[1], runs[1])];
+  }
+
+  return { load, loadPair, record };
+}
+
+/**
+ * The write cases: a like + unlike cycle and comment creation on `commentMomentId`.
+ * Likes: moments of the bench user's 5,000-moment kid (ids 1000…, not on the first page) in a pool;
+ * a cycle takes one out with its like and puts it back once its unlike has answered, so no two
+ * connections ever toggle the same moment (autocannon gives each cycle a fresh context, and a
+ * round-robin pick collided under uneven latency: "already liked" / "Like not found" counted as
+ * errors). The measured run starts from "none liked".
+ * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {number} commentMomentId
+ */
+export async function writeCases(load, base, H, commentMomentId) {
+  const pool = Array.from({ length: 3 * CONNECTIONS }, (_, i) => 1000 + i);
+  const all = [...pool];
+  const unlikeAll = async () => {
+    for (const id of all) await fetch(`${base}/api/likes/${id}/unlike`, { method: "DELETE", headers: H });
+    pool.splice(0, pool.length, ...all);
+  };
+  await unlikeAll();
+  const likes = await load("like + unlike cycle (writes)", {
+    url: base,
+    headers: H,
+    beforeRun: unlikeAll,
+    requests: [
+      { method: "POST", setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => { ctx.logId = pool.shift() ?? all[0]; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
+      {
+        method: "DELETE",
+        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }),
+        onResponse: (/** @type {number} */ _status, /** @type {unknown} */ _body, /** @type {any} */ ctx) => { pool.push(ctx.logId); },
+      },
+    ],
+  });
+  const comments = await load("comment creation (writes)", {
+    url: `${base}/api/comments/${commentMomentId}/new-comment`,
+    method: "POST",
+    headers: { ...H, "content-type": "application/json" },
+    body: JSON.stringify({ comment: "Benchmark comment: what a lovely day!" }),
+  });
+  return { likes, comments };
+}
