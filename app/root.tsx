@@ -83,6 +83,11 @@ function Shell({ children }: { children: React.ReactNode }) {
           <span className="brand__name">Sweet Moments</span>
         </Link>
         <div className="site-header__end">
+          {user ? (
+            <nav aria-label="Main" className="site-nav">
+              <Link to="/feed">Feed</Link>
+            </nav>
+          ) : null}
           {user ? <NotificationsLink unread={data?.unreadNotifications ?? 0} /> : null}
           <ProfileMenu user={user} />
         </div>

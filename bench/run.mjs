@@ -78,6 +78,8 @@ async function main() {
     const m5 = await load("moments page, 5-moment kid", { url: `${base}/kids/${ids.kid5}/dailyLogs`, headers: H });
     const m20 = await load("moments page, 20-moment kid", { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
     const m5000 = await load("moments page, 5,000-moment kid", { url: `${base}/kids/${ids.kid5000}/dailyLogs`, headers: H });
+    // the home feed of the benchmark user: their own kids and their 50 friends' kids (issue #15)
+    const feed = await load("/feed, 50 friends' kids", { url: `${base}/feed`, headers: H });
     await load("moment detail page", { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
     await load("/my-kids-list", { url: `${base}/my-kids-list`, headers: H });
     await load("/current/friends", { url: `${base}/current/friends`, headers: H });
@@ -132,6 +134,7 @@ async function main() {
       "/api daily_logs vs floor req/s": floorRow?.reqPerSec ? +(api.reqPerSec / floorRow.reqPerSec).toFixed(2) : null,
       "20-moment page vs landing req/s": landing.reqPerSec ? +(m20.reqPerSec / landing.reqPerSec).toFixed(2) : null,
       "20-moment page p99 ms": m20.p99ms,
+      "feed vs 20-moment kid p50": m20.p50ms ? +(feed.p50ms / m20.p50ms).toFixed(2) : null,
     };
     results.push({ case: "ratios", kind: "summary", ...ratios });
     if (offServer) results.push({ case: "api fast path", kind: "summary", ...fastPath });

@@ -111,13 +111,13 @@ export async function seedScale({ databaseFile, databaseUrl = null, uploadsDir }
     const t0 = Date.parse("2026-01-01T00:00:00.000Z") / 1000;
     await trx.raw(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-       INSERT INTO daily_logs (id, kid_id, title, content, image_id, created_at, updated_at)
+       INSERT INTO daily_logs (id, kid_id, title, content, image_id, created_at, updated_at, taken_on)
        SELECT i,
               CASE WHEN i <= 5 THEN 1 WHEN i <= 25 THEN 2 WHEN i <= ? THEN 3 ELSE ((i - ? - 1) % ?) + 4 END,
               'Moment ' || i, ?, (i % ?) + 1,
-              ${sql.isoAt("? + i * 37")}, ${sql.isoAt("? + i * 37")}
+              ${sql.isoAt("? + i * 37")}, ${sql.isoAt("? + i * 37")}, substr(${sql.isoAt("? + i * 37")}, 1, 10)
        FROM n`,
-      [SIZES.moments, special, special, SIZES.kids - 3, text200, photos.length, t0, t0],
+      [SIZES.moments, special, special, SIZES.kids - 3, text200, photos.length, t0, t0, t0],
     );
     // likes: 5 distinct users per moment
     await trx.raw(

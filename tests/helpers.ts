@@ -4,6 +4,7 @@ import { RouterContextProvider } from "react-router";
 import { startSession } from "../app/web/auth.server";
 import { clientAddressContext } from "../app/lib/context";
 import { createUser, type User } from "../app/models/users.server";
+import { db } from "../app/lib/db.server";
 
 export const BASE = "http://localhost:3000";
 
@@ -62,4 +63,19 @@ export function context(address = "127.0.0.1"): RouterContextProvider {
 /** Arguments for a loader or action of a route module. */
 export function args(request: Request, params: Record<string, string> = {}, ctx = context()) {
   return { request, params, context: ctx, unstable_pattern: "", pattern: "" } as never;
+}
+
+/** How many SQL queries `fn` runs (knex's "query" event: the read connection's prepared statements included). */
+export async function countQueries(fn: () => Promise<unknown>): Promise<number> {
+  let n = 0;
+  const listener = () => {
+    n += 1;
+  };
+  db().on("query", listener);
+  try {
+    await fn();
+  } finally {
+    db().off("query", listener);
+  }
+  return n;
 }

@@ -1,6 +1,7 @@
 // Friends, friendships and search hits as the API returns them (docs/api.md, Entities as returned).
 import type { FriendEntry, FriendLists, Friendship } from "~/models/friendships.server";
 import type { SearchHit } from "~/models/user-search.server";
+import type { CoParent } from "~/models/co-parents.server";
 import { serializeKid } from "./serializers-kids.server";
 import { imageUrl } from "./serializers.server";
 
@@ -10,7 +11,7 @@ export function serializeFriendship(f: Friendship) {
 }
 
 /** Friend entry: `id` is the OTHER user's id; `kids` only when accepted (`[]` otherwise). */
-export function serializeFriendEntry(entry: FriendEntry) {
+export function serializeFriendEntry(entry: FriendEntry, coParents: Map<number, CoParent[]> = new Map()) {
   return {
     id: entry.user.id,
     username: entry.user.username,
@@ -18,16 +19,22 @@ export function serializeFriendEntry(entry: FriendEntry) {
     last_name: entry.user.last_name,
     user_image_url: imageUrl(entry.user.photo),
     status: entry.status,
-    kids: entry.status === "accepted" ? entry.kids.map(serializeKid) : [],
+    kids: entry.status === "accepted" ? entry.kids.map((kid) => serializeKid(kid, coParents)) : [],
+    ...friendEntryLabel(entry),
   };
 }
 
-/** GET /api/users/friends. */
-export function serializeFriendLists(lists: FriendLists) {
+/** An accepted friend's `circle` and `relationship` as the list's owner filed them (docs/api.md). */
+function friendEntryLabel(entry: FriendEntry) {
+  return entry.status === "accepted" ? { circle: entry.label.circle, relationship: entry.label.relationship } : {};
+}
+
+/** GET /api/users/friends (`coParents`: of the confirmed friends' kids). */
+export function serializeFriendLists(lists: FriendLists, coParents: Map<number, CoParent[]> = new Map()) {
   return {
-    pending_friends: lists.pending.map(serializeFriendEntry),
-    confirmed_friends: lists.confirmed.map(serializeFriendEntry),
-    denied_friends: lists.denied.map(serializeFriendEntry),
+    pending_friends: lists.pending.map((e) => serializeFriendEntry(e)),
+    confirmed_friends: lists.confirmed.map((e) => serializeFriendEntry(e, coParents)),
+    denied_friends: lists.denied.map((e) => serializeFriendEntry(e)),
   };
 }
 

@@ -1,11 +1,15 @@
 // Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
 import { imageUrl } from "./serializers.server";
 import type { Kid } from "~/models/kids.server";
+import type { CoParent } from "~/models/co-parents.server";
 import type { Moment } from "~/models/moments.server";
 import { ACCESS_MESSAGES } from "~/models/access.server";
 
-/** Kid: `{id, user_id, name, birth_date, relationship, kid_image_url}`. */
-export function serializeKid(kid: Kid) {
+/**
+ * Kid: `{id, user_id, name, birth_date, relationship, kid_image_url, co_parents}`; `user_id` stays
+ * the owner; `co_parents` (accepted, `{id, username}`) from the caller's `coParentsOf` read.
+ */
+export function serializeKid(kid: Kid, coParents: Map<number, CoParent[]> = new Map()) {
   return {
     id: kid.id,
     user_id: kid.user_id,
@@ -13,11 +17,15 @@ export function serializeKid(kid: Kid) {
     birth_date: kid.birth_date,
     relationship: kid.relationship,
     kid_image_url: imageUrl(kid.photo),
+    co_parents: (coParents.get(kid.id) ?? []).map((c) => ({ id: c.id, username: c.username })),
   };
 }
 
-/** DailyLog: `{id, kid_id, title, content, image_url, created_at}`. */
-export function serializeDailyLog(moment: Moment) {
+/**
+ * DailyLog: `{id, kid_id, title, content, image_url, created_at, taken_on, milestone, posted_by}`,
+ * plus `audience` for the kid's owner and co-parents (`parent`) only (docs/api.md).
+ */
+export function serializeDailyLog(moment: Moment, { parent = false }: { parent?: boolean } = {}) {
   return {
     id: moment.id,
     kid_id: moment.kid_id,
@@ -25,7 +33,15 @@ export function serializeDailyLog(moment: Moment) {
     content: moment.content,
     image_url: imageUrl(moment.photo),
     created_at: moment.created_at,
+    taken_on: moment.taken_on,
+    milestone: moment.milestone,
+    ...dailyLogAudience(moment, parent),
   };
+}
+
+/** The DailyLog's `posted_by`, and its `audience` for parents only. */
+function dailyLogAudience(moment: Moment, parent: boolean) {
+  return parent ? { posted_by: moment.posted_by, audience: moment.audience } : { posted_by: moment.posted_by };
 }
 
 /** For an id in the URL that cannot be one (the models' own words for "no such row"). */

@@ -127,8 +127,8 @@ export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknow
 }
 
 /** The kid and moment forms' fields, in the order the error summary lists their errors. */
-export const KID_FIELD_ORDER = ["name", "year", "month", "day", "relationship", "image"] as const;
-export const MOMENT_FIELD_ORDER = ["title", "content", "image"] as const;
+export const KID_FIELD_ORDER = ["name", "year", "month", "day", "relationship", "image", "default_audience"] as const;
+export const MOMENT_FIELD_ORDER = ["title", "content", "image", "audience"] as const;
 
 /**
  * The conform state of the four add/update forms: checked on submit, then on every input, by the

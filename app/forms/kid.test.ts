@@ -96,6 +96,7 @@ describe("kid form schema", () => {
       month: "08",
       day: "02",
       relationship: "Dad",
+      default_audience: "everyone",
     });
   });
 });

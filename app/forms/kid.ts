@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { imageSchema, type FormVariant } from "./moment";
+import { audienceField, type Audience } from "./circles";
 import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/dates";
 
 // The Add Kid and Update Kid forms (one schema, two wordings, as docs/spec.md §5 writes them) and the
@@ -68,10 +69,24 @@ export const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => String(i + 1).pa
 // ---- schemas ----
 
 /** The form's fields as the browser holds them (conform's view of the Add and Update Kid forms). */
-export type KidFormShape = { name: string; year: string; month: string; day: string; relationship: string; image: File };
+export type KidFormShape = {
+  name: string;
+  year: string;
+  month: string;
+  day: string;
+  relationship: string;
+  image: File;
+  default_audience: string;
+};
 
 /** What the domain module gets: a validated kid. */
-export type KidInput = { name: string; birth_date: IsoDate; relationship: Relationship };
+export type KidInput = {
+  name: string;
+  birth_date: IsoDate;
+  relationship: Relationship;
+  /** The audience of its new moments (docs/spec.md §6); absent: "everyone" (adding) or unchanged. */
+  default_audience?: Audience;
+};
 
 function nameField(variant: FormVariant) {
   const m = KID_MESSAGES[variant];
@@ -106,6 +121,7 @@ export function kidFormSchema(variant: FormVariant, today: IsoDate) {
       day: intIn(m.day, /^\d{1,2}$/, 1, 31),
       relationship: relationshipField(variant),
       image: imageSchema(),
+      default_audience: audienceField(),
     })
     .superRefine((v, ctx) => {
       const problem = birthDateProblem(v, today);
@@ -115,7 +131,12 @@ export function kidFormSchema(variant: FormVariant, today: IsoDate) {
       when: (payload) => !payload.issues.some((i) => ["year", "month", "day"].includes(String(i.path?.[0]))),
     })
     .transform(
-      (v): KidInput => ({ name: v.name, birth_date: toIsoDate(v), relationship: v.relationship }),
+      (v): KidInput => ({
+        name: v.name,
+        birth_date: toIsoDate(v),
+        relationship: v.relationship,
+        ...(v.default_audience ? { default_audience: v.default_audience } : {}),
+      }),
     );
 }
 
@@ -142,11 +163,12 @@ export function kidApiSchema(variant: FormVariant, today: IsoDate) {
         if (problem) ctx.addIssue({ code: "custom", message: problem });
       }),
     relationship: relationshipField(variant),
+    default_audience: audienceField(),
   });
 }
 
 /** The form's field values for an existing kid (the Update form's defaults). */
-export function kidFormDefaults(kid: { name: string; birth_date: IsoDate; relationship: string }) {
+export function kidFormDefaults(kid: { name: string; birth_date: IsoDate; relationship: string; default_audience?: Audience }) {
   const p = parseIsoDate(kid.birth_date);
   return {
     name: kid.name,
@@ -154,5 +176,6 @@ export function kidFormDefaults(kid: { name: string; birth_date: IsoDate; relati
     month: p ? String(p.month).padStart(2, "0") : "",
     day: p ? String(p.day).padStart(2, "0") : "",
     relationship: kid.relationship,
+    default_audience: kid.default_audience ?? "everyone",
   };
 }

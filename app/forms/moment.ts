@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chosenFileProblem } from "~/images/limits";
+import { audienceField, type Audience } from "./circles";
 
 // The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
@@ -33,9 +34,22 @@ export const MOMENT_MESSAGES = {
 } as const;
 
 /** The form's fields as the browser holds them. */
-export type MomentFormShape = { title: string; content: string; image: File };
+export type MomentFormShape = {
+  title: string;
+  content: string;
+  image: File;
+  taken_on: string;
+  milestone: string;
+  milestone_label: string;
+  audience: string;
+};
 
-export type MomentInput = { title: string; content: string };
+export type MomentInput = {
+  title: string;
+  content: string;
+  /** Who sees it (docs/spec.md §6); absent: the kid's default (adding) or unchanged (updating). */
+  audience?: Audience;
+} & StoryInput;
 
 const chars = (v: string) => Array.from(v).length;
 
@@ -80,7 +94,90 @@ export function momentFormSchema(variant: FormVariant) {
       .min(1, m.contentRequired)
       .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
     image: imageSchema(),
+    ...storyFields(variant),
+    audience: audienceField(),
   });
-  const checked = variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields;
-  return checked.transform((v): MomentInput => ({ title: v.title, content: v.content }));
+  const checked = (variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields).superRefine(milestoneLabelCheck(variant));
+  return checked.transform(
+    (v): MomentInput => ({ title: v.title, content: v.content, ...storyInput(v), ...(v.audience ? { audience: v.audience } : {}) }),
+  );
+}
+
+// ---- the family's story: the moment's date and milestone (docs/spec.md §5, issue #15) ----
+
+export const MILESTONES = ["First smile", "First word", "First steps", "First tooth", "First day at school"] as const;
+/** The select's values besides the milestones: none, or the parent's own label. */
+export const MILESTONE_NONE = "none";
+export const MILESTONE_OTHER = "Other";
+export const MILESTONE_MAX = 40;
+
+export const STORY_MESSAGES = {
+  add: {
+    takenOnInvalid: "Date must be a real date, for example 2024-06-14",
+    takenOnFuture: "Date can not be in the future",
+    takenOnTooEarly: (name: string) => `Date can not be more than 1 year before ${name}'s birth date`,
+    milestoneLabelRequired: "Milestone label is required when the milestone is Other",
+    milestoneTooLong: `Milestone can not be more than ${MILESTONE_MAX} characters`,
+  },
+  update: {
+    takenOnInvalid: "Date must be a real date, for example 2024-06-14",
+    takenOnFuture: "Date cannot be in the future",
+    takenOnTooEarly: (name: string) => `Date cannot be more than 1 year before ${name}'s birth date`,
+    milestoneLabelRequired: "Milestone label is required when the milestone is Other",
+    milestoneTooLong: `Milestone cannot be more than ${MILESTONE_MAX} characters`,
+  },
+} as const;
+
+/**
+ * `takenOn`: the moment's date, "YYYY-MM-DD" (undefined: the default when adding, unchanged when
+ * updating). `milestone`: its label, null for none (undefined: none when adding, unchanged when
+ * updating).
+ */
+export type StoryInput = { takenOn?: string; milestone?: string | null };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function realIsoDate(v: string): boolean {
+  if (!ISO_DATE.test(v)) return false;
+  const [y, m, d] = v.split("-").map(Number) as [number, number, number];
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  return y >= 1 && probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
+}
+
+function storyFields(variant: FormVariant) {
+  const m = STORY_MESSAGES[variant];
+  return {
+    taken_on: z
+      .string()
+      .trim()
+      .optional()
+      .refine((v) => v === undefined || v === "" || realIsoDate(v), m.takenOnInvalid),
+    milestone: z
+      .string()
+      .trim()
+      .optional()
+      .refine((v) => v === undefined || chars(v) <= MILESTONE_MAX, m.milestoneTooLong),
+    milestone_label: z
+      .string()
+      .trim()
+      .optional()
+      .refine((v) => v === undefined || chars(v) <= MILESTONE_MAX, m.milestoneTooLong),
+  };
+}
+
+function milestoneLabelCheck(variant: FormVariant) {
+  return (v: { milestone?: string; milestone_label?: string }, ctx: z.RefinementCtx) => {
+    if (v.milestone === MILESTONE_OTHER && !v.milestone_label) {
+      ctx.addIssue({ code: "custom", message: STORY_MESSAGES[variant].milestoneLabelRequired, path: ["milestone_label"] });
+    }
+  };
+}
+
+function storyInput(v: { taken_on?: string; milestone?: string; milestone_label?: string }): StoryInput {
+  const out: StoryInput = {};
+  if (v.taken_on) out.takenOn = v.taken_on;
+  if (v.milestone === MILESTONE_NONE) out.milestone = null;
+  else if (v.milestone === MILESTONE_OTHER) out.milestone = v.milestone_label ?? null;
+  else if (v.milestone) out.milestone = v.milestone;
+  return out;
 }

@@ -46,13 +46,12 @@ export const IMAGE_FIELD = "image";
 export const IMAGE_PRESENT = "uploaded-file";
 
 /** The formats the image module accepts, as the hints name them. */
-export const IMAGE_FORMATS = "JPEG, PNG, WebP, GIF or AVIF";
+export const IMAGE_FORMATS = "JPEG, PNG, WebP, GIF, AVIF or HEIC";
 
 /** What the `image` field can be told, by the browser's check or the server's. */
 export const IMAGE_MESSAGES = {
   tooBig: `Image must be ${MAX_IMAGE_MB} MB or smaller.`,
   notAnImage: "Only image files are accepted.",
-  heic: "HEIC photos are not supported yet. Please choose a JPEG or PNG.",
   tooManyPixels: `Image is too large (at most ${MAX_PIXELS / 1_000_000} megapixels).`,
 } as const;
 

@@ -1,12 +1,14 @@
 import os from "node:os";
 import fsp from "node:fs/promises";
-import sharp, { type Metadata, type OutputInfo, type SharpOptions } from "sharp";
+import sharp, { type Metadata, type OutputInfo, type Sharp, type SharpOptions } from "sharp";
 import { IMAGE_MESSAGES, MAX_PIXELS } from "./limits";
 import { invalidField, type Refusal, type Result } from "~/models/refusal";
+import { decodeHeic } from "./heic.server";
 
 // Checks, cleaning and derivatives for every uploaded photo.
 //
-// - Accepted only if the *content* is JPEG, PNG, WebP, GIF (first frame) or AVIF: magic bytes
+// - Accepted only if the *content* is JPEG, PNG, WebP, GIF (first frame), AVIF or HEIC (decoded by
+//   libheif in WebAssembly, app/images/heic.server.ts, then the same steps): magic bytes
 //   first (so SVG, PDF, HTML, TIFF … never reach a decoder), then sharp's own header parse.
 // - Pixel count checked from the header before any decoding, and enforced again by libvips
 //   (`limitInputPixels`), so a decompression bomb cannot exhaust memory.
@@ -39,7 +41,7 @@ const SHARP_TIMEOUT_SECONDS = 30;
 // upload is new, so it would just hold memory.
 sharp.cache(false);
 
-export type AcceptedFormat = "jpeg" | "png" | "webp" | "gif" | "avif";
+export type AcceptedFormat = "jpeg" | "png" | "webp" | "gif" | "avif" | "heic";
 
 /** One WebP file to write. */
 export type Derivative = { width: number; height: number; data: Buffer };
@@ -66,7 +68,7 @@ export function imageRefusal(message: string): Refusal {
 
 // ---- sniffing -----------------------------------------------------------------------------
 
-type Sniffed = AcceptedFormat | "heic" | null;
+type Sniffed = AcceptedFormat | null;
 
 const HEIC_BRANDS = new Set(["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2"]);
 const AVIF_BRANDS = new Set(["avif", "avis"]);
@@ -157,7 +159,6 @@ async function inspect(filePath: string): Promise<Result<Inspected>> {
     return notAnImage;
   }
   const sniffed = sniffFormat(head);
-  if (sniffed === "heic") return imageRefusal(IMAGE_MESSAGES.heic);
   if (!sniffed) return notAnImage;
 
   let meta: Metadata;
@@ -167,7 +168,6 @@ async function inspect(filePath: string): Promise<Result<Inspected>> {
     return notAnImage;
   }
   const format = acceptedFormat(meta);
-  if (format === "heic") return imageRefusal(IMAGE_MESSAGES.heic);
   if (!format || format !== sniffed) return notAnImage;
   const width = meta.width ?? 0;
   const height = meta.pageHeight ?? meta.height ?? 0;
@@ -184,7 +184,7 @@ async function inspect(filePath: string): Promise<Result<Inspected>> {
   };
 }
 
-function acceptedFormat(meta: Metadata): AcceptedFormat | "heic" | null {
+function acceptedFormat(meta: Metadata): AcceptedFormat | null {
   switch (meta.format) {
     case "jpeg":
     case "png":
@@ -193,9 +193,10 @@ function acceptedFormat(meta: Metadata): AcceptedFormat | "heic" | null {
       return meta.format;
     case "heif":
       if (meta.compression === "av1") return "avif";
-      // HEVC-coded HEIF: the prebuilt sharp has no HEVC decoder, and docs/api.md (Limits) accepts
-      // only the five formats above anyway.
-      return "heic";
+      // HEVC-coded HEIF (iPhones): sharp reads the header; the pixels are decoded by
+      // app/images/heic.server.ts (docs/decisions/0029-heic-photos.md)
+      if (meta.compression === "hevc") return "heic";
+      return null;
     default:
       return null;
   }
@@ -230,15 +231,29 @@ export async function processImage(filePath: string): Promise<ProcessResult> {
   return inQueue(weight, () => processNow(filePath, info));
 }
 
+/** The sharp input of a photo: the file, or (HEIC) its pixels decoded by libheif, already upright. */
+async function sourceOf(filePath: string, info: Inspected): Promise<{ input: Sharp; width: number; height: number } | null> {
+  if (info.format !== "heic") {
+    const input = sharp(filePath, { ...inputOptions, autoOrient: true });
+    return { input, width: info.orientedWidth, height: info.orientedHeight };
+  }
+  const raw = await decodeHeic(filePath);
+  if (!raw || raw.width * raw.height > MAX_PIXELS) return null;
+  const input = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels }, limitInputPixels: MAX_PIXELS }).removeAlpha();
+  return { input, width: raw.width, height: raw.height };
+}
+
 async function processNow(filePath: string, info: Inspected): Promise<ProcessResult> {
-  const widths = derivativeWidths(info.orientedWidth, info.orientedHeight);
+  const source = await sourceOf(filePath, info);
+  if (!source) return imageRefusal(IMAGE_MESSAGES.notAnImage);
+  const widths = derivativeWidths(source.width, source.height);
   const largest = widths[widths.length - 1]!;
 
   // Decode once, upright, in sRGB, 8 bits per channel, already at the largest derivative's width.
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    let pipeline = sharp(filePath, { ...inputOptions, autoOrient: true }).timeout({ seconds: SHARP_TIMEOUT_SECONDS });
-    if (largest < info.orientedWidth) pipeline = pipeline.resize({ width: largest });
+    let pipeline = source.input.timeout({ seconds: SHARP_TIMEOUT_SECONDS });
+    if (largest < source.width) pipeline = pipeline.resize({ width: largest });
     decoded = await pipeline.toColourspace("srgb").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   } catch (error) {
     if (isTimeout(error)) throw error;

@@ -12,6 +12,8 @@ import { makeAnimatedGif, makeImage, pixelAt, type Format } from "./test-fixture
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-process-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 let n = 0;
+const HEIC_FIXTURE = path.resolve(import.meta.dirname, "../../tests/fixtures/iphone.heic");
+
 function save(bytes: Buffer | string, name = "upload.jpg"): string {
   const p = path.join(dir, `${++n}-${name}`);
   fs.writeFileSync(p, bytes);
@@ -159,6 +161,29 @@ describe("accepted formats", () => {
   });
 });
 
+describe("HEIC from a phone (docs/decisions/0029-heic-photos.md)", () => {
+  it("a real HEIC file is decoded by libheif (WebAssembly) and goes through the same steps: upright pixels, WebP derivatives, no metadata", async () => {
+    const result = await processImage(save(fs.readFileSync(HEIC_FIXTURE), "IMG_0001.HEIC"));
+    if (!result.ok) throw new Error(`refused: ${JSON.stringify(result)}`);
+    const { image } = result;
+    expect(image).toMatchObject({ format: "heic", width: 96, height: 64, widths: [96] });
+    const webp = image.derivatives[0]!.data;
+    const meta = await sharp(webp).metadata();
+    expect(meta).toMatchObject({ format: "webp", width: 96, height: 64 });
+    expect(meta.exif).toBeUndefined();
+    expect(meta.icc).toBeUndefined();
+    const [lr, lg, lb] = await pixelAt(webp, 10, 32);
+    const [rr, rg, rb] = await pixelAt(webp, 86, 32);
+    expect(lr).toBeGreaterThan(150); // red on the left
+    expect(lg).toBeLessThan(100);
+    expect(lb).toBeLessThan(100);
+    expect(rg).toBeGreaterThan(130); // green on the right
+    expect(rr).toBeLessThan(100);
+    expect(rb).toBeGreaterThan(70);
+    expect(image.placeholder).toMatch(/^data:image\/webp;base64,/);
+  });
+});
+
 describe("rejected inputs", () => {
   const cases: [string, () => Promise<Buffer | string>, string][] = [
     ["text named .jpg", async () => "just some text, not a photo\n", IMAGE_MESSAGES.notAnImage],
@@ -192,7 +217,7 @@ describe("rejected inputs", () => {
       IMAGE_MESSAGES.tooManyPixels,
     ],
     [
-      "HEIC",
+      "a HEIC header with nothing behind it",
       async () => {
         // an ISO-BMFF "ftyp heic" header: what an iPhone photo starts with
         const ftyp = Buffer.alloc(24);
@@ -202,8 +227,9 @@ describe("rejected inputs", () => {
         ftyp.write("mif1heic", 16, "latin1");
         return Buffer.concat([ftyp, Buffer.alloc(500, 0)]);
       },
-      IMAGE_MESSAGES.heic,
+      IMAGE_MESSAGES.notAnImage,
     ],
+    ["a truncated HEIC", async () => fs.readFileSync(HEIC_FIXTURE).subarray(0, 400), IMAGE_MESSAGES.notAnImage],
   ];
   for (const [name, make, message] of cases) {
     it(`${name} → "${message}"`, async () => {

@@ -206,7 +206,7 @@ describe("withImageTransaction and deleteImageFiles", () => {
     const kidId = await kidFor(user.id, kidPhoto.imageId);
     const logPhoto = await withNewImage(await upload(await makeImage("png", 200, 200)), { kind: "log", ownerId: user.id }, async (trx, imageId) => {
       const now = new Date().toISOString();
-      await trx("daily_logs").insert({ kid_id: kidId, title: "t", content: "c", image_id: imageId, created_at: now, updated_at: now });
+      await trx("daily_logs").insert({ kid_id: kidId, title: "t", content: "c", image_id: imageId, taken_on: now.slice(0, 10), created_at: now, updated_at: now });
     });
     if (!logPhoto.ok) throw new Error(logPhoto.message);
 

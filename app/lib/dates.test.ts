@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, ageText, daysInMonth, formatAge, formatCalendarDate, formatInstantDate, isRealDate, parseIsoDate, todayInZone } from "./dates";
+import {
+  ageOn,
+  ageOnMomentText,
+  ageText,
+  daysInMonth,
+  defaultTakenOn,
+  formatAge,
+  formatCalendarDate,
+  formatInstantDate,
+  formatShortAge,
+  isRealDate,
+  parseIsoDate,
+  takenOnProblem,
+  todayInZone,
+} from "./dates";
 
 describe("ageOn / formatAge", () => {
   it("writes ages grammatically, singular and plural", () => {
@@ -79,5 +93,44 @@ describe("calendar dates", () => {
     expect(formatCalendarDate("2019-03-14")).toBe("14 March 2019");
     expect(formatInstantDate("2024-06-07T03:04:05.000Z", "UTC")).toBe("7 June 2024");
     expect(formatInstantDate("2024-06-07T03:04:05.000Z", "America/Los_Angeles")).toBe("6 June 2024");
+  });
+});
+
+describe("a moment's date (issue #15)", () => {
+  it("refuses dates in the future, more than a year before birth, or not real", () => {
+    expect(takenOnProblem("2024-06-14", "2020-03-01", "2024-06-14")).toBeNull();
+    expect(takenOnProblem("2024-06-15", "2020-03-01", "2024-06-14")).toBe("future");
+    expect(takenOnProblem("2019-03-01", "2020-03-01", "2024-06-14")).toBeNull();
+    expect(takenOnProblem("2019-02-28", "2020-03-01", "2024-06-14")).toBe("too-early");
+    // born 29 February: a year before is 28 February
+    expect(takenOnProblem("2023-02-28", "2024-02-29", "2024-06-14")).toBeNull();
+    expect(takenOnProblem("2023-02-27", "2024-02-29", "2024-06-14")).toBe("too-early");
+    expect(takenOnProblem("2024-02-30", "2020-03-01", "2024-06-14")).toBe("invalid");
+    expect(takenOnProblem("14/06/2024", "2020-03-01", "2024-06-14")).toBe("invalid");
+  });
+
+  it("defaults to the EXIF date when it is acceptable, else today in the configured zone", () => {
+    const now = new Date("2024-06-14T23:30:00.000Z");
+    const la = todayInZone("America/Los_Angeles", now); // still the 14th
+    const tokyo = todayInZone("Asia/Tokyo", now); // already the 15th
+    expect([la, tokyo]).toEqual(["2024-06-14", "2024-06-15"]);
+    expect(defaultTakenOn("2023-04-05", "2020-01-01", la)).toBe("2023-04-05"); // EXIF present
+    expect(defaultTakenOn(null, "2020-01-01", la)).toBe("2024-06-14"); // EXIF absent
+    expect(defaultTakenOn(null, "2020-01-01", tokyo)).toBe("2024-06-15");
+    expect(defaultTakenOn("2024-06-15", "2020-01-01", la)).toBe("2024-06-14"); // camera clock in the future
+    expect(defaultTakenOn("2024-06-15", "2020-01-01", tokyo)).toBe("2024-06-15");
+    expect(defaultTakenOn("1999-01-01", "2020-01-01", la)).toBe("2024-06-14"); // long before birth
+    expect(defaultTakenOn("garbage", "2020-01-01", la)).toBe("2024-06-14");
+  });
+
+  it("says the kid's age on the moment's date with the kid's calendar math", () => {
+    expect(ageOnMomentText("Elsa", "2019-03-14", "2021-06-14")).toBe("Elsa was 2 years, 3 months");
+    expect(ageOnMomentText("Elsa", "2019-03-14", "2021-06-13")).toBe("Elsa was 2 years, 2 months");
+    expect(ageOnMomentText("Elsa", "2019-03-14", "2020-03-14")).toBe("Elsa was 1 year, 0 months");
+    expect(ageOnMomentText("Leo", "2024-01-31", "2024-02-29")).toBe("Leo was 1 month"); // month-end anniversary
+    expect(ageOnMomentText("Leo", "2024-01-31", "2024-02-28")).toBe("Leo was 28 days");
+    expect(ageOnMomentText("Leo", "2024-01-31", "2024-01-31")).toBe("Leo was 0 days");
+    expect(ageOnMomentText("Leo", "2024-01-31", "2023-12-25")).toBe("Before Leo was born");
+    expect(formatShortAge({ years: 1, months: 1, days: 3 })).toBe("1 year, 1 month");
   });
 });

@@ -161,3 +161,96 @@ export function formatInstantDate(instant: string, timeZone: string): string {
   if (Number.isNaN(date.getTime())) return instant;
   return formatter("en-GB", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(date);
 }
+
+// ---- a moment's date (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
+
+/**
+ * What is wrong with `date` as the date of a moment of a kid born on `birthDate`: not a real date,
+ * after `today`, or more than one year before the birth date. null when it is fine.
+ */
+export function takenOnProblem(date: IsoDate, birthDate: IsoDate, today: IsoDate): "invalid" | "future" | "too-early" | null {
+  const d = parseIsoDate(date);
+  const birth = parseIsoDate(birthDate);
+  if (!d) return "invalid";
+  if (date > today) return "future";
+  if (birth) {
+    const earliest = toIsoDate({ ...birth, year: birth.year - 1, day: Math.min(birth.day, daysInMonth(birth.year - 1, birth.month)) });
+    if (date < earliest) return "too-early";
+  }
+  return null;
+}
+
+/** The date of a new moment when the parent gives none: the photo's EXIF date when it is acceptable, else today. */
+export function defaultTakenOn(exifDate: IsoDate | null, birthDate: IsoDate, today: IsoDate): IsoDate {
+  return exifDate && !takenOnProblem(exifDate, birthDate, today) ? exifDate : today;
+}
+
+/** "2 years, 3 months" (a year or more), "3 months" (under a year), "12 days" (under a month). */
+export function formatShortAge(age: Age): string {
+  if (age.years > 0) return `${unit(age.years, "year")}, ${unit(age.months, "month")}`;
+  if (age.months > 0) return unit(age.months, "month");
+  return unit(age.days, "day");
+}
+
+/** "Elsa was 2 years, 3 months" on `date`; "Before Elsa was born" for a date before the birth date. */
+export function ageOnMomentText(name: string, birthDate: IsoDate, date: IsoDate): string {
+  const age = ageOn(birthDate, date);
+  if (!age) return parseIsoDate(date) && parseIsoDate(birthDate) ? `Before ${name} was born` : "";
+  return `${name} was ${formatShortAge(age)}`;
+}
+
+/** The date line of a moment of `kidName` (born `birthDate`) taken on `takenOn`: see MomentDate (app/components/moment-story.tsx). */
+export function momentDateView(takenOn: IsoDate, kidName: string, birthDate: IsoDate): { takenOn: IsoDate; date: string; age: string } {
+  return { takenOn, date: formatCalendarDate(takenOn), age: ageOnMomentText(kidName, birthDate, takenOn) };
+}
+
+// ---- a kid's timeline by age and month (issue #15) ----
+
+/** A range of calendar dates [from, to). */
+export type Period = { from: IsoDate; to: IsoDate };
+
+function plusYears(d: DateParts, years: number): IsoDate {
+  const year = d.year + years;
+  return toIsoDate({ year, month: d.month, day: Math.min(d.day, daysInMonth(year, d.month)) });
+}
+
+/** The year of age `age` of a kid born on `birthDate` (age −1: the year before birth). null: not a date. */
+export function agePeriod(birthDate: IsoDate, age: number): Period | null {
+  const birth = parseIsoDate(birthDate);
+  if (!birth || !Number.isInteger(age) || age < -1 || age > 150) return null;
+  return { from: plusYears(birth, age), to: plusYears(birth, age + 1) };
+}
+
+const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
+
+/** The calendar month "YYYY-MM" as a period. null: not a month. */
+export function monthPeriod(month: string): Period | null {
+  const m = YEAR_MONTH.exec(month);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const mon = Number(m[2]);
+  if (year < 1 || year > 9998 || mon < 1 || mon > 12) return null;
+  const next = mon === 12 ? { year: year + 1, month: 1 } : { year, month: mon + 1 };
+  return { from: toIsoDate({ year, month: mon, day: 1 }), to: toIsoDate({ ...next, day: 1 }) };
+}
+
+/** The year of age a calendar month belongs to (the age on its last day); −1 before birth. */
+export function ageOfMonth(birthDate: IsoDate, month: string): number {
+  const m = YEAR_MONTH.exec(month);
+  if (!m) return -1;
+  const year = Number(m[1]);
+  const mon = Number(m[2]);
+  const age = ageOn(birthDate, toIsoDate({ year, month: mon, day: daysInMonth(year, mon) }));
+  return age ? age.years : -1;
+}
+
+/** "Age 1", or "Before birth" for −1. */
+export function ageHeading(age: number): string {
+  return age < 0 ? "Before birth" : `Age ${age}`;
+}
+
+/** "March 2024" for "2024-03". */
+export function formatMonth(month: string): string {
+  const m = YEAR_MONTH.exec(month);
+  return m ? `${monthName(Number(m[2]))} ${m[1]}` : month;
+}

@@ -85,13 +85,13 @@ describe("the read connection", () => {
         .then(([row]) => Number(typeof row === "object" ? row.id : row));
       // inside the transaction: the checks read through it
       expect(await canSeeKidsOf(a.id, b.id, trx)).toBe(true);
-      expect(await kidAccess(a.id, kidId, trx)).toEqual({ kidId, ownerId: b.id, isOwner: false, visible: true });
+      expect(await kidAccess(a.id, kidId, trx)).toEqual({ kidId, ownerId: b.id, isOwner: false, isParent: false, visible: true });
       // outside (the read connection): not committed yet, and no waiting for the writer
       expect(await canSeeKidsOf(a.id, b.id)).toBe(false);
       expect(await kidAccess(a.id, kidId)).toBeNull();
       await trx.commit();
       expect(await canSeeKidsOf(a.id, b.id)).toBe(true);
-      expect(await kidAccess(a.id, kidId)).toEqual({ kidId, ownerId: b.id, isOwner: false, visible: true });
+      expect(await kidAccess(a.id, kidId)).toEqual({ kidId, ownerId: b.id, isOwner: false, isParent: false, visible: true });
     } finally {
       if (!trx.isCompleted()) await trx.rollback();
     }

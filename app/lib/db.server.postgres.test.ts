@@ -24,11 +24,11 @@ describe("the schema enforces the product's invariants (PostgreSQL)", () => {
       await trx.raw("set local enable_seqscan = off");
       await trx.raw("set local enable_bitmapscan = off");
       const { rows } = await trx.raw(
-        "explain select id from daily_logs where kid_id = 1 and (created_at, id) < ('2030', 5) order by created_at desc, id desc limit 21",
+        "explain select id from daily_logs where kid_id = 1 and (taken_on, created_at, id) < ('2030-01-01', '2030', 5) order by taken_on desc, created_at desc, id desc limit 21",
       );
       return rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join(" | ");
     });
-    expect(plan).toContain("daily_logs_kid_cursor");
+    expect(plan).toContain("daily_logs_kid_taken");
     expect(plan).not.toMatch(/\bSort\b/);
   });
 });

@@ -14,10 +14,10 @@ describe("the schema enforces the product's invariants (SQLite)", () => {
 
   it("has the cursor index for a kid's moments newest first", async () => {
     const plan = await db().raw(
-      "EXPLAIN QUERY PLAN SELECT id FROM daily_logs WHERE kid_id = 1 AND (created_at < '2030' OR (created_at = '2030' AND id < 5)) ORDER BY created_at DESC, id DESC LIMIT 21",
+      "EXPLAIN QUERY PLAN SELECT id FROM daily_logs WHERE kid_id = 1 AND (taken_on, created_at, id) < ('2030-01-01', '2030', 5) ORDER BY taken_on DESC, created_at DESC, id DESC LIMIT 21",
     );
     const detail = plan.map((r: { detail: string }) => r.detail).join(" | ");
-    expect(detail).toContain("daily_logs_kid_cursor");
+    expect(detail).toContain("daily_logs_kid_taken");
     expect(detail).not.toContain("TEMP B-TREE");
   });
 });

@@ -8,7 +8,7 @@ async function kidWithLog(ownerId: number) {
   const now = nowIso();
   const [kid] = await db()("kids").insert({ user_id: ownerId, name: "Kid", birth_date: "2020-01-01", relationship: "Mom", created_at: now }).returning("id");
   const kidId = Number(kid.id ?? kid);
-  const [log] = await db()("daily_logs").insert({ kid_id: kidId, title: "T", content: "C", created_at: now, updated_at: now }).returning("id");
+  const [log] = await db()("daily_logs").insert({ kid_id: kidId, title: "T", content: "C", taken_on: now.slice(0, 10), created_at: now, updated_at: now }).returning("id");
   return { kidId, logId: Number(log.id ?? log) };
 }
 

@@ -1,19 +1,29 @@
 import type { Knex } from "knex";
 import { db, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
+import type { Audience } from "~/forms/circles";
 import { forbidden, notFound, type Refusal } from "./refusal";
 
-// THE access module (docs/decisions/0012-refusal-and-access-module.md). The rule of the product: a
-// user's kids, their moments, likes, comments and photos are visible to that user and to users
-// with an ACCEPTED friendship with them (either direction); pending and denied requests give
-// nothing; only the owner changes a kid or its moments; only its author changes a comment.
+// THE access module (docs/decisions/0012-refusal-and-access-module.md,
+// docs/decisions/0031-audiences-circles-co-parents-blocks.md). The rule of the product:
+// - A kid is seen by its owner, its co-parents (accepted) and the owner's accepted friends.
+// - A moment is seen by the kid's owner and co-parents whatever its audience; by the owner's
+//   accepted friends when its audience is "everyone"; by those of them the owner put in the
+//   Family circle when it is "family"; by nobody else ("us").
+// - Pending and denied requests give nothing. A block ends the friendship and any co-parent role
+//   between the two at once (app/models/blocks.server.ts), so no rule below needs to ask about
+//   blocks; only the comments of a blocked user on the blocker's moments are hidden here
+//   (`whereCommentShown`), and `isBlockedBetween` answers other features.
+// - The owner and co-parents change a kid and its moments ("change"); only the owner removes the
+//   kid or manages its co-parents ("own"); only its author changes a comment.
 //
 // Everything that depends on who is asking asks here: the guards (requireKid, requireMoment,
 // requireCommentAuthor, canViewImage) for one thing, whereKidVisibleTo and whereMomentVisibleTo
-// (over whereVisibleTo) for lists. The friendship
-// condition exists once, in acceptedBetween: on the ordered pair user_low/user_high (UNIQUE, so
-// one index lookup). The friendships table is otherwise only the state machine's
-// (app/models/friendships.server.ts).
+// for lists. The guards read their facts (co-parent row, friendship and its circle, the moment's
+// audience) in ONE query whose conditions are the same functions the lists use (parentOf,
+// acceptedBetween, ownerFilesAsFamily). The friendship condition is on the ordered pair
+// user_low/user_high (UNIQUE, so one index lookup). The friendships table is otherwise only the
+// state machine's (app/models/friendships.server.ts).
 //
 // The guards answer the access facts or a Refusal (app/models/refusal.ts) in the API's words
 // (docs/api.md); callers may reword it (likes and comments have their own messages). Without
@@ -27,11 +37,14 @@ export const ACCESS_MESSAGES = {
   notAuthorized: "You are not authorized",
 } as const;
 
-/** What the asker wants to do: see it, or change it (owner or author only). */
-export type Need = "view" | "change";
+/**
+ * What the asker wants to do: see it; change it (the kid's owner or a co-parent: edit the kid, add,
+ * edit and delete its moments); or own it (the owner only: remove the kid, manage co-parents).
+ */
+export type Need = "view" | "change" | "own";
 
 type Value = number | string;
-/** One side of a friendship pair: a value (or query parameter), or a column (`db().ref(…)`). */
+/** One side of a pair: a value (or query parameter), or a column (`db().ref(…)`). */
 type Side = Value | Knex.Ref<string, Record<string, string>>;
 
 /** `friendships` rows of an ACCEPTED friendship between `a` and `b`, whichever sent the request. */
@@ -43,18 +56,40 @@ function acceptedBetween(qb: Knex.QueryBuilder, a: Side, b: Side): Knex.QueryBui
   );
 }
 
+/** Of those rows: the ones where `owner`'s side put the other in its Family circle. */
+function ownerFilesAsFamily(qb: Knex.QueryBuilder, owner: Side): Knex.QueryBuilder {
+  return qb.where((w) =>
+    w
+      .where((x) => x.where("friendships.user_low", owner).andWhere("friendships.low_circle", "family"))
+      .orWhere((y) => y.where("friendships.user_high", owner).andWhere("friendships.high_circle", "family")),
+  );
+}
+
+/** `co_parents` rows that make `viewer` an (accepted) co-parent of the kid `kidId`. */
+function coParentRows(qb: Knex.QueryBuilder, kidId: Side, viewer: Side): Knex.QueryBuilder {
+  return qb.where("co_parents.kid_id", kidId).andWhere("co_parents.user_id", viewer).andWhere("co_parents.status", "accepted");
+}
+
+/** `viewer` is the kid's owner or one of its co-parents (`kids` names the kids table or alias). */
+function parentOf(w: Knex.QueryBuilder, viewer: Value, kids: string): Knex.QueryBuilder {
+  const k = db();
+  return w
+    .where(`${kids}.user_id`, viewer)
+    .orWhereExists((sub) => coParentRows(sub.select(k.raw("1")).from("co_parents"), k.ref(`${kids}.id`), viewer));
+}
+
 const accepted = query<{ a: number; b: number }>((p, k) => acceptedBetween(k("friendships"), p("a"), p("b")).first("friendships.id"));
 
-/** May `viewerId` see the kids (moments, photos…) of `ownerId`? */
+/** Are `viewerId` and `ownerId` the same user or accepted friends? (Who may see the owner's kids, co-parents aside.) */
 export async function canSeeKidsOf(viewerId: number, ownerId: number, conn?: Db): Promise<boolean> {
   if (viewerId === ownerId) return true;
   return Boolean(await accepted.first({ a: viewerId, b: ownerId }, { conn }));
 }
 
 /**
- * The same rule as a SQL condition, for queries that filter many rows at once: `ownerColumn`
- * (e.g. "kids.user_id") is the viewer or one of the viewer's accepted friends. `viewerId` is the
- * viewer's id, or a query parameter standing for it.
+ * The owner-level condition, for queries about USERS' relations (not kids or moments):
+ * `ownerColumn` is the viewer or one of the viewer's accepted friends. Lists of kids and moments
+ * use whereKidVisibleTo / whereMomentVisibleTo, never this on its own.
  */
 export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewerId: Value): Knex.QueryBuilder {
   const k = db();
@@ -66,25 +101,88 @@ export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewe
 }
 
 /**
- * The condition for lists of KIDS: rows of `kids` (or its alias) that `viewerId` may see. Every
- * list of kids uses this (never `whereVisibleTo` on its own), so a finer rule changes here only.
+ * The condition for lists of KIDS: rows of `kids` (or its alias) that `viewerId` may see (owner,
+ * co-parent, accepted friend of the owner). Every list of kids uses this.
  */
 export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids = "kids"): Knex.QueryBuilder {
-  return whereVisibleTo(qb, `${kids}.user_id`, viewerId);
+  const k = db();
+  return qb.where((w) =>
+    parentOf(w, viewerId, kids).orWhereExists((sub) =>
+      acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(`${kids}.user_id`)),
+    ),
+  );
+}
+
+/** The kids (`kids` or its alias) that `viewerId` owns or co-parents: My Kids. */
+export function whereKidParentIs(qb: Knex.QueryBuilder, viewerId: Value, kids = "kids"): Knex.QueryBuilder {
+  return qb.where((w) => parentOf(w, viewerId, kids));
 }
 
 /**
  * The condition for lists of MOMENTS (and of what hangs off a moment: likes, comments, photos):
- * rows of `daily_logs` that `viewerId` may see. The query must join the moment's kid (`kids`, or
- * the alias given). Every list of moments uses this, so a rule per moment (an audience, say)
- * changes here only.
+ * rows of `daily_logs` (or `tables.moments`) that `viewerId` may see. The query must join the
+ * moment's kid (`kids`, or `tables.kids`). Every list of moments uses this: the kid's owner and
+ * co-parents see every moment; an accepted friend of the owner sees "everyone" moments, and
+ * "family" ones when the owner filed them in the Family circle.
  */
 export function whereMomentVisibleTo(
   qb: Knex.QueryBuilder,
   viewerId: Value,
   tables: { moments?: string; kids?: string } = {},
 ): Knex.QueryBuilder {
-  return whereVisibleTo(qb, `${tables.kids ?? "kids"}.user_id`, viewerId);
+  const k = db();
+  const kids = tables.kids ?? "kids";
+  const moments = tables.moments ?? "daily_logs";
+  const owner = k.ref(`${kids}.user_id`);
+  return qb.where((w) =>
+    parentOf(w, viewerId, kids).orWhereExists((sub) =>
+      acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, owner).andWhere((a) =>
+        a
+          .where(`${moments}.audience`, "everyone")
+          .orWhere((fam) => ownerFilesAsFamily(fam.where(`${moments}.audience`, "family"), owner)),
+      ),
+    ),
+  );
+}
+
+/**
+ * The condition for lists of COMMENTS (`comments` joined to its moment's `kids`): hides the
+ * comments of users the kid's owner has blocked, unless the owner chose to keep showing them.
+ */
+export function whereCommentShown(qb: Knex.QueryBuilder, tables: { comments?: string; kids?: string } = {}): Knex.QueryBuilder {
+  const k = db();
+  return qb.whereNotExists((sub) =>
+    sub
+      .select(k.raw("1"))
+      .from("blocks")
+      .where("blocks.blocker_id", k.ref(`${tables.kids ?? "kids"}.user_id`))
+      .andWhere("blocks.blocked_id", k.ref(`${tables.comments ?? "comments"}.user_id`))
+      .andWhere("blocks.show_comments", false),
+  );
+}
+
+const blockBetween = query<{ a: number; b: number }>((p, k) =>
+  k("blocks")
+    .where((x) => x.where("blocks.blocker_id", p("a")).andWhere("blocks.blocked_id", p("b")))
+    .orWhere((y) => y.where("blocks.blocker_id", p("b")).andWhere("blocks.blocked_id", p("a")))
+    .first("blocks.blocker_id"),
+);
+
+/**
+ * Has either of `a` and `b` blocked the other? Then neither may send the other a friend request,
+ * a co-parent invitation or any other invitation. `blockedBy`: who blocked (null: nobody).
+ */
+export async function isBlockedBetween(a: number, b: number, conn?: Db): Promise<{ blocked: boolean; blockedBy: number | null }> {
+  const row = await blockBetween.first({ a, b }, { conn });
+  return { blocked: Boolean(row), blockedBy: row ? Number(row.blocker_id) : null };
+}
+
+/** `users.id` (or `column`) has not blocked `viewerId`: for searches, so a blocker cannot be found. */
+export function whereNotBlockedBy(qb: Knex.QueryBuilder, column: string, viewerId: Value): Knex.QueryBuilder {
+  const k = db();
+  return qb.whereNotExists((sub) =>
+    sub.select(k.raw("1")).from("blocks").where("blocks.blocker_id", k.ref(column)).andWhere("blocks.blocked_id", viewerId),
+  );
 }
 
 /**
@@ -105,43 +203,83 @@ export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value, kids = "ki
 
 // ---- the facts --------------------------------------------------------------------------------
 
-export type KidFacts = { kidId: number; ownerId: number; visible: boolean; isOwner: boolean };
-export type MomentFacts = KidFacts & { momentId: number };
+export type KidFacts = {
+  kidId: number;
+  ownerId: number;
+  visible: boolean;
+  /** The kid's (original) owner. */
+  isOwner: boolean;
+  /** The owner or an accepted co-parent: may change the kid and its moments. */
+  isParent: boolean;
+};
+export type MomentFacts = KidFacts & { momentId: number; audience: Audience };
 
-/** Access to a kid whose owner is already known (e.g. read with the kid's row). */
-export async function accessToKid(viewerId: number, kidId: number, ownerId: number, conn?: Db): Promise<KidFacts> {
-  return { kidId, ownerId, isOwner: ownerId === viewerId, visible: await canSeeKidsOf(viewerId, ownerId, conn) };
+/** The facts' columns, read with the kid (`kids`): is the viewer a co-parent, a friend, family? */
+function withRelation(qb: Knex.QueryBuilder, viewer: string, k: Knex): Knex.QueryBuilder {
+  const owner = k.ref("kids.user_id");
+  return qb.select(
+    "kids.id as kid_id",
+    "kids.user_id as owner_id",
+    k.raw("(case when exists ? then 1 else 0 end) as co_parent", [coParentRows(k("co_parents").select(k.raw("1")), k.ref("kids.id"), viewer)]),
+    k.raw("(case when exists ? then 1 else 0 end) as friend", [acceptedBetween(k("friendships").select(k.raw("1")), viewer, owner)]),
+    k.raw("(case when exists ? then 1 else 0 end) as family", [
+      ownerFilesAsFamily(acceptedBetween(k("friendships").select(k.raw("1")), viewer, owner), owner),
+    ]),
+  );
 }
 
-const kidOwner = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.id", "kids.user_id"));
+type RelationRow = { kid_id: unknown; owner_id: unknown; co_parent: unknown; friend: unknown; family: unknown; audience?: unknown };
 
-/** Who owns a kid and whether `viewerId` may see it. null: no such kid. */
-export async function kidAccess(viewerId: number, kidId: number, conn?: Db): Promise<KidFacts | null> {
-  const kid = await kidOwner.first<{ user_id: number }>({ kidId }, { conn });
-  return kid ? accessToKid(viewerId, kidId, Number(kid.user_id), conn) : null;
-}
-
-const momentOwner = query<{ momentId: number }>((p, k) =>
-  k("daily_logs")
-    .join("kids", "kids.id", "daily_logs.kid_id")
-    .where("daily_logs.id", p("momentId"))
-    .first("daily_logs.kid_id", "kids.user_id as owner_id"),
+const kidRelation = query<{ kidId: number; viewer: number }>((p, k) =>
+  withRelation(k("kids").where("kids.id", p("kidId")), p("viewer"), k).limit(1),
+);
+const momentRelation = query<{ momentId: number; viewer: number }>((p, k) =>
+  withRelation(k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", p("momentId")), p("viewer"), k)
+    .select("daily_logs.audience")
+    .limit(1),
 );
 
-/** The same for a moment: its kid, its owner, and whether `viewerId` may see it. null: no such moment. */
+/** The rule for one kid (and, with `audience`, one moment of it), from the relation row. */
+function decide(viewerId: number, row: RelationRow, audience?: Audience): KidFacts {
+  const ownerId = Number(row.owner_id);
+  const isOwner = ownerId === viewerId;
+  const isParent = isOwner || Number(row.co_parent) === 1;
+  const friend = Number(row.friend) === 1;
+  const family = Number(row.family) === 1;
+  const visible =
+    isParent || (audience === undefined ? friend : audience === "everyone" ? friend : audience === "family" ? family : false);
+  return { kidId: Number(row.kid_id), ownerId, visible, isOwner, isParent };
+}
+
+const ownerFacts = (kidId: number, ownerId: number): KidFacts => ({ kidId, ownerId, visible: true, isOwner: true, isParent: true });
+
+/** Access to a kid whose owner is already known (e.g. read with the kid's row). One query unless the viewer is the owner. */
+export async function accessToKid(viewerId: number, kidId: number, ownerId: number, conn?: Db): Promise<KidFacts> {
+  if (viewerId === ownerId) return ownerFacts(kidId, ownerId);
+  return (await kidAccess(viewerId, kidId, conn)) ?? { kidId, ownerId, visible: false, isOwner: false, isParent: false };
+}
+
+/** Who owns a kid and what `viewerId` may do with it. null: no such kid. One query. */
+export async function kidAccess(viewerId: number, kidId: number, conn?: Db): Promise<KidFacts | null> {
+  const row = await kidRelation.first<RelationRow>({ kidId, viewer: viewerId }, { conn });
+  return row ? decide(viewerId, row) : null;
+}
+
+/** The same for a moment: its kid, its owner, its audience and what `viewerId` may do. null: no such moment. One query. */
 export async function momentAccess(viewerId: number, momentId: number, conn?: Db): Promise<MomentFacts | null> {
-  const row = await momentOwner.first({ momentId }, { conn });
+  const row = await momentRelation.first<RelationRow>({ momentId, viewer: viewerId }, { conn });
   if (!row) return null;
-  return { momentId, ...(await accessToKid(viewerId, Number(row.kid_id), Number(row.owner_id), conn)) };
+  const audience = String(row.audience) as Audience;
+  return { momentId, audience, ...decide(viewerId, row, audience) };
 }
 
 // ---- the guards -------------------------------------------------------------------------------
 
-export type KidGrant = { ok: true; kidId: number; ownerId: number; isOwner: boolean };
+export type KidGrant = { ok: true; kidId: number; ownerId: number; isOwner: boolean; isParent: boolean };
 export type MomentGrant = KidGrant & { momentId: number };
 export type CommentGrant = { ok: true; commentId: number; momentId: number };
 
-/** A row the caller has already read, with what the rule needs (saves a lookup). */
+/** A row the caller has already read, with what the rule needs (saves a lookup for the owner). */
 export type KidRow = { id: number; ownerId: number };
 export type MomentRow = { id: number; kidId: number; ownerId: number };
 export type CommentRow = { id: number; momentId: number; authorId: number };
@@ -150,38 +288,39 @@ export type CommentRow = { id: number; momentId: number; authorId: number };
 function judge(facts: KidFacts | null, need: Need, notFoundMessage: string): Refusal | null {
   if (!facts) return notFound(notFoundMessage);
   if (!facts.visible) return forbidden(ACCESS_MESSAGES.notAuthorized, { hidden: true });
-  if (need === "change" && !facts.isOwner) return forbidden(ACCESS_MESSAGES.notAuthorized);
+  if (need === "change" && !facts.isParent) return forbidden(ACCESS_MESSAGES.notAuthorized);
+  if (need === "own" && !facts.isOwner) return forbidden(ACCESS_MESSAGES.notAuthorized);
   return null;
 }
 
 /**
- * May `viewerId` see (`view`) or change (`change`: the owner only) this kid? `kid`: its id, or the
- * row the caller has already read (null: there was none).
+ * May `viewerId` see (`view`), change (`change`: owner or co-parent) or own (`own`: the owner
+ * only) this kid? `kid`: its id, or the row the caller has already read (null: there was none).
  */
 export async function requireKid(viewerId: number, kid: number | KidRow | null, need: Need = "view", conn?: Db): Promise<KidGrant | Refusal> {
   const facts =
     typeof kid === "number" ? await kidAccess(viewerId, kid, conn) : kid && (await accessToKid(viewerId, kid.id, kid.ownerId, conn));
   const refusal = judge(facts, need, ACCESS_MESSAGES.kidNotFound);
   if (refusal) return refusal;
-  const { kidId, ownerId, isOwner } = facts!;
-  return { ok: true, kidId, ownerId, isOwner };
+  const { kidId, ownerId, isOwner, isParent } = facts!;
+  return { ok: true, kidId, ownerId, isOwner, isParent };
 }
 
-/** The same for a moment (its kid's owner decides). */
+/** The same for a moment (its kid's owner and co-parents, and its audience, decide). */
 export async function requireMoment(
   viewerId: number,
   moment: number | MomentRow | null,
   need: Need = "view",
   conn?: Db,
 ): Promise<MomentGrant | Refusal> {
-  const facts =
-    typeof moment === "number"
-      ? await momentAccess(viewerId, moment, conn)
-      : moment && { momentId: moment.id, ...(await accessToKid(viewerId, moment.kidId, moment.ownerId, conn)) };
+  let facts: KidFacts & { momentId: number } | null;
+  if (moment === null) facts = null;
+  else if (typeof moment !== "number" && moment.ownerId === viewerId) facts = { momentId: moment.id, ...ownerFacts(moment.kidId, moment.ownerId) };
+  else facts = await momentAccess(viewerId, typeof moment === "number" ? moment : moment.id, conn);
   const refusal = judge(facts, need, ACCESS_MESSAGES.momentNotFound);
   if (refusal) return refusal;
-  const { momentId, kidId, ownerId, isOwner } = facts!;
-  return { ok: true, momentId, kidId, ownerId, isOwner };
+  const { momentId, kidId, ownerId, isOwner, isParent } = facts!;
+  return { ok: true, momentId, kidId, ownerId, isOwner, isParent };
 }
 
 const commentAuthor = query<{ commentId: number }>((p, k) =>
@@ -212,15 +351,26 @@ export async function requireCommentAuthor(
 }
 
 /** The images row's facts the rule needs (app/images/storage.server.ts ImageRecord has them). */
-export type ImageRef = { kind: string; owner_id: number };
+export type ImageRef = { id: number; kind: string; owner_id: number };
+
+const kidOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
+  whereKidVisibleTo(k("kids").where("kids.image_id", p("imageId")), p("viewer")).first("kids.id"),
+);
+const momentOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
+  whereMomentVisibleTo(k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.image_id", p("imageId")), p("viewer")).first(
+    "daily_logs.id",
+  ),
+);
 
 /**
- * May `viewerId` fetch this photo? Profile pictures: any signed-in user. Kid and moment photos:
- * whoever may see the owner's kids. Anything else: nobody.
+ * May `viewerId` fetch this photo? Profile pictures: any signed-in user. A kid's photo: whoever
+ * may see the kid; a moment's photo: whoever may see the moment (its audience included), one query
+ * from the image to its kid or moment. A photo of no kid or moment, or of another kind: nobody.
  */
 export async function canViewImage(viewerId: number, image: ImageRef): Promise<boolean> {
   if (image.kind === "user") return true;
-  if (image.kind === "kid" || image.kind === "log") return canSeeKidsOf(viewerId, image.owner_id);
+  if (image.kind === "kid") return Boolean(await kidOfImage.first({ imageId: image.id, viewer: viewerId }));
+  if (image.kind === "log") return Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId }));
   return false;
 }
 

@@ -4,7 +4,7 @@ import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
-import { requireCommentAuthor, requireMoment } from "./access.server";
+import { requireCommentAuthor, requireMoment, whereCommentShown, whereMomentVisibleTo } from "./access.server";
 import { notifyComment } from "./notifications.server";
 import { invalidField, notFound, reword, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
@@ -76,9 +76,17 @@ async function getComment(commentId: number): Promise<Comment | null> {
   return row ? commentFromRow(row) : null;
 }
 
-const commentsOfMoment = query<{ momentId: number }>((p, k) =>
-  commentsQuery(k)
-    .where("comments.daily_log_id", p("momentId"))
+// the list condition again (the moment's audience; comments of users its owner blocked hidden)
+const commentsOfMoment = query<{ momentId: number; viewer: number }>((p, k) =>
+  whereCommentShown(
+    whereMomentVisibleTo(
+      commentsQuery(k)
+        .join("daily_logs", "daily_logs.id", "comments.daily_log_id")
+        .join("kids", "kids.id", "daily_logs.kid_id")
+        .where("comments.daily_log_id", p("momentId")),
+      p("viewer"),
+    ),
+  )
     .orderBy([
       { column: "comments.created_at", order: "desc" },
       { column: "comments.id", order: "desc" },
@@ -90,7 +98,7 @@ const commentsOfMoment = query<{ momentId: number }>((p, k) =>
 export async function listComments(viewerId: number, momentId: number): Promise<Result<{ comments: Comment[] }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToSee });
-  const rows = await commentsOfMoment.all({ momentId });
+  const rows = await commentsOfMoment.all({ momentId, viewer: viewerId });
   return { ok: true, comments: rows.map(commentFromRow) };
 }
 

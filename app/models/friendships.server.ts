@@ -1,6 +1,9 @@
 import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import type { FriendLabel } from "~/forms/circles";
+import { isBlockedBetween } from "./access.server";
+import { labelColumns, labelFromRow } from "./circles.server";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
 import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
@@ -32,6 +35,8 @@ export type FriendEntry = {
   user: PublicUser;
   /** The other user's kids: only when the friendship is accepted, otherwise always []. */
   kids: Kid[];
+  /** How the caller files the other user (docs/spec.md §6): meaningful once accepted. */
+  label: FriendLabel;
 };
 
 export type FriendLists = {
@@ -52,6 +57,7 @@ export const MESSAGES = {
   invalidStatus: "Invalid status update",
   notParty: "You are not authorized",
   deleted: "Friendship deleted successfully",
+  youBlocked: "You have blocked this user. Unblock them first.",
 } as const;
 
 /**
@@ -97,7 +103,7 @@ async function publicUser(id: number): Promise<PublicUser | null> {
   return row ? publicUserFromRow(row) : null;
 }
 
-function publicUserFromRow(row: Record<string, unknown>): PublicUser {
+export function publicUserFromRow(row: Record<string, unknown>): PublicUser {
   return {
     id: Number(row.id),
     username: String(row.username),
@@ -126,6 +132,9 @@ export async function sendFriendRequest(
   if (friendId === null) return notFound(MESSAGES.friendNotFound);
   const friend = await publicUser(friendId);
   if (!friend) return notFound(MESSAGES.friendNotFound);
+  // a block: the blocked user is not told (the blocker answers as nobody at all)
+  const block = await isBlockedBetween(senderId, friendId);
+  if (block.blocked) return block.blockedBy === senderId ? conflict(MESSAGES.youBlocked) : notFound(MESSAGES.friendNotFound);
   // a repeat of a request that was sent (a double click) answers that request, not "already exists"
   const sentBefore = async (id: number) => {
     const f = await getFriendship(id);
@@ -284,6 +293,7 @@ const friendsOf = query<{ viewerId: number }>((p, k) =>
       "other.username",
       "other.first_name",
       "other.last_name",
+      ...labelColumns("f"),
       ...photoColumns("user_images", "user_image"),
     ]),
 );
@@ -302,6 +312,7 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
     direction: Number(row.sender_id) === viewerId ? "sent" : "received",
     user: publicUserFromRow(row),
     kids: [],
+    label: labelFromRow(row, viewerId),
   }));
 
   const confirmed = entries.filter((e) => e.status === "accepted");

@@ -28,9 +28,18 @@ export async function befriend(a: number, b: number, status: "accepted" | "pendi
 
 /** Inserts `count` moments for a kid directly (no photos), created one second apart. */
 export async function insertMoments(kidId: number, count: number, start = Date.parse("2024-01-01T00:00:00.000Z")): Promise<number[]> {
+  const owner = await db()("kids").where("id", kidId).first("user_id");
   const rows = Array.from({ length: count }, (_, i) => {
     const at = new Date(start + i * 1000).toISOString();
-    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, created_at: at, updated_at: at };
+    return {
+      kid_id: kidId,
+      title: `Moment ${i + 1}`,
+      content: `Content ${i + 1}`,
+      taken_on: at.slice(0, 10),
+      posted_by: owner?.user_id ?? null,
+      created_at: at,
+      updated_at: at,
+    };
   });
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 200) {

@@ -26,7 +26,7 @@ describe("kids", () => {
     const b = await createKid(owner.id, { ...elsa, name: "Leo" }, await jpegUpload());
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
-    expect(a.kid).toEqual({ id: expect.any(Number), user_id: owner.id, ...elsa, photo: null });
+    expect(a.kid).toEqual({ id: expect.any(Number), user_id: owner.id, ...elsa, photo: null, default_audience: "everyone" });
     expect(b.kid.photo).toMatchObject({ key: expect.any(String), widths: expect.any(Array) });
     const kids = await listKidsOf(owner.id);
     expect(kids.map((k) => k.name)).toEqual(["Elsa", "Leo"]);

@@ -6,7 +6,8 @@ import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import { fileDigest, type UploadedFile } from "~/images/multipart.server";
-import { ACCESS_MESSAGES, requireKid, whereKidVisibleTo, type Need } from "./access.server";
+import type { Audience } from "~/forms/circles";
+import { ACCESS_MESSAGES, requireKid, whereKidParentIs, whereKidVisibleTo, type Need } from "./access.server";
 import { notFound, type Refusal, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
 
@@ -20,6 +21,8 @@ export type Kid = {
   birth_date: IsoDate;
   relationship: string;
   photo: Photo | null;
+  /** The audience of its new moments (docs/spec.md §6). */
+  default_audience: Audience;
 };
 
 
@@ -29,6 +32,7 @@ export const kidColumns = [
   "kids.name",
   "kids.birth_date",
   "kids.relationship",
+  "kids.default_audience",
   ...photoColumns("kid_images", "kid_image"),
 ];
 
@@ -45,6 +49,7 @@ export function kidFromRow(row: Record<string, unknown>): Kid {
     birth_date: String(row.birth_date),
     relationship: String(row.relationship),
     photo: photoFromRow(row, "kid_image"),
+    default_audience: String(row.default_audience ?? "everyone") as Audience,
   };
 }
 
@@ -56,10 +61,10 @@ async function getKid(kidId: number): Promise<Kid | null> {
 }
 
 const kidsOfOwner = query<{ ownerId: number }>((p, k) =>
-  kidsQuery(k).where("kids.user_id", p("ownerId")).orderBy("kids.id").select(kidColumns),
+  whereKidParentIs(kidsQuery(k), p("ownerId")).orderBy("kids.id").select(kidColumns),
 );
 
-/** A user's own kids, in id order (My Kids, GET /api/kids/current). One query. */
+/** A user's own kids and those they co-parent, in id order (My Kids, GET /api/kids/current). One query. */
 export async function listKidsOf(ownerId: number): Promise<Kid[]> {
   return (await kidsOfOwner.all({ ownerId })).map(kidFromRow);
 }
@@ -85,7 +90,7 @@ export async function listVisibleKidsOf(viewerId: number, ownerIds: number[]): P
   return out;
 }
 
-export type KidView = { kid: Kid; isOwner: boolean };
+export type KidView = { kid: Kid; isOwner: boolean; isParent: boolean };
 
 /**
  * A kid as `viewerId` may see it (the owner or an accepted friend of the owner); with `need`
@@ -97,7 +102,7 @@ export async function viewKid(viewerId: number, kidId: number, need: Need = "vie
   const kid = row ? kidFromRow(row) : null;
   const access = await requireKid(viewerId, kid && { id: kid.id, ownerId: kid.user_id }, need);
   if (!access.ok) return access;
-  return { ok: true, kid: kid!, isOwner: access.isOwner };
+  return { ok: true, kid: kid!, isOwner: access.isOwner, isParent: access.isParent };
 }
 
 /** May `viewerId` change this kid (and add moments to it)? ok, or why not. */
@@ -159,11 +164,20 @@ export async function insertKid(
   input: KidInput,
   { imageId = null, createdAt = nowIso() }: { imageId?: number | null; createdAt?: string } = {},
 ): Promise<number> {
-  const row = { user_id: ownerId, name: input.name, birth_date: input.birth_date, relationship: input.relationship };
+  const row = {
+    user_id: ownerId,
+    name: input.name,
+    birth_date: input.birth_date,
+    relationship: input.relationship,
+    ...defaultAudienceChange(input),
+  };
   return insertedId(await conn("kids").insert({ ...row, image_id: imageId, created_at: createdAt }).returning("id"));
 }
 
-/** Updates a kid (owner only); a new photo replaces the old one, whose files go after the commit. */
+/** The kid's default audience column: only when the input names one (docs/spec.md §6). */
+const defaultAudienceChange = (input: KidInput) => (input.default_audience ? { default_audience: input.default_audience } : {});
+
+/** Updates a kid (owner or co-parent); a new photo replaces the old one, whose files go after the commit. */
 export async function updateKid(
   viewerId: number,
   kidId: number,
@@ -175,12 +189,14 @@ export async function updateKid(
     await file?.discard();
     return access;
   }
-  const changes = { name: input.name, birth_date: input.birth_date, relationship: input.relationship };
+  const changes = { name: input.name, birth_date: input.birth_date, relationship: input.relationship, ...defaultAudienceChange(input) };
+  // inside the write: still theirs to change (a co-parent may have left meanwhile)
+  const stillParent = async (trx: Db) => (await requireKid(viewerId, kidId, "change", trx)).ok;
   if (file) {
     try {
-      const result = await withNewImage(file, { kind: "kid", ownerId: viewerId }, async (trx, imageId, { dropImages }) => {
-        const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("image_id");
-        if (!kid) throw new Gone();
+      const result = await withNewImage(file, { kind: "kid", ownerId: access.ownerId }, async (trx, imageId, { dropImages }) => {
+        const kid = await trx("kids").where({ id: kidId }).first("image_id");
+        if (!kid || !(await stillParent(trx))) throw new Gone();
         await trx("kids").where({ id: kidId }).update({ ...changes, image_id: imageId });
         await dropImages([kid.image_id]);
       });
@@ -190,7 +206,7 @@ export async function updateKid(
       throw error;
     }
   } else {
-    const count = await writeTransaction((trx) => trx("kids").where({ id: kidId, user_id: viewerId }).update(changes));
+    const count = await writeTransaction(async (trx) => ((await stillParent(trx)) ? trx("kids").where({ id: kidId }).update(changes) : 0));
     if (!count) return kidGone();
   }
   const kid = await getKid(kidId);
@@ -198,12 +214,12 @@ export async function updateKid(
 }
 
 /**
- * Removes a kid (owner only) with everything hanging off it: its moments, their likes and
+ * Removes a kid (its owner only, not a co-parent) with everything hanging off it: its moments, their likes and
  * comments (foreign-key cascades), and every photo (rows in the same transaction, files after the
  * commit). A fixed number of statements whatever the number of moments.
  */
 export async function removeKid(viewerId: number, kidId: number): Promise<Result> {
-  const access = await requireKid(viewerId, kidId, "change");
+  const access = await requireKid(viewerId, kidId, "own");
   if (!access.ok) return access;
   const keys: string[] = [];
   const removed = await writeTransaction(async (trx) => {

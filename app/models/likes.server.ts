@@ -1,6 +1,6 @@
 import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { requireMoment } from "./access.server";
+import { requireMoment, whereMomentVisibleTo } from "./access.server";
 import { notify } from "./notifications.server";
 import { conflict, notFound, reword, type Result } from "./refusal";
 
@@ -30,8 +30,18 @@ function likeFromRow(row: Record<string, unknown>): Like {
   };
 }
 
-const likesOfMoment = query<{ momentId: number }>((p, k) =>
-  k("likes").join("users", "users.id", "likes.user_id").where("likes.daily_log_id", p("momentId")).orderBy("likes.id", "asc").select(likeColumns),
+// the list condition again (the moment's audience), as every list of what hangs off a moment
+const likesOfMoment = query<{ momentId: number; viewer: number }>((p, k) =>
+  whereMomentVisibleTo(
+    k("likes")
+      .join("users", "users.id", "likes.user_id")
+      .join("daily_logs", "daily_logs.id", "likes.daily_log_id")
+      .join("kids", "kids.id", "daily_logs.kid_id")
+      .where("likes.daily_log_id", p("momentId")),
+    p("viewer"),
+  )
+    .orderBy("likes.id", "asc")
+    .select(likeColumns),
 );
 const likeById = query<{ likeId: number }>((p, k) =>
   k("likes").join("users", "users.id", "likes.user_id").where("likes.id", p("likeId")).first(likeColumns),
@@ -44,7 +54,7 @@ const likeOf = query<{ momentId: number; userId: number }>((p, k) =>
 export async function listLikes(viewerId: number, momentId: number): Promise<Result<{ likes: Like[] }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
-  const rows = await likesOfMoment.all({ momentId });
+  const rows = await likesOfMoment.all({ momentId, viewer: viewerId });
   return { ok: true, likes: rows.map(likeFromRow) };
 }
 

@@ -13,6 +13,9 @@ import {
   viewMoment,
 } from "./moments.server";
 import { befriend, insertLikeAndComment, insertMoments, jpegUpload } from "./kids-test-helpers.server";
+import sharp from "sharp";
+import { uploadFromBuffer } from "~/images/multipart.server";
+import { today } from "~/lib/dates.server";
 
 // refusals as the access module words them (app/models/access.server.ts)
 const HIDDEN = { ok: false, kind: "forbidden", message: "You are not authorized", hidden: true };
@@ -58,8 +61,8 @@ describe("moments", () => {
     // two moments with the same instant as moment 26: the first page ends between them
     const same = "2024-01-01T00:00:25.000Z";
     await db()("daily_logs").insert([
-      { kid_id: kid.id, title: "Tie A", content: "x", created_at: same, updated_at: same },
-      { kid_id: kid.id, title: "Tie B", content: "x", created_at: same, updated_at: same },
+      { kid_id: kid.id, title: "Tie A", content: "x", taken_on: "2024-01-01", created_at: same, updated_at: same },
+      { kid_id: kid.id, title: "Tie B", content: "x", taken_on: "2024-01-01", created_at: same, updated_at: same },
     ]);
     const seen: string[] = [];
     let before = null;
@@ -84,10 +87,34 @@ describe("moments", () => {
     expect(all.ok && all.next).toBeNull();
   });
 
+  it("sorts by the moment's date first, then creation, and pages through equal dates", async () => {
+    const owner = await makeUser();
+    const kid = await kidOf(owner.id);
+    const row = (title: string, taken_on: string, created_at: string) => ({ kid_id: kid.id, title, content: "x", taken_on, created_at, updated_at: created_at });
+    await db()("daily_logs").insert([
+      row("Back-dated, added last", "2023-05-01", "2024-03-01T10:00:00.000Z"),
+      row("Newest date", "2024-02-01", "2024-02-01T10:00:00.000Z"),
+      row("Same day 1", "2024-01-15", "2024-01-15T08:00:00.000Z"),
+      row("Same day 2", "2024-01-15", "2024-01-15T09:00:00.000Z"),
+      row("Same day 3", "2024-01-15", "2024-01-20T09:00:00.000Z"),
+    ]);
+    const seen: string[] = [];
+    let before = null;
+    for (;;) {
+      const page = await listMoments(owner.id, kid.id, { limit: 2, before });
+      if (!page.ok) throw new Error("refused");
+      seen.push(...page.moments.map((m) => m.title));
+      if (!page.next) break;
+      before = decodeCursor(page.next);
+    }
+    expect(seen).toEqual(["Newest date", "Same day 3", "Same day 2", "Same day 1", "Back-dated, added last"]);
+  });
+
   it("decodes only its own cursors", () => {
-    const c = encodeCursor({ created_at: "2024-06-06T18:04:05.000Z", id: 42 });
-    expect(decodeCursor(c)).toEqual({ createdAt: "2024-06-06T18:04:05.000Z", id: 42 });
-    for (const bad of ["", "abc", "!!!", Buffer.from("2024-06-06_1").toString("base64url"), Buffer.from("2024-06-06T18:04:05.000Z_0").toString("base64url")]) {
+    const c = encodeCursor({ taken_on: "2024-06-01", created_at: "2024-06-06T18:04:05.000Z", id: 42 });
+    expect(decodeCursor(c)).toEqual({ takenOn: "2024-06-01", createdAt: "2024-06-06T18:04:05.000Z", id: 42 });
+    const old = Buffer.from("2024-06-06T18:04:05.000Z_42").toString("base64url");
+    for (const bad of ["", "abc", "!!!", old, Buffer.from("2024-06-06_1").toString("base64url"), Buffer.from("2024-06-01_2024-06-06T18:04:05.000Z_0").toString("base64url")]) {
       expect(decodeCursor(bad)).toBeNull();
     }
   });
@@ -111,6 +138,43 @@ describe("moments", () => {
     expect(photo.moment.created_at).toBe(made.moment.created_at);
     expect(await isStored(oldKey)).toBe(false);
     expect(await isStored(photo.moment.photo!.key)).toBe(true);
+  });
+
+  it("dates a new moment: the parent's date, else the photo's EXIF date, else today; refuses impossible dates", async () => {
+    const owner = await makeUser();
+    const kid = await kidOf(owner.id); // born 2020-01-01
+    const exifPhoto = async (date: string) =>
+      uploadFromBuffer(
+        await sharp({ create: { width: 32, height: 24, channels: 3, background: "#3c3" } }).jpeg().withExif({ IFD2: { DateTimeOriginal: date } }).toBuffer(),
+        "phone.jpg",
+        "image/jpeg",
+      );
+    const given = await createMoment(owner.id, kid.id, { title: "Given", content: "x", takenOn: "2021-05-06" }, await exifPhoto("2022:01:02 10:00:00"));
+    expect(given).toMatchObject({ ok: true, moment: { taken_on: "2021-05-06", milestone: null } });
+    const fromExif = await createMoment(owner.id, kid.id, { title: "Exif", content: "x", milestone: "First steps" }, await exifPhoto("2022:01:02 10:00:00"));
+    expect(fromExif).toMatchObject({ ok: true, moment: { taken_on: "2022-01-02", milestone: "First steps" } });
+    const plain = await createMoment(owner.id, kid.id, { title: "Today", content: "x" }, await jpegUpload());
+    expect(plain).toMatchObject({ ok: true, moment: { taken_on: today() } });
+    const tooOldExif = await createMoment(owner.id, kid.id, { title: "Old camera", content: "x" }, await exifPhoto("2001:01:01 10:00:00"));
+    expect(tooOldExif).toMatchObject({ ok: true, moment: { taken_on: today() } });
+
+    const future = await createMoment(owner.id, kid.id, { title: "F", content: "x", takenOn: "2999-01-01" }, await jpegUpload());
+    expect(future).toMatchObject({ ok: false, kind: "invalid", fieldErrors: { taken_on: ["Date can not be in the future"] } });
+    const early = await createMoment(owner.id, kid.id, { title: "E", content: "x", takenOn: "2018-12-31" }, await jpegUpload());
+    expect(early).toMatchObject({ ok: false, kind: "invalid", fieldErrors: { taken_on: ["Date can not be more than 1 year before Elsa's birth date"] } });
+    expect(await createMoment(owner.id, kid.id, { title: "E", content: "x", takenOn: "2019-01-01" }, await jpegUpload())).toMatchObject({ ok: true });
+
+    // updating: absent date and milestone stay; given ones change; null clears the milestone
+    if (!fromExif.ok) throw new Error("setup");
+    const same = await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y" }, null);
+    expect(same).toMatchObject({ ok: true, moment: { taken_on: "2022-01-02", milestone: "First steps" } });
+    const moved = await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y", takenOn: "2021-12-31", milestone: null }, null);
+    expect(moved).toMatchObject({ ok: true, moment: { taken_on: "2021-12-31", milestone: null } });
+    expect(await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y", takenOn: "2999-01-01" }, null)).toMatchObject({
+      ok: false,
+      kind: "invalid",
+      fieldErrors: { taken_on: ["Date cannot be in the future"] },
+    });
   });
 
   it("deletes a moment (owner only) with its likes, comments and photo", async () => {

@@ -1,12 +1,16 @@
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
-import { MOMENT_MESSAGES, type MomentInput } from "~/forms/moment";
+import { MOMENT_MESSAGES, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
+import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
+import { today } from "~/lib/dates.server";
+import { photoTakenOn } from "~/images/exif.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import { fileDigest, type UploadedFile } from "~/images/multipart.server";
-import { ACCESS_MESSAGES, requireKid, requireMoment, type Need } from "./access.server";
+import type { Audience } from "~/forms/circles";
+import { ACCESS_MESSAGES, requireKid, requireMoment, whereMomentVisibleTo, type Need } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
 import { invalidField, notFound, type Refusal, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
@@ -23,10 +27,44 @@ export type Moment = {
   photo: Photo | null;
   /** ISO 8601 UTC. */
   created_at: string;
-};
+  /** The moment's own calendar date, "YYYY-MM-DD" (chosen by the parent; pages sort by it). */
+  taken_on: string;
+  /** The milestone's label, or null. */
+  milestone: string | null;
+} & MomentAudience;
 
-/** Where a page of moments stops: the last one shown (newest first, ties broken by id). */
-export type Cursor = { createdAt: string; id: number };
+// ---- who sees it, who posted it (docs/spec.md §6) ----
+
+/** Who sees a moment and who posted it (the kid's owner or a co-parent; null: a deleted user). */
+export type MomentAudience = { audience: Audience; posted_by: number | null };
+
+const audienceColumns = ["daily_logs.audience", "daily_logs.posted_by"];
+
+function audienceFromRow(row: Record<string, unknown>): MomentAudience {
+  return { audience: String(row.audience) as Audience, posted_by: row.posted_by == null ? null : Number(row.posted_by) };
+}
+
+/**
+ * The audience and poster columns of a new moment: the input's audience, or the kid's default
+ * (read in the same statement); the poster, or the kid's owner for trusted callers (the seed).
+ */
+function newMomentAudience(conn: Db, kidId: number, input: MomentInput, postedBy?: number) {
+  return {
+    audience: input.audience ?? conn("kids").select("kids.default_audience").where("kids.id", kidId),
+    posted_by: postedBy ?? conn("kids").select("kids.user_id").where("kids.id", kidId),
+  };
+}
+
+/** A moment's audience as a page shows it: to the kid's owner and co-parents only (null otherwise). */
+export function momentAudienceFor(moment: MomentAudience, isParent: boolean): Audience | null {
+  return isParent ? moment.audience : null;
+}
+
+/** An update's audience column: only when the input names one. */
+const audienceChange = (input: MomentInput) => (input.audience ? { audience: input.audience } : {});
+
+/** Where a page of moments stops: the last one shown (newest date first, then creation, then id). */
+export type Cursor = { takenOn: string; createdAt: string; id: number };
 
 export const momentColumns = [
   "daily_logs.id",
@@ -34,6 +72,9 @@ export const momentColumns = [
   "daily_logs.title",
   "daily_logs.content",
   "daily_logs.created_at",
+  "daily_logs.taken_on",
+  "daily_logs.milestone",
+  ...audienceColumns,
   ...photoColumns("log_images", "log_image"),
 ];
 
@@ -49,36 +90,66 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
     content: String(row.content),
     photo: photoFromRow(row, "log_image"),
     created_at: String(row.created_at),
+    taken_on: String(row.taken_on),
+    milestone: row.milestone == null ? null : String(row.milestone),
+    ...audienceFromRow(row),
   };
 }
 
 // ---- cursors ----
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Opaque to clients: base64url of "<created_at>_<id>". */
-export function encodeCursor(moment: Pick<Moment, "created_at" | "id">): string {
-  return Buffer.from(`${moment.created_at}_${moment.id}`, "utf8").toString("base64url");
+/** Opaque to clients: base64url of "<taken_on>_<created_at>_<id>" (docs/decisions/0028-moment-dates-and-feed.md). */
+export function encodeCursor(moment: Pick<Moment, "taken_on" | "created_at" | "id">): string {
+  return Buffer.from(`${moment.taken_on}_${moment.created_at}_${moment.id}`, "utf8").toString("base64url");
 }
 
 /** The cursor, or null when it is not one of ours. */
 export function decodeCursor(value: string): Cursor | null {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(value)) return null;
   const text = Buffer.from(value, "base64url").toString("utf8");
-  const m = /^(.+)_([1-9][0-9]{0,15})$/.exec(text);
-  if (!m || !ISO_INSTANT.test(m[1]!)) return null;
-  const id = Number(m[2]);
-  return Number.isSafeInteger(id) ? { createdAt: m[1]!, id } : null;
+  const m = /^([^_]+)_([^_]+)_([1-9][0-9]{0,15})$/.exec(text);
+  if (!m || !ISO_DATE.test(m[1]!) || !ISO_INSTANT.test(m[2]!)) return null;
+  const id = Number(m[3]);
+  return Number.isSafeInteger(id) ? { takenOn: m[1]!, createdAt: m[2]!, id } : null;
+}
+
+/** Newest first: the moment's date, then creation, then id (the cursor indexes' order). */
+export const MOMENT_ORDER = [
+  { column: "daily_logs.taken_on", order: "desc" as const },
+  { column: "daily_logs.created_at", order: "desc" as const },
+  { column: "daily_logs.id", order: "desc" as const },
+];
+
+/** Moments older than a cursor in MOMENT_ORDER: a row-value comparison, one range of the index. */
+export function olderThanCursor<P>(q: Knex.QueryBuilder, p: ParamFn<P & CursorParams>): Knex.QueryBuilder {
+  return q.whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) < (?, ?, ?)", [
+    p("takenOn"),
+    p("createdAt"),
+    p("id"),
+  ]);
+}
+
+export type CursorParams = { takenOn: string; createdAt: string; id: number };
+
+/** Rows (limit + 1 asked) → the page and the next cursor. */
+export function pageOf(rows: Record<string, unknown>[], limit: number | undefined): { moments: Moment[]; next: string | null } {
+  const more = limit !== undefined && rows.length > limit;
+  const moments = (more ? rows.slice(0, limit) : rows).map(momentFromRow);
+  const last = moments[moments.length - 1];
+  return { moments, next: more && last ? encodeCursor(last) : null };
 }
 
 // ---- reading ----
 
-export type MomentPage = { kid: Kid; isOwner: boolean; moments: Moment[]; next: string | null };
+export type MomentPage = { kid: Kid; isOwner: boolean; isParent: boolean; moments: Moment[]; next: string | null };
 
 /**
  * A kid's moments, newest first, as `viewerId` may see them: all of them, or (with `limit`) one
  * page older than `before` plus the cursor of the next page. The page is one range scan of the
- * `daily_logs_kid_cursor` index, so it costs the same for a kid with 5 or 5,000 moments; the whole
+ * `daily_logs_kid_taken` index, so it costs the same for a kid with 5 or 5,000 moments; the whole
  * call is a fixed number of queries (the kid with its owner, the friendship when the viewer is not
  * the owner, the moments), prepared statements on the read connection.
  */
@@ -91,44 +162,43 @@ export async function listMoments(
   if (!view.ok) return view;
   const limit = opts.limit ? opts.limit + 1 : NO_LIMIT;
   const rows = opts.before
-    ? await momentsPageAfter.all({ kidId, limit, createdAt: opts.before.createdAt, id: opts.before.id })
-    : await momentsPage.all({ kidId, limit });
-  const more = opts.limit !== undefined && rows.length > opts.limit;
-  const moments = (more ? rows.slice(0, opts.limit) : rows).map(momentFromRow);
-  const last = moments[moments.length - 1];
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, moments, next: more && last ? encodeCursor(last) : null };
+    ? await momentsPageAfter.all({ kidId, viewer: viewerId, limit, ...opts.before })
+    : await momentsPage.all({ kidId, viewer: viewerId, limit });
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, ...pageOf(rows, opts.limit) };
 }
 
-type MomentsPageParams = { kidId: number; limit: number; createdAt: string; id: number };
+type MomentsPageParams = { kidId: number; viewer: number; limit: number } & CursorParams;
 
-/** A kid's moments, newest first (ties by id), optionally older than a cursor; `limit ?` last. */
+/** A kid's moments, newest first (MOMENT_ORDER), optionally older than a cursor; `limit ?` last. */
 function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boolean) {
-  const q = momentsQuery(k)
-    .where("daily_logs.kid_id", p("kidId"))
-    .orderBy([
-      { column: "daily_logs.created_at", order: "desc" },
-      { column: "daily_logs.id", order: "desc" },
-    ])
+  // the kid's moments the viewer may see (their audience: app/models/access.server.ts)
+  const q = whereMomentVisibleTo(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")), p("viewer"))
+    .orderBy(MOMENT_ORDER)
     .select(momentColumns);
-  // a row-value comparison: a range on the (kid_id, created_at, id) index, however deep the page
-  if (afterCursor) q.whereRaw("(daily_logs.created_at, daily_logs.id) < (?, ?)", [p("createdAt"), p("id")]);
+  // a range on the (kid_id, taken_on, created_at, id) index, however deep the page
+  if (afterCursor) olderThanCursor(q, p);
   return limitParam(k, q, p("limit"));
 }
 // the first page asks for no cursor parameters
-const momentsPage = query<Omit<MomentsPageParams, "createdAt" | "id">>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
+const momentsPage = query<{ kidId: number; viewer: number; limit: number }>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
 const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
 
-export type MomentView = { moment: Moment; kid: { id: number; name: string; user_id: number }; isOwner: boolean };
+export type MomentView = {
+  moment: Moment;
+  kid: { id: number; name: string; user_id: number; birth_date: string };
+  isOwner: boolean;
+  isParent: boolean;
+};
 
 /** One moment with its kid's name and owner. */
 const momentById = query<{ momentId: number }>((p, k) =>
   momentsQuery(k)
     .join("kids", "kids.id", "daily_logs.kid_id")
     .where("daily_logs.id", p("momentId"))
-    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id"]),
+    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id", "kids.birth_date as kid_birth_date"]),
 );
 
-/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner only. */
+/** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner or a co-parent. */
 export async function viewMoment(viewerId: number, momentId: number, need: Need = "view"): Promise<Result<MomentView>> {
   // the moment's row carries its kid's owner: the rule runs on it (no separate lookup)
   const row = await momentById.first({ momentId });
@@ -141,8 +211,9 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   return {
     ok: true,
     moment: momentFromRow(row!),
-    kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId },
+    kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId, birth_date: String(row!.kid_birth_date) },
     isOwner: access.isOwner,
+    isParent: access.isParent,
   };
 }
 
@@ -165,9 +236,9 @@ const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
 /**
- * Adds a moment to a kid (the kid's owner only). The photo is required. `token`: the form's
- * one-time submission token; a repeat of a submission that succeeded answers the moment it created
- * (`replayed`) instead of a second one (app/models/submissions.server.ts).
+ * Adds a moment to a kid (the kid's owner or a co-parent). The photo is required. `token`: the
+ * form's one-time submission token; a repeat of a submission that succeeded answers the moment it
+ * created (`replayed`) instead of a second one (app/models/submissions.server.ts).
  */
 export async function createMoment(
   viewerId: number,
@@ -186,12 +257,17 @@ export async function createMoment(
     await file.discard();
     return { ok: true, moment: once.first, replayed: true };
   }
+  const story = await storyColumns(kidId, input, "add", file);
+  if (!story.ok) {
+    await file.discard();
+    return story;
+  }
   const now = nowIso();
   try {
-    const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId) => {
-      const kid = await trx("kids").where({ id: kidId, user_id: viewerId }).first("id");
-      if (!kid) throw new Gone();
-      const id = await insertMoment(trx, kidId, input, { imageId, createdAt: now });
+    const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId) => {
+      // still theirs to post to (a co-parent may have left meanwhile)
+      if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
+      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId, createdAt: now, postedBy: viewerId });
       await once.claim(trx, id);
       return id;
     });
@@ -206,6 +282,49 @@ export async function createMoment(
   }
 }
 
+// ---- the moment's date and milestone (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
+
+const kidBirth = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"));
+
+/**
+ * The date and milestone to write: the parent's date when given (refused outside [birth date − 1
+ * year, today]); when adding without one, the photo's EXIF date (read before the pipeline strips
+ * it) when it is in that range, else today in the configured time zone. Updating without a date or
+ * a milestone leaves them as they are.
+ */
+async function storyColumns(
+  kidId: number,
+  input: StoryInput,
+  variant: FormVariant,
+  file: UploadedFile | null,
+): Promise<Result<{ columns: StoryInput }>> {
+  const columns: StoryInput = {};
+  if (input.milestone !== undefined) columns.milestone = input.milestone;
+  if (input.takenOn === undefined && variant === "update") return { ok: true, columns };
+  const kid = await kidBirth.first({ kidId });
+  if (!kid) return notFound(ACCESS_MESSAGES.kidNotFound);
+  const now = today();
+  if (input.takenOn !== undefined) {
+    const problem = takenOnProblem(input.takenOn, String(kid.birth_date), now);
+    const m = STORY_MESSAGES[variant];
+    if (problem === "future") return invalidField("taken_on", m.takenOnFuture);
+    if (problem === "too-early") return invalidField("taken_on", m.takenOnTooEarly(String(kid.name)));
+    if (problem) return invalidField("taken_on", m.takenOnInvalid);
+    columns.takenOn = input.takenOn;
+  } else {
+    columns.takenOn = defaultTakenOn(file ? await photoTakenOn(file.path) : null, String(kid.birth_date), now);
+  }
+  return { ok: true, columns };
+}
+
+/** StoryInput → the columns that change. */
+function storyRow(story: StoryInput): { taken_on?: string; milestone?: string | null } {
+  return {
+    ...(story.takenOn !== undefined ? { taken_on: story.takenOn } : {}),
+    ...(story.milestone !== undefined ? { milestone: story.milestone } : {}),
+  };
+}
+
 /**
  * The daily_logs row of a new moment, on `conn` (createMoment's transaction, or a caller's such as
  * the demo seed's), without any check. Answers its id.
@@ -214,13 +333,14 @@ export async function insertMoment(
   conn: Db,
   kidId: number,
   input: MomentInput,
-  { imageId, createdAt = nowIso() }: { imageId: number | null; createdAt?: string },
+  { imageId, createdAt = nowIso(), postedBy }: { imageId: number | null; createdAt?: string; postedBy?: number },
 ): Promise<number> {
-  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId };
-  return insertedId(await conn("daily_logs").insert({ ...row, created_at: createdAt, updated_at: createdAt }).returning("id"));
+  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId, ...newMomentAudience(conn, kidId, input, postedBy) };
+  const story = { taken_on: input.takenOn ?? createdAt.slice(0, 10), milestone: input.milestone ?? null };
+  return insertedId(await conn("daily_logs").insert({ ...row, ...story, created_at: createdAt, updated_at: createdAt }).returning("id"));
 }
 
-/** Updates a moment (owner only); `created_at` stays. A new photo replaces and deletes the old one. */
+/** Updates a moment (the kid's owner or a co-parent); `created_at` stays. A new photo replaces and deletes the old one. */
 export async function updateMoment(
   viewerId: number,
   momentId: number,
@@ -232,16 +352,19 @@ export async function updateMoment(
     await file?.discard();
     return access;
   }
-  const changes = { title: input.title, content: input.content, updated_at: nowIso() };
-  const owned = (conn: Db) =>
-    conn("daily_logs")
-      .where("daily_logs.id", momentId)
-      .whereIn("daily_logs.kid_id", conn("kids").where("user_id", viewerId).select("id"));
+  const story = await storyColumns(access.kidId, input, "update", file);
+  if (!story.ok) {
+    await file?.discard();
+    return story;
+  }
+  const changes = { title: input.title, content: input.content, ...storyRow(story.columns), ...audienceChange(input), updated_at: nowIso() };
+  // inside the write: still theirs to change (a co-parent may have left meanwhile)
+  const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
   if (file) {
     try {
-      const result = await withNewImage(file, { kind: "log", ownerId: viewerId }, async (trx, imageId, { dropImages }) => {
-        const moment = await owned(trx).first("daily_logs.image_id");
-        if (!moment) throw new Gone();
+      const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId, { dropImages }) => {
+        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.image_id");
+        if (!moment || !(await stillParent(trx))) throw new Gone();
         await trx("daily_logs").where("id", momentId).update({ ...changes, image_id: imageId });
         await dropImages([moment.image_id]);
       });
@@ -251,7 +374,9 @@ export async function updateMoment(
       throw error;
     }
   } else {
-    const count = await writeTransaction((trx) => owned(trx).update(changes));
+    const count = await writeTransaction(async (trx) =>
+      (await stillParent(trx)) ? trx("daily_logs").where("daily_logs.id", momentId).update(changes) : 0,
+    );
     if (!count) return momentGone();
   }
   const moment = await getMoment(momentId);
@@ -259,7 +384,7 @@ export async function updateMoment(
 }
 
 /**
- * Deletes a moment (owner only) with its likes and comments (foreign-key cascades) and its photo
+ * Deletes a moment (the kid's owner or a co-parent) with its likes and comments (foreign-key cascades) and its photo
  * (row in the same transaction, files after the commit). Answers the kid's id.
  */
 export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
@@ -268,11 +393,10 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   let key: string | null = null;
   const kidId = await writeTransaction(async (trx) => {
     const moment = await trx("daily_logs")
-      .join("kids", "kids.id", "daily_logs.kid_id")
       .leftJoin("images", "images.id", "daily_logs.image_id")
-      .where({ "daily_logs.id": momentId, "kids.user_id": viewerId })
+      .where({ "daily_logs.id": momentId })
       .first("daily_logs.kid_id", "daily_logs.image_id", "images.key");
-    if (!moment) return null;
+    if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
     await trx("daily_logs").where("id", momentId).delete();
     if (moment.image_id) await trx("images").where("id", moment.image_id).delete();
     key = moment.key ?? null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
-import { makeUser } from "../../tests/helpers";
+import { countQueries, makeUser } from "../../tests/helpers";
 import { befriend, makeKid, makeLog, makeMoment } from "./social-test-fixtures.server";
 import { likeMoment, listLikes, unlikeMoment } from "./likes.server";
 import { addComment, deleteComment, listComments, updateComment } from "./comments.server";
@@ -185,20 +185,6 @@ describe("loadSocial", () => {
       await addComment(owner.id, id, `owner on ${i}`);
     }
     return { owner, fans, ids };
-  }
-
-  async function countQueries(fn: () => Promise<unknown>): Promise<number> {
-    let n = 0;
-    const listener = () => {
-      n += 1;
-    };
-    db().on("query", listener);
-    try {
-      await fn();
-    } finally {
-      db().off("query", listener);
-    }
-    return n;
   }
 
   it("uses the same number of queries for 1 and for 20 moments", async () => {

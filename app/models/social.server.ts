@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import { inList, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import type { User } from "./users.server";
-import { whereMomentVisibleTo } from "./access.server";
+import { whereCommentShown, whereMomentVisibleTo } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 
 export type CommentView = {
@@ -60,7 +60,8 @@ const likesOf = query<SocialParams>((p, k) =>
     .select("likes.daily_log_id", "likes.user_id", "users.username"),
 );
 
-const commentsBase = (p: ParamFn<SocialParams>, k: Knex) => ofVisibleMoments(commentsQuery(k), "comments.daily_log_id", p);
+// comments of users the kid's owner blocked stay hidden unless the owner chose otherwise
+const commentsBase = (p: ParamFn<SocialParams>, k: Knex) => whereCommentShown(ofVisibleMoments(commentsQuery(k), "comments.daily_log_id", p));
 
 const newestFirst = (table: string) => [
   { column: `${table}.created_at`, order: "desc" as const },

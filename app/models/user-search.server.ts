@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { query } from "~/lib/query.server";
+import { whereNotBlockedBy } from "./access.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { relationsWith, type Relation } from "./friendships.server";
@@ -31,8 +32,9 @@ export function likeSubstring(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function matchingUsers(k: Knex, pattern: string) {
-  return k("users")
+// users who blocked the viewer are not found (docs/spec.md §6): whereNotBlockedBy
+function matchingUsers(k: Knex, pattern: string, viewer: string) {
+  return whereNotBlockedBy(k("users"), "users.id", viewer)
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
     // one condition covers all three: a substring of the first or the last name is a substring of
     // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
@@ -42,8 +44,10 @@ function matchingUsers(k: Knex, pattern: string) {
 }
 
 const hitColumns = ["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")];
-const matching = query<{ pattern: string }>((p, k) => matchingUsers(k, p("pattern")).select(hitColumns));
-const matchingWithUsername = query<{ pattern: string }>((p, k) => matchingUsers(k, p("pattern")).select([...hitColumns, "users.username"]));
+const matching = query<{ pattern: string; viewer: number }>((p, k) => matchingUsers(k, p("pattern"), p("viewer")).select(hitColumns));
+const matchingWithUsername = query<{ pattern: string; viewer: number }>((p, k) =>
+  matchingUsers(k, p("pattern"), p("viewer")).select([...hitColumns, "users.username"]),
+);
 
 function hitFromRow(row: Record<string, unknown>): SearchHit {
   return {
@@ -58,13 +62,13 @@ function hitFromRow(row: Record<string, unknown>): SearchHit {
  * Users whose first name, last name or "first last" contains `query`, case-insensitively, at most
  * 20, ordered by last name, first name, id. null for a blank query (the caller's "please enter a
  * name" case). The caller is not left out: finding oneself is how one learns that a request to
- * oneself is refused.
+ * oneself is refused. Users who blocked `viewerId` are left out.
  */
-export async function searchUsers(query: string | null | undefined): Promise<SearchHit[] | null> {
+export async function searchUsers(query: string | null | undefined, viewerId = 0): Promise<SearchHit[] | null> {
   const q = normalizeSearchQuery(query);
   if (!q) return null;
   if (q.length > LONGEST_MATCHABLE) return [];
-  const rows = await matching.all({ pattern: likeSubstring(q) });
+  const rows = await matching.all({ pattern: likeSubstring(q), viewer: viewerId });
   return rows.map(hitFromRow);
 }
 
@@ -77,7 +81,7 @@ export async function searchPeople(viewerId: number, query: string | null | unde
   const q = normalizeSearchQuery(query);
   if (!q) return null;
   if (q.length > LONGEST_MATCHABLE) return [];
-  const rows = await matchingWithUsername.all({ pattern: likeSubstring(q) });
+  const rows = await matchingWithUsername.all({ pattern: likeSubstring(q), viewer: viewerId });
   const relations = await relationsWith(viewerId, rows.map((r) => Number(r.id)));
   return rows.map((row) => {
     const hit = hitFromRow(row);

@@ -18,6 +18,7 @@ import { ErrorSummary, FieldError, pageTitle, SubmissionToken, summaryErrors, us
 import { getUser, requireUser } from "~/web/auth.server";
 import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
+import { BlockButton } from "~/components/circles";
 import { FriendSearchSchema } from "~/forms/friends";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { pendingRequestTo, sendFriendRequest } from "~/models/friendships.server";
@@ -199,6 +200,7 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
                     </div>
                   </div>
                   {h.relation ? <Relation relation={h.relation} name={h.name} /> : <AddFriend hit={h} action={searchAction} />}
+                  {h.relation !== "self" ? <BlockButton userId={h.id} who={h.name} /> : null}
                 </li>
               ))}
             </ul>

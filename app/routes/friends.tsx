@@ -17,12 +17,18 @@ import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
 import { invitationAction, linkFlashMiddleware, readLinkFlash, type InvitationActionData } from "~/web/invitations.server";
 import { listInvitations } from "~/models/invitations.server";
-import { InvitationsSection } from "~/components/invitations";
+import { InvitationsSection as FamilyInvitations } from "~/components/invitations";
+import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from "~/components/circles";
+import { setFriendLabel } from "~/models/circles.server";
+import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
+import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
 // Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
-// JavaScript the same navigation revalidates the lists in place.
+// JavaScript the same navigation revalidates the lists in place. Who sees what (docs/spec.md §6):
+// each friend's circle and relationship, Block (friends and received requests), Blocked users
+// (Unblock, show or hide their past comments) and co-parent invitations received.
 
 type Person = { friendshipId: number; userId: number; username: string; name: string; photo: PhotoData | null };
 
@@ -41,19 +47,44 @@ export const middleware: Route.MiddlewareFunction[] = [linkFlashMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [lists, invitations, newLink] = await Promise.all([listFriends(user.id), listInvitations(user.id), readLinkFlash(request)]);
+  const [lists, familyInvitations, newLink] = await Promise.all([listFriends(user.id), listInvitations(user.id), readLinkFlash(request)]);
   return {
-    invitations,
+    familyInvitations,
     newLink,
     friends: lists.confirmed.map((e) => ({
       ...person(e),
       kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
+      label: e.label,
     })),
     received: lists.pending.filter((e) => e.direction === "received").map(person),
     sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
       .sort((a, b) => a.friendshipId - b.friendshipId)
       .map((e) => ({ ...person(e), denied: e.status === "denied" })),
+    blocked: (await listBlocked(user.id)).map((b) => ({ id: b.id, username: b.username, showComments: b.showComments })),
+    invitations: await coParentInvitationsFor(user.id),
   };
+}
+
+/** The forms of docs/spec.md §6 on this page (they name a user or an invitation, not a friendship). */
+async function circlesAction(userId: number, intent: unknown, form: FormData) {
+  const other = form.get("userId");
+  switch (intent) {
+    case "block":
+      return blockUser(userId, other);
+    case "unblock":
+      return unblockUser(userId, other);
+    case "show-comments":
+    case "hide-comments":
+      return showBlockedComments(userId, other, intent === "show-comments");
+    case "accept-co-parent":
+    case "decline-co-parent": {
+      const id = parseId(String(form.get("invitationId") ?? ""));
+      if (id === null) return null;
+      return answerCoParentInvitation(userId, id, intent === "accept-co-parent" ? "accepted" : "declined");
+    }
+    default:
+      return undefined;
+  }
 }
 
 const STALE = "That request has changed in the meantime. The lists below are up to date.";
@@ -64,6 +95,12 @@ export async function action({ request }: Route.ActionArgs) {
   const invitationAnswer = await invitationAction(user, form, request);
   if (invitationAnswer) return invitationAnswer;
   const intent = form.get("intent");
+  const circles = await circlesAction(user.id, intent, form);
+  if (circles === null) return data({ error: "That request could not be handled." }, { status: 400 });
+  if (circles !== undefined) {
+    if (!circles.ok) return data({ error: STALE }, { status: refusalStatus(circles) });
+    return redirect("/current/friends", 303);
+  }
   const id = parseId(typeof form.get("friendshipId") === "string" ? String(form.get("friendshipId")) : undefined);
   if (id === null) return data({ error: "That request could not be handled." }, { status: 400 });
 
@@ -83,6 +120,10 @@ export async function action({ request }: Route.ActionArgs) {
       break;
     case "remove":
       result = await deleteFriendship(user.id, id, { status: "accepted" });
+      break;
+    case "label":
+      result = await setFriendLabel(user.id, id, { circle: form.get("circle"), relationship: form.get("relationship") });
+      if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
       break;
     default:
       return data({ error: "That request could not be handled." }, { status: 400 });
@@ -192,7 +233,7 @@ function FriendSection<P extends Person>({
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, invitations, newLink } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink } = loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -203,7 +244,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         </p>
       ) : null}
 
-      <InvitationsSection invitations={invitations} newLink={newLink} lastResult={invitationData?.inviteResult} />
+      <FamilyInvitations invitations={familyInvitations} newLink={newLink} lastResult={invitationData?.inviteResult} />
 
       <FriendSection
         id="all-friends"
@@ -232,7 +273,11 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
             ) : (
               <p className="empty friend-kids-empty">No kids yet</p>
             )}
-            <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+            <FriendLabelForm friendshipId={f.friendshipId} who={f.username} label={f.label} />
+            <div className="button-row">
+              <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+              <BlockButton userId={f.userId} who={f.username} />
+            </div>
           </>
         )}
       </FriendSection>
@@ -242,6 +287,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
           <div className="button-row">
             <ActionButton intent="accept" friendshipId={r.friendshipId} label="Accept" busyLabel="Accepting…" who={r.username} variant="primary" />
             <ActionButton intent="deny" friendshipId={r.friendshipId} label="Deny" busyLabel="Denying…" who={r.username} />
+            <BlockButton userId={r.userId} who={r.username} />
           </div>
         )}
       </FriendSection>
@@ -258,6 +304,9 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
           )
         }
       </FriendSection>
+
+      <InvitationsSection invitations={invitations} />
+      <BlockedSection blocked={blocked} />
     </div>
   );
 }

@@ -14,8 +14,20 @@ import { loader } from "./images";
 // once per photo store backend (vitest.config.ts: local disk, and S3 on an s3rver started for the
 // run) and reaches the stored files only through the store.
 
+/**
+ * A stored photo; a kid's or a moment's is that of a new kid (and moment) of `ownerId`, since the
+ * access module follows a photo to its kid or moment (app/models/access.server.ts canViewImage).
+ */
 async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<StoredImage> {
-  const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
+  const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async (trx, imageId) => {
+    if (kind === "user") return;
+    const at = new Date().toISOString();
+    const kid = { user_id: ownerId, name: "Pic", birth_date: "2020-01-02", relationship: "Mom", created_at: at };
+    const [row] = await trx("kids").insert({ ...kid, image_id: kind === "kid" ? imageId : null }).returning("id");
+    if (kind !== "log") return;
+    const kidId = Number(typeof row === "object" ? row.id : row);
+    await trx("daily_logs").insert({ kid_id: kidId, title: "Pic", content: "Pic", image_id: imageId, created_at: at, updated_at: at });
+  });
   if (!result.ok) throw new Error(result.message);
   return result.image;
 }

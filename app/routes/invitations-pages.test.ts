@@ -40,12 +40,12 @@ describe("the friends page's invitations", () => {
     const page = await friendsPage.loader(args(req("/current/friends", { cookie: `${cookie}; ${flash}` })));
     expect(page.newLink).toMatchObject({ kind: "invitation", who: "oma@example.com" });
     expect(page.newLink!.url).toMatch(new RegExp(`^${BASE}/invite/[A-Za-z0-9_-]{43}$`));
-    expect(page.invitations).toMatchObject([{ state: "pending", note: "For Oma", email: "oma@example.com" }]);
+    expect(page.familyInvitations).toMatchObject([{ state: "pending", note: "For Oma", email: "oma@example.com" }]);
     // without the cookie the link is not shown again (its token is not stored)
     expect((await friendsPage.loader(args(req("/current/friends", { cookie })))).newLink).toBeNull();
-    const revoked = (await friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "revoke-invite", invitationId: String(page.invitations[0]!.id) } })))) as Response;
+    const revoked = (await friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "revoke-invite", invitationId: String(page.familyInvitations[0]!.id) } })))) as Response;
     expect(revoked.status).toBe(303);
-    expect((await friendsPage.loader(args(req("/current/friends", { cookie })))).invitations[0]!.state).toBe("revoked");
+    expect((await friendsPage.loader(args(req("/current/friends", { cookie })))).familyInvitations[0]!.state).toBe("revoked");
   });
 
   it("a bad email is a form error (400) and nothing is made; someone else's invitation cannot be revoked", async () => {

@@ -1,18 +1,22 @@
 import { data, Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
+import { AudienceLabel } from "~/components/audience";
+import { momentAudienceFor } from "~/models/moments.server";
+import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
-import { config } from "~/lib/config.server";
-import { ageText, formatCalendarDate, formatInstantDate } from "~/lib/dates";
+import { ageText, formatCalendarDate } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { kidMomentView } from "~/web/feed.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
+import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 const PAGE_SIZE = 20;
@@ -28,8 +32,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!page.ok) throw pageRefusal(page);
   // list page: the newest few comments per moment; the moment's own page shows them all
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const posters = await posterNames(page.moments.map((m) => m.posted_by));
   const { kid } = page;
-  const zone = config().timeZone;
   return {
     kid: {
       id: kid.id,
@@ -39,14 +43,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       born: formatCalendarDate(kid.birth_date),
       age: ageText(kid.birth_date, today()),
     },
-    isOwner: page.isOwner,
+    canChange: page.isParent,
     moments: page.moments.map((m) => ({
-      id: m.id,
-      title: m.title,
-      content: m.content,
-      photo: m.photo,
-      createdAt: m.created_at,
-      created: formatInstantDate(m.created_at, zone),
+      ...kidMomentView(m, kid),
+      audience: momentAudienceFor(m, page.isParent),
+      postedBy: m.posted_by === null ? null : (posters[m.posted_by] ?? null),
     })),
     social,
     next: page.next,
@@ -66,12 +67,12 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function KidMoments({ loaderData }: Route.ComponentProps) {
-  const { kid, isOwner, moments, social, next, isOlderPage } = loaderData;
+  const { kid, canChange, moments, social, next, isOlderPage } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
   const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
-  const confirmMoment = isOwner && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
   const deleteTo = (id: number) => {
     const p = new URLSearchParams(withoutConfirm(location.search));
     p.set("confirm", "delete-moment");
@@ -88,13 +89,19 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           <p className="kid-header__name">{kid.name}</p>
           <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
         </div>
-        {isOwner ? (
+        {canChange ? (
           <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--primary kid-header__add">
             Add Sweet Moment
           </Link>
         ) : null}
+        {canChange ? (
+          <Link to={`/kids/${kid.id}/co-parents`} className="button button--secondary kid-header__add">
+            Co-parents
+          </Link>
+        ) : null}
       </section>
       <h1>{heading}</h1>
+      <StoryLinks kidId={kid.id} current="moments" />
       {isOlderPage ? (
         <p>
           <Link to={location.pathname}>Back to the newest moments</Link>
@@ -111,11 +118,16 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
-                <p className="moment__date">
-                  <time dateTime={m.createdAt}>{m.created}</time>
-                </p>
+                <MilestoneBadge milestone={m.milestone} />
+                <MomentDate view={m.date} />
+                {m.audience ? (
+                  <p className="moment__audience">
+                    <AudienceLabel audience={m.audience} />
+                  </p>
+                ) : null}
+                {m.postedBy ? <p className="posted-by">Posted by {m.postedBy}</p> : null}
                 <p className="moment__content">{m.content}</p>
-                {isOwner ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
+                {canChange ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}
               </article>
             </li>

@@ -9,6 +9,7 @@ import { IMAGE_HINTS } from "~/images/limits";
 import { createKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
 import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { KID_FIELD_ORDER, KidFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 
 const FORM_ID = "kid-add";
@@ -42,6 +43,7 @@ export default function AddKid({ loaderData, actionData }: Route.ComponentProps)
         <SubmissionToken />
         <KidFields fields={fields} years={yearOptions(loaderData.today)} />
         <PhotoField meta={fields.image} label="Profile Image Upload" hint={`Optional. ${IMAGE_HINTS.choose}`} />
+        <AudienceFields meta={fields.default_audience} legend="Who sees new moments by default" fallback="everyone" />
         <SubmitOrCancel pendingText="Adding…" cancelTo="/my-kids-list">
           Add a new kid
         </SubmitOrCancel>

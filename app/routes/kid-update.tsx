@@ -11,6 +11,7 @@ import { today } from "~/lib/dates.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { KID_FIELD_ORDER, KidFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 
 const FORM_ID = "kid-update";
@@ -61,6 +62,7 @@ export default function UpdateKid({ loaderData, actionData }: Route.ComponentPro
           current={kid.photo}
           currentAlt={`${kid.name}'s current picture`}
         />
+        <AudienceFields meta={fields.default_audience} legend="Who sees new moments by default" fallback="everyone" />
         <SubmitOrCancel pendingText="Updating…" cancelTo="/my-kids-list">
           Update
         </SubmitOrCancel>

@@ -64,7 +64,7 @@ describe("My Kids page", () => {
     const { owner, kid, cookies } = await people();
     const data = await myKids.loader(args(req("/my-kids-list", { cookie: cookies.owner })));
     expect(data.kids).toEqual([
-      { id: kid.id, name: "Elsa", photo: null, birthDate: "2019-03-14", born: "14 March 2019", age: expect.stringMatching(/^\d+ years, \d+ months?, \d+ days?$/) },
+      { id: kid.id, name: "Elsa", photo: null, birthDate: "2019-03-14", born: "14 March 2019", age: expect.stringMatching(/^\d+ years, \d+ months?, \d+ days?$/), coParented: false },
     ]);
     const remove = (cookie: string, kidId: string) =>
       myKids.action(args(req("/my-kids-list", { cookie, form: { intent: "remove-kid", kidId } })));
@@ -123,7 +123,7 @@ describe("Add Kid and Update Kid pages", () => {
     const { kid, cookies } = await people();
     const load = (cookie: string) => kidUpdate.loader(args(req(`/kids/${kid.id}/update`, { cookie }), { kidId: String(kid.id) }));
     const data = await load(cookies.owner);
-    expect(data.defaults).toEqual({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom" });
+    expect(data.defaults).toEqual({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom", default_audience: "everyone" });
     expect((await thrown(() => load(cookies.friend))).status).toBe(403);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
 
@@ -152,15 +152,17 @@ describe("a kid's moments page", () => {
     const load = (cookie: string, search = "") =>
       kidMoments.loader(args(req(`/kids/${kid.id}/dailyLogs${search}`, { cookie }), { kidId: String(kid.id) }));
     const first = await load(cookies.owner);
-    expect(first.isOwner).toBe(true);
+    expect(first.canChange).toBe(true);
     expect(first.moments).toHaveLength(20);
     expect(first.moments[0]).toEqual({
       id: expect.any(Number),
       title: "Moment 25",
       content: "Content 25",
       photo: null,
-      createdAt: "2024-01-01T00:00:24.000Z",
-      created: "1 January 2024",
+      milestone: null,
+      date: { takenOn: "2024-01-01", date: "1 January 2024", age: "Elsa was 4 years, 9 months" },
+      audience: "everyone",
+      postedBy: expect.any(String),
     });
     expect(first.next).toEqual(expect.any(String));
     expect(Object.keys(first.social).map(Number)).toEqual(first.moments.map((m) => m.id).sort((a, b) => a - b));
@@ -169,7 +171,7 @@ describe("a kid's moments page", () => {
     expect(older.next).toBeNull();
     expect(older.isOlderPage).toBe(true);
 
-    expect((await load(cookies.friend)).isOwner).toBe(false);
+    expect((await load(cookies.friend)).canChange).toBe(false);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
     expect((await thrown(() => kidMoments.loader(args(req("/kids/999999/dailyLogs", { cookie: cookies.owner }), { kidId: "999999" })))).status).toBe(404);
     expect((await thrown(() => load(cookies.owner, "?before=garbage"))).status).toBe(400);
@@ -221,7 +223,7 @@ describe("moment pages", () => {
   it("adds a moment (owner only, image required) and goes to its page", async () => {
     const { kid, cookies } = await people();
     const load = (cookie: string) => momentNew.loader(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie }), { kidId: String(kid.id) }));
-    expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa" });
+    expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa", defaultAudience: "everyone" });
     expect((await thrown(() => load(cookies.friend))).status).toBe(403);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
 
@@ -237,7 +239,7 @@ describe("moment pages", () => {
 
     const id = location.split("/").pop()!;
     const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { dailyLogId: id }));
-    expect(detail).toMatchObject({ moment: { title: "Park", content: "Pigeons" }, kid: { id: kid.id, name: "Elsa" }, isOwner: false });
+    expect(detail).toMatchObject({ moment: { title: "Park", content: "Pigeons" }, kid: { id: kid.id, name: "Elsa" }, canChange: false });
     expect((await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id })))).status).toBe(404);
   });
 

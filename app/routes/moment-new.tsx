@@ -11,7 +11,9 @@ import { createMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-add";
 const schema = momentFormSchema("add");
@@ -21,7 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewKid(user.id, pageId(params.kidId), "change");
   if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
-  return { kid: { id: view.kid.id, name: view.kid.name } };
+  return { kid: { id: view.kid.id, name: view.kid.name, defaultAudience: view.kid.default_audience } };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -39,7 +41,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    MOMENT_FIELD_ORDER,
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER],
     actionData?.result,
   );
   return (
@@ -50,7 +52,9 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
         <SubmissionToken />
         <MomentFields fields={fields} />
+        <StoryFields fields={fields} variant="add" kidName={kid.name} />
         <PhotoField meta={fields.image} label="Image Upload" hint={IMAGE_HINTS.choose} />
+        <AudienceFields meta={fields.audience} legend="Who can see it" fallback={kid.defaultAudience} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Add your new dailyLog
         </SubmitOrCancel>

@@ -10,7 +10,9 @@ import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.ser
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
+import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-update";
 const schema = momentFormSchema("update");
@@ -22,7 +24,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
   const { moment, kid } = view;
   return {
-    moment: { id: moment.id, title: moment.title, content: moment.content, photo: moment.photo },
+    moment: {
+      id: moment.id,
+      title: moment.title,
+      content: moment.content,
+      photo: moment.photo,
+      takenOn: moment.taken_on,
+      milestone: moment.milestone,
+      audience: moment.audience,
+    },
     kid: { id: kid.id, name: kid.name },
   };
 }
@@ -42,9 +52,9 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    MOMENT_FIELD_ORDER,
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER],
     actionData?.result,
-    { title: moment.title, content: moment.content },
+    { title: moment.title, content: moment.content, taken_on: moment.takenOn, ...milestoneDefaults(moment.milestone), audience: moment.audience },
   );
   return (
     <div className="page narrow">
@@ -53,6 +63,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
       <ErrorSummary errors={errors} formId={FORM_ID} />
       <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
         <MomentFields fields={fields} />
+        <StoryFields fields={fields} variant="update" kidName={kid.name} />
         <PhotoField
           meta={fields.image}
           label="New Image (optional)"
@@ -60,6 +71,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
           current={moment.photo}
           currentAlt={`Current image of “${moment.title}”`}
         />
+        <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Update
         </SubmitOrCancel>

@@ -1,16 +1,19 @@
 import { Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
+import { AudienceLabel } from "~/components/audience";
+import { momentAudienceFor } from "~/models/moments.server";
+import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
-import { config } from "~/lib/config.server";
-import { formatInstantDate } from "~/lib/dates";
+import { momentDateView } from "~/lib/dates";
 import { viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
+import { MilestoneBadge, MomentDate } from "~/components/moment-story";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 
@@ -20,17 +23,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
+  const posters = await posterNames([moment.posted_by]);
   return {
     moment: {
       id: moment.id,
       title: moment.title,
       content: moment.content,
       photo: moment.photo,
-      createdAt: moment.created_at,
-      created: formatInstantDate(moment.created_at, config().timeZone),
+      milestone: moment.milestone,
+      date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
+      audience: momentAudienceFor(moment, view.isParent),
+      postedBy: moment.posted_by === null ? null : (posters[moment.posted_by] ?? null),
     },
     kid: { id: kid.id, name: kid.name },
-    isOwner: view.isOwner,
+    canChange: view.isParent,
     social: social[moment.id]!,
   };
 }
@@ -46,11 +52,11 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function MomentPage({ loaderData }: Route.ComponentProps) {
-  const { moment, kid, isOwner, social } = loaderData;
+  const { moment, kid, canChange, social } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
-  const confirming = isOwner && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
+  const confirming = canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
   return (
     <div className="page moment-detail">
       <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
@@ -62,11 +68,16 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>
-        <p className="moment__date">
-          {kid.name} · <time dateTime={moment.createdAt}>{moment.created}</time>
-        </p>
+        <MilestoneBadge milestone={moment.milestone} />
+        <MomentDate view={moment.date} kidName={kid.name} />
+        {moment.audience ? (
+          <p className="moment__audience">
+            <AudienceLabel audience={moment.audience} />
+          </p>
+        ) : null}
+        {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
         <p className="moment__content">{moment.content}</p>
-        {isOwner ? (
+        {canChange ? (
           <MomentOwnerActions
             momentId={moment.id}
             title={moment.title}

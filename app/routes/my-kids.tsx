@@ -10,12 +10,20 @@ import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { listFeed } from "~/models/feed.server";
+import { feedEntryView } from "~/web/feed.server";
+import { FeedEntry } from "~/components/feed";
+
+/** How many of the newest visible moments My Kids shows above the kids (issue #15). */
+const NEWS_SIZE = 3;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const kids = await listKidsOf(user.id);
+  const news = await listFeed(user.id, { limit: NEWS_SIZE });
   const now = today();
   return {
+    news: news.moments.map((m) => feedEntryView(m, { since: null })),
     kids: kids.map((k) => ({
       id: k.id,
       name: k.name,
@@ -23,6 +31,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       birthDate: k.birth_date,
       born: formatCalendarDate(k.birth_date),
       age: ageText(k.birth_date, now),
+      // a kid the user co-parents (docs/spec.md §6): only its owner removes it
+      coParented: k.user_id !== user.id,
     })),
   };
 }
@@ -44,16 +54,33 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 }
 
 export default function MyKids({ loaderData }: Route.ComponentProps) {
-  const { kids } = loaderData;
+  const { kids, news } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const confirmId = params.get("confirm") === "remove-kid" ? Number(params.get("kidId")) : null;
-  const confirmKid = confirmId ? kids.find((k) => k.id === confirmId) : undefined;
+  const confirmKid = confirmId ? kids.find((k) => k.id === confirmId && !k.coParented) : undefined;
   const here = location.pathname + withoutConfirm(location.search);
   return (
     <div className="page kids-page">
       <title>My Kids – Sweet Moments</title>
       <h1>My Kids</h1>
+      {news.length > 0 ? (
+        <section className="feed-news" aria-labelledby="news-heading">
+          <h2 id="news-heading">Family news</h2>
+          <ul className="feed-list">
+            {news.map((e) => (
+              <li key={e.id}>
+                <FeedEntry entry={e} headingLevel={3} returnTo={here} />
+              </li>
+            ))}
+          </ul>
+          <p>
+            <Link to="/feed" className="button button--secondary">
+              See everything new
+            </Link>
+          </p>
+        </section>
+      ) : null}
       <p className="button-row">
         <Link to="/current/friends" className="button button--secondary">
           Friends
@@ -85,13 +112,17 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
                 <Link to={`/kids/${kid.id}/update`} className="button button--secondary button--small">
                   Update<span className="visually-hidden"> {kid.name}</span>
                 </Link>
-                <Link
-                  to={`?confirm=remove-kid&kidId=${kid.id}`}
-                  preventScrollReset
-                  className="button button--danger button--small"
-                >
-                  Remove<span className="visually-hidden"> {kid.name}</span>
-                </Link>
+                {kid.coParented ? (
+                  <span className="field-hint">Co-parent</span>
+                ) : (
+                  <Link
+                    to={`?confirm=remove-kid&kidId=${kid.id}`}
+                    preventScrollReset
+                    className="button button--danger button--small"
+                  >
+                    Remove<span className="visually-hidden"> {kid.name}</span>
+                  </Link>
+                )}
               </div>
             </li>
           ))}

@@ -36,7 +36,7 @@ export async function insertMoments(kidId: number, count: number): Promise<void>
   const start = Date.parse("2024-01-01T00:00:00.000Z");
   const rows = Array.from({ length: count }, (_, i) => {
     const at = new Date(start + i * 60_000).toISOString();
-    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, created_at: at, updated_at: at };
+    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, taken_on: at.slice(0, 10), created_at: at, updated_at: at };
   });
   await e2eDb()("daily_logs").insert(rows);
 }

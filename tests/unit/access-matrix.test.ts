@@ -13,10 +13,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { isRouteErrorResponse } from "react-router";
 import routes from "~/routes";
 import { photoUrl } from "~/images/photo";
+import { db } from "~/lib/db.server";
 import { args, cookieFor, makeUser, req } from "../helpers";
 import {
   givePicture,
+  insertBlock,
+  insertCoParent,
   insertComment,
+  fileFriend,
   insertFriendship,
   insertKid,
   insertLike,
@@ -49,7 +53,7 @@ type Probe = {
   /** Path parameters (the URL is built from the route's path with them). */
   params?: (w: World, viewer: Viewer, prepared: Record<string, number>) => Record<string, string>;
   query?: string;
-  body?: (w: World) => { json?: unknown; form?: Record<string, string> | FormData };
+  body?: (w: World, prepared: Record<string, number>) => { json?: unknown; form?: Record<string, string> | FormData };
   prepare?: (w: World, viewer: Viewer) => Promise<Record<string, number>>;
   /** Use a session of its own (the probe ends it). */
   ownSession?: boolean;
@@ -140,12 +144,20 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/signup.tsx": [{ label: "GET", expect: all(200, { redirect: "/" }) }],
   "routes/logout.tsx": [{ label: "GET", expect: all({ redirect: "/" }, { redirect: "/" }) }],
   "routes/my-kids.tsx": [{ label: "GET", expect: all("login", 200) }],
+  // every signed-in user has a feed; WHAT it lists per viewer: app/models/feed.server.test.ts
+  "routes/feed.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/kid-new.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/kid-update.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
     { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
   ],
   "routes/kid-moments.tsx": [{ label: "GET", params: kidParam("kidId"), expect: friendsPage }],
+  "routes/kid-milestones.tsx": [{ label: "GET", params: kidParam("kidId"), expect: friendsPage }],
+  "routes/kid-timeline.tsx": [
+    { label: "GET (index)", params: kidParam("kidId"), expect: friendsPage },
+    { label: "GET (an age)", params: kidParam("kidId"), query: "?age=1", expect: friendsPage },
+    { label: "GET (a month)", params: kidParam("kidId"), query: "?month=2024-03", expect: friendsPage },
+  ],
   "routes/moment-new.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
     { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
@@ -212,6 +224,10 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/email-unsubscribe.tsx": [
     { label: "GET (forged link)", query: "?u=1&s=forged", expect: all(200, 200) },
     { label: "POST (forged link)", method: "POST", query: "?u=1&s=forged", body: () => ({ form: {} }), expect: all(200, 200) },
+  ],
+  "routes/kid-co-parents.tsx": [
+    { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
+    { label: "POST (no intent)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
   ],
   // one's own account: everyone signed in gets their own, nobody anyone else's (docs/spec.md §2)
   "routes/settings.tsx": [
@@ -360,6 +376,77 @@ const MATRIX: Record<string, Probe[]> = {
       prepare: async (w) => ({ friendshipId: await insertFriendship(await quickUser(), w.users.owner, "pending") }),
       params: (_w, _v, p) => ({ id: String(p.friendshipId) }),
       expect: ownerApi(200),
+    },
+  ],
+  "routes/api/friendships-circle.ts": [
+    {
+      // a friendship of the owner's: only its parties may file each other
+      label: "PUT",
+      method: "PUT",
+      prepare: async (w) => ({ friendshipId: await insertFriendship(await quickUser(), w.users.owner, "accepted") }),
+      params: (_w, _v, p) => ({ id: String(p.friendshipId) }),
+      body: () => ({ json: { circle: "family", relationship: "cousin" } }),
+      expect: ownerApi(200),
+    },
+  ],
+  "routes/api/blocks.ts": [
+    { label: "GET", expect: all(401, 200) },
+    {
+      label: "POST",
+      method: "POST",
+      prepare: async () => ({ userId: (await quickUser()).id }),
+      body: (_w, p) => ({ json: { user_id: p.userId } }),
+      expect: all(401, 201),
+    },
+  ],
+  "routes/api/blocks-id.ts": [
+    {
+      // the viewer's own block: only the blocker ends it
+      label: "DELETE",
+      method: "DELETE",
+      prepare: async (w, v) => {
+        const target = await quickUser();
+        if (v !== "signedOut") await insertBlock(w.users[v], target);
+        return { userId: target.id };
+      },
+      params: (_w, _v, p) => ({ userId: String(p.userId) }),
+      expect: all(401, 200),
+    },
+  ],
+  "routes/api/kids-co-parents.ts": [
+    {
+      label: "POST",
+      method: "POST",
+      prepare: freshKid,
+      params: (_w, _v, p) => ({ id: String(p.kidId) }),
+      body: (w) => ({ json: { user_id: w.users.friend.id } }),
+      expect: ownerApi(201),
+    },
+  ],
+  "routes/api/kids-co-parents-id.ts": [
+    {
+      // the friend co-parents a fresh kid: the owner removes them, or they leave
+      label: "DELETE",
+      method: "DELETE",
+      prepare: async (w) => {
+        const kidId = await insertKid(w.users.owner, "Shared");
+        await insertCoParent(kidId, w.users.friend, "accepted");
+        return { kidId };
+      },
+      params: (w, _v, p) => ({ id: String(p.kidId), userId: String(w.users.friend.id) }),
+      expect: { signedOut: 401, stranger: 403, pending: 403, friend: 200, owner: 200 },
+    },
+  ],
+  "routes/api/co-parent-invitations.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/co-parent-invitations-id.ts": [
+    {
+      // an invitation to the friend: only they answer it; to anyone else it does not exist
+      label: "PUT",
+      method: "PUT",
+      prepare: async (w) => ({ invitationId: await insertCoParent(await insertKid(w.users.owner, "Invited"), w.users.friend, "pending") }),
+      params: (_w, _v, p) => ({ id: String(p.invitationId) }),
+      body: () => ({ json: { status: "accepted" } }),
+      expect: { signedOut: 401, stranger: 404, pending: 404, friend: 200, owner: 404 },
     },
   ],
   "routes/api/likes.ts": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsApi(200) }],
@@ -526,7 +613,7 @@ for (const route of ROUTES) {
           const url = urlFor(route.path, params, probe.query);
           let cookie = world.cookies[viewer];
           if (probe.ownSession && viewer !== "signedOut") cookie = await cookieFor(world.users[viewer]);
-          const body = probe.body?.(world) ?? {};
+          const body = probe.body?.(world, prepared) ?? {};
           const request = req(url, { method, cookie, ...body });
           const fn = method === "GET" ? mod.loader : mod.action;
           // a page without a loader is static: everyone gets it
@@ -583,6 +670,8 @@ describe("the guards, called directly", () => {
     otherMomentId: number;
     commentId: number;
     ownerId: number;
+    kidImageId: number;
+    momentImageId: number;
   };
 
   beforeAll(async () => {
@@ -596,25 +685,27 @@ describe("the guards, called directly", () => {
     await insertFriendship(owner, users.invited, "pending");
     await insertFriendship(owner, users.friend, "accepted");
     await insertFriendship(users.fan, owner, "accepted");
-    const kidId = await insertKid(owner, "Guarded");
-    const momentId = await insertMoment(kidId, "Guarded moment");
+    const kidImage = await storePhoto("kid", owner.id, "#3a7");
+    const momentImage = await storePhoto("log", owner.id, "#37a");
+    const kidId = await insertKid(owner, "Guarded", kidImage.imageId);
+    const momentId = await insertMoment(kidId, "Guarded moment", momentImage.imageId);
     const otherMomentId = await insertMoment(kidId, "Another moment");
     const commentId = await insertComment(momentId, users.friend);
-    g = { users, kidId, momentId, otherMomentId, commentId, ownerId: owner.id };
+    g = { users, kidId, momentId, otherMomentId, commentId, ownerId: owner.id, kidImageId: kidImage.imageId, momentImageId: momentImage.imageId };
   });
 
   const access = () => import("~/models/access.server");
-  const seen = (v: GuardViewer, isOwner = v === "owner") => ({ ok: true, isOwner });
+  const seen = (v: GuardViewer, isOwner = v === "owner") => ({ ok: true, isOwner, isParent: isOwner });
 
   for (const viewer of GUARD_VIEWERS) {
     it(`canSeeKidsOf and canViewImage as ${viewer}`, async () => {
       const { canSeeKidsOf, canViewImage } = await access();
       const id = g.users[viewer].id;
       expect(await canSeeKidsOf(id, g.ownerId)).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { kind: "user", owner_id: g.ownerId })).toBe(true);
-      expect(await canViewImage(id, { kind: "kid", owner_id: g.ownerId })).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { kind: "log", owner_id: g.ownerId })).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { kind: "something else", owner_id: g.ownerId })).toBe(false);
+      expect(await canViewImage(id, { id: g.kidImageId, kind: "user", owner_id: g.ownerId })).toBe(true);
+      expect(await canViewImage(id, { id: g.kidImageId, kind: "kid", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { id: g.momentImageId, kind: "log", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { id: g.momentImageId, kind: "something else", owner_id: g.ownerId })).toBe(false);
     });
 
     it(`requireKid as ${viewer}: view and change`, async () => {
@@ -681,4 +772,266 @@ describe("the guards, called directly", () => {
       expect((await moments.all({ viewer: id, moment: g.momentId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.momentId] : []);
     });
   }
+});
+
+// ---- who sees what: actors × audiences × surfaces (issue 17.6) --------------------------------
+// Eight actors around one kid and its three moments, one per audience, each with a photo: the
+// kid's owner, a co-parent, a friend the owner filed in the Family circle, a friend in the
+// Friends circle, a pending requester, a user the owner blocked (who was a Family friend and a
+// co-parent until then), a stranger, and nobody signed in. Every page, /api route and photo URL
+// (every derivative width) that shows a moment, or what hangs off it, is asked by each of them.
+
+const ACTORS = ["owner", "coParent", "family", "friendsCircle", "pending", "blocked", "stranger", "signedOut"] as const;
+type Actor = (typeof ACTORS)[number];
+const AUDIENCE_LIST = ["us", "family", "everyone"] as const;
+type Aud = (typeof AUDIENCE_LIST)[number];
+
+/** The rule of docs/spec.md §6, written out independently of the code. */
+function seesMoment(actor: Actor, audience: Aud): boolean {
+  if (actor === "owner" || actor === "coParent") return true;
+  if (actor === "family") return audience !== "us";
+  if (actor === "friendsCircle") return audience === "everyone";
+  return false;
+}
+const seesKid = (actor: Actor) => ["owner", "coParent", "family", "friendsCircle"].includes(actor);
+const isParent = (actor: Actor) => actor === "owner" || actor === "coParent";
+
+type Circles = {
+  users: Record<Exclude<Actor, "signedOut">, { id: number; username: string }>;
+  cookies: Record<Actor, string | undefined>;
+  kidId: number;
+  moments: Record<Aud, { id: number; photo: { key: string; widths: number[] } }>;
+  blockedCommentId: number;
+};
+
+let cw: Circles;
+
+type Surface = {
+  name: string;
+  /** Asks the surface about the moment of `audience` as `actor`; answers whether the actor got it. */
+  run: (actor: Actor, audience: Aud) => Promise<{ got: boolean; detail: string }>;
+  /** What the actor must get (default: the moment, when they may see it). */
+  want?: (actor: Actor, audience: Aud) => boolean;
+};
+
+async function call(file: string, params: Record<string, string>, actor: Actor, init: { method?: string; json?: unknown; path: string }) {
+  const mod = (await import(/* @vite-ignore */ path.join(appDir, file))) as {
+    loader?: (a: never) => Promise<unknown>;
+    action?: (a: never) => Promise<unknown>;
+  };
+  const method = init.method ?? "GET";
+  const request = req(init.path, { method: method as "GET", cookie: cw.cookies[actor], ...(init.json !== undefined ? { json: init.json } : {}) });
+  const fn = method === "GET" ? mod.loader : mod.action;
+  const answer = await answerOf(() => fn!(args(request, params)));
+  if (answer.error) throw answer.error;
+  return answer;
+}
+
+const momentOf = (a: Aud) => cw.moments[a].id;
+const page = (file: string, pathOf: (id: number) => string, param: string): Surface => ({
+  name: `page ${pathOf(0).replace("/0", "/:id")}`,
+  run: async (actor, aud) => {
+    const a = await call(file, { [param]: String(momentOf(aud)) }, actor, { path: pathOf(momentOf(aud)) });
+    return { got: a.status === 200, detail: `${a.status}${a.location ? ` → ${a.location}` : ""}` };
+  },
+});
+const api = (file: string, pathOf: (id: number) => string, param: string, method = "GET", json?: unknown): Surface => ({
+  name: `${method} ${pathOf(0).replace("/0", "/:id")}`,
+  run: async (actor, aud) => {
+    const a = await call(file, { [param]: String(momentOf(aud)) }, actor, { path: pathOf(momentOf(aud)), method, json });
+    // a second like of the owner's (set-up's) is the conflict 400: the guard let it through
+    const conflict = method === "POST" && a.status === 400;
+    return { got: a.status === 200 || a.status === 201 || conflict, detail: String(a.status) };
+  },
+});
+
+/** Lists: is the moment among those answered? (`got` false when the list itself is refused.) */
+async function listed(file: string, actor: Actor, aud: Aud, pathOf: string, pick: (data: unknown) => number[]) {
+  const a = await call(file, { kidId: String(cw.kidId) }, actor, { path: pathOf });
+  if (a.status !== 200) return { got: false, detail: String(a.status) };
+  return { got: pick(await a.response!.json()).includes(momentOf(aud)), detail: "listed?" };
+}
+
+const SURFACES: Surface[] = [
+  page("routes/moment.tsx", (id) => `/dailyLogs/${id}`, "dailyLogId"),
+  {
+    ...page("routes/moment-update.tsx", (id) => `/dailyLogs/${id}/update`, "dailyLogId"),
+    want: (actor) => isParent(actor),
+  },
+  {
+    name: "page /kids/:kidId/dailyLogs lists it",
+    run: async (actor, aud) => {
+      const a = await call("routes/kid-moments.tsx", { kidId: String(cw.kidId) }, actor, { path: `/kids/${cw.kidId}/dailyLogs` });
+      if (a.status !== 200) return { got: false, detail: String(a.status) };
+      const mod = await import("~/routes/kid-moments");
+      const data = (await mod.loader(args(req(`/kids/${cw.kidId}/dailyLogs`, { cookie: cw.cookies[actor] }), { kidId: String(cw.kidId) }) as never)) as {
+        moments: { id: number }[];
+      };
+      return { got: data.moments.some((m) => m.id === momentOf(aud)), detail: "listed?" };
+    },
+  },
+  api("routes/api/daily-logs-id.ts", (id) => `/api/daily_logs/${id}`, "id"),
+  {
+    name: "GET /api/kids/:kidId/daily_logs lists it",
+    run: (actor, aud) =>
+      listed("routes/api/kids-daily-logs.ts", actor, aud, `/api/kids/${cw.kidId}/daily_logs`, (d) => (d as { daily_logs: { id: number }[] }).daily_logs.map((l) => l.id)),
+  },
+  api("routes/api/likes.ts", (id) => `/api/likes/${id}`, "dailyLogId"),
+  api("routes/api/comments.ts", (id) => `/api/comments/${id}/comments`, "dailyLogId"),
+  api("routes/api/likes-like.ts", (id) => `/api/likes/${id}/like`, "dailyLogId", "POST"),
+  api("routes/api/comments-new.ts", (id) => `/api/comments/${id}/new-comment`, "dailyLogId", "POST", { comment: "Sweet" }),
+  {
+    name: "loadSocial (the owner's like shows)",
+    run: async (actor, aud) => {
+      if (actor === "signedOut") return { got: false, detail: "signed out" };
+      const { loadSocial } = await import("~/models/social.server");
+      const social = await loadSocial(cw.users[actor], [momentOf(aud)]);
+      return { got: social[momentOf(aud)]!.likers.includes(cw.users.owner.username), detail: "likers" };
+    },
+  },
+];
+
+/** Every derivative width of the moment's photo is one more surface. */
+const WIDTHS = [160, 320, 640, 1280];
+for (const width of WIDTHS) {
+  SURFACES.push({
+    name: `image ${width}.webp`,
+    run: async (actor, aud) => {
+      const { key, widths } = cw.moments[aud].photo;
+      if (!widths.includes(width)) return { got: seesMoment(actor, aud), detail: `no ${width} derivative (${widths})` };
+      const a = await call("routes/images.ts", { key, file: `${width}.webp` }, actor, { path: `/images/${key}/${width}.webp` });
+      return { got: a.status === 200, detail: String(a.status) };
+    },
+  });
+}
+
+describe("who sees what: actors × audiences × surfaces", () => {
+  beforeAll(async () => {
+    const { blockUser } = await import("~/models/blocks.server");
+    const { likeMoment } = await import("~/models/likes.server");
+    const { addComment } = await import("~/models/comments.server");
+    const users = {
+      owner: await makeUser(),
+      coParent: await makeUser(),
+      family: await makeUser(),
+      friendsCircle: await makeUser(),
+      pending: await makeUser(),
+      blocked: await makeUser(),
+      stranger: await makeUser(),
+    };
+    const kidPhoto = await storePhoto("kid", users.owner.id, "#3a7");
+    const kidId = await insertKid(users.owner, "Circled", kidPhoto.imageId);
+    await insertFriendship(users.owner, users.coParent, "accepted");
+    await insertCoParent(kidId, users.coParent, "accepted");
+    await fileFriend(await insertFriendship(users.family, users.owner, "accepted"), users.owner, "family", "grandparent");
+    await insertFriendship(users.owner, users.friendsCircle, "accepted");
+    await insertFriendship(users.pending, users.owner, "pending");
+    await fileFriend(await insertFriendship(users.owner, users.blocked, "accepted"), users.owner, "family", "cousin");
+    await insertCoParent(kidId, users.blocked, "accepted");
+    const moments = {} as Circles["moments"];
+    for (const audience of AUDIENCE_LIST) {
+      const photo = await storePhoto("log", users.owner.id, "#37a");
+      const id = await insertMoment(kidId, `For ${audience}`, photo.imageId);
+      await db()("daily_logs").where({ id }).update({ audience });
+      moments[audience] = { id, photo: { key: photo.key, widths: photo.widths } };
+      expect((await likeMoment(users.owner.id, id)).ok).toBe(true);
+    }
+    const comment = await addComment(users.blocked.id, moments.everyone.id, "Before the block");
+    if (!comment.ok) throw new Error("setup");
+    expect((await blockUser(users.owner.id, users.blocked.id)).ok).toBe(true);
+    const cookies = { signedOut: undefined } as Circles["cookies"];
+    for (const [name, user] of Object.entries(users)) cookies[name as Actor] = await cookieFor(user);
+    cw = { users, cookies, kidId, moments, blockedCommentId: comment.comment.id };
+  });
+
+  const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
+  it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
+    expect(cells).toBe(8 * 3 * (10 + WIDTHS.length));
+  });
+
+  for (const surface of SURFACES) {
+    for (const actor of ACTORS) {
+      it(`${surface.name} as ${actor}: each audience`, async () => {
+        for (const audience of AUDIENCE_LIST) {
+          const want = surface.want ? surface.want(actor, audience) : seesMoment(actor, audience);
+          const { got, detail } = await surface.run(actor, audience);
+          expect(got, `${surface.name}, ${actor}, audience ${audience}: got ${detail}`).toBe(want);
+        }
+      });
+    }
+  }
+
+  it("the kid itself: its page, its photo and the API's Kid with co_parents only to those who see it", async () => {
+    for (const actor of ACTORS) {
+      const a = await call("routes/api/kids-id.ts", { id: String(cw.kidId) }, actor, { path: `/api/kids/${cw.kidId}` });
+      expect(a.status, actor).toBe(actor === "signedOut" ? 401 : seesKid(actor) ? 200 : 403);
+      if (a.status === 200) {
+        const kid = await a.response!.json();
+        expect(kid.user_id).toBe(cw.users.owner.id);
+        expect(kid.co_parents).toEqual([{ id: cw.users.coParent.id, username: cw.users.coParent.username }]);
+      }
+    }
+  });
+
+  it("the DailyLog's audience is shown to the owner and co-parents only; posted_by to all who see it", async () => {
+    for (const actor of ["owner", "coParent", "family", "friendsCircle"] as const) {
+      const a = await call("routes/api/daily-logs-id.ts", { id: String(momentOf("everyone")) }, actor, { path: `/api/daily_logs/${momentOf("everyone")}` });
+      const body = await a.response!.json();
+      expect(body.posted_by).toBe(cw.users.owner.id);
+      expect("audience" in body, actor).toBe(isParent(actor));
+    }
+  });
+
+  it("the co-parent's kids list has the kid; the blocked user's has not (their role ended)", async () => {
+    const { listKidsOf } = await import("~/models/kids.server");
+    expect((await listKidsOf(cw.users.coParent.id)).map((k) => k.id)).toContain(cw.kidId);
+    expect((await listKidsOf(cw.users.blocked.id)).map((k) => k.id)).not.toContain(cw.kidId);
+  });
+
+  it("a blocked user's past comment is hidden on the blocker's moment until the blocker chooses to show it", async () => {
+    const { listComments } = await import("~/models/comments.server");
+    const { showBlockedComments } = await import("~/models/blocks.server");
+    const ids = async () => {
+      const r = await listComments(cw.users.family.id, momentOf("everyone"));
+      return r.ok ? r.comments.map((c) => c.id) : [];
+    };
+    expect(await ids()).not.toContain(cw.blockedCommentId);
+    expect((await showBlockedComments(cw.users.owner.id, cw.users.blocked.id, true)).ok).toBe(true);
+    expect(await ids()).toContain(cw.blockedCommentId);
+    expect((await showBlockedComments(cw.users.owner.id, cw.users.blocked.id, false)).ok).toBe(true);
+    expect(await ids()).not.toContain(cw.blockedCommentId);
+  });
+
+  it("the blocked user cannot find the blocker, nor send them a request; they are not told why", async () => {
+    const { searchUsers } = await import("~/models/user-search.server");
+    const { sendFriendRequest } = await import("~/models/friendships.server");
+    const { isBlockedBetween } = await import("~/models/access.server");
+    const owner = await db()("users").where("id", cw.users.owner.id).first("last_name");
+    const found = async (viewer: number) => ((await searchUsers(String(owner.last_name), viewer)) ?? []).map((h) => h.id);
+    expect(await found(cw.users.stranger.id)).toContain(cw.users.owner.id);
+    expect(await found(cw.users.blocked.id)).not.toContain(cw.users.owner.id);
+    expect(await sendFriendRequest(cw.users.blocked.id, cw.users.owner.id)).toEqual({ ok: false, kind: "not-found", message: "Friend not found" });
+    expect((await sendFriendRequest(cw.users.owner.id, cw.users.blocked.id)).ok).toBe(false);
+    expect(await isBlockedBetween(cw.users.blocked.id, cw.users.owner.id)).toEqual({ blocked: true, blockedBy: cw.users.owner.id });
+    expect((await isBlockedBetween(cw.users.stranger.id, cw.users.owner.id)).blocked).toBe(false);
+  });
+
+  it("an audience change is effective on the next request: page, API, list and photo", async () => {
+    const { updateMoment } = await import("~/models/moments.server");
+    const friend = "friendsCircle" as const;
+    const extra = await storePhoto("log", cw.users.owner.id, "#a73");
+    const id = await insertMoment(cw.kidId, "Changing", extra.imageId);
+    const ask = async () => {
+      const apiAnswer = await call("routes/api/daily-logs-id.ts", { id: String(id) }, friend, { path: `/api/daily_logs/${id}` });
+      const img = await call("routes/images.ts", { key: extra.key, file: `${extra.widths[0]}.webp` }, friend, { path: `/images/${extra.key}/${extra.widths[0]}.webp` });
+      const pageAnswer = await call("routes/moment.tsx", { dailyLogId: String(id) }, friend, { path: `/dailyLogs/${id}` });
+      return [apiAnswer.status, img.status, pageAnswer.status];
+    };
+    expect(await ask()).toEqual([200, 200, 200]);
+    expect((await updateMoment(cw.users.owner.id, id, { title: "Changing", content: "Now ours", audience: "us" }, null)).ok).toBe(true);
+    expect(await ask()).toEqual([403, 404, 404]);
+    // a co-parent changes it back to everyone
+    expect((await updateMoment(cw.users.coParent.id, id, { title: "Changing", content: "Everyone", audience: "everyone" }, null)).ok).toBe(true);
+    expect(await ask()).toEqual([200, 200, 200]);
+  });
 });

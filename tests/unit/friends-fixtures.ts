@@ -42,7 +42,16 @@ export async function insertKid(owner: Id, name = "Kiddo", imageId: number | nul
 export async function insertMoment(kidId: number, title = "First steps", imageId: number | null = null): Promise<number> {
   const now = nowIso();
   const [row] = await db()("daily_logs")
-    .insert({ kid_id: kidId, title, content: "So proud.", image_id: imageId, created_at: now, updated_at: now })
+    .insert({
+      kid_id: kidId,
+      title,
+      content: "So proud.",
+      image_id: imageId,
+      taken_on: now.slice(0, 10),
+      posted_by: db()("kids").select("user_id").where("id", kidId),
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
@@ -84,4 +93,22 @@ export async function quickUser(): Promise<{ id: number }> {
 export async function givePicture(userId: number): Promise<void> {
   const photo = await storePhoto("user", userId, "#939");
   await db()("users").where({ id: userId }).update({ image_id: photo.imageId });
+}
+
+/** A co-parent row: `user` co-parents (or is invited to) the kid. */
+export async function insertCoParent(kidId: number, user: Id, status: "pending" | "accepted"): Promise<number> {
+  const [row] = await db()("co_parents").insert({ kid_id: kidId, user_id: user.id, status, created_at: nowIso() }).returning("id");
+  return Number(typeof row === "object" ? row.id : row);
+}
+
+/** A block of `blocked` by `blocker` (the row only; app/models/blocks.server.ts blockUser also ends their ties). */
+export async function insertBlock(blocker: Id, blocked: Id): Promise<void> {
+  await db()("blocks").insert({ blocker_id: blocker.id, blocked_id: blocked.id, show_comments: false, created_at: nowIso() });
+}
+
+/** How `user` files the other side of friendship `friendshipId` (circle and relationship). */
+export async function fileFriend(friendshipId: number, user: Id, circle: "family" | "friends", relationship: string | null = null): Promise<void> {
+  const row = await db()("friendships").where("id", friendshipId).first("user_low");
+  const side = Number(row.user_low) === user.id ? "low" : "high";
+  await db()("friendships").where("id", friendshipId).update({ [`${side}_circle`]: circle, [`${side}_relationship`]: relationship });
 }

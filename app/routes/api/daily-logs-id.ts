@@ -14,7 +14,7 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
     const view = await viewMoment(user.id, id);
-    return view.ok ? json(serializeDailyLog(view.moment)) : apiRefusal(view);
+    return view.ok ? json(serializeDailyLog(view.moment, { parent: view.isParent })) : apiRefusal(view);
   },
 
   PUT: async ({ params, request }, user) => {
@@ -27,7 +27,7 @@ const route = apiRoute({
       const valid = await validateBody(body, momentFormSchema("update"));
       if (!valid.ok) return apiRefusal(valid);
       const updated = await updateMoment(user.id, id, valid.value, body.file);
-      return updated.ok ? json(serializeDailyLog(updated.moment)) : apiRefusal(updated);
+      return updated.ok ? json(serializeDailyLog(updated.moment, { parent: true })) : apiRefusal(updated);
     } finally {
       await body.file?.discard();
     }

@@ -16,7 +16,12 @@ const LOG_SHAPE = {
   content: expect.any(String),
   image_url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/),
   created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+  taken_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+  milestone: null,
+  posted_by: expect.any(Number),
 };
+/** What the kid's owner and co-parents see besides (docs/api.md): the audience. */
+const PARENT_SHAPE = { ...LOG_SHAPE, audience: "everyone" };
 
 function form(fields: Record<string, string>, image?: Buffer) {
   const fd = new FormData();
@@ -73,7 +78,10 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
       const body = await res.json();
       expect(body).toEqual({ daily_logs: [expect.objectContaining(LOG_SHAPE), expect.objectContaining(LOG_SHAPE)], next: null });
       expect(body.daily_logs.map((l: { id: number }) => l.id)).toEqual([second.moment.id, moment.id]);
-      expect(Object.keys(body.daily_logs[0]).sort()).toEqual(["content", "created_at", "id", "image_url", "kid_id", "title"]);
+      const keys = ["content", "created_at", "id", "image_url", "kid_id", "milestone", "posted_by", "taken_on", "title"];
+      // the audience only to the kid's owner (and co-parents)
+      expect(Object.keys(body.daily_logs[0]).sort()).toEqual(cookie === cookies.owner ? ["audience", ...keys] : keys);
+      expect(body.daily_logs[0].posted_by).toBe(owner.id);
     }
     const hidden = await get(cookies.stranger, String(kid.id));
     expect(hidden.status).toBe(403);
@@ -126,7 +134,40 @@ describe("POST /api/kids/{kidId}/daily_logs/new", () => {
       args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form({ title: " Snow ", content: "Eleven flakes" }, await jpeg()) }), { kidId: String(kid.id) }),
     );
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ ...LOG_SHAPE, kid_id: kid.id, title: "Snow", content: "Eleven flakes" });
+    expect(await res.json()).toEqual({ ...PARENT_SHAPE, kid_id: kid.id, title: "Snow", content: "Eleven flakes" });
+  });
+
+  it("takes taken_on and milestone on create and update (issue #15), with field errors for bad ones", async () => {
+    const { kid, cookies } = await setup();
+    const post = (fields: Record<string, string>) =>
+      create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form(fields, undefined) }), { kidId: String(kid.id) }));
+    const withPhoto = async (fields: Record<string, string>) =>
+      create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form(fields, await jpeg()) }), { kidId: String(kid.id) }));
+    const res = await withPhoto({ title: "Steps", content: "Three!", taken_on: "2020-07-01", milestone: "First steps" });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(created).toEqual({ ...PARENT_SHAPE, kid_id: kid.id, title: "Steps", content: "Three!", taken_on: "2020-07-01", milestone: "First steps" });
+    const other = await withPhoto({ title: "Swim", content: "Splash", milestone: "Other", milestone_label: "First swim" });
+    expect(await other.json()).toMatchObject({ milestone: "First swim" });
+    const bad = await post({ title: "t", content: "c", taken_on: "2020-02-30", milestone: "Other" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      errors: {
+        taken_on: ["Date must be a real date, for example 2024-06-14"],
+        milestone_label: ["Milestone label is required when the milestone is Other"],
+        image: ["Image is required"],
+      },
+    });
+    const future = await withPhoto({ title: "t", content: "c", taken_on: "2999-01-01" });
+    expect(future.status).toBe(400);
+    expect(await future.json()).toEqual({ errors: { taken_on: ["Date can not be in the future"] } });
+
+    const put = (fields: Record<string, string>) =>
+      one.action(args(req(`/api/daily_logs/${created.id}`, { method: "PUT", cookie: cookies.owner, form: form(fields) }), { id: String(created.id) }));
+    const kept = await put({ title: "Steps", content: "Four!" });
+    expect(await kept.json()).toMatchObject({ content: "Four!", taken_on: "2020-07-01", milestone: "First steps" });
+    const cleared = await put({ title: "Steps", content: "Four!", milestone: "none", taken_on: "2020-07-02" });
+    expect(await cleared.json()).toMatchObject({ taken_on: "2020-07-02", milestone: null });
   });
 
   it("404 → 403 → 400 (image required, spec messages)", async () => {
@@ -177,7 +218,7 @@ describe("PUT /api/daily_logs/{id}", () => {
     const text = await put(form({ title: "Park!", content: "More pigeons", image: "null" }));
     expect(text.status).toBe(200);
     const t = await text.json();
-    expect(t).toEqual({ ...LOG_SHAPE, id: moment.id, title: "Park!", content: "More pigeons", created_at: moment.created_at });
+    expect(t).toEqual({ ...PARENT_SHAPE, id: moment.id, title: "Park!", content: "More pigeons", created_at: moment.created_at });
     expect(t.image_url).toContain(moment.photo!.key);
     const photo = await put(form({ title: "Park!", content: "More pigeons" }, await jpeg(120, 90)));
     const p = await photo.json();

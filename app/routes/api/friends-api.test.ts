@@ -223,6 +223,8 @@ describe("GET /api/friendships/current and GET /api/users/friends", () => {
       user_image_url: null,
       status,
       kids,
+      // how the list's owner files an accepted friend (docs/api.md)
+      ...(status === "accepted" ? { circle: "friends", relationship: null } : {}),
     });
     const lists = await call(usersFriends, "GET", "/api/users/friends", { cookie });
     expect(lists).toEqual({
@@ -231,7 +233,7 @@ describe("GET /api/friendships/current and GET /api/users/friends", () => {
         pending_friends: [entry(asked, "pending"), entry(asker, "pending")],
         confirmed_friends: [
           entry(friend, "accepted", [
-            { id: kid, user_id: friend.id, name: "Ada", birth_date: "2020-05-06", relationship: "Mom", kid_image_url: `/images/${photo.key}/${photo.widths.at(-1)}.webp` },
+            { id: kid, user_id: friend.id, name: "Ada", birth_date: "2020-05-06", relationship: "Mom", kid_image_url: `/images/${photo.key}/${photo.widths.at(-1)}.webp`, co_parents: [] },
           ]),
         ],
         denied_friends: [entry(refuser, "denied")],

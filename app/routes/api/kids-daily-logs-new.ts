@@ -22,7 +22,7 @@ const route = apiRoute({
       const valid = await validateBody(body, momentFormSchema("add"));
       if (!valid.ok) return apiRefusal(valid);
       const created = await createMoment(user.id, kidId, valid.value, body.file, { token: idempotencyKey(request) });
-      return created.ok ? json(serializeDailyLog(created.moment), { status: 201 }) : apiRefusal(created);
+      return created.ok ? json(serializeDailyLog(created.moment, { parent: true }), { status: 201 }) : apiRefusal(created);
     } finally {
       await body.file?.discard();
     }

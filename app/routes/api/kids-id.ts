@@ -7,6 +7,7 @@ import { kidApiSchema } from "~/forms/kid";
 import { readPhotoBody } from "~/api/body.server";
 import { validateBody } from "~/forms/photo-form.server";
 import { checkKidOwner, removeKid, updateKid, viewKid } from "~/models/kids.server";
+import { coParentsOf } from "~/models/co-parents.server";
 import { today } from "~/lib/dates.server";
 
 // GET, PUT, DELETE /api/kids/{id}. Failures in docs/api.md's order: 404 → 403 → 400.
@@ -15,7 +16,7 @@ const route = apiRoute({
     const id = parseId(params.id);
     if (!id) return apiError(404, KID_NOT_FOUND);
     const view = await viewKid(user.id, id);
-    return view.ok ? json(serializeKid(view.kid)) : apiRefusal(view);
+    return view.ok ? json(serializeKid(view.kid, await coParentsOf([view.kid.id]))) : apiRefusal(view);
   },
 
   PUT: async ({ params, request }, user) => {
@@ -28,7 +29,7 @@ const route = apiRoute({
       const valid = await validateBody(body, kidApiSchema("update", today()));
       if (!valid.ok) return apiRefusal(valid);
       const updated = await updateKid(user.id, id, valid.value, body.file);
-      return updated.ok ? json(serializeKid(updated.kid)) : apiRefusal(updated);
+      return updated.ok ? json(serializeKid(updated.kid, await coParentsOf([updated.kid.id]))) : apiRefusal(updated);
     } finally {
       await body.file?.discard();
     }

@@ -16,6 +16,7 @@ const KID_SHAPE = {
   birth_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
   relationship: expect.any(String),
   kid_image_url: null,
+  co_parents: [],
 };
 
 async function multipart(fields: Record<string, string>, image?: Buffer | string) {

@@ -1,0 +1,48 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { FieldError } from "./forms";
+import { AUDIENCE_HINTS, AUDIENCE_LABELS, AUDIENCES, type Audience } from "~/forms/circles";
+
+// Who sees a moment (docs/spec.md §6): the radio group of the moment forms (and of the kid forms,
+// for the kid's default), and the small label the kid's owner and co-parents see on a moment.
+
+/**
+ * "Who can see it": Only us, Family, Everyone. `meta` is the form's `audience` (or
+ * `default_audience`) field; `fallback` is checked when the form has no value yet.
+ */
+export function AudienceFields({ meta, legend, fallback }: { meta: FieldMetadata<unknown>; legend: string; fallback: Audience }) {
+  const initial = typeof meta.initialValue === "string" ? meta.initialValue : fallback;
+  const hasError = Boolean(meta.errors?.length);
+  return (
+    <fieldset
+      className={"fieldset audience" + (hasError ? " field--error" : "")}
+      aria-describedby={hasError ? meta.errorId : undefined}
+      key={meta.key}
+    >
+      <legend>{legend}</legend>
+      <FieldError id={meta.errorId} errors={meta.errors} />
+      {AUDIENCES.map((value, i) => {
+        // the first radio carries the field's id: the error summary links to it
+        const id = i === 0 ? meta.id : `${meta.id}-${value}`;
+        return (
+          <div className="audience__choice" key={value}>
+            <input type="radio" id={id} name={meta.name} value={value} defaultChecked={initial === value} aria-describedby={`${id}-hint`} />
+            <label htmlFor={id}>{AUDIENCE_LABELS[value]}</label>
+            <span id={`${id}-hint`} className="field-hint audience__hint">
+              {AUDIENCE_HINTS[value]}
+            </span>
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+/** The small label on a moment for its kid's owner and co-parents. */
+export function AudienceLabel({ audience }: { audience: Audience }) {
+  return (
+    <span className={`audience-label audience-label--${audience}`}>
+      <span className="visually-hidden">Seen by: </span>
+      {AUDIENCE_LABELS[audience]}
+    </span>
+  );
+}

@@ -1,0 +1,48 @@
+import { Link } from "react-router";
+import type { FeedEntryView } from "~/web/feed.server";
+import { Photo } from "./photo";
+import { ListLink } from "./list-link";
+import { MomentSocial } from "./moment-social";
+import { MilestoneBadge, MomentDate } from "./moment-story";
+
+// One moment in the home feed and in My Kids' "news" (issue #15): the kid's picture and name with
+// the age on the moment's date, the date, the milestone badge, title, photo, text, and the same
+// likes/comments block as a kid's page. Styles: app/styles/kids.css.
+
+export function FeedEntry({
+  entry,
+  headingLevel = 2,
+  returnTo,
+  priority = false,
+  note,
+}: {
+  entry: FeedEntryView;
+  headingLevel?: 2 | 3;
+  returnTo: string;
+  priority?: boolean;
+  /** A line above the entry, e.g. "2 years ago today". */
+  note?: string;
+}) {
+  const H = headingLevel === 2 ? "h2" : "h3";
+  const titleId = `moment-${entry.id}-title${note ? "-otd" : ""}`;
+  return (
+    <article id={note ? undefined : `moment-${entry.id}`} className="moment card feed-entry" aria-labelledby={titleId}>
+      {note ? <p className="feed-entry__note">{note}</p> : null}
+      {entry.isNew ? <p className="feed-entry__new">New since your last visit</p> : null}
+      <p className="feed-entry__kid">
+        <Link to={`/kids/${entry.kid.id}/dailyLogs`} className="feed-entry__kid-link">
+          <Photo photo={entry.kid.photo} alt={entry.kid.name} decorative icon="child" sizes="40px" className="feed-entry__kid-photo" />
+          <span>{entry.kid.line}</span>
+        </Link>
+      </p>
+      <H id={titleId} className="moment__title">
+        <ListLink to={`/dailyLogs/${entry.id}`}>{entry.title}</ListLink>
+      </H>
+      <MilestoneBadge milestone={entry.milestone} />
+      <MomentDate view={entry.date} />
+      <Photo photo={entry.photo} alt={`Photo: ${entry.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} className="moment__photo" />
+      <p className="moment__content">{entry.content}</p>
+      {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
+    </article>
+  );
+}

@@ -1,0 +1,128 @@
+import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { inList, query } from "~/lib/query.server";
+import { canSeeKidsOf, requireKid } from "./access.server";
+import { parseUserId } from "./friendships.server";
+import { conflict, invalid, notFound, type Result } from "./refusal";
+
+// Co-parents of a kid (docs/spec.md §6). The kid's owner invites an accepted friend; the friend
+// accepts (or declines) on their side. An accepted co-parent may add moments, edit and delete any
+// moment of the kid, edit the kid, and sees "Only us" moments; only the owner removes the kid or a
+// co-parent; a co-parent may leave. Who may do what is decided in app/models/access.server.ts
+// (requireKid "change" vs "own"); this module keeps the rows.
+
+export const CO_PARENT_MESSAGES = {
+  self: "You are already this kid's parent.",
+  userNotFound: "User not found",
+  notFriend: "Only an accepted friend can be invited as a co-parent",
+  exists: "This user is already a co-parent of this kid or has been invited",
+  invitationNotFound: "Invitation not found",
+  coParentNotFound: "Co-parent not found",
+  invalidStatus: "Invalid status update",
+} as const;
+
+export type CoParent = { id: number; username: string };
+export type CoParentInvitation = { id: number; kidId: number; kidName: string; ownerId: number; ownerUsername: string };
+
+/**
+ * The kid's owner invites `userInput` (a user id as the client wrote it). Refused in the contract's
+ * order: no kid, not the owner (the access module's refusals), then nobody/oneself/not an accepted
+ * friend (a block ends the friendship, so a blocked user is not one), then an invitation or role
+ * that exists (conflict).
+ */
+export async function inviteCoParent(ownerId: number, kidId: number, userInput: unknown): Promise<Result<{ invitationId: number; userId: number }>> {
+  const access = await requireKid(ownerId, kidId, "own");
+  if (!access.ok) return access;
+  const userId = parseUserId(userInput);
+  if (userId === null) return notFound(CO_PARENT_MESSAGES.userNotFound);
+  if (userId === ownerId) return invalid(CO_PARENT_MESSAGES.self);
+  if (!(await canSeeKidsOf(userId, ownerId))) return invalid(CO_PARENT_MESSAGES.notFriend);
+  try {
+    const [row] = await writeTransaction((trx) =>
+      trx("co_parents").insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() }).returning("id"),
+    );
+    return { ok: true, invitationId: Number(typeof row === "object" ? row.id : row), userId };
+  } catch (error) {
+    if (isUniqueViolation(error)) return conflict(CO_PARENT_MESSAGES.exists);
+    if (isForeignKeyViolation(error)) return notFound(CO_PARENT_MESSAGES.userNotFound);
+    throw error;
+  }
+}
+
+/** The invited user accepts (`accepted`) or declines (`declined`: the invitation goes) their invitation. */
+const pendingInvitation = query<{ id: number; userId: number }>((p, k) =>
+  k("co_parents").where({ "co_parents.id": p("id"), "co_parents.user_id": p("userId"), "co_parents.status": "pending" }).first("co_parents.kid_id"),
+);
+
+export async function answerCoParentInvitation(viewerId: number, invitationId: number, status: unknown): Promise<Result<{ kidId: number }>> {
+  const row = await pendingInvitation.first({ id: invitationId, userId: viewerId });
+  if (!row) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
+  if (status !== "accepted" && status !== "declined") return invalid(CO_PARENT_MESSAGES.invalidStatus);
+  const changed = await writeTransaction((trx: Db) => {
+    const q = trx("co_parents").where({ id: invitationId, user_id: viewerId, status: "pending" });
+    return status === "accepted" ? q.update({ status: "accepted" }) : q.delete();
+  });
+  if (!changed) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
+  return { ok: true, kidId: Number(row.kid_id) };
+}
+
+/**
+ * Ends `userInput`'s co-parent role (or invitation) for the kid: the owner removes anyone; a
+ * co-parent removes only themselves (leaves). Refused: no kid / not visible (the access module's),
+ * someone else's role (forbidden), no such role (not found).
+ */
+export async function removeCoParent(viewerId: number, kidId: number, userInput: unknown): Promise<Result<{ userId: number }>> {
+  const userId = parseUserId(userInput);
+  const access = await requireKid(viewerId, kidId, userId === viewerId ? "view" : "own");
+  if (!access.ok) return access;
+  if (userId === null) return notFound(CO_PARENT_MESSAGES.coParentNotFound);
+  const removed = await writeTransaction((trx) => trx("co_parents").where({ kid_id: kidId, user_id: userId }).delete());
+  return removed ? { ok: true, userId } : notFound(CO_PARENT_MESSAGES.coParentNotFound);
+}
+
+const coParentsOfKids = query<{ kidIds: number[] }>((p, k) =>
+  inList(k("co_parents").join("users", "users.id", "co_parents.user_id"), "co_parents.kid_id", p("kidIds"))
+    .orderBy("co_parents.id")
+    .select("co_parents.kid_id", "co_parents.status", "users.id", "users.username"),
+);
+
+/** The co-parents of many kids at once (accepted; with `pending`, the invited ones too), one query. */
+export async function coParentsOf(kidIds: number[], { pending = false } = {}): Promise<Map<number, (CoParent & { pending: boolean })[]>> {
+  const out = new Map<number, (CoParent & { pending: boolean })[]>(kidIds.map((id) => [id, []]));
+  if (!kidIds.length) return out;
+  for (const row of await coParentsOfKids.all({ kidIds: [...new Set(kidIds)] })) {
+    const isPending = row.status !== "accepted";
+    if (isPending && !pending) continue;
+    out.get(Number(row.kid_id))?.push({ id: Number(row.id), username: String(row.username), pending: isPending });
+  }
+  return out;
+}
+
+const invitationsTo = query<{ userId: number }>((p, k) =>
+  k("co_parents")
+    .join("kids", "kids.id", "co_parents.kid_id")
+    .join("users as owners", "owners.id", "kids.user_id")
+    .where("co_parents.user_id", p("userId"))
+    .andWhere("co_parents.status", "pending")
+    .orderBy("co_parents.id")
+    .select("co_parents.id", "kids.id as kid_id", "kids.name as kid_name", "owners.id as owner_id", "owners.username as owner_username"),
+);
+
+/** The co-parent invitations `userId` has received and not answered. One query. */
+export async function coParentInvitationsFor(userId: number): Promise<CoParentInvitation[]> {
+  return (await invitationsTo.all({ userId })).map((row) => ({
+    id: Number(row.id),
+    kidId: Number(row.kid_id),
+    kidName: String(row.kid_name),
+    ownerId: Number(row.owner_id),
+    ownerUsername: String(row.owner_username),
+  }));
+}
+
+const usernames = query<{ ids: number[] }>((p, k) => inList(k("users"), "users.id", p("ids")).select("users.id", "users.username"));
+
+/** Who posted moments (their `posted_by`), by id: one query for any number. */
+export async function posterNames(ids: (number | null)[]): Promise<Record<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (!wanted.length) return {};
+  return Object.fromEntries((await usernames.all({ ids: wanted })).map((r) => [Number(r.id), String(r.username)]));
+}

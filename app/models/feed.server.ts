@@ -1,0 +1,148 @@
+import type { Knex } from "knex";
+import { nowIso, writeTransaction } from "~/lib/db.server";
+import { limitParam, query, type ParamFn } from "~/lib/query.server";
+import type { Photo } from "~/images/photo";
+import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { whereKidVisibleTo, whereMomentVisibleTo } from "./access.server";
+import {
+  MOMENT_ORDER,
+  momentColumns,
+  momentFromRow,
+  momentsQuery,
+  olderThanCursor,
+  pageOf,
+  type Cursor,
+  type CursorParams,
+  type Moment,
+} from "./moments.server";
+
+// The home feed (issue #15, docs/spec.md "Feed", docs/decisions/0028-moment-dates-and-feed.md):
+// every moment the viewer may see, of their own kids and of every kid visible to them across
+// families, newest first in the kid pages' order (taken_on, created_at, id) with the same cursor.
+// Who may see a moment is the access module's `whereMomentVisibleTo`, never a condition of ours.
+// A page is one query whatever the number of families; "on this day" is one more, the last visit
+// one read and one write.
+
+export type FeedKid = { id: number; name: string; birth_date: string; user_id: number; photo: Photo | null };
+export type FeedMoment = Moment & { kid: FeedKid };
+export type FeedPage = { moments: FeedMoment[]; next: string | null };
+
+const feedColumns = [
+  ...momentColumns,
+  "kids.name as kid_name",
+  "kids.birth_date as kid_birth_date",
+  "kids.user_id as kid_user_id",
+  ...photoColumns("kid_images", "kid_image"),
+];
+
+/**
+ * Rows of `daily_logs` joined with their kid, filtered by the access rule for `viewer`. The extra
+ * `kid_id in (the visible kids)` changes nothing in what is seen (a visible moment's kid is visible)
+ * but makes the plan start from the viewer's few kids and read each one's range of the kid index,
+ * with or without table statistics, instead of scanning every moment
+ * (docs/decisions/0028-moment-dates-and-feed.md).
+ */
+function visibleMomentRows(k: Knex, viewer: string): Knex.QueryBuilder {
+  const visibleKids = whereKidVisibleTo(k("kids as feed_kids").select("feed_kids.id"), viewer, "feed_kids");
+  const q = k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").whereIn("daily_logs.kid_id", visibleKids);
+  return whereMomentVisibleTo(q, viewer);
+}
+
+/** The full rows (moment, photo, kid, kid's picture) of the moments whose ids `ids` selects, newest first. */
+function feedRowsOf(k: Knex, ids: Knex.QueryBuilder | Knex.Raw): Knex.QueryBuilder {
+  return momentsQuery(k)
+    .join("kids", "kids.id", "daily_logs.kid_id")
+    .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
+    .whereIn("daily_logs.id", ids as Knex.QueryBuilder) // a raw subquery (limitParam) is one too
+    .orderBy(MOMENT_ORDER)
+    .select(feedColumns);
+}
+
+function feedMomentFromRow(row: Record<string, unknown>): FeedMoment {
+  return {
+    ...momentFromRow(row),
+    kid: {
+      id: Number(row.kid_id),
+      name: String(row.kid_name),
+      birth_date: String(row.kid_birth_date),
+      user_id: Number(row.kid_user_id),
+      photo: photoFromRow(row, "kid_image"),
+    },
+  };
+}
+
+type FeedParams = { viewer: number; limit: number } & CursorParams;
+
+// The page is chosen on the narrow index columns first (sorting thousands of ids is cheap, sorting
+// thousands of full rows with their photos is not), then only its rows are read in full.
+function feedSql(p: ParamFn<FeedParams>, k: Knex, afterCursor: boolean) {
+  const ids = visibleMomentRows(k, p("viewer")).orderBy(MOMENT_ORDER).select("daily_logs.id");
+  if (afterCursor) olderThanCursor(ids, p);
+  return feedRowsOf(k, limitParam(k, ids, p("limit")));
+}
+const feedFirst = query<{ viewer: number; limit: number }>((p, k) => feedSql(p as ParamFn<FeedParams>, k, false));
+const feedAfter = query<FeedParams>((p, k) => feedSql(p, k, true));
+/** The feed's page queries, for the query-plan test (app/models/moments.server.sqlite.test.ts). */
+export const feedQueries = { first: feedFirst, after: feedAfter };
+
+/** One page of `viewerId`'s feed (at most `limit` moments older than `before`), one query. */
+export async function listFeed(viewerId: number, opts: { limit: number; before?: Cursor | null }): Promise<FeedPage> {
+  const limit = opts.limit + 1;
+  const rows = opts.before ? await feedAfter.all({ viewer: viewerId, limit, ...opts.before }) : await feedFirst.all({ viewer: viewerId, limit });
+  const { next } = pageOf(rows, opts.limit);
+  return { moments: rows.slice(0, opts.limit).map(feedMomentFromRow), next };
+}
+
+// ---- on this day ----
+
+const ON_THIS_DAY_MAX = 10;
+
+const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; limit: number }>((p, k) => {
+  // "MM-DD" of the moment's date: substr works alike on SQLite and PostgreSQL
+  const ids = visibleMomentRows(k, p("viewer"))
+    .whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")])
+    .where("daily_logs.taken_on", "<", p("today"))
+    .orderBy(MOMENT_ORDER)
+    .select("daily_logs.id");
+  return feedRowsOf(k, limitParam(k, ids, p("limit")));
+});
+
+/**
+ * `viewerId`'s visible moments from the same calendar day as `today` ("YYYY-MM-DD") in earlier
+ * years, newest first, with how many years ago. One query. 29 February shows only on 29 February.
+ */
+export async function onThisDay(viewerId: number, today: string): Promise<(FeedMoment & { yearsAgo: number })[]> {
+  const rows = await onThisDayQuery.all({ viewer: viewerId, monthDay: today.slice(5, 10), today, limit: ON_THIS_DAY_MAX });
+  return rows.map((row) => {
+    const moment = feedMomentFromRow(row);
+    return { ...moment, yearsAgo: Number(today.slice(0, 4)) - Number(moment.taken_on.slice(0, 4)) };
+  });
+}
+
+// ---- the last visit ----
+
+/**
+ * Opening the feed again within this time (a like, a comment, the next page) is the same visit:
+ * what counts as new does not move.
+ */
+export const VISIT_GAP_MS = 30 * 60 * 1000;
+const REWRITE_AFTER_MS = 60 * 1000;
+
+const lastVisit = query<{ userId: number }>((p, k) =>
+  k("feed_visits").where("feed_visits.user_id", p("userId")).first("feed_visits.seen_at", "feed_visits.since"),
+);
+
+/**
+ * Records that `userId` opens the feed at `now`; answers the instant "New since your last visit"
+ * counts from (null on a first visit: nothing is marked). One read, and a write unless the last
+ * one was less than a minute ago.
+ */
+export async function recordFeedVisit(userId: number, now = nowIso()): Promise<string | null> {
+  const row = await lastVisit.first<{ seen_at: string; since: string | null }>({ userId });
+  const sameVisit = row && Date.parse(now) - Date.parse(String(row.seen_at)) < VISIT_GAP_MS;
+  const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
+  // a reload within a minute changes nothing worth a write (one writer: keep the feed a read)
+  if (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS) return since;
+  await writeTransaction((trx) => trx("feed_visits").insert({ user_id: userId, seen_at: now, since }).onConflict("user_id").merge(["seen_at", "since"]));
+  return since;
+}

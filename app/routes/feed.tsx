@@ -1,0 +1,100 @@
+import { data, Link, useLocation } from "react-router";
+import type { Route } from "./+types/feed";
+import "~/styles/kids.css";
+import { requireUser } from "~/web/auth.server";
+import { today } from "~/lib/dates.server";
+import { decodeCursor } from "~/models/moments.server";
+import { listFeed, onThisDay, recordFeedVisit } from "~/models/feed.server";
+import { loadSocial } from "~/models/social.server";
+import { feedEntryView } from "~/web/feed.server";
+import { FeedEntry } from "~/components/feed";
+
+// GET /feed: the home feed (issue #15, docs/spec.md "Feed"). Thin: parse → feed model → render.
+
+const PAGE_SIZE = 20;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const beforeParam = new URL(request.url).searchParams.get("before");
+  const before = beforeParam ? decodeCursor(beforeParam) : null;
+  if (beforeParam && !before) throw data("That page of moments does not exist.", { status: 400 });
+
+  const since = await recordFeedVisit(user.id);
+  const now = today();
+  const otd = before ? [] : await onThisDay(user.id, now);
+  const page = await listFeed(user.id, { limit: PAGE_SIZE, before });
+  const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  return {
+    entries: page.moments.map((m) => feedEntryView(m, { since, social: social[m.id] })),
+    onThisDay: otd.map((m) => ({ ...feedEntryView(m, { since: null }), yearsAgo: m.yearsAgo })),
+    next: page.next,
+    isOlderPage: Boolean(before),
+    newCount: page.moments.filter((m) => since !== null && m.created_at > since).length,
+  };
+}
+
+const yearsAgoText = (n: number) => `${n} ${n === 1 ? "year" : "years"} ago today`;
+
+export default function Feed({ loaderData }: Route.ComponentProps) {
+  const { entries, onThisDay, next, isOlderPage, newCount } = loaderData;
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  return (
+    <div className="page feed-page">
+      <title>{`Feed${isOlderPage ? " (older)" : ""} – Sweet Moments`}</title>
+      <h1>Feed</h1>
+      {isOlderPage ? (
+        <p>
+          <Link to="/feed">Back to the newest moments</Link>
+        </p>
+      ) : null}
+      {onThisDay.length > 0 ? (
+        <section className="on-this-day" aria-labelledby="on-this-day-heading">
+          <h2 id="on-this-day-heading">On this day</h2>
+          <ul className="otd-list">
+            {onThisDay.map((m) => (
+              <li key={m.id}>
+                <FeedEntry entry={m} headingLevel={3} returnTo={here} note={yearsAgoText(m.yearsAgo)} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {entries.length === 0 && !isOlderPage ? (
+        <div className="feed-empty card">
+          <h2>Nothing here yet</h2>
+          <p>Moments of your kids and of your friends' kids will show here, newest first.</p>
+          <ul>
+            <li>
+              <Link to="/kids/add-new">Add your kid</Link> and post their first moment.
+            </li>
+            <li>
+              <Link to="/friendships/new">Find friends</Link> to see their family's moments.
+            </li>
+          </ul>
+        </div>
+      ) : (
+        <section aria-labelledby="feed-heading">
+          <h2 id="feed-heading" className="visually-hidden">
+            Moments
+          </h2>
+          {newCount > 0 ? <p className="feed-summary">{`${newCount} new since your last visit on this page.`}</p> : null}
+          <ol className="feed-list">
+            {entries.map((e, i) => (
+              <li key={e.id}>
+                <FeedEntry entry={e} returnTo={here} priority={i === 0 && onThisDay.length === 0} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {next ? (
+        <p className="older-link">
+          <Link to={`/feed?before=${encodeURIComponent(next)}`} className="button button--secondary">
+            Older moments
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}

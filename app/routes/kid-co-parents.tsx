@@ -1,0 +1,139 @@
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/kid-co-parents";
+import "~/styles/friends.css";
+import { requireUser } from "~/web/auth.server";
+import { pageId } from "~/lib/request.server";
+import { viewKid } from "~/models/kids.server";
+import { coParentsOf, inviteCoParent, removeCoParent } from "~/models/co-parents.server";
+import { listFriends } from "~/models/friendships.server";
+import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
+
+// /kids/:kidId/co-parents (docs/spec.md §6 "Co-parents"): the kid's owner and co-parents see who
+// co-parents the kid; the owner invites an accepted friend and removes a co-parent or an
+// invitation; a co-parent leaves. Plain POST forms told apart by `intent` (PRG).
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const view = await viewKid(user.id, pageId(params.kidId), "change");
+  if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
+  const { kid } = view;
+  const coParents = (await coParentsOf([kid.id], { pending: true })).get(kid.id) ?? [];
+  const taken = new Set(coParents.map((c) => c.id));
+  const friends = view.isOwner ? (await listFriends(user.id)).confirmed.filter((f) => !taken.has(f.user.id)) : [];
+  return {
+    kid: { id: kid.id, name: kid.name },
+    isOwner: view.isOwner,
+    me: user.id,
+    coParents,
+    candidates: friends.map((f) => ({ id: f.user.id, username: f.user.username })),
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const kidId = pageId(params.kidId);
+  // those who may not see the kid get the not-found page, a friend 403, before the body is read
+  const allowed = await viewKid(user.id, kidId, "change");
+  if (!allowed.ok) throw pageRefusal(allowed, { forbidden: OWNER_ONLY });
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const userId = form.get("userId");
+  let result;
+  switch (intent) {
+    case "invite":
+      result = await inviteCoParent(user.id, kidId, userId);
+      break;
+    case "remove":
+      result = await removeCoParent(user.id, kidId, userId);
+      break;
+    case "leave":
+      result = await removeCoParent(user.id, kidId, user.id);
+      if (result.ok) return redirect("/my-kids-list", 303);
+      break;
+    default:
+      return data({ error: "That request could not be handled." }, { status: 400 });
+  }
+  if (!result.ok) {
+    if (result.kind === "invalid" || result.kind === "conflict") return data({ error: result.message ?? "That did not work." }, { status: 400 });
+    if (result.kind === "not-found" && intent !== "invite") return data({ error: "That co-parent is no longer there." }, { status: refusalStatus(result) });
+    throw pageRefusal(result, { forbidden: OWNER_ONLY });
+  }
+  return redirect(`/kids/${kidId}/co-parents`, 303);
+}
+
+export default function KidCoParents({ loaderData, actionData }: Route.ComponentProps) {
+  const { kid, isOwner, me, coParents, candidates } = loaderData;
+  return (
+    <div className="page friends-page">
+      <title>{`Co-parents of ${kid.name} – Sweet Moments`}</title>
+      <p>
+        <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
+      </p>
+      <h1>Co-parents of {kid.name}</h1>
+      <p>Co-parents add moments, change any moment of {kid.name} and {kid.name} itself, and see moments for “Only us”.</p>
+      {actionData?.error ? (
+        <p className="notice notice--error" role="alert">
+          {actionData.error}
+        </p>
+      ) : null}
+      {coParents.length === 0 ? (
+        <p className="empty">No co-parents yet</p>
+      ) : (
+        <ul className="friend-list" aria-label="Co-parents">
+          {coParents.map((c) => (
+            <li key={c.id} className="card friend">
+              <span className="friend-who__username">
+                {c.username}
+                {c.pending ? " (invited)" : ""}
+              </span>
+              {isOwner ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="userId" value={c.id} />
+                  <button type="submit" className="button button--small button--danger">
+                    {c.pending ? "Cancel invitation" : "Remove co-parent"}
+                    <span className="visually-hidden"> ({c.username})</span>
+                  </button>
+                </Form>
+              ) : c.id === me ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="leave" />
+                  <button type="submit" className="button button--small button--danger">
+                    Leave as co-parent
+                  </button>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {isOwner ? (
+        candidates.length ? (
+          <Form method="post" className="stack">
+            <input type="hidden" name="intent" value="invite" />
+            <div className="field">
+              <label htmlFor="co-parent-user">Invite a friend as co-parent</label>
+              <select id="co-parent-user" name="userId" required defaultValue="">
+                <option value="" disabled>
+                  Choose a friend
+                </option>
+                {candidates.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.username}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="button-row">
+              <button type="submit" className="button button--primary">
+                Invite as co-parent
+              </button>
+            </div>
+          </Form>
+        ) : (
+          <p className="empty">Only accepted friends can be invited as co-parents.</p>
+        )
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/kid-milestones";
+import "~/styles/kids.css";
+import { requireUser } from "~/web/auth.server";
+import { pageId } from "~/lib/request.server";
+import { listMilestones } from "~/models/story.server";
+import { pageRefusal } from "~/web/refusal.server";
+import { kidMomentView } from "~/web/feed.server";
+import { StoryLinks, StoryMomentList } from "~/components/moment-story";
+
+// GET /kids/:kidId/milestones: the kid's milestones in date order with the age at each (issue #15).
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const list = await listMilestones(user.id, pageId(params.kidId));
+  if (!list.ok) throw pageRefusal(list);
+  const { kid } = list;
+  return {
+    kid: { id: kid.id, name: kid.name },
+    isOwner: list.isOwner,
+    moments: list.moments.map((m) => kidMomentView(m, kid)),
+  };
+}
+
+export default function KidMilestones({ loaderData }: Route.ComponentProps) {
+  const { kid, isOwner, moments } = loaderData;
+  const heading = `${kid.name}'s Milestones`;
+  return (
+    <div className="page kid-moments">
+      <title>{`${heading} – Sweet Moments`}</title>
+      <h1>{heading}</h1>
+      <StoryLinks kidId={kid.id} current="milestones" />
+      {moments.length === 0 ? (
+        <p className="empty">
+          No milestones yet.{" "}
+          {isOwner ? <>Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update it.</> : null}
+        </p>
+      ) : (
+        <StoryMomentList moments={moments} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { ageOn, formatShortAge, momentDateView } from "~/lib/dates";
+import type { FeedMoment } from "~/models/feed.server";
+import type { Moment } from "~/models/moments.server";
+import type { MomentSocialData } from "~/models/social.server";
+import type { Photo as PhotoData } from "~/images/photo";
+
+// Feed entries as the feed and My Kids pages render them (app/components/feed.tsx): plain data
+// shaped from the feed model's moments (issue #15).
+
+/** One entry as app/components/feed.tsx renders it. */
+export type FeedEntryView = {
+  id: number;
+  title: string;
+  content: string;
+  photo: PhotoData | null;
+  milestone: string | null;
+  date: { takenOn: string; date: string; age: string };
+  kid: { id: number; name: string; photo: PhotoData | null; line: string };
+  /** Added since the viewer's last visit to the feed. */
+  isNew: boolean;
+  /** null: no likes/comments block (My Kids' short list). */
+  social: MomentSocialData | null;
+};
+
+/** "Elsa · 2 years, 3 months" (the kid's age on the moment's date), or the name alone before birth. */
+export function kidAgeLine(name: string, birthDate: string, takenOn: string): string {
+  const age = ageOn(birthDate, takenOn);
+  return age ? `${name} · ${formatShortAge(age)}` : name;
+}
+
+export function feedEntryView(m: FeedMoment, opts: { since: string | null; social?: MomentSocialData }): FeedEntryView {
+  return {
+    ...kidMomentView(m, m.kid),
+    kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
+    isNew: opts.since !== null && m.created_at > opts.since,
+    social: opts.social ?? null,
+  };
+}
+
+/** A kid's moment as the kid's pages render it (moments list, milestones, timeline). */
+export function kidMomentView(m: Moment, kid: { name: string; birth_date: string }) {
+  return {
+    id: m.id,
+    title: m.title,
+    content: m.content,
+    photo: m.photo,
+    milestone: m.milestone,
+    date: momentDateView(m.taken_on, kid.name, kid.birth_date),
+  };
+}

@@ -1,0 +1,108 @@
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { expectAccessible, expect, newAccount, signUp, test } from "./utils";
+import { apiCreateKid, closeE2eDb, jpegFile, makeFriends, myId } from "./kids-helpers";
+
+// Who sees what (docs/spec.md §6), JavaScript on and off, three people in three browser contexts:
+// Alice files Grandma in her Family circle, posts a Family-only moment that Pal (a Friends-circle
+// friend) cannot see, makes Pal a co-parent (Pal accepts) and removes them, blocks Grandma and
+// unblocks her. Every page visited is checked with axe.
+
+test.afterAll(async () => {
+  await closeE2eDb();
+});
+
+async function person(browser: Browser, testInfo: TestInfo, prefix: string): Promise<{ page: Page; id: number; username: string }> {
+  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  const page = await ctx.newPage();
+  const account = await signUp(page, newAccount(prefix));
+  return { page, id: await myId(page.request), username: account.username };
+}
+
+const friendCard = (page: Page, username: string) =>
+  page.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: username }).first();
+
+test.describe("who sees what", () => {
+  test("family circle, a Family-only moment, a co-parent added and removed, block and unblock", async ({ browser }, testInfo) => {
+    test.setTimeout(240_000);
+    const alice = await person(browser, testInfo, "alice");
+    const grandma = await person(browser, testInfo, "gran");
+    const pal = await person(browser, testInfo, "pal");
+    await makeFriends(alice.id, grandma.id);
+    await makeFriends(pal.id, alice.id);
+    const kid = await apiCreateKid(alice.page.request, { name: "Nora", birth_date: "2022-04-05", relationship: "Mom" });
+
+    // ---- Alice files Grandma in her Family circle
+    await alice.page.goto("/current/friends");
+    const card = friendCard(alice.page, grandma.username);
+    await card.getByLabel(/^Circle/).selectOption("family");
+    await card.getByLabel(/^Relationship/).selectOption("grandparent");
+    await card.getByRole("button", { name: /^Save/ }).click();
+    await expect(alice.page).toHaveURL(/\/current\/friends$/);
+    await expect(friendCard(alice.page, grandma.username).getByLabel(/^Circle/)).toHaveValue("family");
+    await expect(friendCard(alice.page, grandma.username).getByLabel(/^Relationship/)).toHaveValue("grandparent");
+    await expect(friendCard(alice.page, pal.username).getByLabel(/^Circle/)).toHaveValue("friends");
+    await expectAccessible(alice.page, browser);
+
+    // ---- a Family-only moment, through the form
+    await alice.page.goto(`/kids/${kid.id}/dailyLogs/new`);
+    await alice.page.getByLabel("Title").fill("Bath time");
+    await alice.page.getByLabel("Content").fill("Bubbles everywhere.");
+    await alice.page.getByLabel("Image Upload").setInputFiles(await jpegFile("bath.jpg"));
+    await expect(alice.page.getByRole("radio", { name: "Everyone" })).toBeChecked();
+    await alice.page.getByRole("radio", { name: "Family" }).check();
+    await expectAccessible(alice.page, browser);
+    await alice.page.getByRole("button", { name: "Add your new dailyLog" }).click();
+    await expect(alice.page).toHaveURL(/\/dailyLogs\/\d+$/);
+    const momentPath = new URL(alice.page.url()).pathname;
+    await expect(alice.page.locator(".audience-label")).toHaveText(/Family/);
+    await expect(alice.page.getByText(`Posted by ${alice.username}`)).toBeVisible();
+    await expectAccessible(alice.page, browser);
+
+    // Grandma sees it (without the audience label); Pal does not, not even on the kid's page
+    await grandma.page.goto(momentPath);
+    await expect(grandma.page.getByRole("heading", { level: 1, name: "Bath time" })).toBeVisible();
+    await expect(grandma.page.locator(".audience-label")).toHaveCount(0);
+    const hidden = await pal.page.goto(momentPath);
+    expect(hidden?.status()).toBe(404);
+    await pal.page.goto(`/kids/${kid.id}/dailyLogs`);
+    await expect(pal.page.getByRole("heading", { level: 1, name: "Nora's Moments" })).toBeVisible();
+    await expect(pal.page.getByText("Bath time")).toHaveCount(0);
+
+    // ---- Pal as co-parent: Alice invites, Pal accepts, sees the moment and the kid in My Kids
+    await alice.page.goto(`/kids/${kid.id}/co-parents`);
+    await expectAccessible(alice.page, browser);
+    await alice.page.getByLabel("Invite a friend as co-parent").selectOption({ label: pal.username });
+    await alice.page.getByRole("button", { name: "Invite as co-parent" }).click();
+    await expect(alice.page.getByRole("list", { name: "Co-parents" })).toContainText(`${pal.username} (invited)`);
+    await pal.page.goto("/current/friends");
+    const invitations = pal.page.getByRole("region", { name: "Co-parent invitations" });
+    await expect(invitations).toContainText("Nora");
+    await expectAccessible(pal.page, browser);
+    await invitations.getByRole("button", { name: /^Accept/ }).click();
+    await expect(pal.page.getByRole("region", { name: "Co-parent invitations" })).toHaveCount(0);
+    await pal.page.goto(momentPath);
+    await expect(pal.page.getByRole("heading", { level: 1, name: "Bath time" })).toBeVisible();
+    await expect(pal.page.locator(".audience-label")).toHaveText(/Family/);
+    await pal.page.goto("/my-kids-list");
+    await expect(pal.page.getByRole("link", { name: "Nora", exact: true })).toBeVisible();
+    await expect(pal.page.getByRole("link", { name: "Remove Nora" })).toHaveCount(0);
+    await expectAccessible(pal.page, browser);
+
+    // Alice removes the co-parent: Pal loses the Family-only moment at once
+    await alice.page.goto(`/kids/${kid.id}/co-parents`);
+    await alice.page.getByRole("button", { name: `Remove co-parent (${pal.username})` }).click();
+    await expect(alice.page.getByText("No co-parents yet")).toBeVisible();
+    expect((await pal.page.goto(momentPath))?.status()).toBe(404);
+
+    // ---- Alice blocks Grandma: the friendship and the moment are gone for her; then unblocks
+    await alice.page.goto("/current/friends");
+    await friendCard(alice.page, grandma.username).getByRole("button", { name: `Block (${grandma.username})` }).click();
+    const blocked = alice.page.getByRole("region", { name: "Blocked users" });
+    await expect(blocked).toContainText(grandma.username);
+    await expect(alice.page.getByRole("region", { name: "All Friends" })).not.toContainText(grandma.username);
+    await expectAccessible(alice.page, browser);
+    expect((await grandma.page.goto(momentPath))?.status()).toBe(404);
+    await blocked.getByRole("button", { name: `Unblock (${grandma.username})` }).click();
+    await expect(alice.page.getByText("You have not blocked anyone")).toBeVisible();
+  });
+});
