@@ -44,6 +44,7 @@ export const PHOTO_TEST_FILES = [
   "app/models/maintenance.server.test.ts",
   "app/models/submissions.server.test.ts",
   "tests/unit/crash.test.ts",
+  "app/mail/digest.server.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

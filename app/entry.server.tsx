@@ -82,3 +82,5 @@ export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 // machine; server/index.mjs asks on a timer.
 export { runScheduledJobs } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";
+export { startMailSender } from "./mail/sender.server";
+export { startDigestScheduler } from "./mail/digest.server";

@@ -13,6 +13,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { LogoIcon } from "./components/icons";
 import { ProfileMenu } from "./components/profile-menu";
+import { NotificationsLink } from "./components/notifications";
 import { useListLinkNavigation } from "./components/list-link";
 import { useNonce } from "./components/nonce";
 import { RootModals } from "./components/root-modals";
@@ -25,13 +26,16 @@ import { uploadScopeMiddleware } from "./web/uploads.server";
 import { displayName } from "./lib/names";
 import { SERVER_ERROR_MESSAGE } from "./lib/messages";
 import { requestGuard } from "./web/request-guard.server";
+import { unreadNotifications } from "./models/notifications.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, requestGuard, uploadScopeMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
   const user = await getUser(request);
   const cfg = config();
+  const unread = user ? await unreadNotifications(user.id) : 0;
   return {
+    unreadNotifications: unread,
     user: user
       ? { id: user.id, username: user.username, email: user.email, photo: user.photo, displayName: displayName(user) }
       : null,
@@ -84,6 +88,7 @@ function Shell({ children }: { children: React.ReactNode }) {
               <Link to="/feed">Feed</Link>
             </nav>
           ) : null}
+          {user ? <NotificationsLink unread={data?.unreadNotifications ?? 0} /> : null}
           <ProfileMenu user={user} />
         </div>
       </header>

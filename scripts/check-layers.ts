@@ -18,7 +18,7 @@ export type Zone =
   | "api"
   | "web"
   | "components"
-  | "domain" // app/models, app/images, app/forms, app/jobs
+  | "domain" // app/models, app/images, app/forms, app/jobs, app/mail
   | "lib"
   | "seed" // db/seed/**, db/move/**: entry points that may use the domain
   | "base" // db/knexfile.mjs, db/migrations/**, server/env.mjs (and its client-address.mjs): config and schema, no app code
@@ -53,7 +53,7 @@ export function zoneOf(file: string): Zone {
   if (f.startsWith("app/api/")) return "api";
   if (f.startsWith("app/web/")) return "web";
   if (f.startsWith("app/components/")) return "components";
-  if (f.startsWith("app/models/") || f.startsWith("app/images/") || f.startsWith("app/forms/") || f.startsWith("app/jobs/")) {
+  if (f.startsWith("app/models/") || f.startsWith("app/images/") || f.startsWith("app/forms/") || f.startsWith("app/jobs/") || f.startsWith("app/mail/")) {
     return "domain";
   }
   if (f.startsWith("app/lib/")) return "lib";
@@ -87,7 +87,7 @@ const DESCRIPTION: Record<Zone, string> = {
   api: "app/api",
   web: "app/web",
   components: "app/components",
-  domain: "the domain (app/models, app/images, app/forms, app/jobs)",
+  domain: "the domain (app/models, app/images, app/forms, app/jobs, app/mail)",
   lib: "app/lib",
   seed: "db/seed",
   base: "db/ and server/env.mjs",

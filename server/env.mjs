@@ -138,6 +138,16 @@ export function readEnv() {
     logRequests: bool(process.env.LOG_REQUESTS, false),
     /** GET /api through server/api-fast-path.mjs; off only to measure it (docs/decisions/0010-api-fast-path.md). */
     apiFastPath: bool(process.env.API_FAST_PATH, true),
+    /** smtp:// or smtps:// URL of the mail server; null: messages go to `outboxDir` as .eml files (docs/decisions/0025-mail-queue.md). */
+    smtpUrl: (process.env.SMTP_URL || "").trim() || null,
+    /** The From of every message. */
+    mailFrom: (process.env.MAIL_FROM || "").trim() || "Sweet Moments <no-reply@localhost>",
+    /** Where messages are written without SMTP_URL: the "outbox" folder beside the database. */
+    outboxDir: path.join(dataDir, "outbox"),
+    /** Days an invitation link stays valid. */
+    inviteDays: int(process.env.INVITE_DAYS, 14) || 14,
+    /** Invitations (and sign-in links for invited friends) one user may create per day. */
+    invitesPerDay: int(process.env.INVITES_PER_DAY, 20),
   };
 }
 

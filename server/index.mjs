@@ -158,6 +158,10 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const config = env();
   const entry = build.entry.module;
   if (!worker) await prepareOnce(entry);
+  // The mail sender and the digest scheduler (docs/decisions/0025-mail-queue.md, 0027): every
+  // process runs them, cluster workers included; their claims in the database are atomic.
+  const mailSender = entry.startMailSender();
+  const digests = entry.startDigestScheduler();
 
   const handle = createRequestHandler(build, "production");
   const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
@@ -300,6 +304,8 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();
     try {
+      await digests.stop();
+      await mailSender.stop();
       // the read connection (app/lib/db-read.server.ts), then the knex pool
       const reader = /** @type {any} */ (globalThis).__sweetReadDb;
       if (reader) await reader.close().catch(() => {});

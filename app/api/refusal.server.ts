@@ -5,11 +5,12 @@ import { apiError, apiErrorSingular, apiFieldErrors } from "./responses.server";
 // that knows which status each kind of refusal is. The message is the refusal's own (the domain
 // words it as docs/api.md does); field errors are envelope (B).
 
-const STATUS: Record<RefusalKind, 400 | 403 | 404> = {
+const STATUS: Record<RefusalKind, 400 | 403 | 404 | 429> = {
   "not-found": 404,
   forbidden: 403,
   invalid: 400,
   conflict: 400,
+  "too-many": 429,
 };
 
 /** Only for a refusal that carries no message (every refusal of the routes in docs/api.md does). */
@@ -18,10 +19,11 @@ const FALLBACK: Record<RefusalKind, string> = {
   forbidden: "You are not authorized",
   invalid: "Invalid request",
   conflict: "Invalid request",
+  "too-many": "Too many requests",
 };
 
 /** The status of a refusal. A hidden thing is still 403 here: docs/api.md says so. */
-export function refusalStatus(refusal: Refusal): 400 | 403 | 404 {
+export function refusalStatus(refusal: Refusal): 400 | 403 | 404 | 429 {
   return STATUS[refusal.kind];
 }
 

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useFetcher, useNavigation } from "react-router";
+import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { ErrorSummary, Field, pageTitle, SubmissionToken, SubmitButton, summaryErrors, useErrorTitle, useSubmitOnce } from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
 
@@ -51,6 +51,9 @@ export function LoginForm({
           Log In
         </SubmitButton>
       </FormTag>
+      <p className="login-links">
+        <Link to="/login/email">Email me a sign-in link</Link> · <Link to="/login/email?reset=1">Forgot your password?</Link>
+      </p>
       {demo ? (
         <FormTag method="post" action="/login" className="demo-form" {...once()}>
           <input type="hidden" name="intent" value="demo" />

@@ -5,6 +5,8 @@ import type { Photo } from "~/images/photo";
 export type RootData = {
   user: { id: number; username: string; email: string; photo: Photo | null; displayName: string } | null;
   demo: boolean;
+  /** Unread notification groups of the signed-in user (the header's "Notifications" link). */
+  unreadNotifications: number;
   /** The one-time submission token for the page's creating forms (see SubmissionToken). */
   formToken: string;
   footer: { author: string; repoUrl: string; profileUrl: string };

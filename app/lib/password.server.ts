@@ -53,3 +53,4 @@ export function dummyHash(): Promise<string> {
   dummy ??= hashPassword(crypto.randomBytes(16).toString("hex"));
   return dummy;
 }
+

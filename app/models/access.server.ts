@@ -373,3 +373,34 @@ export async function canViewImage(viewerId: number, image: ImageRef): Promise<b
   if (image.kind === "log") return Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId }));
   return false;
 }
+
+// ---- invitations and sign-in links (issue #16) -------------------------------------------------
+
+const invitationOwner = query<{ id: number }>((p, k) => k("invitations").where("invitations.id", p("id")).first("invitations.inviter_id"));
+
+/** May `viewerId` change (revoke) this invitation? Its inviter only; anyone else: as if it did not exist. */
+export async function requireInvitationOwner(viewerId: number, invitationId: number, conn?: Db): Promise<{ ok: true; invitationId: number } | Refusal> {
+  const row = await invitationOwner.first({ id: invitationId }, { conn });
+  if (!row || Number(row.inviter_id) !== viewerId) return notFound("Invitation not found");
+  return { ok: true, invitationId };
+}
+
+const invitedFriend = query<{ viewer: number; friend: number }>((p, k) =>
+  k("invitations")
+    .join("users", "users.id", "invitations.accepted_by")
+    .where("invitations.inviter_id", p("viewer"))
+    .andWhere("invitations.accepted_by", p("friend"))
+    .first("users.password_hash"),
+);
+
+/**
+ * May `viewerId` make a sign-in link for `friendId` (a relative without email or password)? Only
+ * for an accepted friend who joined by the viewer's own invitation and has set no password: the
+ * parent stands in for the relative's mailbox, never for an account someone else secured.
+ */
+export async function requireInvitedFriend(viewerId: number, friendId: number, conn?: Db): Promise<{ ok: true; friendId: number } | Refusal> {
+  const row = await invitedFriend.first<{ password_hash: string }>({ viewer: viewerId, friend: friendId }, { conn });
+  if (!row || !(await canSeeKidsOf(friendId, viewerId, conn)) || friendId === viewerId) return notFound("Friend not found");
+  if (row.password_hash !== "") return forbidden("This friend has set a password: they can ask for a sign-in link by email.");
+  return { ok: true, friendId };
+}

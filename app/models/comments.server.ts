@@ -5,6 +5,7 @@ import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
 import { requireCommentAuthor, requireMoment, whereCommentShown, whereMomentVisibleTo } from "./access.server";
+import { notifyComment } from "./notifications.server";
 import { invalidField, notFound, reword, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
 
@@ -125,7 +126,11 @@ export async function addComment(
   if (once.first) return { ok: true, comment: once.first, replayed: true };
   let id: number;
   try {
-    id = await once.create((conn) => insertComment(conn, momentId, viewerId, trimmed));
+    id = await once.create(async (conn) => {
+      const id = await insertComment(conn, momentId, viewerId, trimmed);
+      await notifyComment(conn, momentId, access.ownerId, viewerId);
+      return id;
+    });
   } catch (e) {
     const first = await once.winner(e);
     if (first) return { ok: true, comment: first, replayed: true };

@@ -5,6 +5,7 @@ import type { FriendLabel } from "~/forms/circles";
 import { isBlockedBetween } from "./access.server";
 import { labelColumns, labelFromRow } from "./circles.server";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
+import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 import { submissionOnce } from "./submissions.server";
@@ -145,6 +146,7 @@ export async function sendFriendRequest(
   try {
     await once.create(async (conn) => {
       made.friendship = await insertFriendship(conn, senderId, friendId, "pending");
+      await notify(conn, [{ userId: friendId, kind: "friend-request", actorId: senderId }]);
       return made.friendship.id;
     });
     return { ok: true, friendship: made.friendship!, friend };
@@ -184,6 +186,19 @@ export async function insertFriendship(
 }
 
 /**
+ * An invitation was accepted (app/models/invitations.server.ts): `inviterId` and `userId` become
+ * accepted friends on `conn` (the accepting transaction), whatever stood between them before (a
+ * pending or denied request either way is turned into the accepted friendship).
+ */
+export async function befriendByInvitation(conn: Db, inviterId: number, userId: number): Promise<void> {
+  const changed = await conn("friendships")
+    .where({ user_low: Math.min(inviterId, userId), user_high: Math.max(inviterId, userId) })
+    .update({ status: "accepted", updated_at: nowIso() });
+  if (!changed) await insertFriendship(conn, inviterId, userId, "accepted");
+  await notify(conn, [{ userId: inviterId, kind: "invite-accepted", actorId: userId }]);
+}
+
+/**
  * The receiver accepts or denies a pending request. Refused: no such friendship (not found), the
  * caller is not its receiver (forbidden), a status other than accepted/denied (invalid) or a
  * request no longer pending (conflict). The update is conditional, so a request cancelled or
@@ -199,9 +214,11 @@ export async function answerFriendRequest(
   if (current.friend_id !== viewerId) return forbidden(MESSAGES.notRecipient);
   if (status !== "accepted" && status !== "denied") return invalid(MESSAGES.invalidStatus);
   if (current.status !== "pending") return conflict(MESSAGES.invalidStatus);
-  const changed = await writeTransaction((trx) =>
-    trx("friendships").where({ id: friendshipId, friend_id: viewerId, status: "pending" }).update({ status, updated_at: nowIso() }),
-  );
+  const changed = await writeTransaction(async (trx) => {
+    const n = await trx("friendships").where({ id: friendshipId, friend_id: viewerId, status: "pending" }).update({ status, updated_at: nowIso() });
+    if (n && status === "accepted") await notify(trx, [{ userId: current.user_id, kind: "friend-accepted", actorId: viewerId }]);
+    return n;
+  });
   if (!changed) {
     // cancelled or answered between the read and the update
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);

@@ -1,6 +1,7 @@
 import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { requireMoment, whereMomentVisibleTo } from "./access.server";
+import { notify } from "./notifications.server";
 import { conflict, notFound, reword, type Result } from "./refusal";
 
 // Likes of a moment. Who may: anyone who can see the moment (requireMoment). One like per user per
@@ -66,7 +67,11 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
   let id: number;
   try {
-    id = await writeTransaction((trx) => insertLike(trx, momentId, viewerId));
+    id = await writeTransaction(async (trx) => {
+      const id = await insertLike(trx, momentId, viewerId);
+      await notify(trx, [{ userId: access.ownerId, kind: "like", actorId: viewerId, momentId }]);
+      return id;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(LIKE_MESSAGES.alreadyLiked);
     // the moment was deleted between the check and the insert

@@ -15,7 +15,9 @@ export type RefusalKind =
   /** What was sent is not acceptable. */
   | "invalid"
   /** Acceptable on its own, but not with what is already there (a duplicate, a state that moved on). */
-  | "conflict";
+  | "conflict"
+  /** Asked too often: a rate limit (429). */
+  | "too-many";
 
 export type Refusal = {
   readonly ok: false;
@@ -67,7 +69,12 @@ export function conflict(message?: string, fieldErrors?: FieldErrors): Refusal {
   return refusal("conflict", message, { fieldErrors });
 }
 
-const KINDS: ReadonlySet<string> = new Set<RefusalKind>(["not-found", "forbidden", "invalid", "conflict"]);
+/** Over a rate limit (app/lib/limits.server.ts). */
+export function tooMany(message: string): Refusal {
+  return refusal("too-many", message);
+}
+
+const KINDS: ReadonlySet<string> = new Set<RefusalKind>(["not-found", "forbidden", "invalid", "conflict", "too-many"]);
 
 export function isRefusal(value: unknown): value is Refusal {
   if (typeof value !== "object" || value === null) return false;

@@ -15,6 +15,9 @@ import {
 } from "~/models/friendships.server";
 import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
+import { invitationAction, linkFlashMiddleware, readLinkFlash, type InvitationActionData } from "~/web/invitations.server";
+import { listInvitations } from "~/models/invitations.server";
+import { InvitationsSection as FamilyInvitations } from "~/components/invitations";
 import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from "~/components/circles";
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
@@ -39,10 +42,15 @@ function person(entry: FriendEntry): Person {
   };
 }
 
+// a new invitation or sign-in link is shown once (app/web/invitations.server.ts)
+export const middleware: Route.MiddlewareFunction[] = [linkFlashMiddleware];
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const lists = await listFriends(user.id);
+  const [lists, familyInvitations, newLink] = await Promise.all([listFriends(user.id), listInvitations(user.id), readLinkFlash(request)]);
   return {
+    familyInvitations,
+    newLink,
     friends: lists.confirmed.map((e) => ({
       ...person(e),
       kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
@@ -84,6 +92,8 @@ const STALE = "That request has changed in the meantime. The lists below are up 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  const invitationAnswer = await invitationAction(user, form, request);
+  if (invitationAnswer) return invitationAnswer;
   const intent = form.get("intent");
   const circles = await circlesAction(user.id, intent, form);
   if (circles === null) return data({ error: "That request could not be handled." }, { status: 400 });
@@ -223,7 +233,8 @@ function FriendSection<P extends Person>({
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink } = loaderData;
+  const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
       <h1>Friends</h1>
@@ -232,6 +243,8 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
           {actionData.error}
         </p>
       ) : null}
+
+      <FamilyInvitations invitations={familyInvitations} newLink={newLink} lastResult={invitationData?.inviteResult} />
 
       <FriendSection
         id="all-friends"

@@ -122,6 +122,19 @@ function pictureForm(w: World): FormData {
   return form;
 }
 
+/** A well-formed token that no link has. */
+const UNKNOWN_TOKEN = "A".repeat(43);
+/** The tokens of invitations made by probes, by invitation id. */
+const tokens = new Map<number, string>();
+async function ownerInvitation(w: World): Promise<number> {
+  const { createInvitation } = await import("~/models/invitations.server");
+  const { getUserById } = await import("~/models/users.server");
+  const made = await createInvitation((await getUserById(w.users.owner.id))!, {}, "http://localhost:3000");
+  if (!made.ok) throw new Error("invitation refused");
+  tokens.set(made.invitation.id, made.url.split("/").pop()!);
+  return made.invitation.id;
+}
+
 // ---- the matrix: route file → probes ------------------------------------------------------
 
 const MATRIX: Record<string, Probe[]> = {
@@ -176,6 +189,42 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/friend-search.tsx": [{ label: "GET", query: "?q=a", expect: all("login", 200) }],
   "routes/profile-picture.tsx": [{ label: "GET", expect: all("login", 200) }],
+  // invitations and sign-in links (issue #16): a link that is not (or no longer) valid is a clear
+  // page for everyone; its use needs the token, not a session
+  "routes/invite.tsx": [
+    { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
+    {
+      label: "GET (pending invitation of the owner's)",
+      prepare: async (w) => ({ invitation: await ownerInvitation(w) }),
+      params: (_w, _v, p) => ({ token: tokens.get(p.invitation!)! }),
+      expect: all(200, 200),
+    },
+    {
+      label: "POST (empty form, unknown token)",
+      method: "POST",
+      params: () => ({ token: UNKNOWN_TOKEN }),
+      body: () => ({ form: {} }),
+      expect: all(400, { redirect: "/invite/" }),
+    },
+  ],
+  "routes/login-email.tsx": [
+    { label: "GET", expect: all(200, { redirect: "/" }) },
+    { label: "POST", method: "POST", body: () => ({ form: { email: "nobody@example.com" } }), expect: all({ redirect: "/login/email?sent=1" }, { redirect: "/" }) },
+  ],
+  "routes/login-link.tsx": [
+    { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
+    { label: "POST (unknown token)", method: "POST", params: () => ({ token: UNKNOWN_TOKEN }), expect: all({ redirect: "/login/link/" }, { redirect: "/login/link/" }) },
+  ],
+  "routes/notifications.tsx": [{ label: "GET", expect: all("login", 200) }],
+  "routes/settings-email.tsx": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST (empty form)", method: "POST", body: () => ({ form: {} }), expect: all("login", 400) },
+  ],
+  // the signed link decides, not a session: a forged one is a clear page and changes nothing
+  "routes/email-unsubscribe.tsx": [
+    { label: "GET (forged link)", query: "?u=1&s=forged", expect: all(200, 200) },
+    { label: "POST (forged link)", method: "POST", query: "?u=1&s=forged", body: () => ({ form: {} }), expect: all(200, 200) },
+  ],
   "routes/kid-co-parents.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
     { label: "POST (no intent)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
@@ -215,6 +264,25 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/api/auth-signup.ts": [{ label: "POST (no fields)", method: "POST", body: () => ({ json: {} }), expect: all(401, 401) }],
   "routes/api/auth-logout.ts": [{ label: "GET", ownSession: true, expect: all(200, 200) }],
   "routes/api/auth-unauthorized.ts": [{ label: "GET", expect: all(401, 401) }],
+  "routes/api/auth-magic-link.ts": [
+    { label: "POST", method: "POST", body: () => ({ json: { email: "nobody@example.com" } }), expect: all(202, 202) },
+  ],
+  "routes/api/invites.ts": [
+    { label: "GET", expect: all(401, 200) },
+    { label: "POST", method: "POST", body: () => ({ json: { note: "Hi" } }), expect: all(401, 201) },
+  ],
+  "routes/api/invites-id.ts": [
+    {
+      // only the inviter revokes; for anyone else the invitation does not exist
+      label: "DELETE",
+      method: "DELETE",
+      prepare: async (w) => ({ invitation: await ownerInvitation(w) }),
+      params: (_w, _v, p) => ({ id: String(p.invitation) }),
+      expect: { signedOut: 401, stranger: 404, pending: 404, friend: 404, owner: 200 },
+    },
+  ],
+  "routes/api/notifications.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/notifications-read.ts": [{ label: "POST", method: "POST", body: () => ({ json: {} }), expect: all(401, 200) }],
   "routes/api/users-upload-profile-picture.ts": [
     { label: "POST", method: "POST", body: (w) => ({ form: pictureForm(w) }), expect: all(401, 201) },
   ],
@@ -527,7 +595,7 @@ describe("the access matrix covers the route list", () => {
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 /** /api routes open to signed-out callers (their 401s, if any, are log-in failures, envelope A). */
-const PUBLIC_API = new Set(["routes/api/auth-login.ts", "routes/api/auth-signup.ts", "routes/api/auth-logout.ts", "routes/api/auth-unauthorized.ts"]);
+const PUBLIC_API = new Set(["routes/api/auth-magic-link.ts", "routes/api/auth-login.ts", "routes/api/auth-signup.ts", "routes/api/auth-logout.ts", "routes/api/auth-unauthorized.ts"]);
 
 for (const route of ROUTES) {
   describe(`${route.path} (${route.file})`, () => {

@@ -167,8 +167,8 @@ export const C = (p: { x?: X; m?: typeof m }) => <p>Don't {"import('~/routes/r')
 
     expect(checkLayers(dir)).toEqual([
       "app/components/c.tsx:1 → app/api/x.server.ts: components may import a server module only with `import type`",
-      "app/lib/a.ts:2 → app/models/m.server.ts: app/lib may import only app/lib, db/ and server/env.mjs; not the domain (app/models, app/images, app/forms, app/jobs)",
-      "app/models/m.server.ts:3 → app/api/x.server.ts: the domain (app/models, app/images, app/forms, app/jobs) may import only the domain (app/models, app/images, app/forms, app/jobs), app/lib, db/ and server/env.mjs; not app/api",
+      "app/lib/a.ts:2 → app/models/m.server.ts: app/lib may import only app/lib, db/ and server/env.mjs; not the domain (app/models, app/images, app/forms, app/jobs, app/mail)",
+      "app/models/m.server.ts:3 → app/api/x.server.ts: the domain (app/models, app/images, app/forms, app/jobs, app/mail) may import only the domain (app/models, app/images, app/forms, app/jobs, app/mail), app/lib, db/ and server/env.mjs; not app/api",
       "cycle: app/lib/a.ts:2 → app/models/m.server.ts:4 → app/lib/a.ts",
     ]);
   });

@@ -1,0 +1,152 @@
+import { useEffect, useState } from "react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useNavigation } from "react-router";
+import { ErrorSummary, Field, SubmitButton, summaryErrors, TextareaField } from "./forms";
+import { InviteSchema } from "~/forms/invite";
+import type { Invitation } from "~/models/invitations.server";
+
+// The friends page's invitations (docs/spec.md "Invitations"): the new link (selectable text, and
+// a "Copy link" button once scripts run), the form, pending invitations (Revoke) and the friends
+// who joined by one ("Make a sign-in link" for those without a password).
+
+const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/** A link to pass on: a read-only field to select (works without JavaScript) and, with JavaScript, "Copy link". */
+export function CopyLink({ id, url, label }: { id: string; url: string; label: string }) {
+  const [canCopy, setCanCopy] = useState(false);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
+  return (
+    <div className="field copy-link">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-link__row">
+        <input id={id} type="text" readOnly value={url} className="copy-link__url" onFocus={(e) => e.currentTarget.select()} />
+        {canCopy ? (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => {
+              void navigator.clipboard.writeText(url).then(
+                () => setCopied(true),
+                () => setCopied(false),
+              );
+            }}
+          >
+            Copy link
+          </button>
+        ) : null}
+      </div>
+      <p className="field-hint" aria-live="polite">
+        {copied ? "Copied. Paste it into a message, a text or an email." : null}
+      </p>
+    </div>
+  );
+}
+
+export type NewLink = { kind: "invitation" | "sign-in"; url: string; expiresAt: string; who: string | null };
+
+function NewLinkPanel({ link }: { link: NewLink }) {
+  return (
+    <div className="notice new-link" id="new-link" tabIndex={-1}>
+      <h3>{link.kind === "invitation" ? "Your invitation link" : `Sign-in link${link.who ? ` for ${link.who}` : ""}`}</h3>
+      <p>
+        {link.kind === "invitation"
+          ? `Send it by any messenger${link.who ? ` (we have also emailed it to ${link.who})` : ""}. It works once, until ${dateText(link.expiresAt)}.`
+          : `Send it to them privately: it signs them in once, until ${dateText(link.expiresAt)}.`}
+      </p>
+      <CopyLink id="new-link-url" url={link.url} label={link.kind === "invitation" ? "Invitation link" : "Sign-in link"} />
+    </div>
+  );
+}
+
+function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "invite-form",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
+  });
+  const errors = summaryErrors(fields as never, ["note", "email"], form.errors, form.id);
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
+  return (
+    <>
+      <ErrorSummary errors={errors} formId={form.id} />
+      <Form method="post" action="/current/friends" {...getFormProps(form)} className="stack invite-form">
+        <input type="hidden" name="intent" value="invite" />
+        <TextareaField meta={fields.note} label="Note (optional)" hint="Shown to them when they open the link." textareaProps={{ rows: 2, maxLength: 500 }} />
+        <Field meta={fields.email} label="Their email address (optional)" hint="We email them the link. Leave it empty to send the link yourself." type="email" inputProps={{ autoComplete: "off", spellCheck: false }} />
+        <SubmitButton pending={pending} pendingText="Creating…">
+          Create invitation link
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
+export function InvitationsSection({ invitations, newLink, lastResult }: { invitations: Invitation[]; newLink: NewLink | null; lastResult?: SubmissionResult<string[]> }) {
+  const pending = invitations.filter((i) => i.state === "pending");
+  const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
+  return (
+    <section aria-labelledby="invitations" className="friends-section">
+      <h2 id="invitations">Invite family</h2>
+      <p>Make a link for a grandparent or relative: they join with one tap, no password needed, and see your kids&apos; moments.</p>
+      {newLink ? <NewLinkPanel link={newLink} /> : null}
+      <InviteForm lastResult={lastResult} />
+      <h3 id="pending-invitations">Pending invitations</h3>
+      {pending.length === 0 ? (
+        <p className="empty">No pending invitations</p>
+      ) : (
+        <ul className="friend-list" aria-labelledby="pending-invitations">
+          {pending.map((i) => (
+            <li key={i.id} className="card friend">
+              <div className="friend-who">
+                <div>
+                  <span className="friend-who__username">{i.email ?? "Link without email"}</span>
+                  <span className="friend-who__name">
+                    {i.note ? `“${i.note}” · ` : ""}works until {dateText(i.expiresAt)}
+                  </span>
+                </div>
+              </div>
+              <Form method="post" action="/current/friends" preventScrollReset>
+                <input type="hidden" name="intent" value="revoke-invite" />
+                <input type="hidden" name="invitationId" value={i.id} />
+                <button type="submit" className="button button--small button--secondary">
+                  Revoke<span className="visually-hidden"> the invitation {i.email ? `to ${i.email}` : `made ${dateText(i.createdAt)}`}</span>
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {joined.length ? (
+        <>
+          <h3 id="joined-by-invitation">Joined by your invitations</h3>
+          <ul className="friend-list" aria-labelledby="joined-by-invitation">
+            {joined.map((i) => (
+              <li key={i.id} className="card friend">
+                <div className="friend-who">
+                  <span className="friend-who__username">{i.friend!.name}</span>
+                </div>
+                {i.friend!.hasPassword ? (
+                  <span className="friend-who__name">Has a password</span>
+                ) : (
+                  <Form method="post" action="/current/friends" preventScrollReset>
+                    <input type="hidden" name="intent" value="friend-link" />
+                    <input type="hidden" name="friendId" value={i.friend!.id} />
+                    <input type="hidden" name="friendName" value={i.friend!.name} />
+                    <button type="submit" className="button button--small button--secondary">
+                      Make a sign-in link<span className="visually-hidden"> for {i.friend!.name}</span>
+                    </button>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+// The forms of issue #16: an invitation, joining by one, asking for a sign-in link.
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, message)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+const emailValue = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .toLowerCase()
+    .min(1, required)
+    .max(254, "Enter an email address like name@example.com.")
+    .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "Enter an email address like name@example.com.");
+
+/** A parent's new invitation: both fields optional. */
+export const InviteSchema = z.object({
+  note: optionalText(500, "The note must be 500 characters or fewer."),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, "Enter an email address like name@example.com.")
+    .refine((v) => v === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "Enter an email address like name@example.com.")
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+});
+export type InviteInput = { note?: string; email?: string };
+
+/** Joining by an invitation: name and email; a password only if they want one. */
+export const JoinSchema = z.object({
+  name: z
+    .string({ error: "Enter your name." })
+    .trim()
+    .min(1, "Enter your name.")
+    .max(60, "Your name must be 60 characters or fewer."),
+  email: emailValue("Enter your email address."),
+  password: z
+    .string()
+    .optional()
+    .refine((v) => !v || (v.length >= 6 && v.length <= 20), "A password must be between 6 and 20 characters (or leave it empty)."),
+});
+export type JoinInput = z.output<typeof JoinSchema>;
+
+/** "Email me a sign-in link" and "Forgot your password?". */
+export const SignInLinkSchema = z.object({
+  email: emailValue("Enter your email address."),
+});

@@ -1,0 +1,62 @@
+import type { OutgoingMail } from "./queue.server";
+
+// The messages of issue #16, each as plain text and simple HTML (one column, real headings and
+// link text, no images). Links are absolute: the caller passes the site's origin.
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;font-size:16px;line-height:1.5;color:#222;max-width:36em;margin:0 auto;padding:1em">${body}</body></html>`;
+}
+
+function button(url: string, label: string): string {
+  return `<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#8a3b5c;color:#fff;padding:.6em 1.2em;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p><p>Or copy this address into your browser:<br>${escapeHtml(url)}</p>`;
+}
+
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+export function invitationMail(input: { to: string; inviterName: string; note: string | null; url: string; expiresAt: string }): OutgoingMail {
+  const subject = `${input.inviterName} invited you to Sweet Moments`;
+  const note = input.note ? `\n${input.inviterName} wrote:\n${input.note}\n` : "";
+  const text = `${input.inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album.
+${note}
+Open this link to join (no password needed). It works until ${formatDate(input.expiresAt)}:
+${input.url}
+
+If you were not expecting this, you can ignore this message.`;
+  const html = page(
+    subject,
+    `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(input.inviterName)} would like to share photos of their kids with you on Sweet Moments, a private family album.</p>
+${input.note ? `<p>${escapeHtml(input.inviterName)} wrote:</p><blockquote>${escapeHtml(input.note)}</blockquote>` : ""}
+<p>Join with one tap, no password needed. The link works until ${formatDate(input.expiresAt)}.</p>
+${button(input.url, "Join Sweet Moments")}
+<p>If you were not expecting this, you can ignore this message.</p>`,
+  );
+  return { kind: "invitation", to: input.to, subject, text, html };
+}
+
+export function signInLinkMail(input: { to: string; url: string; reset: boolean; invitationUrl?: string | null }): OutgoingMail {
+  const subject = input.reset ? "Reset your Sweet Moments password" : "Your Sweet Moments sign-in link";
+  const intro = input.invitationUrl
+    ? "Someone used an invitation to Sweet Moments with this email address, which already has an account. Sign in with this link to accept the invitation."
+    : input.reset
+      ? "Use this link to sign in, then choose a new password."
+      : "Use this link to sign in to Sweet Moments.";
+  const text = `${intro}
+The link works once, for 15 minutes:
+${input.url}
+
+If you did not ask for this, you can ignore this message: nothing changes.`;
+  const html = page(
+    subject,
+    `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p>The link works once, for 15 minutes.</p>
+${button(input.url, input.reset ? "Sign in and reset password" : "Sign in")}
+<p>If you did not ask for this, you can ignore this message: nothing changes.</p>`,
+  );
+  return { kind: input.reset ? "reset" : "sign-in", to: input.to, subject, text, html };
+}

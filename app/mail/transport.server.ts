@@ -1,0 +1,58 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { config } from "~/lib/config.server";
+import type { QueuedMail } from "./queue.server";
+
+// Where a claimed message goes (docs/decisions/0025-mail-queue.md): to the SMTP server of SMTP_URL
+// through nodemailer, or, without SMTP_URL, into an .eml file in the outbox folder beside the
+// database, with one log line, so a self-hoster sees exactly what would have been sent.
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+let smtp: { url: string; transport: Transport } | null = null;
+
+function smtpTransport(url: string): Transport {
+  if (smtp?.url !== url) {
+    smtp?.transport.close();
+    // timeouts well under the queue's lease (LEASE_MS), so a hung server is a failed attempt
+    smtp = { url, transport: nodemailer.createTransport(url, { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as never) };
+  }
+  return smtp.transport;
+}
+
+function message(mail: QueuedMail) {
+  return {
+    from: config().mailFrom,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    ...(mail.html ? { html: mail.html } : {}),
+    messageId: mail.messageId,
+    headers: mail.headers ?? {},
+    attachments: (mail.attachments ?? []).map((a) => ({ cid: a.cid, filename: a.filename, contentType: a.contentType, content: a.content, contentDisposition: "inline" as const })),
+  };
+}
+
+/** Delivers one claimed message; throws when it did not go out. */
+export async function deliver(mail: QueuedMail): Promise<void> {
+  const cfg = config();
+  if (cfg.smtpUrl) {
+    await smtpTransport(cfg.smtpUrl).sendMail(message(mail));
+    return;
+  }
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const info = await composer.sendMail(message(mail));
+  await fs.mkdir(cfg.outboxDir, { recursive: true });
+  // one file per queued message: a repeat after a crash overwrites it instead of adding a second
+  const file = path.join(cfg.outboxDir, `${String(mail.id).padStart(6, "0")}-${mail.kind}.eml`);
+  const tmp = `${file}.tmp`;
+  await fs.writeFile(tmp, info.message as Buffer, { mode: 0o600 });
+  await fs.rename(tmp, file);
+  console.log(`[mail] outbox: ${mail.kind} to ${mail.to} "${mail.subject}" → ${file}`);
+}
+
+/** Closes the SMTP connection pool (server shutdown, tests). */
+export function closeTransport(): void {
+  smtp?.transport.close();
+  smtp = null;
+}

@@ -1,0 +1,308 @@
+import crypto from "node:crypto";
+import { db, insertedId, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { config } from "~/lib/config.server";
+import { hashPassword } from "~/lib/password.server";
+import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.server";
+import { withinLimit } from "~/lib/limits.server";
+import { displayName } from "~/lib/names";
+import { enqueueMail } from "~/mail/queue.server";
+import { invitationMail, signInLinkMail } from "~/mail/messages.server";
+import type { InviteInput, JoinInput } from "~/forms/invite";
+import { requireInvitationOwner } from "./access.server";
+import { befriendByInvitation } from "./friendships.server";
+import { insertDefaultDigest } from "./email-preferences.server";
+import { conflict, invalid, tooMany, type Result } from "./refusal";
+import { EMAILED_LINK_MINUTES, insertSignInLink, signInLinkPath } from "./sign-in-links.server";
+import { getUserById, insertUser, normalizeEmail, normalizeUsername, type User } from "./users.server";
+
+// Invitation links (issue #16.1; docs/decisions/0026-invitations-and-sign-in-links.md). A parent
+// makes one (note and email optional); the link carries a 256-bit token, only its sha256 is kept;
+// it is single-use (a conditional UPDATE consumes it), expires after INVITE_DAYS and can be
+// revoked while unused. Answering it makes an account (no password needed), signs it in and
+// makes it an accepted friend of the inviter, in one transaction; or, signed in, only the
+// friendship. An address that already has an account is never told so: the invitation is used
+// and that address gets a sign-in link that accepts it (so one invitation tells its holder at
+// most about one address, and costs them the invitation).
+
+export type InvitationState = "pending" | "accepted" | "used" | "revoked" | "expired";
+
+export type Invitation = {
+  id: number;
+  note: string | null;
+  email: string | null;
+  createdAt: string;
+  expiresAt: string;
+  state: InvitationState;
+  /** Who joined by it (accepted). */
+  friend: { id: number; name: string; hasPassword: boolean } | null;
+};
+
+export const INVITATION_MESSAGES = {
+  tooMany: "You have made as many invitations as one person may in a day. Try again tomorrow.",
+  notPending: "This invitation has already been used or revoked.",
+  unusable: "This invitation can no longer be used.",
+  own: "This is your own invitation: send the link to the person you want to invite.",
+} as const;
+
+export const invitationPath = (token: string) => `/invite/${token}`;
+
+function stateOf(row: Record<string, unknown>, now: string): InvitationState {
+  if (row.revoked_at) return "revoked";
+  if (row.accepted_by) return "accepted";
+  if (row.accepted_at) return "used";
+  return String(row.expires_at) <= now ? "expired" : "pending";
+}
+
+const invitationColumns = [
+  "invitations.id",
+  "invitations.note",
+  "invitations.email",
+  "invitations.created_at",
+  "invitations.expires_at",
+  "invitations.accepted_at",
+  "invitations.accepted_by",
+  "invitations.revoked_at",
+  "friend.username as friend_username",
+  "friend.first_name as friend_first_name",
+  "friend.last_name as friend_last_name",
+  "friend.password_hash as friend_password_hash",
+];
+
+function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invitation {
+  return {
+    id: Number(row.id),
+    note: (row.note as string | null) ?? null,
+    email: (row.email as string | null) ?? null,
+    createdAt: String(row.created_at),
+    expiresAt: String(row.expires_at),
+    state: stateOf(row, now),
+    friend: row.accepted_by
+      ? {
+          id: Number(row.accepted_by),
+          name: displayName({ username: String(row.friend_username), first_name: row.friend_first_name as string | null, last_name: row.friend_last_name as string | null }),
+          hasPassword: String(row.friend_password_hash ?? "") !== "",
+        }
+      : null,
+  };
+}
+
+const invitationsOf = query<{ inviterId: number }>((p, k) =>
+  k("invitations")
+    .leftJoin("users as friend", "friend.id", "invitations.accepted_by")
+    .where("invitations.inviter_id", p("inviterId"))
+    .orderBy("invitations.id", "desc")
+    .select(invitationColumns),
+);
+
+/** The inviter's invitations, newest first (every state). */
+export async function listInvitations(inviterId: number): Promise<Invitation[]> {
+  const now = nowIso();
+  return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
+}
+
+const invitationById = query<{ id: number }>((p, k) =>
+  k("invitations").leftJoin("users as friend", "friend.id", "invitations.accepted_by").where("invitations.id", p("id")).first(invitationColumns),
+);
+
+/**
+ * A new invitation from `inviter`; emailed when `input.email` is given (queued in the same
+ * transaction). Answers it with its link (the only time the token is known). Limited per inviter
+ * per day (INVITES_PER_DAY).
+ */
+export async function createInvitation(
+  inviter: User,
+  input: InviteInput,
+  origin: string,
+): Promise<Result<{ invitation: Invitation; url: string }>> {
+  if (!(await withinLimit("invitesPerUser", String(inviter.id), config().invitesPerDay))) return tooMany(INVITATION_MESSAGES.tooMany);
+  const { token, hash } = newLinkToken();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();
+  const url = origin + invitationPath(token);
+  const id = await writeTransaction(async (trx) => {
+    const id = insertedId(
+      await trx("invitations")
+        .insert({
+          inviter_id: inviter.id,
+          token_hash: hash,
+          note: input.note ?? null,
+          email: input.email ?? null,
+          created_at: now.toISOString(),
+          expires_at: expiresAt,
+        })
+        .returning("id"),
+    );
+    if (input.email) {
+      await enqueueMail(trx, invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }));
+    }
+    return id;
+  });
+  const row = await invitationById.first({ id }, { conn: db() });
+  return { ok: true, invitation: invitationFromRow(row!), url };
+}
+
+/** Revokes an unused invitation of the viewer's. Someone else's: not found. Used or revoked already: conflict. */
+export async function revokeInvitation(viewerId: number, invitationId: number): Promise<Result<{ invitation: Invitation }>> {
+  const grant = await requireInvitationOwner(viewerId, invitationId);
+  if (!grant.ok) return grant;
+  const changed = await writeTransaction((trx) =>
+    trx("invitations").where({ id: invitationId, inviter_id: viewerId }).whereNull("accepted_at").whereNull("revoked_at").update({ revoked_at: nowIso() }),
+  );
+  if (!changed) return conflict(INVITATION_MESSAGES.notPending);
+  const row = await invitationById.first({ id: invitationId }, { conn: db() });
+  return { ok: true, invitation: invitationFromRow(row!) };
+}
+
+export type InvitationLink = {
+  state: InvitationState | "unknown";
+  inviterId: number | null;
+  inviterName: string | null;
+  note: string | null;
+};
+
+const invitationByHash = query<{ hash: string }>((p, k) =>
+  k("invitations")
+    .join("users as inviter", "inviter.id", "invitations.inviter_id")
+    .where("invitations.token_hash", p("hash"))
+    .first(
+      "invitations.id",
+      "invitations.inviter_id",
+      "invitations.note",
+      "invitations.expires_at",
+      "invitations.accepted_at",
+      "invitations.accepted_by",
+      "invitations.revoked_at",
+      "inviter.username",
+      "inviter.first_name",
+      "inviter.last_name",
+    ),
+);
+
+/** What an invitation link is (the page a link opens): its state and, while pending, who sent it. */
+export async function readInvitation(token: string | undefined): Promise<InvitationLink> {
+  const none: InvitationLink = { state: "unknown", inviterId: null, inviterName: null, note: null };
+  if (!looksLikeLinkToken(token)) return none;
+  const row = await invitationByHash.first({ hash: hashLinkToken(token) });
+  if (!row) return none;
+  const state = stateOf(row, nowIso());
+  // who sent it is told only while it can be answered
+  if (state !== "pending") return { ...none, state };
+  return {
+    state,
+    inviterId: Number(row.inviter_id),
+    inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }),
+    note: (row.note as string | null) ?? null,
+  };
+}
+
+/** Takes the invitation on `trx` if it can still be answered (the single use); answers its id and inviter, or null. */
+async function consume(trx: Db, token: string) {
+  const hash = hashLinkToken(token);
+  const now = nowIso();
+  const changed = await trx("invitations")
+    .where("token_hash", hash)
+    .whereNull("accepted_at")
+    .whereNull("revoked_at")
+    .andWhere("expires_at", ">", now)
+    .update({ accepted_at: now });
+  if (changed !== 1) return null;
+  const row = await invitationByHash.first({ hash }, { conn: trx });
+  return row ? { id: Number(row.id), inviterId: Number(row.inviter_id) } : null;
+}
+
+const takenEmailOrUsername = query<{ email: string; username: string }>((p, k) =>
+  k("users").where("email_normalized", p("email")).orWhere("username_normalized", p("username")).select("id", "email_normalized", "username_normalized"),
+);
+
+/** A username from a name ("Ana María López" → "ana.maria.lopez"), made unique with a number when taken. */
+function usernameCandidates(name: string, email: string): string[] {
+  const slug = (s: string) =>
+    s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ".")
+      .replace(/^\.+|\.+$/g, "")
+      .slice(0, 24);
+  const base = slug(name).length >= 3 ? slug(name) : slug(email.split("@")[0] ?? "") || "relative";
+  const padded = base.length >= 3 ? base : `${base}.family`;
+  return [padded, ...Array.from({ length: 4 }, () => `${padded}.${crypto.randomInt(10, 10_000)}`)];
+}
+
+/** "Ana María López" → first "Ana", last "María López" (each at most 30 characters). */
+function splitName(name: string): { first_name: string; last_name: string | null } {
+  const [first, ...rest] = name.trim().split(/\s+/);
+  return { first_name: (first ?? name).slice(0, 30), last_name: rest.join(" ").slice(0, 30) || null };
+}
+
+export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-email" };
+
+/**
+ * Answers an invitation signed out: a new account (no password unless one is given), an accepted
+ * friend of the inviter, in one transaction; the caller signs it in. If the address already has
+ * an account, nothing says so: the invitation is used, that address is sent a sign-in link that
+ * accepts it, and the answer is "check your email". A link that cannot be used any more: conflict.
+ */
+export async function joinByInvitation(token: string | undefined, input: JoinInput, origin: string): Promise<Result<JoinOutcome>> {
+  if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
+  const email = normalizeEmail(input.email);
+  const password_hash = input.password ? await hashPassword(input.password) : "";
+  const names = splitName(input.name);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const result = await writeTransaction(async (trx): Promise<Result<{ joined: number | null }>> => {
+        const invitation = await consume(trx, token);
+        if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
+        const candidates = usernameCandidates(input.name, email);
+        const taken = await takenEmailOrUsername.all<{ id: number; email_normalized: string; username_normalized: string }>(
+          { email, username: normalizeUsername(candidates[0]!) },
+          { conn: trx },
+        );
+        const existing = taken.find((r) => r.email_normalized === email);
+        if (existing) {
+          const link = await insertSignInLink(trx, {
+            userId: Number(existing.id),
+            purpose: "sign-in",
+            ttlMs: EMAILED_LINK_MINUTES * 60_000,
+            invitationId: invitation.id,
+          });
+          await enqueueMail(trx, signInLinkMail({ to: email, url: origin + signInLinkPath(link.token), reset: false, invitationUrl: origin + invitationPath(token) }));
+          return { ok: true, joined: null };
+        }
+        const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
+        const userId = await insertUser(trx, { email, username, password_hash, ...names });
+        await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
+        await befriendByInvitation(trx, invitation.inviterId, userId);
+        await insertDefaultDigest(trx, userId);
+        return { ok: true, joined: userId };
+      });
+      if (!result.ok) return result;
+      if (result.joined === null) return { ok: true, outcome: "check-email" };
+      const user = await getUserById(result.joined);
+      if (!user) throw new Error("user vanished after joining");
+      return { ok: true, outcome: "joined", user };
+    } catch (error) {
+      // a username (or the address) taken at the same moment: the transaction rolled back, so the
+      // invitation is still unused; try again with another username
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  return invalid(INVITATION_MESSAGES.unusable);
+}
+
+/** Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is used). */
+export async function acceptInvitation(viewerId: number, token: string | undefined): Promise<Result<{ inviterName: string }>> {
+  const link = await readInvitation(token);
+  if (link.state !== "pending" || !token) return conflict(INVITATION_MESSAGES.unusable);
+  if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);
+  const done = await writeTransaction(async (trx) => {
+    const invitation = await consume(trx, token);
+    if (!invitation) return false;
+    await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
+    await befriendByInvitation(trx, invitation.inviterId, viewerId);
+    return true;
+  });
+  if (!done) return conflict(INVITATION_MESSAGES.unusable);
+  return { ok: true, inviterName: link.inviterName ?? "" };
+}

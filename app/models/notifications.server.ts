@@ -1,0 +1,170 @@
+import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { displayName } from "~/lib/names";
+import { whereMomentVisibleTo } from "./access.server";
+
+// In-app notifications (issue #16.5; docs/spec.md "Notifications"). The models that do something
+// worth telling write a row per recipient (`notify`): a friend request received or accepted, an
+// invitation accepted, a like or a comment on my moment, a reply in a thread I commented on. The
+// list groups them ("Ana and 3 others liked …") and shows only what the reader may still see: a
+// row about a moment passes the access module's whereMomentVisibleTo, never a condition of ours.
+
+export type NotificationKind = "friend-request" | "friend-accepted" | "invite-accepted" | "like" | "comment" | "reply";
+
+export type NewNotification = { userId: number; kind: NotificationKind; actorId: number; momentId?: number | null };
+
+/** Adds notifications on `conn` (the caller's transaction when it has one); none to oneself. */
+export async function notify(conn: Db, rows: NewNotification[]): Promise<void> {
+  const at = nowIso();
+  const wanted = rows.filter((r) => r.userId !== r.actorId);
+  if (!wanted.length) return;
+  await conn("notifications").insert(
+    wanted.map((r) => ({ user_id: r.userId, kind: r.kind, actor_id: r.actorId, moment_id: r.momentId ?? null, created_at: at })),
+  );
+}
+
+const earlierCommenters = query<{ momentId: number }>((p, k) =>
+  k("comments").where("comments.daily_log_id", p("momentId")).distinct("comments.user_id"),
+);
+
+/**
+ * After `authorId` commented on a moment of `ownerId`'s (on `conn`, the comment's transaction): the
+ * owner is told, and everyone else who commented there before.
+ */
+export async function notifyComment(conn: Db, momentId: number, ownerId: number, authorId: number): Promise<void> {
+  const others = (await earlierCommenters.all<{ user_id: number }>({ momentId }, { conn }))
+    .map((r) => Number(r.user_id))
+    .filter((id) => id !== ownerId && id !== authorId);
+  await notify(conn, [
+    { userId: ownerId, kind: "comment", actorId: authorId, momentId },
+    ...others.map((userId) => ({ userId, kind: "reply" as const, actorId: authorId, momentId })),
+  ]);
+}
+
+export type NotificationGroup = {
+  /** The newest notification's id (also the group's key in lists). */
+  id: number;
+  kind: NotificationKind;
+  /** Newest first, each once. */
+  actors: { id: number; name: string }[];
+  moment: { id: number; title: string } | null;
+  createdAt: string;
+  unread: boolean;
+  /** "Ana and 3 others liked “Beach day”". */
+  text: string;
+  /** Where it leads. */
+  href: string;
+};
+
+/** How many notifications (newest) a list or a count reads at most. */
+export const NOTIFICATIONS_READ = 200;
+
+function visibleNotifications(unreadOnly: boolean) {
+  return query<{ viewer: number }>((p, k) => {
+    const q = k("notifications")
+      .join("users as actor", "actor.id", "notifications.actor_id")
+      .leftJoin("daily_logs", "daily_logs.id", "notifications.moment_id")
+      .leftJoin("kids", "kids.id", "daily_logs.kid_id")
+      .where("notifications.user_id", p("viewer"))
+      .andWhere((w) => w.whereNull("notifications.moment_id").orWhere((v) => void whereMomentVisibleTo(v, p("viewer"))));
+    if (unreadOnly) q.whereNull("notifications.read_at");
+    return q
+      .orderBy("notifications.id", "desc")
+      .limit(NOTIFICATIONS_READ)
+      .select(
+        "notifications.id",
+        "notifications.kind",
+        "notifications.moment_id",
+        "notifications.created_at",
+        "notifications.read_at",
+        "actor.id as actor_id",
+        "actor.username as actor_username",
+        "actor.first_name as actor_first_name",
+        "actor.last_name as actor_last_name",
+        "daily_logs.title as moment_title",
+      );
+  });
+}
+const allVisible = visibleNotifications(false);
+const unreadVisible = visibleNotifications(true);
+
+const GROUPED: ReadonlySet<NotificationKind> = new Set(["like", "comment", "reply"]);
+
+function sentence(kind: NotificationKind, who: string, title: string | null): string {
+  const t = `“${title ?? ""}”`;
+  switch (kind) {
+    case "friend-request":
+      return `${who} sent you a friend request`;
+    case "friend-accepted":
+      return `${who} accepted your friend request`;
+    case "invite-accepted":
+      return `${who} accepted your invitation and can now see your kids' moments`;
+    case "like":
+      return `${who} liked ${t}`;
+    case "comment":
+      return `${who} commented on ${t}`;
+    case "reply":
+      return `${who} also commented on ${t}`;
+  }
+}
+
+function names(actors: { name: string }[]): string {
+  const [first, second] = actors;
+  if (actors.length === 1) return first!.name;
+  if (actors.length === 2) return `${first!.name} and ${second!.name}`;
+  return `${first!.name} and ${actors.length - 1} others`;
+}
+
+function group(rows: Record<string, unknown>[]): NotificationGroup[] {
+  const groups = new Map<string, NotificationGroup & { seen: Set<number> }>();
+  for (const row of rows) {
+    const kind = String(row.kind) as NotificationKind;
+    const momentId = row.moment_id == null ? null : Number(row.moment_id);
+    const key = GROUPED.has(kind) && momentId !== null ? `${kind}:${momentId}` : `one:${row.id}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = {
+        id: Number(row.id),
+        kind,
+        actors: [],
+        moment: momentId === null ? null : { id: momentId, title: String(row.moment_title ?? "") },
+        createdAt: String(row.created_at),
+        unread: false,
+        text: "",
+        href: momentId === null ? (kind === "friend-request" ? "/current/friends#requests-received" : "/current/friends") : `/dailyLogs/${momentId}`,
+        seen: new Set(),
+      };
+      groups.set(key, g);
+    }
+    if (!row.read_at) g.unread = true;
+    const actorId = Number(row.actor_id);
+    if (!g.seen.has(actorId)) {
+      g.seen.add(actorId);
+      g.actors.push({
+        id: actorId,
+        name: displayName({ username: String(row.actor_username), first_name: row.actor_first_name as string | null, last_name: row.actor_last_name as string | null }),
+      });
+    }
+  }
+  return [...groups.values()].map(({ seen: _seen, ...g }) => ({ ...g, text: sentence(g.kind, names(g.actors), g.moment?.title ?? null) }));
+}
+
+/** The viewer's notifications, grouped, newest first, and how many groups are unread. */
+export async function listNotifications(viewerId: number): Promise<{ notifications: NotificationGroup[]; unread: number }> {
+  const notifications = group(await allVisible.all({ viewer: viewerId }));
+  return { notifications, unread: notifications.filter((n) => n.unread).length };
+}
+
+/** How many unread groups the viewer has (the header's count). */
+export async function unreadNotifications(viewerId: number): Promise<number> {
+  return group(await unreadVisible.all({ viewer: viewerId })).length;
+}
+
+/** Marks the viewer's notifications read, up to `upToId` (the newest they were shown) or all. */
+export async function markNotificationsRead(viewerId: number, upToId?: number): Promise<void> {
+  await writeTransaction(async (trx) => {
+    const q = trx("notifications").where("user_id", viewerId).whereNull("read_at");
+    if (upToId !== undefined) q.andWhere("id", "<=", upToId);
+    await q.update({ read_at: nowIso() });
+  });
+}

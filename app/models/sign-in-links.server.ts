@@ -1,0 +1,149 @@
+import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { config } from "~/lib/config.server";
+import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.server";
+import { withinLimit } from "~/lib/limits.server";
+import { enqueueMail } from "~/mail/queue.server";
+import { signInLinkMail } from "~/mail/messages.server";
+import { requireInvitedFriend } from "./access.server";
+import { befriendByInvitation, parseUserId } from "./friendships.server";
+import { conflict, notFound, tooMany, type Result } from "./refusal";
+import { getUserById, normalizeEmail, type User } from "./users.server";
+
+// Sign-in links (issue #16.2; docs/decisions/0026-invitations-and-sign-in-links.md): single-use,
+// only the token's sha256 stored. Three purposes: "sign-in" (emailed, "Email me a sign-in link"),
+// "reset" (emailed, "Forgot your password?": afterwards the user is sent to set a new password),
+// "friend" (made by a parent for a relative who joined by their invitation and has no password,
+// shown like an invitation link, valid INVITE_DAYS).
+
+export type LinkPurpose = "sign-in" | "reset" | "friend";
+export const EMAILED_LINK_MINUTES = 15;
+
+export const SIGN_IN_LINK_MESSAGES = {
+  unusable: "This sign-in link has already been used or has expired.",
+  tooManyFriendLinks: "You have made as many links as one person may in a day. Try again tomorrow.",
+} as const;
+
+/** The link's path for a token. */
+export const signInLinkPath = (token: string) => `/login/link/${token}`;
+
+/** A new link row on `conn`; answers the token (shown once, never stored). */
+export async function insertSignInLink(
+  conn: Db,
+  input: { userId: number; purpose: LinkPurpose; ttlMs: number; createdBy?: number | null; invitationId?: number | null },
+): Promise<{ id: number; token: string; expiresAt: string }> {
+  const { token, hash } = newLinkToken();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + input.ttlMs).toISOString();
+  const id = insertedId(
+    await conn("sign_in_links")
+      .insert({
+        user_id: input.userId,
+        token_hash: hash,
+        purpose: input.purpose,
+        created_by: input.createdBy ?? null,
+        invitation_id: input.invitationId ?? null,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      })
+      .returning("id"),
+  );
+  return { id, token, expiresAt };
+}
+
+const userIdByEmail = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id", "email", "is_demo"));
+
+/**
+ * "Email me a sign-in link" / "Forgot your password?": when an account has this address (and the
+ * limits allow), a link is queued to it. Always answers the same, found or not, limited or not:
+ * nothing here tells whether an address has an account.
+ */
+export async function requestSignInLink(emailInput: string, opts: { reset: boolean; origin: string; address: string }): Promise<void> {
+  const email = normalizeEmail(emailInput);
+  const perAccount = await withinLimit("signInLinkPerAccount", email);
+  const perAddress = await withinLimit("signInLinkPerAddress", opts.address);
+  if (!perAccount || !perAddress) return;
+  const user = await userIdByEmail.first<{ id: number; email: string; is_demo: unknown }>({ email });
+  if (!user || Boolean(user.is_demo)) return;
+  await writeTransaction(async (trx) => {
+    const link = await insertSignInLink(trx, {
+      userId: Number(user.id),
+      purpose: opts.reset ? "reset" : "sign-in",
+      ttlMs: EMAILED_LINK_MINUTES * 60_000,
+    });
+    await enqueueMail(trx, signInLinkMail({ to: user.email, url: opts.origin + signInLinkPath(link.token), reset: opts.reset }));
+  });
+}
+
+/**
+ * A parent makes a fresh sign-in link for `friendIdInput`, a relative who joined by the parent's
+ * invitation and has no password (the access module decides: requireInvitedFriend). Counted with
+ * the parent's invitations per day.
+ */
+export async function createFriendSignInLink(
+  viewerId: number,
+  friendIdInput: unknown,
+  origin: string,
+): Promise<Result<{ url: string; expiresAt: string; friendId: number }>> {
+  const friendId = parseUserId(friendIdInput);
+  if (friendId === null) return notFound("Friend not found");
+  const grant = await requireInvitedFriend(viewerId, friendId);
+  if (!grant.ok) return grant;
+  if (!(await withinLimit("invitesPerUser", String(viewerId), config().invitesPerDay))) return tooMany(SIGN_IN_LINK_MESSAGES.tooManyFriendLinks);
+  const link = await writeTransaction((trx) =>
+    insertSignInLink(trx, { userId: friendId, purpose: "friend", ttlMs: config().inviteDays * 24 * 60 * 60_000, createdBy: viewerId }),
+  );
+  return { ok: true, url: origin + signInLinkPath(link.token), expiresAt: link.expiresAt, friendId };
+}
+
+export type LinkState = "valid" | "used" | "expired" | "unknown";
+
+const linkByHash = query<{ hash: string }>((p, k) =>
+  k("sign_in_links").where("token_hash", p("hash")).first("id", "user_id", "purpose", "expires_at", "used_at", "invitation_id"),
+);
+
+function stateOf(row: Record<string, unknown> | undefined, now = nowIso()): LinkState {
+  if (!row) return "unknown";
+  if (row.used_at) return "used";
+  return String(row.expires_at) <= now ? "expired" : "valid";
+}
+
+/** What a link is, without using it (the page that offers "Sign in"). */
+export async function readSignInLink(token: string | undefined): Promise<{ state: LinkState; purpose: LinkPurpose | null }> {
+  if (!looksLikeLinkToken(token)) return { state: "unknown", purpose: null };
+  const row = await linkByHash.first({ hash: hashLinkToken(token) });
+  return { state: stateOf(row), purpose: row ? (String(row.purpose) as LinkPurpose) : null };
+}
+
+const invitationInviter = query<{ id: number }>((p, k) => k("invitations").where("id", p("id")).first("inviter_id"));
+
+/**
+ * Uses a link: once, before it expires (the conditional UPDATE is the single use, so two clicks
+ * at once sign in once). A link answering an invitation also makes the inviter a friend, in the
+ * same transaction. Answers the user and the purpose.
+ */
+export async function useSignInLink(token: string | undefined): Promise<Result<{ user: User; purpose: LinkPurpose }>> {
+  if (!looksLikeLinkToken(token)) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
+  const hash = hashLinkToken(token);
+  const used = await writeTransaction(async (trx) => {
+    const now = nowIso();
+    const changed = await trx("sign_in_links").where("token_hash", hash).whereNull("used_at").andWhere("expires_at", ">", now).update({ used_at: now });
+    if (changed !== 1) return null;
+    const row = (await linkByHash.first({ hash }, { conn: trx }))!;
+    const userId = Number(row.user_id);
+    if (row.invitation_id) {
+      const invitation = await invitationInviter.first({ id: Number(row.invitation_id) }, { conn: trx });
+      if (invitation && Number(invitation.inviter_id) !== userId) {
+        await trx("invitations").where("id", Number(row.invitation_id)).update({ accepted_by: userId });
+        await befriendByInvitation(trx, Number(invitation.inviter_id), userId);
+      }
+    }
+    // the other emailed links of this account stop working too: one sign-in per request
+    await trx("sign_in_links").where("user_id", userId).whereNull("used_at").whereNot("purpose", "friend").update({ used_at: now });
+    return { userId, purpose: String(row.purpose) as LinkPurpose };
+  });
+  if (!used) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
+  const user = await getUserById(used.userId);
+  if (!user) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
+  return { ok: true, user, purpose: used.purpose };
+}

@@ -1,0 +1,144 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import type { Route } from "./+types/invite";
+import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
+import { JoinSchema } from "~/forms/invite";
+import { acceptInvitation, joinByInvitation, readInvitation } from "~/models/invitations.server";
+import { clientAddress, getUser, startSession } from "~/web/auth.server";
+import { siteOrigin } from "~/lib/request.server";
+import { withinLimit } from "~/lib/limits.server";
+import { refusalStatus } from "~/web/refusal.server";
+import { refusalMessage } from "~/api/refusal.server";
+
+// /invite/:token (docs/spec.md "Invitations"). Signed out: who invited you and a short form (name,
+// email, optional password) → account, signed in, friend of the inviter. Signed in: "Accept".
+// A used, expired, revoked or unknown link: a clear page (200), never an error.
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const [link, user] = await Promise.all([readInvitation(params.token), getUser(request)]);
+  return {
+    state: link.state,
+    inviterName: link.inviterName,
+    note: link.note,
+    own: Boolean(user && user.id === link.inviterId),
+    signedIn: user !== null,
+  };
+}
+
+const TOO_MANY = "Too many attempts from your network. Try again in a few minutes.";
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const user = await getUser(request);
+  const here = new URL(request.url).pathname;
+  if (user) {
+    const accepted = await acceptInvitation(user.id, params.token);
+    if (accepted.ok) return redirect("/current/friends", 303);
+    if (accepted.kind === "conflict") return redirect(here, 303); // the page now says why
+    return data({ result: undefined, error: refusalMessage(accepted) }, { status: refusalStatus(accepted) });
+  }
+  const submission = parseWithZod(form, { schema: JoinSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }), error: null }, { status: 400 });
+  if (!(await withinLimit("inviteAnswersPerAddress", clientAddress(context)))) {
+    return data({ result: submission.reply({ formErrors: [TOO_MANY], hideFields: ["password"] }), error: null }, { status: 429 });
+  }
+  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(request));
+  if (!joined.ok) return redirect(here, 303);
+  if (joined.outcome === "check-email") return redirect("/login/email?sent=1", 303);
+  return redirect("/current/friends", { status: 303, headers: { "Set-Cookie": await startSession(request, joined.user) } });
+}
+
+const GONE: Record<string, { title: string; text: string }> = {
+  accepted: { title: "This invitation has already been used", text: "Each invitation link works once. If it was you who used it, log in; otherwise ask the person who invited you for a new link." },
+  used: { title: "This invitation has already been used", text: "Each invitation link works once. If it was you who used it, check your email for a sign-in link; otherwise ask the person who invited you for a new link." },
+  expired: { title: "This invitation has expired", text: "Ask the person who invited you for a new link." },
+  revoked: { title: "This invitation was withdrawn", text: "The person who made it has withdrawn it. Ask them for a new link." },
+  unknown: { title: "This invitation link does not work", text: "Check that you have the whole link, or ask the person who invited you for a new one." },
+};
+
+function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "join-form",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: JoinSchema }),
+  });
+  const errors = summaryErrors(fields as never, ["name", "email", "password"], form.errors, form.id);
+  return (
+    <>
+      <ErrorSummary errors={errors} formId={form.id} />
+      <Form method="post" {...getFormProps(form)} className="stack">
+        <Field meta={fields.name} label="Your name" inputProps={{ autoComplete: "name" }} />
+        <Field meta={fields.email} label="Your email address" type="email" hint="To send you a sign-in link when you need one." inputProps={{ autoComplete: "email", spellCheck: false }} />
+        <Field
+          meta={fields.password}
+          label="Password (optional)"
+          type="password"
+          hint="Leave it empty to sign in by emailed links. 6 to 20 characters."
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <SubmitButton pending={navigation.state !== "idle"} pendingText="Joining…">
+          Join and see the photos
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
+export default function InvitePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { state, inviterName, note, own, signedIn } = loaderData;
+  const navigation = useNavigation();
+  const location = useLocation();
+  if (state !== "pending") {
+    const gone = GONE[state] ?? GONE.unknown!;
+    return (
+      <div className="page narrow">
+        <title>{`${gone.title} – Sweet Moments`}</title>
+        <h1>{gone.title}</h1>
+        <p>{gone.text}</p>
+        <p>
+          <Link to={signedIn ? "/my-kids-list" : "/login"}>{signedIn ? "Go to My Kids" : "Log in"}</Link>
+        </p>
+      </div>
+    );
+  }
+  const heading = `${inviterName} invited you to Sweet Moments`;
+  const hasErrors = Boolean(actionData?.result && "error" in actionData.result && actionData.result.error);
+  return (
+    <div className="page narrow">
+      <title>{pageTitle(heading, hasErrors)}</title>
+      <h1>{heading}</h1>
+      <p>A private family album: {inviterName} shares photos and little moments of their kids with the people they choose.</p>
+      {note ? (
+        <figure className="invite-note">
+          <blockquote>{note}</blockquote>
+          <figcaption>{inviterName}</figcaption>
+        </figure>
+      ) : null}
+      {actionData?.error ? (
+        <p className="notice notice--error" role="alert">
+          {actionData.error}
+        </p>
+      ) : null}
+      {own ? (
+        <p>This is your own invitation: send the link to the person you want to invite.</p>
+      ) : signedIn ? (
+        <Form method="post">
+          <SubmitButton pending={navigation.state !== "idle"} pendingText="Accepting…">
+            Accept: become friends with {inviterName}
+          </SubmitButton>
+        </Form>
+      ) : (
+        <>
+          <JoinForm lastResult={actionData?.result} />
+          <p>
+            Already have an account? <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open this link again.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}

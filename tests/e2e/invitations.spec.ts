@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { simpleParser } from "mailparser";
+import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
+import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
+
+// Issue #16: a parent invites, the link opens in a fresh browser, the relative joins without a
+// password and sees the kid's moments; signing in by an emailed link (read from the outbox the
+// e2e server writes without SMTP_URL: the embedded default, docs/decisions/0025-mail-queue.md);
+// used, revoked and expired links. JavaScript on and off, axe on every page.
+
+test.afterAll(async () => {
+  await closeE2eDb();
+});
+
+async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  return ctx.newPage();
+}
+
+/** Creates an invitation on the friends page and answers its link (read from the selectable field). */
+async function createInvitation(page: Page, browser: Browser, note?: string): Promise<string> {
+  await page.goto("/current/friends");
+  const region = page.getByRole("region", { name: "Invite family" });
+  if (note) await region.getByLabel("Note (optional)").fill(note);
+  await region.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page).toHaveURL(/\/current\/friends#new-link$/);
+  const field = region.getByLabel("Invitation link");
+  await expect(field).toBeVisible();
+  const url = await field.inputValue();
+  expect(url).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  if (isNoJs(test.info())) await expect(region.getByRole("button", { name: "Copy link" })).toHaveCount(0);
+  else await expect(region.getByRole("button", { name: "Copy link" })).toBeVisible();
+  await expectAccessible(page, browser);
+  return url;
+}
+
+/** The newest message to `to` in the e2e server's outbox (the sender writes it within a moment). */
+async function mailTo(to: string) {
+  const outbox = path.join(process.env.E2E_DIR!, "outbox");
+  let found: string | null = null;
+  await expect
+    .poll(async () => {
+      const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).sort() : [];
+      for (const f of files.reverse()) {
+        const raw = fs.readFileSync(path.join(outbox, f), "utf8");
+        if (new RegExp(`^To: ${to.replace(/[.+]/g, "\\$&")}\\r?$`, "mi").test(raw)) {
+          found = raw;
+          return true;
+        }
+      }
+      return false;
+    })
+    .toBe(true);
+  return simpleParser(found!);
+}
+
+test("a parent invites; the relative joins in a fresh browser without a password and sees the kid's moments", async ({ page, browser }, testInfo) => {
+  const parent = await signUp(page, newAccount("parent"));
+  const { kidId } = await insertKidWithMoment(await userIdByEmail(parent.email), "Mila");
+  const link = await createInvitation(page, browser, "Photos of Mila for you, Oma!");
+  await expect(page.getByRole("region", { name: "Invite family" }).getByText("“Photos of Mila for you, Oma!”")).toBeVisible();
+
+  const oma = await freshPage(browser, testInfo);
+  await oma.goto(link);
+  await expect(oma.getByRole("heading", { level: 1 })).toHaveText(`${parent.first} ${parent.last} invited you to Sweet Moments`);
+  await expect(oma.getByText("Photos of Mila for you, Oma!")).toBeVisible();
+  await expectAccessible(oma, browser);
+  // a missing name: the error summary, tied to the field
+  await oma.getByRole("button", { name: "Join and see the photos" }).click();
+  await expect(oma.getByRole("link", { name: "Enter your name." })).toBeVisible();
+  await expectAccessible(oma, browser);
+  const omaEmail = newAccount("oma").email;
+  await oma.getByLabel("Your name").fill("Oma Greta");
+  await oma.getByLabel("Your email address").fill(omaEmail);
+  await oma.getByRole("button", { name: "Join and see the photos" }).click();
+  await expect(oma).toHaveURL(/\/current\/friends$/);
+  const friend = oma.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: parent.username });
+  await friend.getByRole("link", { name: "Mila" }).click();
+  await expect(oma).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs$`));
+  await expect(oma.getByText("At the beach")).toBeVisible();
+  expect((await e2eDb()("users").where("email_normalized", omaEmail).first("password_hash")).password_hash).toBe("");
+
+  // the link worked once
+  const late = await freshPage(browser, testInfo);
+  await late.goto(link);
+  await expect(late.getByRole("heading", { level: 1 })).toHaveText("This invitation has already been used");
+  await expectAccessible(late, browser);
+
+  // the parent is told: the header's Notifications link carries the count, the page the news
+  await page.goto("/current/friends");
+  await expect(page.getByRole("link", { name: "Notifications 1 unread" })).toBeVisible();
+  await page.getByRole("link", { name: "Notifications 1 unread" }).click();
+  await expect(page.getByRole("link", { name: "Oma Greta accepted your invitation and can now see your kids' moments" })).toBeVisible();
+  await expectAccessible(page, browser);
+  // the parent sees Oma among those who joined, and can make her a sign-in link
+  await page.goto("/current/friends");
+  await expect(page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
+  const joined = page.getByRole("list", { name: "Joined by your invitations" }).getByRole("listitem").filter({ hasText: "Oma Greta" });
+  await joined.getByRole("button", { name: /^Make a sign-in link/ }).click();
+  const signInUrl = await page.getByLabel("Sign-in link").inputValue();
+  expect(signInUrl).toMatch(/\/login\/link\/[A-Za-z0-9_-]{43}$/);
+  const again = await freshPage(browser, testInfo);
+  await again.goto(signInUrl);
+  await again.getByRole("button", { name: "Sign in" }).click();
+  await expect(again).toHaveURL(/\/my-kids-list$/);
+});
+
+test("sign in by an emailed link; the link works once", async ({ page, browser }) => {
+  const account = await signUp(page, newAccount("mailer"));
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Email me a sign-in link" }).click();
+  await expect(page).toHaveURL(/\/login\/email$/);
+  await expectAccessible(page, browser);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your email");
+  await expectAccessible(page, browser);
+  const mail = await mailTo(account.email);
+  expect(mail.subject).toBe("Your Sweet Moments sign-in link");
+  const url = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
+  await page.goto(url);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to Sweet Moments");
+  await expectAccessible(page, browser);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+  await page.goto(url);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in link has already been used");
+  await expectAccessible(page, browser);
+});
+
+test("revoked and expired invitations get a clear page", async ({ page, browser }, testInfo) => {
+  await signUp(page, newAccount("revoker"));
+  const revoked = await createInvitation(page, browser);
+  const pending = page.getByRole("list", { name: "Pending invitations" }).getByRole("listitem");
+  await expect(pending).toHaveCount(1);
+  await pending.getByRole("button", { name: /^Revoke/ }).click();
+  await expect(page.getByText("No pending invitations")).toBeVisible();
+  const expired = await createInvitation(page, browser);
+  const newest = await e2eDb()("invitations").max({ id: "id" }).first();
+  await e2eDb()("invitations").where("id", newest!.id).update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+
+  const visitor = await freshPage(browser, testInfo);
+  await visitor.goto(revoked);
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation was withdrawn");
+  await expectAccessible(visitor, browser);
+  await visitor.goto(expired);
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation has expired");
+  await visitor.goto("/invite/not-a-real-token");
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation link does not work");
+});

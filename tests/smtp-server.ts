@@ -1,0 +1,87 @@
+// A real SMTP server on loopback for the tests (smtp-server + mailparser): every message it accepts
+// is parsed and kept. No mock transport: the app talks SMTP to it through nodemailer.
+import { SMTPServer } from "smtp-server";
+import { simpleParser, type ParsedMail } from "mailparser";
+
+export type ReceivedMail = { parsed: ParsedMail; raw: string; envelopeTo: string[] };
+
+export type TestSmtp = {
+  url: string;
+  received: ReceivedMail[];
+  /** Resolves once `count` messages have been accepted in all. */
+  waitForCount(count: number): Promise<ReceivedMail[]>;
+  /** The next message's data is read but never answered (the client hangs in DATA); resolves when it arrives. */
+  holdNext(): Promise<void>;
+  /** The next `n` messages are refused with a temporary error (451). */
+  refuseNext(n: number): void;
+  close(): Promise<void>;
+};
+
+export async function startTestSmtp(): Promise<TestSmtp> {
+  const received: ReceivedMail[] = [];
+  const waiters: { count: number; resolve: (m: ReceivedMail[]) => void }[] = [];
+  let hold: (() => void) | null = null;
+  let refuse = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", async () => {
+        if (hold) {
+          const arrived = hold;
+          hold = null;
+          arrived(); // the data is here, and no answer is ever given
+          return;
+        }
+        if (refuse > 0) {
+          refuse -= 1;
+          const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
+          callback(error);
+          return;
+        }
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const parsed = await simpleParser(raw, { skipImageLinks: true }); // keep cid: links as sent
+        received.push({ parsed, raw, envelopeTo: session.envelope.rcptTo.map((r) => r.address) });
+        callback();
+        for (const w of [...waiters]) {
+          if (received.length >= w.count) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(received);
+          }
+        }
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const address = server.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    waitForCount(count) {
+      if (received.length >= count) return Promise.resolve(received);
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    holdNext() {
+      return new Promise((resolve) => (hold = resolve));
+    },
+    refuseNext(n) {
+      refuse = n;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The messages, keeping one per Message-ID (how a mail client de-duplicates a repeat). */
+export function uniqueByMessageId(mails: ReceivedMail[]): ReceivedMail[] {
+  const seen = new Set<string>();
+  return mails.filter((m) => {
+    const id = m.parsed.messageId ?? "";
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
