@@ -4,7 +4,7 @@ import { verifyPassword, hasPassword } from "~/lib/password.server";
 import { isStored, listStored } from "~/images/test-fixtures.server";
 import { cookieFor, makeUser } from "../../tests/helpers";
 import { userReferenceColumns, userTraces } from "../../tests/user-traces";
-import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
+import { insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
 import { changePassword, deleteAccount, getAccount, updateProfile, FRESH_SIGN_IN_MS } from "./account.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { createSession, endOtherSessions, endSessionByHandle, getSessionUser, LAST_SEEN_EVERY_MS, listSessions } from "./sessions.server";
@@ -226,5 +226,31 @@ describe("deleteAccount", () => {
     expect(Number((await db()("sessions").where("user_id", friend.id).count({ n: "*" }).first())?.n)).toBe(1);
     expect(await getAccount(friend.id)).not.toBeNull();
     expect(await userTraces(friend)).not.toEqual([]);
+  });
+  it("a kid shared with a co-parent stays with them, with its moments and photos; the rest goes", async () => {
+    const gone = await makeUser();
+    const coParent = await makeUser();
+    const pending = await makeUser();
+    await insertFriendship(gone, coParent, "accepted");
+    await insertFriendship(gone, pending, "accepted");
+    const kidPhoto = await storePhoto("kid", gone.id, "#555");
+    const logPhoto = await storePhoto("log", gone.id, "#666");
+    const shared = await insertKid(gone, "Shared", kidPhoto.imageId);
+    const moment = await insertMoment(shared, "Together", logPhoto.imageId);
+    await insertCoParent(shared, coParent, "accepted");
+    const onlyInvited = await insertKid(gone, "Invited only");
+    await insertCoParent(onlyInvited, pending, "pending");
+
+    expect(await deleteAccount(gone.id, { password: "secret1" })).toEqual({ ok: true });
+
+    expect(await userTraces(gone)).toEqual([]);
+    expect(await db()("kids").where("id", shared).first("user_id")).toEqual({ user_id: coParent.id });
+    expect(await db()("co_parents").where("kid_id", shared).count({ n: "*" }).first()).toMatchObject({ n: 0 });
+    expect(await requireKid(coParent.id, shared, "own")).toMatchObject({ ok: true, isOwner: true });
+    expect(await db()("daily_logs").where("id", moment).first("kid_id")).toEqual({ kid_id: shared });
+    expect(await isStored(kidPhoto.key)).toBe(true);
+    expect(await isStored(logPhoto.key)).toBe(true);
+    // a kid whose co-parent never accepted goes with the account
+    expect(await db()("kids").where("id", onlyInvited).first()).toBeUndefined();
   });
 });

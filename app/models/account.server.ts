@@ -1,4 +1,4 @@
-import { isUniqueViolation, writeTransaction } from "~/lib/db.server";
+import { isUniqueViolation, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server";
 import { withImageTransaction } from "~/images/storage.server";
@@ -106,12 +106,36 @@ export async function deleteAccount(
     if (!(at > Date.now() - FRESH_SIGN_IN_MS)) return invalid(SIGN_IN_AGAIN);
   }
   await withImageTransaction(async (trx, { dropImages }) => {
+    await handOverSharedKids(trx, userId);
     const images: number[] = await trx("images").where("owner_id", userId).pluck("id");
     await deleteSubmissionsOf(trx, userId); // no foreign key to users there
     await trx("users").where("id", userId).delete();
     await dropImages(images);
   });
   return { ok: true };
+}
+
+/**
+ * Kids the user owns with an accepted co-parent stay with the remaining parent (docs/spec.md §6):
+ * the co-parent who joined first becomes the owner, and the kid's and its moments' photos become
+ * theirs, so nothing of that kid goes with the account. Inside the deleting transaction.
+ */
+async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
+  const links: { kid_id: number; user_id: number; id: number }[] = await trx("co_parents")
+    .join("kids", "kids.id", "co_parents.kid_id")
+    .where("kids.user_id", userId)
+    .andWhere("co_parents.status", "accepted")
+    .orderBy([{ column: "co_parents.kid_id" }, { column: "co_parents.created_at" }, { column: "co_parents.id" }])
+    .select("co_parents.kid_id", "co_parents.user_id", "co_parents.id");
+  const heirs = new Map<number, { userId: number; linkId: number }>();
+  for (const l of links) if (!heirs.has(Number(l.kid_id))) heirs.set(Number(l.kid_id), { userId: Number(l.user_id), linkId: Number(l.id) });
+  for (const [kidId, heir] of heirs) {
+    await trx("kids").where("id", kidId).update({ user_id: heir.userId });
+    await trx("co_parents").where("id", heir.linkId).delete();
+    const photos = trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id");
+    const momentPhotos = trx("daily_logs").where("kid_id", kidId).whereNotNull("image_id").select("image_id");
+    await trx("images").where("owner_id", userId).andWhere((w) => w.whereIn("id", photos).orWhereIn("id", momentPhotos)).update({ owner_id: heir.userId });
+  }
 }
 
 export const SIGN_IN_AGAIN = "For your safety, log out and log in again, then delete your account within 10 minutes.";

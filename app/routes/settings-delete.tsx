@@ -94,6 +94,7 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
         ))}
       </ul>
       <p>Your friends lose access at once. Their own kids, moments and photos stay theirs.</p>
+      <p>A kid you share with a co-parent stays with them, with its moments and photos.</p>
       <DeleteForm hasPassword={loaderData.hasPassword} lastResult={actionData?.result} />
     </div>
   );
