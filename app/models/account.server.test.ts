@@ -73,6 +73,18 @@ describe("passwords", () => {
     expect((await getAccount(free.id))?.has_password).toBe(true);
   });
 
+  it("just after logging in (a forgotten password's emailed link) a new password needs no current one; later it does", async () => {
+    const u = await makeUser();
+    const next = { current_password: undefined, password: "fresh12", confirmPassword: "fresh12" };
+    const stale = new Date(Date.now() - FRESH_SIGN_IN_MS - 60_000).toISOString();
+    expect(await changePassword(u.id, next, { signedInAt: stale })).toMatchObject({ ok: false, fieldErrors: { current_password: ["Enter your current password."] } });
+    expect(await changePassword(u.id, next, { signedInAt: null })).toMatchObject({ ok: false });
+    expect(await changePassword(u.id, next, { signedInAt: new Date().toISOString() })).toEqual({ ok: true });
+    await expect(checkCredentials(u.email, "fresh12", "test-b")).resolves.toMatchObject({ id: u.id });
+    // a wrong current password is still refused, fresh or not
+    expect(await changePassword(u.id, { ...next, current_password: "wrong99" }, { signedInAt: new Date().toISOString() })).toMatchObject({ ok: false });
+  });
+
   it("an empty hash holds no password and never logs in", async () => {
     expect(hasPassword("")).toBe(false);
     expect(await verifyPassword("", "")).toBe(false);

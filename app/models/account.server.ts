@@ -67,10 +67,17 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
  * Changes the password (the current one is asked for when there is one) or sets a first one.
  * Refused: not-found, invalid (current_password).
  */
-export async function changePassword(userId: number, input: PasswordInput): Promise<Result> {
+export async function changePassword(userId: number, input: PasswordInput, proof: { signedInAt?: string | null } = {}): Promise<Result> {
   const row = await accountRow.first<AccountRow>({ id: userId });
   if (!row) return notFound("User not found");
   if (hasPassword(row.password_hash)) {
+    // within minutes of logging in (with the password, or by an emailed sign-in link: the "Forgot
+    // your password?" path) the current password is not asked again; after that it is
+    if (!input.current_password && isFreshSignIn(proof.signedInAt)) {
+      const password_hash = await hashPassword(input.password);
+      await writeTransaction((trx) => trx("users").where("id", userId).update({ password_hash }));
+      return { ok: true };
+    }
     if (!input.current_password) return invalidField("current_password", "Enter your current password.");
     if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
   }
@@ -81,6 +88,12 @@ export async function changePassword(userId: number, input: PasswordInput): Prom
 
 /** How recent a sign-in must be to delete an account that has no password to confirm with. */
 export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+
+/** Did the session sign in within FRESH_SIGN_IN_MS? */
+export function isFreshSignIn(signedInAt: string | null | undefined, now = Date.now()): boolean {
+  const at = signedInAt ? Date.parse(signedInAt) : NaN;
+  return at > now - FRESH_SIGN_IN_MS && at <= now + 60_000;
+}
 
 /**
  * Deletes the account and everything that is the user's, in ONE transaction: the users row (the
@@ -102,8 +115,7 @@ export async function deleteAccount(
     if (!proof.password) return invalidField("password", DELETE_PASSWORD_REQUIRED);
     if (!(await verifyPassword(proof.password, row.password_hash))) return invalidField("password", "The password is incorrect.");
   } else {
-    const at = proof.signedInAt ? Date.parse(proof.signedInAt) : NaN;
-    if (!(at > Date.now() - FRESH_SIGN_IN_MS)) return invalid(SIGN_IN_AGAIN);
+    if (!isFreshSignIn(proof.signedInAt)) return invalid(SIGN_IN_AGAIN);
   }
   await withImageTransaction(async (trx, { dropImages }) => {
     await handOverSharedKids(trx, userId);

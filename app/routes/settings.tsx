@@ -12,8 +12,8 @@ import { ExportLink } from "~/components/export-link";
 import { PasswordSchema, ProfileSchema } from "~/forms/account";
 import { config } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
-import { changePassword, getAccount, updateProfile } from "~/models/account.server";
-import { endOtherSessions, endSessionByHandle, listSessions } from "~/models/sessions.server";
+import { changePassword, getAccount, isFreshSignIn, updateProfile } from "~/models/account.server";
+import { endOtherSessions, endSessionByHandle, listSessions, sessionStartedAt } from "~/models/sessions.server";
 import { requireUser, sessionToken } from "~/web/auth.server";
 
 // /settings (docs/spec.md §2 "Settings"): the account's details, its password, its signed-in
@@ -47,6 +47,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       has_password: account.has_password,
     },
     sessions,
+    // just logged in (by password or an emailed link): a new password without the current one
+    freshSignIn: isFreshSignIn(await sessionStartedAt(await sessionToken(request))),
     done: done && DONE[done] ? DONE[done] : null,
   };
 }
@@ -86,7 +88,9 @@ export async function action({ request }: Route.ActionArgs) {
     case "profile":
       return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value));
     case "password":
-      return submit("password", form, PasswordSchema, (value) => changePassword(user.id, value));
+      return submit("password", form, PasswordSchema, async (value) =>
+        changePassword(user.id, value, { signedInAt: await sessionStartedAt(await sessionToken(request)) }),
+      );
     case "end-session": {
       const ended = await endSessionByHandle(user.id, fields.session ?? "");
       if (!ended.ok) return data<ActionData>({ intent: "session", error: "That session has already ended. The list below is up to date." }, { status: 404 });
@@ -134,21 +138,35 @@ function ProfileForm({ account, lastResult }: { account: Route.ComponentProps["l
   );
 }
 
-function PasswordForm({ hasPassword, lastResult }: { hasPassword: boolean; lastResult?: SubmissionResult<string[]> }) {
+function PasswordForm({
+  hasPassword,
+  freshSignIn,
+  lastResult,
+}: {
+  hasPassword: boolean;
+  freshSignIn: boolean;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const id = "settings-password";
   const navigation = useNavigation();
   const [form, fields] = useSchemaForm(id, PasswordSchema, lastResult);
   const errors = summaryErrors(fields as never, ["current_password", "password", "confirmPassword"], form.errors, id);
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "password";
   return (
-    <section aria-labelledby="password-heading" className="settings-section">
+    <section id="password" aria-labelledby="password-heading" className="settings-section">
       <h2 id="password-heading">{hasPassword ? "Change your password" : "Set a password"}</h2>
       {hasPassword ? null : <p>Your account has no password yet. Set one to log in with your email and a password.</p>}
       <ErrorSummary errors={errors} formId={id} />
       <Form method="post" {...getFormProps(form)} className="stack">
         <input type="hidden" name="intent" value="password" />
         {hasPassword ? (
-          <Field meta={fields.current_password} label="Current password" type="password" inputProps={{ autoComplete: "current-password" }} />
+          <Field
+            meta={fields.current_password}
+            label="Current password"
+            type="password"
+            hint={freshSignIn ? "Not needed in the first 10 minutes after you log in, for example from an emailed sign-in link." : undefined}
+            inputProps={{ autoComplete: "current-password" }}
+          />
         ) : null}
         <Field meta={fields.password} label="New password" type="password" hint="6 to 20 characters." inputProps={{ autoComplete: "new-password" }} />
         <Field meta={fields.confirmPassword} label="Confirm new password" type="password" inputProps={{ autoComplete: "new-password" }} />
@@ -177,8 +195,14 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         </p>
       ) : null}
       <ProfileForm key={`profile-${account.username}-${account.email}`} account={account} lastResult={result("profile")} />
-      <PasswordForm hasPassword={account.has_password} lastResult={result("password")} />
+      <PasswordForm hasPassword={account.has_password} freshSignIn={loaderData.freshSignIn} lastResult={result("password")} />
 
+      <section aria-labelledby="email-heading" className="settings-section">
+        <h2 id="email-heading">Email</h2>
+        <p>
+          <Link to="/settings/email">Email settings</Link>: a daily or weekly digest of what is new, or no email.
+        </p>
+      </section>
       <section aria-labelledby="sessions-heading" className="settings-section">
         <h2 id="sessions-heading">Where you are logged in</h2>
         {sessionError ? (

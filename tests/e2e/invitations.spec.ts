@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { simpleParser } from "mailparser";
-import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 
 // Issue #16: a parent invites, the link opens in a fresh browser, the relative joins without a
@@ -129,6 +129,30 @@ test("sign in by an emailed link; the link works once", async ({ page, browser }
   await page.goto(url);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in link has already been used");
   await expectAccessible(page, browser);
+});
+
+test("forgot your password: the emailed link signs in and a new password is set without the old one", async ({ page, browser }) => {
+  const account = await signUp(page, newAccount("forgot"));
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page).toHaveURL(/\/login\/email\?reset=1$/);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: /sign-in link|reset|Email me/i }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your email");
+  const mail = await mailTo(account.email);
+  const url = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
+  await page.goto(url);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/settings#password$/);
+  const section = page.locator("#password");
+  await section.getByLabel("New password", { exact: true }).fill("brandnew1");
+  await section.getByLabel("Confirm new password").fill("brandnew1");
+  await section.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Your password has been saved.")).toBeVisible();
+  await expectAccessible(page, browser);
+  await page.context().clearCookies();
+  await logIn(page, account.email, "brandnew1");
 });
 
 test("revoked and expired invitations get a clear page", async ({ page, browser }, testInfo) => {
