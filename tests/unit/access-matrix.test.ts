@@ -889,6 +889,28 @@ const SURFACES: Surface[] = [
       return { got: social[momentOf(aud)]!.likers.includes(cw.users.owner.username), detail: "likers" };
     },
   },
+  {
+    name: "page /feed lists it",
+    run: async (actor, aud) => {
+      const a = await call("routes/feed.tsx", {}, actor, { path: "/feed" });
+      if (a.status !== 200) return { got: false, detail: `${a.status}${a.location ? ` → ${a.location}` : ""}` };
+      const mod = await import("~/routes/feed");
+      const data = (await mod.loader(args(req("/feed", { cookie: cw.cookies[actor] }), {}) as never)) as { entries: { id: number }[] };
+      return { got: data.entries.some((m) => m.id === momentOf(aud)), detail: "listed?" };
+    },
+  },
+  {
+    // a digest never lists the reader's own kids' moments (docs/spec.md "Email digests")
+    name: "email digest content lists it",
+    want: (actor, aud) => actor !== "owner" && seesMoment(actor, aud),
+    run: async (actor, aud) => {
+      if (actor === "signedOut") return { got: false, detail: "no account" };
+      const { digestContent } = await import("~/mail/digest.server");
+      const until = new Date(Date.now() + 60_000).toISOString();
+      const content = await digestContent(cw.users[actor].id, "1970-01-01T00:00:00.000Z", until);
+      return { got: content.moments.some((m) => m.id === momentOf(aud)), detail: "in the digest?" };
+    },
+  },
 ];
 
 /** Every derivative width of the moment's photo is one more surface. */
@@ -946,7 +968,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
 
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
-    expect(cells).toBe(8 * 3 * (10 + WIDTHS.length));
+    expect(cells).toBe(8 * 3 * (12 + WIDTHS.length));
   });
 
   for (const surface of SURFACES) {
