@@ -5,7 +5,8 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { IMAGE_HINTS } from "~/images/limits";
+import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
+import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkKidOwner, viewKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
@@ -31,9 +32,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const kidId = pageId(params.kidId);
   return savePhotoForm(request, schema, {
     allowed: () => checkKidOwner(user.id, kidId),
-    save: (value, file, token) => createMoment(user.id, kidId, value, file, { token }),
+    save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
     to: ({ moment }) => `/dailyLogs/${moment.id}`,
-  });
+  }, { maxFiles: MAX_PHOTOS });
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {

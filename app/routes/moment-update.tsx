@@ -5,7 +5,8 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { IMAGE_HINTS } from "~/images/limits";
+import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
+import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
@@ -42,9 +43,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const momentId = pageId(params.dailyLogId);
   return savePhotoForm(request, schema, {
     allowed: () => checkMomentOwner(user.id, momentId),
-    save: (value, file) => updateMoment(user.id, momentId, value, file),
+    save: (value, _file, _token, upload) => updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
     to: () => `/dailyLogs/${momentId}`,
-  });
+  }, { maxFiles: MAX_PHOTOS });
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {

@@ -19,6 +19,7 @@ const LOG_SHAPE = {
   taken_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
   milestone: null,
   posted_by: expect.any(Number),
+  photos: [{ url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/), width: expect.any(Number), height: expect.any(Number), alt: expect.any(String) }],
 };
 /** What the kid's owner and co-parents see besides (docs/api.md): the audience. */
 const PARENT_SHAPE = { ...LOG_SHAPE, audience: "everyone" };
@@ -78,7 +79,7 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
       const body = await res.json();
       expect(body).toEqual({ daily_logs: [expect.objectContaining(LOG_SHAPE), expect.objectContaining(LOG_SHAPE)], next: null });
       expect(body.daily_logs.map((l: { id: number }) => l.id)).toEqual([second.moment.id, moment.id]);
-      const keys = ["content", "created_at", "id", "image_url", "kid_id", "milestone", "posted_by", "taken_on", "title"];
+      const keys = ["content", "created_at", "id", "image_url", "kid_id", "milestone", "photos", "posted_by", "taken_on", "title"];
       // the audience only to the kid's owner (and co-parents)
       expect(Object.keys(body.daily_logs[0]).sort()).toEqual(cookie === cookies.owner ? ["audience", ...keys] : keys);
       expect(body.daily_logs[0].posted_by).toBe(owner.id);
