@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { FeedEntryView } from "~/web/feed.server";
 import { Photo } from "./photo";
 import { ListLink } from "./list-link";
+import { MomentPhotos } from "./moment-photos";
 import { MomentSocial } from "./moment-social";
 import { MilestoneBadge, MomentDate } from "./moment-story";
 
@@ -40,7 +41,7 @@ export function FeedEntry({
       </H>
       <MilestoneBadge milestone={entry.milestone} />
       <MomentDate view={entry.date} />
-      <Photo photo={entry.photo} alt={`Photo: ${entry.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} className="moment__photo" />
+      <MomentPhotos photos={entry.photos} title={entry.title} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} />
       <p className="moment__content">{entry.content}</p>
       {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
     </article>

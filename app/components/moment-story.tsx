@@ -1,7 +1,7 @@
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Link } from "react-router";
-import { Photo as PhotoView } from "./photo";
-import type { Photo } from "~/images/photo";
+import type { AltPhoto } from "~/images/photo";
+import { MomentPhotos } from "./moment-photos";
 import { Field, FieldFrame } from "./forms";
 import { MILESTONE_MAX, MILESTONE_NONE, MILESTONE_OTHER, MILESTONES } from "~/forms/moment";
 
@@ -99,7 +99,7 @@ export function StoryMoment({
   moment,
   priority = false,
 }: {
-  moment: { id: number; title: string; content: string; photo: Photo | null; milestone: string | null; date: MomentDateView };
+  moment: { id: number; title: string; content: string; photos: AltPhoto[]; milestone: string | null; date: MomentDateView };
   priority?: boolean;
 }) {
   return (
@@ -109,7 +109,7 @@ export function StoryMoment({
       </h3>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
-      <PhotoView photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} className="moment__photo" />
+      <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} />
       <p className="moment__content">{moment.content}</p>
     </article>
   );

@@ -14,6 +14,7 @@ import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
+import { MomentPhotos } from "~/components/moment-photos";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
@@ -114,7 +115,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           {moments.map((m, i) => (
             <li key={m.id}>
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
-                <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} className="moment__photo" />
+                <MomentPhotos photos={m.photos} title={m.title} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} />
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
