@@ -60,7 +60,8 @@ type Fields = Record<string, FieldMetadata<unknown>>;
 export function photoFieldOrder(existing: { id?: number }[]): string[] {
   const names: string[] = [];
   for (const p of existing) if (p.id) names.push(photoField(p.id, "position"), photoField(p.id, "alt"));
-  for (let slot = 1; slot <= freeSlots(existing.length); slot++) names.push(slot === 1 ? "image" : `image_${slot}`, altField(slot));
+  // slot 1's file is `image`, which the forms' own order already names
+  for (let slot = 1; slot <= freeSlots(existing.length); slot++) names.push(...(slot === 1 ? [] : [`image_${slot}`]), altField(slot));
   return names;
 }
 
@@ -101,18 +102,28 @@ export function MomentPhotoFields({
   const slotFields = (slot: number) => (
     <fieldset key={slot} className="fieldset photo-slot">
       <legend>{existing.length || slot > 1 ? `New photo ${existing.length + slot}` : "Photo"}</legend>
-      <PhotoSlot meta={slotField(slot)} label={slot === 1 && !existing.length ? "Image Upload" : `Image ${existing.length + slot}`} hint={slot === 1 ? hint : IMAGE_HINTS.replace} slot={existing.length + slot} />
+      <PhotoSlot
+        meta={slotField(slot)}
+        label={slot === 1 && !existing.length ? "Image Upload" : `Image ${existing.length + slot}`}
+        hint={slot === 1 ? hint : IMAGE_HINTS.replace}
+        slot={existing.length + slot}
+        againId={slot === 1 && chooseAgain ? againId : undefined}
+      />
       <Field meta={fields[altField(slot)]!} label={`Alt text of photo ${existing.length + slot}`} hint={slot === 1 ? ALT_HINT : undefined} inputProps={{ autoComplete: "off" }} />
     </fieldset>
   );
   // Without JavaScript a refused form comes back as a new page with empty file inputs: say so
   // (with JavaScript the page stays, and the chosen files with it). docs/design.md
   const refused = useActionData<{ result?: SubmissionResult<string[]> }>()?.result?.status === "error";
-  const chooseAgain = refused && !useHydrated();
+  const hydrated = useHydrated();
+  const chooseAgain = refused && !hydrated;
+  const againId = `${slotField(1).id}-again`;
   return (
     <div className="moment-photo-fields">
       {chooseAgain ? (
-        <p className="field-again">The form was not saved, so your new photos were not kept: if you chose some, please choose them again.</p>
+        <p id={againId} className="field-again">
+          The form was not saved, so your photo was not kept: if you chose one, please choose it again.
+        </p>
       ) : null}
       {existing.length ? (
         <fieldset className="fieldset">
@@ -161,9 +172,9 @@ export function MomentPhotoFields({
 }
 
 /** One file input of a photo slot: the styled picker with its preview, its error beside it. */
-function PhotoSlot({ meta, label, hint, slot }: { meta: FieldMetadata<unknown>; label: string; hint: string; slot: number }) {
+function PhotoSlot({ meta, label, hint, slot, againId }: { meta: FieldMetadata<unknown>; label: string; hint: string; slot: number; againId?: string }) {
   const hintId = `${meta.id}-hint`;
-  const describedBy = [hintId, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
+  const describedBy = [hintId, againId, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
   return (
     <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId}>
       <PhotoPicker

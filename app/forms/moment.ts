@@ -96,16 +96,25 @@ export function imageSchema() {
     .any()
     .optional()
     .superRefine((v: unknown, ctx) => {
-      const problem = chosenFileProblem(v);
+      // several file inputs share the name (a moment's photo slots): the first slot is this field;
+      // the others are checked by the server (and previewed by the picker)
+      const problem = chosenFileProblem(Array.isArray(v) ? v[0] : v);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     });
+}
+
+/** Was a file chosen: a value, a non-empty File, or (several file inputs of one name) any of them. */
+function chosen(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(chosen);
+  if (v === undefined || v === null || v === "") return false;
+  return !(typeof File !== "undefined" && v instanceof File && v.size === 0 && !v.name);
 }
 
 /** Object-level check that a photo was chosen (runs together with the other fields' checks). */
 export function requireImage(message: string) {
   return [
     (v: { image?: unknown }, ctx: z.RefinementCtx) => {
-      if (v.image === undefined || v.image === null || v.image === "") {
+      if (!chosen(v.image)) {
         ctx.addIssue({ code: "custom", message, path: ["image"] });
       }
     },

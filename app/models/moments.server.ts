@@ -337,16 +337,19 @@ async function readExisting(momentId: number, conn?: Db): Promise<ExistingPhoto[
  */
 function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: string, variant: FormVariant): Result<{ plan: PlannedPhoto[] }> {
   const m = PHOTO_MESSAGES;
-  const kept: (PlannedPhoto & { field: string; order: number })[] = [];
+  const kept: (PlannedPhoto & { field: string; order: number[] })[] = [];
   if (photos.edits || !photos.added.length) {
     const edits = new Map((photos.edits ?? []).map((e) => [e.id, e]));
     existing.forEach((photo, i) => {
       const edit = edits.get(photo.id);
       if (edit?.remove) return;
-      const order = edit?.position !== undefined && Number.isFinite(edit.position) ? edit.position : i + 1;
-      kept.push({ imageId: photo.image_id, alt: edit?.alt ?? photo.alt, field: photoField(photo.id, "alt"), order: order + i / 100 });
+      const place = edit?.position ?? i + 1;
+      // by the places asked for; on a tie the photo that was moved there comes first ("put photo 3
+      // at 1" puts it before the one that was at 1), then the old order
+      const moved = place !== i + 1 ? 0 : 1;
+      kept.push({ imageId: photo.image_id, alt: edit?.alt ?? photo.alt, field: photoField(photo.id, "alt"), order: [place, moved, i] });
     });
-    kept.sort((a, b) => a.order - b.order);
+    kept.sort((a, b) => a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!);
   }
   const added = photos.added.map((p, i) => ({ added: i, alt: p.alt, field: altField(p.slot) }));
   const all = [...kept, ...added];

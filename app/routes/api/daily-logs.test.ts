@@ -261,3 +261,36 @@ describe("DELETE /api/daily_logs/{id}", () => {
     expect(await again.json()).toEqual({ errors: { message: "Daily log not found" } });
   });
 });
+
+describe("several photos (issue #15.3, docs/api.md)", () => {
+  const photosForm = async (fields: Record<string, string>, count: number) => {
+    const fd = form(fields);
+    for (let i = 0; i < count; i++) fd.append("image", new Blob([new Uint8Array(await jpeg(50 + i, 40))], { type: "image/jpeg" }), `p${i}.jpg`);
+    return fd;
+  };
+
+  it("POST takes several image parts with alt_<n>; PUT with image parts replaces them all; 11 are refused", async () => {
+    const { kid, cookies } = await setup();
+    const post = (body: FormData) => create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }));
+    const res = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion", alt_2: "A bear", alt_3: "A seal" }, 3));
+    expect(res.status).toBe(201);
+    const log = await res.json();
+    expect(log.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([["A lion", 50], ["A bear", 51], ["A seal", 52]]);
+    expect(log.image_url).toBe(log.photos[0].url);
+
+    const missing = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion" }, 2));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ errors: { alt_2: ["Enter the alt text of photo 2 (a short description for people who cannot see it)"] } });
+    const tooMany = await post(await photosForm({ title: "Zoo", content: "Animals" }, 11));
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.json()).toEqual({ errors: { image: ["A moment can have at most 10 photos."] } });
+
+    const put = await one.action(
+      args(req(`/api/daily_logs/${log.id}`, { method: "PUT", cookie: cookies.owner, form: await photosForm({ title: "Zoo", content: "Animals", alt_1: "New 1", alt_2: "New 2" }, 2) }), { id: String(log.id) }),
+    );
+    expect(put.status).toBe(200);
+    const after = await put.json();
+    expect(after.photos.map((p: { alt: string }) => p.alt)).toEqual(["New 1", "New 2"]);
+    for (const p of log.photos) expect(await isStored(p.url.split("/")[2])).toBe(false);
+  });
+});
