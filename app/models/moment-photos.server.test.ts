@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeUser } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
@@ -48,6 +50,18 @@ describe("several photos per moment", () => {
     expect(page.moments[0]!.photos.map((p) => p.key)).toEqual(made.moment.photos.map((p) => p.key));
     const feed = await listFeed(owner.id, { limit: 20 });
     expect(feed.moments[0]!.photos.map((p) => p.alt)).toEqual(["Photo 1", "Photo 2", "Photo 3"]);
+  });
+
+  it("a HEIC photo from an iPhone goes through the same pipeline beside a JPEG", async () => {
+    const owner = await makeUser();
+    const kid = await kidOf(owner.id);
+    const heic = fs.readFileSync(path.resolve(import.meta.dirname, "../../tests/fixtures/iphone.heic"));
+    const upload = await photos(1, () => "A JPEG");
+    upload.added.push({ file: await uploadFromBuffer(heic, "IMG_0001.HEIC", "image/heic"), alt: "From the iPhone", slot: 2 });
+    const made = await createMoment(owner.id, kid.id, input, upload);
+    if (!made.ok) throw new Error(JSON.stringify(made));
+    expect(made.moment.photos.map((p) => p.alt)).toEqual(["A JPEG", "From the iPhone"]);
+    for (const p of made.moment.photos) expect(await isStored(p.key)).toBe(true);
   });
 
   it("one photo without alt text gets the title; several need an alt text each (field errors, nothing written)", async () => {
