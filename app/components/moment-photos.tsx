@@ -1,5 +1,6 @@
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
-import { useActionData } from "react-router";
+import type { ReactNode } from "react";
+import { Link, useActionData } from "react-router";
 import { Photo as PhotoView } from "~/components/photo";
 import { Field, FieldFrame, useHydrated } from "./forms";
 import { PhotoPicker } from "./photo-picker";
@@ -31,6 +32,7 @@ export function MomentPhotos({
   gridSizes = "(max-width: 40rem) 50vw, 200px",
   priority = false,
   className = "moment__photo",
+  viewer,
 }: {
   photos: MomentPhotoView[];
   title: string;
@@ -38,16 +40,27 @@ export function MomentPhotos({
   gridSizes?: string;
   priority?: boolean;
   className?: string;
+  /** The moment's id: each photo links to its page in the photo viewer (app/routes/moment-photo.tsx). */
+  viewer?: number;
 }) {
+  const linked = (i: number, img: ReactNode) =>
+    viewer ? (
+      <Link to={`/dailyLogs/${viewer}/photos/${i + 1}`} className="photo-link">
+        {img}
+      </Link>
+    ) : (
+      img
+    );
   if (photos.length <= 1) {
     const photo = photos[0] ?? null;
-    return <PhotoView photo={photo} alt={photo ? altOf(photo, title) : `Photo: ${title}`} sizes={sizes} priority={priority} className={className} />;
+    const img = <PhotoView photo={photo} alt={photo ? altOf(photo, title) : `Photo: ${title}`} sizes={sizes} priority={priority} className={className} />;
+    return photo ? linked(0, img) : img;
   }
   return (
     <ul className="photo-grid" aria-label={`${photos.length} photos: ${title}`}>
       {photos.map((p, i) => (
         <li key={p.key} className="photo-grid__item">
-          <PhotoView photo={p} alt={altOf(p, title)} sizes={gridSizes} priority={priority && i === 0} className="photo-grid__img" />
+          {linked(i, <PhotoView photo={p} alt={altOf(p, title)} sizes={gridSizes} priority={priority && i === 0} className="photo-grid__img" />)}
         </li>
       ))}
     </ul>

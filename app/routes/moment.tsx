@@ -65,7 +65,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
       </p>
       <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
-        <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 60rem) 100vw, 928px" gridSizes="(max-width: 40rem) 50vw, 310px" priority />
+        <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 60rem) 100vw, 928px" gridSizes="(max-width: 40rem) 50vw, 310px" priority viewer={moment.id} />
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>

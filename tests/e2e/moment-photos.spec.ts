@@ -69,6 +69,24 @@ test.describe("several photos per moment", () => {
     await expect(grid.getByRole("img").first()).toHaveAccessibleName("A seal on a rock");
     await expect(grid.getByRole("img").nth(1)).toHaveAccessibleName("A lion asleep");
     await expectAccessible(page, browser);
+
+    // the photo viewer (issue #20 point 3): a real page per photo, previous/next within the moment
+    await grid.getByRole("link", { name: "A seal on a rock" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "At the zoo" })).toBeVisible();
+    await expect(page.getByText("Photo 1 of 2")).toBeVisible();
+    await expect(page.locator(".photo-viewer .moment__date")).toContainText("Ivy");
+    await expect(page.getByRole("img", { name: "A seal on a rock" })).toHaveAttribute("srcset", /1280w|300w/);
+    await expect(page.getByRole("link", { name: "Previous photo" })).toHaveCount(0);
+    await expectAccessible(page, browser);
+    await page.getByRole("link", { name: "Next photo" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/2$`));
+    await expect(page.getByRole("img", { name: "A lion asleep" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Next photo" })).toHaveCount(0);
+    await page.getByRole("link", { name: "Previous photo" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
+    await page.getByRole("link", { name: "Back to the moment" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}$`));
   });
 
   test("the picker never shows a broken preview: a clear message for a file that is not an image", async ({ page }, testInfo) => {

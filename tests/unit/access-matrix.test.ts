@@ -163,6 +163,12 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
   ],
   "routes/moment.tsx": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsPage }],
+  // the photo viewer (issue #20 point 3): every photo of the moment, as the moment
+  "routes/moment-photo.tsx": [
+    { label: "GET photo 1", params: (w) => ({ dailyLogId: String(w.logId), n: "1" }), expect: friendsPage },
+    { label: "GET photo 3 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "3" }), expect: friendsPage },
+    { label: "GET photo 4 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "4" }), expect: all("login", 404) },
+  ],
   "routes/moment-update.tsx": [
     { label: "GET", params: logParam("dailyLogId"), expect: ownerPage() },
     { label: "POST (empty form)", method: "POST", params: logParam("dailyLogId"), body: () => ({ form: {} }), expect: ownerPage(400) },
@@ -859,6 +865,14 @@ async function listed(file: string, actor: Actor, aud: Aud, pathOf: string, pick
 const SURFACES: Surface[] = [
   page("routes/moment.tsx", (id) => `/dailyLogs/${id}`, "dailyLogId"),
   {
+    // the photo viewer's page of the moment's third photo (issue #20 point 3)
+    name: "page /dailyLogs/:id/photos/3",
+    run: async (actor, aud) => {
+      const a = await call("routes/moment-photo.tsx", { dailyLogId: String(momentOf(aud)), n: "3" }, actor, { path: `/dailyLogs/${momentOf(aud)}/photos/3` });
+      return { got: a.status === 200, detail: `${a.status}${a.location ? ` → ${a.location}` : ""}` };
+    },
+  },
+  {
     ...page("routes/moment-update.tsx", (id) => `/dailyLogs/${id}/update`, "dailyLogId"),
     want: (actor) => isParent(actor),
   },
@@ -979,7 +993,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
 
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
-    expect(cells).toBe(8 * 3 * (12 + WIDTHS.length));
+    expect(cells).toBe(8 * 3 * (13 + WIDTHS.length));
   });
 
   for (const surface of SURFACES) {
@@ -1072,6 +1086,11 @@ describe("who sees what: actors × audiences × surfaces", () => {
 /** Gives a moment `n` more photos (moment_photos rows from `position`); answers the last one. */
 async function addMomentPhotos(momentId: number, ownerId: number, n: number, position = 1) {
   let last: Awaited<ReturnType<typeof storePhoto>> | null = null;
+  // the fixtures' insertMoment writes daily_logs.image_id only: its moment_photos row, as the app writes it
+  const moment = await db()("daily_logs").where("id", momentId).first("image_id", "title");
+  if (moment.image_id && !(await db()("moment_photos").where({ daily_log_id: momentId, position: 0 }).first("id"))) {
+    await db()("moment_photos").insert({ daily_log_id: momentId, image_id: moment.image_id, position: 0, alt: moment.title });
+  }
   for (let i = 0; i < n; i++) {
     last = await storePhoto("log", ownerId, "#7a3");
     await db()("moment_photos").insert({ daily_log_id: momentId, image_id: last.imageId, position: position + i, alt: `Photo ${position + i + 1}` });
