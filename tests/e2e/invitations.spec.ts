@@ -107,6 +107,39 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await expect(again).toHaveURL(/\/my-kids-list$/);
 });
 
+test("an invitation presets the circle: the relative who joins is in the parent's Family circle, as a Grandparent", async ({ page, browser }, testInfo) => {
+  const parent = await signUp(page, newAccount("preset"));
+  await page.goto("/current/friends");
+  const region = page.getByRole("region", { name: "Invite family" });
+  await expect(region.getByRole("radio", { name: "Friends" })).toBeChecked();
+  await region.getByRole("radio", { name: "Family" }).check();
+  await region.getByLabel("Relationship (optional)").selectOption("grandparent");
+  await region.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page).toHaveURL(/\/current\/friends#new-link$/);
+  const link = await region.getByLabel("Invitation link").inputValue();
+  await expect(region.getByRole("list", { name: "Pending invitations" }).getByRole("listitem")).toContainText("Family (Grandparent)");
+  await expectAccessible(page, browser);
+
+  const opa = await freshPage(browser, testInfo);
+  await opa.goto(link);
+  const email = newAccount("opa").email;
+  await opa.getByLabel("Your name").fill("Opa Hans");
+  await opa.getByLabel("Your email address").fill(email);
+  await opa.getByRole("button", { name: "Join and see the photos" }).click();
+  await expect(opa).toHaveURL(/\/current\/friends$/);
+  // the relative's own side is the default: Friends, no relationship
+  const theirs = opa.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: parent.username });
+  await expect(theirs.getByLabel(/^Circle/)).toHaveValue("friends");
+  await expect(theirs.getByLabel(/^Relationship/)).toHaveValue("");
+
+  const username = (await e2eDb()("users").where("email_normalized", email).first("username")).username as string;
+  await page.goto("/current/friends");
+  const card = page.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: username });
+  await expect(card.getByLabel(/^Circle/)).toHaveValue("family");
+  await expect(card.getByLabel(/^Relationship/)).toHaveValue("grandparent");
+  await expectAccessible(page, browser);
+});
+
 test("sign in by an emailed link; the link works once", async ({ page, browser }) => {
   const account = await signUp(page, newAccount("mailer"));
   await page.context().clearCookies();
