@@ -1,13 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { simpleParser } from "mailparser";
 import { expectAccessible, expect, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
+import { mailTo } from "./mail";
 
 // Issue #16: a parent invites, the link opens in a fresh browser, the relative joins without a
-// password and sees the kid's moments; signing in by an emailed link (read from the outbox the
-// e2e server writes without SMTP_URL: the embedded default, docs/decisions/0025-mail-queue.md);
+// password and sees the kid's moments; signing in by an emailed link (the e2e server sends it over
+// SMTP to the test SMTP server of tests/e2e/global-smtp.ts, where the test reads it);
 // used, revoked and expired links. JavaScript on and off, axe on every page.
 
 test.afterAll(async () => {
@@ -34,26 +32,6 @@ async function createInvitation(page: Page, browser: Browser, note?: string): Pr
   else await expect(region.getByRole("button", { name: "Copy link" })).toBeVisible();
   await expectAccessible(page, browser);
   return url;
-}
-
-/** The newest message to `to` in the e2e server's outbox (the sender writes it within a moment). */
-async function mailTo(to: string) {
-  const outbox = path.join(process.env.E2E_DIR!, "outbox");
-  let found: string | null = null;
-  await expect
-    .poll(async () => {
-      const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).sort() : [];
-      for (const f of files.reverse()) {
-        const raw = fs.readFileSync(path.join(outbox, f), "utf8");
-        if (new RegExp(`^To: ${to.replace(/[.+]/g, "\\$&")}\\r?$`, "mi").test(raw)) {
-          found = raw;
-          return true;
-        }
-      }
-      return false;
-    })
-    .toBe(true);
-  return simpleParser(found!);
 }
 
 test("a parent invites; the relative joins in a fresh browser without a password and sees the kid's moments", async ({ page, browser }, testInfo) => {
