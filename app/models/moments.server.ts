@@ -337,7 +337,8 @@ async function readExisting(momentId: number, conn?: Db): Promise<ExistingPhoto[
  */
 function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: string, variant: FormVariant): Result<{ plan: PlannedPhoto[] }> {
   const m = PHOTO_MESSAGES;
-  const kept: (PlannedPhoto & { field: string; order: number[] })[] = [];
+  // `field` and `n`: where an error goes, and the photo's number as the form labels it
+  const kept: (PlannedPhoto & { field: string; n: number; order: number[] })[] = [];
   if (photos.edits || !photos.added.length) {
     const edits = new Map((photos.edits ?? []).map((e) => [e.id, e]));
     existing.forEach((photo, i) => {
@@ -347,22 +348,25 @@ function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: stri
       // by the places asked for; on a tie the photo that was moved there comes first ("put photo 3
       // at 1" puts it before the one that was at 1), then the old order
       const moved = place !== i + 1 ? 0 : 1;
-      kept.push({ imageId: photo.image_id, alt: edit?.alt ?? photo.alt, field: photoField(photo.id, "alt"), order: [place, moved, i] });
+      kept.push({ imageId: photo.image_id, alt: edit?.alt ?? photo.alt, field: photoField(photo.id, "alt"), n: i + 1, order: [place, moved, i] });
     });
     kept.sort((a, b) => a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!);
   }
-  const added = photos.added.map((p, i) => ({ added: i, alt: p.alt, field: altField(p.slot) }));
+  const added = photos.added.map((p, i) => ({ added: i, alt: p.alt, field: altField(p.slot), n: existing.length + p.slot }));
   const all = [...kept, ...added];
   if (all.length > MAX_PHOTOS) return invalidField(IMAGE_FIELD, m.tooMany);
   if (!all.length) return invalidField(IMAGE_FIELD, variant === "add" ? MOMENT_MESSAGES.add.imageRequired : m.keepOne);
   const errors: Record<string, string[]> = {};
-  all.forEach((p, i) => {
+  for (const p of all) {
     const alt = p.alt.trim();
-    if (Array.from(alt).length > ALT_MAX) errors[p.field] = [m.altTooLong(i + 1)];
-    else if (!alt && all.length > 1) errors[p.field] = [m.altRequired(i + 1)];
-  });
+    if (Array.from(alt).length > ALT_MAX) errors[p.field] = [m.altTooLong(p.n)];
+    else if (!alt && all.length > 1) errors[p.field] = [m.altRequired(p.n)];
+  }
   if (Object.keys(errors).length) return invalid(Object.values(errors)[0]![0], errors);
-  const plan = all.map(({ field: _f, order: _o, ...p }: Record<string, unknown>) => ({ ...p, alt: String(p.alt).trim() || title }) as PlannedPhoto);
+  const plan = all.map((p): PlannedPhoto => {
+    const alt = p.alt.trim() || title;
+    return "imageId" in p ? { imageId: p.imageId, alt } : { added: p.added, alt };
+  });
   return { ok: true, plan };
 }
 
