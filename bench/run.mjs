@@ -64,7 +64,8 @@ async function main() {
   const offPort = port + 10;
   const offBase = `http://127.0.0.1:${offPort}`;
   const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || ONLY ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
-  try {
+  // BENCH_ONLY=photos leaves this block after the photo case (`break measure`)
+  measure: try {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);
     await new Promise((r) => setTimeout(r, 1500));
@@ -76,7 +77,7 @@ async function main() {
       const photo = await photoFigures(base, server.pid, tmp, await signUpUploader(base, "bench-photos"));
       results.push({ case: "photos", kind: "photos", ...photo });
       logPhotos(photo);
-      return;
+      break measure;
     }
     const cookie = await login(base);
     const H = { cookie };
@@ -165,10 +166,7 @@ async function main() {
     await stopServer(server);
   }
 
-  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
-  const out = process.env.BENCH_RESULTS ?? (ONLY === "photos" ? "bench/results-photos.json" : "bench/results.json");
-  fs.writeFileSync(path.resolve(root, out), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), results }, null, 2) + "\n");
-  log(`\nWrote ${out}`);
+  log(`\nWrote ${writeResults()}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.rmSync(path.join(root, "bench", "tmp"), { recursive: true, force: true });
 }
@@ -235,6 +233,14 @@ async function phoneImages(base, cookie, pathname) {
   } finally {
     await browser.close();
   }
+}
+
+/** bench/results.json (or BENCH_RESULTS; bench/results-photos.json with BENCH_ONLY=photos). */
+function writeResults() {
+  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+  const out = process.env.BENCH_RESULTS ?? (ONLY === "photos" ? "bench/results-photos.json" : "bench/results.json");
+  fs.writeFileSync(path.resolve(root, out), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), results }, null, 2) + "\n");
+  return out;
 }
 
 function logPhotos(photo) {
