@@ -22,6 +22,7 @@ import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
+import { EmptyState } from "~/components/empty-state";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -217,7 +218,11 @@ function FriendSection<P extends Person>({
         title
       )}
       {people.length === 0 ? (
-        <p className="empty">{empty}</p>
+        id === "all-friends" ? (
+          <EmptyState art="friends" text={empty} />
+        ) : (
+          <p className="empty">{empty}</p>
+        )
       ) : (
         <ul className="friend-list">
           {people.map((p) => (

@@ -18,6 +18,7 @@ import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { EmptyState } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
 
@@ -108,7 +109,13 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {moments.length === 0 ? (
-        <p className="empty">No Moments found</p>
+        <EmptyState art="moments" text="No Moments found">
+          {canChange ? (
+            <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--secondary">
+              Post {kid.name}'s first moment
+            </Link>
+          ) : null}
+        </EmptyState>
       ) : (
         <ol className="moment-list">
           {moments.map((m, i) => (

@@ -99,6 +99,12 @@ test("the main screens at 400 and 1280 px, light and dark: screenshots attached,
             await p.getByRole("button", { name: screen.submit, exact: true }).first().click();
             await expect(p.locator(".error-summary")).toBeVisible();
           }
+          // the empty lists draw their picture; the landing shows a sample moment and the promise
+          if (screen.name.endsWith("-empty")) await expect(p.locator(".empty-state__art").first()).toBeVisible();
+          if (screen.name === "landing") {
+            await expect(p.getByRole("img", { name: /An example moment/ })).toBeVisible();
+            await expect(p.getByText("Private by design.")).toBeVisible();
+          }
           // the theme really applies: the page's background is the theme's
           const bg = await p.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
           expect(bg, `${screen.name} in ${theme}`).toBe(theme === "dark" ? "rgb(23, 19, 26)" : "rgb(255, 250, 251)");
