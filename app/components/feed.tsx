@@ -40,7 +40,7 @@ export function FeedEntry({
       </H>
       <MilestoneBadge milestone={entry.milestone} />
       <MomentDate view={entry.date} />
-      <ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} className="moment__photo-link">
+      <ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} aria-hidden="true" className="moment__photo-link">
         <Photo photo={entry.photo} alt={`Photo: ${entry.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={priority} className="moment__photo" />
       </ListLink>
       <p className="moment__content">{entry.content}</p>

@@ -109,7 +109,7 @@ export function StoryMoment({
       </h3>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
-      <Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} className="moment__photo-link">
+      <Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" className="moment__photo-link">
         <PhotoView photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={priority} className="moment__photo" />
       </Link>
       <p className="moment__content">{moment.content}</p>
