@@ -121,10 +121,11 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           {moments.map((m, i) => (
             <li key={m.id}>
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
-                {/* the photo opens the moment too; hidden from the tab order and screen readers: the title is the same link */}
-                <ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" className="moment__photo-link">
+                {/* the photo opens the moment too: a link laid over it, out of the tab order and hidden from screen readers (the title is the same link; the photo keeps its alt text) */}
+                <div className="moment__photo-frame">
                   <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={i === 0} className="moment__photo" />
-                </ListLink>
+                  <ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />
+                </div>
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
