@@ -14,6 +14,17 @@ export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 export const CONNECTIONS = 10;
 export const log = (/** @type {unknown[]} */ ...a) => console.log(...a);
 
+/**
+ * BENCH_CASES: comma-separated parts of case names ("moments page,feed"): only the cases whose
+ * name contains one of them run (with the set-up they need), so one change can be measured
+ * without the whole bench. Unset: every case.
+ */
+const CASE_FILTER = (process.env.BENCH_CASES ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+/** Does the case `name` run in this bench? @param {string} name */
+export const wanted = (name) => CASE_FILTER.length === 0 || CASE_FILTER.some((part) => name.toLowerCase().includes(part));
+/** A case that did not run (BENCH_CASES): no figures, and the ratios that need it are null. */
+export const SKIPPED = Object.freeze({ reqPerSec: null, p50ms: null, p99ms: null, skipped: true });
+
 /** Resident memory of one process, in MB. @param {number} pid */
 export function rssOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -151,6 +162,7 @@ export function recorder(results) {
 
   /** One autocannon run; returns the case's figures. @param {string} name @param {any} opts */
   async function load(name, opts) {
+    if (!wanted(name)) return /** @type {any} */ (SKIPPED);
     const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
     const { beforeRun, ...rest } = opts;
     opts = rest;
@@ -167,6 +179,7 @@ export function recorder(results) {
    * @param {[string, string]} names @param {[string, string]} urls @param {Record<string, string>} headers
    */
   async function loadPair(names, urls, headers) {
+    if (!wanted(names[0])) return /** @type {any} */ ([SKIPPED, SKIPPED]);
     const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...headers } };
     if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
     /** @type {[any[], any[]]} */
@@ -188,6 +201,7 @@ export function recorder(results) {
  * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {number} commentMomentId
  */
 export async function writeCases(load, base, H, commentMomentId) {
+  if (!wanted("like + unlike cycle (writes)") && !wanted("comment creation (writes)")) return { likes: SKIPPED, comments: SKIPPED };
   const pool = Array.from({ length: 3 * CONNECTIONS }, (_, i) => 1000 + i);
   const all = [...pool];
   const unlikeAll = async () => {
