@@ -23,7 +23,7 @@ const CASE_FILTER = (process.env.BENCH_CASES ?? "").split(",").map((s) => s.trim
 /** Does the case `name` run in this bench? @param {string} name */
 export const wanted = (name) => CASE_FILTER.length === 0 || CASE_FILTER.some((part) => name.toLowerCase().includes(part));
 /** A case that did not run (BENCH_CASES): no figures, and the ratios that need it are null. */
-export const SKIPPED = Object.freeze({ reqPerSec: null, p50ms: null, p99ms: null, skipped: true });
+export const SKIPPED = Object.freeze({ reqPerSec: null, p50ms: null, p99ms: null, cpuMsPerRequest: null, skipped: true });
 
 /** Resident memory of one process, in MB. @param {number} pid */
 export function rssOf(pid) {
@@ -63,6 +63,23 @@ export function treeRssOf(pid) {
     } catch {}
   }
   return { rssMB, peakMB };
+}
+
+/**
+ * CPU time (user + system, ms) used so far by a process and its descendants: per-request CPU is
+ * the figure that holds on a shared, busy machine, where req/s and latencies follow the neighbours.
+ * @param {number} pid
+ */
+export function treeCpuMs(pid) {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      // fields after the command's closing parenthesis: utime is the 12th, stime the 13th
+      const fields = fs.readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /** @param {number} pid */
@@ -134,7 +151,7 @@ export async function login(base) {
  */
 export function recorder(results) {
   /** A case's figures from its autocannon run(s): req/s and latencies averaged over the runs. @param {string} name @param {any[]} runs @param {number} [expectStatus] */
-  function record(name, runs, expectStatus) {
+  function record(name, runs, expectStatus, cpuMs = null) {
     const sum = (/** @type {(r: any) => number} */ f) => runs.reduce((n, r) => n + f(r), 0);
     const mean = (/** @type {(r: any) => number} */ f) => sum(f) / runs.length;
     const row = {
@@ -146,6 +163,8 @@ export function recorder(results) {
       errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
       non2xx: sum((r) => r.non2xx),
       bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
+      /** the server's CPU time (all its processes) per answer during the measured run */
+      cpuMsPerRequest: cpuMs === null ? null : +(cpuMs / (sum((r) => r.requests.total) || 1)).toFixed(2),
       /** @type {Record<string, number>} answers other than 2xx (and the expected 304), by status */
       statuses: {},
     };
@@ -156,7 +175,7 @@ export function recorder(results) {
     }
     results.push(row);
     const statuses = Object.entries(row.statuses).map(([c, n]) => `${n}×${c}`).join(" ");
-    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B`);
+    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B${row.cpuMsPerRequest === null ? "" : `  cpu ${row.cpuMsPerRequest} ms/req`}`);
     return row;
   }
 
@@ -164,13 +183,14 @@ export function recorder(results) {
   async function load(name, opts) {
     if (!wanted(name)) return /** @type {any} */ (SKIPPED);
     const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
-    const { beforeRun, ...rest } = opts;
+    const { beforeRun, cpuPid, ...rest } = opts;
     opts = rest;
     if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
     // writes that toggle state start the measured run from a known state (a warm-up can stop mid-cycle)
     await beforeRun?.();
+    const cpuBefore = cpuPid ? treeCpuMs(cpuPid) : 0;
     const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
-    return record(name, [r], opts.expectStatus);
+    return record(name, [r], opts.expectStatus, cpuPid ? treeCpuMs(cpuPid) - cpuBefore : null);
   }
 
   /**

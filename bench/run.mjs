@@ -30,9 +30,11 @@ const ratio = (a, b) => (a != null && b ? +(a / b).toFixed(2) : null);
 /**
  * The page cases (the kid pages, the feed, the moment page, the lists, the revisit that answers 304),
  * named with `suffix` ("" for the main server, " (2 workers)" for the all-cores one).
- * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {any} ids @param {string} suffix
+ * @param {ReturnType<typeof recorder>["load"]} load0 @param {string} base @param {Record<string, string>} H @param {any} ids @param {string} suffix @param {number} cpuPid the server whose CPU time per request is recorded
  */
-async function pageCases(load, base, H, ids, suffix) {
+async function pageCases(load0, base, H, ids, suffix, cpuPid) {
+  /** @type {typeof load0} */
+  const load = (name, opts) => load0(name, { ...opts, cpuPid });
   const landing = await load(`landing page (reference)${suffix}`, { url: `${base}/`, headers: H });
   const m5 = await load(`moments page, 5-moment kid${suffix}`, { url: `${base}/kids/${ids.kid5}/dailyLogs`, headers: H });
   const m20 = await load(`moments page, 20-moment kid${suffix}`, { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
@@ -106,7 +108,7 @@ async function main() {
     const imageUrl = (kidsJson.kids ?? []).find((k) => k.kid_image_url)?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
 
     log(`\nLoad: ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up`);
-    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(load, base, H, ids, "");
+    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(load, base, H, ids, "", /** @type {number} */ (server.pid));
     /** @type {Record<string, number | null>} */
     const fastPath = {};
     /** A GET /api case: against the server, paired (when there is one) with the fast-path-off server. */
@@ -138,7 +140,7 @@ async function main() {
         await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
         await new Promise((r) => setTimeout(r, 1500));
         log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
-        all = await pageCases(load, `http://127.0.0.1:${allPort}`, H, ids, ` (${ALL_CORES} workers)`);
+        all = await pageCases(load, `http://127.0.0.1:${allPort}`, H, ids, ` (${ALL_CORES} workers)`, /** @type {number} */ (allServer.pid));
       } finally {
         await stopServer(allServer);
       }
@@ -176,6 +178,9 @@ async function main() {
       "20-moment page vs landing req/s": ratio(m20.reqPerSec, landing.reqPerSec),
       "20-moment page p99 ms": m20.p99ms,
       "feed vs 20-moment kid p50": ratio(feed.p50ms, m20.p50ms),
+      "feed vs 20-moment kid, server CPU per request": ratio(feed.cpuMsPerRequest, m20.cpuMsPerRequest),
+      "20-moment page vs landing, server CPU per request": ratio(m20.cpuMsPerRequest, landing.cpuMsPerRequest),
+      "304 revisit vs full 20-moment page, server CPU per request": ratio(m304.cpuMsPerRequest, m20.cpuMsPerRequest),
       "20-moment kid vs feed req/s (feed slowdown)": ratio(m20.reqPerSec, feed.reqPerSec),
       "/current/friends vs landing req/s": ratio(friends.reqPerSec, landing.reqPerSec),
       "20-moment page: 304 revisit vs full page req/s": ratio(m304.reqPerSec, m20.reqPerSec),

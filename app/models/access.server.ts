@@ -113,6 +113,25 @@ export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids =
   );
 }
 
+/**
+ * The ids of the kids `viewerId` may see, as a subquery that starts from the viewer's own rows
+ * (their kids, their accepted friends' kids, their accepted co-parent roles) instead of testing
+ * every kid: the same set as whereKidVisibleTo, for lists across families (the feed) that would
+ * otherwise scan the kids table. Friends by the (user_id, status) and (friend_id, status) indexes.
+ */
+export function visibleKidIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
+  const friends = k
+    .select("friendships.friend_id")
+    .from("friendships")
+    .where("friendships.user_id", viewerId)
+    .andWhere("friendships.status", "accepted")
+    .unionAll((q) => q.select("friendships.user_id").from("friendships").where("friendships.friend_id", viewerId).andWhere("friendships.status", "accepted"));
+  return k("kids as visible_kids")
+    .select("visible_kids.id")
+    .where((w) => w.where("visible_kids.user_id", viewerId).orWhereIn("visible_kids.user_id", friends))
+    .unionAll((q) => q.select("co_parents.kid_id").from("co_parents").where("co_parents.user_id", viewerId).andWhere("co_parents.status", "accepted"));
+}
+
 /** The kids (`kids` or its alias) that `viewerId` owns or co-parents: My Kids. */
 export function whereKidParentIs(qb: Knex.QueryBuilder, viewerId: Value, kids = "kids"): Knex.QueryBuilder {
   return qb.where((w) => parentOf(w, viewerId, kids));
