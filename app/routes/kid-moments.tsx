@@ -79,11 +79,12 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
   const here = location.pathname + withoutConfirm(location.search);
   const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
   const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  // the page's own query once; each moment's link only adds its id
+  const deleteBase = new URLSearchParams(withoutConfirm(location.search));
+  deleteBase.set("confirm", "delete-moment");
   const deleteTo = (id: number) => {
-    const p = new URLSearchParams(withoutConfirm(location.search));
-    p.set("confirm", "delete-moment");
-    p.set("dailyLogId", String(id));
-    return `${location.pathname}?${p}`;
+    deleteBase.set("dailyLogId", String(id));
+    return `${location.pathname}?${deleteBase}`;
   };
   const heading = `${kid.name}'s Moments`;
   return (
