@@ -13,6 +13,10 @@ const port = Number(process.env.E2E_PORT ?? 3311);
 // makes one in CI and runs the API and access specs against it (docs/decisions/0021-*).
 const databaseUrl = process.env.E2E_DATABASE_URL?.trim() ?? "";
 export const baseURL = `http://127.0.0.1:${port}`;
+// The test SMTP server (tests/e2e/global-smtp.ts, started by the global setup, which Playwright runs
+// after starting the web server: hence a fixed port, 10000 above the server's unless set).
+process.env.E2E_SMTP_PORT ??= String(port + 10_000);
+const smtpUrl = `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`;
 
 const chromiumArgs = [
   "--no-sandbox",
@@ -26,6 +30,7 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalSetup: "./tests/e2e/global-smtp.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -67,6 +72,8 @@ export default defineConfig({
       LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",
       // every spec signs up new accounts from this one address
       SIGNUP_MAX_PER_ADDRESS: "100000",
+      // every message goes over SMTP to the test server (never the .eml outbox)
+      SMTP_URL: smtpUrl,
     },
   },
 });

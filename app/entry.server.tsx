@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
 import { isClientError, isUnavailable } from "./web/request-guard.server";
+import { startDevBackground } from "./jobs/dev-background.server";
 
 export const streamTimeout = 5_000;
 
@@ -84,3 +85,8 @@ export { runScheduledJobs } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";
 export { startMailSender } from "./mail/sender.server";
 export { startDigestScheduler } from "./mail/digest.server";
+
+// `npm run dev` (react-router dev) has no server/index.mjs to start the mail sender, the digest
+// scheduler and the periodic jobs: start them here, once per process (app/jobs/dev-background.server.ts).
+// import.meta.env.DEV is false in the production build, so the server of `npm start` never does.
+if (import.meta.env?.DEV && !process.env.VITEST) void startDevBackground();

@@ -17,7 +17,8 @@ export type TestSmtp = {
   close(): Promise<void>;
 };
 
-export async function startTestSmtp(): Promise<TestSmtp> {
+/** Starts the server on 127.0.0.1: on `port`, or (default) on a free one. */
+export async function startTestSmtp({ port: wanted = 0 }: { port?: number } = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const waiters: { count: number; resolve: (m: ReceivedMail[]) => void }[] = [];
   let hold: (() => void) | null = null;
@@ -55,7 +56,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(wanted, "127.0.0.1", () => resolve());
+  });
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {

@@ -9,6 +9,8 @@ export function serializeInvitation(invitation: Invitation) {
     state: invitation.state,
     created_at: invitation.createdAt,
     expires_at: invitation.expiresAt,
+    circle: invitation.circle,
+    relationship: invitation.relationship,
     friend: invitation.friend ? { id: invitation.friend.id, name: invitation.friend.name } : null,
   };
 }

@@ -2,8 +2,10 @@ import { useEffect, useState } from "react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
-import { ErrorSummary, Field, SubmitButton, summaryErrors, TextareaField } from "./forms";
+import type { FieldMetadata } from "@conform-to/react";
+import { ErrorSummary, Field, FieldError, SelectField, SubmitButton, summaryErrors, TextareaField } from "./forms";
 import { InviteSchema } from "~/forms/invite";
+import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS } from "~/forms/circles";
 import type { Invitation } from "~/models/invitations.server";
 
 // The friends page's invitations (docs/spec.md "Invitations"): the new link (selectable text, and
@@ -60,6 +62,28 @@ function NewLinkPanel({ link }: { link: NewLink }) {
   );
 }
 
+/** "Their circle": Family or Friends (checked: Friends, the default of every friendship). */
+function CircleChoice({ meta }: { meta: FieldMetadata<unknown> }) {
+  const initial = meta.initialValue === "family" ? "family" : "friends";
+  const hasError = Boolean(meta.errors?.length);
+  return (
+    <fieldset className={"fieldset audience" + (hasError ? " field--error" : "")} aria-describedby={hasError ? meta.errorId : undefined} key={meta.key}>
+      <legend>Their circle</legend>
+      <FieldError id={meta.errorId} errors={meta.errors} />
+      {CIRCLES.map((value, i) => {
+        const id = i === 0 ? meta.id : `${meta.id}-${value}`;
+        return (
+          <div className="audience__choice" key={value}>
+            <input type="radio" id={id} name={meta.name} value={value} defaultChecked={initial === value} />
+            <label htmlFor={id}>{CIRCLE_LABELS[value]}</label>
+          </div>
+        );
+      })}
+      <p className="field-hint">Family sees the moments you share with Family. You can change it later.</p>
+    </fieldset>
+  );
+}
+
 function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -69,7 +93,7 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
   });
-  const errors = summaryErrors(fields as never, ["note", "email"], form.errors, form.id);
+  const errors = summaryErrors(fields as never, ["note", "email", "circle", "relationship"], form.errors, form.id);
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
   return (
     <>
@@ -78,6 +102,13 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
         <input type="hidden" name="intent" value="invite" />
         <TextareaField meta={fields.note} label="Note (optional)" hint="Shown to them when they open the link." textareaProps={{ rows: 2, maxLength: 500 }} />
         <Field meta={fields.email} label="Their email address (optional)" hint="We email them the link. Leave it empty to send the link yourself." type="email" inputProps={{ autoComplete: "off", spellCheck: false }} />
+        <CircleChoice meta={fields.circle} />
+        <SelectField
+          meta={fields.relationship}
+          label="Relationship (optional)"
+          placeholder="Not set"
+          options={FRIEND_RELATIONSHIPS.map((r) => ({ value: r, label: FRIEND_RELATIONSHIP_LABELS[r] }))}
+        />
         <SubmitButton pending={pending} pendingText="Creating…">
           Create invitation link
         </SubmitButton>
@@ -106,7 +137,9 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
                 <div>
                   <span className="friend-who__username">{i.email ?? "Link without email"}</span>
                   <span className="friend-who__name">
-                    {i.note ? `“${i.note}” · ` : ""}works until {dateText(i.expiresAt)}
+                    {i.note ? `“${i.note}” · ` : ""}
+                    {CIRCLE_LABELS[i.circle]}
+                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""} · works until {dateText(i.expiresAt)}
                   </span>
                 </div>
               </div>

@@ -34,9 +34,15 @@ export function Modal({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    opener.current = document.activeElement;
+    // focus already inside (a click or a failed submit between hydration and this effect) stays there
+    const inside = dialog.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+    opener.current = inside ? null : document.activeElement;
     if (dialog.open) dialog.close();
     dialog.showModal();
+    if (inside) {
+      inside.focus();
+      return () => returnFocus(opener.current);
+    }
     // the error summary or an explicit autofocus first, then the first field, then the first control
     const focusTarget =
       dialog.querySelector<HTMLElement>(".modal__content [data-autofocus], .modal__content [autofocus]") ??

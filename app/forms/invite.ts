@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CIRCLE_MESSAGES, CIRCLES, FRIEND_RELATIONSHIPS, type Circle, type FriendRelationship } from "./circles";
 
 // The forms of issue #16: an invitation, joining by one, asking for a sign-in link.
 
@@ -19,7 +20,7 @@ const emailValue = (required: string) =>
     .max(254, "Enter an email address like name@example.com.")
     .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "Enter an email address like name@example.com.");
 
-/** A parent's new invitation: both fields optional. */
+/** A parent's new invitation: every field optional (the circle defaults to Friends, docs/spec.md §6). */
 export const InviteSchema = z.object({
   note: optionalText(500, "The note must be 500 characters or fewer."),
   email: z
@@ -30,8 +31,13 @@ export const InviteSchema = z.object({
     .refine((v) => v === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "Enter an email address like name@example.com.")
     .optional()
     .transform((v) => (v ? v : undefined)),
+  circle: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(CIRCLES, { error: CIRCLE_MESSAGES.circle }).optional()),
+  relationship: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.enum(FRIEND_RELATIONSHIPS, { error: CIRCLE_MESSAGES.relationship }).optional(),
+  ),
 });
-export type InviteInput = { note?: string; email?: string };
+export type InviteInput = { note?: string; email?: string; circle?: Circle; relationship?: FriendRelationship };
 
 /** Joining by an invitation: name and email; a password only if they want one. */
 export const JoinSchema = z.object({

@@ -17,6 +17,11 @@ export const LIMITS = {
   invitesPerUser: { max: 20, windowMs: 24 * 60 * 60_000 },
   /** Answers to invitation forms from one client address. */
   inviteAnswersPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  /**
+   * Changes of one's own email address (each one tells whether the new address has an account:
+   * docs/decisions/0033-sign-up-enumeration.md), per user.
+   */
+  emailChangesPerUser: { max: 10, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -2,7 +2,7 @@
 // server processes sharing one count: tests/unit/processes.test.ts.
 import { describe, expect, it } from "vitest";
 import { db } from "./db.server";
-import { blockedFor, count, hit, purgeExpiredLimits, reset } from "./rate-limit.server";
+import { addressNetwork, blockedFor, count, hit, purgeExpiredLimits, reset } from "./rate-limit.server";
 
 const MINUTE = 60_000;
 
@@ -57,5 +57,19 @@ describe("rate limits", () => {
     expect(await purgeExpiredLimits()).toBeGreaterThanOrEqual(1);
     expect(await count("login:account:someone@example.com")).toBe(1);
     expect((await db()("rate_limits").count({ n: "*" }).first())!.n).toBeLessThan(before);
+  });
+});
+
+describe("addressNetwork", () => {
+  it("an IPv4 address is itself; an IPv6 address is its /64, however it is written", () => {
+    expect(addressNetwork("203.0.113.9")).toBe("203.0.113.9");
+    expect(addressNetwork("unknown")).toBe("unknown");
+    for (const a of ["2001:db8:7:0::1", "2001:0DB8:0007:0000:ffff:ffff:ffff:ffff", "2001:db8:7::", "2001:db8:7:0:1:2:3.4.5.6", "2001:db8:7::1%eth0"]) {
+      expect(addressNetwork(a), a).toBe("2001:db8:7:0::/64");
+    }
+    expect(addressNetwork("2001:db8:7:1::1")).toBe("2001:db8:7:1::/64");
+    expect(addressNetwork("::1")).toBe("0:0:0:0::/64");
+    expect(addressNetwork("::ffff:1.2.3.4")).toBe("0:0:0:0::/64");
+    expect(addressNetwork("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
   });
 });

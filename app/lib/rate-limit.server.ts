@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import net from "node:net";
 import { writeTransaction } from "./db.server";
 import { query } from "./query.server";
 
@@ -24,6 +25,25 @@ export type Hit = {
   /** Milliseconds until the window ends (when a blocked key may try again). */
   retryAfterMs: number;
 };
+
+/**
+ * The part of a client address a per-address limit counts: an IPv4 address itself; an IPv6
+ * address its /64 network (one household or server is given a whole /64 and can pick any address
+ * in it, so counting single IPv6 addresses would let one machine step around the limit;
+ * docs/decisions/0033-sign-up-enumeration.md). Anything else ("unknown") as it is.
+ */
+export function addressNetwork(address: string): string {
+  const plain = address.split("%")[0]!; // a zone index (fe80::1%eth0)
+  if (!net.isIPv6(plain)) return address;
+  const [head = "", tail] = plain.toLowerCase().split("::");
+  const part = (s: string) => (s ? s.split(":") : []);
+  // an IPv4 tail (::ffff:1.2.3.4 style) is two groups; it only ever falls in the host half
+  const groups = tail === undefined ? part(head) : [...part(head), ...Array(8 - part(head).length - part(tail).length - (tail.includes(".") ? 1 : 0)).fill("0"), ...part(tail)];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
 
 function stored(key: string): string {
   return crypto.createHash("sha256").update(key).digest("hex");

@@ -196,6 +196,28 @@ export async function isBlockedBetween(a: number, b: number, conn?: Db): Promise
   return { blocked: Boolean(row), blockedBy: row ? Number(row.blocker_id) : null };
 }
 
+const blockWithAddress = query<{ userId: number; email: string }>((p, k) =>
+  k("users")
+    .where("users.email_normalized", p("email"))
+    .whereExists((sub) =>
+      sub
+        .select(k.raw("1"))
+        .from("blocks")
+        .where((x) => x.where("blocks.blocker_id", k.ref("users.id")).andWhere("blocks.blocked_id", p("userId")))
+        .orWhere((y) => y.where("blocks.blocker_id", p("userId")).andWhere("blocks.blocked_id", k.ref("users.id"))),
+    )
+    .first("users.id"),
+);
+
+/**
+ * Is there a block between `userId` and the account that uses the (normalized) address `email`?
+ * For an emailed invitation: such a message is not sent, and the inviter is not told
+ * (docs/spec.md "Invitations"). No account at that address: false.
+ */
+export async function isBlockedWithAddress(userId: number, email: string, conn?: Db): Promise<boolean> {
+  return Boolean(await blockWithAddress.first({ userId, email }, { conn }));
+}
+
 /** `users.id` (or `column`) has not blocked `viewerId`: for searches, so a blocker cannot be found. */
 export function whereNotBlockedBy(qb: Knex.QueryBuilder, column: string, viewerId: Value): Knex.QueryBuilder {
   const k = db();

@@ -5,7 +5,7 @@ import { isStored, listStored } from "~/images/test-fixtures.server";
 import { cookieFor, makeUser } from "../../tests/helpers";
 import { userReferenceColumns, userTraces } from "../../tests/user-traces";
 import { insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
-import { changePassword, deleteAccount, getAccount, updateProfile, FRESH_SIGN_IN_MS } from "./account.server";
+import { changePassword, deleteAccount, EMAIL_CHANGES_TOO_MANY, getAccount, updateProfile, FRESH_SIGN_IN_MS } from "./account.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { createSession, endOtherSessions, endSessionByHandle, getSessionUser, LAST_SEEN_EVERY_MS, listSessions } from "./sessions.server";
 import { checkCredentials } from "~/web/auth.server";
@@ -49,6 +49,23 @@ describe("updateProfile", () => {
     });
     // the account's own username in other case is no conflict
     expect(await updateProfile(u.id, profile(u, { username: u.username.toUpperCase(), current_password: "secret1" }))).toMatchObject({ ok: true });
+  });
+
+  it("tries of a new email address are limited per user per day, taken ones included; names still change", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    for (let i = 0; i < 10; i++) {
+      const email = i % 2 ? other.email : `try${i}x${u.id}@example.com`;
+      expect((await updateProfile(u.id, profile(u, { email, current_password: "secret1" }))).ok, `try ${i}`).toBe(i % 2 === 0);
+    }
+    expect(await updateProfile(u.id, profile(u, { email: other.email, current_password: "secret1" }))).toEqual({
+      ok: false,
+      kind: "too-many",
+      message: EMAIL_CHANGES_TOO_MANY,
+      fieldErrors: { email: [EMAIL_CHANGES_TOO_MANY] },
+    });
+    const current = (await getAccount(u.id))!;
+    expect(await updateProfile(u.id, profile(current, { first_name: "Still" }))).toMatchObject({ ok: true, user: { first_name: "Still" } });
   });
 
   it("an account without a password changes its email without one", async () => {

@@ -1,11 +1,12 @@
 import { isUniqueViolation, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server";
+import { withinLimit } from "~/lib/limits.server";
 import { withImageTransaction } from "~/images/storage.server";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
 import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
 import { deleteSubmissionsOf } from "./submissions.server";
-import { conflict, invalid, invalidField, notFound, type Result } from "./refusal";
+import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
 
 // A person's own account (docs/spec.md, Settings and "Delete my account"): change the profile,
@@ -27,10 +28,13 @@ export async function getAccount(userId: number): Promise<Account | null> {
   return { ...user, has_password: hasPassword(row.password_hash), created_at: row.created_at };
 }
 
+export const EMAIL_CHANGES_TOO_MANY = "You have changed your email address as often as one may in a day. Try again tomorrow.";
+
 /**
  * Changes names, username and email. A new username or email needs the current password when the
  * account has one (a stolen session alone cannot take the account over). Refused: not-found (no
- * such user), invalid (current_password), conflict (email/username taken, in sign-up's words).
+ * such user), invalid (current_password), too-many (more than 10 new email addresses tried in a
+ * day, as a field error of `email`), conflict (email/username taken, in sign-up's words).
  */
 export async function updateProfile(userId: number, input: ProfileInput): Promise<Result<{ user: User }>> {
   const row = await accountRow.first<AccountRow>({ id: userId });
@@ -41,6 +45,10 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
   if (changesLogin && hasPassword(row.password_hash)) {
     if (!input.current_password) return invalidField("current_password", CURRENT_PASSWORD_REQUIRED);
     if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
+  }
+  // a new email is counted before it is looked up: "already in use" must not be a free oracle
+  if (email !== row.email_normalized && !(await withinLimit("emailChangesPerUser", String(userId)))) {
+    return { ...tooMany(EMAIL_CHANGES_TOO_MANY), fieldErrors: { email: [EMAIL_CHANGES_TOO_MANY] } };
   }
   const taken = await takenErrors(email, username, userId);
   if (taken) return conflict(undefined, taken);

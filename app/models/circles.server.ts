@@ -24,6 +24,11 @@ export function labelFromRow(row: Record<string, unknown>, viewerId: number): Fr
   };
 }
 
+/** The circle and relationship an invitation row presets (its `circle`, `relationship` columns). */
+export function presetFromRow(row: Record<string, unknown>): FriendLabel {
+  return { circle: row.circle === "family" ? "family" : "friends", relationship: (row.relationship as FriendRelationship | null) ?? null };
+}
+
 /** The friendships columns `labelFromRow` needs, for table alias `t`. */
 export const labelColumns = (t: string) => [
   `${t}.user_low`,

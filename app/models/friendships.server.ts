@@ -185,17 +185,38 @@ export async function insertFriendship(
   return friendshipFromRow(row as Record<string, unknown>);
 }
 
+const pairStatus = query<{ low: number; high: number }>((p, k) =>
+  k("friendships").where("friendships.user_low", p("low")).andWhere("friendships.user_high", p("high")).first("friendships.status"),
+);
+
 /**
  * An invitation was accepted (app/models/invitations.server.ts): `inviterId` and `userId` become
  * accepted friends on `conn` (the accepting transaction), whatever stood between them before (a
- * pending or denied request either way is turned into the accepted friendship).
+ * pending or denied request either way is turned into the accepted friendship), and the inviter's
+ * side files the new friend as the invitation preset (`preset`: circle and relationship). A
+ * friendship that was accepted already keeps the labels its sides chose. A block between the two
+ * (either way) makes no friendship: answers false and writes nothing, so the caller can refuse
+ * without saying why.
  */
-export async function befriendByInvitation(conn: Db, inviterId: number, userId: number): Promise<void> {
-  const changed = await conn("friendships")
-    .where({ user_low: Math.min(inviterId, userId), user_high: Math.max(inviterId, userId) })
-    .update({ status: "accepted", updated_at: nowIso() });
-  if (!changed) await insertFriendship(conn, inviterId, userId, "accepted");
+export async function befriendByInvitation(
+  conn: Db,
+  inviterId: number,
+  userId: number,
+  preset: FriendLabel = { circle: "friends", relationship: null },
+): Promise<boolean> {
+  if ((await isBlockedBetween(inviterId, userId, conn)).blocked) return false;
+  const pair = { user_low: Math.min(inviterId, userId), user_high: Math.max(inviterId, userId) };
+  const before = await pairStatus.first({ low: pair.user_low, high: pair.user_high }, { conn });
+  if (!before) await insertFriendship(conn, inviterId, userId, "accepted");
+  if (before?.status !== "accepted") {
+    const side =
+      inviterId === pair.user_low
+        ? { low_circle: preset.circle, low_relationship: preset.relationship }
+        : { high_circle: preset.circle, high_relationship: preset.relationship };
+    await conn("friendships").where(pair).update({ status: "accepted", ...side, updated_at: nowIso() });
+  }
   await notify(conn, [{ userId: inviterId, kind: "invite-accepted", actorId: userId }]);
+  return true;
 }
 
 /**

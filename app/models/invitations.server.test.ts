@@ -3,9 +3,11 @@ import { db } from "~/lib/db.server";
 import { resetLimits } from "~/lib/limits.server";
 import { hashLinkToken } from "~/lib/tokens.server";
 import { canSeeKidsOf } from "./access.server";
-import { acceptInvitation, createInvitation, joinByInvitation, listInvitations, readInvitation, revokeInvitation } from "./invitations.server";
+import { acceptInvitation, createInvitation, INVITATION_MESSAGES, joinByInvitation, listInvitations, readInvitation, revokeInvitation } from "./invitations.server";
 import { createFriendSignInLink, readSignInLink, requestSignInLink, useSignInLink } from "./sign-in-links.server";
 import { getUserWithPasswordByEmail } from "./users.server";
+import { blockUser } from "./blocks.server";
+import { labelFromRow, setFriendLabel } from "./circles.server";
 import { makeUser } from "../../tests/helpers";
 
 // Invitations and sign-in links on the real database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
@@ -94,6 +96,83 @@ describe("invitations", () => {
     expect((await readInvitation(tokenOf(b.url))).state).toBe("expired");
     expect(await joinByInvitation(tokenOf(b.url), { name: "X Y", email: "xy@example.com" }, ORIGIN)).toMatchObject({ ok: false, kind: "conflict" });
     expect((await readInvitation("not-a-token")).state).toBe("unknown");
+  });
+
+  it("an invitation presets the inviter's circle and relationship; accepting applies them to the inviter's side only", async () => {
+    const uncle = await makeUser(); // made first: the inviter below is the friendship's high side
+    const parent = await makeUser();
+    const aunt = await makeUser();
+    const labelsOf = async (a: number, b: number) => {
+      const row = await db()("friendships").where({ user_low: Math.min(a, b), user_high: Math.max(a, b) }).first();
+      return { [a]: labelFromRow(row, a), [b]: labelFromRow(row, b), status: row.status };
+    };
+    // signed out: a new account (the inviter is the low side)
+    const family = await createInvitation(parent, { circle: "family", relationship: "grandparent" }, ORIGIN);
+    if (!family.ok) throw new Error("refused");
+    expect(family.invitation).toMatchObject({ circle: "family", relationship: "grandparent" });
+    const joined = await joinByInvitation(tokenOf(family.url), { name: "Oma Greta", email: "oma-preset@example.com" }, ORIGIN);
+    if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
+    expect(await labelsOf(parent.id, joined.user.id)).toEqual({
+      [parent.id]: { circle: "family", relationship: "grandparent" },
+      [joined.user.id]: { circle: "friends", relationship: null },
+      status: "accepted",
+    });
+    // signed in (the inviter is the high side)
+    const cousin = await createInvitation(parent, { circle: "family", relationship: "cousin" }, ORIGIN);
+    if (!cousin.ok) throw new Error("refused");
+    expect(await acceptInvitation(uncle.id, tokenOf(cousin.url))).toMatchObject({ ok: true });
+    expect(await labelsOf(parent.id, uncle.id)).toMatchObject({ [parent.id]: { circle: "family", relationship: "cousin" }, [uncle.id]: { circle: "friends", relationship: null } });
+    // by the sign-in link an existing address is sent
+    const caregiver = await createInvitation(parent, { circle: "family", relationship: "caregiver" }, ORIGIN);
+    if (!caregiver.ok) throw new Error("refused");
+    await joinByInvitation(tokenOf(caregiver.url), { name: "Aunt", email: aunt.email }, ORIGIN);
+    const [mail] = await queued(aunt.email);
+    expect(await useSignInLink(/\/login\/link\/([A-Za-z0-9_-]{43})/.exec(mail.text_body)![1]!)).toMatchObject({ ok: true });
+    expect((await labelsOf(parent.id, aunt.id))[parent.id]).toEqual({ circle: "family", relationship: "caregiver" });
+    // no preset: Friends, no relationship; a friendship accepted already keeps the labels its sides chose
+    const plain = await createInvitation(parent, {}, ORIGIN);
+    if (!plain.ok) throw new Error("refused");
+    expect(plain.invitation).toMatchObject({ circle: "friends", relationship: null });
+    const row = await db()("friendships").where({ user_low: Math.min(parent.id, uncle.id), user_high: Math.max(parent.id, uncle.id) }).first("id");
+    expect(await setFriendLabel(parent.id, row.id, { circle: "friends", relationship: "other" })).toMatchObject({ ok: true });
+    expect(await acceptInvitation(uncle.id, tokenOf(plain.url))).toMatchObject({ ok: true });
+    const again = await createInvitation(parent, { circle: "family" }, ORIGIN);
+    if (!again.ok) throw new Error("refused");
+    expect(await acceptInvitation(uncle.id, tokenOf(again.url))).toMatchObject({ ok: true });
+    expect((await labelsOf(parent.id, uncle.id))[parent.id]).toEqual({ circle: "friends", relationship: "other" });
+  });
+
+  it("blocks: no invitation is emailed between blocked users, and answering one makes no friendship; nothing says why", async () => {
+    const blocker = await makeUser();
+    const blocked = await makeUser();
+    expect(await blockUser(blocker.id, blocked.id)).toMatchObject({ ok: true });
+    // emailed either way: the answer is the same as for any address, and no message is queued
+    const toBlocked = await createInvitation(blocker, { email: blocked.email }, ORIGIN);
+    const toBlocker = await createInvitation(blocked, { email: blocker.email.toUpperCase() }, ORIGIN);
+    const toNobody = await createInvitation(blocked, { email: "nobody-here@example.com" }, ORIGIN);
+    for (const made of [toBlocked, toBlocker, toNobody]) expect(made).toMatchObject({ ok: true, invitation: { state: "pending" } });
+    expect(await queued(blocked.email)).toEqual([]);
+    expect(await queued(blocker.email)).toEqual([]);
+    expect(await queued("nobody-here@example.com")).toHaveLength(1);
+    if (!toBlocked.ok || !toBlocker.ok) throw new Error("refused");
+    // signed in, either way round: the answer of a link that can no longer be used; the link stays pending
+    for (const [viewer, made] of [
+      [blocked, toBlocked],
+      [blocker, toBlocker],
+    ] as const) {
+      expect(await acceptInvitation(viewer.id, tokenOf(made.url))).toEqual({ ok: false, kind: "invalid", message: INVITATION_MESSAGES.unusable });
+      expect((await readInvitation(tokenOf(made.url))).state).toBe("pending");
+    }
+    expect(await canSeeKidsOf(blocked.id, blocker.id)).toBe(false);
+    expect(await canSeeKidsOf(blocker.id, blocked.id)).toBe(false);
+    expect(await db()("friendships").where({ user_low: Math.min(blocker.id, blocked.id), user_high: Math.max(blocker.id, blocked.id) })).toEqual([]);
+    // signed out with the blocked user's address: "check your email" as for any account, then the sign-in link signs in without a friendship
+    expect(await joinByInvitation(tokenOf(toBlocked.url), { name: "Someone", email: blocked.email }, ORIGIN)).toEqual({ ok: true, outcome: "check-email" });
+    const [mail] = await queued(blocked.email);
+    expect(await useSignInLink(/\/login\/link\/([A-Za-z0-9_-]{43})/.exec(mail.text_body)![1]!)).toMatchObject({ ok: true, user: { id: blocked.id } });
+    expect(await canSeeKidsOf(blocked.id, blocker.id)).toBe(false);
+    expect((await listInvitations(blocker.id)).find((i) => i.id === toBlocked.invitation.id)).toMatchObject({ state: "used", friend: null });
+    expect(await db()("notifications").where({ user_id: blocker.id, kind: "invite-accepted" })).toEqual([]);
   });
 
   it("invitation creation is limited per user per day", async () => {

@@ -9,7 +9,9 @@ import { displayName } from "~/lib/names";
 import { enqueueMail } from "~/mail/queue.server";
 import { invitationMail, signInLinkMail } from "~/mail/messages.server";
 import type { InviteInput, JoinInput } from "~/forms/invite";
-import { requireInvitationOwner } from "./access.server";
+import type { Circle, FriendRelationship } from "~/forms/circles";
+import { presetFromRow } from "./circles.server";
+import { isBlockedWithAddress, requireInvitationOwner } from "./access.server";
 import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
@@ -23,7 +25,11 @@ import { getUserById, insertUser, normalizeEmail, normalizeUsername, type User }
 // makes it an accepted friend of the inviter, in one transaction; or, signed in, only the
 // friendship. An address that already has an account is never told so: the invitation is used
 // and that address gets a sign-in link that accepts it (so one invitation tells its holder at
-// most about one address, and costs them the invitation).
+// most about one address, and costs them the invitation). An invitation presets how the inviter
+// files the one who answers it (circle, relationship: the inviter's side of the new friendship).
+// A block between the inviter and the one answering (either way) makes no friendship; the answer
+// is the one for a link that can no longer be used, and an emailed invitation to an address whose
+// account is in a block with the inviter is not sent (the inviter sees no difference).
 
 export type InvitationState = "pending" | "accepted" | "used" | "revoked" | "expired";
 
@@ -34,6 +40,9 @@ export type Invitation = {
   createdAt: string;
   expiresAt: string;
   state: InvitationState;
+  /** How the inviter files whoever answers it (docs/spec.md "Invitations"). */
+  circle: Circle;
+  relationship: FriendRelationship | null;
   /** Who joined by it (accepted). */
   friend: { id: number; name: string; hasPassword: boolean } | null;
 };
@@ -63,6 +72,8 @@ const invitationColumns = [
   "invitations.accepted_at",
   "invitations.accepted_by",
   "invitations.revoked_at",
+  "invitations.circle",
+  "invitations.relationship",
   "friend.username as friend_username",
   "friend.first_name as friend_first_name",
   "friend.last_name as friend_last_name",
@@ -77,6 +88,7 @@ function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invita
     createdAt: String(row.created_at),
     expiresAt: String(row.expires_at),
     state: stateOf(row, now),
+    ...presetFromRow(row),
     friend: row.accepted_by
       ? {
           id: Number(row.accepted_by),
@@ -128,12 +140,15 @@ export async function createInvitation(
           token_hash: hash,
           note: input.note ?? null,
           email: input.email ?? null,
+          circle: input.circle ?? "friends",
+          relationship: input.relationship ?? null,
           created_at: now.toISOString(),
           expires_at: expiresAt,
         })
         .returning("id"),
     );
-    if (input.email) {
+    // not to an address whose account is in a block with the inviter (nothing says so)
+    if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
       await enqueueMail(trx, invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }));
     }
     return id;
@@ -173,6 +188,8 @@ const invitationByHash = query<{ hash: string }>((p, k) =>
       "invitations.accepted_at",
       "invitations.accepted_by",
       "invitations.revoked_at",
+      "invitations.circle",
+      "invitations.relationship",
       "inviter.username",
       "inviter.first_name",
       "inviter.last_name",
@@ -208,7 +225,7 @@ async function consume(trx: Db, token: string) {
     .update({ accepted_at: now });
   if (changed !== 1) return null;
   const row = await invitationByHash.first({ hash }, { conn: trx });
-  return row ? { id: Number(row.id), inviterId: Number(row.inviter_id) } : null;
+  return row ? { id: Number(row.id), inviterId: Number(row.inviter_id), preset: presetFromRow(row) } : null;
 }
 
 const takenEmailOrUsername = query<{ email: string; username: string }>((p, k) =>
@@ -273,7 +290,7 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
         const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
         const userId = await insertUser(trx, { email, username, password_hash, ...names });
         await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
-        await befriendByInvitation(trx, invitation.inviterId, userId);
+        await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
         await insertDefaultDigest(trx, userId);
         return { ok: true, joined: userId };
       });
@@ -291,18 +308,31 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
   return invalid(INVITATION_MESSAGES.unusable);
 }
 
-/** Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is used). */
+/** Thrown inside the accepting transaction to undo it: a block stands between the two. */
+class NoFriendship extends Error {}
+
+/**
+ * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is
+ * used), filed on the inviter's side as the invitation presets. A block between them: the answer
+ * of a link that can no longer be used, and nothing changes (the link stays as it was).
+ */
 export async function acceptInvitation(viewerId: number, token: string | undefined): Promise<Result<{ inviterName: string }>> {
   const link = await readInvitation(token);
   if (link.state !== "pending" || !token) return conflict(INVITATION_MESSAGES.unusable);
   if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);
-  const done = await writeTransaction(async (trx) => {
-    const invitation = await consume(trx, token);
-    if (!invitation) return false;
-    await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
-    await befriendByInvitation(trx, invitation.inviterId, viewerId);
-    return true;
-  });
-  if (!done) return conflict(INVITATION_MESSAGES.unusable);
+  try {
+    const done = await writeTransaction(async (trx) => {
+      const invitation = await consume(trx, token);
+      if (!invitation) return false;
+      if (!(await befriendByInvitation(trx, invitation.inviterId, viewerId, invitation.preset))) throw new NoFriendship();
+      await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
+      return true;
+    });
+    if (!done) return conflict(INVITATION_MESSAGES.unusable);
+  } catch (error) {
+    // not a conflict: the link itself is still pending (the page shows this message, not its state)
+    if (error instanceof NoFriendship) return invalid(INVITATION_MESSAGES.unusable);
+    throw error;
+  }
   return { ok: true, inviterName: link.inviterName ?? "" };
 }

@@ -6,6 +6,7 @@ import { withinLimit } from "~/lib/limits.server";
 import { enqueueMail } from "~/mail/queue.server";
 import { signInLinkMail } from "~/mail/messages.server";
 import { requireInvitedFriend } from "./access.server";
+import { presetFromRow } from "./circles.server";
 import { befriendByInvitation, parseUserId } from "./friendships.server";
 import { conflict, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, type User } from "./users.server";
@@ -115,7 +116,7 @@ export async function readSignInLink(token: string | undefined): Promise<{ state
   return { state: stateOf(row), purpose: row ? (String(row.purpose) as LinkPurpose) : null };
 }
 
-const invitationInviter = query<{ id: number }>((p, k) => k("invitations").where("id", p("id")).first("inviter_id"));
+const invitationInviter = query<{ id: number }>((p, k) => k("invitations").where("id", p("id")).first("inviter_id", "circle", "relationship"));
 
 /**
  * Uses a link: once, before it expires (the conditional UPDATE is the single use, so two clicks
@@ -134,8 +135,10 @@ export async function useSignInLink(token: string | undefined): Promise<Result<{
     if (row.invitation_id) {
       const invitation = await invitationInviter.first({ id: Number(row.invitation_id) }, { conn: trx });
       if (invitation && Number(invitation.inviter_id) !== userId) {
-        await trx("invitations").where("id", Number(row.invitation_id)).update({ accepted_by: userId });
-        await befriendByInvitation(trx, Number(invitation.inviter_id), userId);
+        // a block between the two: signed in, but no friendship (and nothing says why)
+        if (await befriendByInvitation(trx, Number(invitation.inviter_id), userId, presetFromRow(invitation))) {
+          await trx("invitations").where("id", Number(row.invitation_id)).update({ accepted_by: userId });
+        }
       }
     }
     // the other emailed links of this account stop working too: one sign-in per request

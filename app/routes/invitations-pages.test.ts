@@ -33,14 +33,14 @@ describe("the friends page's invitations", () => {
   it("creating one redirects (PRG) and the next page shows the link once; pending invitations are listed and revocable", async () => {
     const parent = await makeUser();
     const cookie = await cookieFor(parent);
-    const res = await invite(cookie, { note: "For Oma", email: "oma@example.com" });
+    const res = await invite(cookie, { note: "For Oma", email: "oma@example.com", circle: "family", relationship: "grandparent" });
     expect(res.status).toBe(303);
     expect(res.headers.get("Location")).toBe("/current/friends#new-link");
     const flash = res.headers.getSetCookie().find((c) => c.startsWith("sm_new_link="))!.split(";")[0]!;
     const page = await friendsPage.loader(args(req("/current/friends", { cookie: `${cookie}; ${flash}` })));
     expect(page.newLink).toMatchObject({ kind: "invitation", who: "oma@example.com" });
     expect(page.newLink!.url).toMatch(new RegExp(`^${BASE}/invite/[A-Za-z0-9_-]{43}$`));
-    expect(page.familyInvitations).toMatchObject([{ state: "pending", note: "For Oma", email: "oma@example.com" }]);
+    expect(page.familyInvitations).toMatchObject([{ state: "pending", note: "For Oma", email: "oma@example.com", circle: "family", relationship: "grandparent" }]);
     // without the cookie the link is not shown again (its token is not stored)
     expect((await friendsPage.loader(args(req("/current/friends", { cookie })))).newLink).toBeNull();
     const revoked = (await friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "revoke-invite", invitationId: String(page.familyInvitations[0]!.id) } })))) as Response;
@@ -53,6 +53,7 @@ describe("the friends page's invitations", () => {
     const cookie = await cookieFor(parent);
     const bad = await invite(cookie, { email: "not an email" });
     expect(statusOf(bad)).toBe(400);
+    for (const form of [{ circle: "enemies" }, { relationship: "boss" }] as Record<string, string>[]) expect(statusOf(await invite(cookie, form))).toBe(400);
     expect(await db()("invitations").where("inviter_id", parent.id)).toEqual([]);
     await invite(cookie);
     const [row] = await db()("invitations").where("inviter_id", parent.id);
@@ -114,6 +115,20 @@ describe("/invite/:token", () => {
     expect(res.headers.get("Location")).toBe("/current/friends");
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(true);
   });
+
+  it("signed in with a block between the two: Accept says only that the link cannot be used, and makes no friendship", async () => {
+    const parent = await makeUser();
+    const parentCookie = await cookieFor(parent);
+    const path = await link(parentCookie);
+    const token = path.split("/").pop()!;
+    const blocked = await makeUser();
+    await friendsPage.action(args(req("/current/friends", { cookie: parentCookie, form: { intent: "block", userId: String(blocked.id) } })));
+    const answer = await invitePage.action(args(req(path, { cookie: await cookieFor(blocked), form: {} }), { token }));
+    expect(statusOf(answer)).toBe(400);
+    expect(isData(answer) && answer.data).toEqual({ result: undefined, error: "This invitation can no longer be used." });
+    expect(await canSeeKidsOf(blocked.id, parent.id)).toBe(false);
+    expect(await db()("blocks").where({ blocker_id: parent.id, blocked_id: blocked.id })).toHaveLength(1);
+  });
 });
 
 describe("sign-in links", () => {
@@ -154,12 +169,27 @@ describe("the API", () => {
     const created = await invitesApi.action(args(req("/api/invites", { cookie, json: { email: "gran@example.com", note: "Hi" } })));
     expect(created.status).toBe(201);
     const body = await created.json();
-    expect(Object.keys(body).sort()).toEqual(["expires_at", "id", "url"]);
+    expect(Object.keys(body).sort()).toEqual(["circle", "expires_at", "id", "relationship", "url"]);
+    expect([body.circle, body.relationship]).toEqual(["friends", null]);
     expect(body.url).toMatch(new RegExp(`^${BASE}/invite/[A-Za-z0-9_-]{43}$`));
     const list = await (await invitesApi.loader(args(req("/api/invites", { cookie })))).json();
     expect(list).toEqual({
-      invites: [{ id: body.id, note: "Hi", email: "gran@example.com", state: "pending", created_at: expect.any(String), expires_at: body.expires_at, friend: null }],
+      invites: [
+        { id: body.id, note: "Hi", email: "gran@example.com", state: "pending", created_at: expect.any(String), expires_at: body.expires_at, circle: "friends", relationship: null, friend: null },
+      ],
     });
+    const preset = await invitesApi.action(args(req("/api/invites", { cookie, json: { circle: "family", relationship: "parents_sibling" } })));
+    expect([preset.status, (await preset.json()).circle]).toEqual([201, "family"]);
+    expect((await (await invitesApi.loader(args(req("/api/invites", { cookie })))).json()).invites[0]).toMatchObject({ circle: "family", relationship: "parents_sibling" });
+    for (const [json, field, message] of [
+      [{ circle: "enemies" }, "circle", "Choose a circle: Family or Friends"],
+      [{ circle: ["family"] }, "circle", "Choose a circle: Family or Friends"],
+      [{ relationship: "boss" }, "relationship", "Choose a relationship from the list"],
+    ] as const) {
+      const refused = await invitesApi.action(args(req("/api/invites", { cookie, json })));
+      expect([refused.status, await refused.json()]).toEqual([400, { errors: { [field]: [message] } }]);
+    }
+    expect(await db()("invitations").where("inviter_id", parent.id)).toHaveLength(2);
     const bad = await invitesApi.action(args(req("/api/invites", { cookie, json: { email: "nope" } })));
     expect([bad.status, await bad.json()]).toEqual([400, { errors: { email: ["Enter an email address like name@example.com."] } }]);
     const other = await inviteIdApi.action(args(req(`/api/invites/${body.id}`, { method: "DELETE", cookie: await cookieFor(await makeUser()) }), { id: String(body.id) }));

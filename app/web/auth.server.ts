@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { config } from "~/lib/config.server";
 import { clientAddressContext } from "~/lib/context";
 import { dummyHash, hasPassword, verifyPassword } from "~/lib/password.server";
-import { blockedFor, count, hit, reset } from "~/lib/rate-limit.server";
+import { addressNetwork, blockedFor, count, hit, reset } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
 import { LoginSchema } from "~/forms/auth";
@@ -189,12 +189,16 @@ export async function checkCredentials(email: string, password: string, address:
 }
 
 /**
- * Sign-ups per client address (SIGNUP_MAX_PER_ADDRESS per SIGNUP_WINDOW_MINUTES), for the sign-up
- * page and POST /api/auth/signup: counts this attempt and refuses it (429) past the limit.
+ * Sign-ups per client address (SIGNUP_MAX_PER_ADDRESS per SIGNUP_WINDOW_MINUTES; an IPv6 client
+ * counts with its whole /64 network), for the sign-up page and POST /api/auth/signup: counts this
+ * attempt and refuses it (429) past the limit. Every attempt with a well-formed form counts,
+ * also one answered "Email address is already in use.": that answer is the one place the product
+ * says an address has an account (docs/spec.md), so this limit is what keeps it from being used to
+ * test addresses at scale (docs/decisions/0033-sign-up-enumeration.md).
  */
 export async function checkSignupAllowed(address: string): Promise<void> {
   const cfg = config();
-  const { blocked, retryAfterMs } = await hit(`signup:address:${address}`, {
+  const { blocked, retryAfterMs } = await hit(`signup:address:${addressNetwork(address)}`, {
     max: cfg.signupMaxPerAddress,
     windowMs: cfg.signupWindowMinutes * 60_000,
   });

@@ -50,6 +50,8 @@ test.describe("accounts", () => {
 
   test("every sign-up message, in the summary and beside the field", async ({ page, browser }, testInfo) => {
     await page.goto("/?modal=signup");
+    // with JavaScript, click once the page is interactive (before that, the click is a no-JS post)
+    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     const dialog = page.getByRole("dialog", { name: "Create your account" });
     await dialog.getByRole("button", { name: "Register" }).click();
     // without JS the server answers on the standalone page, with the same form and messages

@@ -1,13 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { simpleParser } from "mailparser";
 import { expectAccessible, expect, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
+import { mailTo } from "./mail";
 
 // Issue #16: a parent invites, the link opens in a fresh browser, the relative joins without a
-// password and sees the kid's moments; signing in by an emailed link (read from the outbox the
-// e2e server writes without SMTP_URL: the embedded default, docs/decisions/0025-mail-queue.md);
+// password and sees the kid's moments; signing in by an emailed link (the e2e server sends it over
+// SMTP to the test SMTP server of tests/e2e/global-smtp.ts, where the test reads it);
 // used, revoked and expired links. JavaScript on and off, axe on every page.
 
 test.afterAll(async () => {
@@ -34,26 +32,6 @@ async function createInvitation(page: Page, browser: Browser, note?: string): Pr
   else await expect(region.getByRole("button", { name: "Copy link" })).toBeVisible();
   await expectAccessible(page, browser);
   return url;
-}
-
-/** The newest message to `to` in the e2e server's outbox (the sender writes it within a moment). */
-async function mailTo(to: string) {
-  const outbox = path.join(process.env.E2E_DIR!, "outbox");
-  let found: string | null = null;
-  await expect
-    .poll(async () => {
-      const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith(".eml")).sort() : [];
-      for (const f of files.reverse()) {
-        const raw = fs.readFileSync(path.join(outbox, f), "utf8");
-        if (new RegExp(`^To: ${to.replace(/[.+]/g, "\\$&")}\\r?$`, "mi").test(raw)) {
-          found = raw;
-          return true;
-        }
-      }
-      return false;
-    })
-    .toBe(true);
-  return simpleParser(found!);
 }
 
 test("a parent invites; the relative joins in a fresh browser without a password and sees the kid's moments", async ({ page, browser }, testInfo) => {
@@ -105,6 +83,39 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await again.goto(signInUrl);
   await again.getByRole("button", { name: "Sign in" }).click();
   await expect(again).toHaveURL(/\/my-kids-list$/);
+});
+
+test("an invitation presets the circle: the relative who joins is in the parent's Family circle, as a Grandparent", async ({ page, browser }, testInfo) => {
+  const parent = await signUp(page, newAccount("preset"));
+  await page.goto("/current/friends");
+  const region = page.getByRole("region", { name: "Invite family" });
+  await expect(region.getByRole("radio", { name: "Friends" })).toBeChecked();
+  await region.getByRole("radio", { name: "Family" }).check();
+  await region.getByLabel("Relationship (optional)").selectOption("grandparent");
+  await region.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page).toHaveURL(/\/current\/friends#new-link$/);
+  const link = await region.getByLabel("Invitation link").inputValue();
+  await expect(region.getByRole("list", { name: "Pending invitations" }).getByRole("listitem")).toContainText("Family (Grandparent)");
+  await expectAccessible(page, browser);
+
+  const opa = await freshPage(browser, testInfo);
+  await opa.goto(link);
+  const email = newAccount("opa").email;
+  await opa.getByLabel("Your name").fill("Opa Hans");
+  await opa.getByLabel("Your email address").fill(email);
+  await opa.getByRole("button", { name: "Join and see the photos" }).click();
+  await expect(opa).toHaveURL(/\/current\/friends$/);
+  // the relative's own side is the default: Friends, no relationship
+  const theirs = opa.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: parent.username });
+  await expect(theirs.getByLabel(/^Circle/)).toHaveValue("friends");
+  await expect(theirs.getByLabel(/^Relationship/)).toHaveValue("");
+
+  const username = (await e2eDb()("users").where("email_normalized", email).first("username")).username as string;
+  await page.goto("/current/friends");
+  const card = page.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: username });
+  await expect(card.getByLabel(/^Circle/)).toHaveValue("family");
+  await expect(card.getByLabel(/^Relationship/)).toHaveValue("grandparent");
+  await expectAccessible(page, browser);
 });
 
 test("sign in by an emailed link; the link works once", async ({ page, browser }) => {

@@ -911,6 +911,27 @@ const SURFACES: Surface[] = [
       return { got: content.moments.some((m) => m.id === momentOf(aud)), detail: "in the digest?" };
     },
   },
+  // each actor has a notification about each moment (set up below): it is listed only while the
+  // reader may see the moment (docs/spec.md "Notifications")
+  {
+    name: "page /notifications lists it",
+    run: async (actor, aud) => {
+      const a = await call("routes/notifications.tsx", {}, actor, { path: "/notifications" });
+      if (a.status !== 200) return { got: false, detail: `${a.status}${a.location ? ` → ${a.location}` : ""}` };
+      const mod = await import("~/routes/notifications");
+      const data = (await mod.loader(args(req("/notifications", { cookie: cw.cookies[actor] }), {}) as never)) as { notifications: { moment: { id: number } | null }[] };
+      return { got: data.notifications.some((n) => n.moment?.id === momentOf(aud)), detail: "listed?" };
+    },
+  },
+  {
+    name: "GET /api/notifications lists it",
+    run: async (actor, aud) => {
+      const a = await call("routes/api/notifications.ts", {}, actor, { path: "/api/notifications" });
+      if (a.status !== 200) return { got: false, detail: String(a.status) };
+      const body = (await a.response!.json()) as { notifications: { daily_log: { id: number } | null }[] };
+      return { got: body.notifications.some((n) => n.daily_log?.id === momentOf(aud)), detail: "listed?" };
+    },
+  },
 ];
 
 /** Every derivative width of the moment's photo is one more surface. */
@@ -958,6 +979,16 @@ describe("who sees what: actors × audiences × surfaces", () => {
       moments[audience] = { id, photo: { key: photo.key, widths: photo.widths } };
       expect((await likeMoment(users.owner.id, id)).ok).toBe(true);
     }
+    // a notification for every actor about every moment, as if written when they still could see it:
+    // the owner's a like, the others' a reply in a thread they commented on
+    const { notify } = await import("~/models/notifications.server");
+    for (const [name, user] of Object.entries(users)) {
+      const liker = name === "owner" ? users.coParent : users.owner;
+      await notify(
+        db(),
+        AUDIENCE_LIST.map((audience) => ({ userId: user.id, kind: name === "owner" ? "like" : "reply", actorId: liker.id, momentId: moments[audience].id })),
+      );
+    }
     const comment = await addComment(users.blocked.id, moments.everyone.id, "Before the block");
     if (!comment.ok) throw new Error("setup");
     expect((await blockUser(users.owner.id, users.blocked.id)).ok).toBe(true);
@@ -968,7 +999,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
 
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
-    expect(cells).toBe(8 * 3 * (12 + WIDTHS.length));
+    expect(cells).toBe(8 * 3 * (14 + WIDTHS.length));
   });
 
   for (const surface of SURFACES) {
@@ -1038,22 +1069,29 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect((await isBlockedBetween(cw.users.stranger.id, cw.users.owner.id)).blocked).toBe(false);
   });
 
-  it("an audience change is effective on the next request: page, API, list and photo", async () => {
+  it("an audience change is effective on the next request: page, API, list, photo and notifications", async () => {
     const { updateMoment } = await import("~/models/moments.server");
     const friend = "friendsCircle" as const;
     const extra = await storePhoto("log", cw.users.owner.id, "#a73");
     const id = await insertMoment(cw.kidId, "Changing", extra.imageId);
+    const { notify } = await import("~/models/notifications.server");
+    await notify(db(), [{ userId: cw.users[friend].id, kind: "reply", actorId: cw.users.owner.id, momentId: id }]);
+    const notified = async () => {
+      const a = await call("routes/api/notifications.ts", {}, friend, { path: "/api/notifications" });
+      const body = (await a.response!.json()) as { notifications: { daily_log: { id: number } | null }[] };
+      return body.notifications.some((n) => n.daily_log?.id === id) ? 200 : 404;
+    };
     const ask = async () => {
       const apiAnswer = await call("routes/api/daily-logs-id.ts", { id: String(id) }, friend, { path: `/api/daily_logs/${id}` });
       const img = await call("routes/images.ts", { key: extra.key, file: `${extra.widths[0]}.webp` }, friend, { path: `/images/${extra.key}/${extra.widths[0]}.webp` });
       const pageAnswer = await call("routes/moment.tsx", { dailyLogId: String(id) }, friend, { path: `/dailyLogs/${id}` });
-      return [apiAnswer.status, img.status, pageAnswer.status];
+      return [apiAnswer.status, img.status, pageAnswer.status, await notified()];
     };
-    expect(await ask()).toEqual([200, 200, 200]);
+    expect(await ask()).toEqual([200, 200, 200, 200]);
     expect((await updateMoment(cw.users.owner.id, id, { title: "Changing", content: "Now ours", audience: "us" }, null)).ok).toBe(true);
-    expect(await ask()).toEqual([403, 404, 404]);
+    expect(await ask()).toEqual([403, 404, 404, 404]);
     // a co-parent changes it back to everyone
     expect((await updateMoment(cw.users.coParent.id, id, { title: "Changing", content: "Everyone", audience: "everyone" }, null)).ok).toBe(true);
-    expect(await ask()).toEqual([200, 200, 200]);
+    expect(await ask()).toEqual([200, 200, 200, 200]);
   });
 });

@@ -209,4 +209,26 @@ describe("sign-ups per client address", () => {
       resetEnvCache();
     }
   });
+
+  it("cannot be used to test email addresses at scale: every 'already in use' answer counts, and an IPv6 client counts with its /64", async () => {
+    process.env.SIGNUP_MAX_PER_ADDRESS = "3";
+    resetEnvCache();
+    try {
+      const known = await makeUser();
+      const probe = (n: number, address: string) =>
+        signup.action(args(req("/api/auth/signup", { json: { email: known.email, username: `probe${n}x${known.id}`, password: "secret1" } }), {}, context(address)));
+      // one machine stepping through the addresses of its /64: the same count
+      const answers = [];
+      for (const [n, address] of ["2001:db8:7:0::1", "2001:db8:7::2", "2001:DB8:7:0:a:b:c:d", "2001:db8:7::3"].entries()) answers.push((await probe(n, address)).status);
+      expect(answers).toEqual([401, 401, 401, 429]);
+      const fourth = await probe(5, "2001:0db8:0007:0000:ffff:ffff:ffff:ffff");
+      expect([fourth.status, await fourth.json()]).toEqual([429, { email: ["Too many sign-ups from your network. Try again in 60 minutes."] }]);
+      // the next /64 is another network
+      const other = await probe(6, "2001:db8:7:1::1");
+      expect([other.status, await other.json()]).toEqual([401, { email: ["Email address is already in use."] }]);
+    } finally {
+      delete process.env.SIGNUP_MAX_PER_ADDRESS;
+      resetEnvCache();
+    }
+  });
 });
