@@ -300,9 +300,12 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    server.close();
+    // requests in flight finish before the database closes (at most 2 s; exit at 3 s whatever)
+    const drained = new Promise((resolve) => server.close(() => resolve(undefined)));
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    server.closeAllConnections?.();
     try {
       await digests.stop();
       await mailSender.stop();
@@ -382,7 +385,8 @@ async function sendResponse(req, res, response) {
   });
   // the few answers React Router gives before any middleware runs (its route manifest) get the
   // security headers too
-  if (!response.headers.has("content-security-policy")) {
+  // (not a 304: its headers would replace the kept page's policy, docs/decisions/0034-conditional-pages.md)
+  if (!response.headers.has("content-security-policy") && response.status !== 304) {
     for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!response.headers.has(key)) headers[key.toLowerCase()] = value;
   }
   const cookies = response.headers.getSetCookie();

@@ -41,7 +41,13 @@ export function FeedEntry({
       </H>
       <MilestoneBadge milestone={entry.milestone} />
       <MomentDate view={entry.date} />
-      <MomentPhotos photos={entry.photos} title={entry.title} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} />
+      <MomentPhotos
+        photos={entry.photos}
+        title={entry.title}
+        sizes="(max-width: 42rem) 100vw, 640px"
+        priority={priority}
+        overlay={<ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} aria-hidden="true" aria-label={entry.title} className="moment__photo-link" />}
+      />
       <p className="moment__content">{entry.content}</p>
       {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
     </article>

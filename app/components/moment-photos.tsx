@@ -33,6 +33,7 @@ export function MomentPhotos({
   priority = false,
   className = "moment__photo",
   viewer,
+  overlay,
 }: {
   photos: MomentPhotoView[];
   title: string;
@@ -42,7 +43,20 @@ export function MomentPhotos({
   className?: string;
   /** The moment's id: each photo links to its page in the photo viewer (app/routes/moment-photo.tsx). */
   viewer?: number;
+  /** A link laid over the photo(s) (lists: the photo opens the moment; app/styles/kids.css). */
+  overlay?: ReactNode;
 }) {
+  const content = photoContent();
+  return overlay ? (
+    <div className="moment__photo-frame">
+      {content}
+      {overlay}
+    </div>
+  ) : (
+    content
+  );
+
+  function photoContent() {
   const linked = (i: number, img: ReactNode) =>
     viewer ? (
       <Link to={`/dailyLogs/${viewer}/photos/${i + 1}`} className="photo-link">
@@ -65,6 +79,7 @@ export function MomentPhotos({
       ))}
     </ul>
   );
+  }
 }
 
 type Fields = Record<string, FieldMetadata<unknown>>;

@@ -109,7 +109,13 @@ export function StoryMoment({
       </h3>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
-      <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} />
+      <MomentPhotos
+        photos={moment.photos}
+        title={moment.title}
+        sizes="(max-width: 42rem) 100vw, 640px"
+        priority={priority}
+        overlay={<Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />}
+      />
       <p className="moment__content">{moment.content}</p>
     </article>
   );

@@ -33,6 +33,8 @@ export type Moment = {
   photo_count: number;
   /** ISO 8601 UTC. */
   created_at: string;
+  /** ISO 8601 UTC: stamped by every change of the moment (text, story, audience, photos). */
+  updated_at: string;
   /** The moment's own calendar date, "YYYY-MM-DD" (chosen by the parent; pages sort by it). */
   taken_on: string;
   /** The milestone's label, or null. */
@@ -81,6 +83,7 @@ export const momentColumns = [
   "daily_logs.title",
   "daily_logs.content",
   "daily_logs.created_at",
+  "daily_logs.updated_at",
   "daily_logs.taken_on",
   "daily_logs.milestone",
   ...audienceColumns,
@@ -109,6 +112,7 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
     photos: first,
     photo_count: Number(row.photo_count ?? first.length),
     created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
     taken_on: String(row.taken_on),
     milestone: row.milestone == null ? null : String(row.milestone),
     ...audienceFromRow(row),
@@ -140,6 +144,11 @@ export async function withAllPhotos<M extends Moment>(moments: M[], conn?: Db): 
   }
   for (const m of several) m.photos = byMoment.get(m.id) ?? m.photos;
   return moments;
+}
+
+/** What a conditional page keys off for its moments (docs/decisions/0034-conditional-pages.md): ids and update stamps. */
+export function momentStamps(moments: Pick<Moment, "id" | "updated_at">[]): [number, string][] {
+  return moments.map((m) => [m.id, m.updated_at]);
 }
 
 // ---- cursors ----

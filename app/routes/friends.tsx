@@ -22,6 +22,8 @@ import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
+import { EmptyState } from "~/components/empty-state";
+import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -99,7 +101,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (circles === null) return data({ error: "That request could not be handled." }, { status: 400 });
   if (circles !== undefined) {
     if (!circles.ok) return data({ error: STALE }, { status: refusalStatus(circles) });
-    return redirect("/current/friends", 303);
+    return redirect("/current/friends", { status: 303, headers: intent === "block" ? FORGET_KEPT_PAGES : undefined });
   }
   const id = parseId(typeof form.get("friendshipId") === "string" ? String(form.get("friendshipId")) : undefined);
   if (id === null) return data({ error: "That request could not be handled." }, { status: 400 });
@@ -129,7 +131,7 @@ export async function action({ request }: Route.ActionArgs) {
       return data({ error: "That request could not be handled." }, { status: 400 });
   }
   if (!result.ok) return data({ error: STALE }, { status: refusalStatus(result) });
-  return redirect("/current/friends", 303);
+  return redirect("/current/friends", { status: 303, headers: intent === "remove" ? FORGET_KEPT_PAGES : undefined });
 }
 
 export function meta() {
@@ -217,7 +219,11 @@ function FriendSection<P extends Person>({
         title
       )}
       {people.length === 0 ? (
-        <p className="empty">{empty}</p>
+        id === "all-friends" ? (
+          <EmptyState art="friends" text={empty} />
+        ) : (
+          <p className="empty">{empty}</p>
+        )
       ) : (
         <ul className="friend-list">
           {people.map((p) => (

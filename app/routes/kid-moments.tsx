@@ -9,6 +9,8 @@ import { pageId } from "~/lib/request.server";
 import { ageText, formatCalendarDate } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { conditionalPage } from "~/web/conditional.server";
+import { momentStamps } from "~/models/moments.server";
 import { kidMomentView } from "~/web/feed.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
@@ -19,10 +21,12 @@ import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { EmptyState } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+// conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
+const page = conditionalPage(async ({ request, params }) => {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
   const beforeParam = new URL(request.url).searchParams.get("before");
@@ -35,7 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
   const posters = await posterNames(page.moments.map((m) => m.posted_by));
   const { kid } = page;
-  return {
+  const view = {
     kid: {
       id: kid.id,
       name: kid.name,
@@ -54,7 +58,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     next: page.next,
     isOlderPage: Boolean(before),
   };
-}
+  return { view, stamps: momentStamps(page.moments) };
+});
+export const middleware = [page.middleware];
+export const loader = page.loader;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
@@ -74,11 +81,12 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
   const here = location.pathname + withoutConfirm(location.search);
   const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
   const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  // the page's own query once; each moment's link only adds its id
+  const deleteBase = new URLSearchParams(withoutConfirm(location.search));
+  deleteBase.set("confirm", "delete-moment");
   const deleteTo = (id: number) => {
-    const p = new URLSearchParams(withoutConfirm(location.search));
-    p.set("confirm", "delete-moment");
-    p.set("dailyLogId", String(id));
-    return `${location.pathname}?${p}`;
+    deleteBase.set("dailyLogId", String(id));
+    return `${location.pathname}?${deleteBase}`;
   };
   const heading = `${kid.name}'s Moments`;
   return (
@@ -109,13 +117,26 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {moments.length === 0 ? (
-        <p className="empty">No Moments found</p>
+        <EmptyState art="moments" text="No Moments found">
+          {canChange ? (
+            <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--secondary">
+              Post {kid.name}'s first moment
+            </Link>
+          ) : null}
+        </EmptyState>
       ) : (
         <ol className="moment-list">
           {moments.map((m, i) => (
             <li key={m.id}>
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
-                <MomentPhotos photos={m.photos} title={m.title} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} />
+                {/* the photo opens the moment too: a link laid over it, out of the tab order and hidden from screen readers (the title is the same link; the photos keep their alt texts) */}
+                <MomentPhotos
+                  photos={m.photos}
+                  title={m.title}
+                  sizes="(max-width: 42rem) 100vw, 640px"
+                  priority={i === 0}
+                  overlay={<ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />}
+                />
                 <h2 id={`moment-${m.id}-title`} className="moment__title">
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>

@@ -7,9 +7,10 @@ import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentDateView } from "~/lib/dates";
-import { viewMoment } from "~/models/moments.server";
+import { momentStamps, viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { conditionalPage } from "~/web/conditional.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { MomentPhotos } from "~/components/moment-photos";
 import { altPhotos } from "~/images/photo";
@@ -18,14 +19,15 @@ import { MilestoneBadge, MomentDate } from "~/components/moment-story";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+// conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
+const page = conditionalPage(async ({ request, params }) => {
   const user = await requireUser(request);
   const view = await viewMoment(user.id, pageId(params.dailyLogId));
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
   const posters = await posterNames([moment.posted_by]);
-  return {
+  const data = {
     moment: {
       id: moment.id,
       title: moment.title,
@@ -40,7 +42,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     canChange: view.isParent,
     social: social[moment.id]!,
   };
-}
+  return { view: data, stamps: momentStamps([moment]) };
+});
+export const middleware = [page.middleware];
+export const loader = page.loader;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
@@ -65,7 +70,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
       </p>
       <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
-        <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 60rem) 100vw, 928px" gridSizes="(max-width: 40rem) 50vw, 310px" priority viewer={moment.id} />
+        <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 48rem) 100vw, 768px" gridSizes="(max-width: 40rem) 50vw, 256px" priority viewer={moment.id} />
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>

@@ -13,6 +13,8 @@ import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
 import { listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
+import { EmptyState } from "~/components/empty-state";
+import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
 /** How many of the newest visible moments My Kids shows above the kids (issue #15). */
 const NEWS_SIZE = 3;
@@ -45,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!kidId) throw data("Not found", { status: 404 });
   const removed = await removeKid(user.id, kidId);
   if (!removed.ok) throw pageRefusal(removed, { forbidden: OWNER_ONLY });
-  return redirect("/my-kids-list");
+  return redirect("/my-kids-list", { headers: FORGET_KEPT_PAGES });
 }
 
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
@@ -81,7 +83,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
           </p>
         </section>
       ) : null}
-      <p className="button-row">
+      <p className="button-row kids-page__actions">
         <Link to="/current/friends" className="button button--secondary">
           Friends
         </Link>
@@ -90,7 +92,11 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       {kids.length === 0 ? (
-        <p className="empty">No kids found. Please add your kid.</p>
+        <EmptyState art="kids" text="No kids found. Please add your kid.">
+          <Link to="/kids/add-new" className="button button--primary">
+            Add your first kid
+          </Link>
+        </EmptyState>
       ) : (
         <ul className="kid-grid">
           {kids.map((kid, i) => (
@@ -101,7 +107,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
                   alt={kid.name}
                   decorative
                   icon="child"
-                  sizes="(max-width: 40rem) 45vw, 220px"
+                  sizes="(max-width: 40rem) 100vw, 320px"
                   priority={i < 4}
                   className="kid-card__photo"
                 />
