@@ -364,7 +364,10 @@ function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: stri
   const added = photos.added.map((p, i) => ({ added: i, alt: p.alt, field: altField(p.slot), n: existing.length + p.slot }));
   const all = [...kept, ...added];
   if (all.length > MAX_PHOTOS) return invalidField(IMAGE_FIELD, m.tooMany);
-  if (!all.length) return invalidField(IMAGE_FIELD, variant === "add" ? MOMENT_MESSAGES.add.imageRequired : m.keepOne);
+  // a moment that never had a photo (older data) can still be edited; one that has photos keeps one
+  if (!all.length && (variant === "add" || existing.length)) {
+    return invalidField(IMAGE_FIELD, variant === "add" ? MOMENT_MESSAGES.add.imageRequired : m.keepOne);
+  }
   const errors: Record<string, string[]> = {};
   for (const p of all) {
     const alt = p.alt.trim();
