@@ -16,8 +16,8 @@ import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
-import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
-import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
+import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 const PAGE_SIZE = 20;
 
@@ -114,8 +114,8 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           {moments.map((m, i) => (
             <li key={m.id}>
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
-                <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} className="moment__photo" />
-                <h2 id={`moment-${m.id}-title`} className="moment__title">
+                <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} className="moment__photo" timing={i === 0 ? "first-moment" : undefined} />
+                <h2 id={`moment-${m.id}-title`} className="moment__title" {...(i === 0 ? { elementtiming: "first-moment" } : {})}>
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />

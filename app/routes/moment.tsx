@@ -13,8 +13,8 @@ import { pageRefusal } from "~/web/refusal.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
-import { MilestoneBadge, MomentDate } from "~/components/moment-story";
-import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { MilestoneBadge, MomentDate } from "~/components/moment-view";
+import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 
 export async function loader({ request, params }: Route.LoaderArgs) {
