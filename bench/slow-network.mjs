@@ -105,6 +105,7 @@ async function visit(browser, cookie, url, js) {
   /** @type {Map<string, {url: string, type: string, start: number, end?: number, bytes?: number}>} */
   const requests = new Map();
   cdp.on("Network.requestWillBeSent", (e) => {
+    if (e.request.url.startsWith("data:")) return; // the inline placeholders: no network
     requests.set(e.requestId, { url: e.request.url, type: e.type ?? "", start: e.timestamp });
   });
   cdp.on("Network.loadingFinished", (e) => {
