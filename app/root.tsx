@@ -27,14 +27,15 @@ import { uploadScopeMiddleware } from "./web/uploads.server";
 import { displayName } from "./lib/names";
 import { SERVER_ERROR_MESSAGE } from "./lib/messages";
 import { requestGuard } from "./web/request-guard.server";
-import { unreadNotifications } from "./models/notifications.server";
+import { unreadOnce } from "./web/conditional.server";
 
 export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, requestGuard, uploadScopeMiddleware];
 
-export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const user = await getUser(request);
   const cfg = config();
-  const unread = user ? await unreadNotifications(user.id) : 0;
+  // read once per request: a conditional page's ETag counts it too (app/web/conditional.server.ts)
+  const unread = user ? await unreadOnce(context, user.id) : 0;
   return {
     unreadNotifications: unread,
     user: user

@@ -14,6 +14,17 @@ export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 export const CONNECTIONS = 10;
 export const log = (/** @type {unknown[]} */ ...a) => console.log(...a);
 
+/**
+ * BENCH_CASES: comma-separated parts of case names ("moments page,feed"): only the cases whose
+ * name contains one of them run (with the set-up they need), so one change can be measured
+ * without the whole bench. Unset: every case.
+ */
+const CASE_FILTER = (process.env.BENCH_CASES ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+/** Does the case `name` run in this bench? @param {string} name */
+export const wanted = (name) => CASE_FILTER.length === 0 || CASE_FILTER.some((part) => name.toLowerCase().includes(part));
+/** A case that did not run (BENCH_CASES): no figures, and the ratios that need it are null. */
+export const SKIPPED = Object.freeze({ reqPerSec: null, p50ms: null, p99ms: null, cpuMsPerRequest: null, skipped: true });
+
 /** Resident memory of one process, in MB. @param {number} pid */
 export function rssOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -52,6 +63,23 @@ export function treeRssOf(pid) {
     } catch {}
   }
   return { rssMB, peakMB };
+}
+
+/**
+ * CPU time (user + system, ms) used so far by a process and its descendants: per-request CPU is
+ * the figure that holds on a shared, busy machine, where req/s and latencies follow the neighbours.
+ * @param {number} pid
+ */
+export function treeCpuMs(pid) {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      // fields after the command's closing parenthesis: utime is the 12th, stime the 13th
+      const fields = fs.readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /** @param {number} pid */
@@ -123,7 +151,7 @@ export async function login(base) {
  */
 export function recorder(results) {
   /** A case's figures from its autocannon run(s): req/s and latencies averaged over the runs. @param {string} name @param {any[]} runs @param {number} [expectStatus] */
-  function record(name, runs, expectStatus) {
+  function record(name, runs, expectStatus, cpuMs = null) {
     const sum = (/** @type {(r: any) => number} */ f) => runs.reduce((n, r) => n + f(r), 0);
     const mean = (/** @type {(r: any) => number} */ f) => sum(f) / runs.length;
     const row = {
@@ -135,6 +163,8 @@ export function recorder(results) {
       errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
       non2xx: sum((r) => r.non2xx),
       bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
+      /** the server's CPU time (all its processes) per answer during the measured run */
+      cpuMsPerRequest: cpuMs === null ? null : +(cpuMs / (sum((r) => r.requests.total) || 1)).toFixed(2),
       /** @type {Record<string, number>} answers other than 2xx (and the expected 304), by status */
       statuses: {},
     };
@@ -145,20 +175,22 @@ export function recorder(results) {
     }
     results.push(row);
     const statuses = Object.entries(row.statuses).map(([c, n]) => `${n}×${c}`).join(" ");
-    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B`);
+    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B${row.cpuMsPerRequest === null ? "" : `  cpu ${row.cpuMsPerRequest} ms/req`}`);
     return row;
   }
 
   /** One autocannon run; returns the case's figures. @param {string} name @param {any} opts */
   async function load(name, opts) {
+    if (!wanted(name)) return /** @type {any} */ (SKIPPED);
     const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
-    const { beforeRun, ...rest } = opts;
+    const { beforeRun, cpuPid, ...rest } = opts;
     opts = rest;
     if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
     // writes that toggle state start the measured run from a known state (a warm-up can stop mid-cycle)
     await beforeRun?.();
+    const cpuBefore = cpuPid ? treeCpuMs(cpuPid) : 0;
     const r = await autocannon({ ...base, ...opts, headers: base.headers, duration: DURATION });
-    return record(name, [r], opts.expectStatus);
+    return record(name, [r], opts.expectStatus, cpuPid ? treeCpuMs(cpuPid) - cpuBefore : null);
   }
 
   /**
@@ -167,6 +199,7 @@ export function recorder(results) {
    * @param {[string, string]} names @param {[string, string]} urls @param {Record<string, string>} headers
    */
   async function loadPair(names, urls, headers) {
+    if (!wanted(names[0])) return /** @type {any} */ ([SKIPPED, SKIPPED]);
     const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...headers } };
     if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
     /** @type {[any[], any[]]} */
@@ -188,6 +221,7 @@ export function recorder(results) {
  * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {number} commentMomentId
  */
 export async function writeCases(load, base, H, commentMomentId) {
+  if (!wanted("like + unlike cycle (writes)") && !wanted("comment creation (writes)")) return { likes: SKIPPED, comments: SKIPPED };
   const pool = Array.from({ length: 3 * CONNECTIONS }, (_, i) => 1000 + i);
   const all = [...pool];
   const unlikeAll = async () => {

@@ -12,13 +12,47 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { seedScale } from "./seed-scale.mjs";
-import { CONNECTIONS, DURATION, WARMUP, log, login, recorder, resetPeak, root, startNode, startServer, stopServer, treeRssOf, waitFor, writeCases } from "./lib.mjs";
+import { CONNECTIONS, DURATION, SKIPPED, WARMUP, log, login, recorder, resetPeak, root, startNode, startServer, stopServer, treeRssOf, waitFor, wanted, writeCases } from "./lib.mjs";
 
 const results = [];
 const { load, loadPair } = recorder(results);
 // BENCH_WORKERS: server processes (WEB_CONCURRENCY of server/cluster.mjs); 1 (the default) runs
 // server/index.mjs alone, as the figures before the cluster were measured
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+// issue #21.1: the page cases again on a second server with one process per core (server/cluster.mjs),
+// after the one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
+const ALL_CORES = os.cpus().length;
+const RUN_ALL_CORES = process.env.BENCH_ALL_CORES !== "0" && ALL_CORES > 1 && WORKERS !== ALL_CORES;
+
+/** a / b to two places, or null when either is missing. @param {number | null | undefined} a @param {number | null | undefined} b */
+const ratio = (a, b) => (a != null && b ? +(a / b).toFixed(2) : null);
+
+/**
+ * The page cases (the kid pages, the feed, the moment page, the lists, the revisit that answers 304),
+ * named with `suffix` ("" for the main server, " (2 workers)" for the all-cores one).
+ * @param {ReturnType<typeof recorder>["load"]} load0 @param {string} base @param {Record<string, string>} H @param {any} ids @param {string} suffix @param {number} cpuPid the server whose CPU time per request is recorded
+ */
+async function pageCases(load0, base, H, ids, suffix, cpuPid) {
+  /** @type {typeof load0} */
+  const load = (name, opts) => load0(name, { ...opts, cpuPid });
+  const landing = await load(`landing page (reference)${suffix}`, { url: `${base}/`, headers: H });
+  const m5 = await load(`moments page, 5-moment kid${suffix}`, { url: `${base}/kids/${ids.kid5}/dailyLogs`, headers: H });
+  const m20 = await load(`moments page, 20-moment kid${suffix}`, { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
+  // issue #21.3: a revisit of the unchanged 20-moment page: the few queries of its ETag, no render
+  const name304 = `moments page, If-None-Match (304)${suffix}`;
+  let m304 = SKIPPED;
+  if (wanted(name304)) {
+    const etag = (await fetch(`${base}/kids/${ids.kid20}/dailyLogs`, { headers: H })).headers.get("etag") ?? "";
+    m304 = await load(name304, { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
+  }
+  const m5000 = await load(`moments page, 5,000-moment kid${suffix}`, { url: `${base}/kids/${ids.kid5000}/dailyLogs`, headers: H });
+  // the home feed of the benchmark user: their own kids and their 50 friends' kids (issue #15)
+  const feed = await load(`/feed, 50 friends' kids${suffix}`, { url: `${base}/feed`, headers: H });
+  await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
+  await load(`/my-kids-list${suffix}`, { url: `${base}/my-kids-list`, headers: H });
+  const friends = await load(`/current/friends${suffix}`, { url: `${base}/current/friends`, headers: H });
+  return { landing, m5, m20, m304, m5000, feed, friends };
+}
 
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sm-bench-"));
@@ -57,7 +91,7 @@ async function main() {
   // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
   const offPort = port + 10;
   const offBase = `http://127.0.0.1:${offPort}`;
-  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
+  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || !wanted("GET /api") ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
   try {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);
@@ -74,15 +108,7 @@ async function main() {
     const imageUrl = (kidsJson.kids ?? []).find((k) => k.kid_image_url)?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
 
     log(`\nLoad: ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up`);
-    const landing = await load("landing page (reference)", { url: `${base}/` , headers: H });
-    const m5 = await load("moments page, 5-moment kid", { url: `${base}/kids/${ids.kid5}/dailyLogs`, headers: H });
-    const m20 = await load("moments page, 20-moment kid", { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
-    const m5000 = await load("moments page, 5,000-moment kid", { url: `${base}/kids/${ids.kid5000}/dailyLogs`, headers: H });
-    // the home feed of the benchmark user: their own kids and their 50 friends' kids (issue #15)
-    const feed = await load("/feed, 50 friends' kids", { url: `${base}/feed`, headers: H });
-    await load("moment detail page", { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
-    await load("/my-kids-list", { url: `${base}/my-kids-list`, headers: H });
-    await load("/current/friends", { url: `${base}/current/friends`, headers: H });
+    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(load, base, H, ids, "", /** @type {number} */ (server.pid));
     /** @type {Record<string, number | null>} */
     const fastPath = {};
     /** A GET /api case: against the server, paired (when there is one) with the fast-path-off server. */
@@ -104,9 +130,25 @@ async function main() {
     const after = treeRssOf(/** @type {number} */ (server.pid));
     results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1) });
 
+    // ---- the page cases on every core (issue #21.1): a second server, one process per core ----
+    /** @type {Awaited<ReturnType<typeof pageCases>> | null} */
+    let all = null;
+    if (RUN_ALL_CORES) {
+      const allPort = port + 30;
+      const allServer = startServer({ ...env, PORT: String(allPort) }, ALL_CORES);
+      try {
+        await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
+        await new Promise((r) => setTimeout(r, 1500));
+        log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
+        all = await pageCases(load, `http://127.0.0.1:${allPort}`, H, ids, ` (${ALL_CORES} workers)`, /** @type {number} */ (allServer.pid));
+      } finally {
+        await stopServer(allServer);
+      }
+    }
+
     // ---- the floor: a minimal node:http server answering the same JSON (its SQL is SQLite's) ----
     let floorRow = null;
-    if (engine === "sqlite") {
+    if (engine === "sqlite" && wanted("floor: node:http daily_logs JSON")) {
       const floorPort = port + 20;
       const floor = startNode("bench/floor.mjs", { ...env, PORT: String(floorPort) });
       try {
@@ -118,34 +160,51 @@ async function main() {
     }
 
     // ---- page weight of the 5,000-moment kid's page on a first visit ----
-    const weight = await pageWeight(base, cookie, `/kids/${ids.kid5000}/dailyLogs`);
-    const weight20 = await pageWeight(base, cookie, `/kids/${ids.kid20}/dailyLogs`);
-    results.push({ case: "page weight: 5,000-moment kid", kind: "weight", ...weight });
-    results.push({ case: "page weight: 20-moment kid", kind: "weight", ...weight20 });
+    const weighing = wanted("page weight");
+    const weight = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid5000}/dailyLogs`) : null;
+    const weight20 = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid20}/dailyLogs`) : null;
+    if (weight) results.push({ case: "page weight: 5,000-moment kid", kind: "weight", ...weight });
+    if (weight20) results.push({ case: "page weight: 20-moment kid", kind: "weight", ...weight20 });
 
     // ---- photos ----
-    const photo = await photoFigures(base, server.pid, tmp, cookie);
-    results.push({ case: "photos", kind: "photos", ...photo });
+    const photo = wanted("photos") ? await photoFigures(base, server.pid, tmp, cookie) : null;
+    if (photo) results.push({ case: "photos", kind: "photos", ...photo });
 
     // ---- summary of the targets ----
     const ratios = {
-      "5,000 vs 20-moment kid p50": m20.p50ms ? +(m5000.p50ms / m20.p50ms).toFixed(2) : null,
-      "5 vs 20-moment kid p50": m20.p50ms ? +(m5.p50ms / m20.p50ms).toFixed(2) : null,
-      "/api daily_logs vs floor req/s": floorRow?.reqPerSec ? +(api.reqPerSec / floorRow.reqPerSec).toFixed(2) : null,
-      "20-moment page vs landing req/s": landing.reqPerSec ? +(m20.reqPerSec / landing.reqPerSec).toFixed(2) : null,
+      "5,000 vs 20-moment kid p50": ratio(m5000.p50ms, m20.p50ms),
+      "5 vs 20-moment kid p50": ratio(m5.p50ms, m20.p50ms),
+      "/api daily_logs vs floor req/s": ratio(api.reqPerSec, floorRow?.reqPerSec),
+      "20-moment page vs landing req/s": ratio(m20.reqPerSec, landing.reqPerSec),
       "20-moment page p99 ms": m20.p99ms,
-      "feed vs 20-moment kid p50": m20.p50ms ? +(feed.p50ms / m20.p50ms).toFixed(2) : null,
+      "feed vs 20-moment kid p50": ratio(feed.p50ms, m20.p50ms),
+      "feed vs 20-moment kid, server CPU per request": ratio(feed.cpuMsPerRequest, m20.cpuMsPerRequest),
+      "20-moment page vs landing, server CPU per request": ratio(m20.cpuMsPerRequest, landing.cpuMsPerRequest),
+      "304 revisit vs full 20-moment page, server CPU per request": ratio(m304.cpuMsPerRequest, m20.cpuMsPerRequest),
+      "20-moment kid vs feed req/s (feed slowdown)": ratio(m20.reqPerSec, feed.reqPerSec),
+      "/current/friends vs landing req/s": ratio(friends.reqPerSec, landing.reqPerSec),
+      "20-moment page: 304 revisit vs full page req/s": ratio(m304.reqPerSec, m20.reqPerSec),
+      ...(all
+        ? {
+            [`20-moment page vs landing req/s (${ALL_CORES} workers)`]: ratio(all.m20.reqPerSec, all.landing.reqPerSec),
+            [`20-moment page p99 ms (${ALL_CORES} workers)`]: all.m20.p99ms,
+            [`20-moment page req/s, ${ALL_CORES} workers vs 1`]: ratio(all.m20.reqPerSec, m20.reqPerSec),
+            [`feed vs 20-moment kid p50 (${ALL_CORES} workers)`]: ratio(all.feed.p50ms, all.m20.p50ms),
+            [`/current/friends vs landing req/s (${ALL_CORES} workers)`]: ratio(all.friends.reqPerSec, all.landing.reqPerSec),
+          }
+        : {}),
     };
     results.push({ case: "ratios", kind: "summary", ...ratios });
     if (offServer) results.push({ case: "api fast path", kind: "summary", ...fastPath });
 
     log("\nPage weight (first visit, compressed as served):");
     for (const [label, w] of [["5,000-moment kid", weight], ["20-moment kid", weight20]]) {
+      if (!w) continue;
       log(`  ${label}: HTML ${w.htmlRaw} B raw / ${w.htmlBr} B br / ${w.htmlGzip} B gzip; CSS ${w.cssBr} B br; JS ${w.jsBr} B br (${w.jsFiles} files); HTML+CSS ${w.htmlCssBr} B br; requests ${w.requests}; first-screen images (400 px, DPR 2) ${w.phoneImageBytes} B in ${w.phoneImages} images`);
     }
-    log("\nPhotos:");
-    log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
-    log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);
+    if (photo) log("\nPhotos:");
+    if (photo) log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
+    if (photo) log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);
     log(`\nMemory: idle ${idle.rssMB.toFixed(1)} MB, after the load cases ${after.rssMB.toFixed(1)} MB`);
     log("\nRatios:");
     for (const [k, v] of Object.entries(ratios)) log(`  ${k}: ${v}`);

@@ -382,7 +382,8 @@ async function sendResponse(req, res, response) {
   });
   // the few answers React Router gives before any middleware runs (its route manifest) get the
   // security headers too
-  if (!response.headers.has("content-security-policy")) {
+  // (not a 304: its headers would replace the kept page's policy, docs/decisions/0034-conditional-pages.md)
+  if (!response.headers.has("content-security-policy") && response.status !== 304) {
     for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!response.headers.has(key)) headers[key.toLowerCase()] = value;
   }
   const cookies = response.headers.getSetCookie();

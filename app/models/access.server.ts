@@ -113,6 +113,25 @@ export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids =
   );
 }
 
+/**
+ * The ids of the kids `viewerId` may see, as a subquery that starts from the viewer's own rows
+ * (their kids, their accepted friends' kids, their accepted co-parent roles) instead of testing
+ * every kid: the same set as whereKidVisibleTo, for lists across families (the feed) that would
+ * otherwise scan the kids table. Friends by the (user_id, status) and (friend_id, status) indexes.
+ */
+export function visibleKidIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
+  const friends = k
+    .select("friendships.friend_id")
+    .from("friendships")
+    .where("friendships.user_id", viewerId)
+    .andWhere("friendships.status", "accepted")
+    .unionAll((q) => q.select("friendships.user_id").from("friendships").where("friendships.friend_id", viewerId).andWhere("friendships.status", "accepted"));
+  return k("kids as visible_kids")
+    .select("visible_kids.id")
+    .where((w) => w.where("visible_kids.user_id", viewerId).orWhereIn("visible_kids.user_id", friends))
+    .unionAll((q) => q.select("co_parents.kid_id").from("co_parents").where("co_parents.user_id", viewerId).andWhere("co_parents.status", "accepted"));
+}
+
 /** The kids (`kids` or its alias) that `viewerId` owns or co-parents: My Kids. */
 export function whereKidParentIs(qb: Knex.QueryBuilder, viewerId: Value, kids = "kids"): Knex.QueryBuilder {
   return qb.where((w) => parentOf(w, viewerId, kids));
@@ -425,4 +444,30 @@ export async function requireInvitedFriend(viewerId: number, friendId: number, c
   if (!row || !(await canSeeKidsOf(friendId, viewerId, conn)) || friendId === viewerId) return notFound("Friend not found");
   if (row.password_hash !== "") return forbidden("This friend has set a password: they can ask for a sign-in link by email.");
   return { ok: true, friendId };
+}
+
+// ---- the access state, for conditional pages ----------------------------------------------------
+
+// One row of the viewer's relations as they stand: friendships (accepted or not, circles: a
+// circle change stamps updated_at), co-parent roles and blocks, either side. Part of every
+// conditional page's ETag (app/web/conditional.server.ts), so an unfriend, a circle or audience
+// change, a co-parent role or a block gives the page a new tag even where the rows on it stay.
+const accessStampQuery = query<{ viewer: number }>((p, k) =>
+  k.queryBuilder().select(
+    k.raw("(select count(*) from friendships where friendships.user_id = ? or friendships.friend_id = ?) as friendships", [p("viewer"), p("viewer")]),
+    k.raw("(select max(friendships.updated_at) from friendships where friendships.user_id = ? or friendships.friend_id = ?) as friendships_at", [
+      p("viewer"),
+      p("viewer"),
+    ]),
+    k.raw("(select count(*) from co_parents where co_parents.user_id = ? and co_parents.status = 'accepted') as co_parents", [p("viewer")]),
+    k.raw("(select max(co_parents.id) from co_parents where co_parents.user_id = ?) as co_parents_max", [p("viewer")]),
+    k.raw("(select count(*) from blocks where blocks.blocker_id = ? or blocks.blocked_id = ?) as blocks", [p("viewer"), p("viewer")]),
+    k.raw("(select max(blocks.id) from blocks where blocks.blocker_id = ? or blocks.blocked_id = ?) as blocks_max", [p("viewer"), p("viewer")]),
+  ),
+);
+
+/** `viewerId`'s access state as one comparable list (one indexed query): changes whenever a relation of theirs does. */
+export async function accessStamp(viewerId: number): Promise<string[]> {
+  const row = (await accessStampQuery.first({ viewer: viewerId })) ?? {};
+  return ["friendships", "friendships_at", "co_parents", "co_parents_max", "blocks", "blocks_max"].map((c) => String(row[c] ?? ""));
 }

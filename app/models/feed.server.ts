@@ -3,7 +3,7 @@ import { nowIso, writeTransaction } from "~/lib/db.server";
 import { limitParam, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
-import { whereKidVisibleTo, whereMomentVisibleTo } from "./access.server";
+import { visibleKidIds, whereMomentVisibleTo } from "./access.server";
 import {
   MOMENT_ORDER,
   momentColumns,
@@ -42,10 +42,11 @@ const feedColumns = [
  * with or without table statistics, instead of scanning every moment
  * (docs/decisions/0028-moment-dates-and-feed.md).
  */
-function visibleMomentRows(k: Knex, viewer: string): Knex.QueryBuilder {
-  const visibleKids = whereKidVisibleTo(k("kids as feed_kids").select("feed_kids.id"), viewer, "feed_kids");
-  const q = k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").whereIn("daily_logs.kid_id", visibleKids);
-  return whereMomentVisibleTo(q, viewer);
+function visibleMomentRows(k: Knex, viewer: string, narrow?: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Knex.QueryBuilder {
+  const q = k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").whereIn("daily_logs.kid_id", visibleKidIds(k, viewer));
+  // cheap conditions on the moment's own columns (`narrow`) come before the audience rule, so the
+  // rule's subqueries run only for the rows they leave
+  return whereMomentVisibleTo(narrow ? narrow(q) : q, viewer);
 }
 
 /** The full rows (moment, photo, kid, kid's picture) of the moments whose ids `ids` selects, newest first. */
@@ -99,9 +100,9 @@ const ON_THIS_DAY_MAX = 10;
 
 const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; limit: number }>((p, k) => {
   // "MM-DD" of the moment's date: substr works alike on SQLite and PostgreSQL
-  const ids = visibleMomentRows(k, p("viewer"))
-    .whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")])
-    .where("daily_logs.taken_on", "<", p("today"))
+  const ids = visibleMomentRows(k, p("viewer"), (q) =>
+    q.whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")]).where("daily_logs.taken_on", "<", p("today")),
+  )
     .orderBy(MOMENT_ORDER)
     .select("daily_logs.id");
   return feedRowsOf(k, limitParam(k, ids, p("limit")));

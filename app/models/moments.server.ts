@@ -27,6 +27,8 @@ export type Moment = {
   photo: Photo | null;
   /** ISO 8601 UTC. */
   created_at: string;
+  /** ISO 8601 UTC: stamped by every change of the moment (text, story, audience, photos). */
+  updated_at: string;
   /** The moment's own calendar date, "YYYY-MM-DD" (chosen by the parent; pages sort by it). */
   taken_on: string;
   /** The milestone's label, or null. */
@@ -72,6 +74,7 @@ export const momentColumns = [
   "daily_logs.title",
   "daily_logs.content",
   "daily_logs.created_at",
+  "daily_logs.updated_at",
   "daily_logs.taken_on",
   "daily_logs.milestone",
   ...audienceColumns,
@@ -90,10 +93,16 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
     content: String(row.content),
     photo: photoFromRow(row, "log_image"),
     created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
     taken_on: String(row.taken_on),
     milestone: row.milestone == null ? null : String(row.milestone),
     ...audienceFromRow(row),
   };
+}
+
+/** What a conditional page keys off for its moments (docs/decisions/0034-conditional-pages.md): ids and update stamps. */
+export function momentStamps(moments: Pick<Moment, "id" | "updated_at">[]): [number, string][] {
+  return moments.map((m) => [m.id, m.updated_at]);
 }
 
 // ---- cursors ----

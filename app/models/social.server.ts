@@ -7,15 +7,15 @@ import type { User } from "./users.server";
 import { whereCommentShown, whereMomentVisibleTo } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 
+// What the likes/comments block renders, and nothing more: every field is sent to the browser in
+// the page's loader data (issue #21.2), so the author's id and the creation instant stay out.
 export type CommentView = {
   id: number;
-  userId: number;
   firstName: string | null;
   lastName: string | null;
   username: string;
   photo: Photo | null;
   comment: string;
-  createdAt: string;
   mine: boolean;
   /** Changed after it was written (it keeps its place in the list). */
   edited: boolean;
@@ -137,14 +137,12 @@ export async function loadSocial(
     const c = commentFromRow(row);
     s.comments.push({
       id: c.id,
-      userId: c.user_id,
       firstName: c.user.first_name,
       lastName: c.user.last_name,
       username: c.user.username,
       // a 40-pixel avatar needs no blurred placeholder: keep the page's inlined data small
       photo: c.user.photo ? { ...c.user.photo, placeholder: "" } : null,
       comment: c.comment,
-      createdAt: c.created_at,
       mine: c.user_id === viewer.id,
       edited: c.updated_at !== c.created_at,
     });

@@ -3,7 +3,8 @@ import type { Route } from "./+types/feed";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { today } from "~/lib/dates.server";
-import { decodeCursor } from "~/models/moments.server";
+import { decodeCursor, momentStamps } from "~/models/moments.server";
+import { conditionalPage } from "~/web/conditional.server";
 import { listFeed, onThisDay, recordFeedVisit } from "~/models/feed.server";
 import { loadSocial } from "~/models/social.server";
 import { feedEntryView } from "~/web/feed.server";
@@ -13,7 +14,8 @@ import { FeedEntry } from "~/components/feed";
 
 const PAGE_SIZE = 20;
 
-export async function loader({ request }: Route.LoaderArgs) {
+// conditional (docs/decisions/0034-conditional-pages.md): an unchanged feed is a 304, no render
+const conditional = conditionalPage(async ({ request }) => {
   const user = await requireUser(request);
   const beforeParam = new URL(request.url).searchParams.get("before");
   const before = beforeParam ? decodeCursor(beforeParam) : null;
@@ -24,14 +26,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const otd = before ? [] : await onThisDay(user.id, now);
   const page = await listFeed(user.id, { limit: PAGE_SIZE, before });
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
-  return {
+  const view = {
     entries: page.moments.map((m) => feedEntryView(m, { since, social: social[m.id] })),
     onThisDay: otd.map((m) => ({ ...feedEntryView(m, { since: null }), yearsAgo: m.yearsAgo })),
     next: page.next,
     isOlderPage: Boolean(before),
     newCount: page.moments.filter((m) => since !== null && m.created_at > since).length,
   };
-}
+  return { view, stamps: [momentStamps(page.moments), momentStamps(otd)] };
+});
+export const middleware = [conditional.middleware];
+export const loader = conditional.loader;
 
 const yearsAgoText = (n: number) => `${n} ${n === 1 ? "year" : "years"} ago today`;
 

@@ -22,6 +22,7 @@ import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
+import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -99,7 +100,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (circles === null) return data({ error: "That request could not be handled." }, { status: 400 });
   if (circles !== undefined) {
     if (!circles.ok) return data({ error: STALE }, { status: refusalStatus(circles) });
-    return redirect("/current/friends", 303);
+    return redirect("/current/friends", { status: 303, headers: intent === "block" ? FORGET_KEPT_PAGES : undefined });
   }
   const id = parseId(typeof form.get("friendshipId") === "string" ? String(form.get("friendshipId")) : undefined);
   if (id === null) return data({ error: "That request could not be handled." }, { status: 400 });
@@ -129,7 +130,7 @@ export async function action({ request }: Route.ActionArgs) {
       return data({ error: "That request could not be handled." }, { status: 400 });
   }
   if (!result.ok) return data({ error: STALE }, { status: refusalStatus(result) });
-  return redirect("/current/friends", 303);
+  return redirect("/current/friends", { status: 303, headers: intent === "remove" ? FORGET_KEPT_PAGES : undefined });
 }
 
 export function meta() {

@@ -9,6 +9,8 @@ import { pageId } from "~/lib/request.server";
 import { ageText, formatCalendarDate } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { conditionalPage } from "~/web/conditional.server";
+import { momentStamps } from "~/models/moments.server";
 import { kidMomentView } from "~/web/feed.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
@@ -21,7 +23,8 @@ import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, wit
 
 const PAGE_SIZE = 20;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+// conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
+const page = conditionalPage(async ({ request, params }) => {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
   const beforeParam = new URL(request.url).searchParams.get("before");
@@ -34,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
   const posters = await posterNames(page.moments.map((m) => m.posted_by));
   const { kid } = page;
-  return {
+  const view = {
     kid: {
       id: kid.id,
       name: kid.name,
@@ -53,7 +56,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     next: page.next,
     isOlderPage: Boolean(before),
   };
-}
+  return { view, stamps: momentStamps(page.moments) };
+});
+export const middleware = [page.middleware];
+export const loader = page.loader;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
@@ -73,11 +79,12 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
   const here = location.pathname + withoutConfirm(location.search);
   const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
   const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
+  // the page's own query once; each moment's link only adds its id
+  const deleteBase = new URLSearchParams(withoutConfirm(location.search));
+  deleteBase.set("confirm", "delete-moment");
   const deleteTo = (id: number) => {
-    const p = new URLSearchParams(withoutConfirm(location.search));
-    p.set("confirm", "delete-moment");
-    p.set("dailyLogId", String(id));
-    return `${location.pathname}?${p}`;
+    deleteBase.set("dailyLogId", String(id));
+    return `${location.pathname}?${deleteBase}`;
   };
   const heading = `${kid.name}'s Moments`;
   return (

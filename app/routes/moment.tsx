@@ -7,9 +7,10 @@ import { posterNames } from "~/models/co-parents.server";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentDateView } from "~/lib/dates";
-import { viewMoment } from "~/models/moments.server";
+import { momentStamps, viewMoment } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { pageRefusal } from "~/web/refusal.server";
+import { conditionalPage } from "~/web/conditional.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { Photo } from "~/components/photo";
 import { MomentSocial } from "~/components/moment-social";
@@ -17,14 +18,15 @@ import { MilestoneBadge, MomentDate } from "~/components/moment-view";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+// conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
+const page = conditionalPage(async ({ request, params }) => {
   const user = await requireUser(request);
   const view = await viewMoment(user.id, pageId(params.dailyLogId));
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
   const posters = await posterNames([moment.posted_by]);
-  return {
+  const data = {
     moment: {
       id: moment.id,
       title: moment.title,
@@ -39,7 +41,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     canChange: view.isParent,
     social: social[moment.id]!,
   };
-}
+  return { view: data, stamps: momentStamps([moment]) };
+});
+export const middleware = [page.middleware];
+export const loader = page.loader;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);

@@ -13,6 +13,7 @@ import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kid-vie
 import { listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
+import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
 /** How many of the newest visible moments My Kids shows above the kids (issue #15). */
 const NEWS_SIZE = 3;
@@ -45,7 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!kidId) throw data("Not found", { status: 404 });
   const removed = await removeKid(user.id, kidId);
   if (!removed.ok) throw pageRefusal(removed, { forbidden: OWNER_ONLY });
-  return redirect("/my-kids-list");
+  return redirect("/my-kids-list", { headers: FORGET_KEPT_PAGES });
 }
 
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

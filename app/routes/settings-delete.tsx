@@ -9,7 +9,7 @@ import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSchemaF
 import { DeleteAccountSchema } from "~/forms/account";
 import { accountSummary, deleteAccount, getAccount, SIGN_IN_AGAIN } from "~/models/account.server";
 import { sessionStartedAt } from "~/models/sessions.server";
-import { endSession, requireUser, sessionToken } from "~/web/auth.server";
+import { logOutHeaders, requireUser, sessionToken } from "~/web/auth.server";
 
 // /settings/delete (docs/spec.md §2 "Delete my account"): says what goes, asks for the password
 // (an account without one: a log-in within the last 10 minutes), deletes everything in one
@@ -51,7 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
     const formErrors = deleted.fieldErrors ? [] : [deleted.message ?? SIGN_IN_AGAIN];
     return data({ result: submission.reply({ fieldErrors, formErrors, hideFields: ["password"] }) }, { status: 400 });
   }
-  return redirect("/?deleted=1", { status: 303, headers: { "Set-Cookie": await endSession(request) } });
+  return redirect("/?deleted=1", { status: 303, headers: await logOutHeaders(request) });
 }
 
 function DeleteForm({ hasPassword, lastResult }: { hasPassword: boolean; lastResult?: SubmissionResult<string[]> }) {

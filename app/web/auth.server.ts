@@ -99,6 +99,15 @@ export function sessionToken(request: Request): Promise<string | null> {
 }
 
 /** Deletes the session row (so the old cookie is worthless) and returns a clearing Set-Cookie. */
+/**
+ * The headers of a log-out's answer: the emptied cookie, and `Clear-Site-Data: "cache"`, so the
+ * pages this browser kept for revalidation (docs/decisions/0034-conditional-pages.md) are gone and
+ * Back cannot show them again.
+ */
+export async function logOutHeaders(request: Request): Promise<Headers> {
+  return new Headers({ "Set-Cookie": await endSession(request), "Clear-Site-Data": '"cache"' });
+}
+
 export async function endSession(request: Request): Promise<string> {
   const token = await readToken(request);
   if (token) await deleteSession(token);

@@ -31,7 +31,8 @@ export function kidAgeLine(name: string, birthDate: string, takenOn: string): st
 export function feedEntryView(m: FeedMoment, opts: { since: string | null; social?: MomentSocialData }): FeedEntryView {
   return {
     ...kidMomentView(m, m.kid),
-    kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
+    // a 40-pixel avatar needs no blurred placeholder (as comments' avatars): keep the page's data small
+    kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo ? { ...m.kid.photo, placeholder: "" } : null, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
     isNew: opts.since !== null && m.created_at > opts.since,
     social: opts.social ?? null,
   };

@@ -6,6 +6,7 @@ import type { UploadedFile } from "~/images/multipart.server";
 import { deleteMoment } from "~/models/moments.server";
 import type { Result } from "~/models/refusal";
 import { OWNER_ONLY, pageRefusal } from "./refusal.server";
+import { FORGET_KEPT_PAGES } from "./conditional.server";
 
 // The actions the kid and moment pages share: their add/update forms and the delete-moment form.
 
@@ -57,5 +58,5 @@ export async function deleteMomentForm(request: Request, viewerId: number, momen
   if (!id) throw data("Not found", { status: 404 });
   const deleted = await deleteMoment(viewerId, id);
   if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
-  return redirect(`/kids/${deleted.kidId}/dailyLogs`);
+  return redirect(`/kids/${deleted.kidId}/dailyLogs`, { headers: FORGET_KEPT_PAGES });
 }

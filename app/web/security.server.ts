@@ -120,6 +120,9 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
     response.headers.set("Retry-After", String(retryAfter));
   }
   applySecurityHeaders(response.headers, nonce, personal);
+  // a 304's headers replace the stored page's: a new nonce in its CSP would block the stored page's
+  // scripts, whose nonce is the one of the answer that was kept (docs/decisions/0034-conditional-pages.md)
+  if (response.status === 304) response.headers.delete("Content-Security-Policy");
   return response;
 };
 

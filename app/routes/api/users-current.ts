@@ -6,7 +6,7 @@ import { serializeAccount } from "~/api/serializers-account.server";
 import { DeleteAccountSchema, ProfileSchema } from "~/forms/account";
 import { deleteAccount, getAccount, updateProfile } from "~/models/account.server";
 import { sessionStartedAt } from "~/models/sessions.server";
-import { endSession, sessionToken } from "~/web/auth.server";
+import { logOutHeaders, sessionToken } from "~/web/auth.server";
 
 // GET, PUT, DELETE /api/users/current: the caller's own account (docs/api.md, Users).
 const route = apiRoute({
@@ -28,7 +28,7 @@ const route = apiRoute({
       signedInAt: await sessionStartedAt(await sessionToken(request)),
     });
     if (!deleted.ok) return apiRefusal(deleted);
-    return json({ message: "Your account is deleted" }, { headers: { "Set-Cookie": await endSession(request) } });
+    return json({ message: "Your account is deleted" }, { headers: await logOutHeaders(request) });
   },
 });
 
