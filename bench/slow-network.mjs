@@ -6,7 +6,8 @@
 // Per run and mode: time to first moment (the first moment's photo and title painted, from the
 // browser's Element Timing entries, relative to navigation start), bytes and requests finished
 // before it, and the page's total transfer once the network is idle. Writes
-// bench/results-network.json.
+// bench/results-network.json. BENCH_DEBUG=1 prints each visit's waterfall; BUILD_DIR=… serves
+// another build (a before/after comparison).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -91,9 +92,9 @@ async function seed() {
  */
 async function visit(browser, cookie, url, js) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const [name, value] = cookie.split("=");
-  await context.addCookies([{ name, value: cookie.slice(name.length + 1), domain: "127.0.0.1", path: "/" }]);
-  void value;
+  await context.addCookies(
+    cookie.split("; ").map((c) => ({ name: c.slice(0, c.indexOf("=")), value: c.slice(c.indexOf("=") + 1), domain: "127.0.0.1", path: "/" })),
+  );
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
