@@ -164,7 +164,8 @@ async function main() {
     const weight = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid5000}/dailyLogs`) : null;
     const weight20 = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid20}/dailyLogs`) : null;
     if (weight) results.push({ case: "page weight: 5,000-moment kid", kind: "weight", ...weight });
-    if (weight20) results.push({ case: "page weight: 20-moment kid", kind: "weight", ...weight20 });
+    // #20.6 budgets (docs/design.md): HTML + CSS ≤ 20 KB brotli, first-screen phone images ≤ 150 KB
+    if (weight20) results.push({ case: "page weight: 20-moment kid", kind: "weight", ...weight20, budgetHtmlCssBr: 20 * 1024, budgetPhoneImageBytes: 150 * 1024 });
 
     // ---- photos ----
     const photo = wanted("photos") ? await photoFigures(base, server.pid, tmp, cookie) : null;
@@ -202,6 +203,7 @@ async function main() {
       if (!w) continue;
       log(`  ${label}: HTML ${w.htmlRaw} B raw / ${w.htmlBr} B br / ${w.htmlGzip} B gzip; CSS ${w.cssBr} B br; JS ${w.jsBr} B br (${w.jsFiles} files); HTML+CSS ${w.htmlCssBr} B br; requests ${w.requests}; first-screen images (400 px, DPR 2) ${w.phoneImageBytes} B in ${w.phoneImages} images`);
     }
+    if (weight20) log(`  budgets (20-moment kid): HTML+CSS ${weight20.htmlCssBr} of ${20 * 1024} B br ${weight20.htmlCssBr <= 20 * 1024 ? "(within)" : "(OVER)"}; first-screen phone images ${weight20.phoneImageBytes} of ${150 * 1024} B ${weight20.phoneImageBytes <= 150 * 1024 ? "(within)" : "(OVER)"}`);
     if (photo) log("\nPhotos:");
     if (photo) log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
     if (photo) log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);

@@ -300,9 +300,12 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    server.close();
+    // requests in flight finish before the database closes (at most 2 s; exit at 3 s whatever)
+    const drained = new Promise((resolve) => server.close(() => resolve(undefined)));
     server.closeIdleConnections?.();
     setTimeout(() => process.exit(0), 3000).unref();
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    server.closeAllConnections?.();
     try {
       await digests.stop();
       await mailSender.stop();

@@ -40,7 +40,10 @@ export function FeedEntry({
       </H>
       <MilestoneBadge milestone={entry.milestone} />
       <MomentDate view={entry.date} />
-      <Photo photo={entry.photo} alt={`Photo: ${entry.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} className="moment__photo" />
+      <div className="moment__photo-frame">
+        <Photo photo={entry.photo} alt={`Photo: ${entry.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={priority} className="moment__photo" />
+        <ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} aria-hidden="true" aria-label={entry.title} className="moment__photo-link" />
+      </div>
       <p className="moment__content">{entry.content}</p>
       {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
     </article>

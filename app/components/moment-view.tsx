@@ -47,7 +47,10 @@ export function StoryMoment({
       </h3>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
-      <PhotoView photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={priority} className="moment__photo" />
+      <div className="moment__photo-frame">
+        <PhotoView photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={priority} className="moment__photo" />
+        <Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />
+      </div>
       <p className="moment__content">{moment.content}</p>
     </article>
   );

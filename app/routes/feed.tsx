@@ -9,6 +9,7 @@ import { listFeed, onThisDay, recordFeedVisit } from "~/models/feed.server";
 import { loadSocial } from "~/models/social.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
+import { EmptyArt } from "~/components/empty-state";
 
 // GET /feed: the home feed (issue #15, docs/spec.md "Feed"). Thin: parse → feed model → render.
 
@@ -67,6 +68,7 @@ export default function Feed({ loaderData }: Route.ComponentProps) {
       ) : null}
       {entries.length === 0 && !isOlderPage ? (
         <div className="feed-empty card">
+          <EmptyArt art="feed" />
           <h2>Nothing here yet</h2>
           <p>Moments of your kids and of your friends' kids will show here, newest first.</p>
           <ul>

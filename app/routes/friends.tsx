@@ -5,7 +5,7 @@ import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
 import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
-import { useSubmitOnce } from "~/components/forms";
+import { useSubmitOnce } from "~/components/form-basics";
 import type { Photo as PhotoData } from "~/images/photo";
 import {
   answerFriendRequest,
@@ -22,6 +22,7 @@ import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
+import { EmptyState } from "~/components/empty-state";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
@@ -218,7 +219,11 @@ function FriendSection<P extends Person>({
         title
       )}
       {people.length === 0 ? (
-        <p className="empty">{empty}</p>
+        id === "all-friends" ? (
+          <EmptyState art="friends" text={empty} />
+        ) : (
+          <p className="empty">{empty}</p>
+        )
       ) : (
         <ul className="friend-list">
           {people.map((p) => (

@@ -15,6 +15,7 @@ export default function Home(_: Route.ComponentProps) {
         </p>
       ) : null}
       <section className="hero">
+        <div className="hero__text">
         <h1 className="hero__title">Your Daily Dose Of Joy And Connection</h1>
         <p className="hero__lead">
           Sweet Moments is a private place to keep the little snapshots of your little ones: a photo, a few words, a
@@ -44,6 +45,12 @@ export default function Home(_: Route.ComponentProps) {
             ) : null}
           </div>
         )}
+        <p className="hero__promise">
+          <strong>Private by design.</strong> No ads, no public pages: only the family and friends you confirm ever see your
+          kids.
+        </p>
+        </div>
+        <SampleMoment />
       </section>
       <section className="features" aria-label="What you can do">
         <div className="feature">
@@ -59,6 +66,35 @@ export default function Home(_: Route.ComponentProps) {
           <p>Only friends you confirm see your kids' moments, like them and comment.</p>
         </div>
       </section>
+    </div>
+  );
+}
+
+/**
+ * What the product is at a glance (#20.4): a sample moment drawn here (inline SVG and CSS, in the
+ * theme's colours; no photo to download). One image for screen readers, described in words.
+ */
+function SampleMoment() {
+  return (
+    <div className="sample-moment" role="img" aria-label="An example moment: a photo of a first step in the garden, titled First steps, with its date, the child's age and three likes">
+      <svg className="sample-moment__photo" viewBox="0 0 320 220" width="320" height="220" aria-hidden="true" focusable="false">
+        <rect width="320" height="220" className="art-sky" />
+        <circle cx="250" cy="60" r="26" className="art-sun" />
+        <path d="M0 170 Q80 120 170 160 T320 150 V220 H0z" className="art-hill" />
+        <path d="M0 200 Q120 160 230 195 T320 190 V220 H0z" className="art-hill-2" />
+        <g transform="translate(120 96)">
+          <circle cx="20" cy="12" r="12" className="art-face" />
+          <path d="M8 30h24l4 28H4z" className="art-heart" />
+          <path d="M10 58l-6 20M30 58l8 18M6 38l-10 10M34 38l10-12" className="art-line" />
+        </g>
+      </svg>
+      <div className="sample-moment__text">
+        <span className="sample-moment__title">First steps</span>
+        <span className="sample-moment__date">14 June · Elsa was 1 year, 2 months</span>
+        <span className="sample-moment__likes">
+          <span className="icon icon--heart-filled" /> 3 likes · Grandma: “So proud!”
+        </span>
+      </div>
     </div>
   );
 }

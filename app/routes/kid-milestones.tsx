@@ -7,6 +7,7 @@ import { listMilestones } from "~/models/story.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { kidMomentView } from "~/web/feed.server";
 import { StoryLinks, StoryMomentList } from "~/components/moment-view";
+import { EmptyState } from "~/components/empty-state";
 
 // GET /kids/:kidId/milestones: the kid's milestones in date order with the age at each (issue #15).
 
@@ -31,10 +32,15 @@ export default function KidMilestones({ loaderData }: Route.ComponentProps) {
       <h1>{heading}</h1>
       <StoryLinks kidId={kid.id} current="milestones" />
       {moments.length === 0 ? (
-        <p className="empty">
-          No milestones yet.{" "}
-          {isOwner ? <>Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update it.</> : null}
-        </p>
+        <EmptyState
+          art="moments"
+          text={
+            <>
+              No milestones yet.{" "}
+              {isOwner ? <>Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update it.</> : null}
+            </>
+          }
+        />
       ) : (
         <StoryMomentList moments={moments} />
       )}

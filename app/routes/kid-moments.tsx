@@ -20,6 +20,7 @@ import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
+import { EmptyState } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
 
@@ -115,13 +116,23 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {moments.length === 0 ? (
-        <p className="empty">No Moments found</p>
+        <EmptyState art="moments" text="No Moments found">
+          {canChange ? (
+            <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--secondary">
+              Post {kid.name}'s first moment
+            </Link>
+          ) : null}
+        </EmptyState>
       ) : (
         <ol className="moment-list">
           {moments.map((m, i) => (
             <li key={m.id}>
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
-                <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 40rem) 100vw, 600px" priority={i === 0} className="moment__photo" timing={i === 0 ? "first-moment" : undefined} />
+                {/* the photo opens the moment too: a link laid over it, out of the tab order and hidden from screen readers (the title is the same link; the photo keeps its alt text) */}
+                <div className="moment__photo-frame">
+                  <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={i === 0} className="moment__photo" timing={i === 0 ? "first-moment" : undefined} />
+                  <ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />
+                </div>
                 <h2 id={`moment-${m.id}-title`} className="moment__title" {...(i === 0 ? { elementtiming: "first-moment" } : {})}>
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>

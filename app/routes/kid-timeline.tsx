@@ -9,6 +9,7 @@ import { momentsInPeriod, timelineMonths } from "~/models/story.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { kidMomentView } from "~/web/feed.server";
 import { StoryLinks, StoryMomentList } from "~/components/moment-view";
+import { EmptyState } from "~/components/empty-state";
 
 // GET /kids/:kidId/timeline[?age=N | ?month=YYYY-MM][&before=cursor]: the kid's moments by year
 // of age and by month (issue #15). The index is plain links; a period pages with the kid pages'
@@ -69,7 +70,7 @@ export default function KidTimeline({ loaderData }: Route.ComponentProps) {
       <h1>{heading}</h1>
       <StoryLinks kidId={kid.id} current="timeline" />
       {index.length === 0 ? (
-        <p className="empty">No Moments found</p>
+        <EmptyState art="moments" text="No Moments found" />
       ) : (
         <nav aria-label="Ages and months">
           <ul className="timeline-index">

@@ -69,7 +69,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
       </p>
       <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
-        <Photo photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 60rem) 100vw, 928px" priority className="moment__photo" />
+        <Photo photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 48rem) 100vw, 768px" priority className="moment__photo" />
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>

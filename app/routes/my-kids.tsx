@@ -13,6 +13,7 @@ import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kid-vie
 import { listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
+import { EmptyState } from "~/components/empty-state";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
 /** How many of the newest visible moments My Kids shows above the kids (issue #15). */
@@ -82,7 +83,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
           </p>
         </section>
       ) : null}
-      <p className="button-row">
+      <p className="button-row kids-page__actions">
         <Link to="/current/friends" className="button button--secondary">
           Friends
         </Link>
@@ -91,7 +92,11 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       {kids.length === 0 ? (
-        <p className="empty">No kids found. Please add your kid.</p>
+        <EmptyState art="kids" text="No kids found. Please add your kid.">
+          <Link to="/kids/add-new" className="button button--primary">
+            Add your first kid
+          </Link>
+        </EmptyState>
       ) : (
         <ul className="kid-grid">
           {kids.map((kid, i) => (
@@ -102,7 +107,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
                   alt={kid.name}
                   decorative
                   icon="child"
-                  sizes="(max-width: 40rem) 45vw, 220px"
+                  sizes="(max-width: 40rem) 100vw, 320px"
                   priority={i < 4}
                   className="kid-card__photo"
                 />

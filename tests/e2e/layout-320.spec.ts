@@ -1,5 +1,6 @@
-// Issue #20.5: nothing scrolls a 320-px phone sideways (long unbroken names, titles and comments
-// wrap), and the red danger link-button stays readable on hover (docs/design.md).
+// Issue #20.5 and #20.7: nothing scrolls a 320-px phone sideways (long unbroken names, titles and
+// comments wrap; empty states and the story views too), and the red danger link-button stays
+// readable on hover (docs/design.md).
 import type { Page } from "@playwright/test";
 import { expect, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
@@ -50,6 +51,9 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
   for (const path of ["/", "/login", "/signup", "/?modal=signup", "/?modal=login"]) await expectNoSidewaysScroll(page, path);
 
   await signUp(page, newAccount("w"));
+  // the empty states (drawing, sentence, next action) fit too
+  for (const path of ["/my-kids-list", "/feed", "/current/friends"]) await expectNoSidewaysScroll(page, path);
+  await expect(page.locator(".empty-state__art").first()).toBeVisible();
   const kid = await apiCreateKid(page.request, { name: LONG_NAME, birth_date: "2021-03-04", relationship: "Mom" }, await jpegFile("kid.jpg", 400, 300));
   const moment = await apiCreateMoment(page.request, kid.id, { title: LONG_TITLE, content: LONG_COMMENT }, await jpegFile("m.jpg", 300, 600, "#36c"));
 
@@ -80,8 +84,12 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
     `/kids/${kid.id}/update`,
     `/kids/${kid.id}/dailyLogs`,
     `/kids/${kid.id}/dailyLogs/new`,
+    `/kids/${kid.id}/milestones`,
+    `/kids/${kid.id}/timeline`,
     `/dailyLogs/${moment.id}`,
     `/dailyLogs/${moment.id}/update`,
+    "/notifications",
+    "/settings",
     "/current/friends",
     `/friendships/new?q=${encodeURIComponent(friend.account.username.slice(0, 4))}`,
     "/profile/picture",

@@ -25,14 +25,17 @@ const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
  * Zero axe violations on the page as the user sees it now. axe cannot run in a page with
  * JavaScript disabled (it hangs), so for the no-JS project the current DOM is copied into a
  * JS-enabled page whose own scripts are blocked, at the same URL (so the same CSS applies).
+ * `colorScheme`: the theme the page was opened in (its context's colorScheme), so that the copy
+ * checks the same colours.
  */
-export async function expectAccessible(page: Page, browser: Browser) {
+export async function expectAccessible(page: Page, browser: Browser, options: { colorScheme?: "light" | "dark" } = {}) {
   let target = page;
   let cleanup = async () => {};
   if (base.info().project.use.javaScriptEnabled === false) {
     const html = await page.content();
     const url = page.url();
-    const ctx = await browser.newContext({ javaScriptEnabled: true });
+    // the copy sees the page in the same theme (prefers-color-scheme) as the original
+    const ctx = await browser.newContext({ javaScriptEnabled: true, colorScheme: options.colorScheme ?? "light", viewport: page.viewportSize() });
     const copy = await ctx.newPage();
     await copy.route("**/*", async (route) => {
       const r = route.request();
