@@ -45,6 +45,7 @@ export const PHOTO_TEST_FILES = [
   "app/models/submissions.server.test.ts",
   "tests/unit/crash.test.ts",
   "app/mail/digest.server.test.ts",
+  "app/models/moment-photos.server.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

@@ -19,6 +19,7 @@ export default [
   route("dailyLogs/:dailyLogId", "routes/moment.tsx"),
   route("dailyLogs/:dailyLogId/update", "routes/moment-update.tsx"),
   route("dailyLogs/:dailyLogId/social", "routes/moment-social.tsx"),
+  route("dailyLogs/:dailyLogId/photos/:n", "routes/moment-photo.tsx"),
   route("current/friends", "routes/friends.tsx"),
   route("friendships/new", "routes/friend-search.tsx"),
   route("profile/picture", "routes/profile-picture.tsx"),

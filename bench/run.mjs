@@ -19,6 +19,10 @@ const { load, loadPair } = recorder(results);
 // BENCH_WORKERS: server processes (WEB_CONCURRENCY of server/cluster.mjs); 1 (the default) runs
 // server/index.mjs alone, as the figures before the cluster were measured
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+// BENCH_ONLY=photos: only the photo case (pipeline timing, and the server's peak resident memory
+// during 4 concurrent uploads plus a 10-photo moment), on an empty database without the scale
+// dataset; figures go to bench/results-photos.json (or BENCH_RESULTS)
+const ONLY = process.env.BENCH_ONLY ?? "";
 // issue #21.1: the page cases again on a second server with one process per core (server/cluster.mjs),
 // after the one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
 const ALL_CORES = os.cpus().length;
@@ -71,10 +75,12 @@ async function main() {
   results.push({ case: "build", kind: "setup", seconds: (Date.now() - t) / 1000 });
   log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-  const seeded = await seedScale({ databaseFile, databaseUrl, uploadsDir });
-  results.push({ case: "seed", kind: "setup", engine, seconds: seeded.seconds, counts: seeded.counts });
-  log(`Seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
-  const ids = seeded.ids;
+  const seeded = ONLY === "photos" ? null : await seedScale({ databaseFile, databaseUrl, uploadsDir });
+  if (seeded) {
+    results.push({ case: "seed", kind: "setup", engine, seconds: seeded.seconds, counts: seeded.counts });
+    log(`Seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
+  }
+  const ids = seeded?.ids;
 
   const port = 3390 + Math.floor(Math.random() * 9);
   const base = `http://127.0.0.1:${port}`;
@@ -91,8 +97,9 @@ async function main() {
   // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
   const offPort = port + 10;
   const offBase = `http://127.0.0.1:${offPort}`;
-  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || !wanted("GET /api") ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
-  try {
+  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !wanted("GET /api") ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
+  // BENCH_ONLY=photos leaves this block after the photo case (`break measure`)
+  measure: try {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);
     await new Promise((r) => setTimeout(r, 1500));
@@ -100,6 +107,12 @@ async function main() {
     results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1) });
     log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident`);
 
+    if (ONLY === "photos") {
+      const photo = await photoFigures(base, server.pid, tmp, await signUpUploader(base, "bench-photos"));
+      results.push({ case: "photos", kind: "photos", ...photo });
+      logPhotos(photo);
+      break measure;
+    }
     const cookie = await login(base);
     const H = { cookie };
 
@@ -204,9 +217,7 @@ async function main() {
       log(`  ${label}: HTML ${w.htmlRaw} B raw / ${w.htmlBr} B br / ${w.htmlGzip} B gzip; CSS ${w.cssBr} B br; JS ${w.jsBr} B br (${w.jsFiles} files); HTML+CSS ${w.htmlCssBr} B br; requests ${w.requests}; first-screen images (400 px, DPR 2) ${w.phoneImageBytes} B in ${w.phoneImages} images`);
     }
     if (weight20) log(`  budgets (20-moment kid): HTML+CSS ${weight20.htmlCssBr} of ${20 * 1024} B br ${weight20.htmlCssBr <= 20 * 1024 ? "(within)" : "(OVER)"}; first-screen phone images ${weight20.phoneImageBytes} of ${150 * 1024} B ${weight20.phoneImageBytes <= 150 * 1024 ? "(within)" : "(OVER)"}`);
-    if (photo) log("\nPhotos:");
-    if (photo) log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
-    if (photo) log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);
+    if (photo) logPhotos(photo);
     log(`\nMemory: idle ${idle.rssMB.toFixed(1)} MB, after the load cases ${after.rssMB.toFixed(1)} MB`);
     log("\nRatios:");
     for (const [k, v] of Object.entries(ratios)) log(`  ${k}: ${v}`);
@@ -216,10 +227,7 @@ async function main() {
     await stopServer(server);
   }
 
-  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
-  const out = process.env.BENCH_RESULTS ?? "bench/results.json";
-  fs.writeFileSync(path.resolve(root, out), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), results }, null, 2) + "\n");
-  log(`\nWrote ${out}`);
+  log(`\nWrote ${writeResults()}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.rmSync(path.join(root, "bench", "tmp"), { recursive: true, force: true });
 }
@@ -288,6 +296,39 @@ async function phoneImages(base, cookie, pathname) {
   }
 }
 
+/** bench/results.json (or BENCH_RESULTS; bench/results-photos.json with BENCH_ONLY=photos). */
+function writeResults() {
+  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+  const out = process.env.BENCH_RESULTS ?? (ONLY === "photos" ? "bench/results-photos.json" : "bench/results.json");
+  fs.writeFileSync(path.resolve(root, out), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), results }, null, 2) + "\n");
+  return out;
+}
+
+function logPhotos(photo) {
+  log("\nPhotos:");
+  log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
+  log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);
+  log(`  … with a 10-photo moment (10 × 12-MP JPEG, ${photo.tenPhotoMB} MB) posted alongside: ${photo.peakWithTenPhotosMB} MB (answered ${photo.tenPhotoStatus}, in ${photo.tenPhotoSeconds} s)`);
+}
+
+/** A new account's session cookie. */
+async function signUpUploader(base, name) {
+  const r = await fetch(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `${name}@example.com`, username: name, password: "secret123" }) });
+  if (!r.ok) throw new Error(`sign-up failed: ${r.status} ${await r.text()}`);
+  return r.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+/** Peak resident memory of the server (and its children) while `work` runs. */
+async function peakDuring(pid, work) {
+  const peakReset = resetPeak(pid);
+  let peak = 0;
+  const sampler = setInterval(() => { try { peak = Math.max(peak, treeRssOf(pid).rssMB); } catch {} }, 20);
+  const value = await work();
+  clearInterval(sampler);
+  const hwm = peakReset ? treeRssOf(pid).peakMB : peak;
+  return { value, peakMB: +Math.max(peak, hwm).toFixed(1) };
+}
+
 async function photoFigures(base, pid, tmp, cookie) {
   // a 12-megapixel photo-like JPEG
   const file = path.join(tmp, "12mp.jpg");
@@ -315,25 +356,50 @@ async function photoFigures(base, pid, tmp, cookie) {
   // peak resident memory of the server during 4 concurrent uploads
   const bytes = fs.readFileSync(file);
   const cookies = [cookie];
-  for (let i = 0; i < 3; i++) {
-    const email = `uploader${i}@example.com`;
-    const r = await fetch(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, username: `uploader${i}`, password: "secret123" }) });
-    cookies.push(r.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "));
-  }
-  const peakReset = resetPeak(pid);
-  let peak = 0;
-  const sampler = setInterval(() => { try { peak = Math.max(peak, treeRssOf(pid).rssMB); } catch {} }, 20);
-  const statuses = await Promise.all(
-    cookies.map(async (c) => {
-      const form = new FormData();
-      form.set("image", new Blob([bytes], { type: "image/jpeg" }), "photo.jpg");
-      const r = await fetch(`${base}/api/users/upload-profile-picture`, { method: "POST", headers: { cookie: c }, body: form });
-      return r.status;
-    }),
-  );
-  clearInterval(sampler);
-  const hwm = peakReset ? treeRssOf(pid).peakMB : peak;
-  return { processMs, bareMs, ratio: +(processMs / bareMs).toFixed(2), peakDuringUploadsMB: +Math.max(peak, hwm).toFixed(1), uploadStatuses: statuses };
+  for (let i = 0; i < 3; i++) cookies.push(await signUpUploader(base, `uploader${i}`));
+  const upload = async (/** @type {string} */ c) => {
+    const form = new FormData();
+    form.set("image", new Blob([bytes], { type: "image/jpeg" }), "photo.jpg");
+    const r = await fetch(`${base}/api/users/upload-profile-picture`, { method: "POST", headers: { cookie: c }, body: form });
+    return r.status;
+  };
+  const four = await peakDuring(pid, () => Promise.all(cookies.map(upload)));
+
+  // the same 4 uploads with a moment of 10 photos (12 MP each, as a phone takes them) posted
+  // alongside: the photos of one request go through the pipeline one after another
+  // (docs/decisions/0030-several-photos-per-moment.md), so memory must not grow tenfold
+  const phone = path.join(tmp, "12mp-phone.jpg");
+  await sharp(file).jpeg({ quality: 80 }).toFile(phone);
+  const phoneBytes = fs.readFileSync(phone);
+  const tenCookie = await signUpUploader(base, "ten-photos");
+  const kidRes = await fetch(`${base}/api/kids/new`, { method: "POST", headers: { cookie: tenCookie, "content-type": "application/json" }, body: JSON.stringify({ name: "Bench", birth_date: "2020-01-01", relationship: "Mom" }) });
+  const kid = await kidRes.json();
+  const tenPhotos = async () => {
+    const form = new FormData();
+    form.set("title", "Ten photos");
+    form.set("content", "A day at the beach");
+    for (let i = 1; i <= 10; i++) {
+      form.append("image", new Blob([phoneBytes], { type: "image/jpeg" }), `photo${i}.jpg`);
+      form.set(`alt_${i}`, `Photo ${i}`);
+    }
+    const started = performance.now();
+    const r = await fetch(`${base}/api/kids/${kid.id}/daily_logs/new`, { method: "POST", headers: { cookie: tenCookie }, body: form });
+    return { status: r.status, seconds: +((performance.now() - started) / 1000).toFixed(1) };
+  };
+  const withTen = await peakDuring(pid, () => Promise.all([tenPhotos(), ...cookies.map(upload)]));
+  const [ten, ...rest] = withTen.value;
+  return {
+    processMs,
+    bareMs,
+    ratio: +(processMs / bareMs).toFixed(2),
+    peakDuringUploadsMB: four.peakMB,
+    uploadStatuses: four.value,
+    peakWithTenPhotosMB: withTen.peakMB,
+    tenPhotoMB: +((phoneBytes.length * 10) / 1024 / 1024).toFixed(1),
+    tenPhotoStatus: ten.status,
+    tenPhotoSeconds: ten.seconds,
+    uploadStatusesWithTen: rest,
+  };
 }
 
 await main();

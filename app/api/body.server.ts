@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { BodyFailure, parseBodyFields } from "~/forms/body.server";
-import { parsePhotoBody, parsePhotoForm, type PhotoBody, type PhotoFormResult } from "~/forms/photo-form.server";
+import { parsePhotoBody, parsePhotoForm, type PhotoBody, type PhotoBodyOptions, type PhotoFormResult } from "~/forms/photo-form.server";
 import { apiError } from "./responses.server";
 import { IDEMPOTENCY_HEADER } from "~/forms/submission";
 
@@ -19,16 +19,16 @@ export async function readFields(request: Request): Promise<Record<string, unkno
 }
 
 /** The kid and moment API bodies: text fields and the photo (see `parsePhotoBody`). */
-export async function readPhotoBody(request: Request): Promise<PhotoBody> {
-  return answered(await parsePhotoBody(request));
+export async function readPhotoBody(request: Request, opts: PhotoBodyOptions = {}): Promise<PhotoBody> {
+  return answered(await parsePhotoBody(request, opts));
 }
 
 /**
  * The kid and moment page forms (see `parsePhotoForm`). A page posts multipart; any other body that
  * cannot be read gets the same answer as on /api.
  */
-export async function readPhotoForm<S extends z.ZodType>(request: Request, schema: S): Promise<PhotoFormResult<z.output<S>>> {
-  return answered(await parsePhotoForm(request, schema));
+export async function readPhotoForm<S extends z.ZodType>(request: Request, schema: S, opts: PhotoBodyOptions = {}): Promise<PhotoFormResult<z.output<S>>> {
+  return answered(await parsePhotoForm(request, schema, opts));
 }
 
 /**

@@ -1,5 +1,6 @@
 // Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
 import { imageUrl } from "./serializers.server";
+import { photoUrl } from "~/images/photo";
 import type { Kid } from "~/models/kids.server";
 import type { CoParent } from "~/models/co-parents.server";
 import type { Moment } from "~/models/moments.server";
@@ -23,7 +24,8 @@ export function serializeKid(kid: Kid, coParents: Map<number, CoParent[]> = new 
 
 /**
  * DailyLog: `{id, kid_id, title, content, image_url, created_at, taken_on, milestone, posted_by}`,
- * plus `audience` for the kid's owner and co-parents (`parent`) only (docs/api.md).
+ * plus `audience` for the kid's owner and co-parents (`parent`) only, then `photos` (every photo in
+ * order, `{url, width, height, alt}`; `image_url` is the first's) (docs/api.md).
  */
 export function serializeDailyLog(moment: Moment, { parent = false }: { parent?: boolean } = {}) {
   return {
@@ -36,6 +38,7 @@ export function serializeDailyLog(moment: Moment, { parent = false }: { parent?:
     taken_on: moment.taken_on,
     milestone: moment.milestone,
     ...dailyLogAudience(moment, parent),
+    photos: moment.photos.map((p) => ({ url: photoUrl(p), width: p.width, height: p.height, alt: p.alt })),
   };
 }
 

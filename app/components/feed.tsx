@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { FeedEntryView } from "~/web/feed.server";
 import { Photo } from "./photo";
 import { ListLink } from "./list-link";
+import { MomentPhotos } from "./moment-photos";
 import { MomentSocial } from "./moment-social";
 import { MilestoneBadge, MomentDate } from "./moment-view";
 
@@ -40,10 +41,13 @@ export function FeedEntry({
       </H>
       <MilestoneBadge milestone={entry.milestone} />
       <MomentDate view={entry.date} />
-      <div className="moment__photo-frame">
-        <Photo photo={entry.photo} alt={`Photo: ${entry.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={priority} className="moment__photo" />
-        <ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} aria-hidden="true" aria-label={entry.title} className="moment__photo-link" />
-      </div>
+      <MomentPhotos
+        photos={entry.photos}
+        title={entry.title}
+        sizes="(max-width: 42rem) 100vw, 640px"
+        priority={priority}
+        overlay={<ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} aria-hidden="true" aria-label={entry.title} className="moment__photo-link" />}
+      />
       <p className="moment__content">{entry.content}</p>
       {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
     </article>

@@ -7,6 +7,7 @@ import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaFi
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
+import { PhotoPicker } from "./photo-picker";
 import type { Photo } from "~/images/photo";
 import { DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "~/forms/kid";
 import { CONTENT_MAX, TITLE_MAX } from "~/forms/moment";
@@ -38,7 +39,8 @@ export function PhotoField({
   const hydrated = useHydrated();
   const chooseAgain = refused && !hydrated;
   const againId = `${m.id}-again`;
-  const props = getInputProps(m, { type: "file", ariaDescribedBy: chooseAgain ? `${hintId} ${againId}` : hintId });
+  // the styled picker with its preview (app/components/photo-picker.tsx); no `key`: a remount would lose the chosen file
+  const { key: _key, ...inputProps } = getInputProps(m, { type: "file", ariaDescribedBy: chooseAgain ? `${hintId} ${againId}` : hintId });
   const before =
     current !== undefined ? (
       <figure className="current-photo">
@@ -53,7 +55,7 @@ export function PhotoField({
           The form was not saved, so your photo was not kept: if you chose one, please choose it again.
         </p>
       ) : null}
-      <input {...props} key={props.key} accept="image/*" className="file-input" />
+      <PhotoPicker inputProps={inputProps} previewAlt="Preview of the chosen photo" />
     </FieldFrame>
   );
 }

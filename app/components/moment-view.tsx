@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { Photo as PhotoView } from "./photo";
-import type { Photo } from "~/images/photo";
+import type { AltPhoto } from "~/images/photo";
+import { MomentPhotos } from "./moment-photos-view";
 
 // How a moment's story shows on the pages (issue #15): its date and age, its milestone badge, the
 // milestones and timeline lists, the links between the views. The forms' story fields are in
@@ -37,7 +37,7 @@ export function StoryMoment({
   moment,
   priority = false,
 }: {
-  moment: { id: number; title: string; content: string; photo: Photo | null; milestone: string | null; date: MomentDateView };
+  moment: { id: number; title: string; content: string; photos: AltPhoto[]; milestone: string | null; date: MomentDateView };
   priority?: boolean;
 }) {
   return (
@@ -47,10 +47,13 @@ export function StoryMoment({
       </h3>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
-      <div className="moment__photo-frame">
-        <PhotoView photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={priority} className="moment__photo" />
-        <Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />
-      </div>
+      <MomentPhotos
+        photos={moment.photos}
+        title={moment.title}
+        sizes="(max-width: 42rem) 100vw, 640px"
+        priority={priority}
+        overlay={<Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />}
+      />
       <p className="moment__content">{moment.content}</p>
     </article>
   );

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type ChangeEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { ConfirmDialog, Modal, withParam } from "./modal";
 import { ErrorSummary, FieldFrame, pageTitle, SubmitButton, summaryErrors, useErrorTitle } from "./forms";
 import { Photo as PhotoImage } from "~/components/photo";
+import { PhotoPicker } from "~/components/photo-picker";
 import { IMAGE_HINTS } from "~/images/limits";
 import type { Photo } from "~/images/photo";
 import {
@@ -45,7 +46,6 @@ export function ProfilePictureForm({
   const revalidator = useRevalidator();
   const [clientResult, setClientResult] = useState<SubmissionResult<string[]> | undefined>(undefined);
   const [progress, setProgress] = useState<number | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const xhrRef = useRef<XMLHttpRequest | null>(null);
   const intent = photo ? "update" : "upload";
 
@@ -62,18 +62,7 @@ export function ProfilePictureForm({
     },
   });
 
-  // the object URL of the preview is released when replaced and when the form goes away
-  useEffect(() => {
-    return () => {
-      if (preview) URL.revokeObjectURL(preview);
-    };
-  }, [preview]);
   useEffect(() => () => xhrRef.current?.abort(), []);
-
-  function onFileChange(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.currentTarget.files?.[0];
-    setPreview(file && file.size > 0 && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
-  }
 
   function failed(result: SubmissionResult<string[]>) {
     xhrRef.current = null;
@@ -139,14 +128,8 @@ export function ProfilePictureForm({
       >
         <input type="hidden" name="intent" value={intent} />
         <FieldFrame meta={fields.image} label={photo ? "Choose a new picture" : "Choose a picture"} hint={IMAGE_HINTS.picture} hintId={hintId}>
-          <input {...inputProps} accept="image/*" className="picture-form__file" onChange={onFileChange} />
+          <PhotoPicker inputProps={inputProps} previewAlt="Preview of the chosen picture" />
         </FieldFrame>
-        {preview ? (
-          <figure className="picture-form__preview">
-            <img src={preview} alt="Preview of the chosen picture" className="picture-form__image" />
-            <figcaption>Preview</figcaption>
-          </figure>
-        ) : null}
         {uploading ? (
           <div className="picture-form__progress" role="status">
             <label htmlFor={`${id}-progress`}>Uploading… {progress}%</label>

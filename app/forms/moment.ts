@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chosenFileProblem } from "~/images/limits";
+import { chosenFileProblem, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
 import { audienceField, type Audience } from "./circles";
 
 // The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
@@ -33,6 +33,40 @@ export const MOMENT_MESSAGES = {
   },
 } as const;
 
+// ---- several photos (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md) ----
+//
+// Field names, the same for the pages' forms and /api (docs/api.md):
+// - every file part is named `image`; the n-th one (1-based, empty parts of unused slots counted)
+//   is "slot n", and `alt_<n>` is its alt text; an error of slot n's file is on `image` for the
+//   first and `image_<n>` for the others;
+// - a photo the moment has (its id in the form) : `photo_<id>_position` (its place, 1-based),
+//   `photo_<id>_alt`, `photo_<id>_remove` (any value: remove it). Update forms only.
+
+/** Longest alt text of a photo, in characters. */
+export const ALT_MAX = 250;
+
+export const PHOTO_MESSAGES = {
+  tooMany: MULTIPART_MESSAGES.tooManyPhotos,
+  keepOne: "A moment needs at least one photo: keep one or add one",
+  altRequired: (n: number) => `Enter the alt text of photo ${n} (a short description for people who cannot see it)`,
+  altTooLong: (n: number) => `Alt text of photo ${n} can not be more than ${ALT_MAX} characters`,
+} as const;
+
+/** The alt text field of slot `slot` (1-based). */
+export function altField(slot: number): string {
+  return `alt_${slot}`;
+}
+
+/** A field of a photo the moment has. */
+export function photoField(id: number, what: "position" | "alt" | "remove"): string {
+  return `photo_${id}_${what}`;
+}
+
+/** The slots a form offers (the photos it may still add). */
+export function freeSlots(existing: number): number {
+  return Math.max(0, MAX_PHOTOS - existing);
+}
+
 /** The form's fields as the browser holds them. */
 export type MomentFormShape = {
   title: string;
@@ -62,16 +96,25 @@ export function imageSchema() {
     .any()
     .optional()
     .superRefine((v: unknown, ctx) => {
-      const problem = chosenFileProblem(v);
+      // several file inputs share the name (a moment's photo slots): the first slot is this field;
+      // the others are checked by the server (and previewed by the picker)
+      const problem = chosenFileProblem(Array.isArray(v) ? v[0] : v);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     });
+}
+
+/** Was a file chosen: a value, a non-empty File, or (several file inputs of one name) any of them. */
+function chosen(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(chosen);
+  if (v === undefined || v === null || v === "") return false;
+  return !(typeof File !== "undefined" && v instanceof File && v.size === 0 && !v.name);
 }
 
 /** Object-level check that a photo was chosen (runs together with the other fields' checks). */
 export function requireImage(message: string) {
   return [
     (v: { image?: unknown }, ctx: z.RefinementCtx) => {
-      if (v.image === undefined || v.image === null || v.image === "") {
+      if (!chosen(v.image)) {
         ctx.addIssue({ code: "custom", message, path: ["image"] });
       }
     },

@@ -2,10 +2,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import { IMAGE_FIELD, IMAGE_PRESENT } from "~/images/limits";
-import { parseMultipart, type UploadedFile } from "~/images/multipart.server";
+import { parseMultipart, slotErrorField, type SlotFile, type UploadedFile } from "~/images/multipart.server";
 import { checkImage } from "~/images/process.server";
 import { asFormValue, BodyFailure, parseBodyFields } from "./body.server";
 import { SUBMISSION_FIELD } from "./submission";
+import { altField } from "./moment";
 import { invalid, type Result } from "~/models/refusal";
 
 // The one way the kid and moment forms (pages and /api) read a body that may carry a photo:
@@ -19,21 +20,33 @@ type Errors = Record<string, string[]>;
 export type PhotoBody = {
   /** Text fields as the schemas expect them (strings; empty → missing). */
   fields: Record<string, string | undefined>;
-  /** The uploaded photo (a temp file the caller must consume or discard), or null. */
+  /** The uploaded photo (a temp file the caller must consume or discard), or null: the first of `files`. */
   file: UploadedFile | null;
+  /** Every uploaded photo with its slot (forms that take several: `maxFiles`); the caller consumes or discards them. */
+  files: SlotFile[];
   /** Problems found while reading: `image` (too big), a text field (too long), `message` (the request). */
   errors: Errors;
 };
 
-export async function parsePhotoBody(request: Request): Promise<PhotoBody | BodyFailure> {
+/** `maxFiles`: how many `image` parts are kept (1, or MAX_PHOTOS for a moment's forms). */
+export type PhotoBodyOptions = { maxFiles?: number };
+
+export async function parsePhotoBody(request: Request, opts: PhotoBodyOptions = {}): Promise<PhotoBody | BodyFailure> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
-    const { fields, file, errors } = await parseMultipart(request);
-    return { fields: clean(fields), file, errors };
+    const { fields, file, files, errors } = await parseMultipart(request, {}, opts);
+    return { fields: clean(fields), file, files, errors };
   }
   const fields = await parseBodyFields(request);
-  return fields instanceof BodyFailure ? fields : { fields: clean(fields), file: null, errors: {} };
+  return fields instanceof BodyFailure ? fields : { fields: clean(fields), file: null, files: [], errors: {} };
 }
+
+/** Removes every uploaded file of a body not consumed (harmless after they were). */
+export async function discardFiles(body: { files: SlotFile[] }): Promise<void> {
+  await Promise.all(body.files.map((f) => f.file.discard()));
+}
+
+const isImageKey = (key: string) => key === IMAGE_FIELD || key.startsWith(`${IMAGE_FIELD}_`);
 
 function clean(raw: Record<string, unknown>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -61,9 +74,14 @@ function merge(...lists: (Errors | null | undefined)[]): Errors {
  * answer name an unacceptable file together with the other problems.
  */
 async function earlyImageErrors(body: PhotoBody): Promise<Errors> {
-  if (!body.file || body.errors[IMAGE_FIELD]) return {};
-  const refusal = await checkImage(body.file.path);
-  return refusal?.kind === "invalid" ? (refusal.fieldErrors ?? {}) : {};
+  const out: Errors = {};
+  for (const { file, slot } of body.files) {
+    const key = slotErrorField(slot);
+    if (body.errors[key]) continue;
+    const refusal = await checkImage(file.path);
+    if (refusal?.kind === "invalid") out[key] = Object.values(refusal.fieldErrors ?? {}).flat();
+  }
+  return out;
 }
 
 /**
@@ -71,7 +89,7 @@ async function earlyImageErrors(body: PhotoBody): Promise<Errors> {
  * on reading (too big, empty): then the reader's message is the one shown, not "Image is required".
  */
 function imageValue(body: PhotoBody): string | undefined {
-  return body.file || body.errors[IMAGE_FIELD]?.length ? IMAGE_PRESENT : undefined;
+  return body.files.length || Object.keys(body.errors).some(isImageKey) ? IMAGE_PRESENT : undefined;
 }
 
 /** API validation: the schema's output, or a refusal (invalid) with `{field: [messages]}` for envelope (B). */
@@ -92,6 +110,10 @@ export async function validateBody<S extends z.ZodType>(body: PhotoBody, schema:
 
 export type PhotoFormResult<Output> = {
   file: UploadedFile | null;
+  /** Every uploaded photo with its slot (see PhotoBody). */
+  files: SlotFile[];
+  /** The text fields as sent (a moment's photo fields: app/forms/moment.ts). */
+  fields: Record<string, string | undefined>;
   /** The form's one-time submission token (app/forms/submission.ts), as sent; undefined when none. */
   submissionToken: string | undefined;
   /** The validated value, or null when something is wrong (answer 400 with `reply()`). */
@@ -104,8 +126,9 @@ export type PhotoFormResult<Output> = {
 export async function parsePhotoForm<S extends z.ZodType>(
   request: Request,
   schema: S,
+  opts: PhotoBodyOptions = {},
 ): Promise<PhotoFormResult<z.output<S>> | BodyFailure> {
-  const body = await parsePhotoBody(request);
+  const body = await parsePhotoBody(request, opts);
   if (body instanceof BodyFailure) return body;
   const formData = new FormData();
   for (const [key, value] of Object.entries(body.fields)) if (value !== undefined) formData.set(key, value);
@@ -117,6 +140,8 @@ export async function parsePhotoForm<S extends z.ZodType>(
   const imageErrors = valid ? {} : await earlyImageErrors(body);
   return {
     file: body.file,
+    files: body.files,
+    fields: body.fields,
     submissionToken: body.fields[SUBMISSION_FIELD],
     value: valid ? (submission.value as z.output<S>) : null,
     reply(extra) {
@@ -129,4 +154,35 @@ export async function parsePhotoForm<S extends z.ZodType>(
       });
     },
   };
+}
+
+// ---- the photos of a moment's form or /api call (app/forms/moment.ts names the fields) ----
+
+const PHOTO_EDIT_FIELD = /^photo_([1-9][0-9]{0,15})_(position|alt|remove)$/;
+
+/**
+ * The photos a moment's form or /api body sent: each file with its slot's alt text (`alt_<slot>`),
+ * and what it says of the photos the moment has (`photo_<id>_position`, `_alt`, `_remove`; present
+ * only when some such field was sent, or always with `edits`). A position that is not a whole
+ * number leaves the photo in its place.
+ */
+export function momentPhotosFrom(
+  upload: { files: SlotFile[]; fields: Record<string, string | undefined> },
+  opts: { edits?: boolean } = {},
+): { added: { file: UploadedFile; alt: string; slot: number }[]; edits?: { id: number; position?: number; alt?: string; remove?: boolean }[] } {
+  const added = upload.files.map(({ file, slot }) => ({ file, slot, alt: upload.fields[altField(slot)] ?? "" }));
+  const edits = new Map<number, { id: number; position?: number; alt?: string; remove?: boolean }>();
+  for (const [name, value] of Object.entries(upload.fields)) {
+    const m = PHOTO_EDIT_FIELD.exec(name);
+    if (!m) continue;
+    const id = Number(m[1]);
+    const edit = edits.get(id) ?? { id };
+    if (m[2] === "position") {
+      const n = Number(value?.trim());
+      if (Number.isInteger(n)) edit.position = n;
+    } else if (m[2] === "alt") edit.alt = value ?? "";
+    else edit.remove = value !== undefined;
+    edits.set(id, edit);
+  }
+  return edits.size || opts.edits ? { added, edits: [...edits.values()] } : { added };
 }

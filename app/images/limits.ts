@@ -12,6 +12,9 @@ export const MAX_IMAGE_BYTES = MAX_IMAGE_MB * MB;
 /** Most pixels (width × height) of an accepted photo. */
 export const MAX_PIXELS = 50_000_000;
 
+/** Most photos of one moment (docs/decisions/0030-several-photos-per-moment.md). */
+export const MAX_PHOTOS = 10;
+
 /** Largest body without a photo: a JSON or urlencoded body, or one text field of a multipart one (/api). */
 export const MAX_TEXT_BODY_BYTES = 1 * MB;
 
@@ -34,10 +37,13 @@ export type MultipartLimits = {
 
 export const UPLOAD_LIMITS: Readonly<MultipartLimits> = Object.freeze({
   maxFileBytes: MAX_IMAGE_BYTES,
-  maxParts: 20,
+  // a moment's form: its text fields, up to MAX_PHOTOS photo slots with their alt texts, and
+  // the place, alt text and remove box of each photo it has
+  maxParts: 80,
   maxFieldBytes: 100 * 1024,
-  maxBodyBytes: 16 * MB,
-  maxDrainBytes: 128 * MB,
+  // the photos of one moment together (each still at most MAX_IMAGE_BYTES)
+  maxBodyBytes: 64 * MB,
+  maxDrainBytes: 160 * MB,
 });
 
 /** The form field that carries the photo, in every form of the app. */
@@ -62,6 +68,7 @@ export const MULTIPART_MESSAGES = {
   malformed: "The upload could not be read. Please try again.",
   bodyTooBig: "The upload is too large.",
   tooManyParts: "The form has too many fields.",
+  tooManyPhotos: `A moment can have at most ${MAX_PHOTOS} photos.`,
   fieldTooLong: "This field is too long.",
 } as const;
 

@@ -42,11 +42,16 @@ export type UploadedFile = {
   discard(): Promise<void>;
 };
 
+/** One kept file part named `image`: the file and its slot (1-based: the n-th `image` part, empty ones counted). */
+export type SlotFile = { file: UploadedFile; slot: number };
+
 export type MultipartResult = {
   /** Text fields; the first value wins when a name repeats. A text part named `image` is ignored. */
   fields: Record<string, string>;
-  /** The `image` file, or null when none (or an empty one) was sent or it was refused. */
+  /** The first kept `image` file, or null when none (or an empty one) was sent or it was refused. */
   file: UploadedFile | null;
+  /** Every kept `image` file in order (at most `maxFiles`; `file` is the first). */
+  files: SlotFile[];
   /**
    * Problems, by field: `image` (file too big), a text field's name (value too long), and
    * `message` for the request as a whole (not multipart, malformed, too large, too many parts).
@@ -144,8 +149,19 @@ function addError(errors: Record<string, string[]>, key: string, message: string
  * }
  * ```
  */
-export async function parseMultipart(request: Request, limits: Partial<MultipartLimits> = {}): Promise<MultipartResult> {
+/** The field an error of slot `slot`'s file is reported on: `image` for the first, `image_<n>` after. */
+export function slotErrorField(slot: number): string {
+  return slot === 1 ? IMAGE_FIELD : `${IMAGE_FIELD}_${slot}`;
+}
+
+export async function parseMultipart(
+  request: Request,
+  limits: Partial<MultipartLimits> = {},
+  opts: { maxFiles?: number } = {},
+): Promise<MultipartResult> {
   const lim: MultipartLimits = { ...UPLOAD_LIMITS, ...limits };
+  const maxFiles = opts.maxFiles ?? 1;
+  const files: SlotFile[] = [];
   const fields: Record<string, string> = {};
   const errors: Record<string, string[]> = {};
 
@@ -153,7 +169,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
   if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) {
     await drain(request.body, lim.maxDrainBytes);
     addError(errors, "message", MULTIPART_MESSAGES.notMultipart);
-    return { fields, file: null, errors };
+    return { fields, file: null, files, errors };
   }
 
   let parser: busboy.Busboy;
@@ -177,7 +193,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
     // e.g. multipart without a boundary
     await drain(request.body, lim.maxDrainBytes);
     addError(errors, "message", MULTIPART_MESSAGES.malformed);
-    return { fields, file: null, errors };
+    return { fields, file: null, files, errors };
   }
 
   let fatal = false;
@@ -194,8 +210,8 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
   let parserError: unknown = null;
 
   // The one file we keep. `saving` settles when its bytes are on disk (or it was thrown away).
-  type Kept = { path: string; filename: string; mimeType: string; size: number; tooBig: boolean; saving: Promise<void> };
-  const state: { kept: Kept | null } = { kept: null };
+  type Kept = { slot: number; path: string; filename: string; mimeType: string; size: number; tooBig: boolean; saving: Promise<void> };
+  const state: { kept: Kept[]; parts: number; tooMany: boolean } = { kept: [], parts: 0, tooMany: false };
   let tempDirReady: Promise<string | undefined> | null = null;
 
   parser.on("field", (name, value, info) => {
@@ -210,11 +226,17 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
   });
 
   parser.on("file", (name, stream: Readable, info) => {
-    if (name !== IMAGE_FIELD || state.kept || fatal || serverError) {
+    const slot = name === IMAGE_FIELD ? ++state.parts : 0;
+    if (slot > maxFiles && maxFiles > 1) {
+      // past the last slot: a file with bytes there is one photo too many
+      stream.once("data", () => (state.tooMany = true));
+    }
+    if (name !== IMAGE_FIELD || slot > maxFiles || fatal || serverError) {
       stream.resume(); // read and discard
       return;
     }
     const entry: Kept = {
+      slot,
       path: inScope(path.join(uploadsTempDir(), tempFileName())),
       filename: info.filename ?? "",
       mimeType: info.mimeType ?? "",
@@ -222,7 +244,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       tooBig: false,
       saving: Promise.resolve(),
     };
-    state.kept = entry;
+    state.kept.push(entry);
     stream.on("limit", () => {
       entry.tooBig = true;
     });
@@ -336,9 +358,8 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
   }
   if (parserError && !fatal && !serverError && !errors[IMAGE_FIELD]) fail(MULTIPART_MESSAGES.malformed);
 
-  let file: UploadedFile | null = null;
-  const entry = state.kept;
-  if (entry) {
+  for (const entry of state.kept) {
+    const key = slotErrorField(entry.slot);
     let saved = true;
     try {
       await entry.saving;
@@ -346,7 +367,7 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       saved = false;
     }
     if (entry.tooBig) {
-      addError(errors, IMAGE_FIELD, MULTIPART_MESSAGES.imageTooBig);
+      addError(errors, key, MULTIPART_MESSAGES.imageTooBig);
       await removeQuietly(entry.path);
     } else if (!saved || fatal || serverError) {
       if (!saved && !fatal && !serverError) fail(MULTIPART_MESSAGES.malformed);
@@ -355,13 +376,18 @@ export async function parseMultipart(request: Request, limits: Partial<Multipart
       await removeQuietly(entry.path);
       // browsers send an empty part without a file name when no file was chosen; an empty file
       // that was chosen is no image
-      if (entry.filename) addError(errors, IMAGE_FIELD, IMAGE_MESSAGES.notAnImage);
+      if (entry.filename) addError(errors, key, IMAGE_MESSAGES.notAnImage);
     } else {
-      file = uploadedFile(entry.path, entry.size, entry.filename, entry.mimeType);
+      files.push({ file: uploadedFile(entry.path, entry.size, entry.filename, entry.mimeType), slot: entry.slot });
     }
   }
-  if (serverError) throw serverError;
-  return { fields, file, errors };
+  if (state.tooMany) addError(errors, IMAGE_FIELD, MULTIPART_MESSAGES.tooManyPhotos);
+  const file = files[0]?.file ?? null;
+  if (serverError) {
+    await Promise.all(files.map((f) => f.file.discard()));
+    throw serverError;
+  }
+  return { fields, file, files, errors };
 }
 
 /** Reads and discards a body (up to `max` bytes), so the client sees our answer. */

@@ -133,7 +133,8 @@ describe("parseMultipart", () => {
   it("a body over the total limit is drained and refused, leaving nothing behind", async () => {
     const form = new FormData();
     form.append("image", new Blob([new Uint8Array(10 * 1024 * 1024)]), "ok.jpg");
-    form.append("padding", new Blob([new Uint8Array(7 * 1024 * 1024)]), "pad.bin");
+    // past the body limit (the photos of a moment together): 10 MB + the rest + 1 MB
+    form.append("padding", new Blob([new Uint8Array(UPLOAD_LIMITS.maxBodyBytes - 9 * 1024 * 1024)]), "pad.bin");
     form.append("title", "never seen");
     const request = post(form);
     const { file, errors } = await parseMultipart(request);
@@ -154,7 +155,7 @@ describe("parseMultipart", () => {
 
   it("refuses too many parts", async () => {
     const form = new FormData();
-    for (let i = 0; i < 25; i++) form.append(`f${i}`, "x");
+    for (let i = 0; i < UPLOAD_LIMITS.maxParts + 5; i++) form.append(`f${i}`, "x");
     const { errors } = await parseMultipart(post(form));
     expect(errors.message).toEqual([MULTIPART_MESSAGES.tooManyParts]);
   });

@@ -226,6 +226,56 @@ export async function withNewImage<T>(
 }
 
 /**
+ * Several photos at once (the photos of a moment, docs/decisions/0030-several-photos-per-moment.md):
+ * stores them ONE AFTER ANOTHER through the same pipeline as `withNewImage` (so memory holds one
+ * photo's work at a time), then inserts their images rows and runs `fn` in ONE transaction.
+ * Consumes every file. `field(i)`: the form field an error of the i-th file is reported on.
+ *
+ * - One of them is not an acceptable photo: the refusal (invalid, on `field(i)`), the photos
+ *   stored before it are removed, the files after it are discarded unread; nothing is written.
+ * - `fn` or the commit throws: every new file is removed and the error is rethrown.
+ */
+export async function withNewImages<T>(
+  files: UploadedFile[],
+  opts: ImageOptions,
+  field: (index: number) => string,
+  fn: (trx: Knex.Transaction, imageIds: number[], tools: ImageTransactionTools) => Promise<T>,
+): Promise<Result<{ value: T; imageIds: number[] }>> {
+  const stored: StoredImage[] = [];
+  try {
+    for (const [i, file] of files.entries()) {
+      const one = await storeImage(file);
+      if (!one.ok) {
+        await deleteImageFiles(stored.map((s) => s.key));
+        const messages = Object.values(one.fieldErrors ?? {}).flat();
+        return { ...one, fieldErrors: { [field(i)]: messages.length ? messages : [one.message ?? ""] } };
+      }
+      stored.push(one.image);
+    }
+  } catch (error) {
+    await deleteImageFiles(stored.map((s) => s.key));
+    throw error;
+  } finally {
+    await Promise.all(files.map((f) => f.discard()));
+  }
+  const doomed: string[] = [];
+  let imageIds: number[] = [];
+  let value: T;
+  try {
+    value = await writeTransaction(async (trx) => {
+      imageIds = [];
+      for (const image of stored) imageIds.push(await insertImageRow(trx, image, opts));
+      return fn(trx, imageIds, transactionTools(trx, doomed));
+    });
+  } catch (error) {
+    await deleteImageFiles(stored.map((s) => s.key));
+    throw error;
+  }
+  await deleteImageFiles(doomed);
+  return { ok: true, value, imageIds };
+}
+
+/**
  * Inserts the images row for files written by storeImage. Most callers want withNewImage, which
  * does this and the file cleanup; use this only inside your own transaction, and delete the files
  * (deleteImageFiles([image.key])) yourself if that transaction fails.

@@ -397,10 +397,19 @@ export type ImageRef = { id: number; kind: string; owner_id: number };
 const kidOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
   whereKidVisibleTo(k("kids").where("kids.image_id", p("imageId")), p("viewer")).first("kids.id"),
 );
+// a moment's photo: its first (daily_logs.image_id) or any of its photos (moment_photos), every
+// photo of a multi-photo moment (docs/decisions/0030-several-photos-per-moment.md)
 const momentOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
-  whereMomentVisibleTo(k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.image_id", p("imageId")), p("viewer")).first(
-    "daily_logs.id",
-  ),
+  whereMomentVisibleTo(
+    k("daily_logs")
+      .join("kids", "kids.id", "daily_logs.kid_id")
+      .where((w) =>
+        w
+          .where("daily_logs.image_id", p("imageId"))
+          .orWhereIn("daily_logs.id", k("moment_photos").where("moment_photos.image_id", p("imageId")).select("moment_photos.daily_log_id")),
+      ),
+    p("viewer"),
+  ).first("daily_logs.id"),
 );
 
 /**

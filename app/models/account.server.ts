@@ -154,7 +154,11 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
     await trx("co_parents").where("id", heir.linkId).delete();
     const photos = trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id");
     const momentPhotos = trx("daily_logs").where("kid_id", kidId).whereNotNull("image_id").select("image_id");
-    await trx("images").where("owner_id", userId).andWhere((w) => w.whereIn("id", photos).orWhereIn("id", momentPhotos)).update({ owner_id: heir.userId });
+    const morePhotos = trx("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").where("daily_logs.kid_id", kidId).select("moment_photos.image_id");
+    await trx("images")
+      .where("owner_id", userId)
+      .andWhere((w) => w.whereIn("id", photos).orWhereIn("id", momentPhotos).orWhereIn("id", morePhotos))
+      .update({ owner_id: heir.userId });
   }
 }
 

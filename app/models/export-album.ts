@@ -25,6 +25,8 @@ a{color:#6b2fa3}
 .kids img{width:100%;height:10rem;object-fit:cover;border-radius:8px}
 .moment{margin-bottom:1.5rem}
 .moment img{max-width:100%;height:auto;border-radius:8px}
+.photo-grid{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
+.photo-grid img{width:100%;aspect-ratio:1;object-fit:cover}
 .meta{color:#5b5363;font-size:.9rem;margin:.25rem 0}
 .content{white-space:pre-wrap}
 .comments{list-style:none;padding:0;border-top:1px solid #e3dbe9;margin-top:.75rem}
@@ -89,7 +91,9 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
     ? kid.moments
         .map((m) => {
           const age = ageText(kid.birth_date, m.date);
-          const photos = m.photos.map((p) => `<p><img src="${up(p.file)}" alt="${escapeHtml(m.title)}"></p>`).join("");
+          // several photos: a grid (docs/decisions/0030-several-photos-per-moment.md), each with its alt text
+          const imgs = m.photos.map((p) => `<img src="${up(p.file)}" alt="${escapeHtml(p.alt ?? m.title)}" width="${p.photo.width}" height="${p.photo.height}" loading="lazy">`);
+          const photos = m.photos.length > 1 ? `<p class="photo-grid">${imgs.join("")}</p>` : imgs.map((i) => `<p>${i}</p>`).join("");
           const likes = m.likes.length ? `<p class="meta">Liked by ${m.likes.map((l) => escapeHtml(l.by)).join(", ")}</p>` : "";
           const comments = m.comments.length
             ? `<ul class="comments" aria-label="Comments">${m.comments

@@ -15,7 +15,8 @@ import { listFriends } from "./friendships.server";
 // streams it as a ZIP. A moment is shaped in ONE place (shapeMoment): a new field of moments
 // (several photos, a date taken, milestones) is added there and reaches data.json and the album.
 
-export type ExportPhoto = { photo: Photo; file: string };
+/** `alt`: a moment photo's alt text (docs/decisions/0030-several-photos-per-moment.md). */
+export type ExportPhoto = { photo: Photo; file: string; alt?: string };
 export type ExportPerson = { name: string; username: string };
 export type ExportComment = { by: string; comment: string; created_at: string; updated_at: string };
 export type ExportLike = { by: string; created_at: string };
@@ -91,6 +92,17 @@ const momentsOf = query<{ id: number }>((p, k) =>
     ),
 );
 
+/** Every photo of the user's kids' moments, in each moment's order (several per moment). */
+const photosOf = query<{ id: number }>((p, k) =>
+  whereKidOwnedBy(
+    k("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    p("id"),
+  )
+    .join("images as log_images", "log_images.id", "moment_photos.image_id")
+    .orderBy([{ column: "moment_photos.daily_log_id" }, { column: "moment_photos.position" }, { column: "moment_photos.id" }])
+    .select("moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log")),
+);
+
 const likesOf = query<{ id: number }>((p, k) =>
   whereKidOwnedBy(
     k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
@@ -140,11 +152,26 @@ export class FileNames {
 }
 
 /** The one place a moment is shaped for the export (see the top of this file). */
-function shapeMoment(row: Row, kidName: string, tz: string, names: FileNames, likes: ExportLike[], comments: ExportComment[]): ExportMoment {
+function shapeMoment(
+  row: Row,
+  kidName: string,
+  tz: string,
+  names: FileNames,
+  likes: ExportLike[],
+  comments: ExportComment[],
+  photoRows: Row[] = [],
+): ExportMoment {
   const created = String(row.created_at);
   const date = todayInZone(tz, new Date(created));
-  const photo = photoFromRow(row, "log");
   const title = String(row.title);
+  const first = photoFromRow(row, "log");
+  // every photo in order (moment_photos), or the one of daily_logs.image_id
+  const all = photoRows.length
+    ? photoRows.map((r) => ({ photo: photoFromRow(r, "log")!, alt: String(r.alt) })).filter((p) => p.photo)
+    : first
+      ? [{ photo: first, alt: title }]
+      : [];
+  const base = safeName(`${date} ${kidName} - ${title}`, 120);
   return {
     id: Number(row.id),
     title,
@@ -152,7 +179,7 @@ function shapeMoment(row: Row, kidName: string, tz: string, names: FileNames, li
     date,
     created_at: created,
     updated_at: String(row.updated_at),
-    photos: photo ? [{ photo, file: names.take("photos/", safeName(`${date} ${kidName} - ${title}`, 120), ".webp") }] : [],
+    photos: all.map(({ photo, alt }) => ({ photo, alt, file: names.take("photos/", base, ".webp") })),
     likes,
     comments,
   };
@@ -174,15 +201,17 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
   const tz = config().timeZone;
   const account = await accountOf.first<Row>({ id: userId });
   if (!account) return null;
-  const [kidRows, momentRows, likeRows, commentRows, friendLists] = await Promise.all([
+  const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists] = await Promise.all([
     kidsOf.all<Row>({ id: userId }),
     momentsOf.all<Row>({ id: userId }),
+    photosOf.all<Row>({ id: userId }),
     likesOf.all<Row>({ id: userId }),
     commentsOf.all<Row>({ id: userId }),
     listFriends(userId),
   ]);
   const names = new FileNames();
   const likes = group(likeRows, "daily_log_id", (r): ExportLike => ({ by: person(r), created_at: String(r.created_at) }));
+  const photosByMoment = group(photoRows, "daily_log_id", (r) => r);
   const comments = group(commentRows, "daily_log_id", (r): ExportComment => {
     const c = commentFromRow(r);
     return { by: displayName(c.user), comment: c.comment, created_at: c.created_at, updated_at: c.updated_at };
@@ -206,7 +235,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     const kid = byId.get(Number(row.kid_id));
     if (!kid) continue;
     const id = Number(row.id);
-    kid.moments.push(shapeMoment(row, kid.name, tz, names, likes.get(id) ?? [], comments.get(id) ?? []));
+    kid.moments.push(shapeMoment(row, kid.name, tz, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)));
   }
   return {
     exported_at: new Date().toISOString(),

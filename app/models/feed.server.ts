@@ -9,6 +9,7 @@ import {
   momentColumns,
   momentFromRow,
   momentsQuery,
+  withAllPhotos,
   olderThanCursor,
   pageOf,
   type Cursor,
@@ -91,7 +92,7 @@ export async function listFeed(viewerId: number, opts: { limit: number; before?:
   const limit = opts.limit + 1;
   const rows = opts.before ? await feedAfter.all({ viewer: viewerId, limit, ...opts.before }) : await feedFirst.all({ viewer: viewerId, limit });
   const { next } = pageOf(rows, opts.limit);
-  return { moments: rows.slice(0, opts.limit).map(feedMomentFromRow), next };
+  return { moments: await withAllPhotos(rows.slice(0, opts.limit).map(feedMomentFromRow)), next };
 }
 
 // ---- on this day ----
@@ -114,10 +115,8 @@ const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; 
  */
 export async function onThisDay(viewerId: number, today: string): Promise<(FeedMoment & { yearsAgo: number })[]> {
   const rows = await onThisDayQuery.all({ viewer: viewerId, monthDay: today.slice(5, 10), today, limit: ON_THIS_DAY_MAX });
-  return rows.map((row) => {
-    const moment = feedMomentFromRow(row);
-    return { ...moment, yearsAgo: Number(today.slice(0, 4)) - Number(moment.taken_on.slice(0, 4)) };
-  });
+  const moments = await withAllPhotos(rows.map(feedMomentFromRow));
+  return moments.map((moment) => ({ ...moment, yearsAgo: Number(today.slice(0, 4)) - Number(moment.taken_on.slice(0, 4)) }));
 }
 
 // ---- the last visit ----

@@ -228,6 +228,7 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
     const images: { id: number; key: string }[] = await trx("images")
       .whereIn("id", trx("daily_logs").where("kid_id", kidId).whereNotNull("image_id").select("image_id"))
       .orWhereIn("id", trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id"))
+      .orWhereIn("id", trx("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").where("daily_logs.kid_id", kidId).select("moment_photos.image_id"))
       .select("id", "key");
     // the kid first: its moments, likes and comments go by cascade; then the now unreferenced photos
     await trx("kids").where("id", kidId).delete();

@@ -1,18 +1,19 @@
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
-import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
+import { inList, limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
-import { MOMENT_MESSAGES, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
+import { ALT_MAX, altField, MOMENT_MESSAGES, PHOTO_MESSAGES, photoField, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
 import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { photoTakenOn } from "~/images/exif.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
-import { deleteImageFiles, withNewImage } from "~/images/storage.server";
+import { withImageTransaction, withNewImages } from "~/images/storage.server";
+import { IMAGE_FIELD, MAX_PHOTOS } from "~/images/limits";
 import { fileDigest, type UploadedFile } from "~/images/multipart.server";
 import type { Audience } from "~/forms/circles";
 import { ACCESS_MESSAGES, requireKid, requireMoment, whereMomentVisibleTo, type Need } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
-import { invalidField, notFound, type Refusal, type Result } from "./refusal";
+import { invalid, invalidField, notFound, type Refusal, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
 
 // Moments (the API's daily logs, docs/api.md): queries, the cursor-paged list of a kid's moments, and the
@@ -24,7 +25,12 @@ export type Moment = {
   kid_id: number;
   title: string;
   content: string;
+  /** The first photo (what the API's image_url shows), or null. */
   photo: Photo | null;
+  /** Every photo in order, the first one included, each with its alt text (docs/decisions/0030-several-photos-per-moment.md). */
+  photos: MomentPhoto[];
+  /** How many photos it has (`photos` holds only the first until `withAllPhotos` has read the others). */
+  photo_count: number;
   /** ISO 8601 UTC. */
   created_at: string;
   /** ISO 8601 UTC: stamped by every change of the moment (text, story, audience, photos). */
@@ -68,6 +74,9 @@ const audienceChange = (input: MomentInput) => (input.audience ? { audience: inp
 /** Where a page of moments stops: the last one shown (newest date first, then creation, then id). */
 export type Cursor = { takenOn: string; createdAt: string; id: number };
 
+/** One photo of a moment: the stored photo, its row in moment_photos and its alt text. */
+export type MomentPhoto = Photo & { id: number; alt: string };
+
 export const momentColumns = [
   "daily_logs.id",
   "daily_logs.kid_id",
@@ -78,26 +87,63 @@ export const momentColumns = [
   "daily_logs.taken_on",
   "daily_logs.milestone",
   ...audienceColumns,
+  "daily_logs.photo_count",
+  "first_photos.id as first_photo_id",
+  "first_photos.alt as first_photo_alt",
   ...photoColumns("log_images", "log_image"),
 ];
 
 export function momentsQuery(conn: Db) {
-  return conn("daily_logs").leftJoin("images as log_images", "log_images.id", "daily_logs.image_id");
+  return conn("daily_logs")
+    .leftJoin("images as log_images", "log_images.id", "daily_logs.image_id")
+    .leftJoin("moment_photos as first_photos", (j) => j.on("first_photos.daily_log_id", "daily_logs.id").andOn("first_photos.image_id", "daily_logs.image_id"));
 }
 
 export function momentFromRow(row: Record<string, unknown>): Moment {
+  const photo = photoFromRow(row, "log_image");
+  const title = String(row.title);
+  const first: MomentPhoto[] = photo ? [{ ...photo, id: Number(row.first_photo_id ?? 0), alt: row.first_photo_alt == null ? title : String(row.first_photo_alt) }] : [];
   return {
     id: Number(row.id),
     kid_id: Number(row.kid_id),
-    title: String(row.title),
+    title,
     content: String(row.content),
-    photo: photoFromRow(row, "log_image"),
+    photo,
+    photos: first,
+    photo_count: Number(row.photo_count ?? first.length),
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),
     taken_on: String(row.taken_on),
     milestone: row.milestone == null ? null : String(row.milestone),
     ...audienceFromRow(row),
   };
+}
+
+/** Every photo of these moments, in order, one query (run only when one of them has several). */
+const photosOfMoments = query<{ ids: number[] }>((p, k) =>
+  inList(k("moment_photos").join("images as log_images", "log_images.id", "moment_photos.image_id"), "moment_photos.daily_log_id", p("ids"))
+    .orderBy([{ column: "moment_photos.daily_log_id" }, { column: "moment_photos.position" }, { column: "moment_photos.id" }])
+    .select("moment_photos.id", "moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log_image")),
+);
+
+/**
+ * Fills `photos` of the moments that have more than one (the list queries read only the first):
+ * one more query when some moment has several, none otherwise. Changes and answers `moments`.
+ */
+export async function withAllPhotos<M extends Moment>(moments: M[], conn?: Db): Promise<M[]> {
+  const several = moments.filter((m) => m.photo_count > 1);
+  if (!several.length) return moments;
+  const rows = await photosOfMoments.all({ ids: several.map((m) => m.id) }, { conn });
+  const byMoment = new Map<number, MomentPhoto[]>();
+  for (const row of rows) {
+    const photo = photoFromRow(row, "log_image");
+    if (!photo) continue;
+    const list = byMoment.get(Number(row.daily_log_id)) ?? [];
+    list.push({ ...photo, id: Number(row.id), alt: String(row.alt) });
+    byMoment.set(Number(row.daily_log_id), list);
+  }
+  for (const m of several) m.photos = byMoment.get(m.id) ?? m.photos;
+  return moments;
 }
 
 /** What a conditional page keys off for its moments (docs/decisions/0034-conditional-pages.md): ids and update stamps. */
@@ -173,7 +219,9 @@ export async function listMoments(
   const rows = opts.before
     ? await momentsPageAfter.all({ kidId, viewer: viewerId, limit, ...opts.before })
     : await momentsPage.all({ kidId, viewer: viewerId, limit });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, ...pageOf(rows, opts.limit) };
+  const page = pageOf(rows, opts.limit);
+  await withAllPhotos(page.moments);
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, ...page };
 }
 
 type MomentsPageParams = { kidId: number; viewer: number; limit: number } & CursorParams;
@@ -219,7 +267,7 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   if (!access.ok) return access;
   return {
     ok: true,
-    moment: momentFromRow(row!),
+    moment: (await withAllPhotos([momentFromRow(row!)]))[0]!,
     kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId, birth_date: String(row!.kid_birth_date) },
     isOwner: access.isOwner,
     isParent: access.isParent,
@@ -234,7 +282,7 @@ export async function checkMomentOwner(viewerId: number, momentId: number): Prom
 
 async function getMoment(momentId: number): Promise<Moment | null> {
   const row = await momentById.first({ momentId });
-  return row ? momentFromRow(row) : null;
+  return row ? (await withAllPhotos([momentFromRow(row)]))[0]! : null;
 }
 
 // ---- changing ----
@@ -244,39 +292,154 @@ class Gone extends Error {}
 const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
+// ---- its photos (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md) ----
+
+/** A photo sent with a form or /api call: its file, its alt text as sent, its slot (1-based: the n-th `image` part). */
+export type NewMomentPhoto = { file: UploadedFile; alt: string; slot: number };
+
+/** What a form says of a photo the moment has: its new place (1-based), alt text, or removal. */
+export type PhotoEdit = { id: number; position?: number; alt?: string; remove?: boolean };
+
 /**
- * Adds a moment to a kid (the kid's owner or a co-parent). The photo is required. `token`: the
- * form's one-time submission token; a repeat of a submission that succeeded answers the moment it
- * created (`replayed`) instead of a second one (app/models/submissions.server.ts).
+ * The photos of an add or update: the new ones, and (page update forms) what happens to the ones
+ * there. Without `edits`, new photos replace all the old ones (the API's PUT, a single-photo
+ * form); with them, old photos are kept, moved or removed and the new ones come after them.
+ */
+export type MomentPhotos = { added: NewMomentPhoto[]; edits?: PhotoEdit[] };
+
+/** A single file (the single-photo callers) or the photos of a form. */
+export type PhotoUpload = UploadedFile | null | MomentPhotos;
+
+function photosOf(upload: PhotoUpload): MomentPhotos {
+  if (!upload) return { added: [] };
+  return "added" in upload ? upload : { added: [{ file: upload, alt: "", slot: 1 }] };
+}
+
+async function discardAll(photos: MomentPhotos): Promise<void> {
+  await Promise.all(photos.added.map((p) => p.file.discard()));
+}
+
+type ExistingPhoto = { id: number; image_id: number; alt: string };
+/** One photo of the moment after the change: an images row (or the i-th new photo) and its alt text. */
+type PlannedPhoto = { imageId: number; alt: string } | { added: number; alt: string };
+
+const existingPhotos = query<{ momentId: number }>((p, k) =>
+  k("moment_photos")
+    .where("moment_photos.daily_log_id", p("momentId"))
+    .orderBy([{ column: "moment_photos.position" }, { column: "moment_photos.id" }])
+    .select("moment_photos.id", "moment_photos.image_id", "moment_photos.alt"),
+);
+
+const legacyPhoto = query<{ momentId: number }>((p, k) => k("daily_logs").where("daily_logs.id", p("momentId")).first("daily_logs.image_id", "daily_logs.title"));
+
+/** The moment's photos in order; a row written without moment_photos (image_id only) counts as its one photo. */
+async function readExisting(momentId: number, conn?: Db): Promise<ExistingPhoto[]> {
+  const rows = await existingPhotos.all({ momentId }, { conn });
+  if (rows.length) return rows.map((r) => ({ id: Number(r.id), image_id: Number(r.image_id), alt: String(r.alt) }));
+  const legacy = await legacyPhoto.first({ momentId }, { conn });
+  return legacy?.image_id ? [{ id: 0, image_id: Number(legacy.image_id), alt: String(legacy.title) }] : [];
+}
+
+/**
+ * The moment's photos after the change, in order, or why not: at most MAX_PHOTOS, at least one,
+ * and an alt text for each when there are several (one photo without one gets the title).
+ */
+function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: string, variant: FormVariant): Result<{ plan: PlannedPhoto[] }> {
+  const m = PHOTO_MESSAGES;
+  // `field` and `n`: where an error goes, and the photo's number as the form labels it
+  const kept: (PlannedPhoto & { field: string; n: number; order: number[] })[] = [];
+  if (photos.edits || !photos.added.length) {
+    const edits = new Map((photos.edits ?? []).map((e) => [e.id, e]));
+    existing.forEach((photo, i) => {
+      const edit = edits.get(photo.id);
+      if (edit?.remove) return;
+      const place = edit?.position ?? i + 1;
+      // by the places asked for; on a tie the photo that was moved there comes first ("put photo 3
+      // at 1" puts it before the one that was at 1), then the old order
+      const moved = place !== i + 1 ? 0 : 1;
+      kept.push({ imageId: photo.image_id, alt: edit?.alt ?? photo.alt, field: photoField(photo.id, "alt"), n: i + 1, order: [place, moved, i] });
+    });
+    kept.sort((a, b) => a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!);
+  }
+  const added = photos.added.map((p, i) => ({ added: i, alt: p.alt, field: altField(p.slot), n: existing.length + p.slot }));
+  const all = [...kept, ...added];
+  if (all.length > MAX_PHOTOS) return invalidField(IMAGE_FIELD, m.tooMany);
+  if (!all.length) return invalidField(IMAGE_FIELD, variant === "add" ? MOMENT_MESSAGES.add.imageRequired : m.keepOne);
+  const errors: Record<string, string[]> = {};
+  for (const p of all) {
+    const alt = p.alt.trim();
+    if (Array.from(alt).length > ALT_MAX) errors[p.field] = [m.altTooLong(p.n)];
+    else if (!alt && all.length > 1) errors[p.field] = [m.altRequired(p.n)];
+  }
+  if (Object.keys(errors).length) return invalid(Object.values(errors)[0]![0], errors);
+  const plan = all.map((p): PlannedPhoto => {
+    const alt = p.alt.trim() || title;
+    return "imageId" in p ? { imageId: p.imageId, alt } : { added: p.added, alt };
+  });
+  return { ok: true, plan };
+}
+
+/**
+ * Writes the moment's photo rows in `plan`'s order (`newIds`: the images rows of its new photos),
+ * points daily_logs.image_id at the first, counts them, and drops the images of the photos that
+ * went (rows now, files after the commit). Inside the caller's transaction.
+ */
+async function writePhotos(trx: Db, momentId: number, plan: PlannedPhoto[], newIds: number[], drop: (ids: number[]) => Promise<void>) {
+  const before: number[] = (await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id")).map(Number);
+  const legacy = await trx("daily_logs").where("id", momentId).first("image_id");
+  // a kept photo that went meanwhile (a concurrent update) is skipped
+  const rows = plan
+    .filter((p) => !("imageId" in p) || before.includes(p.imageId) || p.imageId === Number(legacy?.image_id))
+    .map((p) => ({ imageId: "imageId" in p ? p.imageId : newIds[p.added]!, alt: p.alt }));
+  const keep = new Set(rows.map((r) => r.imageId));
+  await trx("moment_photos").where("daily_log_id", momentId).delete();
+  if (rows.length) await trx("moment_photos").insert(rows.map((r, position) => ({ daily_log_id: momentId, image_id: r.imageId, position, alt: r.alt })));
+  await trx("daily_logs").where("id", momentId).update({ image_id: rows[0]?.imageId ?? null, photo_count: rows.length });
+  await drop([...before, Number(legacy?.image_id ?? 0)].filter((id) => id && !keep.has(id)));
+}
+
+/** A form's slot → the field its photo's error is shown on (the first is `image`, as with one photo). */
+export function slotField(slot: number): string {
+  return slot === 1 ? IMAGE_FIELD : `${IMAGE_FIELD}_${slot}`;
+}
+
+/**
+ * Adds a moment to a kid (the kid's owner or a co-parent). A photo is required, up to MAX_PHOTOS.
+ * `token`: the form's one-time submission token; a repeat of a submission that succeeded answers
+ * the moment it created (`replayed`) instead of a second one (app/models/submissions.server.ts).
  */
 export async function createMoment(
   viewerId: number,
   kidId: number,
   input: MomentInput,
-  file: UploadedFile | null,
+  upload: PhotoUpload,
   opts: { token?: unknown } = {},
 ): Promise<Result<{ moment: Moment; replayed?: true }>> {
+  const photos = photosOf(upload);
+  const refused = async (r: Refusal) => {
+    await discardAll(photos);
+    return r;
+  };
   const access = await requireKid(viewerId, kidId, "change");
-  if (!access.ok || !file) {
-    await file?.discard();
-    return access.ok ? invalidField("image", MOMENT_MESSAGES.add.imageRequired) : access;
-  }
-  const once = await submissionOnce(viewerId, "moment", opts.token, async () => [kidId, input, await fileDigest(file)], getMoment);
+  if (!access.ok) return refused(access);
+  const planned = planPhotos([], photos, input.title, "add");
+  if (!planned.ok) return refused(planned);
+  const digests = async () => Promise.all(photos.added.map((p) => fileDigest(p.file)));
+  const once = await submissionOnce(viewerId, "moment", opts.token, async () => [kidId, input, ...(await digests())], getMoment);
   if (once.first) {
-    await file.discard();
+    await discardAll(photos);
     return { ok: true, moment: once.first, replayed: true };
   }
-  const story = await storyColumns(kidId, input, "add", file);
-  if (!story.ok) {
-    await file.discard();
-    return story;
-  }
+  const story = await storyColumns(kidId, input, "add", photos.added[0]?.file ?? null);
+  if (!story.ok) return refused(story);
   const now = nowIso();
   try {
-    const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId) => {
+    const files = photos.added.map((p) => p.file);
+    const result = await withNewImages(files, { kind: "log", ownerId: access.ownerId }, (i) => slotField(photos.added[i]!.slot), async (trx, imageIds, { dropImages }) => {
       // still theirs to post to (a co-parent may have left meanwhile)
       if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
-      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId, createdAt: now, postedBy: viewerId });
+      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId: null, createdAt: now, postedBy: viewerId });
+      await writePhotos(trx, id, planned.plan, imageIds, dropImages);
       await once.claim(trx, id);
       return id;
     });
@@ -346,47 +509,49 @@ export async function insertMoment(
 ): Promise<number> {
   const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId, ...newMomentAudience(conn, kidId, input, postedBy) };
   const story = { taken_on: input.takenOn ?? createdAt.slice(0, 10), milestone: input.milestone ?? null };
-  return insertedId(await conn("daily_logs").insert({ ...row, ...story, created_at: createdAt, updated_at: createdAt }).returning("id"));
+  const photo = { photo_count: imageId ? 1 : 0 };
+  const id = insertedId(await conn("daily_logs").insert({ ...row, ...story, ...photo, created_at: createdAt, updated_at: createdAt }).returning("id"));
+  if (imageId) await conn("moment_photos").insert({ daily_log_id: id, image_id: imageId, position: 0, alt: input.title });
+  return id;
 }
 
-/** Updates a moment (the kid's owner or a co-parent); `created_at` stays. A new photo replaces and deletes the old one. */
+/**
+ * Updates a moment (the kid's owner or a co-parent); `created_at` stays. Its photos change as
+ * `upload` says (see MomentPhotos); photos that go are deleted (rows in the transaction, files
+ * after it). Any change moves `updated_at` (the pages' ETags are built from it).
+ */
 export async function updateMoment(
   viewerId: number,
   momentId: number,
   input: MomentInput,
-  file: UploadedFile | null,
+  upload: PhotoUpload,
 ): Promise<Result<{ moment: Moment }>> {
+  const photos = photosOf(upload);
+  const refused = async (r: Refusal) => {
+    await discardAll(photos);
+    return r;
+  };
   const access = await requireMoment(viewerId, momentId, "change");
-  if (!access.ok) {
-    await file?.discard();
-    return access;
-  }
-  const story = await storyColumns(access.kidId, input, "update", file);
-  if (!story.ok) {
-    await file?.discard();
-    return story;
-  }
+  if (!access.ok) return refused(access);
+  const planned = planPhotos(await readExisting(momentId), photos, input.title, "update");
+  if (!planned.ok) return refused(planned);
+  const story = await storyColumns(access.kidId, input, "update", photos.added[0]?.file ?? null);
+  if (!story.ok) return refused(story);
   const changes = { title: input.title, content: input.content, ...storyRow(story.columns), ...audienceChange(input), updated_at: nowIso() };
   // inside the write: still theirs to change (a co-parent may have left meanwhile)
   const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
-  if (file) {
-    try {
-      const result = await withNewImage(file, { kind: "log", ownerId: access.ownerId }, async (trx, imageId, { dropImages }) => {
-        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.image_id");
-        if (!moment || !(await stillParent(trx))) throw new Gone();
-        await trx("daily_logs").where("id", momentId).update({ ...changes, image_id: imageId });
-        await dropImages([moment.image_id]);
-      });
-      if (!result.ok) return result;
-    } catch (error) {
-      if (error instanceof Gone) return momentGone();
-      throw error;
-    }
-  } else {
-    const count = await writeTransaction(async (trx) =>
-      (await stillParent(trx)) ? trx("daily_logs").where("daily_logs.id", momentId).update(changes) : 0,
-    );
-    if (!count) return momentGone();
+  const files = photos.added.map((p) => p.file);
+  try {
+    const result = await withNewImages(files, { kind: "log", ownerId: access.ownerId }, (i) => slotField(photos.added[i]!.slot), async (trx, imageIds, { dropImages }) => {
+      const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.id");
+      if (!moment || !(await stillParent(trx))) throw new Gone();
+      await trx("daily_logs").where("id", momentId).update(changes);
+      await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
+    });
+    if (!result.ok) return result;
+  } catch (error) {
+    if (error instanceof Gone) return momentGone();
+    throw error;
   }
   const moment = await getMoment(momentId);
   return moment ? { ok: true, moment } : momentGone();
@@ -399,21 +564,15 @@ export async function updateMoment(
 export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
-  let key: string | null = null;
-  const kidId = await writeTransaction(async (trx) => {
-    const moment = await trx("daily_logs")
-      .leftJoin("images", "images.id", "daily_logs.image_id")
-      .where({ "daily_logs.id": momentId })
-      .first("daily_logs.kid_id", "daily_logs.image_id", "images.key");
+  const kidId = await withImageTransaction(async (trx, { dropImages }) => {
+    const moment = await trx("daily_logs").where({ "daily_logs.id": momentId }).first("daily_logs.kid_id", "daily_logs.image_id");
     if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
+    const photos = await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id");
     await trx("daily_logs").where("id", momentId).delete();
-    if (moment.image_id) await trx("images").where("id", moment.image_id).delete();
-    key = moment.key ?? null;
+    await dropImages([moment.image_id, ...photos]);
     return Number(moment.kid_id);
   });
-  if (kidId === null) return momentGone();
-  if (key) await deleteImageFiles([key]);
-  return { ok: true, kidId };
+  return kidId === null ? momentGone() : { ok: true, kidId };
 }
 
 /**
@@ -426,11 +585,10 @@ export async function setMomentPhoto(momentId: number, file: UploadedFile): Prom
     await file.discard();
     throw new Error(`no moment ${momentId}`);
   }
-  const result = await withNewImage(file, { kind: "log", ownerId: Number(owner.kid_user_id) }, async (trx, imageId, { dropImages }) => {
-    const moment = await trx("daily_logs").where("id", momentId).first("image_id");
-    if (!moment) throw new Gone();
-    await trx("daily_logs").where("id", momentId).update({ image_id: imageId });
-    await dropImages([moment.image_id]);
+  const plan: PlannedPhoto[] = [{ added: 0, alt: String(owner.title) }];
+  const result = await withNewImages([file], { kind: "log", ownerId: Number(owner.kid_user_id) }, () => IMAGE_FIELD, async (trx, imageIds, { dropImages }) => {
+    if (!(await trx("daily_logs").where("id", momentId).first("id"))) throw new Gone();
+    await writePhotos(trx, momentId, plan, imageIds, dropImages);
   });
   return result.ok ? { ok: true } : result;
 }

@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import { whereMomentVisibleTo } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
-import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery, olderThanCursor, pageOf, type Cursor, type CursorParams, type Moment } from "./moments.server";
+import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery, olderThanCursor, pageOf, withAllPhotos, type Cursor, type CursorParams, type Moment } from "./moments.server";
 import type { Result } from "./refusal";
 
 // A kid's story (issue #15): the milestones in date order and the timeline by age and month. Each
@@ -25,7 +25,7 @@ export async function listMilestones(viewerId: number, kidId: number): Promise<R
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const rows = await milestonesOf.all({ kidId, viewer: viewerId });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, moments: rows.map(momentFromRow) };
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, moments: await withAllPhotos(rows.map(momentFromRow)) };
 }
 
 const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>
@@ -71,5 +71,7 @@ export async function momentsInPeriod(
   const limit = opts.limit ? opts.limit + 1 : NO_LIMIT;
   const base = { kidId, viewer: viewerId, ...period, limit };
   const rows = opts.before ? await periodAfter.all({ ...base, ...opts.before }) : await periodFirst.all(base);
-  return pageOf(rows, opts.limit);
+  const page = pageOf(rows, opts.limit);
+  await withAllPhotos(page.moments);
+  return page;
 }

@@ -16,6 +16,7 @@ import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
+import { MomentPhotos } from "~/components/moment-photos-view";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
@@ -128,11 +129,15 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           {moments.map((m, i) => (
             <li key={m.id}>
               <article id={`moment-${m.id}`} className="moment card" aria-labelledby={`moment-${m.id}-title`}>
-                {/* the photo opens the moment too: a link laid over it, out of the tab order and hidden from screen readers (the title is the same link; the photo keeps its alt text) */}
-                <div className="moment__photo-frame">
-                  <Photo photo={m.photo} alt={`Photo: ${m.title}`} sizes="(max-width: 42rem) 100vw, 640px" priority={i === 0} className="moment__photo" timing={i === 0 ? "first-moment" : undefined} />
-                  <ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />
-                </div>
+                {/* the photo opens the moment too: a link laid over it, out of the tab order and hidden from screen readers (the title is the same link; the photos keep their alt texts) */}
+                <MomentPhotos
+                  photos={m.photos}
+                  title={m.title}
+                  sizes="(max-width: 42rem) 100vw, 640px"
+                  priority={i === 0}
+                  timing={i === 0 ? "first-moment" : undefined}
+                  overlay={<ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />}
+                />
                 <h2 id={`moment-${m.id}-title`} className="moment__title" {...(i === 0 ? { elementtiming: "first-moment" } : {})}>
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>

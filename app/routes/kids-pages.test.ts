@@ -158,7 +158,7 @@ describe("a kid's moments page", () => {
       id: expect.any(Number),
       title: "Moment 25",
       content: "Content 25",
-      photo: null,
+      photos: [],
       milestone: null,
       date: { takenOn: "2024-01-01", date: "1 January 2024", age: "Elsa was 4 years, 9 months" },
       audience: "everyone",
@@ -249,7 +249,7 @@ describe("moment pages", () => {
     if (!made.ok) throw new Error("setup");
     const id = String(made.moment.id);
     const data = await momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }));
-    expect(data.moment).toMatchObject({ title: "Old", content: "Old", photo: { key: made.moment.photo!.key } });
+    expect(data.moment).toMatchObject({ title: "Old", content: "Old", photos: [{ key: made.moment.photo!.key, alt: "Old" }] });
     expect((await thrown(() => momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { dailyLogId: id })))).status).toBe(403);
 
     const post = (fields: Record<string, string>) =>
@@ -267,5 +267,53 @@ describe("moment pages", () => {
     const gone = await del(cookies.owner);
     expect(gone.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
     expect((await thrown(() => momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id })))).status).toBe(404);
+  });
+
+  it("several photos (issue #15.3): slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
+    const { owner, kid, cookies } = await people();
+    const slots = async (files: (Buffer | null)[], fields: Record<string, string>) => {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+      // like a browser: one part per file input, an empty one for a slot left empty
+      for (const f of files) fd.append("image", f ? new Blob([new Uint8Array(f)], { type: "image/jpeg" }) : new Blob([]), f ? "photo.jpg" : "");
+      return fd;
+    };
+    const post = (body: FormData) => momentNew.action(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }));
+    const [a, b, c] = [await jpeg(60, 40, "#c33"), await jpeg(61, 40, "#3c3"), await jpeg(62, 40, "#33c")];
+
+    // slot 2 without alt text, slot 3 not an image: both named on their own fields, nothing saved
+    const bad = await post(await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }));
+    expect(errorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
+    const notImage = await post(await slots([a, null, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion", alt_3: "Text" }));
+    expect(errorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
+    expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({ n: 0 });
+
+    // three photos in slots 1, 3 and 4 (slot 2 left empty): their own alt texts, in that order
+    const ok = await post(await slots([a, null, b, c], { title: "Zoo", content: "Lions", alt_1: "A lion", alt_3: "A bear", alt_4: "A seal" }));
+    const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
+    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([["A lion", 60], ["A bear", 61], ["A seal", 62]]);
+
+    // update: the seal first, the lion removed, the bear's alt text changed
+    const form = await momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }));
+    const [lion, bear, seal] = form.moment.photos as { id: number }[];
+    const update = new FormData();
+    for (const [k, v] of Object.entries({
+      title: "Zoo",
+      content: "Lions",
+      [`photo_${lion!.id}_position`]: "1",
+      [`photo_${lion!.id}_alt`]: "A lion",
+      [`photo_${lion!.id}_remove`]: "on",
+      [`photo_${bear!.id}_position`]: "2",
+      [`photo_${bear!.id}_alt`]: "A brown bear",
+      [`photo_${seal!.id}_position`]: "1",
+      [`photo_${seal!.id}_alt`]: "A seal",
+    }))
+      update.set(k, v);
+    update.append("image", new Blob([]), "");
+    const updated = await momentUpdate.action(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { dailyLogId: id }));
+    expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
+    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);
   });
 });

@@ -5,14 +5,16 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { IMAGE_HINTS } from "~/images/limits";
+import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
+import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkKidOwner, viewKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
-import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { MomentPhotoFields, photoFieldOrder } from "~/components/moment-photos";
 import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-add";
@@ -31,9 +33,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const kidId = pageId(params.kidId);
   return savePhotoForm(request, schema, {
     allowed: () => checkKidOwner(user.id, kidId),
-    save: (value, file, token) => createMoment(user.id, kidId, value, file, { token }),
+    save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
     to: ({ moment }) => `/dailyLogs/${moment.id}`,
-  });
+  }, { maxFiles: MAX_PHOTOS });
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {
@@ -41,7 +43,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER],
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER, ...photoFieldOrder([])] as never,
     actionData?.result,
   );
   return (
@@ -53,7 +55,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
         <SubmissionToken />
         <MomentFields fields={fields} />
         <StoryFields fields={fields} variant="add" kidName={kid.name} />
-        <PhotoField meta={fields.image} label="Image Upload" hint={IMAGE_HINTS.choose} />
+        <MomentPhotoFields fields={fields as never} hint={IMAGE_HINTS.choose} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={kid.defaultAudience} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Add your new dailyLog

@@ -5,13 +5,15 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { IMAGE_HINTS } from "~/images/limits";
+import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
+import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkMomentOwner, updateMoment, viewMoment } from "~/models/moments.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
-import { MOMENT_FIELD_ORDER, MomentFields, PhotoField, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
+import { MomentPhotoFields, photoDefaults, photoFieldOrder } from "~/components/moment-photos";
 import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-update";
@@ -28,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       id: moment.id,
       title: moment.title,
       content: moment.content,
-      photo: moment.photo,
+      photos: moment.photos.map(({ id, key, width, height, widths, placeholder, alt }) => ({ id, key, width, height, widths, placeholder, alt })),
       takenOn: moment.taken_on,
       milestone: moment.milestone,
       audience: moment.audience,
@@ -42,9 +44,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const momentId = pageId(params.dailyLogId);
   return savePhotoForm(request, schema, {
     allowed: () => checkMomentOwner(user.id, momentId),
-    save: (value, file) => updateMoment(user.id, momentId, value, file),
+    save: (value, _file, _token, upload) => updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
     to: () => `/dailyLogs/${momentId}`,
-  });
+  }, { maxFiles: MAX_PHOTOS });
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
@@ -52,9 +54,16 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER],
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER, ...photoFieldOrder(moment.photos)] as never,
     actionData?.result,
-    { title: moment.title, content: moment.content, taken_on: moment.takenOn, ...milestoneDefaults(moment.milestone), audience: moment.audience },
+    {
+      title: moment.title,
+      content: moment.content,
+      taken_on: moment.takenOn,
+      ...milestoneDefaults(moment.milestone),
+      audience: moment.audience,
+      ...photoDefaults(moment.photos),
+    } as never,
   );
   return (
     <div className="page narrow">
@@ -64,13 +73,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
       <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
         <MomentFields fields={fields} />
         <StoryFields fields={fields} variant="update" kidName={kid.name} />
-        <PhotoField
-          meta={fields.image}
-          label="New Image (optional)"
-          hint={`Leave empty to keep the current image. ${IMAGE_HINTS.replace}`}
-          current={moment.photo}
-          currentAlt={`Current image of “${moment.title}”`}
-        />
+        <MomentPhotoFields fields={fields as never} existing={moment.photos} hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Update

@@ -12,7 +12,8 @@ import { loadSocial } from "~/models/social.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { conditionalPage } from "~/web/conditional.server";
 import { deleteMomentForm } from "~/web/forms.server";
-import { Photo } from "~/components/photo";
+import { MomentPhotos } from "~/components/moment-photos";
+import { altPhotos } from "~/images/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { MilestoneBadge, MomentDate } from "~/components/moment-view";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
@@ -31,7 +32,7 @@ const page = conditionalPage(async ({ request, params }) => {
       id: moment.id,
       title: moment.title,
       content: moment.content,
-      photo: moment.photo,
+      photos: altPhotos(moment.photos),
       milestone: moment.milestone,
       date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
       audience: momentAudienceFor(moment, view.isParent),
@@ -69,7 +70,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
       </p>
       <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
-        <Photo photo={moment.photo} alt={`Photo: ${moment.title}`} sizes="(max-width: 48rem) 100vw, 768px" priority className="moment__photo" />
+        <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 48rem) 100vw, 768px" gridSizes="(max-width: 40rem) 50vw, 256px" priority viewer={moment.id} />
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>

@@ -2,7 +2,7 @@ import { ageOn, formatShortAge, momentDateView } from "~/lib/dates";
 import type { FeedMoment } from "~/models/feed.server";
 import type { Moment } from "~/models/moments.server";
 import type { MomentSocialData } from "~/models/social.server";
-import type { Photo as PhotoData } from "~/images/photo";
+import { altPhotos, type AltPhoto, type Photo as PhotoData } from "~/images/photo";
 
 // Feed entries as the feed and My Kids pages render them (app/components/feed.tsx): plain data
 // shaped from the feed model's moments (issue #15).
@@ -12,7 +12,7 @@ export type FeedEntryView = {
   id: number;
   title: string;
   content: string;
-  photo: PhotoData | null;
+  photos: AltPhoto[];
   milestone: string | null;
   date: { takenOn: string; date: string; age: string };
   kid: { id: number; name: string; photo: PhotoData | null; line: string };
@@ -44,7 +44,7 @@ export function kidMomentView(m: Moment, kid: { name: string; birth_date: string
     id: m.id,
     title: m.title,
     content: m.content,
-    photo: m.photo,
+    photos: altPhotos(m.photos),
     milestone: m.milestone,
     date: momentDateView(m.taken_on, kid.name, kid.birth_date),
   };

@@ -2,7 +2,11 @@ import { data, redirect } from "react-router";
 import type { z } from "zod";
 import { readPhotoForm } from "~/api/body.server";
 import { parseId } from "~/lib/request.server";
-import type { UploadedFile } from "~/images/multipart.server";
+import type { SlotFile, UploadedFile } from "~/images/multipart.server";
+import { discardFiles, type PhotoBodyOptions } from "~/forms/photo-form.server";
+
+/** Every photo a form sent, with its text fields (a moment's photo fields: app/forms/moment.ts). */
+export type PhotoFormUpload = { files: SlotFile[]; fields: Record<string, string | undefined> };
 import { deleteMoment } from "~/models/moments.server";
 import type { Result } from "~/models/refusal";
 import { OWNER_ONLY, pageRefusal } from "./refusal.server";
@@ -25,24 +29,25 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
   steps: {
     allowed?: () => Promise<Result>;
     /** `token`: the form's one-time submission token as sent (a creating form passes it to its model). */
-    save: (value: z.output<S>, file: UploadedFile | null, token: string | undefined) => Promise<Result<T>>;
+    save: (value: z.output<S>, file: UploadedFile | null, token: string | undefined, upload: PhotoFormUpload) => Promise<Result<T>>;
     to: (saved: T) => string;
   },
+  opts: PhotoBodyOptions = {},
 ) {
   const { allowed, save, to } = steps;
   const access = await allowed?.();
   if (access && !access.ok) throw pageRefusal(access, { forbidden: OWNER_ONLY });
-  const form = await readPhotoForm(request, schema);
+  const form = await readPhotoForm(request, schema, opts);
   try {
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
-    const saved = await save(form.value, form.file, form.submissionToken);
+    const saved = await save(form.value, form.file, form.submissionToken, { files: form.files, fields: form.fields });
     if (!saved.ok) {
       if (saved.kind === "invalid") return data({ result: form.reply(saved.fieldErrors) }, { status: 400 });
       throw pageRefusal(saved, { forbidden: OWNER_ONLY });
     }
     return redirect(to(saved));
   } finally {
-    await form.file?.discard();
+    await discardFiles(form);
   }
 }
 

@@ -14,7 +14,7 @@ import { getUser } from "./auth.server";
 /** The largest bodies read: text (JSON, urlencoded, anything not multipart) and multipart. */
 export const BODY_LIMITS = Object.freeze({
   text: 1024 * 1024,
-  /** A photo (15 MB) and the form's text fields. */
+  /** The photos of a moment (each up to 15 MB, 64 MB together) and the form's text fields. */
   multipart: UPLOAD_LIMITS.maxBodyBytes,
   /**
    * Past its limit a body is still read and thrown away up to here, so a browser gets our answer
@@ -53,7 +53,7 @@ const PAGE_MESSAGES: Record<number, string> = {
   403: "Cross-site request refused",
   404: "Page not found",
   405: "This page cannot be used that way.",
-  413: "That was too much to send: a form takes up to 1 MB of text and one photo of up to 15 MB. Nothing was saved.",
+  413: "That was too much to send: a form takes up to 1 MB of text and photos of up to 15 MB each, 64 MB together. Nothing was saved.",
   415: "That form could not be read: it must be sent as a web form. Nothing was saved.",
 };
 

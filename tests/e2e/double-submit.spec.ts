@@ -26,13 +26,21 @@ async function doubleClick(page: Page, url: RegExp, button: Locator, settled: ()
   const secondClickMade = new Promise<void>((resolve) => (release = resolve));
   let sent!: () => void;
   const firstSent = new Promise<void>((resolve) => (sent = resolve));
+  // every forwarded request is awaited before the test goes on, so none is still in flight when
+  // the test (and its request context) ends
+  const inFlight: Promise<void>[] = [];
+  const forward = async (route: Route, n: number) => {
+    const response = await route.fetch({ maxRedirects: 0 });
+    if (n === 1) await secondClickMade;
+    await route.fulfill({ response }).catch(() => {}); // the browser may have dropped it
+  };
   const handler = async (route: Route) => {
     if (route.request().method() !== "POST") return route.fallback();
     const n = ++posts;
     if (n === 1) sent();
-    const response = await route.fetch({ maxRedirects: 0 });
-    if (n === 1) await secondClickMade;
-    await route.fulfill({ response }).catch(() => {}); // the browser may have dropped it
+    const forwarded = forward(route, n);
+    inFlight.push(forwarded);
+    await forwarded;
   };
   await page.route(url, handler);
   try {
@@ -56,6 +64,7 @@ async function doubleClick(page: Page, url: RegExp, button: Locator, settled: ()
   } finally {
     release();
     await page.unroute(url, handler);
+    await Promise.allSettled(inFlight);
   }
   return posts;
 }

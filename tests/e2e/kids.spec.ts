@@ -211,7 +211,9 @@ test.describe("kids", () => {
     await expectErrors(page, ["Title is required", "Content is required"]);
     await page.getByLabel("Title").fill("Park day");
     await page.getByLabel("Content").fill("Pigeons everywhere.");
-    await page.getByLabel("New Image (optional)").setInputFiles(await jpegFile("new.jpg", 200, 150, "#3a3"));
+    // a second photo (issue #15.3): several photos need an alt text each
+    await page.getByLabel("Image 2", { exact: true }).setInputFiles(await jpegFile("new.jpg", 200, 150, "#3a3"));
+    await page.getByLabel("Alt text of photo 2").fill("Leo on the grass");
     await page.getByRole("button", { name: "Update", exact: true }).click();
     await expect(page).toHaveURL(momentUrl);
     await expect(page.getByRole("heading", { level: 1, name: "Park day" })).toBeVisible();

@@ -42,7 +42,7 @@ type World = {
   kidId: number;
   logId: number;
   lonely: { id: number };
-  urls: { profile: string; kid: string; log: string };
+  urls: { profile: string; kid: string; log: string; logThird: string };
   jpeg: Buffer;
 };
 
@@ -163,6 +163,12 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
   ],
   "routes/moment.tsx": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsPage }],
+  // the photo viewer (issue #20 point 3): every photo of the moment, as the moment
+  "routes/moment-photo.tsx": [
+    { label: "GET photo 1", params: (w) => ({ dailyLogId: String(w.logId), n: "1" }), expect: friendsPage },
+    { label: "GET photo 3 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "3" }), expect: friendsPage },
+    { label: "GET photo 4 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "4" }), expect: all("login", 404) },
+  ],
   "routes/moment-update.tsx": [
     { label: "GET", params: logParam("dailyLogId"), expect: ownerPage() },
     { label: "POST (empty form)", method: "POST", params: logParam("dailyLogId"), body: () => ({ form: {} }), expect: ownerPage(400) },
@@ -256,6 +262,7 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "profile picture", params: imageParams("profile"), expect: all(404, 200) },
     { label: "kid photo", params: imageParams("kid"), expect: friendsImage },
     { label: "moment photo", params: imageParams("log"), expect: friendsImage },
+    { label: "moment's third photo", params: imageParams("logThird"), expect: friendsImage },
   ],
 
   // JSON API
@@ -562,6 +569,8 @@ beforeAll(async () => {
   const profilePhoto = await storePhoto("user", celebrity.id, "#a37");
   const kidId = await insertKid(owner, "Milo", kidPhoto.imageId);
   const logId = await insertMoment(kidId, "Beach day", logPhoto.imageId);
+  // a multi-photo moment (docs/decisions/0030-several-photos-per-moment.md): its third photo
+  const thirdPhoto = await addMomentPhotos(logId, owner.id, 2);
   world = {
     users: { owner, stranger, pending, friend },
     cookies: {
@@ -574,7 +583,7 @@ beforeAll(async () => {
     kidId,
     logId,
     lonely,
-    urls: { profile: photoUrl(profilePhoto), kid: photoUrl(kidPhoto), log: photoUrl(logPhoto) },
+    urls: { profile: photoUrl(profilePhoto), kid: photoUrl(kidPhoto), log: photoUrl(logPhoto), logThird: photoUrl(thirdPhoto) },
     jpeg: await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } }).jpeg().toBuffer(),
   };
 });
@@ -588,7 +597,7 @@ describe("the access matrix covers the route list", () => {
   });
 
   it("it has a photo of each kind and five viewers per probe", () => {
-    expect(MATRIX["routes/images.ts"]!.map((p) => p.label)).toEqual(["profile picture", "kid photo", "moment photo"]);
+    expect(MATRIX["routes/images.ts"]!.map((p) => p.label)).toEqual(["profile picture", "kid photo", "moment photo", "moment's third photo"]);
     for (const probes of Object.values(MATRIX)) for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
   });
 });
@@ -800,7 +809,8 @@ type Circles = {
   users: Record<Exclude<Actor, "signedOut">, { id: number; username: string }>;
   cookies: Record<Actor, string | undefined>;
   kidId: number;
-  moments: Record<Aud, { id: number; photo: { key: string; widths: number[] } }>;
+  /** `photos`: every photo of the moment (three: a multi-photo moment), the first being `photo`. */
+  moments: Record<Aud, { id: number; photo: { key: string; widths: number[] }; photos: { key: string; widths: number[] }[] }>;
   blockedCommentId: number;
 };
 
@@ -854,6 +864,14 @@ async function listed(file: string, actor: Actor, aud: Aud, pathOf: string, pick
 
 const SURFACES: Surface[] = [
   page("routes/moment.tsx", (id) => `/dailyLogs/${id}`, "dailyLogId"),
+  {
+    // the photo viewer's page of the moment's third photo (issue #20 point 3)
+    name: "page /dailyLogs/:id/photos/3",
+    run: async (actor, aud) => {
+      const a = await call("routes/moment-photo.tsx", { dailyLogId: String(momentOf(aud)), n: "3" }, actor, { path: `/dailyLogs/${momentOf(aud)}/photos/3` });
+      return { got: a.status === 200, detail: `${a.status}${a.location ? ` → ${a.location}` : ""}` };
+    },
+  },
   {
     ...page("routes/moment-update.tsx", (id) => `/dailyLogs/${id}/update`, "dailyLogId"),
     want: (actor) => isParent(actor),
@@ -934,16 +952,21 @@ const SURFACES: Surface[] = [
   },
 ];
 
-/** Every derivative width of the moment's photo is one more surface. */
+/** Every derivative width of every photo of the moment (three photos) is one more surface. */
 const WIDTHS = [160, 320, 640, 1280];
 for (const width of WIDTHS) {
   SURFACES.push({
     name: `image ${width}.webp`,
     run: async (actor, aud) => {
-      const { key, widths } = cw.moments[aud].photo;
-      if (!widths.includes(width)) return { got: seesMoment(actor, aud), detail: `no ${width} derivative (${widths})` };
-      const a = await call("routes/images.ts", { key, file: `${width}.webp` }, actor, { path: `/images/${key}/${width}.webp` });
-      return { got: a.status === 200, detail: String(a.status) };
+      const answers: string[] = [];
+      for (const { key, widths } of cw.moments[aud].photos) {
+        if (!widths.includes(width)) return { got: seesMoment(actor, aud), detail: `no ${width} derivative (${widths})` };
+        const a = await call("routes/images.ts", { key, file: `${width}.webp` }, actor, { path: `/images/${key}/${width}.webp` });
+        answers.push(String(a.status));
+      }
+      // all of the moment's photos answer alike: all 200 or none
+      if (new Set(answers).size !== 1) return { got: !seesMoment(actor, aud), detail: `photos differ: ${answers}` };
+      return { got: answers[0] === "200", detail: answers.join(",") };
     },
   });
 }
@@ -976,7 +999,9 @@ describe("who sees what: actors × audiences × surfaces", () => {
       const photo = await storePhoto("log", users.owner.id, "#37a");
       const id = await insertMoment(kidId, `For ${audience}`, photo.imageId);
       await db()("daily_logs").where({ id }).update({ audience });
-      moments[audience] = { id, photo: { key: photo.key, widths: photo.widths } };
+      const more = [await addMomentPhotos(id, users.owner.id, 1), await addMomentPhotos(id, users.owner.id, 1, 2)];
+      const first = { key: photo.key, widths: photo.widths };
+      moments[audience] = { id, photo: first, photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))] };
       expect((await likeMoment(users.owner.id, id)).ok).toBe(true);
     }
     // a notification for every actor about every moment, as if written when they still could see it:
@@ -999,7 +1024,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
 
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
-    expect(cells).toBe(8 * 3 * (14 + WIDTHS.length));
+    expect(cells).toBe(8 * 3 * (15 + WIDTHS.length));
   });
 
   for (const surface of SURFACES) {
@@ -1095,3 +1120,19 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect(await ask()).toEqual([200, 200, 200, 200]);
   });
 });
+
+/** Gives a moment `n` more photos (moment_photos rows from `position`); answers the last one. */
+async function addMomentPhotos(momentId: number, ownerId: number, n: number, position = 1) {
+  let last: Awaited<ReturnType<typeof storePhoto>> | null = null;
+  // the fixtures' insertMoment writes daily_logs.image_id only: its moment_photos row, as the app writes it
+  const moment = await db()("daily_logs").where("id", momentId).first("image_id", "title");
+  if (moment.image_id && !(await db()("moment_photos").where({ daily_log_id: momentId, position: 0 }).first("id"))) {
+    await db()("moment_photos").insert({ daily_log_id: momentId, image_id: moment.image_id, position: 0, alt: moment.title });
+  }
+  for (let i = 0; i < n; i++) {
+    last = await storePhoto("log", ownerId, "#7a3");
+    await db()("moment_photos").insert({ daily_log_id: momentId, image_id: last.imageId, position: position + i, alt: `Photo ${position + i + 1}` });
+  }
+  await db()("daily_logs").where("id", momentId).update({ photo_count: position + n });
+  return last!;
+}

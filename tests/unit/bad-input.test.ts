@@ -6,6 +6,7 @@
 // no 5xx, the security headers, the right envelope (JSON on /api, HTML pages elsewhere, the image
 // route's plain text), and nothing written by a refused write.
 import crypto from "node:crypto";
+import { UPLOAD_LIMITS } from "~/images/limits";
 import fs from "node:fs";
 import knexFactory, { type Knex } from "knex";
 import sharp from "sharp";
@@ -297,10 +298,11 @@ function corpus(): Case[] {
     }
     add({ auth: "signed-out", method: "POST", target: good, headers: [...form, ["Content-Length", String(10 * 1024 ** 3)]], label: "10 GB announced, never sent" });
     if (BIG_MULTIPART_ROUTES.has(pattern)) {
-      const big = overMultipart(17 * ONE_MB);
+      // past the multipart limit (the photos of a moment together: app/images/limits.ts)
+      const big = overMultipart(UPLOAD_LIMITS.maxBodyBytes + ONE_MB);
       const type: [string, string] = ["Content-Type", "multipart/form-data; boundary=xyz"];
-      add({ auth: "owner", method: "POST", target: good, headers: [type], body: { kind: "chunked", data: big, chunkSize: 256 * 1024 }, label: "multipart 17 MB, chunked" });
-      add({ auth: "owner", method: "POST", target: good, headers: [type, ["Content-Length", String(big.length)]], body: { kind: "bytes", data: big }, label: "multipart 17 MB" });
+      add({ auth: "owner", method: "POST", target: good, headers: [type], body: { kind: "chunked", data: big, chunkSize: 256 * 1024 }, label: "multipart 65 MB, chunked" });
+      add({ auth: "owner", method: "POST", target: good, headers: [type, ["Content-Length", String(big.length)]], body: { kind: "bytes", data: big }, label: "multipart 65 MB" });
       add({ auth: "signed-out", method: "POST", target: good, headers: [type, ["Content-Length", String(300 * ONE_MB)]], label: "multipart 300 MB announced, never sent" });
     }
   }

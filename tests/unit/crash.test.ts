@@ -346,6 +346,7 @@ describe("kill -9 during concurrent writes and uploads", () => {
     const referenced = new Set(
       [
         ...(await knex("daily_logs").whereNotNull("image_id").pluck("image_id")),
+        ...(await knex("moment_photos").pluck("image_id")),
         ...(await knex("kids").whereNotNull("image_id").pluck("image_id")),
         ...(await knex("users").whereNotNull("image_id").pluck("image_id")),
       ].map(Number),

@@ -5,7 +5,8 @@ import { DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.s
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
 import { readPhotoBody } from "~/api/body.server";
-import { validateBody } from "~/forms/photo-form.server";
+import { discardFiles, momentPhotosFrom, validateBody } from "~/forms/photo-form.server";
+import { MAX_PHOTOS } from "~/images/limits";
 import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/models/moments.server";
 
 // GET, PUT, DELETE /api/daily_logs/{id}. Failures in docs/api.md's order: 404 → 403 → 400.
@@ -22,14 +23,14 @@ const route = apiRoute({
     if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
     const allowed = await checkMomentOwner(user.id, id);
     if (!allowed.ok) return apiRefusal(allowed);
-    const body = await readPhotoBody(request);
+    const body = await readPhotoBody(request, { maxFiles: MAX_PHOTOS });
     try {
       const valid = await validateBody(body, momentFormSchema("update"));
       if (!valid.ok) return apiRefusal(valid);
-      const updated = await updateMoment(user.id, id, valid.value, body.file);
+      const updated = await updateMoment(user.id, id, valid.value, momentPhotosFrom(body));
       return updated.ok ? json(serializeDailyLog(updated.moment, { parent: true })) : apiRefusal(updated);
     } finally {
-      await body.file?.discard();
+      await discardFiles(body);
     }
   },
 

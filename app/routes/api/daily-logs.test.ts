@@ -19,6 +19,7 @@ const LOG_SHAPE = {
   taken_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
   milestone: null,
   posted_by: expect.any(Number),
+  photos: [{ url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/), width: expect.any(Number), height: expect.any(Number), alt: expect.any(String) }],
 };
 /** What the kid's owner and co-parents see besides (docs/api.md): the audience. */
 const PARENT_SHAPE = { ...LOG_SHAPE, audience: "everyone" };
@@ -78,7 +79,7 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
       const body = await res.json();
       expect(body).toEqual({ daily_logs: [expect.objectContaining(LOG_SHAPE), expect.objectContaining(LOG_SHAPE)], next: null });
       expect(body.daily_logs.map((l: { id: number }) => l.id)).toEqual([second.moment.id, moment.id]);
-      const keys = ["content", "created_at", "id", "image_url", "kid_id", "milestone", "posted_by", "taken_on", "title"];
+      const keys = ["content", "created_at", "id", "image_url", "kid_id", "milestone", "photos", "posted_by", "taken_on", "title"];
       // the audience only to the kid's owner (and co-parents)
       expect(Object.keys(body.daily_logs[0]).sort()).toEqual(cookie === cookies.owner ? ["audience", ...keys] : keys);
       expect(body.daily_logs[0].posted_by).toBe(owner.id);
@@ -258,5 +259,38 @@ describe("DELETE /api/daily_logs/{id}", () => {
     const again = await del(cookies.owner);
     expect(again.status).toBe(404);
     expect(await again.json()).toEqual({ errors: { message: "Daily log not found" } });
+  });
+});
+
+describe("several photos (issue #15.3, docs/api.md)", () => {
+  const photosForm = async (fields: Record<string, string>, count: number) => {
+    const fd = form(fields);
+    for (let i = 0; i < count; i++) fd.append("image", new Blob([new Uint8Array(await jpeg(50 + i, 40))], { type: "image/jpeg" }), `p${i}.jpg`);
+    return fd;
+  };
+
+  it("POST takes several image parts with alt_<n>; PUT with image parts replaces them all; 11 are refused", async () => {
+    const { kid, cookies } = await setup();
+    const post = (body: FormData) => create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }));
+    const res = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion", alt_2: "A bear", alt_3: "A seal" }, 3));
+    expect(res.status).toBe(201);
+    const log = await res.json();
+    expect(log.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([["A lion", 50], ["A bear", 51], ["A seal", 52]]);
+    expect(log.image_url).toBe(log.photos[0].url);
+
+    const missing = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion" }, 2));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ errors: { alt_2: ["Enter the alt text of photo 2 (a short description for people who cannot see it)"] } });
+    const tooMany = await post(await photosForm({ title: "Zoo", content: "Animals" }, 11));
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.json()).toEqual({ errors: { image: ["A moment can have at most 10 photos."] } });
+
+    const put = await one.action(
+      args(req(`/api/daily_logs/${log.id}`, { method: "PUT", cookie: cookies.owner, form: await photosForm({ title: "Zoo", content: "Animals", alt_1: "New 1", alt_2: "New 2" }, 2) }), { id: String(log.id) }),
+    );
+    expect(put.status).toBe(200);
+    const after = await put.json();
+    expect(after.photos.map((p: { alt: string }) => p.alt)).toEqual(["New 1", "New 2"]);
+    for (const p of log.photos) expect(await isStored(p.url.split("/")[2])).toBe(false);
   });
 });

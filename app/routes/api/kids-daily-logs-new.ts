@@ -5,7 +5,8 @@ import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server"
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
 import { idempotencyKey, readPhotoBody } from "~/api/body.server";
-import { validateBody } from "~/forms/photo-form.server";
+import { discardFiles, momentPhotosFrom, validateBody } from "~/forms/photo-form.server";
+import { MAX_PHOTOS } from "~/images/limits";
 import { checkKidOwner } from "~/models/kids.server";
 import { createMoment } from "~/models/moments.server";
 
@@ -17,14 +18,14 @@ const route = apiRoute({
     if (!kidId) return apiError(404, KID_NOT_FOUND);
     const allowed = await checkKidOwner(user.id, kidId);
     if (!allowed.ok) return apiRefusal(allowed);
-    const body = await readPhotoBody(request);
+    const body = await readPhotoBody(request, { maxFiles: MAX_PHOTOS });
     try {
       const valid = await validateBody(body, momentFormSchema("add"));
       if (!valid.ok) return apiRefusal(valid);
-      const created = await createMoment(user.id, kidId, valid.value, body.file, { token: idempotencyKey(request) });
+      const created = await createMoment(user.id, kidId, valid.value, momentPhotosFrom(body), { token: idempotencyKey(request) });
       return created.ok ? json(serializeDailyLog(created.moment, { parent: true }), { status: 201 }) : apiRefusal(created);
     } finally {
-      await body.file?.discard();
+      await discardFiles(body);
     }
   },
 });

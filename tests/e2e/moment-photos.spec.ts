@@ -1,0 +1,111 @@
+import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
+import { apiCreateKid, closeE2eDb, jpegFile, textFile } from "./kids-helpers";
+
+// Several photos per moment (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md):
+// post a moment with three photos and alt texts, see them as a grid, reorder and remove one, with
+// JavaScript on and off; the styled picker's preview with JavaScript.
+
+test.afterAll(async () => {
+  await closeE2eDb();
+});
+
+test.describe("several photos per moment", () => {
+  test("three photos with alt texts; a missing alt text is refused on its field; reorder and remove", async ({ page, browser }, testInfo) => {
+    await signUp(page, newAccount("mp"));
+    const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-05-04", relationship: "Mom" });
+
+    await page.goto(`/kids/${kid.id}/dailyLogs/new`);
+    await page.getByLabel("Title").fill("At the zoo");
+    await page.getByLabel("Content").fill("Lions, a bear and a seal.");
+    await page.getByLabel("Image Upload").setInputFiles(await jpegFile("lion.jpg", 300, 200, "#c93"));
+    await page.getByLabel("Alt text of photo 1", { exact: true }).fill("A lion asleep");
+    await page.getByText("Add more photos").click();
+    await page.getByLabel("Image 2", { exact: true }).setInputFiles(await jpegFile("bear.jpg", 300, 200, "#963"));
+    await page.getByLabel("Image 3", { exact: true }).setInputFiles(await jpegFile("seal.jpg", 300, 200, "#69c"));
+    await page.getByLabel("Alt text of photo 3").fill("A seal on a rock");
+    if (!isNoJs(testInfo)) {
+      // the styled picker shows what was chosen
+      await expect(page.getByRole("img", { name: "Preview of photo 1" })).toBeVisible();
+    }
+    await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+
+    // photo 2 has no alt text: the summary links to its field, the message stands beside it
+    const missing = "Enter the alt text of photo 2 (a short description for people who cannot see it)";
+    await expect(page.locator(".error-summary").getByRole("link", { name: missing })).toBeVisible();
+    await expect(page.locator(".field-error", { hasText: missing })).toBeVisible();
+    await expectAccessible(page, browser);
+    if (isNoJs(testInfo)) {
+      // a new page: the files must be chosen again (the alt texts are kept)
+      await expect(page.getByLabel("Alt text of photo 1", { exact: true })).toHaveValue("A lion asleep");
+      await page.getByLabel("Image Upload").setInputFiles(await jpegFile("lion.jpg", 300, 200, "#c93"));
+      await page.getByLabel("Image 2", { exact: true }).setInputFiles(await jpegFile("bear.jpg", 300, 200, "#963"));
+      await page.getByLabel("Image 3", { exact: true }).setInputFiles(await jpegFile("seal.jpg", 300, 200, "#69c"));
+    }
+    await page.getByLabel("Alt text of photo 2").fill("A brown bear");
+    await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+
+    await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
+    const grid = page.locator(".moment .photo-grid");
+    await expect(grid.getByRole("img")).toHaveCount(3);
+    await expect(grid.getByRole("img", { name: "A lion asleep" })).toHaveAttribute("sizes", /50vw/);
+    await expect(grid.getByRole("img", { name: "A brown bear" })).toHaveAttribute("width", "300");
+    await expect(grid.getByRole("img", { name: "A seal on a rock" })).toHaveAttribute("loading", "lazy");
+    await expectAccessible(page, browser);
+
+    // the kid's page shows the same grid
+    await page.goto(`/kids/${kid.id}/dailyLogs`);
+    await expect(page.locator("article.moment .photo-grid").getByRole("img")).toHaveCount(3);
+
+    // update: the seal first, the bear removed
+    const momentUrl = `/dailyLogs/${/\d+/.exec(await page.locator("article.moment").first().getAttribute("id") ?? "")![0]}`;
+    await page.goto(`${momentUrl}/update`);
+    await expect(page.getByRole("img", { name: "Photo 2: A brown bear" })).toBeVisible();
+    await expectAccessible(page, browser);
+    await page.getByLabel("Place of photo 3").fill("1");
+    await page.getByLabel("Remove photo 2").check();
+    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}$`));
+    await expect(grid.getByRole("img")).toHaveCount(2);
+    await expect(grid.getByRole("img").first()).toHaveAccessibleName("A seal on a rock");
+    await expect(grid.getByRole("img").nth(1)).toHaveAccessibleName("A lion asleep");
+    await expectAccessible(page, browser);
+
+    // the photo viewer (issue #20 point 3): a real page per photo, previous/next within the moment
+    await grid.getByRole("link", { name: "A seal on a rock" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "At the zoo" })).toBeVisible();
+    await expect(page.getByText("Photo 1 of 2")).toBeVisible();
+    await expect(page.locator(".photo-viewer .moment__date")).toContainText("Ivy");
+    await expect(page.getByRole("img", { name: "A seal on a rock" })).toHaveAttribute("srcset", /1280w|300w/);
+    await expect(page.getByRole("link", { name: "Previous photo" })).toHaveCount(0);
+    await expectAccessible(page, browser);
+    await page.getByRole("link", { name: "Next photo" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/2$`));
+    await expect(page.getByRole("img", { name: "A lion asleep" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Next photo" })).toHaveCount(0);
+    await page.getByRole("link", { name: "Previous photo" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
+    await page.getByRole("link", { name: "Back to the moment" }).click();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}$`));
+  });
+
+  test("the picker never shows a broken preview: a clear message for a file that is not an image", async ({ page }, testInfo) => {
+    await signUp(page, newAccount("mq"));
+    const kid = await apiCreateKid(page.request, { name: "Ada", birth_date: "2022-02-02", relationship: "Dad" });
+    await page.goto(`/kids/${kid.id}/dailyLogs/new`);
+    await page.getByLabel("Image Upload").setInputFiles(textFile);
+    if (isNoJs(testInfo)) {
+      // no preview without JavaScript: the server's answer names the file's field
+      await page.getByLabel("Title").fill("Notes");
+      await page.getByLabel("Content").fill("Not a photo");
+      await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+      await expect(page.locator(".field-error", { hasText: "Only image files are accepted." })).toBeVisible();
+      await expect(page.locator(".picture-form__preview")).toHaveCount(0);
+      return;
+    }
+    await expect(page.getByRole("status").filter({ hasText: "Only image files are accepted." })).toBeVisible();
+    await expect(page.locator(".picture-form__preview")).toHaveCount(0);
+    await page.getByLabel("Image Upload").setInputFiles(await jpegFile("ok.jpg"));
+    await expect(page.getByRole("img", { name: "Preview of photo 1" })).toBeVisible();
+  });
+});
