@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
@@ -8,6 +8,7 @@ import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
 import { isClientError, isUnavailable } from "./web/request-guard.server";
 import { startDevBackground } from "./jobs/dev-background.server";
+import { deferScripts } from "./web/deferred-scripts.server";
 
 export const streamTimeout = 5_000;
 
@@ -39,11 +40,18 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
+          // the whole document is ready (onAllReady): collected, its scripts deferred after the
+          // content (app/web/deferred-scripts.server.ts), sent in one piece
+          const chunks: Buffer[] = [];
+          const body = new Transform({
+            transform(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk);
+              callback();
+            },
+            flush(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
-              callback();
+              callback(null, Buffer.from(deferScripts(Buffer.concat(chunks).toString("utf8")), "utf8"));
             },
           });
           const stream = createReadableStreamFromReadable(body);

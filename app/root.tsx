@@ -16,6 +16,7 @@ import { ProfileMenu } from "./components/profile-menu";
 import { NotificationsLink } from "./components/notifications";
 import { useListLinkNavigation } from "./components/list-link";
 import { useNonce } from "./components/nonce";
+import { DeferredScriptsLoader } from "./components/deferred-scripts";
 import { RootModals } from "./components/root-modals";
 import { useRootData, type RootData } from "./components/root-data";
 import { getUser } from "./web/auth.server";
@@ -64,6 +65,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        <DeferredScriptsLoader nonce={nonce} />
       </body>
     </html>
   );

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { FieldError } from "./forms";
-import { AUDIENCE_HINTS, AUDIENCE_LABELS, AUDIENCES, type Audience } from "~/forms/circles";
+import { FieldError } from "./form-basics";
+import { AUDIENCE_HINTS, AUDIENCE_LABELS, AUDIENCES, type Audience } from "~/forms/audiences";
 
 // Who sees a moment (docs/spec.md §6): the radio group of the moment forms (and of the kid forms,
 // for the kid's default), and the small label the kid's owner and co-parents see on a moment.

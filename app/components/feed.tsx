@@ -4,7 +4,7 @@ import { Photo } from "./photo";
 import { ListLink } from "./list-link";
 import { MomentPhotos } from "./moment-photos";
 import { MomentSocial } from "./moment-social";
-import { MilestoneBadge, MomentDate } from "./moment-story";
+import { MilestoneBadge, MomentDate } from "./moment-view";
 
 // One moment in the home feed and in My Kids' "news" (issue #15): the kid's picture and name with
 // the age on the moment's date, the date, the milestone badge, title, photo, text, and the same

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
-import { useSubmitOnce } from "./forms";
+import { useSubmitOnce } from "./form-basics";
 
 /**
  * A modal with a URL. The server renders it open (so the link that opens it works with JavaScript

@@ -4,83 +4,15 @@ import { Link, useActionData } from "react-router";
 import { Photo as PhotoView } from "~/components/photo";
 import { Field, FieldFrame, useHydrated } from "./forms";
 import { PhotoPicker } from "./photo-picker";
-import type { AltPhoto } from "~/images/photo";
+import { MomentPhotos, type MomentPhotoView } from "./moment-photos-view";
+
+export { MomentPhotos, type MomentPhotoView };
 import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
 import { ALT_MAX, altField, freeSlots, photoField } from "~/forms/moment";
 
 // A moment's photos (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md): shown
 // as one photo or a grid (app/app.css, "Several photos per moment"), and their fields in the add
 // and update forms. Field names: app/forms/moment.ts.
-
-/** A photo as the pages get it (app/images/photo.ts altPhotos): the stored photo and its alt text (`id`: its row, update forms only). */
-export type MomentPhotoView = AltPhoto & { id?: number };
-
-/** The alt text shown: the photo's own, or "Photo: <title>" when it is just the title (the default). */
-function altOf(photo: MomentPhotoView, title: string): string {
-  return !photo.alt || photo.alt === title ? `Photo: ${title}` : photo.alt;
-}
-
-/**
- * One photo as before (full width of the column, `sizes`), or several as a grid of squares: two
- * columns on a phone, three from 40rem (`gridSizes` says so to the browser, so a phone loads
- * the small derivatives). Only the first photo of a page's first moment is loaded eagerly.
- */
-export function MomentPhotos({
-  photos,
-  title,
-  sizes,
-  gridSizes = "(max-width: 40rem) 50vw, 200px",
-  priority = false,
-  className = "moment__photo",
-  viewer,
-  overlay,
-}: {
-  photos: MomentPhotoView[];
-  title: string;
-  sizes: string;
-  gridSizes?: string;
-  priority?: boolean;
-  className?: string;
-  /** The moment's id: each photo links to its page in the photo viewer (app/routes/moment-photo.tsx). */
-  viewer?: number;
-  /** A link laid over the photo(s) (lists: the photo opens the moment; app/styles/kids.css). */
-  overlay?: ReactNode;
-}) {
-  const content = photoContent();
-  return overlay ? (
-    <div className="moment__photo-frame">
-      {content}
-      {overlay}
-    </div>
-  ) : (
-    content
-  );
-
-  function photoContent() {
-  const linked = (i: number, img: ReactNode) =>
-    viewer ? (
-      <Link to={`/dailyLogs/${viewer}/photos/${i + 1}`} className="photo-link">
-        {img}
-      </Link>
-    ) : (
-      img
-    );
-  if (photos.length <= 1) {
-    const photo = photos[0] ?? null;
-    const img = <PhotoView photo={photo} alt={photo ? altOf(photo, title) : `Photo: ${title}`} sizes={sizes} priority={priority} className={className} />;
-    return photo ? linked(0, img) : img;
-  }
-  return (
-    <ul className="photo-grid" aria-label={`${photos.length} photos: ${title}`}>
-      {photos.map((p, i) => (
-        <li key={p.key} className="photo-grid__item">
-          {linked(i, <PhotoView photo={p} alt={altOf(p, title)} sizes={gridSizes} priority={priority && i === 0} className="photo-grid__img" />)}
-        </li>
-      ))}
-    </ul>
-  );
-  }
-}
 
 type Fields = Record<string, FieldMetadata<unknown>>;
 

@@ -11,7 +11,7 @@ import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "r
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
-import { FieldError, SubmissionToken, useHydrated, useSubmitOnce } from "./forms";
+import { FieldError, SubmissionToken, useHydrated, useSubmitOnce } from "./form-basics";
 import { ListLink } from "./list-link";
 import { HeartIcon, SendIcon } from "./icons";
 import { useRootData } from "./root-data";

@@ -24,6 +24,8 @@ export type PhotoProps = {
   className?: string;
   /** Extra inline style (e.g. a fixed size); merged with the placeholder background. */
   style?: CSSProperties;
+  /** An Element Timing name (the `elementtiming` attribute), e.g. for the slow-network bench. */
+  timing?: string;
 };
 
 /** Only our own placeholders (base64 data URIs) go into the inline style. */
@@ -43,6 +45,7 @@ export function Photo({
   icon = "person",
   className,
   style,
+  timing,
 }: PhotoProps) {
   if (!photo || photo.widths.length === 0) {
     return <PhotoIcon label={decorative ? null : alt} kind={icon} className={className} style={style} />;
@@ -63,6 +66,7 @@ export function Photo({
       decoding="async"
       className={placeholder.backgroundImage ? (className ? `photo-ph ${className}` : "photo-ph") : className}
       style={{ ...placeholder, ...style }}
+      {...(timing ? { elementtiming: timing } : {})}
     />
   );
 }

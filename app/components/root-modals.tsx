@@ -1,8 +1,17 @@
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
-import { LoginForm, SignupForm } from "./auth-forms";
 import { Modal, withParam } from "./modal";
-import { ProfilePictureModal } from "./profile-picture-modal";
 import { useRootData } from "./root-data";
+// the picture modal's styles stay in the root's stylesheet: a page opened with ?modal=picture
+// (JavaScript off) is rendered on the server with the modal and needs them at once
+import "~/styles/photos.css";
+
+// The modals' forms (conform + zod) load only when a modal is open, not with every page
+// (docs/decisions/0035-slow-networks.md). The server renders them in full (the document is sent
+// once everything is ready: app/entry.server.tsx), so they work without JavaScript too.
+const LoginForm = lazy(() => import("./auth-forms").then((m) => ({ default: m.LoginForm })));
+const SignupForm = lazy(() => import("./auth-forms").then((m) => ({ default: m.SignupForm })));
+const ProfilePictureModal = lazy(() => import("./profile-picture-modal").then((m) => ({ default: m.ProfilePictureModal })));
 
 /**
  * Modals opened by the `modal` search parameter from the profile menu: Log In and Sign Up for
@@ -10,6 +19,14 @@ import { useRootData } from "./root-data";
  * JavaScript and survive a reload.
  */
 export function RootModals() {
+  return (
+    <Suspense fallback={null}>
+      <OpenModal />
+    </Suspense>
+  );
+}
+
+function OpenModal() {
   const location = useLocation();
   const data = useRootData();
   const params = new URLSearchParams(location.search);

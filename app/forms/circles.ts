@@ -1,23 +1,11 @@
 import { z } from "zod";
+import { AUDIENCES, DEFAULT_AUDIENCE, type Audience } from "./audiences";
 
 // Who sees what (docs/spec.md §6): the audience of a moment (and a kid's default for new ones),
 // and how each side of an accepted friendship files the other (circle and relationship). The
 // values are the database's and the API's; the labels are the pages'. Browser and server.
 
-export const AUDIENCES = ["us", "family", "everyone"] as const;
-export type Audience = (typeof AUDIENCES)[number];
-export const DEFAULT_AUDIENCE: Audience = "everyone";
-
-export const AUDIENCE_LABELS: Record<Audience, string> = {
-  us: "Only us",
-  family: "Family",
-  everyone: "Everyone",
-};
-export const AUDIENCE_HINTS: Record<Audience, string> = {
-  us: "You and the kid's co-parents.",
-  family: "Also the friends you put in your Family circle.",
-  everyone: "All your friends.",
-};
+export { AUDIENCES, AUDIENCE_HINTS, AUDIENCE_LABELS, DEFAULT_AUDIENCE, type Audience } from "./audiences";
 
 export const CIRCLES = ["family", "friends"] as const;
 export type Circle = (typeof CIRCLES)[number];

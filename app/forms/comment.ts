@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 // The comment form (new comment and edit), used by the block in the browser, by the block's page
 // action and by the /api comment routes. Text is trimmed, then 1–1000 characters.
 
@@ -12,18 +10,16 @@ export const COMMENT_MESSAGES = {
 
 export type CommentErrorCode = keyof typeof COMMENT_MESSAGES;
 
-export const CommentSchema = z.object({
-  comment: z
-    .string({ error: COMMENT_MESSAGES.required })
-    .trim()
-    .min(1, COMMENT_MESSAGES.required)
-    .max(COMMENT_MAX, COMMENT_MESSAGES["too-long"]),
-});
-
-/** The first message for `comment`, or null when the text is valid. */
+/**
+ * The first message for `comment`, or null when the text is valid: trimmed, 1 to COMMENT_MAX
+ * characters. Plain code, not a zod schema: the like and comment block runs it in the browser on
+ * every kid page, and zod is not worth its bytes there (docs/decisions/0035-slow-networks.md).
+ */
 export function commentError(value: unknown): string | null {
-  const parsed = CommentSchema.safeParse({ comment: typeof value === "string" ? value : undefined });
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? COMMENT_MESSAGES.required);
+  if (typeof value !== "string") return COMMENT_MESSAGES.required;
+  const text = value.trim();
+  if (text.length === 0) return COMMENT_MESSAGES.required;
+  return text.length > COMMENT_MAX ? COMMENT_MESSAGES["too-long"] : null;
 }
 
 /** Messages travel in URLs (no-JS redirects) as codes, never as free text. */

@@ -5,7 +5,7 @@ import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
 import { parseId } from "~/lib/request.server";
 import { Photo } from "~/components/photo";
-import { useSubmitOnce } from "~/components/forms";
+import { useSubmitOnce } from "~/components/form-basics";
 import type { Photo as PhotoData } from "~/images/photo";
 import {
   answerFriendRequest,

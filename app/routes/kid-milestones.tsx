@@ -6,7 +6,7 @@ import { pageId } from "~/lib/request.server";
 import { listMilestones } from "~/models/story.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { kidMomentView } from "~/web/feed.server";
-import { StoryLinks, StoryMomentList } from "~/components/moment-story";
+import { StoryLinks, StoryMomentList } from "~/components/moment-view";
 import { EmptyState } from "~/components/empty-state";
 
 // GET /kids/:kidId/milestones: the kid's milestones in date order with the age at each (issue #15).

@@ -16,11 +16,11 @@ import { deleteMomentForm } from "~/web/forms.server";
 import { decodeCursor, listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
-import { MomentPhotos } from "~/components/moment-photos";
+import { MomentPhotos } from "~/components/moment-photos-view";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
-import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-story";
-import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
+import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 import { EmptyState } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
@@ -135,9 +135,10 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   title={m.title}
                   sizes="(max-width: 42rem) 100vw, 640px"
                   priority={i === 0}
+                  timing={i === 0 ? "first-moment" : undefined}
                   overlay={<ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />}
                 />
-                <h2 id={`moment-${m.id}-title`} className="moment__title">
+                <h2 id={`moment-${m.id}-title`} className="moment__title" {...(i === 0 ? { elementtiming: "first-moment" } : {})}>
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />

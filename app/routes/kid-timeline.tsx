@@ -8,7 +8,7 @@ import { decodeCursor } from "~/models/moments.server";
 import { momentsInPeriod, timelineMonths } from "~/models/story.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { kidMomentView } from "~/web/feed.server";
-import { StoryLinks, StoryMomentList } from "~/components/moment-story";
+import { StoryLinks, StoryMomentList } from "~/components/moment-view";
 import { EmptyState } from "~/components/empty-state";
 
 // GET /kids/:kidId/timeline[?age=N | ?month=YYYY-MM][&before=cursor]: the kid's moments by year

@@ -9,7 +9,7 @@ import { pageRefusal } from "~/web/refusal.server";
 import { notFound } from "~/models/refusal";
 import { altPhotos } from "~/images/photo";
 import { Photo } from "~/components/photo";
-import { MomentDate } from "~/components/moment-story";
+import { MomentDate } from "~/components/moment-view";
 
 // The photo viewer (issue #20 point 3): one photo of a moment at /dailyLogs/{id}/photos/{n} (n from
 // 1), large on a dark backdrop, with the moment's title, date and the kid's age, and previous/next

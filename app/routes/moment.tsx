@@ -15,8 +15,8 @@ import { deleteMomentForm } from "~/web/forms.server";
 import { MomentPhotos } from "~/components/moment-photos";
 import { altPhotos } from "~/images/photo";
 import { MomentSocial } from "~/components/moment-social";
-import { MilestoneBadge, MomentDate } from "~/components/moment-story";
-import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { MilestoneBadge, MomentDate } from "~/components/moment-view";
+import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 
 // conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render

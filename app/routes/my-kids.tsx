@@ -9,7 +9,7 @@ import { today } from "~/lib/dates.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
-import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kids";
+import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 import { listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";

@@ -1,0 +1,95 @@
+import { Link } from "react-router";
+import type { AltPhoto } from "~/images/photo";
+import { MomentPhotos } from "./moment-photos-view";
+
+// How a moment's story shows on the pages (issue #15): its date and age, its milestone badge, the
+// milestones and timeline lists, the links between the views. The forms' story fields are in
+// app/components/moment-story.tsx; kept apart so the pages that only show moments load no form code
+// (docs/decisions/0035-slow-networks.md). Styles: app/styles/kids.css.
+
+/** A moment's date as pages show it: "14 June 2024 · Elsa was 2 years, 3 months". */
+export type MomentDateView = { takenOn: string; date: string; age: string };
+
+export function MomentDate({ view, kidName }: { view: MomentDateView; kidName?: string }) {
+  return (
+    <p className="moment__date">
+      {kidName ? <>{kidName} · </> : null}
+      <time dateTime={view.takenOn}>{view.date}</time>
+      {view.age ? <> · {view.age}</> : null}
+    </p>
+  );
+}
+
+/** The milestone badge ("Milestone: First steps"), or nothing. */
+export function MilestoneBadge({ milestone }: { milestone: string | null }) {
+  if (!milestone) return null;
+  return (
+    <p className="milestone-badge">
+      <span className="visually-hidden">Milestone: </span>
+      <span aria-hidden="true">★ </span>
+      {milestone}
+    </p>
+  );
+}
+
+/** A moment in a kid's milestones or timeline: title (to the moment's page), badge, date and age, photo, text. */
+export function StoryMoment({
+  moment,
+  priority = false,
+}: {
+  moment: { id: number; title: string; content: string; photos: AltPhoto[]; milestone: string | null; date: MomentDateView };
+  priority?: boolean;
+}) {
+  return (
+    <article id={`moment-${moment.id}`} className="moment card" aria-labelledby={`moment-${moment.id}-title`}>
+      <h3 id={`moment-${moment.id}-title`} className="moment__title">
+        <Link to={`/dailyLogs/${moment.id}`}>{moment.title}</Link>
+      </h3>
+      <MilestoneBadge milestone={moment.milestone} />
+      <MomentDate view={moment.date} />
+      <MomentPhotos
+        photos={moment.photos}
+        title={moment.title}
+        sizes="(max-width: 42rem) 100vw, 640px"
+        priority={priority}
+        overlay={<Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />}
+      />
+      <p className="moment__content">{moment.content}</p>
+    </article>
+  );
+}
+
+/** A list of StoryMoments, the first one loaded eagerly. */
+export function StoryMomentList({ moments }: { moments: Parameters<typeof StoryMoment>[0]["moment"][] }) {
+  return (
+    <ol className="moment-list">
+      {moments.map((m, i) => (
+        <li key={m.id}>
+          <StoryMoment moment={m} priority={i === 0} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The kid page's links to the story views. */
+export function StoryLinks({ kidId, current }: { kidId: number; current?: "milestones" | "timeline" | "moments" }) {
+  const links = [
+    { key: "moments", to: `/kids/${kidId}/dailyLogs`, label: "All moments" },
+    { key: "milestones", to: `/kids/${kidId}/milestones`, label: "Milestones" },
+    { key: "timeline", to: `/kids/${kidId}/timeline`, label: "Timeline by age" },
+  ] as const;
+  return (
+    <nav aria-label="Views of the kid's moments" className="story-links">
+      <ul>
+        {links.map((l) => (
+          <li key={l.key}>
+            <Link to={l.to} aria-current={current === l.key ? "page" : undefined}>
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
