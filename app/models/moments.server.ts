@@ -274,6 +274,46 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   };
 }
 
+// ---- the photo viewer's neighbours (issue #20 point 3, docs/decisions/0030-several-photos-per-moment.md) ----
+
+/** Where the viewer's previous/next goes past a moment's photos: a moment of the same kid and how many photos it has. */
+export type PhotoNeighbour = { momentId: number; photoCount: number };
+
+type NeighbourParams = { kidId: number; viewer: number } & CursorParams;
+
+/**
+ * The kid's moment just before ("newer": above it on the kid's page, MOMENT_ORDER is newest first)
+ * or just after ("older") this one, among those `viewer` may see (whereMomentVisibleTo) that have
+ * a photo: one row of the (kid_id, taken_on, created_at, id) index.
+ */
+function neighbourSql(p: ParamFn<NeighbourParams>, k: Knex, side: "newer" | "older") {
+  const q = whereMomentVisibleTo(
+    k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")).andWhere("daily_logs.photo_count", ">", 0),
+    p("viewer"),
+  );
+  if (side === "older") olderThanCursor(q, p);
+  else q.whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) > (?, ?, ?)", [p("takenOn"), p("createdAt"), p("id")]);
+  const order = side === "older" ? MOMENT_ORDER : MOMENT_ORDER.map((o) => ({ ...o, order: "asc" as const }));
+  return q.orderBy(order).first("daily_logs.id", "daily_logs.photo_count");
+}
+const newerNeighbour = query<NeighbourParams>((p, k) => neighbourSql(p, k, "newer"));
+const olderNeighbour = query<NeighbourParams>((p, k) => neighbourSql(p, k, "older"));
+
+/**
+ * The moments the photo viewer steps to past `moment`'s first and last photo: the previous one in
+ * the kid page's order (its last photo) and the next one (its first photo), or null at either end;
+ * two queries, whatever the number of moments.
+ */
+export async function photoNeighbours(
+  viewerId: number,
+  moment: Pick<Moment, "id" | "kid_id" | "taken_on" | "created_at">,
+): Promise<{ previous: PhotoNeighbour | null; next: PhotoNeighbour | null }> {
+  const params = { kidId: moment.kid_id, viewer: viewerId, takenOn: moment.taken_on, createdAt: moment.created_at, id: moment.id };
+  const [newer, older] = await Promise.all([newerNeighbour.first(params), olderNeighbour.first(params)]);
+  const of = (row: Record<string, unknown> | undefined) => (row ? { momentId: Number(row.id), photoCount: Number(row.photo_count) } : null);
+  return { previous: of(newer), next: of(older) };
+}
+
 /** May `viewerId` change this moment? ok (with its kid), or why not. */
 export async function checkMomentOwner(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
   const access = await requireMoment(viewerId, momentId, "change");

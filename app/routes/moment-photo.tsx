@@ -4,7 +4,7 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentDateView } from "~/lib/dates";
-import { viewMoment } from "~/models/moments.server";
+import { photoNeighbours, viewMoment } from "~/models/moments.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { notFound } from "~/models/refusal";
 import { altPhotos } from "~/images/photo";
@@ -13,7 +13,8 @@ import { MomentDate } from "~/components/moment-view";
 
 // The photo viewer (issue #20 point 3): one photo of a moment at /dailyLogs/{id}/photos/{n} (n from
 // 1), large on a dark backdrop, with the moment's title, date and the kid's age, and previous/next
-// links within the moment. A real page that works without JavaScript; seen exactly by those who
+// links within the moment and, past its first and last photo, to the kid's previous and next
+// moments that the viewer may see (photoNeighbours). A real page that works without JavaScript; seen exactly by those who
 // see the moment (viewMoment asks the access module), its photo by the image route's same rule.
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -24,18 +25,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const n = pageId(params.n); // a whole number from 1, or the not-found page
   const photo = moment.photos[n - 1];
   if (!photo) throw pageRefusal(notFound("Photo not found"));
+  const count = moment.photos.length;
+  // past the first or last photo: the kid's neighbouring moments (two queries, only then)
+  const around = n === 1 || n === count ? await photoNeighbours(user.id, moment) : { previous: null, next: null };
+  const prev = n > 1 ? { n: n - 1, momentId: moment.id } : around.previous && { n: around.previous.photoCount, momentId: around.previous.momentId };
+  const next = n < count ? { n: n + 1, momentId: moment.id } : around.next && { n: 1, momentId: around.next.momentId };
   return {
     moment: { id: moment.id, title: moment.title, date: momentDateView(moment.taken_on, kid.name, kid.birth_date) },
     kid: { id: kid.id, name: kid.name },
     photo: altPhotos([photo])[0]!,
     n,
-    count: moment.photos.length,
+    count,
+    prev: prev && { to: `/dailyLogs/${prev.momentId}/photos/${prev.n}`, label: prev.momentId === moment.id ? "Previous photo" : "Previous moment" },
+    next: next && { to: `/dailyLogs/${next.momentId}/photos/${next.n}`, label: next.momentId === moment.id ? "Next photo" : "Next moment" },
   };
 }
 
 export default function MomentPhotoViewer({ loaderData }: Route.ComponentProps) {
-  const { moment, kid, photo, n, count } = loaderData;
-  const base = `/dailyLogs/${moment.id}/photos`;
+  const { moment, kid, photo, n, count, prev, next } = loaderData;
   const alt = photo.alt && photo.alt !== moment.title ? photo.alt : `Photo: ${moment.title}`;
   return (
     <div className="photo-viewer">
@@ -48,18 +55,18 @@ export default function MomentPhotoViewer({ loaderData }: Route.ComponentProps) 
       <figure className="photo-viewer__figure">
         <Photo photo={photo} alt={alt} sizes="(max-width: 80rem) 100vw, 1280px" priority className="photo-viewer__img" />
       </figure>
-      <nav aria-label="Photos of this moment" className="photo-viewer__nav">
-        {n > 1 ? (
-          <Link to={`${base}/${n - 1}`} rel="prev" className="button button--secondary">
-            Previous photo
+      <nav aria-label="Photos" className="photo-viewer__nav">
+        {prev ? (
+          <Link to={prev.to} rel="prev" className="button button--secondary">
+            {prev.label}
           </Link>
         ) : null}
         <Link to={`/dailyLogs/${moment.id}`} className="button button--secondary">
           Back to the moment
         </Link>
-        {n < count ? (
-          <Link to={`${base}/${n + 1}`} rel="next" className="button button--secondary">
-            Next photo
+        {next ? (
+          <Link to={next.to} rel="next" className="button button--secondary">
+            {next.label}
           </Link>
         ) : null}
       </nav>

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { countQueries, makeUser } from "../../tests/helpers";
+import { db } from "~/lib/db.server";
+import { createKid } from "./kids.server";
+import { photoNeighbours, viewMoment } from "./moments.server";
+import { befriend, insertMoments } from "./kids-test-helpers.server";
+
+// The photo viewer's previous/next across a kid's moments (issue #20 point 3): the kid page's order
+// (newest first), only moments the viewer may see, only moments with a photo, two queries.
+
+async function setup() {
+  const owner = await makeUser();
+  const friend = await makeUser();
+  await befriend(owner.id, friend.id);
+  const made = await createKid(owner.id, { name: "Elsa", birth_date: "2020-01-01", relationship: "Mom" }, null);
+  if (!made.ok) throw new Error("setup");
+  // created one second apart: the kid's page shows m5, m4, m3, m2, m1
+  const [m1, m2, m3, m4, m5] = await insertMoments(made.kid.id, 5);
+  await db()("daily_logs").whereIn("id", [m1!, m3!, m4!, m5!]).update({ photo_count: 2 });
+  await db()("daily_logs").where("id", m4!).update({ audience: "family" }); // the friend is not in the Family circle
+  return { owner, friend, ids: [m1!, m2!, m3!, m4!, m5!] };
+}
+
+async function neighbours(viewerId: number, momentId: number) {
+  const view = await viewMoment(viewerId, momentId);
+  if (!view.ok) throw new Error("view");
+  const around = await photoNeighbours(viewerId, view.moment);
+  return { previous: around.previous?.momentId ?? null, next: around.next?.momentId ?? null, count: around.previous?.photoCount };
+}
+
+describe("the photo viewer's neighbouring moments", () => {
+  it("previous is the moment above on the kid's page, next the one below; moments without a photo are skipped", async () => {
+    const { owner, ids } = await setup();
+    const [m1, , m3, m4, m5] = ids;
+    expect(await neighbours(owner.id, m3!)).toEqual({ previous: m4, next: m1, count: 2 });
+    expect(await neighbours(owner.id, m5!)).toEqual({ previous: null, next: m4, count: undefined });
+    expect(await neighbours(owner.id, m1!)).toEqual({ previous: m3, next: null, count: 2 });
+  });
+
+  it("a friend skips the moment hidden from them by its audience", async () => {
+    const { friend, ids } = await setup();
+    const [m1, , m3, , m5] = ids;
+    expect(await neighbours(friend.id, m3!)).toEqual({ previous: m5, next: m1, count: 2 });
+    expect(await neighbours(friend.id, m5!)).toEqual({ previous: null, next: m3, count: undefined });
+  });
+
+  it("the moment's date comes before its creation", async () => {
+    const { owner, ids } = await setup();
+    const [m1, , m3, m4] = ids;
+    // m1 taken later than all the others: it is the first on the kid's page now
+    await db()("daily_logs").where("id", m1!).update({ taken_on: "2025-06-01" });
+    expect(await neighbours(owner.id, m4!)).toMatchObject({ previous: ids[4], next: m3 });
+    expect(await neighbours(owner.id, ids[4]!)).toMatchObject({ previous: m1 });
+  });
+
+  it("costs two queries however many moments the kid has", async () => {
+    const { owner, ids } = await setup();
+    const view = await viewMoment(owner.id, ids[2]!);
+    if (!view.ok) throw new Error("view");
+    expect(await countQueries(() => photoNeighbours(owner.id, view.moment))).toBe(2);
+  });
+});
