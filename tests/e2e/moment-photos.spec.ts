@@ -1,5 +1,5 @@
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, closeE2eDb, jpegFile, textFile } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile, textFile } from "./kids-helpers";
 
 // Several photos per moment (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md):
 // post a moment with three photos and alt texts, see them as a grid, reorder and remove one, with
@@ -87,6 +87,55 @@ test.describe("several photos per moment", () => {
     await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
     await page.getByRole("link", { name: "Back to the moment" }).click();
     await expect(page).toHaveURL(new RegExp(`${momentUrl}$`));
+  });
+
+  test("the viewer goes on to the kid's neighbouring moments; with JavaScript arrow keys, Escape and swipe, no reload", async ({ page, browser }, testInfo) => {
+    await signUp(page, newAccount("mv"));
+    const kid = await apiCreateKid(page.request, { name: "Noa", birth_date: "2022-03-03", relationship: "Mom" });
+    // created in this order: the kid's page shows "Swings" above "Sandpit"
+    const older = await apiCreateMoment(page.request, kid.id, { title: "Sandpit", content: "Sand" }, await jpegFile("sand.jpg", 200, 150, "#cb8"));
+    const newer = await apiCreateMoment(page.request, kid.id, { title: "Swings", content: "High" }, await jpegFile("swing.jpg", 200, 150, "#8bc"));
+
+    await page.goto(`/dailyLogs/${newer.id}/photos/1`);
+    await expect(page.getByRole("link", { name: "Previous moment" })).toHaveCount(0);
+    await page.getByRole("link", { name: "Next moment" }).click();
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${older.id}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Sandpit" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Next moment" })).toHaveCount(0);
+    await expectAccessible(page, browser);
+    await page.getByRole("link", { name: "Previous moment" }).click();
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${newer.id}/photos/1$`));
+    if (isNoJs(testInfo)) return;
+
+    // keys: client navigations (the page's own window survives), focus on the viewer's heading
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const sameDocument = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${older.id}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Sandpit" })).toBeFocused();
+    await expect(page.getByRole("status").filter({ hasText: "Photo 1 of 1" })).toBeVisible();
+    await page.keyboard.press("ArrowRight"); // the last photo of the last moment: nothing further
+    await page.keyboard.press("ArrowLeft");
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${newer.id}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Swings" })).toBeFocused();
+    expect(await sameDocument()).toBe(true);
+
+    // a swipe to the left on a touch screen: the next photo
+    const figure = page.locator(".photo-viewer__figure");
+    const box = (await figure.boundingBox())!;
+    const at = (x: number) => ({ pointerType: "touch", pointerId: 7, isPrimary: true, clientX: box.x + x, clientY: box.y + box.height / 2, bubbles: true });
+    await figure.dispatchEvent("pointerdown", at(box.width - 10));
+    await figure.dispatchEvent("pointerup", at(box.width - 120));
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${older.id}/photos/1$`));
+    // a swipe to the right goes back
+    await figure.dispatchEvent("pointerdown", at(10));
+    await figure.dispatchEvent("pointerup", at(120));
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${newer.id}/photos/1$`));
+
+    // Escape: back to the moment
+    await page.keyboard.press("Escape");
+    await expect(page).toHaveURL(new RegExp(`/dailyLogs/${newer.id}$`));
+    expect(await sameDocument()).toBe(true);
   });
 
   test("the picker never shows a broken preview: a clear message for a file that is not an image", async ({ page }, testInfo) => {
