@@ -57,7 +57,9 @@ export function MomentPhotos({
   function photoContent() {
   const linked = (i: number, img: ReactNode) =>
     viewer ? (
-      <Link to={`/dailyLogs/${viewer}/photos/${i + 1}`} className="photo-link">
+      // the viewer's page (no JavaScript, a new tab); with JavaScript the moment's page opens it as a
+      // dialog (?photo=n) while the URL bar shows the viewer's page (app/routes/moment.tsx)
+      <Link to={`/dailyLogs/${viewer}?photo=${i + 1}`} mask={`/dailyLogs/${viewer}/photos/${i + 1}`} preventScrollReset className="photo-link">
         {img}
       </Link>
     ) : (

@@ -1,4 +1,5 @@
-import { Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useEffect } from "react";
+import { Link, useFetcher, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
 import { AudienceLabel } from "~/components/audience";
@@ -16,6 +17,8 @@ import { MomentPhotos } from "~/components/moment-photos";
 import { altPhotos } from "~/images/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { MilestoneBadge, MomentDate } from "~/components/moment-view";
+import { Modal } from "~/components/modal";
+import { PhotoViewer, photoPage, type PhotoViewerData } from "~/components/photo-viewer";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 
@@ -53,15 +56,53 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
+  if (!formMethod && (onlyConfirmChanged(currentUrl, nextUrl) || onlyPhotoChanged(currentUrl, nextUrl))) return false;
   return defaultShouldRevalidate;
+}
+
+/** The search without `photo` (the photo viewer's dialog, below). */
+function withoutPhoto(search: string): string {
+  const params = new URLSearchParams(search);
+  params.delete("photo");
+  const q = params.toString();
+  return q ? `?${q}` : "";
+}
+
+/** Opening, stepping through or closing the photo dialog needs no new moment data. */
+function onlyPhotoChanged(currentUrl: URL, nextUrl: URL): boolean {
+  return currentUrl.pathname === nextUrl.pathname && withoutPhoto(currentUrl.search) === withoutPhoto(nextUrl.search);
+}
+
+/** The viewer's step links inside the dialog: this page with ?photo=n, the viewer's URL in the URL bar. */
+const inPlace = (momentId: number, n: number) => ({ to: `/dailyLogs/${momentId}?photo=${n}`, mask: photoPage(momentId, n) });
+
+/**
+ * The photo viewer as a dialog over this page (issue #20 point 3, with JavaScript): the photo links
+ * go to ?photo=n masked as the viewer's own URL (/dailyLogs/{id}/photos/{n}, what a reload, a new
+ * tab or a shared link opens), and the dialog shows that page's data, read from its loader.
+ */
+function PhotoDialog({ momentId, n, closeTo }: { momentId: number; n: string; closeTo: string }) {
+  const fetcher = useFetcher<PhotoViewerData>();
+  const { load } = fetcher;
+  useEffect(() => {
+    void load(photoPage(momentId, Number(n)));
+  }, [load, momentId, n]);
+  // the previous photo stays while the next one loads: the dialog does not blink shut
+  const data = fetcher.data;
+  if (!data) return null;
+  return (
+    <Modal title={data.moment.title} closeTo={closeTo}>
+      <PhotoViewer data={data} target={inPlace} inDialog />
+    </Modal>
+  );
 }
 
 export default function MomentPage({ loaderData }: Route.ComponentProps) {
   const { moment, kid, canChange, social } = loaderData;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
-  const here = location.pathname + withoutConfirm(location.search);
+  const here = location.pathname + withoutConfirm(withoutPhoto(location.search));
+  const photo = params.get("photo");
   const confirming = canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
   return (
     <div className="page moment-detail">
@@ -93,6 +134,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         ) : null}
         <MomentSocial momentId={moment.id} social={social} returnTo={here} />
       </article>
+      {photo && /^[1-9][0-9]?$/.test(photo) ? <PhotoDialog momentId={moment.id} n={photo} closeTo={here} /> : null}
       {confirming ? <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} replace /> : null}
     </div>
   );

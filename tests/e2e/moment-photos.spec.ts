@@ -70,23 +70,49 @@ test.describe("several photos per moment", () => {
     await expect(grid.getByRole("img").nth(1)).toHaveAccessibleName("A lion asleep");
     await expectAccessible(page, browser);
 
-    // the photo viewer (issue #20 point 3): a real page per photo, previous/next within the moment
+    // the photo viewer (issue #20 point 3): a real page per photo, previous/next within the moment;
+    // with JavaScript a dialog over the moment's page whose URL bar shows that page's URL
     await grid.getByRole("link", { name: "A seal on a rock" }).click();
     await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
-    await expect(page.getByRole("heading", { level: 1, name: "At the zoo" })).toBeVisible();
-    await expect(page.getByText("Photo 1 of 2")).toBeVisible();
-    await expect(page.locator(".photo-viewer .moment__date")).toContainText("Ivy");
-    await expect(page.getByRole("img", { name: "A seal on a rock" })).toHaveAttribute("srcset", /1280w|300w/);
-    await expect(page.getByRole("link", { name: "Previous photo" })).toHaveCount(0);
+    const viewer = page.locator(".photo-viewer");
+    if (isNoJs(testInfo)) {
+      await expect(page.getByRole("heading", { level: 1, name: "At the zoo" })).toBeVisible();
+    } else {
+      await expect(page.getByRole("dialog", { name: "At the zoo" }).locator(".photo-viewer")).toBeVisible();
+      await expect(page.locator("article.moment")).toHaveCount(1); // the moment's page stays below
+    }
+    await expect(viewer.getByText("Photo 1 of 2")).toBeVisible();
+    await expect(viewer.locator(".moment__date")).toContainText("Ivy");
+    await expect(viewer.getByRole("img", { name: "A seal on a rock" })).toHaveAttribute("srcset", /1280w|300w/);
+    await expect(viewer.getByRole("link", { name: "Previous photo" })).toHaveCount(0);
     await expectAccessible(page, browser);
-    await page.getByRole("link", { name: "Next photo" }).click();
+    await viewer.getByRole("link", { name: "Next photo" }).click();
     await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/2$`));
-    await expect(page.getByRole("img", { name: "A lion asleep" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Next photo" })).toHaveCount(0);
-    await page.getByRole("link", { name: "Previous photo" }).click();
+    await expect(viewer.getByRole("img", { name: "A lion asleep" })).toBeVisible();
+    await expect(viewer.getByRole("link", { name: "Next photo" })).toHaveCount(0);
+    await viewer.getByRole("link", { name: "Previous photo" }).click();
     await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
-    await page.getByRole("link", { name: "Back to the moment" }).click();
+    await viewer.getByRole("link", { name: "Back to the moment" }).click();
     await expect(page).toHaveURL(new RegExp(`${momentUrl}$`));
+    if (isNoJs(testInfo)) return;
+
+    // the dialog: the arrow keys step through it, Escape closes it, focus returns to the photo that opened it
+    await grid.getByRole("link", { name: "A seal on a rock" }).click();
+    await expect(page.getByRole("dialog").getByText("Photo 1 of 2")).toBeVisible();
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/2$`));
+    await expect(page.getByRole("dialog").getByText("Photo 2 of 2")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}$`));
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(grid.getByRole("link", { name: "A seal on a rock" })).toBeFocused();
+    // its URL is the viewer's own page: a reload opens that page
+    await grid.getByRole("link", { name: "A seal on a rock" }).click();
+    await expect(page.getByRole("dialog").getByText("Photo 1 of 2")).toBeVisible();
+    await page.reload();
+    await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "At the zoo" })).toBeVisible();
+    await expect(page.locator("article.moment")).toHaveCount(0);
   });
 
   test("the viewer goes on to the kid's neighbouring moments; with JavaScript arrow keys, Escape and swipe, no reload", async ({ page, browser }, testInfo) => {

@@ -1,0 +1,144 @@
+import { useEffect, useRef, type PointerEvent, type RefObject } from "react";
+import { Link, useNavigate } from "react-router";
+import type { AltPhoto } from "~/images/photo";
+import { Photo } from "./photo";
+import { MomentDate } from "./moment-view";
+
+// The photo viewer (issue #20 point 3, docs/decisions/0030-several-photos-per-moment.md): one photo
+// of a moment large on a dark backdrop, its place among the moment's photos, previous/next links
+// (within the moment, then the kid's neighbouring moments). The same view is the page
+// /dailyLogs/{id}/photos/{n} (app/routes/moment-photo.tsx) and, with JavaScript, a dialog over the
+// moment's page (app/routes/moment.tsx) whose URL bar still shows that page's URL.
+
+/** One step of previous/next: a photo of this moment or of a neighbouring one. */
+export type ViewerStep = { momentId: number; n: number; label: string };
+
+export type PhotoViewerData = {
+  moment: { id: number; title: string; date: { takenOn: string; date: string; age: string } };
+  kid: { id: number; name: string };
+  photo: AltPhoto;
+  n: number;
+  count: number;
+  prev: ViewerStep | null;
+  next: ViewerStep | null;
+};
+
+/** Where a step's link goes: a URL, or (the dialog) the router's URL shown as `mask` in the URL bar. */
+export type ViewerTarget = { to: string; mask?: string };
+
+/** The page of photo `n` of a moment. */
+export const photoPage = (momentId: number, n: number) => `/dailyLogs/${momentId}/photos/${n}`;
+
+/** A horizontal swipe: at least this many CSS pixels across, and more across than up or down. */
+const SWIPE_PX = 50;
+
+/** Keys that are not for the viewer: typed into a field, or with a modifier (the browser's own). */
+function keyIsNotOurs(e: KeyboardEvent): boolean {
+  const t = e.target as HTMLElement | null;
+  return e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || Boolean(t?.closest("input, textarea, select, [contenteditable]"));
+}
+
+export function PhotoViewer({
+  data,
+  target = (momentId, n) => ({ to: photoPage(momentId, n) }),
+  inDialog = false,
+}: {
+  data: PhotoViewerData;
+  target?: (momentId: number, n: number) => ViewerTarget;
+  /** In a dialog: its title is the moment's, Escape is the dialog's own (app/components/modal.tsx). */
+  inDialog?: boolean;
+}) {
+  const { moment, kid, photo, n, count } = data;
+  const prev = data.prev && { ...target(data.prev.momentId, data.prev.n), label: data.prev.label };
+  const next = data.next && { ...target(data.next.momentId, data.next.n), label: data.next.label };
+  const navigate = useNavigate();
+  const focusHome = useRef<HTMLElement>(null);
+  const swipe = useRef<{ x: number; y: number; id: number } | null>(null);
+  const back = `/dailyLogs/${moment.id}`;
+  const alt = photo.alt && photo.alt !== moment.title ? photo.alt : `Photo: ${moment.title}`;
+
+  function go(step: ViewerTarget | null | undefined) {
+    if (step) void navigate(step.to, { mask: step.mask, preventScrollReset: true });
+  }
+
+  // With JavaScript (the links stay the viewer without it): Left/Right follow previous/next,
+  // Escape goes back to the moment; client navigations, no reload.
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (keyIsNotOurs(e)) return;
+      const step = e.key === "ArrowLeft" ? prev : e.key === "ArrowRight" ? next : e.key === "Escape" && !inDialog ? { to: back } : null;
+      if (!step) return;
+      e.preventDefault();
+      go(step);
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  // After a step to another photo, focus stays on the link that was used when it is still there;
+  // otherwise (a key, a swipe, a link that went away) it goes to the heading (the dialog: the photo
+  // count), not lost on <body>. "Photo n of N" is a status: screen readers announce the new photo.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) focusHome.current?.focus();
+  }, [moment.id, n]);
+
+  function onPointerDown(e: PointerEvent) {
+    if (e.pointerType === "mouse" || !e.isPrimary) return;
+    swipe.current = { x: e.clientX, y: e.clientY, id: e.pointerId };
+  }
+  function onPointerUp(e: PointerEvent) {
+    const start = swipe.current;
+    swipe.current = null;
+    if (!start || start.id !== e.pointerId) return;
+    const dx = e.clientX - start.x;
+    const dy = e.clientY - start.y;
+    if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) <= Math.abs(dy)) return;
+    // a swipe to the left brings the next photo in from the right
+    go(dx < 0 ? next : prev);
+  }
+
+  return (
+    <div className="photo-viewer">
+      {inDialog ? null : (
+        <h1 className="photo-viewer__title" ref={focusHome as RefObject<HTMLHeadingElement>} tabIndex={-1}>
+          {moment.title}
+        </h1>
+      )}
+      <MomentDate view={moment.date} kidName={kid.name} />
+      <p className="photo-viewer__count" role="status" ref={inDialog ? (focusHome as RefObject<HTMLParagraphElement>) : undefined} tabIndex={inDialog ? -1 : undefined}>
+        Photo {n} of {count}
+      </p>
+      <figure
+        className="photo-viewer__figure"
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => {
+          swipe.current = null;
+        }}
+      >
+        <Photo photo={photo} alt={alt} sizes="(max-width: 80rem) 100vw, 1280px" priority className="photo-viewer__img" />
+      </figure>
+      <nav aria-label="Photos" className="photo-viewer__nav">
+        {prev ? (
+          <Link to={prev.to} mask={prev.mask} preventScrollReset rel="prev" className="button button--secondary">
+            {prev.label}
+          </Link>
+        ) : null}
+        <Link to={back} className="button button--secondary">
+          Back to the moment
+        </Link>
+        {next ? (
+          <Link to={next.to} mask={next.mask} preventScrollReset rel="next" className="button button--secondary">
+            {next.label}
+          </Link>
+        ) : null}
+      </nav>
+    </div>
+  );
+}
