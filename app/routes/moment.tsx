@@ -134,7 +134,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         ) : null}
         <MomentSocial momentId={moment.id} social={social} returnTo={here} />
       </article>
-      {photo && /^[1-9][0-9]?$/.test(photo) ? <PhotoDialog momentId={moment.id} n={photo} closeTo={here} /> : null}
+      {photo && /^[1-9][0-9]?$/.test(photo) && Number(photo) <= moment.photos.length ? <PhotoDialog momentId={moment.id} n={photo} closeTo={here} /> : null}
       {confirming ? <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} replace /> : null}
     </div>
   );
