@@ -59,6 +59,7 @@ function screens(s: Seeded): Screen[] {
     { name: "kid-page", path: `/kids/${s.kidId}/dailyLogs`, as: "full" },
     { name: "moment-portrait", path: `/dailyLogs/${s.portraitId}`, as: "full" },
     { name: "moment-landscape", path: `/dailyLogs/${s.landscapeId}`, as: "full" },
+    { name: "viewer", path: `/dailyLogs/${s.portraitId}/photos/1`, as: "full" },
     { name: "kid-moments-empty", path: `/kids/${s.kidId}/milestones`, as: "full" },
     { name: "friends", path: "/current/friends", as: "full" },
     { name: "add-kid-errors", path: "/kids/add-new", as: "full", submit: "Add a new kid" },
