@@ -66,6 +66,9 @@ export function PhotoViewer({
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (keyIsNotOurs(e)) return;
+      // Mid-step (the URL bar already shows the next photo, this view not yet): a key would go from
+      // the photo that is leaving. It waits for the view that matches the URL.
+      if (window.location.pathname !== photoPage(moment.id, n)) return;
       const step = e.key === "ArrowLeft" ? prev : e.key === "ArrowRight" ? next : e.key === "Escape" && !inDialog ? { to: back } : null;
       if (!step) return;
       e.preventDefault();
@@ -96,6 +99,7 @@ export function PhotoViewer({
     const start = swipe.current;
     swipe.current = null;
     if (!start || start.id !== e.pointerId) return;
+    if (window.location.pathname !== photoPage(moment.id, n)) return;
     const dx = e.clientX - start.x;
     const dy = e.clientY - start.y;
     if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) <= Math.abs(dy)) return;

@@ -153,10 +153,12 @@ test.describe("several photos per moment", () => {
     await figure.dispatchEvent("pointerdown", at(box.width - 10));
     await figure.dispatchEvent("pointerup", at(box.width - 120));
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${older.id}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Sandpit" })).toBeVisible();
     // a swipe to the right goes back
     await figure.dispatchEvent("pointerdown", at(10));
     await figure.dispatchEvent("pointerup", at(120));
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${newer.id}/photos/1$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Swings" })).toBeVisible();
 
     // Escape: back to the moment
     await page.keyboard.press("Escape");
