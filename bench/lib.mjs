@@ -52,17 +52,32 @@ export function processTree(pid) {
   return out;
 }
 
-/** Resident memory of a process and its descendants, summed. @param {number} pid */
-export function treeRssOf(pid) {
-  let rssMB = 0, peakMB = 0;
+/** Resident memory of a process and its descendants, summed (with `withPss`, the proportional figure too). @param {number} pid @param {boolean} [withPss] */
+export function treeRssOf(pid, withPss = false) {
+  let rssMB = 0, peakMB = 0, pssMB = 0;
+  /** @type {number[]} resident MB of each process, the primary first */
+  const perProcessMB = [];
   for (const p of processTree(pid)) {
     try {
       const r = rssOf(p);
       rssMB += r.rssMB;
       peakMB += r.peakMB;
+      if (withPss) pssMB += pssOf(p);
+      perProcessMB.push(Math.round(r.rssMB));
     } catch {}
   }
-  return { rssMB, peakMB };
+  return { rssMB, peakMB, pssMB, perProcessMB };
+}
+
+/**
+ * Proportional resident memory (Linux's Pss, MB): each shared page (the node binary, native
+ * libraries) divided among the processes that map it. Summed over a cluster it counts the shared
+ * pages once, which a sum of resident sizes counts once per process.
+ * @param {number} pid
+ */
+export function pssOf(pid) {
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  return Number(rollup.match(/^Pss:\s+(\d+)/m)?.[1] ?? 0) / 1024;
 }
 
 /**

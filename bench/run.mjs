@@ -103,9 +103,9 @@ async function main() {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);
     await new Promise((r) => setTimeout(r, 1500));
-    const idle = treeRssOf(/** @type {number} */ (server.pid));
-    results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1) });
-    log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident`);
+    const idle = treeRssOf(/** @type {number} */ (server.pid), true);
+    results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1), pssMB: +idle.pssMB.toFixed(1), perProcessMB: idle.perProcessMB });
+    log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident (${idle.pssMB.toFixed(1)} MB proportional)`);
 
     if (ONLY === "photos") {
       const photo = await photoFigures(base, server.pid, tmp, await signUpUploader(base, "bench-photos"));
@@ -140,8 +140,8 @@ async function main() {
       await load("image 320 px, If-None-Match (304)", { url: `${base}${imageUrl}`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
     }
     await writeCases(load, base, H, ids.moment);
-    const after = treeRssOf(/** @type {number} */ (server.pid));
-    results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1) });
+    const after = treeRssOf(/** @type {number} */ (server.pid), true);
+    results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1), pssMB: +after.pssMB.toFixed(1) });
 
     // ---- the page cases on every core (issue #21.1): a second server, one process per core ----
     /** @type {Awaited<ReturnType<typeof pageCases>> | null} */
@@ -152,8 +152,14 @@ async function main() {
       try {
         await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
         await new Promise((r) => setTimeout(r, 1500));
+        // issue #21.6: idle memory of the primary and all its workers, as `npm start` runs them
+        const idleAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
+        results.push({ case: `memory: idle server (${ALL_CORES} workers)`, kind: "memory", rssMB: +idleAll.rssMB.toFixed(1), pssMB: +idleAll.pssMB.toFixed(1), perProcessMB: idleAll.perProcessMB, workersRssMB: idleAll.perProcessMB.slice(1).reduce((a, b) => a + b, 0) });
+        log(`\nIdle server with ${ALL_CORES} workers: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`);
         log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
         all = await pageCases(load, `http://127.0.0.1:${allPort}`, H, ids, ` (${ALL_CORES} workers)`, /** @type {number} */ (allServer.pid));
+        const afterAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
+        results.push({ case: `memory: after load (${ALL_CORES} workers)`, kind: "memory", rssMB: +afterAll.rssMB.toFixed(1), pssMB: +afterAll.pssMB.toFixed(1), perProcessMB: afterAll.perProcessMB });
       } finally {
         await stopServer(allServer);
       }

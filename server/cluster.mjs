@@ -1,13 +1,15 @@
 // @ts-check
 // `npm start` / `npm run serve`: one server process per core on one port (node:cluster).
 // WEB_CONCURRENCY sets the number of workers (default: the cores available); 1 runs a single
-// process (server/index.mjs as is). The primary serves nothing: it runs the migrations, the demo
-// seed and the scheduled jobs once (prepareOnce), forks the workers, starts a new one when one
-// dies (with back-off when they keep dying), and on SIGTERM/SIGINT stops them all.
+// process (server/index.mjs as is). The primary serves nothing and never loads the app (it stays
+// at Node's own ~40 MB): a short-lived child runs the migrations and the demo seed
+// (server/prepare.mjs), then the primary forks the workers, starts a new one when one dies (with
+// back-off when they keep dying), and on SIGTERM/SIGINT stops them all. The periodic jobs run in
+// the workers under a lease in the database (once per period across all of them).
 // docs/decisions/0017-processes-and-write-transactions.md.
+import { fork as forkChild } from "node:child_process";
 import cluster from "node:cluster";
 import os from "node:os";
-import { loadBuild, prepareOnce, startServer } from "./index.mjs";
 
 /** @returns {number} */
 function workerCount() {
@@ -20,13 +22,28 @@ const HEALTHY_AFTER_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
 
 if (cluster.isWorker) {
+  const { startServer } = await import("./index.mjs");
   await startServer({ worker: true, quiet: cluster.worker?.id !== 1 });
 } else if (workerCount() === 1) {
+  const { startServer } = await import("./index.mjs");
   await startServer();
 } else {
   const count = workerCount();
-  const build = await loadBuild();
-  await prepareOnce(build.entry.module);
+  const prepare = forkChild(new URL("./prepare.mjs", import.meta.url), { stdio: "inherit" });
+  const stopPreparing = () => {
+    prepare.kill("SIGTERM");
+    process.exit(1);
+  };
+  process.once("SIGTERM", stopPreparing);
+  process.once("SIGINT", stopPreparing);
+  /** @type {number | null} */
+  const prepared = await new Promise((resolve) => prepare.once("exit", (code) => resolve(code)));
+  process.off("SIGTERM", stopPreparing);
+  process.off("SIGINT", stopPreparing);
+  if (prepared !== 0) {
+    console.error("[cluster] the database is not ready (see above); not starting the workers");
+    process.exit(1);
+  }
 
   let stopping = false;
   let crashes = 0;

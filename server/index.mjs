@@ -133,16 +133,25 @@ export async function loadBuild() {
 const JOBS_TICK_MS = 60 * 1000;
 
 /**
- * What runs once per machine rather than in every worker (docs/decisions/0017-processes-and-write-
- * transactions.md): the migrations, the demo seed, and the timer of the periodic jobs (expired
- * sessions, ended limit windows, leftovers of interrupted uploads). The cluster's primary calls it
- * (server/cluster.mjs), a single process calls it itself.
+ * What runs once per machine before any process serves (docs/decisions/0017-processes-and-write-
+ * transactions.md): the migrations and the demo seed. The cluster's primary runs it in a
+ * short-lived child (server/prepare.mjs), so the primary itself never loads the app; a single
+ * process calls it itself.
  * @param {any} entry the build's entry module
  */
-export async function prepareOnce(entry) {
+export async function prepareDatabase(entry) {
   const { knex } = await migrate();
   await knex.destroy();
   if (env().demo) await entry.seedIfEmpty();
+}
+
+/**
+ * The timer of the periodic jobs (expired sessions, ended limit windows, leftovers of interrupted
+ * uploads), in every serving process: each job runs once per period across all of them, whoever
+ * asks first takes its lease (app/jobs/maintenance.server.ts).
+ * @param {any} entry the build's entry module
+ */
+function startJobTimer(entry) {
   // in the background: the jobs must not delay the start; runScheduledJobs never throws
   void entry.runScheduledJobs();
   setInterval(() => void entry.runScheduledJobs(), JOBS_TICK_MS).unref();
@@ -150,14 +159,15 @@ export async function prepareOnce(entry) {
 
 /**
  * @param {{ port?: number, host?: string, quiet?: boolean, worker?: boolean }} [options]
- * `worker`: a cluster worker, which leaves prepareOnce to the primary.
+ * `worker`: a cluster worker, which leaves prepareDatabase to the primary (server/prepare.mjs).
  */
 export async function startServer({ port = env().port, host = env().host, quiet = false, worker = false } = {}) {
   const build = await loadBuild();
   const { createRequestHandler, RouterContextProvider } = await import("react-router");
   const config = env();
   const entry = build.entry.module;
-  if (!worker) await prepareOnce(entry);
+  if (!worker) await prepareDatabase(entry);
+  startJobTimer(entry);
   // The mail sender and the digest scheduler (docs/decisions/0025-mail-queue.md, 0027): every
   // process runs them, cluster workers included; their claims in the database are atomic.
   const mailSender = entry.startMailSender();

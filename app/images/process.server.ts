@@ -1,9 +1,10 @@
 import os from "node:os";
 import fsp from "node:fs/promises";
-import sharp, { type Metadata, type OutputInfo, type Sharp, type SharpOptions } from "sharp";
+import type { Metadata, OutputInfo, Sharp, SharpOptions } from "sharp";
 import { IMAGE_MESSAGES, MAX_PIXELS } from "./limits";
 import { invalidField, type Refusal, type Result } from "~/models/refusal";
 import { decodeHeic } from "./heic.server";
+import { loadSharp } from "./sharp.server";
 
 // Checks, cleaning and derivatives for every uploaded photo.
 //
@@ -36,10 +37,6 @@ const PLACEHOLDER_MAX_HEIGHT = 48;
 const WEBP = { quality: 80, effort: 2 } as const;
 const PLACEHOLDER_WEBP = { quality: 40, effort: 4 } as const;
 const SHARP_TIMEOUT_SECONDS = 30;
-
-// The libvips operation cache only helps when the same input is processed repeatedly; every
-// upload is new, so it would just hold memory.
-sharp.cache(false);
 
 export type AcceptedFormat = "jpeg" | "png" | "webp" | "gif" | "avif" | "heic";
 
@@ -161,6 +158,7 @@ async function inspect(filePath: string): Promise<Result<Inspected>> {
   const sniffed = sniffFormat(head);
   if (!sniffed) return notAnImage;
 
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(filePath, { ...inputOptions, limitInputPixels: false }).metadata();
@@ -233,6 +231,7 @@ export async function processImage(filePath: string): Promise<ProcessResult> {
 
 /** The sharp input of a photo: the file, or (HEIC) its pixels decoded by libheif, already upright. */
 async function sourceOf(filePath: string, info: Inspected): Promise<{ input: Sharp; width: number; height: number } | null> {
+  const sharp = await loadSharp();
   if (info.format !== "heic") {
     const input = sharp(filePath, { ...inputOptions, autoOrient: true });
     return { input, width: info.orientedWidth, height: info.orientedHeight };
@@ -244,6 +243,7 @@ async function sourceOf(filePath: string, info: Inspected): Promise<{ input: Sha
 }
 
 async function processNow(filePath: string, info: Inspected): Promise<ProcessResult> {
+  const sharp = await loadSharp();
   const source = await sourceOf(filePath, info);
   if (!source) return imageRefusal(IMAGE_MESSAGES.notAnImage);
   const widths = derivativeWidths(source.width, source.height);

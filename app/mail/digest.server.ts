@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
@@ -7,6 +6,7 @@ import { today } from "~/lib/dates.server";
 import { displayName } from "~/lib/names";
 import { signForUser } from "~/lib/tokens.server";
 import { photoStore } from "~/images/photo-store.server";
+import { loadSharp } from "~/images/sharp.server";
 import { whereMomentVisibleTo } from "~/models/access.server";
 import { nextDigestSlot, type DigestChoice } from "~/models/email-preferences.server";
 import { escapeHtml } from "./messages.server";
@@ -101,6 +101,7 @@ async function thumbnail(moment: DigestMoment): Promise<InlineAttachment | null>
   if (!file) return null;
   const chunks: Buffer[] = [];
   for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+  const sharp = await loadSharp();
   const content = await sharp(Buffer.concat(chunks)).resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: "inside" }).jpeg({ quality: 70 }).toBuffer();
   return { cid: `moment-${moment.id}@sweet-moments`, filename: `moment-${moment.id}.jpg`, contentType: "image/jpeg", content };
 }

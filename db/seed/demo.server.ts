@@ -1,7 +1,7 @@
-import sharp from "sharp";
 import { db, nowIso, writeTransaction } from "~/lib/db.server";
 import { hashPassword } from "~/lib/password.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
+import { loadSharp } from "~/images/sharp.server";
 import { deleteImageFiles, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
 import { insertComment } from "~/models/comments.server";
 import { insertFriendship, type FriendshipStatus } from "~/models/friendships.server";
@@ -266,6 +266,7 @@ function sceneSvgs(): Buffer[] {
 }
 
 async function jpeg(source: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(source).flatten({ background: "#ffffff" }).jpeg({ quality: 85 }).toBuffer();
 }
 

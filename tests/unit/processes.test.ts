@@ -170,7 +170,7 @@ const alive = (pid: number) => {
 };
 
 describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes-and-write-transactions.md)", () => {
-  it("runs WEB_CONCURRENCY workers on one port, replaces one that dies, and stops them all on SIGTERM", async () => {
+  it("runs WEB_CONCURRENCY workers on one port from a primary without the app, replaces one that dies, and stops them all on SIGTERM", async () => {
     const primary = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "cluster.mjs");
     const base = `http://127.0.0.1:${primary.port}`;
     // both share the port: a worker that dies then leaves it open for its replacement
@@ -178,6 +178,9 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
     const workers = childrenOf(primary.pid);
     expect(workers).toHaveLength(2);
     expect((await call(base, "/readyz")).status).toBe(200);
+    // the primary never loads the app: the migrations ran in a child that has exited (its only
+    // children are the workers), and it maps none of the app's native addons (sqlite3, sharp …)
+    expect(fs.readFileSync(`/proc/${primary.pid}/maps`, "utf8")).not.toMatch(/\.node$/m);
 
     const victim = workers[0]!;
     process.kill(victim, "SIGKILL");
