@@ -287,6 +287,9 @@ const friendshipsOf = query<{ viewerId: number }>((p, k) =>
     .select(friendshipColumns),
 );
 
+/** Usernames in alphabetical order, case and accents aside (one collator: `localeCompare` with options builds one per call). */
+const BY_USERNAME = new Intl.Collator("en", { sensitivity: "base" });
+
 /** Every friendship the caller is a party to, in id order (GET /api/friendships/current). */
 export async function listFriendships(viewerId: number): Promise<Friendship[]> {
   return (await friendshipsOf.all({ viewerId })).map(friendshipFromRow);
@@ -341,7 +344,7 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
     const kids = await listVisibleKidsOf(viewerId, confirmed.map((e) => e.user.id));
     for (const entry of confirmed) entry.kids = kids.get(entry.user.id) ?? [];
   }
-  confirmed.sort((a, b) => a.user.username.localeCompare(b.user.username, "en", { sensitivity: "base" }) || a.user.id - b.user.id);
+  confirmed.sort((a, b) => BY_USERNAME.compare(a.user.username, b.user.username) || a.user.id - b.user.id);
 
   return {
     pending: entries.filter((e) => e.status === "pending"),
