@@ -43,6 +43,20 @@ describe("<Photo>", () => {
     expect(html).not.toContain("1280");
   });
 
+  it("a photo shown at a fixed size offers no width beyond the first that covers a 3x screen", () => {
+    const avatar = renderToStaticMarkup(<Photo photo={photo} alt="x" sizes="40px" />);
+    expect(avatar).toContain(`src="/images/${photo.key}/160.webp"`);
+    expect(avatar).not.toContain("srcSet");
+    expect(avatar).not.toContain("sizes");
+    const medium = renderToStaticMarkup(<Photo photo={photo} alt="x" sizes="120px" />);
+    expect(medium).toContain(`src="/images/${photo.key}/320.webp"`);
+    expect(medium).toContain(`srcSet="/images/${photo.key}/160.webp 160w, /images/${photo.key}/320.webp 320w, /images/${photo.key}/640.webp 640w"`);
+    expect(medium).toContain('sizes="120px"');
+    // a small stored photo: what exists
+    const small = { ...photo, width: 200, height: 150, widths: [160, 200] };
+    expect(renderToStaticMarkup(<Photo photo={small} alt="x" sizes="160px" />)).toContain("200.webp 200w");
+  });
+
   it("only a base64 data URI is used as the placeholder", () => {
     const odd = { ...photo, placeholder: 'data:image/webp;base64,AAA"); background: url(https://evil.example/x' };
     expect(renderToStaticMarkup(<Photo photo={odd} alt="x" />)).not.toContain("background");

@@ -2,7 +2,7 @@ import type { CSSProperties } from "react";
 import { photoUrl, type Photo as PhotoData } from "~/images/photo";
 
 // The one component for every photo (profile pictures, kids, moments). Responsive (srcset of the
-// stored widths), no layout shift (width/height from the stored size), lazy unless told otherwise,
+// stored widths, up to what a fixed-size photo needs), no layout shift (width/height from the stored size), lazy unless told otherwise,
 // a blurred placeholder painted underneath until the image arrives, and an icon when there is no
 // photo. Works with JavaScript off.
 
@@ -36,6 +36,24 @@ function middleWidth(widths: number[]): number | undefined {
   return widths[Math.floor(widths.length / 2)];
 }
 
+/** Screens up to this many device pixels per CSS pixel get a sharp photo. */
+const MAX_DENSITY = 3;
+
+/**
+ * The widths worth offering and the `src` among them. A photo shown at a fixed size (`sizes` is
+ * "40px") needs none wider than the first that covers it on a 3× screen: a list of 50 friends'
+ * kids then names one 160 px file each instead of four, and no browser picks a larger one.
+ */
+export function offeredWidths(widths: number[], sizes: string): { widths: number[]; src: number | undefined } {
+  const fixed = /^(\d+)px$/.exec(sizes.trim());
+  if (!fixed) return { widths, src: middleWidth(widths) };
+  const needed = Number(fixed[1]) * MAX_DENSITY;
+  const cover = widths.findIndex((w) => w >= needed);
+  const kept = cover === -1 ? widths : widths.slice(0, cover + 1);
+  const twice = Number(fixed[1]) * 2;
+  return { widths: kept, src: kept.find((w) => w >= twice) ?? kept[kept.length - 1] };
+}
+
 export function Photo({
   photo,
   alt,
@@ -50,14 +68,16 @@ export function Photo({
   if (!photo || photo.widths.length === 0) {
     return <PhotoIcon label={decorative ? null : alt} kind={icon} className={className} style={style} />;
   }
-  const srcSet = photo.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ");
+  const offered = offeredWidths(photo.widths, sizes);
+  // one file is enough: no srcset to choose from
+  const srcSet = offered.widths.length > 1 ? offered.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ") : undefined;
   // size, position and repeat of the placeholder come from app.css (img.photo-ph)
   const placeholder: CSSProperties = PLACEHOLDER.test(photo.placeholder) ? { backgroundImage: `url("${photo.placeholder}")` } : {};
   return (
     <img
-      src={photoUrl(photo, middleWidth(photo.widths))}
+      src={photoUrl(photo, offered.src)}
       srcSet={srcSet}
-      sizes={sizes}
+      sizes={srcSet ? sizes : undefined}
       width={photo.width}
       height={photo.height}
       alt={decorative ? "" : alt}
