@@ -1,10 +1,8 @@
 import { Link } from "react-router";
 import type { FeedEntryView } from "~/web/feed.server";
 import { Photo } from "./photo";
-import { ListLink } from "./list-link";
-import { MomentPhotos } from "./moment-photos";
 import { MomentSocial } from "./moment-social";
-import { MilestoneBadge, MomentDate } from "./moment-view";
+import { MomentSummary } from "./moment-view";
 
 // One moment in the home feed and in My Kids' "news" (issue #15): the kid's picture and name with
 // the age on the moment's date, the date, the milestone badge, title, photo, text, and the same
@@ -24,7 +22,6 @@ export function FeedEntry({
   /** A line above the entry, e.g. "2 years ago today". */
   note?: string;
 }) {
-  const H = headingLevel === 2 ? "h2" : "h3";
   const titleId = `moment-${entry.id}-title${note ? "-otd" : ""}`;
   return (
     <article id={note ? undefined : `moment-${entry.id}`} className="moment card feed-entry" aria-labelledby={titleId}>
@@ -36,19 +33,7 @@ export function FeedEntry({
           <span>{entry.kid.line}</span>
         </Link>
       </p>
-      <H id={titleId} className="moment__title">
-        <ListLink to={`/dailyLogs/${entry.id}`}>{entry.title}</ListLink>
-      </H>
-      <MilestoneBadge milestone={entry.milestone} />
-      <MomentDate view={entry.date} />
-      <MomentPhotos
-        photos={entry.photos}
-        title={entry.title}
-        sizes="(max-width: 42rem) 100vw, 640px"
-        priority={priority}
-        overlay={<ListLink to={`/dailyLogs/${entry.id}`} tabIndex={-1} aria-hidden="true" aria-label={entry.title} className="moment__photo-link" />}
-      />
-      <p className="moment__content">{entry.content}</p>
+      <MomentSummary moment={entry} titleId={titleId} heading={headingLevel === 2 ? "h2" : "h3"} priority={priority} />
       {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
     </article>
   );

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { AltPhoto } from "~/images/photo";
+import { ListLink } from "./list-link";
 import { MomentPhotos } from "./moment-photos-view";
 
 // How a moment's story shows on the pages (issue #15): its date and age, its milestone badge, the
@@ -32,19 +33,29 @@ export function MilestoneBadge({ milestone }: { milestone: string | null }) {
   );
 }
 
-/** A moment in a kid's milestones or timeline: title (to the moment's page), badge, date and age, photo, text. */
-export function StoryMoment({
+/** What a list of moments shows of each (the feed, My Kids' news, milestones, the timeline). */
+export type MomentSummaryView = { id: number; title: string; content: string; photos: AltPhoto[]; milestone: string | null; date: MomentDateView };
+
+/**
+ * A moment's title (a link to its page), milestone badge, date and age, photos and text: the part
+ * every list of moments shares (the feed's entries, StoryMoment below).
+ */
+export function MomentSummary({
   moment,
+  titleId,
+  heading: H = "h3",
   priority = false,
 }: {
-  moment: { id: number; title: string; content: string; photos: AltPhoto[]; milestone: string | null; date: MomentDateView };
+  moment: MomentSummaryView;
+  titleId: string;
+  heading?: "h2" | "h3";
   priority?: boolean;
 }) {
   return (
-    <article id={`moment-${moment.id}`} className="moment card" aria-labelledby={`moment-${moment.id}-title`}>
-      <h3 id={`moment-${moment.id}-title`} className="moment__title">
-        <Link to={`/dailyLogs/${moment.id}`}>{moment.title}</Link>
-      </h3>
+    <>
+      <H id={titleId} className="moment__title">
+        <ListLink to={`/dailyLogs/${moment.id}`}>{moment.title}</ListLink>
+      </H>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
       <MomentPhotos
@@ -52,9 +63,18 @@ export function StoryMoment({
         title={moment.title}
         sizes="(max-width: 42rem) 100vw, 640px"
         priority={priority}
-        overlay={<Link to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />}
+        overlay={<ListLink to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />}
       />
       <p className="moment__content">{moment.content}</p>
+    </>
+  );
+}
+
+/** A moment in a kid's milestones or timeline: title (to the moment's page), badge, date and age, photo, text. */
+export function StoryMoment({ moment, priority = false }: { moment: MomentSummaryView; priority?: boolean }) {
+  return (
+    <article id={`moment-${moment.id}`} className="moment card" aria-labelledby={`moment-${moment.id}-title`}>
+      <MomentSummary moment={moment} titleId={`moment-${moment.id}-title`} priority={priority} />
     </article>
   );
 }
