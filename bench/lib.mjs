@@ -120,9 +120,12 @@ export async function waitFor(url, ms = 60_000) {
   throw new Error(`server did not answer at ${url}`);
 }
 
-/** @param {string} script @param {Record<string, string>} env */
-export function startNode(script, env) {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** The V8 flag of `npm start` (package.json; docs/decisions/0036-lean-processes.md). */
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
+
+/** @param {string} script @param {Record<string, string>} env @param {string[]} [nodeFlags] */
+export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([])) {
+  const child = spawn(process.execPath, [...nodeFlags, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   child.stderr.on("data", (d) => process.stderr.write(`[${path.basename(script)}] ${d}`));
   child.stdout.on("data", () => {});
   return child;
@@ -136,7 +139,7 @@ export function startNode(script, env) {
 export function startServer(env, workers) {
   const cluster = fs.existsSync(path.join(root, "server", "cluster.mjs"));
   if (!cluster && workers !== 1) throw new Error("more than one worker needs server/cluster.mjs");
-  return startNode(cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs", { ...env, WEB_CONCURRENCY: String(workers) });
+  return startNode(cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs", { ...env, WEB_CONCURRENCY: String(workers) }, SERVER_NODE_FLAGS);
 }
 
 /** Stops a server (SIGTERM, SIGKILL after 5 s) and waits for it to exit. @param {import("node:child_process").ChildProcess} child */

@@ -12,7 +12,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { seedScale } from "./seed-scale.mjs";
-import { CONNECTIONS, DURATION, SKIPPED, WARMUP, log, login, recorder, resetPeak, root, startNode, startServer, stopServer, treeRssOf, waitFor, wanted, writeCases } from "./lib.mjs";
+import { CONNECTIONS, DURATION, SKIPPED, WARMUP, log, login, recorder, resetPeak, root, SERVER_NODE_FLAGS, startNode, startServer, stopServer, treeRssOf, waitFor, wanted, writeCases } from "./lib.mjs";
 
 const results = [];
 const { load, loadPair } = recorder(results);
@@ -97,7 +97,7 @@ async function main() {
   // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
   const offPort = port + 10;
   const offBase = `http://127.0.0.1:${offPort}`;
-  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !wanted("GET /api") ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" });
+  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !wanted("GET /api") ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" }, SERVER_NODE_FLAGS);
   // BENCH_ONLY=photos leaves this block after the photo case (`break measure`)
   measure: try {
     await waitFor(`${base}/favicon.svg`);
@@ -139,9 +139,6 @@ async function main() {
       const etag = (await fetch(`${base}${imageUrl}`, { headers: H })).headers.get("etag") ?? "";
       await load("image 320 px, If-None-Match (304)", { url: `${base}${imageUrl}`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
     }
-    await writeCases(load, base, H, ids.moment);
-    const after = treeRssOf(/** @type {number} */ (server.pid), true);
-    results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1), pssMB: +after.pssMB.toFixed(1) });
 
     // ---- the page cases on every core (issue #21.1): a second server, one process per core ----
     /** @type {Awaited<ReturnType<typeof pageCases>> | null} */
@@ -164,6 +161,12 @@ async function main() {
         await stopServer(allServer);
       }
     }
+
+    // the writes last among the load cases: their comments land on the benchmark's moment, which
+    // the page cases above (on one worker and on all cores) must see as seeded
+    await writeCases(load, base, H, ids.moment);
+    const after = treeRssOf(/** @type {number} */ (server.pid), true);
+    results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1), pssMB: +after.pssMB.toFixed(1) });
 
     // ---- the floor: a minimal node:http server answering the same JSON (its SQL is SQLite's) ----
     let floorRow = null;
@@ -345,7 +348,7 @@ async function photoFigures(base, pid, tmp, cookie) {
 
   // our pipeline, loaded from the source through Vite's module runner, vs sharp's bare decode+resize
   const { runnerImport } = await import("vite");
-  const { module } = await runnerImport("/app/images/process.server.ts", {
+  const { module } = await runnerImport("/bench/process-image.ts", {
     configFile: false, root, resolve: { alias: { "~": path.join(root, "app") } }, logLevel: "error",
   });
   const processImage = /** @type {any} */ (module).processImage;
