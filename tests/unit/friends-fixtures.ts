@@ -24,9 +24,17 @@ export async function insertFriendship(sender: Id, receiver: Id, status: Friends
   return Number(typeof row === "object" ? row.id : row);
 }
 
-/** A real photo stored through the image module; returns the stored image and its row id. */
-export async function storePhoto(kind: ImageKind, ownerId: number, color = "#c33"): Promise<StoredImage & { imageId: number }> {
-  const bytes = await sharp({ create: { width: 400, height: 300, channels: 3, background: color } }).jpeg().toBuffer();
+/**
+ * A real photo stored through the image module; returns the stored image (its derivative `widths`
+ * included) and its row id. 400×300 by default (derivatives 160, 320 and 400); `size` for more.
+ */
+export async function storePhoto(
+  kind: ImageKind,
+  ownerId: number,
+  color = "#c33",
+  size = { width: 400, height: 300 },
+): Promise<StoredImage & { imageId: number }> {
+  const bytes = await sharp({ create: { ...size, channels: 3, background: color } }).jpeg().toBuffer();
   const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
   if (!result.ok) throw new Error(result.message);
   return { ...result.image, imageId: result.imageId };

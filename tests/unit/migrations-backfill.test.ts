@@ -1,0 +1,82 @@
+// The backfills of existing moments (issue #15.2, issue #17.2): a database of its own, migrated up to
+// just before db/migrations/20261129000000_moment_story.mjs, gets an old moment, then migrates to
+// the latest. The old moment must get taken_on = its creation date (UTC, docs/decisions/0028),
+// audience "everyone" and posted_by = the kid's owner (db/migrations/20261130000000_circles.mjs).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { knexConfig } from "../../db/knexfile.mjs";
+import { databaseName, dropDatabase, urlOf, withConnection } from "../helpers-pg";
+
+const FIRST_BACKFILL = "20261129000000_moment_story.mjs";
+
+const pgRun = inject("pgTestRun");
+const pgName = pgRun ? databaseName(`${pgRun.run}_mig`) : null;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-migrate-"));
+let knex: Knex;
+
+beforeAll(async () => {
+  if (pgRun && pgName) await withConnection(pgRun.base, (k) => k.raw(`create database ${pgName}`));
+  knex = knexFactory(knexConfig(pgRun && pgName ? urlOf(pgRun.base, pgName) : path.join(dir, "old.sqlite")));
+});
+
+afterAll(async () => {
+  await knex?.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (pgRun && pgName) await dropDatabase(pgRun.base, pgName);
+});
+
+/** The name of the next migration to run (null when there is none). */
+async function nextMigration(): Promise<string | null> {
+  const [, pending] = (await knex.migrate.list()) as [unknown[], { file: string }[]];
+  return pending[0]?.file ?? null;
+}
+
+const idOf = (rows: unknown[]) => {
+  const row = rows[0] as { id: number } | number;
+  return Number(typeof row === "object" ? row.id : row);
+};
+
+describe("migrating a database that already has moments", () => {
+  it("gives an old moment taken_on = its creation date, audience everyone and posted_by = the kid's owner", async () => {
+    while ((await nextMigration()) !== FIRST_BACKFILL) {
+      expect(await nextMigration(), `${FIRST_BACKFILL} is among the migrations`).not.toBeNull();
+      await knex.migrate.up();
+    }
+    const person = (name: string) => ({
+      username: name,
+      username_normalized: name,
+      email: `${name}@example.com`,
+      email_normalized: `${name}@example.com`,
+      password_hash: "x",
+      created_at: "2025-01-02T03:04:05.000Z",
+    });
+    const ownerId = idOf(await knex("users").insert(person("owner")).returning("id"));
+    await knex("users").insert(person("someone")); // a second user: posted_by must be the owner, not any user
+    const kidId = idOf(
+      await knex("kids")
+        .insert({ user_id: ownerId, name: "Elsa", birth_date: "2023-04-05", relationship: "Mom", created_at: "2025-01-02T03:04:05.000Z" })
+        .returning("id"),
+    );
+    // created late in the UTC day: taken_on is that UTC date (docs/decisions/0028-moment-dates-and-feed.md)
+    const createdAt = "2025-06-30T23:30:00.000Z";
+    const momentId = idOf(
+      await knex("daily_logs").insert({ kid_id: kidId, title: "Old moment", content: "Before audiences.", created_at: createdAt, updated_at: createdAt }).returning("id"),
+    );
+
+    await knex.migrate.latest();
+    expect(await nextMigration()).toBeNull();
+    const moment = await knex("daily_logs").where("id", momentId).first("taken_on", "audience", "posted_by", "milestone", "created_at");
+    expect({ ...moment, posted_by: Number(moment.posted_by) }).toEqual({
+      taken_on: "2025-06-30",
+      audience: "everyone",
+      posted_by: ownerId,
+      milestone: null,
+      created_at: createdAt,
+    });
+    const kid = await knex("kids").where("id", kidId).first("default_audience");
+    expect(kid.default_audience).toBe("everyone");
+  });
+});
