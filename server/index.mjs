@@ -294,8 +294,9 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   if (!quiet) {
-    const shown = config.origin ?? `http://localhost:${actualPort}`;
-    console.log(`Sweet Moments is running at ${shown}`);
+    // this process's own port first (several servers behind one ORIGIN each say where they listen)
+    const publicUrl = config.origin ? ` (public URL ${config.origin})` : "";
+    console.log(`Sweet Moments is running at http://localhost:${actualPort}${publicUrl}`);
     if (config.demo) console.log("Demo log-in: demo@aa.io / password (or the Demo User button)");
   }
 
