@@ -1,5 +1,5 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expect, isNoJs, logIn, newAccount, signUp, test } from "./utils";
+import type { Browser, Page } from "@playwright/test";
+import { expectAccessible, expect, freshPage, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
 
@@ -11,11 +11,6 @@ import { mailTo } from "./mail";
 test.afterAll(async () => {
   await closeE2eDb();
 });
-
-async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
-  return ctx.newPage();
-}
 
 /** Creates an invitation on the friends page and answers its link (read from the selectable field). */
 async function createInvitation(page: Page, browser: Browser, note?: string): Promise<string> {
