@@ -74,6 +74,8 @@ export default defineConfig({
       SIGNUP_MAX_PER_ADDRESS: "100000",
       // every message goes over SMTP to the test server (never the .eml outbox)
       SMTP_URL: smtpUrl,
+      // the digest scheduler looks every second, so a digest made due by a test (tests/e2e/digests.spec.ts) goes out at once
+      DIGEST_CHECK_SECONDS: "1",
     },
   },
 });

@@ -127,6 +127,11 @@ export function readEnv() {
     /** Sign-ups (attempts that pass the form's checks) per client address per window. */
     signupMaxPerAddress: int(process.env.SIGNUP_MAX_PER_ADDRESS, 20),
     signupWindowMinutes: int(process.env.SIGNUP_WINDOW_MINUTES, 60),
+    /** "Email me a sign-in link" / "Forgot your password?" requests per email address per sign-in-link window. */
+    signInLinkMaxPerAccount: int(process.env.SIGN_IN_LINK_MAX_PER_ACCOUNT, 5),
+    /** The same requests per client address (over all email addresses) per window. */
+    signInLinkMaxPerAddress: int(process.env.SIGN_IN_LINK_MAX_PER_ADDRESS, 30),
+    signInLinkWindowMinutes: int(process.env.SIGN_IN_LINK_WINDOW_MINUTES, 15) || 15,
     /** Which proxies' X-Forwarded-For to believe for the client's address (server/client-address.mjs). */
     trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
     /** Total time a write waits for another process's lock before answering 503 (docs/decisions/0017-processes-and-write-transactions.md). */
@@ -148,6 +153,8 @@ export function readEnv() {
     inviteDays: int(process.env.INVITE_DAYS, 14) || 14,
     /** Invitations (and sign-in links for invited friends) one user may create per day. */
     invitesPerDay: int(process.env.INVITES_PER_DAY, 20),
+    /** How often each server process looks for due digests (app/mail/digest.server.ts); the e2e tests set 1. */
+    digestCheckSeconds: int(process.env.DIGEST_CHECK_SECONDS, 60) || 60,
   };
 }
 

@@ -1,4 +1,5 @@
 import { writeTransaction } from "./db.server";
+import { config } from "./config.server";
 import { hit } from "./rate-limit.server";
 
 // THE one wrapper through which the limits of issue #16 are taken (docs/decisions/0026-*): every
@@ -8,30 +9,30 @@ import { hit } from "./rate-limit.server";
 
 type Limit = { max: number; windowMs: number };
 
-export const LIMITS = {
-  /** "Email me a sign-in link" / "Forgot your password?" for one address (normalised email). */
-  signInLinkPerAccount: { max: 5, windowMs: 15 * 60_000 },
-  /** The same from one client address. */
-  signInLinkPerAddress: { max: 30, windowMs: 15 * 60_000 },
-  /** Invitations and sign-in links for invited friends made by one user. */
-  invitesPerUser: { max: 20, windowMs: 24 * 60 * 60_000 },
+const minutes = (n: number) => n * 60_000;
+
+/** Each limit as it stands now: those with settings (server/env.mjs, README "Configuration") read them on each use. */
+const LIMITS = {
+  /** "Email me a sign-in link" / "Forgot your password?" for one address (normalised email): SIGN_IN_LINK_MAX_PER_ACCOUNT. */
+  signInLinkPerAccount: () => ({ max: config().signInLinkMaxPerAccount, windowMs: minutes(config().signInLinkWindowMinutes) }),
+  /** The same from one client address: SIGN_IN_LINK_MAX_PER_ADDRESS. */
+  signInLinkPerAddress: () => ({ max: config().signInLinkMaxPerAddress, windowMs: minutes(config().signInLinkWindowMinutes) }),
+  /** Invitations and sign-in links for invited friends made by one user: INVITES_PER_DAY. */
+  invitesPerUser: () => ({ max: config().invitesPerDay, windowMs: minutes(24 * 60) }),
   /** Answers to invitation forms from one client address. */
-  inviteAnswersPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  inviteAnswersPerAddress: () => ({ max: 30, windowMs: minutes(15) }),
   /**
    * Changes of one's own email address (each one tells whether the new address has an account:
    * docs/decisions/0033-sign-up-enumeration.md), per user.
    */
-  emailChangesPerUser: { max: 10, windowMs: 24 * 60 * 60_000 },
-} satisfies Record<string, Limit>;
+  emailChangesPerUser: () => ({ max: 10, windowMs: minutes(24 * 60) }),
+} satisfies Record<string, () => Limit>;
 
 export type LimitName = keyof typeof LIMITS;
 
-/**
- * Counts one use of `name` by `key` and answers whether it was within the limit (`max` overrides
- * the default, e.g. from the configuration).
- */
-export async function withinLimit(name: LimitName, key: string, max: number = LIMITS[name].max): Promise<boolean> {
-  const result = await hit(`mail:${name}:${key}`, { max, windowMs: LIMITS[name].windowMs });
+/** Counts one use of `name` by `key` and answers whether it was within the limit. */
+export async function withinLimit(name: LimitName, key: string): Promise<boolean> {
+  const result = await hit(`mail:${name}:${key}`, LIMITS[name]());
   return !result.blocked;
 }
 

@@ -208,8 +208,8 @@ export async function sendDueDigests(now: Date = new Date(), origin: string = di
   return queued;
 }
 
-/** The digest scheduler of a server process: a round now and every `intervalMs`. */
-export function startDigestScheduler({ intervalMs = 60_000 }: { intervalMs?: number } = {}): { stop(): Promise<void> } {
+/** The digest scheduler of a server process: a round now and every `intervalMs` (DIGEST_CHECK_SECONDS). */
+export function startDigestScheduler({ intervalMs = config().digestCheckSeconds * 1000 }: { intervalMs?: number } = {}): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   const round = () => {
     if (running) return;

@@ -9,6 +9,7 @@ import { getUserWithPasswordByEmail } from "./users.server";
 import { blockUser } from "./blocks.server";
 import { labelFromRow, setFriendLabel } from "./circles.server";
 import { makeUser } from "../../tests/helpers";
+import { resetEnvCache } from "../../server/env.mjs";
 
 // Invitations and sign-in links on the real database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
 
@@ -212,14 +213,34 @@ describe("sign-in links", () => {
     expect(await useSignInLink(token)).toMatchObject({ ok: false, kind: "conflict" });
   });
 
-  it("limited per address and per account, silently", async () => {
+  /** `perAccount` links reach one address (from several clients); one client gets `perAddress` requests through, then none. */
+  async function expectSignInLinkLimits(perAccount: number, perAddress: number, net: string) {
     const user = await makeUser();
-    for (let i = 0; i < 7; i++) await requestSignInLink(user.email, { reset: false, origin: ORIGIN, address: `10.1.0.${i}` });
-    expect(await queued(user.email)).toHaveLength(5);
+    for (let i = 0; i < perAccount + 2; i++) await requestSignInLink(user.email, { reset: false, origin: ORIGIN, address: `${net}.1.${i}` });
+    expect(await queued(user.email)).toHaveLength(perAccount);
     const other = await makeUser();
-    for (let i = 0; i < 31; i++) await requestSignInLink(`x${i}@example.com`, { reset: false, origin: ORIGIN, address: "10.9.9.9" });
-    await requestSignInLink(other.email, { reset: false, origin: ORIGIN, address: "10.9.9.9" });
+    for (let i = 0; i < perAddress; i++) await requestSignInLink(`x${i}-${net}@example.com`, { reset: false, origin: ORIGIN, address: `${net}.9.9` });
+    await requestSignInLink(other.email, { reset: false, origin: ORIGIN, address: `${net}.9.9` });
     expect(await queued(other.email)).toHaveLength(0);
+    await requestSignInLink(other.email, { reset: false, origin: ORIGIN, address: `${net}.9.8` });
+    expect(await queued(other.email)).toHaveLength(1);
+  }
+
+  it("limited per address and per account, silently", async () => {
+    await expectSignInLinkLimits(5, 30, "10.1");
+  });
+
+  it("the limits follow SIGN_IN_LINK_MAX_PER_ACCOUNT and SIGN_IN_LINK_MAX_PER_ADDRESS", async () => {
+    process.env.SIGN_IN_LINK_MAX_PER_ACCOUNT = "2";
+    process.env.SIGN_IN_LINK_MAX_PER_ADDRESS = "3";
+    resetEnvCache();
+    try {
+      await expectSignInLinkLimits(2, 3, "10.2");
+    } finally {
+      delete process.env.SIGN_IN_LINK_MAX_PER_ACCOUNT;
+      delete process.env.SIGN_IN_LINK_MAX_PER_ADDRESS;
+      resetEnvCache();
+    }
   });
 
   it("a parent makes a link for a friend who joined by their invitation without a password; nobody else", async () => {

@@ -127,7 +127,7 @@ export async function createInvitation(
   input: InviteInput,
   origin: string,
 ): Promise<Result<{ invitation: Invitation; url: string }>> {
-  if (!(await withinLimit("invitesPerUser", String(inviter.id), config().invitesPerDay))) return tooMany(INVITATION_MESSAGES.tooMany);
+  if (!(await withinLimit("invitesPerUser", String(inviter.id)))) return tooMany(INVITATION_MESSAGES.tooMany);
   const { token, hash } = newLinkToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();

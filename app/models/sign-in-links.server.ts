@@ -90,7 +90,7 @@ export async function createFriendSignInLink(
   if (friendId === null) return notFound("Friend not found");
   const grant = await requireInvitedFriend(viewerId, friendId);
   if (!grant.ok) return grant;
-  if (!(await withinLimit("invitesPerUser", String(viewerId), config().invitesPerDay))) return tooMany(SIGN_IN_LINK_MESSAGES.tooManyFriendLinks);
+  if (!(await withinLimit("invitesPerUser", String(viewerId)))) return tooMany(SIGN_IN_LINK_MESSAGES.tooManyFriendLinks);
   const link = await writeTransaction((trx) =>
     insertSignInLink(trx, { userId: friendId, purpose: "friend", ttlMs: config().inviteDays * 24 * 60 * 60_000, createdBy: viewerId }),
   );

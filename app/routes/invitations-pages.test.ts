@@ -91,6 +91,9 @@ describe("/invite/:token", () => {
     expect(await invitePage.loader(args(req(path), { token }))).toMatchObject({ state: "accepted", inviterName: null });
     const again = (await invitePage.action(args(req(path, { form: { name: "Other", email: "other@example.com" } }), { token }))) as Response;
     expect(again.headers.get("Location")).toBe(path);
+    // with JavaScript the form posts to the data URL: the answer still leads to the page
+    const viaData = (await invitePage.action(args(req(`${path}.data`, { form: { name: "Other", email: "other@example.com" } }), { token }))) as Response;
+    expect(viaData.headers.get("Location")).toBe(path);
   });
 
   it("an account without a password cannot log in with any password", async () => {
@@ -148,6 +151,9 @@ describe("sign-in links", () => {
     const again = (await loginLinkPage.action(args(req(path, { form: {} }), { token }))) as Response;
     expect(again.headers.get("Location")).toBe(path);
     expect(again.headers.getSetCookie()).toEqual([]);
+    // with JavaScript the form posts to the data URL: the answer still leads to the page
+    const viaData = (await loginLinkPage.action(args(req(`${path}.data`, { form: {} }), { token }))) as Response;
+    expect(viaData.headers.get("Location")).toBe(path);
     expect(await loginLinkPage.loader(args(req(path), { token }))).toEqual({ state: "used", reset: false });
   });
 

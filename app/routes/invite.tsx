@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useLocation, useNavigation } from "react-ro
 import type { Route } from "./+types/invite";
 import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { JoinSchema } from "~/forms/invite";
-import { acceptInvitation, joinByInvitation, readInvitation } from "~/models/invitations.server";
+import { acceptInvitation, invitationPath, joinByInvitation, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/request.server";
 import { withinLimit } from "~/lib/limits.server";
@@ -31,7 +31,8 @@ const TOO_MANY = "Too many attempts from your network. Try again in a few minute
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const user = await getUser(request);
-  const here = new URL(request.url).pathname;
+  // the page's own path, to say why a link no longer works (with JavaScript the request's path is the data URL, "….data")
+  const here = invitationPath(encodeURIComponent(params.token));
   if (user) {
     const accepted = await acceptInvitation(user.id, params.token);
     if (accepted.ok) return redirect("/current/friends", 303);

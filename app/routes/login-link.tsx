@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-link";
 import { SubmitButton } from "~/components/forms";
-import { readSignInLink, useSignInLink } from "~/models/sign-in-links.server";
+import { readSignInLink, signInLinkPath, useSignInLink } from "~/models/sign-in-links.server";
 import { startSession } from "~/web/auth.server";
 
 // /login/link/:token: a sign-in link (emailed, or made by a parent for an invited relative).
@@ -19,7 +19,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   await request.text(); // nothing in it is needed; read so its size limit holds
   const used = await useSignInLink(params.token);
-  if (!used.ok) return redirect(new URL(request.url).pathname, 303); // the page now says why
+  // the page now says why: its own path (with JavaScript the request's path is the data URL, "….data")
+  if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
   const to = used.purpose === "reset" ? AFTER_RESET : "/my-kids-list";
   return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user) } });
 }

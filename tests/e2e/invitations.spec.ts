@@ -1,5 +1,5 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expect, isNoJs, logIn, newAccount, signUp, test } from "./utils";
+import type { Browser, Page } from "@playwright/test";
+import { expectAccessible, expect, freshPage, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
 
@@ -11,11 +11,6 @@ import { mailTo } from "./mail";
 test.afterAll(async () => {
   await closeE2eDb();
 });
-
-async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
-  return ctx.newPage();
-}
 
 /** Creates an invitation on the friends page and answers its link (read from the selectable field). */
 async function createInvitation(page: Page, browser: Browser, note?: string): Promise<string> {
@@ -54,6 +49,13 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await oma.getByLabel("Your email address").fill(omaEmail);
   await oma.getByRole("button", { name: "Join and see the photos" }).click();
   await expect(oma).toHaveURL(/\/current\/friends$/);
+  // the kid's moments are in her feed
+  await oma.goto("/feed");
+  const entry = oma.getByRole("article", { name: "At the beach" });
+  await expect(entry).toBeVisible();
+  await expect(entry.getByRole("link", { name: /Mila/ })).toHaveAttribute("href", `/kids/${kidId}/dailyLogs`);
+  await expectAccessible(oma, browser);
+  await oma.goto("/current/friends");
   const friend = oma.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: parent.username });
   await friend.getByRole("link", { name: "Mila" }).click();
   await expect(oma).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs$`));
@@ -174,15 +176,57 @@ test("revoked and expired invitations get a clear page", async ({ page, browser 
   await pending.getByRole("button", { name: /^Revoke/ }).click();
   await expect(page.getByText("No pending invitations")).toBeVisible();
   const expired = await createInvitation(page, browser);
-  const newest = await e2eDb()("invitations").max({ id: "id" }).first();
-  await e2eDb()("invitations").where("id", newest!.id).update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
 
   const visitor = await freshPage(browser, testInfo);
   await visitor.goto(revoked);
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation was withdrawn");
   await expectAccessible(visitor, browser);
+  // opened in time, expired before the form is sent
+  await visitor.goto(expired);
+  await visitor.getByLabel("Your name").fill("Late Larry");
+  await visitor.getByLabel("Your email address").fill(newAccount("larry").email);
+  const newest = await e2eDb()("invitations").max({ id: "id" }).first();
+  await e2eDb()("invitations").where("id", newest!.id).update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+  await visitor.getByRole("button", { name: "Join and see the photos" }).click();
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation has expired");
+  await expect(visitor).toHaveURL(new URL(expired).pathname);
   await visitor.goto(expired);
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation has expired");
+  await expectAccessible(visitor, browser);
   await visitor.goto("/invite/not-a-real-token");
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation link does not work");
+  await expectAccessible(visitor, browser);
+});
+
+test("expired and unknown sign-in links get a clear page", async ({ page, browser }) => {
+  const account = await signUp(page, newAccount("late"));
+  await page.context().clearCookies();
+  await page.goto("/login/email");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Check your email");
+  const url = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}/.exec((await mailTo(account.email)).text ?? "")![0];
+  // opened in time, then expired before "Sign in" is pressed (the row's expiry moved into the past)
+  await page.goto(url);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to Sweet Moments");
+  const userId = await userIdByEmail(account.email);
+  const expired = await e2eDb()("sign_in_links").where("user_id", userId).update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+  expect(expired).toBe(1);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in link has expired");
+  await expect(page).toHaveURL(new URL(url).pathname);
+  await expectAccessible(page, browser);
+  expect(await page.context().cookies()).toEqual([]);
+  await page.getByRole("link", { name: "Email me a new sign-in link" }).click();
+  await expect(page).toHaveURL(/\/login\/email$/);
+  // opened after it expired
+  await page.goto(url);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in link has expired");
+  await expect(page.getByRole("button", { name: "Sign in" })).toHaveCount(0);
+  // a link that never existed: well-formed or not
+  for (const token of ["A".repeat(43), "not-a-real-token"]) {
+    await page.goto(`/login/link/${token}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in link does not work");
+    await expectAccessible(page, browser);
+  }
 });

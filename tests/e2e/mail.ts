@@ -11,15 +11,19 @@ async function received(): Promise<Received[]> {
   return (await (await fetch(inbox)).json()) as Received[];
 }
 
-/** The newest message to `to`, once the SMTP server has received one (polled, never a fixed wait). */
-export async function mailTo(to: string): Promise<ParsedMail> {
+/**
+ * The newest message to `to`, once the SMTP server has received one (polled, never a fixed wait;
+ * `timeout`: how long to poll, by default the config's expect timeout).
+ */
+export async function mailTo(to: string, { timeout }: { timeout?: number } = {}): Promise<ParsedMail> {
   const address = to.toLowerCase();
   let found: Received | undefined;
   await expect
     .poll(async () => {
       found = (await received()).findLast((m) => m.to.some((t) => t.toLowerCase() === address));
       return Boolean(found);
-    }, { message: `a message to ${to} reaches the test SMTP server` })
+    }, { message: `a message to ${to} reaches the test SMTP server`, timeout })
     .toBe(true);
-  return simpleParser(found!.raw);
+  // keepCidLinks: the HTML as sent (mailparser otherwise inlines cid: images as data: URLs)
+  return simpleParser(found!.raw, { keepCidLinks: true });
 }

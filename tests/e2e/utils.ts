@@ -7,6 +7,12 @@ export { expect };
 
 export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
 
+/** A page in a new browser context (no cookies), with the test's base URL and JavaScript setting. */
+export async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
+  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  return ctx.newPage();
+}
+
 /** Unique account data for one test. */
 export function newAccount(prefix = "u") {
   const tag = crypto.randomBytes(4).toString("hex");
