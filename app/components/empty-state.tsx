@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 
 // A friendly empty list (#20.4): a small illustration drawn inline (no request, follows the theme's
 // colours through CSS custom properties, decorative: hidden from screen readers), the sentence the
@@ -13,6 +14,15 @@ export function EmptyState({ art, text, children }: { art: Art; text: ReactNode;
       <p className="empty">{text}</p>
       {children ? <div className="empty-state__action">{children}</div> : null}
     </div>
+  );
+}
+
+/** The next action of a kid's empty lists (its moments, its timeline) for who may post: the Add moment form. */
+export function FirstMomentLink({ kid }: { kid: { id: number; name: string } }) {
+  return (
+    <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--secondary">
+      Post {kid.name}'s first moment
+    </Link>
   );
 }
 

@@ -37,11 +37,11 @@ const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>
 );
 
 /** The calendar months ("YYYY-MM") that have moments `viewerId` may see, oldest first, with how many. */
-export async function timelineMonths(viewerId: number, kidId: number): Promise<Result<{ kid: Kid; isOwner: boolean; months: { month: string; count: number }[] }>> {
+export async function timelineMonths(viewerId: number, kidId: number): Promise<Result<{ kid: Kid; isOwner: boolean; isParent: boolean; months: { month: string; count: number }[] }>> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const rows = await monthsOf.all<{ month: string; n: number | string }>({ kidId, viewer: viewerId });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, months: rows.map((r) => ({ month: String(r.month), count: Number(r.n) })) };
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, months: rows.map((r) => ({ month: String(r.month), count: Number(r.n) })) };
 }
 
 type PeriodParams = { kidId: number; viewer: number; from: string; to: string; limit: number } & CursorParams;

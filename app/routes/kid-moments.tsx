@@ -21,7 +21,7 @@ import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
 import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
-import { EmptyState } from "~/components/empty-state";
+import { EmptyState, FirstMomentLink } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
 
@@ -118,11 +118,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
       ) : null}
       {moments.length === 0 ? (
         <EmptyState art="moments" text="No Moments found">
-          {canChange ? (
-            <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--secondary">
-              Post {kid.name}'s first moment
-            </Link>
-          ) : null}
+          {canChange ? <FirstMomentLink kid={kid} /> : null}
         </EmptyState>
       ) : (
         <ol className="moment-list">

@@ -9,7 +9,7 @@ import { momentsInPeriod, timelineMonths } from "~/models/story.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { kidMomentView } from "~/web/feed.server";
 import { StoryLinks, StoryMomentList } from "~/components/moment-view";
-import { EmptyState } from "~/components/empty-state";
+import { EmptyState, FirstMomentLink } from "~/components/empty-state";
 
 // GET /kids/:kidId/timeline[?age=N | ?month=YYYY-MM][&before=cursor]: the kid's moments by year
 // of age and by month (issue #15). The index is plain links; a period pages with the kid pages'
@@ -51,6 +51,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = period ? await momentsInPeriod(user.id, kid.id, period, { limit: PAGE_SIZE, before }) : null;
   return {
     kid: { id: kid.id, name: kid.name },
+    canChange: index.isParent,
     index: [...ages.entries()].map(([age, months]) => ({ age, heading: ageHeading(age), months })),
     periodLabel,
     periodQuery: monthParam !== null ? `month=${encodeURIComponent(monthParam)}` : ageParam !== null ? `age=${encodeURIComponent(ageParam)}` : "",
@@ -61,7 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export default function KidTimeline({ loaderData }: Route.ComponentProps) {
-  const { kid, index, periodLabel, periodQuery, moments, next, isOlderPage } = loaderData;
+  const { kid, canChange, index, periodLabel, periodQuery, moments, next, isOlderPage } = loaderData;
   const location = useLocation();
   const heading = `${kid.name}'s Timeline`;
   return (
@@ -70,7 +71,9 @@ export default function KidTimeline({ loaderData }: Route.ComponentProps) {
       <h1>{heading}</h1>
       <StoryLinks kidId={kid.id} current="timeline" />
       {index.length === 0 ? (
-        <EmptyState art="moments" text="No Moments found" />
+        <EmptyState art="moments" text="No Moments found">
+          {canChange ? <FirstMomentLink kid={kid} /> : null}
+        </EmptyState>
       ) : (
         <nav aria-label="Ages and months">
           <ul className="timeline-index">

@@ -68,13 +68,24 @@ export async function apiCreateKid(
   return res.json();
 }
 
+/** A moment through the API: one photo, or several with their alt texts (repeated `image` parts). */
 export async function apiCreateMoment(
   request: APIRequestContext,
   kidId: number,
   moment: { title: string; content: string },
-  image: FilePayload,
+  image: FilePayload | { file: FilePayload; alt: string }[],
 ): Promise<{ id: number; title: string }> {
-  const res = await request.post(`/api/kids/${kidId}/daily_logs/new`, { multipart: { ...moment, image } });
+  let multipart: FormData | Record<string, string | FilePayload> = { ...moment, image: image as FilePayload };
+  if (Array.isArray(image)) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(moment)) form.append(k, v);
+    image.forEach(({ file, alt }, i) => {
+      form.append("image", new File([new Uint8Array(file.buffer)], file.name, { type: file.mimeType }));
+      form.append(`alt_${i + 1}`, alt);
+    });
+    multipart = form;
+  }
+  const res = await request.post(`/api/kids/${kidId}/daily_logs/new`, { multipart });
   if (res.status() !== 201) throw new Error(`moment not created: ${res.status()} ${await res.text()}`);
   return res.json();
 }

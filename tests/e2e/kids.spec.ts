@@ -41,6 +41,44 @@ async function otherUser(browser: Browser, testInfo: TestInfo) {
 }
 
 test.describe("kids", () => {
+  test("the kid form's photo picker: a preview for an image, a clear message for a file that is not one; without JavaScript a refused form says to choose the photo again", async ({ page, browser }, testInfo) => {
+    await signUp(page, newAccount("kp"));
+    await page.goto("/kids/add-new");
+    const picker = page.getByLabel("Profile Image Upload");
+    const again = page.getByText("please choose it again");
+    if (!isNoJs(testInfo)) {
+      await page.locator("body.js-enabled").waitFor(); // the picker listens once the page is hydrated
+      // a text file: a message tied to the field, never a broken preview
+      await picker.setInputFiles(textFile);
+      await expect(page.getByRole("status").filter({ hasText: "Only image files are accepted." })).toBeVisible();
+      await expect(picker).toHaveAccessibleDescription(/Only image files are accepted\./);
+      await expect(page.locator(".picture-form__preview")).toHaveCount(0);
+      // a photo: its preview, drawn (not a broken image), and the message gone
+      await picker.setInputFiles(await jpegFile("elsa.jpg", 320, 240));
+      const preview = page.getByRole("img", { name: "Preview of the chosen photo" });
+      await expect(preview).toBeVisible();
+      await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+      await expect(page.getByRole("status").filter({ hasText: "Only image files are accepted." })).toHaveCount(0);
+      await expectAccessible(page, browser);
+      // a refused form (no name): the page stays, the photo stays chosen, no note to choose it again
+      await page.getByRole("button", { name: "Add a new kid" }).click();
+      await expect(page.locator(".error-summary")).toBeVisible();
+      await expect(again).toHaveCount(0);
+      expect(await picker.evaluate((el: HTMLInputElement) => el.files?.length)).toBe(1);
+      return;
+    }
+    // without JavaScript: no preview, and the answer to a refused form (no name) is a new page whose
+    // file input is empty, so the note beside the field says to choose the photo again
+    await picker.setInputFiles(await jpegFile("elsa.jpg", 320, 240));
+    await expect(page.locator(".picture-form__preview")).toHaveCount(0);
+    await page.getByRole("button", { name: "Add a new kid" }).click();
+    await expect(page.locator(".error-summary")).toBeVisible();
+    await expect(again).toBeVisible();
+    await expect(picker).toHaveAccessibleDescription(/choose it again/);
+    expect(await picker.evaluate((el: HTMLInputElement) => el.files?.length)).toBe(0);
+    await expectAccessible(page, browser);
+  });
+
   test("add, update and remove a kid, with every validation message", async ({ page, browser }) => {
     await signUp(page, newAccount("kid"));
     await expect(page.getByRole("heading", { level: 1, name: "My Kids" })).toBeVisible();

@@ -2,7 +2,7 @@
 // comments wrap; empty states and the story views too), and the red danger link-button stays
 // readable on hover (docs/design.md).
 import type { Page } from "@playwright/test";
-import { expect, newAccount, signUp, test } from "./utils";
+import { contrast, expect, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
 import { closeE2eDb, e2eDb, otherPerson } from "./social-helpers";
 
@@ -32,19 +32,6 @@ async function expectNoSidewaysScroll(page: Page, path: string) {
   await expect(page.locator("h1").first()).toBeVisible();
   const w = await sideways(page);
   expect(w.scrollWidth, `${path} scrolls sideways at 320 px: ${w.wide.join(", ")}`).toBeLessThanOrEqual(w.clientWidth);
-}
-
-/** WCAG contrast ratio of two computed CSS colours ("rgb(r, g, b)" or "rgba(…)"). */
-function contrast(a: string, b: string): number {
-  const lum = (c: string) => {
-    const [r = 0, g = 0, bl = 0] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
-      const s = Number(v) / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [x, y] = [lum(a), lum(b)];
-  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }
 
 test("no page scrolls sideways at 320 px, long unbroken words included", async ({ page, browser }, testInfo) => {
@@ -87,6 +74,7 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
     `/kids/${kid.id}/milestones`,
     `/kids/${kid.id}/timeline`,
     `/dailyLogs/${moment.id}`,
+    `/dailyLogs/${moment.id}/photos/1`,
     `/dailyLogs/${moment.id}/update`,
     "/notifications",
     "/settings",
@@ -103,6 +91,8 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
   await expect(page.getByText(LONG_TITLE).first()).toBeVisible();
   await page.goto(`/dailyLogs/${moment.id}`);
   await expect(page.getByText(LONG_COMMENT).first()).toBeVisible();
+  await page.goto(`/dailyLogs/${moment.id}/photos/1`);
+  await expect(page.getByRole("heading", { level: 1, name: LONG_TITLE })).toBeVisible();
 
   // a refused form (no title) at 320 px: the error summary and the errors fit too
   await page.goto(`/kids/${kid.id}/dailyLogs/new`);

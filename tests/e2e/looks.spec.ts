@@ -5,7 +5,7 @@
 // the photo links to the moment). One seeded account, one browser context per theme and width.
 import sharp from "sharp";
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
-import { expect, expectAccessible, newAccount, signUp, test } from "./utils";
+import { contrast, expect, expectAccessible, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, makeFriends, myId, type FilePayload } from "./kids-helpers";
 import { closeE2eDb } from "./kids-helpers";
 
@@ -20,12 +20,18 @@ async function photo(name: string, width: number, height: number, from: string, 
   return { name, mimeType: "image/jpeg", buffer: await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer() };
 }
 
-type Seeded = { full: Cookie[]; empty: Cookie[]; kidId: number; portraitId: number; landscapeId: number };
+type Seeded = { full: Cookie[]; empty: Cookie[]; kidId: number; emptyKidId: number; portraitId: number; landscapeId: number; severalId: number };
 
 async function seed(browser: Browser, page: Page, baseURL: string): Promise<Seeded> {
   const owner = await signUp(page, newAccount("look"));
   const kid = await apiCreateKid(page.request, { name: "Elsa", birth_date: "2021-03-04", relationship: "Mom" }, await photo("elsa.jpg", 600, 600, "#f8bbd0", "#ce93d8"));
-  await apiCreateKid(page.request, { name: "Oskar", birth_date: "2023-09-12", relationship: "Mom" }, await photo("oskar.jpg", 600, 600, "#b3e5fc", "#81d4fa"));
+  const emptyKid = await apiCreateKid(page.request, { name: "Oskar", birth_date: "2023-09-12", relationship: "Mom" }, await photo("oskar.jpg", 600, 600, "#b3e5fc", "#81d4fa"));
+  // a moment with several photos (the grid; the viewer steps through them)
+  const several = await apiCreateMoment(page.request, kid.id, { title: "Picnic in the park", content: "Kites, a blanket and far too many strawberries." }, [
+    { file: await photo("swing.jpg", 800, 800, "#c5e1a5", "#fff59d"), alt: "Elsa on the swing" },
+    { file: await photo("kite.jpg", 1200, 800, "#81d4fa", "#e1f5fe"), alt: "Grandpa with the kite" },
+    { file: await photo("blanket.jpg", 600, 900, "#ffccbc", "#f8bbd0"), alt: "A picnic blanket in the sun" },
+  ]);
   const landscape = await apiCreateMoment(page.request, kid.id, { title: "A day at the lake", content: "She fed the ducks and named every one of them." }, await photo("lake.jpg", 1200, 800, "#90caf9", "#e3f2fd"));
   const portrait = await apiCreateMoment(page.request, kid.id, { title: "First steps", content: "Three steps from the sofa to Grandma, then a big laugh." }, await photo("steps.jpg", 600, 1000, "#ffe0b2", "#ffab91"));
   // a friend (with no kids of their own) for the friends page
@@ -42,12 +48,13 @@ async function seed(browser: Browser, page: Page, baseURL: string): Promise<Seed
   await Promise.all([ctx.close(), fresh.close()]);
   void owner;
   void friend;
-  return { full: await page.context().cookies(), empty, kidId: kid.id, portraitId: portrait.id, landscapeId: landscape.id };
+  return { full: await page.context().cookies(), empty, kidId: kid.id, emptyKidId: emptyKid.id, portraitId: portrait.id, landscapeId: landscape.id, severalId: several.id };
 }
 
-type Screen = { name: string; path: string; as: "visitor" | "empty" | "full"; submit?: string };
+/** `submit`: a button pressed after loading (a form with errors); `open`: a photo of the grid clicked. */
+type Screen = { name: string; path: string; as: "visitor" | "empty" | "full"; submit?: string; open?: string };
 
-function screens(s: Seeded): Screen[] {
+function screens(s: Seeded, js: boolean): Screen[] {
   return [
     { name: "landing", path: "/", as: "visitor" },
     { name: "login-errors", path: "/login", as: "visitor", submit: "Log In" },
@@ -59,8 +66,12 @@ function screens(s: Seeded): Screen[] {
     { name: "kid-page", path: `/kids/${s.kidId}/dailyLogs`, as: "full" },
     { name: "moment-portrait", path: `/dailyLogs/${s.portraitId}`, as: "full" },
     { name: "moment-landscape", path: `/dailyLogs/${s.landscapeId}`, as: "full" },
+    { name: "moment-photos", path: `/dailyLogs/${s.severalId}`, as: "full" },
     { name: "viewer", path: `/dailyLogs/${s.portraitId}/photos/1`, as: "full" },
+    // a grid photo opened: with JavaScript the viewer is a dialog over the moment, without it its page
+    { name: js ? "viewer-dialog" : "viewer-several", path: `/dailyLogs/${s.severalId}`, as: "full", open: "Grandpa with the kite" },
     { name: "kid-moments-empty", path: `/kids/${s.kidId}/milestones`, as: "full" },
+    { name: "timeline-empty", path: `/kids/${s.emptyKidId}/timeline`, as: "full" },
     { name: "friends", path: "/current/friends", as: "full" },
     { name: "add-kid-errors", path: "/kids/add-new", as: "full", submit: "Add a new kid" },
     { name: "add-moment-errors", path: `/kids/${s.kidId}/dailyLogs/new`, as: "full", submit: "Add your new dailyLog" },
@@ -74,9 +85,10 @@ const WIDTHS = [
 const THEMES = ["light", "dark"] as const;
 
 test("the main screens at 400 and 1280 px, light and dark: screenshots attached, axe clean in both themes", async ({ page, browser, baseURL }, testInfo) => {
-  test.setTimeout(600_000);
+  test.setTimeout(900_000); // 18 screens × 4 (widths, themes) with axe, on a busy 2-core machine
   const seeded = await seed(browser, page, baseURL!);
-  const list = screens(seeded);
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const list = screens(seeded, js);
   for (const theme of THEMES) {
     for (const viewport of WIDTHS) {
       const ctx: BrowserContext = await browser.newContext({
@@ -100,6 +112,34 @@ test("the main screens at 400 and 1280 px, light and dark: screenshots attached,
             await p.getByRole("button", { name: screen.submit, exact: true }).first().click();
             await expect(p.locator(".error-summary")).toBeVisible();
           }
+          if (screen.name === "moment-photos") await expect(p.locator(".photo-grid").getByRole("img")).toHaveCount(3);
+          if (screen.open) {
+            if (js) await p.locator("body.js-enabled").waitFor();
+            await p.locator(".photo-grid").getByRole("link", { name: screen.open }).click();
+            await expect(p).toHaveURL(new RegExp(`/dailyLogs/${seeded.severalId}/photos/2$`));
+            const viewer = js ? p.getByRole("dialog", { name: "Picnic in the park" }).locator(".photo-viewer") : p.locator(".photo-viewer");
+            await expect(viewer.getByRole("img", { name: screen.open })).toBeVisible();
+            await expect(viewer.getByText("Photo 2 of 3")).toBeVisible();
+            if (js) {
+              // the dialog's close "×" stays readable on the dark backdrop, at rest and on hover
+              const close = p.getByRole("dialog").locator(".modal__close");
+              const colours = () =>
+                close.evaluate((el) => {
+                  const paint = (e: Element | null): string => {
+                    const bg = e ? getComputedStyle(e).backgroundColor : "rgb(255, 255, 255)";
+                    return !e || !/rgba\(.*, 0\)$/.test(bg) ? bg : paint(e.parentElement);
+                  };
+                  return { color: getComputedStyle(el).color, background: paint(el) };
+                });
+              const rest = await colours();
+              expect(contrast(rest.color, rest.background), `close at rest ${JSON.stringify(rest)}`).toBeGreaterThanOrEqual(4.5);
+              await close.hover();
+              const hover = await colours();
+              expect(contrast(hover.color, hover.background), `close on hover ${JSON.stringify(hover)}`).toBeGreaterThanOrEqual(4.5);
+              await p.mouse.move(0, 0);
+            }
+          }
+          if (screen.name === "timeline-empty") await expect(p.getByRole("link", { name: "Post Oskar's first moment" })).toBeVisible();
           // the empty lists draw their picture; the landing shows a sample moment and the promise
           if (screen.name.endsWith("-empty")) await expect(p.locator(".empty-state__art").first()).toBeVisible();
           if (screen.name === "landing") {

@@ -98,3 +98,16 @@ export async function logOut(page: Page) {
   await page.getByRole("button", { name: "Log Out" }).click();
   await expect(page).toHaveURL(/\/$/);
 }
+
+/** WCAG contrast ratio of two computed CSS colours ("rgb(r, g, b)" or "rgba(…)"). */
+export function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r = 0, g = 0, bl = 0] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const s = Number(v) / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
