@@ -72,7 +72,7 @@ export async function requestSignInLink(emailInput: string, opts: { reset: boole
       purpose: opts.reset ? "reset" : "sign-in",
       ttlMs: EMAILED_LINK_MINUTES * 60_000,
     });
-    await enqueueMail(trx, signInLinkMail({ to: user.email, url: opts.origin + signInLinkPath(link.token), reset: opts.reset }));
+    await enqueueMail(trx, { ...signInLinkMail({ to: user.email, url: opts.origin + signInLinkPath(link.token), reset: opts.reset }), users: [Number(user.id)] });
   });
 }
 
