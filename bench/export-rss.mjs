@@ -1,7 +1,9 @@
 // @ts-check
 // Peak server memory while it streams "Download all my data" for an account with 1,000 moments,
-// each with its own photo (docs/decisions/0023-streamed-export.md). Not a test: it prints figures.
-//   node bench/export-rss.mjs [moments]   (needs a production build in build/; about a minute)
+// each with its own photo and every tenth with three (moment_photos), each dated by the parent
+// (taken_on) (docs/decisions/0023-streamed-export.md). Not a test: it prints figures.
+//   node bench/export-rss.mjs [moments]   (needs a production build in build/; about a minute;
+//   BENCH_PORT picks the server's port)
 // The server runs as `npm start` runs it (NODE_ENV=production, MALLOC_ARENA_MAX=2); the peak is
 // the kernel's high-water mark of its resident memory (VmHWM), read before and after the export.
 import { spawn } from "node:child_process";
@@ -16,7 +18,7 @@ import { knexConfig } from "../db/knexfile.mjs";
 const MOMENTS = Number(process.argv[2] ?? 1000);
 const root = path.resolve(import.meta.dirname, "..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-export-rss-"));
-const port = 3900 + Math.floor(Math.random() * 90);
+const port = Number(process.env.BENCH_PORT) || 3900 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,
@@ -63,16 +65,26 @@ try {
   form.set("content", "The first one.");
   form.set("image", new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }), "p.jpg");
   const first = await api(`/api/kids/${kid.id}/daily_logs/new`, form);
-  // ... copied under a new key for every other moment (rows written straight into the database)
+  // ... copied under a new key for every other photo (rows written straight into the database)
   const knex = knexFactory(knexConfig(env.DATABASE_FILE));
   const image = await knex("images").where("id", knex("daily_logs").where("id", first.id).select("image_id")).first();
   const now = new Date().toISOString();
-  for (let i = 1; i < MOMENTS; i++) {
+  const copy = async () => {
     const key = crypto.randomBytes(16).toString("base64url");
     fs.cpSync(path.join(env.UPLOADS_DIR, image.key), path.join(env.UPLOADS_DIR, key), { recursive: true });
     const [row] = await knex("images").insert({ ...image, id: undefined, key, created_at: now }).returning("id");
+    return Number(row.id ?? row);
+  };
+  let photos = 1;
+  for (let i = 1; i < MOMENTS; i++) {
+    const ids = i % 10 === 0 ? [await copy(), await copy(), await copy()] : [await copy()];
+    photos += ids.length;
     const created = new Date(Date.parse("2024-01-01T00:00:00Z") + i * 86_400_000).toISOString();
-    await knex("daily_logs").insert({ kid_id: kid.id, title: `Moment ${i}`, content: "A day.", image_id: row.id ?? row, created_at: created, updated_at: created });
+    const takenOn = new Date(Date.parse("2023-06-01T00:00:00Z") + ((i * 7919) % MOMENTS) * 86_400_000).toISOString().slice(0, 10);
+    const [log] = await knex("daily_logs")
+      .insert({ kid_id: kid.id, title: `Moment ${i}`, content: "A day.", image_id: ids[0], photo_count: ids.length, taken_on: takenOn, posted_by: kid.user_id ?? null, created_at: created, updated_at: created })
+      .returning("id");
+    await knex("moment_photos").insert(ids.map((image_id, position) => ({ daily_log_id: Number(log.id ?? log), image_id, position, alt: `Moment ${i}, photo ${position + 1}` })));
   }
   await knex.destroy();
   const largest = image.widths.split(",").at(-1);
@@ -96,6 +108,7 @@ try {
     JSON.stringify(
       {
         moments: MOMENTS,
+        photos,
         photo_bytes_each: photoBytes,
         zip_mb: +(bytes / 1e6).toFixed(1),
         seconds: +((Date.now() - started) / 1000).toFixed(1),

@@ -22,8 +22,9 @@ import { enqueueMail, type InlineAttachment, type OutgoingMail } from "./queue.s
 export const DIGEST_MAX_ITEMS = 20;
 export const THUMBNAIL_PX = 160;
 
-export type DigestMoment = { id: number; title: string; kidName: string; kidAge: string; ownerName: string; photo: { key: string; width: number } | null };
-export type DigestComment = { momentId: number; momentTitle: string; authorName: string; text: string };
+/** `userIds`: the kid's owner and the poster (whose content the message carries: docs/decisions/0025). */
+export type DigestMoment = { id: number; title: string; kidName: string; kidAge: string; ownerName: string; userIds: number[]; photo: { key: string; width: number } | null };
+export type DigestComment = { momentId: number; momentTitle: string; authorId: number; authorName: string; text: string };
 export type DigestContent = { moments: DigestMoment[]; comments: DigestComment[] };
 
 const newMoments = query<{ viewer: number; since: string; until: string }>((p, k) =>
@@ -42,6 +43,8 @@ const newMoments = query<{ viewer: number; since: string; until: string }>((p, k
     .select(
       "daily_logs.id",
       "daily_logs.title",
+      "daily_logs.posted_by",
+      "kids.user_id as owner_id",
       "kids.name as kid_name",
       "kids.birth_date",
       "owner.username as owner_username",
@@ -63,7 +66,7 @@ const newCommentsOnMine = query<{ viewer: number; since: string; until: string }
     .andWhere("comments.created_at", "<=", p("until"))
     .orderBy([{ column: "comments.created_at", order: "desc" }, { column: "comments.id", order: "desc" }])
     .limit(DIGEST_MAX_ITEMS)
-    .select("comments.daily_log_id", "comments.comment", "daily_logs.title", "author.username", "author.first_name", "author.last_name"),
+    .select("comments.daily_log_id", "comments.comment", "daily_logs.title", "comments.user_id", "author.username", "author.first_name", "author.last_name"),
 );
 
 /** What is new for `userId` between `since` (exclusive) and `until`. */
@@ -82,12 +85,14 @@ export async function digestContent(userId: number, since: string, until: string
         kidName: String(r.kid_name),
         kidAge: ageText(String(r.birth_date), day),
         ownerName: displayName({ username: String(r.owner_username), first_name: r.owner_first_name as string | null, last_name: r.owner_last_name as string | null }),
+        userIds: [Number(r.owner_id), ...(r.posted_by == null ? [] : [Number(r.posted_by)])],
         photo: r.image_key && widths.length ? { key: String(r.image_key), width: widths[0]! } : null,
       };
     }),
     comments: comments.map((r) => ({
       momentId: Number(r.daily_log_id),
       momentTitle: String(r.title),
+      authorId: Number(r.user_id),
       authorName: displayName({ username: String(r.username), first_name: r.first_name as string | null, last_name: r.last_name as string | null }),
       text: String(r.comment),
     })),
@@ -159,6 +164,7 @@ ${content.comments.length ? `<h2 style="font-size:1.2em">Comments on your moment
     html,
     headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
     attachments,
+    users: [user.id, ...content.moments.flatMap((m) => m.userIds), ...content.comments.map((c) => c.authorId)],
   };
 }
 

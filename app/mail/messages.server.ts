@@ -38,13 +38,15 @@ ${button(input.url, "Join Sweet Moments")}
   return { kind: "invitation", to: input.to, subject, text, html };
 }
 
-export function signInLinkMail(input: { to: string; url: string; reset: boolean; invitationUrl?: string | null }): OutgoingMail {
+export function signInLinkMail(input: { to: string; url: string; reset: boolean; invitationUrl?: string | null; deleting?: boolean }): OutgoingMail {
   const subject = input.reset ? "Reset your Sweet Moments password" : "Your Sweet Moments sign-in link";
   const intro = input.invitationUrl
     ? "Someone used an invitation to Sweet Moments with this email address, which already has an account. Sign in with this link to accept the invitation."
     : input.reset
       ? "Use this link to sign in, then choose a new password."
-      : "Use this link to sign in to Sweet Moments.";
+      : input.deleting
+        ? "You asked to delete your Sweet Moments account. Use this link to sign in again; then you can delete your account within 10 minutes."
+        : "Use this link to sign in to Sweet Moments.";
   const text = `${intro}
 The link works once, for 15 minutes:
 ${input.url}

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../../server/env.mjs";
 import { db } from "~/lib/db.server";
 import { config } from "~/lib/config.server";
-import { claimNextMail, enqueueMail, LEASE_MS, markMailSent, retryDelayMs } from "./queue.server";
+import { claimNextMail, enqueueMail, LEASE_MS, markMailSent, purgeSentMail, retryDelayMs, SENT_MAIL_KEEP_DAYS } from "./queue.server";
+import { runMaintenance } from "~/models/maintenance.server";
 import { sendDueMail } from "./sender.server";
 import { closeTransport, deliver } from "./transport.server";
 import { startTestSmtp, uniqueByMessageId, type TestSmtp } from "../../tests/smtp-server";
@@ -38,6 +39,20 @@ afterAll(async () => {
 const mail = (n: number) => ({ kind: "test", to: `grandma${n}@example.com`, subject: `Hello ${n}`, text: `Plain ${n}`, html: `<p>Html ${n}</p>` });
 
 describe("the mail queue", () => {
+  it("sent messages (a digest's thumbnails) are purged after SENT_MAIL_KEEP_DAYS by the housekeeping; queued ones never", async () => {
+    const day = 24 * 60 * 60_000;
+    const thumbnail = { cid: "moment-1@sweet-moments", filename: "moment-1.jpg", contentType: "image/jpeg", content: Buffer.from("jpeg") };
+    const old = await enqueueMail(db(), { ...mail(1), attachments: [thumbnail] });
+    const recent = await enqueueMail(db(), mail(2));
+    const waiting = await enqueueMail(db(), mail(3), new Date(Date.now() - 30 * day));
+    const sentAt = (days: number) => new Date(Date.now() - days * day).toISOString();
+    await db()("mail_messages").where("id", old).update({ status: "sent", sent_at: sentAt(SENT_MAIL_KEEP_DAYS + 1) });
+    await db()("mail_messages").where("id", recent).update({ status: "sent", sent_at: sentAt(SENT_MAIL_KEEP_DAYS - 1) });
+    expect(await purgeSentMail(new Date(Date.now() - 2 * day))).toBe(0); // two days ago, the old one was not old enough yet
+    expect((await runMaintenance()).sentMail).toBe(1);
+    expect((await db()("mail_messages").orderBy("id").pluck("id")).map(Number)).toEqual([recent, waiting]);
+  });
+
   it("delivers a queued message over SMTP with its Message-ID, text and HTML, and marks it sent", async () => {
     const before = smtp.received.length;
     const id = await enqueueMail(db(), { ...mail(1), headers: { "List-Unsubscribe": "<https://x.test/u>" } });

@@ -24,6 +24,12 @@ export type OutgoingMail = {
   html?: string | null;
   headers?: Record<string, string>;
   attachments?: InlineAttachment[];
+  /**
+   * The accounts whose message this is: the one it is addressed to, the one who sent it (an
+   * invitation), the ones whose moments or comments it carries (a digest). Deleting one of them
+   * deletes the message, queued or sent (deleteMailOf).
+   */
+  users?: number[];
 };
 
 export type QueuedMail = OutgoingMail & {
@@ -69,6 +75,8 @@ export async function enqueueMail(conn: Db, mail: OutgoingMail, at: Date = new D
       })
       .returning("id"),
   );
+  const users = [...new Set(mail.users ?? [])];
+  if (users.length) await conn("mail_message_users").insert(users.map((user_id) => ({ mail_message_id: id, user_id })));
   // wake the sender once the row is visible to it: after the caller's transaction commits
   const trx = conn as Partial<Knex.Transaction>;
   if (trx.isTransaction && trx.executionPromise) trx.executionPromise.then(mailQueued, () => {});
@@ -187,4 +195,27 @@ export async function markMailFailed(mail: QueuedMail, error: unknown, now: Date
         last_error: String((error as Error)?.message ?? error).slice(0, 1000),
       }),
   );
+}
+
+/**
+ * Deletes every message of a deleted account, queued or sent, on `conn` (the deleting transaction):
+ * those that name it (mail_message_users: to, from or about it) and any addressed to its email
+ * address. A queued digest to a friend that carries the account's moments is cancelled with them
+ * (its other news stay on the friend's feed). A message being sent at this very moment may still go
+ * out; its row is gone all the same. Answers how many were deleted.
+ */
+export async function deleteMailOf(conn: Db, user: { id: number; email: string }): Promise<number> {
+  return conn("mail_messages")
+    .whereIn("id", conn("mail_message_users").where("user_id", user.id).select("mail_message_id"))
+    .orWhereRaw("lower(to_address) = ?", [user.email.trim().toLowerCase()])
+    .delete();
+}
+
+/** How long a sent message is kept (to look into "it never arrived"); digests hold photo thumbnails. */
+export const SENT_MAIL_KEEP_DAYS = 7;
+
+/** Deletes the messages sent more than SENT_MAIL_KEEP_DAYS ago (a job of the housekeeping). Answers how many. */
+export async function purgeSentMail(now: Date = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - SENT_MAIL_KEEP_DAYS * 24 * 60 * 60_000).toISOString();
+  return writeTransaction((trx) => trx("mail_messages").where("status", "sent").andWhere("sent_at", "<", before).delete());
 }

@@ -234,12 +234,24 @@ export function whereOwnedBy(qb: Knex.QueryBuilder, column: string, userId: Valu
   return qb.where(column, userId);
 }
 
-/**
- * The kids that are the user's to export (docs/spec.md, Your data): those the user owns. Kids of
- * friends that the user may see are theirs to export, not this user's. Co-parents change this here.
- */
+/** The kids the user owns (not those they co-parent): what deleting the account takes with it. */
 export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value, kids = "kids"): Knex.QueryBuilder {
   return qb.where(`${kids}.user_id`, userId);
+}
+
+/**
+ * The moments that are the user's to export (docs/spec.md §2 "Your data", docs/decisions/0023):
+ * every moment of a kid the user owns, and the moments the user posted on a kid they co-parent
+ * (the other parent's are theirs to export). Moments of friends' kids are never the user's. The
+ * query must join the moment's kid (`kids`, or `tables.kids`). The kids of the export are
+ * whereKidParentIs's.
+ */
+export function whereMomentExportedBy(qb: Knex.QueryBuilder, userId: Value, tables: { moments?: string; kids?: string } = {}): Knex.QueryBuilder {
+  const kids = tables.kids ?? "kids";
+  const moments = tables.moments ?? "daily_logs";
+  return qb.where((w) =>
+    w.where(`${kids}.user_id`, userId).orWhere((co) => co.where(`${moments}.posted_by`, userId).andWhere((p) => parentOf(p, userId, kids))),
+  );
 }
 
 // ---- the facts --------------------------------------------------------------------------------

@@ -4,7 +4,12 @@ import { verifyPassword, hasPassword } from "~/lib/password.server";
 import { isStored, listStored } from "~/images/test-fixtures.server";
 import { cookieFor, makeUser } from "../../tests/helpers";
 import { userReferenceColumns, userTraces } from "../../tests/user-traces";
-import { insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
+import { insertBlock, insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
+import { sendDueDigests } from "~/mail/digest.server";
+import { saveEmailPreferences } from "./email-preferences.server";
+import { createInvitation } from "./invitations.server";
+import { requestSignInLink } from "./sign-in-links.server";
+import { getUserById } from "./users.server";
 import { changePassword, deleteAccount, EMAIL_CHANGES_TOO_MANY, getAccount, updateProfile, FRESH_SIGN_IN_MS } from "./account.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { createSession, endOtherSessions, endSessionByHandle, getSessionUser, LAST_SEEN_EVERY_MS, listSessions } from "./sessions.server";
@@ -234,12 +239,43 @@ describe("deleteAccount", () => {
       { ...submission, user_id: 0, action: "signup", token: "other", result_id: friend.id },
     ]);
 
+    // mail (no foreign key from mail_messages to users): a digest to the user (sent already), a
+    // friend's queued digest that carries the user's moments and comment, the user's invitation
+    // email, a friend's invitation to the user's address, a sign-in link; and the friend's own link, which stays
+    const origin = "http://moments.test";
+    const past = new Date(Date.now() - 1000).toISOString();
+    for (const u of [gone, friend]) {
+      await saveEmailPreferences(u.id, { digest: "daily", hour: 8 });
+      await db()("email_preferences").where("user_id", u.id).update({ next_digest_at: past, last_digest_at: "1970-01-01T00:00:00.000Z" });
+    }
+    expect(await sendDueDigests(new Date(), origin)).toBe(2);
+    await db()("mail_messages").where({ kind: "digest", to_address: gone.email }).update({ status: "sent", sent_at: new Date().toISOString() });
+    const friendsDigest = await db()("mail_messages").where({ kind: "digest", to_address: friend.email }).first("id", "status", "text_body");
+    expect(friendsDigest).toMatchObject({ status: "queued", text_body: expect.stringContaining("First steps") });
+    expect(friendsDigest.text_body).toContain(`Hello from ${gone.username}`);
+    expect(await createInvitation((await getUserById(gone.id))!, { email: "grandma@example.com", note: "Come and see Elsa" }, origin)).toMatchObject({ ok: true });
+    expect(await createInvitation((await getUserById(friend.id))!, { email: gone.email }, origin)).toMatchObject({ ok: true });
+    await requestSignInLink(gone.email, { reset: false, origin, address: "192.0.2.1" });
+    await requestSignInLink(friend.email, { reset: false, origin, address: "192.0.2.2" });
+    const mailIds: number[] = await db()("mail_messages").pluck("id");
+    expect(mailIds).toHaveLength(6);
+    // an in-app notification each way, a block
+    await db()("notifications").insert([
+      { user_id: gone.id, kind: "like", actor_id: friend.id, moment_id: moment, created_at: new Date().toISOString() },
+      { user_id: friend.id, kind: "comment", actor_id: gone.id, moment_id: friendMoment, created_at: new Date().toISOString() },
+    ]);
+    await insertBlock(gone, asker);
+
     expect((await userTraces(gone)).length).toBeGreaterThan(5);
     expect(await requireKid(friend.id, kid, "view")).toMatchObject({ ok: true });
 
     expect(await deleteAccount(gone.id, { password: "secret1" })).toEqual({ ok: true });
 
     expect(await userTraces(gone)).toEqual([]);
+    // of the six messages only the friend's own sign-in link is left
+    expect(await db()("mail_messages").select("kind", "to_address")).toEqual([{ kind: "sign-in", to_address: friend.email }]);
+    // the friend's invitation to the user's address stays the friend's, without the address
+    expect(await db()("invitations").where("inviter_id", friend.id).pluck("email")).toEqual([null]);
     expect(await db()("submissions").whereIn("result_id", [gone.id, friend.id]).andWhere("action", "signup").pluck("result_id")).toEqual([friend.id]);
     for (const key of [picture.key, kidPhoto.key, logPhoto.key]) expect(await isStored(key)).toBe(false);
     // every photo left in the store belongs to an images row, none of them the user's

@@ -3,9 +3,11 @@ import { query } from "~/lib/query.server";
 import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server";
 import { withinLimit } from "~/lib/limits.server";
 import { withImageTransaction } from "~/images/storage.server";
+import { deleteMailOf } from "~/mail/queue.server";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
 import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
 import { deleteSubmissionsOf } from "./submissions.server";
+import { forgetInvitedAddress } from "./invitations.server";
 import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
 
@@ -107,8 +109,9 @@ export function isFreshSignIn(signedInAt: string | null | undefined, now = Date.
  * Deletes the account and everything that is the user's, in ONE transaction: the users row (the
  * database cascades to sessions, kids, their moments, likes and comments on them, the user's own
  * likes and comments, friendships, and every table that references users with ON DELETE CASCADE),
- * and the rows of every photo the user owns. Photo files go after the commit, through the photo
- * store. Friends lose access at once: the rows are gone.
+ * the rows of every photo the user owns, and every mail message to, from or about the user (queued
+ * or sent: deleteMailOf), and the address from other users' invitations to it. Photo files go after the commit, through the photo store. Friends lose
+ * access at once: the rows are gone.
  *
  * `proof`: the password (an account with one), or for an account without a password the time its
  * current session signed in (within FRESH_SIGN_IN_MS). Refused: not-found, invalid (password).
@@ -129,6 +132,9 @@ export async function deleteAccount(
     await handOverSharedKids(trx, userId);
     const images: number[] = await trx("images").where("owner_id", userId).pluck("id");
     await deleteSubmissionsOf(trx, userId); // no foreign key to users there
+    // mail to, from or about the user, queued or sent (a friend's queued digest with their moments is cancelled)
+    await deleteMailOf(trx, { id: userId, email: row.email_normalized });
+    await forgetInvitedAddress(trx, row.email_normalized);
     await trx("users").where("id", userId).delete();
     await dropImages(images);
   });

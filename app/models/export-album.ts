@@ -4,7 +4,8 @@ import type { ExportData, ExportKid } from "./export.server";
 // The offline album of the export (docs/spec.md §2 "Your data"): static HTML pages that open from
 // the unzipped folder with no server and no JavaScript: relative links only, CSS inline, every
 // text escaped. `index.html` lists the kids; `kids/<name>.html` shows a kid's moments, newest
-// first, with the kid's age on the day, the photo, likes and comments.
+// first by the moment's own date (as the kid's page), with the kid's age on that day, the
+// milestone, the photos, likes and comments.
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -28,6 +29,7 @@ a{color:#6b2fa3}
 .photo-grid{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
 .photo-grid img{width:100%;aspect-ratio:1;object-fit:cover}
 .meta{color:#5b5363;font-size:.9rem;margin:.25rem 0}
+.milestone{display:inline-block;background:#f1e6fa;color:#4b1f78;border-radius:999px;padding:.1rem .6rem;font-size:.85rem;margin:0}
 .content{white-space:pre-wrap}
 .comments{list-style:none;padding:0;border-top:1px solid #e3dbe9;margin-top:.75rem}
 .comments li{padding:.4rem 0}
@@ -90,7 +92,7 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
   const moments = kid.moments.length
     ? kid.moments
         .map((m) => {
-          const age = ageText(kid.birth_date, m.date);
+          const age = ageText(kid.birth_date, m.taken_on);
           // several photos: a grid (docs/decisions/0030-several-photos-per-moment.md), each with its alt text
           const imgs = m.photos.map((p) => `<img src="${up(p.file)}" alt="${escapeHtml(p.alt ?? m.title)}" width="${p.photo.width}" height="${p.photo.height}" loading="lazy">`);
           const photos = m.photos.length > 1 ? `<p class="photo-grid">${imgs.join("")}</p>` : imgs.map((i) => `<p>${i}</p>`).join("");
@@ -100,7 +102,8 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
                 .map((c) => `<li><strong>${escapeHtml(c.by)}</strong>: ${escapeHtml(c.comment)}</li>`)
                 .join("")}</ul>`
             : "";
-          return `<article class="moment"><h2>${escapeHtml(m.title)}</h2><p class="meta">${escapeHtml(formatCalendarDate(m.date))}${
+          const milestone = m.milestone ? `<p class="milestone">Milestone: ${escapeHtml(m.milestone)}</p>` : "";
+          return `<article class="moment"><h2>${escapeHtml(m.title)}</h2>${milestone}<p class="meta">${escapeHtml(formatCalendarDate(m.taken_on))}${
             age ? ` · ${escapeHtml(kid.name)} was ${escapeHtml(age)}` : ""
           }</p>${photos}<p class="content">${escapeHtml(m.content)}</p>${likes}${comments}</article>`;
         })
@@ -114,6 +117,7 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
       ageText(kid.birth_date, data.today) ? ` · ${escapeHtml(ageText(kid.birth_date, data.today))} today` : ""
     }</p>
 ${kid.photo ? `<p><img src="${up(kid.photo.file)}" alt="${escapeHtml(kid.name)}" style="max-width:16rem"></p>` : ""}
+${kid.role === "co-parent" ? `<p class="meta">You co-parent ${escapeHtml(kid.name)}: here are the moments you posted. The other parent's are in their own export.</p>` : ""}
 ${moments}`,
   );
 }

@@ -8,7 +8,7 @@ import { photoStore, type PhotoStore } from "~/images/photo-store.server";
 import { withNewImage } from "~/images/storage.server";
 import { readStored } from "~/images/test-fixtures.server";
 import { makeUser } from "../../tests/helpers";
-import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "../../tests/unit/friends-fixtures";
+import { insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "../../tests/unit/friends-fixtures";
 import { exportZip } from "./export-zip.server";
 import { safeName } from "./export.server";
 
@@ -67,13 +67,29 @@ describe("the export ZIP", () => {
     const again = await insertMoment(elsa, "First steps", p2.imageId);
     const odd = await insertMoment(elsa, 'A/B: "what?" <b>', p3.imageId);
     await insertMoment(elsa, "No photo today");
-    await db()("daily_logs").whereIn("id", [first, again]).update({ created_at: "2024-06-06T10:00:00.000Z" });
-    await db()("daily_logs").where("id", odd).update({ created_at: "2024-07-01T10:00:00.000Z" });
+    // a moment's date is the parent's (taken_on), not the day it was posted: names, order and ages follow it
+    await db()("daily_logs").where("id", first).update({ taken_on: "2024-06-06", created_at: "2024-08-02T10:00:00.000Z", milestone: "First steps" });
+    await db()("daily_logs").where("id", again).update({ taken_on: "2024-06-06", created_at: "2024-08-01T10:00:00.000Z" });
+    await db()("daily_logs").where("id", odd).update({ taken_on: "2024-07-01", created_at: "2024-06-01T10:00:00.000Z" });
+    // a moment with three photos, each with its alt text
+    const beachPhotos = [await storePhoto("log", me.id, "#a11"), await storePhoto("log", me.id, "#a22"), await storePhoto("log", me.id, "#a33")];
+    const beach = await insertMoment(elsa, "Beach day", beachPhotos[0]!.imageId);
+    await db()("daily_logs").where("id", beach).update({ taken_on: "2024-06-20", photo_count: 3 });
+    await db()("moment_photos").insert(beachPhotos.map((p, position) => ({ daily_log_id: beach, image_id: p.imageId, position, alt: `Sand ${position + 1}` })));
     await insertLike(first, friend);
     await insertComment(first, friend, "So proud of her <3");
     // the friend's family: visible to me, but theirs to export
     const theirPhoto = await storePhoto("log", friend.id, "#def");
     await insertMoment(await insertKid(friend, "Anna"), "Their day", theirPhoto.imageId);
+    // a kid I co-parent: the moment I posted is mine to export, the owner's is theirs
+    const otto = await makeUser({ first_name: "Otto", last_name: "Owner" });
+    const bea = await insertKid(otto, "Bea");
+    await insertCoParent(bea, me, "accepted");
+    const mySwim = await storePhoto("log", otto.id, "#c01");
+    const swim = await insertMoment(bea, "Swim", mySwim.imageId);
+    await db()("daily_logs").where("id", swim).update({ taken_on: "2024-05-05", posted_by: me.id });
+    const ottosPhoto = await storePhoto("log", otto.id, "#c02");
+    await insertMoment(bea, "Otto's own", ottosPhoto.imageId);
 
     const zip = await exportZip(me.id);
     expect(zip).not.toBeNull();
@@ -84,9 +100,14 @@ describe("the export ZIP", () => {
     expect(names).toEqual([
       "data.json",
       "index.html",
+      "kids/bea.html",
       "kids/elsa.html",
+      "photos/2024-05-05 Bea - Swim.webp",
       "photos/2024-06-06 Elsa - First steps (2).webp",
       "photos/2024-06-06 Elsa - First steps.webp",
+      "photos/2024-06-20 Elsa - Beach day (2).webp",
+      "photos/2024-06-20 Elsa - Beach day (3).webp",
+      "photos/2024-06-20 Elsa - Beach day.webp",
       "photos/2024-07-01 Elsa - A B what b.webp",
       "photos/Elsa.webp",
       "profile-picture.webp",
@@ -97,29 +118,55 @@ describe("the export ZIP", () => {
     expect(file("profile-picture.webp").equals(await largest(picture))).toBe(true);
     expect(file("photos/Elsa.webp").equals(await largest(kidPhoto))).toBe(true);
     expect(file("photos/2024-07-01 Elsa - A B what b.webp").equals(await largest(p3))).toBe(true);
-    const steps = [file("photos/2024-06-06 Elsa - First steps.webp"), file("photos/2024-06-06 Elsa - First steps (2).webp")];
-    const [b1, b2] = [await largest(p1), await largest(p2)];
-    expect((steps[0]!.equals(b1) && steps[1]!.equals(b2)) || (steps[0]!.equals(b2) && steps[1]!.equals(b1))).toBe(true);
-    const theirPhotoBytes = await largest(theirPhoto);
-    expect([...files.values()].some((b) => theirPhotoBytes.equals(b))).toBe(false);
+    // the newer post of the two namesakes comes first (same date: then by creation), so it keeps the plain name
+    expect(file("photos/2024-06-06 Elsa - First steps.webp").equals(await largest(p1))).toBe(true);
+    expect(file("photos/2024-06-06 Elsa - First steps (2).webp").equals(await largest(p2))).toBe(true);
+    expect(file("photos/2024-06-20 Elsa - Beach day.webp").equals(await largest(beachPhotos[0]!))).toBe(true);
+    expect(file("photos/2024-06-20 Elsa - Beach day (2).webp").equals(await largest(beachPhotos[1]!))).toBe(true);
+    expect(file("photos/2024-06-20 Elsa - Beach day (3).webp").equals(await largest(beachPhotos[2]!))).toBe(true);
+    expect(file("photos/2024-05-05 Bea - Swim.webp").equals(await largest(mySwim))).toBe(true);
+    for (const other of [theirPhoto, ottosPhoto]) {
+      const bytes = await largest(other);
+      expect([...files.values()].some((b) => bytes.equals(b))).toBe(false);
+    }
 
     const data = JSON.parse(file("data.json").toString("utf8"));
     expect(data.account).toMatchObject({ id: me.id, username: me.username, email: me.email, first_name: "Maria", profile_picture: "profile-picture.webp" });
     expect(data.friends).toEqual([{ name: "Fred Friend", username: friend.username }]);
-    expect(data.kids).toHaveLength(1);
+    expect(data.kids.map((k: { name: string; role: string }) => [k.name, k.role])).toEqual([
+      ["Elsa", "owner"],
+      ["Bea", "co-parent"],
+    ]);
     expect(data.kids[0]).toMatchObject({ name: "Elsa", birth_date: "2020-05-06", relationship: "Mom", photo: "photos/Elsa.webp" });
     const moments = data.kids[0].moments;
-    expect(moments.map((m: { title: string; date: string }) => [m.date, m.title])).toEqual([
+    // newest first by the moment's own date, then by creation (as the kid's page)
+    expect(moments.map((m: { title: string; taken_on: string }) => [m.taken_on, m.title])).toEqual([
       [expect.any(String), "No photo today"],
       ["2024-07-01", 'A/B: "what?" <b>'],
+      ["2024-06-20", "Beach day"],
       ["2024-06-06", "First steps"],
       ["2024-06-06", "First steps"],
     ]);
     const withComment = moments.find((m: { id: number }) => m.id === first);
+    expect(withComment).toMatchObject({
+      taken_on: "2024-06-06",
+      created_at: "2024-08-02T10:00:00.000Z",
+      milestone: "First steps",
+      audience: "everyone",
+      posted_by: "Maria Lopez",
+      photos: [{ file: "photos/2024-06-06 Elsa - First steps.webp", alt: "First steps" }],
+    });
     expect(withComment.likes).toEqual([{ by: "Fred Friend", created_at: expect.any(String) }]);
     expect(withComment.comments).toEqual([{ by: "Fred Friend", comment: "So proud of her <3", created_at: expect.any(String), updated_at: expect.any(String) }]);
-    expect(withComment.photos[0]).toMatch(/^photos\/2024-06-06 Elsa - First steps( \(2\))?\.webp$/);
+    expect(moments.find((m: { id: number }) => m.id === again).milestone).toBeNull();
+    expect(moments.find((m: { id: number }) => m.id === beach).photos).toEqual([
+      { file: "photos/2024-06-20 Elsa - Beach day.webp", alt: "Sand 1" },
+      { file: "photos/2024-06-20 Elsa - Beach day (2).webp", alt: "Sand 2" },
+      { file: "photos/2024-06-20 Elsa - Beach day (3).webp", alt: "Sand 3" },
+    ]);
+    expect(data.kids[1].moments.map((m: { title: string; posted_by: string }) => [m.title, m.posted_by])).toEqual([["Swim", "Maria Lopez"]]);
     expect(JSON.stringify(data)).not.toContain("Anna");
+    expect(JSON.stringify(data)).not.toContain("Otto's own");
 
     const index = file("index.html").toString("utf8");
     expect(index).toContain('href="kids/elsa.html"');
@@ -128,9 +175,15 @@ describe("the export ZIP", () => {
     expect(page).toContain("So proud of her &lt;3");
     expect(page).toContain('src="../photos/2024-06-06%20Elsa%20-%20First%20steps.webp"');
     expect(page).toContain("A/B: &quot;what?&quot; &lt;b&gt;");
-    expect(page).toMatch(/Elsa was 4 years, 1 month, 0 days/);
-    expect(page.indexOf("A/B")).toBeLessThan(page.indexOf("First steps")); // newest first
+    expect(page).toMatch(/6 June 2024 · Elsa was 4 years, 1 month, 0 days/); // the age on the moment's date, not on the day it was posted
+    expect(page).toContain("Milestone: First steps");
+    expect(page).toContain('alt="Sand 2"');
+    expect(page.indexOf("A/B")).toBeLessThan(page.indexOf("Beach day")); // newest first by the moment's date
+    expect(page.indexOf("Beach day")).toBeLessThan(page.indexOf("First steps"));
     expect(page).not.toMatch(/<script/);
+    const beaPage = file("kids/bea.html").toString("utf8");
+    expect(beaPage).toContain("Swim");
+    expect(beaPage).not.toContain("Otto");
   });
 
   it("safeName keeps names readable and safe", () => {

@@ -1,19 +1,20 @@
 import { query } from "~/lib/query.server";
-import { config } from "~/lib/config.server";
-import { todayInZone } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { displayName } from "~/lib/names";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
-import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
+import type { Audience } from "~/forms/circles";
+import { whereKidParentIs, whereMomentExportedBy, whereOwnedBy } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friendships.server";
+import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./moments.server";
 
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
-// kids the user owns (access module: whereKidOwnedBy; friends' kids are theirs to export) with
-// their moments, likes and comments, and the friends' names. app/models/export-zip.server.ts
-// streams it as a ZIP. A moment is shaped in ONE place (shapeMoment): a new field of moments
-// (several photos, a date taken, milestones) is added there and reaches data.json and the album.
+// kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to
+// export) with their moments (whereMomentExportedBy: all of an owned kid's, the ones the user posted
+// on a co-parented kid), likes and comments, and the friends' names.
+// app/models/export-zip.server.ts streams it as a ZIP. Moments are read with the moments model's
+// columns (momentColumns, momentFromRow) and shaped in ONE place (shapeMoment) for data.json and the album.
 
 /** `alt`: a moment photo's alt text (docs/decisions/0030-several-photos-per-moment.md). */
 export type ExportPhoto = { photo: Photo; file: string; alt?: string };
@@ -24,10 +25,16 @@ export type ExportMoment = {
   id: number;
   title: string;
   content: string;
-  /** The calendar date of the moment (YYYY-MM-DD, in the configured time zone). */
-  date: string;
+  /** The moment's own date (YYYY-MM-DD, chosen by the parent): file names, order and ages use it. */
+  taken_on: string;
+  /** The milestone's label, or null. */
+  milestone: string | null;
+  audience: Audience;
+  /** Who posted it (the owner or a co-parent), by name; null: a deleted account. */
+  posted_by: string | null;
   created_at: string;
   updated_at: string;
+  /** Every photo, in the moment's order. */
   photos: ExportPhoto[];
   likes: ExportLike[];
   comments: ExportComment[];
@@ -37,9 +44,11 @@ export type ExportKid = {
   name: string;
   birth_date: string;
   relationship: string;
+  /** "owner", or "co-parent": then only the moments the user posted are in the export. */
+  role: "owner" | "co-parent";
   created_at: string;
   photo: ExportPhoto | null;
-  /** Newest first. */
+  /** Newest first (their date, then creation), as the kid's page. */
   moments: ExportMoment[];
 };
 export type ExportData = {
@@ -67,44 +76,33 @@ const accountOf = query<{ id: number }>((p, k) =>
 );
 
 const kidsOf = query<{ id: number }>((p, k) =>
-  whereKidOwnedBy(k("kids"), p("id"))
+  whereKidParentIs(k("kids"), p("id"))
     .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
     .orderBy("kids.id", "asc")
-    .select("kids.id", "kids.name", "kids.birth_date", "kids.relationship", "kids.created_at", ...photoColumns("kid_images", "kid")),
+    .select("kids.id", "kids.user_id", "kids.name", "kids.birth_date", "kids.relationship", "kids.created_at", ...photoColumns("kid_images", "kid")),
 );
 
+/** The exported moments: the moments model's columns and order (MOMENT_ORDER), kid by kid, with the poster's name. */
 const momentsOf = query<{ id: number }>((p, k) =>
-  whereKidOwnedBy(k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id"), p("id"))
-    .leftJoin("images as log_images", "log_images.id", "daily_logs.image_id")
-    .orderBy([
-      { column: "daily_logs.kid_id", order: "asc" },
-      { column: "daily_logs.created_at", order: "desc" },
-      { column: "daily_logs.id", order: "desc" },
-    ])
-    .select(
-      "daily_logs.id",
-      "daily_logs.kid_id",
-      "daily_logs.title",
-      "daily_logs.content",
-      "daily_logs.created_at",
-      "daily_logs.updated_at",
-      ...photoColumns("log_images", "log"),
-    ),
+  whereMomentExportedBy(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id"), p("id"))
+    .leftJoin("users as poster", "poster.id", "daily_logs.posted_by")
+    .orderBy([{ column: "daily_logs.kid_id", order: "asc" }, ...MOMENT_ORDER])
+    .select([...momentColumns, "poster.username as poster_username", "poster.first_name as poster_first_name", "poster.last_name as poster_last_name"]),
 );
 
-/** Every photo of the user's kids' moments, in each moment's order (several per moment). */
+/** Every photo of the exported moments, in each moment's order (several per moment). */
 const photosOf = query<{ id: number }>((p, k) =>
-  whereKidOwnedBy(
+  whereMomentExportedBy(
     k("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
     p("id"),
   )
     .join("images as log_images", "log_images.id", "moment_photos.image_id")
     .orderBy([{ column: "moment_photos.daily_log_id" }, { column: "moment_photos.position" }, { column: "moment_photos.id" }])
-    .select("moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log")),
+    .select("moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log_image")),
 );
 
 const likesOf = query<{ id: number }>((p, k) =>
-  whereKidOwnedBy(
+  whereMomentExportedBy(
     k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
     p("id"),
   )
@@ -114,7 +112,7 @@ const likesOf = query<{ id: number }>((p, k) =>
 );
 
 const commentsOf = query<{ id: number }>((p, k) =>
-  whereKidOwnedBy(
+  whereMomentExportedBy(
     commentsQuery(k).join("daily_logs", "daily_logs.id", "comments.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
     p("id"),
   )
@@ -151,34 +149,32 @@ export class FileNames {
   }
 }
 
-/** The one place a moment is shaped for the export (see the top of this file). */
-function shapeMoment(
-  row: Row,
-  kidName: string,
-  tz: string,
-  names: FileNames,
-  likes: ExportLike[],
-  comments: ExportComment[],
-  photoRows: Row[] = [],
-): ExportMoment {
-  const created = String(row.created_at);
-  const date = todayInZone(tz, new Date(created));
-  const title = String(row.title);
-  const first = photoFromRow(row, "log");
+/**
+ * The one place a moment is shaped for the export (see the top of this file). Its photos are named
+ * `{taken_on} {kid} - {title}.webp`; the 2nd and 3rd photo (or a namesake moment's) get " (2)", " (3)".
+ */
+function shapeMoment(row: Row, kidName: string, names: FileNames, likes: ExportLike[], comments: ExportComment[], photoRows: Row[] = []): ExportMoment {
+  const moment = momentFromRow(row);
   // every photo in order (moment_photos), or the one of daily_logs.image_id
   const all = photoRows.length
-    ? photoRows.map((r) => ({ photo: photoFromRow(r, "log")!, alt: String(r.alt) })).filter((p) => p.photo)
-    : first
-      ? [{ photo: first, alt: title }]
+    ? photoRows.flatMap((r) => {
+        const photo = photoFromRow(r, "log_image");
+        return photo ? [{ photo, alt: String(r.alt) }] : [];
+      })
+    : moment.photo
+      ? [{ photo: moment.photo, alt: moment.photos[0]?.alt ?? moment.title }]
       : [];
-  const base = safeName(`${date} ${kidName} - ${title}`, 120);
+  const base = safeName(`${moment.taken_on} ${kidName} - ${moment.title}`, 120);
   return {
-    id: Number(row.id),
-    title,
-    content: String(row.content),
-    date,
-    created_at: created,
-    updated_at: String(row.updated_at),
+    id: moment.id,
+    title: moment.title,
+    content: moment.content,
+    taken_on: moment.taken_on,
+    milestone: moment.milestone,
+    audience: moment.audience,
+    posted_by: row.poster_username == null ? null : person({ username: row.poster_username, first_name: row.poster_first_name, last_name: row.poster_last_name }),
+    created_at: moment.created_at,
+    updated_at: moment.updated_at,
     photos: all.map(({ photo, alt }) => ({ photo, alt, file: names.take("photos/", base, ".webp") })),
     likes,
     comments,
@@ -198,7 +194,6 @@ function group<T>(rows: Row[], key: string, shape: (r: Row) => T): Map<number, T
 
 /** Everything of `userId` that goes into the export; null when there is no such user. */
 export async function loadExport(userId: number): Promise<ExportData | null> {
-  const tz = config().timeZone;
   const account = await accountOf.first<Row>({ id: userId });
   if (!account) return null;
   const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists] = await Promise.all([
@@ -225,6 +220,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
       name,
       birth_date: String(r.birth_date),
       relationship: String(r.relationship),
+      role: Number(r.user_id) === userId ? "owner" : "co-parent",
       created_at: String(r.created_at),
       photo: photo ? { photo, file: names.take("photos/", safeName(name), ".webp") } : null,
       moments: [],
@@ -235,7 +231,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     const kid = byId.get(Number(row.kid_id));
     if (!kid) continue;
     const id = Number(row.id);
-    kid.moments.push(shapeMoment(row, kid.name, tz, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)));
+    kid.moments.push(shapeMoment(row, kid.name, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)));
   }
   return {
     exported_at: new Date().toISOString(),
@@ -275,7 +271,7 @@ export function exportJson(data: ExportData): string {
       kids: data.kids.map((k) => ({
         ...k,
         photo: file(k.photo),
-        moments: k.moments.map((m) => ({ ...m, photos: m.photos.map((p) => p.file) })),
+        moments: k.moments.map((m) => ({ ...m, photos: m.photos.map((p) => ({ file: p.file, alt: p.alt ?? m.title })) })),
       })),
       friends: data.friends,
     },

@@ -149,7 +149,7 @@ export async function createInvitation(
     );
     // not to an address whose account is in a block with the inviter (nothing says so)
     if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
-      await enqueueMail(trx, invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }));
+      await enqueueMail(trx, { ...invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }), users: [inviter.id] });
     }
     return id;
   });
@@ -284,7 +284,8 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
             ttlMs: EMAILED_LINK_MINUTES * 60_000,
             invitationId: invitation.id,
           });
-          await enqueueMail(trx, signInLinkMail({ to: email, url: origin + signInLinkPath(link.token), reset: false, invitationUrl: origin + invitationPath(token) }));
+          const mail = signInLinkMail({ to: email, url: origin + signInLinkPath(link.token), reset: false, invitationUrl: origin + invitationPath(token) });
+          await enqueueMail(trx, { ...mail, users: [Number(existing.id), invitation.inviterId] });
           return { ok: true, joined: null };
         }
         const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
@@ -335,4 +336,13 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
     throw error;
   }
   return { ok: true, inviterName: link.inviterName ?? "" };
+}
+
+/**
+ * A deleted account's address leaves other users' invitations (docs/spec.md "Delete my account"):
+ * an invitation someone sent to it stays theirs (its link still works) but no longer names the
+ * address. On `conn`, the deleting transaction.
+ */
+export async function forgetInvitedAddress(conn: Db, email: string): Promise<void> {
+  await conn("invitations").whereRaw("lower(email) = ?", [normalizeEmail(email)]).update({ email: null });
 }

@@ -25,8 +25,18 @@ export const SIGN_IN_LINK_MESSAGES = {
   tooManyFriendLinks: "You have made as many links as one person may in a day. Try again tomorrow.",
 } as const;
 
-/** The link's path for a token. */
-export const signInLinkPath = (token: string) => `/login/link/${token}`;
+/**
+ * The link's path for a token; `then: "delete"` leads to the account's delete page once used (a
+ * password-less account confirms its deletion by signing in again: docs/spec.md "Delete my account").
+ */
+export const signInLinkPath = (token: string, then?: LinkThen) => `/login/link/${token}${then ? `?then=${then}` : ""}`;
+
+/** Where a used link may lead besides the default (a fixed list: never a URL from the request). */
+export type LinkThen = "delete";
+export const LINK_THEN: Record<LinkThen, string> = { delete: "/settings/delete" };
+export function linkThen(value: string | null): LinkThen | undefined {
+  return value === "delete" ? value : undefined;
+}
 
 /** A new link row on `conn`; answers the token (shown once, never stored). */
 export async function insertSignInLink(
@@ -61,19 +71,40 @@ const userIdByEmail = query<{ email: string }>((p, k) => k("users").where("email
  */
 export async function requestSignInLink(emailInput: string, opts: { reset: boolean; origin: string; address: string }): Promise<void> {
   const email = normalizeEmail(emailInput);
-  const perAccount = await withinLimit("signInLinkPerAccount", email);
-  const perAddress = await withinLimit("signInLinkPerAddress", opts.address);
-  if (!perAccount || !perAddress) return;
+  if (!(await linkWithinLimits(email, opts.address))) return;
   const user = await userIdByEmail.first<{ id: number; email: string; is_demo: unknown }>({ email });
   if (!user || Boolean(user.is_demo)) return;
+  await queueEmailedLink({ id: Number(user.id), email: user.email }, { reset: opts.reset, origin: opts.origin });
+}
+
+async function linkWithinLimits(email: string, address: string): Promise<boolean> {
+  const perAccount = await withinLimit("signInLinkPerAccount", email);
+  const perAddress = await withinLimit("signInLinkPerAddress", address);
+  return perAccount && perAddress;
+}
+
+async function queueEmailedLink(user: { id: number; email: string }, opts: { reset: boolean; origin: string; then?: LinkThen }): Promise<void> {
   await writeTransaction(async (trx) => {
-    const link = await insertSignInLink(trx, {
-      userId: Number(user.id),
-      purpose: opts.reset ? "reset" : "sign-in",
-      ttlMs: EMAILED_LINK_MINUTES * 60_000,
-    });
-    await enqueueMail(trx, signInLinkMail({ to: user.email, url: opts.origin + signInLinkPath(link.token), reset: opts.reset }));
+    const link = await insertSignInLink(trx, { userId: user.id, purpose: opts.reset ? "reset" : "sign-in", ttlMs: EMAILED_LINK_MINUTES * 60_000 });
+    const mail = signInLinkMail({ to: user.email, url: opts.origin + signInLinkPath(link.token, opts.then), reset: opts.reset, deleting: opts.then === "delete" });
+    await enqueueMail(trx, { ...mail, users: [user.id] });
   });
+}
+
+export const DELETE_LINK_TOO_MANY = "You have asked for as many sign-in links as one may for now. Try again in an hour.";
+
+/**
+ * "Email me a sign-in link" on the delete page of a signed-in account without a password: a link to
+ * its own address that signs in again and leads back to the delete page, where the fresh sign-in
+ * confirms the deletion (FRESH_SIGN_IN_MS, app/models/account.server.ts). Same limits as any
+ * emailed link. Refused: not-found, too-many.
+ */
+export async function emailDeleteConfirmLink(userId: number, opts: { origin: string; address: string }): Promise<Result<{ email: string }>> {
+  const user = await getUserById(userId);
+  if (!user) return notFound("User not found");
+  if (!(await linkWithinLimits(normalizeEmail(user.email), opts.address))) return tooMany(DELETE_LINK_TOO_MANY);
+  await queueEmailedLink({ id: user.id, email: user.email }, { reset: false, origin: opts.origin, then: "delete" });
+  return { ok: true, email: user.email };
 }
 
 /**

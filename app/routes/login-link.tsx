@@ -1,12 +1,13 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-link";
 import { SubmitButton } from "~/components/forms";
-import { readSignInLink, signInLinkPath, useSignInLink } from "~/models/sign-in-links.server";
+import { LINK_THEN, linkThen, readSignInLink, signInLinkPath, useSignInLink } from "~/models/sign-in-links.server";
 import { startSession } from "~/web/auth.server";
 
 // /login/link/:token: a sign-in link (emailed, or made by a parent for an invited relative).
 // Opening it shows one button; the POST uses the link. Mail scanners and link previews open links
 // with GET, so a GET never uses one up. Used, expired or unknown: a clear page, never an error.
+// `?then=delete` (a link asked for on the delete page) leads back there once used.
 
 /** Where a "Forgot your password?" link leads once used: the settings page's password form. */
 export const AFTER_RESET = "/settings#password";
@@ -21,7 +22,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const used = await useSignInLink(params.token);
   // the page now says why: its own path (with JavaScript the request's path is the data URL, "….data")
   if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
-  const to = used.purpose === "reset" ? AFTER_RESET : "/my-kids-list";
+  const then = linkThen(new URL(request.url).searchParams.get("then"));
+  const to = used.purpose === "reset" ? AFTER_RESET : then ? LINK_THEN[then] : "/my-kids-list";
   return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user) } });
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as settings from "./settings";
 import * as del from "./settings-delete";
+import * as loginLink from "./login-link";
+import { db } from "~/lib/db.server";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 import { getAccount } from "~/models/account.server";
 import { listSessions } from "~/models/sessions.server";
@@ -72,5 +74,42 @@ describe("/settings/delete", () => {
     expect(ok.headers.get("Location")).toBe("/?deleted=1");
     expect(ok.headers.get("Set-Cookie")).toMatch(/sm_session=;/);
     expect(await getAccount(u.id)).toBeNull();
+  });
+
+  it("an account without a password: 'Email me a sign-in link' sends a link that signs in again and leads back here, where deleting then works", async () => {
+    const u = await makeUser();
+    await db()("users").where("id", u.id).update({ password_hash: "" });
+    const cookie = await cookieFor(u);
+    // a session that signed in long ago
+    await db()("sessions").where("user_id", u.id).update({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() });
+    const page = await del.loader(args(req("/settings/delete", { cookie })));
+    expect(page).toMatchObject({ hasPassword: false, signedInRecently: false, email: u.email });
+    expect(page.summary).toContain("your invitations and sign-in links, and the emails to you, from you or about your moments");
+    const refused = (await post(del, "/settings/delete", cookie, {})) as Answer;
+    expect(refused.init?.status).toBe(400);
+    expect(await getAccount(u.id)).not.toBeNull();
+
+    const asked = (await post(del, "/settings/delete", cookie, { intent: "email-link" })) as Response;
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get("Location")).toBe("/settings/delete?sent=1");
+    const [mail] = await db()("mail_messages").where("to_address", u.email);
+    expect(mail.text_body).toContain("then you can delete your account within 10 minutes");
+    const path = /http:\/\/[^/\s]+(\/login\/link\/[A-Za-z0-9_-]+\?then=delete)/.exec(mail.text_body)![1]!;
+
+    const used = (await loginLink.action(args(req(path, { form: {} }), { token: path.split("/")[3]!.split("?")[0]! }))) as Response;
+    expect(used.status).toBe(303);
+    expect(used.headers.get("Location")).toBe("/settings/delete");
+    const fresh = used.headers.get("Set-Cookie")!.split(";")[0]!;
+    expect((await del.loader(args(req("/settings/delete", { cookie: fresh })))).signedInRecently).toBe(true);
+    const ok = (await post(del, "/settings/delete", fresh, {})) as Response;
+    expect(ok.headers.get("Location")).toBe("/?deleted=1");
+    expect(await getAccount(u.id)).toBeNull();
+  });
+
+  it("a sign-in link leads only where the fixed list says (then=delete), never to a URL from the request", async () => {
+    const { linkThen } = await import("~/models/sign-in-links.server");
+    expect(linkThen("delete")).toBe("delete");
+    expect(linkThen("https://evil.test/")).toBeUndefined();
+    expect(linkThen(null)).toBeUndefined();
   });
 });

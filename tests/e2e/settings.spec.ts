@@ -6,10 +6,17 @@ import sharp from "sharp";
 import yauzl from "yauzl";
 import type { Page } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, logIn, signUp, test } from "./utils";
+import { closeE2eDb, e2eDb } from "./friends-helpers";
+import { mailTo } from "./mail";
 
 // docs/spec.md §2 "Settings" and "Your data", end to end with JavaScript on and off: each field
 // changed after a validation error, another session signed out, the export downloaded and its
-// offline album opened from disk (file://), and an account deleted.
+// offline album opened from disk (file://), and an account deleted (with a password, and without
+// one: confirmed by an emailed sign-in link).
+
+test.afterAll(async () => {
+  await closeE2eDb();
+});
 
 async function openSettings(page: Page) {
   await page.locator("details.profile-menu summary").click();
@@ -190,5 +197,32 @@ test.describe("settings", () => {
     await page.getByLabel("Password").fill(account.password);
     await page.getByRole("button", { name: "Log In" }).click();
     await expect(page.locator(".error-summary")).toContainText("Invalid email or password.");
+  });
+
+  test("delete an account without a password: an emailed sign-in link confirms it", async ({ page, browser }) => {
+    const account = await signUp(page);
+    // as an account made by an invitation, without a password, whose session signed in an hour ago
+    const user = await e2eDb()("users").where("email_normalized", account.email.toLowerCase()).first("id");
+    await e2eDb()("users").where("id", user.id).update({ password_hash: "" });
+    await e2eDb()("sessions").where("user_id", user.id).update({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() });
+    await openSettings(page);
+    await page.getByRole("link", { name: "Delete my account" }).click();
+    await expect(page.getByText("your invitations and sign-in links")).toBeVisible();
+    await expect(page.getByLabel("Your password")).toHaveCount(0);
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await expect(page).toHaveURL(/\/settings\/delete\?sent=1$/);
+    await expect(page.getByRole("status").filter({ hasText: `We have sent a sign-in link to ${account.email}` })).toBeVisible();
+    await expectAccessible(page, browser);
+
+    const mail = await mailTo(account.email);
+    const url = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}\?then=delete/.exec(mail.text ?? "")![0];
+    await page.goto(url);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/settings\/delete$/);
+    await expect(page.getByText("You signed in a moment ago: you can delete your account now")).toBeVisible();
+    await page.getByRole("button", { name: "Delete my account and everything in it" }).click();
+    await expect(page).toHaveURL(/\/\?deleted=1$/);
+    await expect(page.getByText("Your account and everything in it have been deleted.")).toBeVisible();
+    expect(await e2eDb()("users").where("id", user.id).first()).toBeUndefined();
   });
 });
