@@ -52,15 +52,12 @@ export async function down(knex) {
   await knex.schema.dropTableIfExists("blocks");
   await knex.schema.dropTableIfExists("co_parents");
   await knex.schema.alterTable("friendships", (t) => {
-    t.dropChecks(["friendships_low_circle", "friendships_high_circle", "friendships_low_relationship", "friendships_high_relationship"]);
     t.dropColumns("low_circle", "high_circle", "low_relationship", "high_relationship");
   });
   await knex.schema.alterTable("kids", (t) => {
-    t.dropChecks(["kids_default_audience"]);
     t.dropColumn("default_audience");
   });
   await knex.schema.alterTable("daily_logs", (t) => {
-    t.dropChecks(["daily_logs_audience"]);
     t.dropForeign(["posted_by"]);
     t.dropColumns("audience", "posted_by");
   });

@@ -18,7 +18,6 @@ export async function up(knex) {
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
   await knex.schema.alterTable("invitations", (t) => {
-    t.dropChecks(["invitations_circle", "invitations_relationship"]);
     t.dropColumns("circle", "relationship");
   });
 }
