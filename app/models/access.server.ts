@@ -17,13 +17,26 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // - The owner and co-parents change a kid and its moments ("change"); only the owner removes the
 //   kid or manages its co-parents ("own"); only its author changes a comment.
 //
-// Everything that depends on who is asking asks here: the guards (requireKid, requireMoment,
-// requireCommentAuthor, canViewImage) for one thing, whereKidVisibleTo and whereMomentVisibleTo
-// for lists. The guards read their facts (co-parent row, friendship and its circle, the moment's
-// audience) in ONE query whose conditions are the same functions the lists use (parentOf,
-// acceptedBetween, ownerFilesAsFamily). The friendship condition is on the ordered pair
-// user_low/user_high (UNIQUE, so one index lookup). The friendships table is otherwise only the
-// state machine's (app/models/friendships.server.ts).
+// Everything that depends on who is asking asks here: the guards for one thing (requireKid,
+// requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriendshipParty,
+// requireInvitationOwner, requireInvitedFriend), the conditions for lists (whereKidVisibleTo,
+// whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
+// whereKidOwnedBy; visibleKidIds for lists across families), the blocks' answers
+// (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy) and the access state of conditional
+// pages (accessStamp). The guards read their facts (co-parent row, friendship and its circle, the
+// moment's audience) in ONE query whose conditions are the same functions the lists use (parentOf,
+// acceptedBetween, ownerFilesAsFamily).
+//
+// The friendship has ONE SQL form here: the ordered pair user_low/user_high with status
+// "accepted". acceptedBetween tests it for a pair (both orders, each one lookup of the UNIQUE
+// (user_low, user_high) index); acceptedFriendIds (accepted rows) and accessStamp (rows of any
+// status) list the viewer's rows from both sides instead (user_low = viewer by that index,
+// user_high = viewer by the (user_high, status) index), so the feed starts from the viewer's few
+// friendships (docs/decisions/0028-moment-dates-and-feed.md). The user_id/friend_id columns say
+// who sent the request: only the state machine reads them (app/models/friendships.server.ts).
+// Outside this module that state machine is the only code that touches the friendships table
+// (besides the migrations and the demo seed); what other modules need of it (a block ends it, a
+// side's circle, the friend count) is a function there.
 //
 // The guards answer the access facts or a Refusal (app/models/refusal.ts) in the API's words
 // (docs/api.md); callers may reword it (likes and comments have their own messages). Without
@@ -34,6 +47,7 @@ export const ACCESS_MESSAGES = {
   kidNotFound: "Kid not found",
   momentNotFound: "Daily log not found",
   commentNotFound: "Comment not found",
+  friendshipNotFound: "Friendship not found",
   notAuthorized: "You are not authorized",
 } as const;
 
@@ -114,21 +128,30 @@ export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids =
 }
 
 /**
+ * The ids of `viewerId`'s accepted friends, as a subquery on the ordered pair: the other side of
+ * each accepted row where the viewer is `user_low` (the UNIQUE (user_low, user_high) index) or
+ * `user_high` (the (user_high, status) index). The same pairs as acceptedBetween, listed from the
+ * viewer's side instead of tested against an owner.
+ */
+function acceptedFriendIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
+  return k
+    .select("friendships.user_high")
+    .from("friendships")
+    .where("friendships.user_low", viewerId)
+    .andWhere("friendships.status", "accepted")
+    .unionAll((q) => q.select("friendships.user_low").from("friendships").where("friendships.user_high", viewerId).andWhere("friendships.status", "accepted"));
+}
+
+/**
  * The ids of the kids `viewerId` may see, as a subquery that starts from the viewer's own rows
  * (their kids, their accepted friends' kids, their accepted co-parent roles) instead of testing
  * every kid: the same set as whereKidVisibleTo, for lists across families (the feed) that would
- * otherwise scan the kids table. Friends by the (user_id, status) and (friend_id, status) indexes.
+ * otherwise scan the kids table.
  */
 export function visibleKidIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
-  const friends = k
-    .select("friendships.friend_id")
-    .from("friendships")
-    .where("friendships.user_id", viewerId)
-    .andWhere("friendships.status", "accepted")
-    .unionAll((q) => q.select("friendships.user_id").from("friendships").where("friendships.friend_id", viewerId).andWhere("friendships.status", "accepted"));
   return k("kids as visible_kids")
     .select("visible_kids.id")
-    .where((w) => w.where("visible_kids.user_id", viewerId).orWhereIn("visible_kids.user_id", friends))
+    .where((w) => w.where("visible_kids.user_id", viewerId).orWhereIn("visible_kids.user_id", acceptedFriendIds(k, viewerId)))
     .unionAll((q) => q.select("co_parents.kid_id").from("co_parents").where("co_parents.user_id", viewerId).andWhere("co_parents.status", "accepted"));
 }
 
@@ -436,6 +459,25 @@ export async function canViewImage(viewerId: number, image: ImageRef): Promise<b
   return false;
 }
 
+const friendshipParties = query<{ id: number }>((p, k) =>
+  k("friendships").where("friendships.id", p("id")).first("friendships.status", "friendships.user_low", "friendships.user_high"),
+);
+
+export type FriendshipGrant = { ok: true; friendshipId: number; side: "low" | "high"; accepted: boolean };
+
+/**
+ * May `viewerId` change their own side of this friendship (file the other in a circle, give a
+ * relationship; app/models/circles.server.ts)? Its two parties only, whatever its status; `side`
+ * says which of the ordered pair's columns are theirs, `accepted` whether the friendship is.
+ */
+export async function requireFriendshipParty(viewerId: number, friendshipId: number, conn?: Db): Promise<FriendshipGrant | Refusal> {
+  const row = await friendshipParties.first({ id: friendshipId }, { conn });
+  if (!row) return notFound(ACCESS_MESSAGES.friendshipNotFound);
+  const side = Number(row.user_low) === viewerId ? "low" : Number(row.user_high) === viewerId ? "high" : null;
+  if (!side) return forbidden(ACCESS_MESSAGES.notAuthorized);
+  return { ok: true, friendshipId, side, accepted: row.status === "accepted" };
+}
+
 // ---- invitations and sign-in links (issue #16) -------------------------------------------------
 
 const invitationOwner = query<{ id: number }>((p, k) => k("invitations").where("invitations.id", p("id")).first("invitations.inviter_id"));
@@ -475,8 +517,8 @@ export async function requireInvitedFriend(viewerId: number, friendId: number, c
 // change, a co-parent role or a block gives the page a new tag even where the rows on it stay.
 const accessStampQuery = query<{ viewer: number }>((p, k) =>
   k.queryBuilder().select(
-    k.raw("(select count(*) from friendships where friendships.user_id = ? or friendships.friend_id = ?) as friendships", [p("viewer"), p("viewer")]),
-    k.raw("(select max(friendships.updated_at) from friendships where friendships.user_id = ? or friendships.friend_id = ?) as friendships_at", [
+    k.raw("(select count(*) from friendships where friendships.user_low = ? or friendships.user_high = ?) as friendships", [p("viewer"), p("viewer")]),
+    k.raw("(select max(friendships.updated_at) from friendships where friendships.user_low = ? or friendships.user_high = ?) as friendships_at", [
       p("viewer"),
       p("viewer"),
     ]),

@@ -6,6 +6,7 @@ import { withImageTransaction } from "~/images/storage.server";
 import { deleteMailOf } from "~/mail/queue.server";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
 import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
+import { countFriends } from "./friendships.server";
 import { deleteSubmissionsOf } from "./submissions.server";
 import { forgetInvitedAddress } from "./invitations.server";
 import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
@@ -176,19 +177,12 @@ const ownedCounts = query<{ id: number }>((p, k) =>
     .first(k.raw("count(distinct kids.id) as kids"), k.raw("count(daily_logs.id) as moments")),
 );
 const photoCount = query<{ id: number }>((p, k) => k("images").where("images.owner_id", p("id")).first(k.raw("count(*) as n")));
-const friendCount = query<{ id: number }>((p, k) =>
-  k("friendships")
-    .where("friendships.status", "accepted")
-    .andWhere((w) => w.where("friendships.user_low", p("id")).orWhere("friendships.user_high", p("id")))
-    .first(k.raw("count(*) as n")),
-);
-
 /** What deleting the account takes with it, counted for the confirm page. */
 export async function accountSummary(userId: number): Promise<{ kids: number; moments: number; photos: number; friends: number }> {
   const [owned, photos, friends] = await Promise.all([
     ownedCounts.first<{ kids: number | string; moments: number | string }>({ id: userId }),
     photoCount.first<{ n: number | string }>({ id: userId }),
-    friendCount.first<{ n: number | string }>({ id: userId }),
+    countFriends(userId),
   ]);
-  return { kids: Number(owned?.kids ?? 0), moments: Number(owned?.moments ?? 0), photos: Number(photos?.n ?? 0), friends: Number(friends?.n ?? 0) };
+  return { kids: Number(owned?.kids ?? 0), moments: Number(owned?.moments ?? 0), photos: Number(photos?.n ?? 0), friends };
 }

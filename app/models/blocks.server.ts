@@ -1,7 +1,7 @@
 import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { photoColumns } from "~/images/photo-sql.server";
-import { parseUserId, publicUserFromRow } from "./friendships.server";
+import { endFriendshipBetween, parseUserId, publicUserFromRow } from "./friendships.server";
 import { invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 
@@ -35,7 +35,7 @@ export async function blockUser(blockerId: number, blockedInput: unknown): Promi
     await writeTransaction(async (trx) => {
       const exists = await trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).first("id");
       if (!exists) await trx("blocks").insert({ blocker_id: blockerId, blocked_id: blockedId, show_comments: false, created_at: nowIso() });
-      await trx("friendships").where({ user_low: Math.min(blockerId, blockedId), user_high: Math.max(blockerId, blockedId) }).delete();
+      await endFriendshipBetween(trx, blockerId, blockedId);
       // co-parent rows where one of the two owns the kid and the other is (or was invited as) its co-parent
       for (const [owner, other] of [
         [blockerId, blockedId],

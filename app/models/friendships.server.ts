@@ -1,9 +1,8 @@
 import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
-import type { FriendLabel } from "~/forms/circles";
+import type { Circle, FriendLabel, FriendRelationship } from "~/forms/circles";
 import { isBlockedBetween } from "./access.server";
-import { labelColumns, labelFromRow } from "./circles.server";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
 import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
@@ -19,7 +18,10 @@ import { submissionOnce } from "./submissions.server";
 // One row per pair of users in either direction: friendships.user_low/user_high (the ordered pair)
 // are UNIQUE, so two simultaneous requests cannot both land. Who may see whose kids is decided in
 // access.server.ts from the same table (accepted rows only); this module and that one are the only
-// ones that read it.
+// ones that read or write it (docs/decisions/0012-refusal-and-access-module.md). What other modules
+// need of it is a function here: the row a block ends (endFriendshipBetween), a side's circle
+// (setFriendshipLabel, behind the access module's requireFriendshipParty), the friend count of the
+// account page (countFriends).
 
 export type FriendshipStatus = "pending" | "accepted" | "denied";
 export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "accepted", "denied"];
@@ -82,6 +84,24 @@ function friendshipFromRow(row: Record<string, unknown>): Friendship {
     status: row.status as FriendshipStatus,
   };
 }
+
+/** The caller's side of a friendships row (selected with `labelColumns`). */
+export function labelFromRow(row: Record<string, unknown>, viewerId: number): FriendLabel {
+  const low = Number(row.user_low) === viewerId;
+  return {
+    circle: String(low ? row.low_circle : row.high_circle) as Circle,
+    relationship: ((low ? row.low_relationship : row.high_relationship) as FriendRelationship | null) ?? null,
+  };
+}
+
+/** The friendships columns `labelFromRow` needs, for table alias `t`. */
+export const labelColumns = (t: string) => [
+  `${t}.user_low`,
+  `${t}.low_circle`,
+  `${t}.high_circle`,
+  `${t}.low_relationship`,
+  `${t}.high_relationship`,
+];
 
 const friendshipById = query<{ id: number }>((p, k) => k("friendships").where("id", p("id")).first(friendshipColumns));
 
@@ -277,6 +297,33 @@ export async function deleteFriendship(
   return { ok: true, friendship: current };
 }
 
+/**
+ * A block (app/models/blocks.server.ts) ends any friendship between `a` and `b`, whatever its
+ * status, on `conn` (the block's transaction).
+ */
+export async function endFriendshipBetween(conn: Db, a: number, b: number): Promise<void> {
+  await conn("friendships").where({ user_low: Math.min(a, b), user_high: Math.max(a, b) }).delete();
+}
+
+/**
+ * `viewerId`, on side `side` of the friendship `friendshipId` (as the access module's
+ * requireFriendshipParty found it), files the other as `label`, on `conn`. Conditional: only while
+ * the friendship is still there, still accepted and the viewer still on that side. Answers the
+ * number of rows changed (0: not any more).
+ */
+export async function setFriendshipLabel(
+  conn: Db,
+  viewerId: number,
+  friendshipId: number,
+  side: "low" | "high",
+  label: FriendLabel,
+): Promise<number> {
+  const columns = side === "low" ? { low_circle: label.circle, low_relationship: label.relationship } : { high_circle: label.circle, high_relationship: label.relationship };
+  return conn("friendships")
+    .where({ id: friendshipId, status: "accepted", [side === "low" ? "user_low" : "user_high"]: viewerId })
+    .update({ ...columns, updated_at: nowIso() });
+}
+
 // ---- reads ----------------------------------------------------------------------------------
 
 const friendshipsOf = query<{ viewerId: number }>((p, k) =>
@@ -379,6 +426,19 @@ export async function relationsWith(viewerId: number, others: number[]): Promise
     out.set(other, status === "accepted" ? "friends" : status === "denied" ? "denied" : sent ? "sent" : "received");
   }
   return out;
+}
+
+const acceptedCount = query<{ userId: number }>((p, k) =>
+  k("friendships")
+    .where("friendships.status", "accepted")
+    .andWhere((w) => w.where("friendships.user_low", p("userId")).orWhere("friendships.user_high", p("userId")))
+    .first(k.raw("count(*) as n")),
+);
+
+/** How many accepted friends `userId` has (the account deletion page's summary). One query. */
+export async function countFriends(userId: number): Promise<number> {
+  const row = await acceptedCount.first<{ n: number | string }>({ userId });
+  return Number(row?.n ?? 0);
 }
 
 const pendingRequest = query<{ senderId: number; friendId: number }>((p, k) =>

@@ -7,7 +7,8 @@ import { acceptInvitation, createInvitation, INVITATION_MESSAGES, joinByInvitati
 import { createFriendSignInLink, readSignInLink, requestSignInLink, useSignInLink } from "./sign-in-links.server";
 import { getUserWithPasswordByEmail } from "./users.server";
 import { blockUser } from "./blocks.server";
-import { labelFromRow, setFriendLabel } from "./circles.server";
+import { setFriendLabel } from "./circles.server";
+import { labelFromRow } from "./friendships.server";
 import { makeUser } from "../../tests/helpers";
 import { resetEnvCache } from "../../server/env.mjs";
 

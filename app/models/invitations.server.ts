@@ -63,17 +63,22 @@ function stateOf(row: Record<string, unknown>, now: string): InvitationState {
   return String(row.expires_at) <= now ? "expired" : "pending";
 }
 
-const invitationColumns = [
+/** The columns `stateOf` and `presetFromRow` read, with the id and note: every read of an invitation selects them. */
+const invitationStateColumns = [
   "invitations.id",
   "invitations.note",
-  "invitations.email",
-  "invitations.created_at",
   "invitations.expires_at",
   "invitations.accepted_at",
   "invitations.accepted_by",
   "invitations.revoked_at",
   "invitations.circle",
   "invitations.relationship",
+];
+
+const invitationColumns = [
+  ...invitationStateColumns,
+  "invitations.email",
+  "invitations.created_at",
   "friend.username as friend_username",
   "friend.first_name as friend_first_name",
   "friend.last_name as friend_last_name",
@@ -180,20 +185,7 @@ const invitationByHash = query<{ hash: string }>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where("invitations.token_hash", p("hash"))
-    .first(
-      "invitations.id",
-      "invitations.inviter_id",
-      "invitations.note",
-      "invitations.expires_at",
-      "invitations.accepted_at",
-      "invitations.accepted_by",
-      "invitations.revoked_at",
-      "invitations.circle",
-      "invitations.relationship",
-      "inviter.username",
-      "inviter.first_name",
-      "inviter.last_name",
-    ),
+    .first(...invitationStateColumns, "invitations.inviter_id", "inviter.username", "inviter.first_name", "inviter.last_name"),
 );
 
 /** What an invitation link is (the page a link opens): its state and, while pending, who sent it. */

@@ -19,6 +19,7 @@ describe("moments on SQLite", () => {
   });
 
   it("reads the feed from the visible kids' ranges of the kid index, never the whole table (docs/decisions/0028-*)", async () => {
+    // and the viewer's friends from both sides of the ordered pair by index (docs/decisions/0012-*)
     const plans: string[] = [];
     const cases = [
       [feedQueries.first, { viewer: 1, limit: 21 }],
@@ -31,6 +32,9 @@ describe("moments on SQLite", () => {
     for (const detail of plans) {
       expect(detail).toMatch(/SEARCH daily_logs USING (COVERING )?INDEX daily_logs_kid_taken \(kid_id=\?/);
       expect(detail).not.toMatch(/SCAN daily_logs/);
+      expect(detail).toMatch(/SEARCH friendships USING (COVERING )?INDEX friendships_user_low_user_high_unique \(user_low=\?\)/);
+      expect(detail).toMatch(/SEARCH friendships USING (COVERING )?INDEX friendships_user_high_status \(user_high=\?/);
+      expect(detail).not.toMatch(/SCAN friendships/);
     }
   });
 });

@@ -5,17 +5,14 @@ import type { Route } from "./+types/login-email";
 import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
 import { SignInLinkSchema } from "~/forms/invite";
 import { requestSignInLink } from "~/models/sign-in-links.server";
-import { clientAddress, requireAnonymous } from "~/web/auth.server";
+import { anonymousPageLoader, clientAddress, requireAnonymous } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/request.server";
 
 // /login/email: "Email me a sign-in link", and with ?reset=1 "Forgot your password?" (the same
 // link; afterwards the user is sent to set a new password). The answer is the same whether or not
 // the address has an account (docs/spec.md "Sign-in links").
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
-  return null;
-}
+export const loader = anonymousPageLoader;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);

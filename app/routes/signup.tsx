@@ -2,16 +2,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/signup";
 import { SignupForm } from "~/components/auth-forms";
-import { checkSignupAllowed, clientAddress, LoginError, requireAnonymous, startSession } from "~/web/auth.server";
+import { anonymousPageLoader, checkSignupAllowed, clientAddress, LoginError, requireAnonymous, startSession } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { signUp } from "~/models/users.server";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
-  return null;
-}
+export const loader = anonymousPageLoader;
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireAnonymous(request);

@@ -87,6 +87,12 @@ export async function requireAnonymous(request: Request): Promise<void> {
   if (await getUser(request)) throw redirect("/");
 }
 
+/** The loader of a page only for visitors who are not signed in, with nothing to load (sign-up, sign-in link). */
+export async function anonymousPageLoader({ request }: { request: Request }): Promise<null> {
+  await requireAnonymous(request);
+  return null;
+}
+
 /** Set-Cookie header value starting a new session for `user`. */
 export async function startSession(request: Request, user: Pick<User, "id">): Promise<string> {
   const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"));

@@ -683,6 +683,8 @@ describe("the guards, called directly", () => {
     ownerId: number;
     kidImageId: number;
     momentImageId: number;
+    /** Each viewer's friendship with the owner (none for the stranger and the owner). */
+    friendships: Partial<Record<GuardViewer, number>>;
   };
 
   beforeAll(async () => {
@@ -691,18 +693,30 @@ describe("the guards, called directly", () => {
       { id: number }
     >;
     const { owner } = users;
-    await insertFriendship(users.pending, owner, "pending");
-    await insertFriendship(users.denied, owner, "denied");
-    await insertFriendship(owner, users.invited, "pending");
-    await insertFriendship(owner, users.friend, "accepted");
-    await insertFriendship(users.fan, owner, "accepted");
+    const friendships = {
+      pending: await insertFriendship(users.pending, owner, "pending"),
+      denied: await insertFriendship(users.denied, owner, "denied"),
+      invited: await insertFriendship(owner, users.invited, "pending"),
+      friend: await insertFriendship(owner, users.friend, "accepted"),
+      fan: await insertFriendship(users.fan, owner, "accepted"),
+    };
     const kidImage = await storePhoto("kid", owner.id, "#3a7");
     const momentImage = await storePhoto("log", owner.id, "#37a");
     const kidId = await insertKid(owner, "Guarded", kidImage.imageId);
     const momentId = await insertMoment(kidId, "Guarded moment", momentImage.imageId);
     const otherMomentId = await insertMoment(kidId, "Another moment");
     const commentId = await insertComment(momentId, users.friend);
-    g = { users, kidId, momentId, otherMomentId, commentId, ownerId: owner.id, kidImageId: kidImage.imageId, momentImageId: momentImage.imageId };
+    g = {
+      users,
+      kidId,
+      momentId,
+      otherMomentId,
+      commentId,
+      ownerId: owner.id,
+      kidImageId: kidImage.imageId,
+      momentImageId: momentImage.imageId,
+      friendships,
+    };
   });
 
   const access = () => import("~/models/access.server");
@@ -781,6 +795,29 @@ describe("the guards, called directly", () => {
       const id = g.users[viewer].id;
       expect((await kids.all({ viewer: id, owner: g.ownerId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
       expect((await moments.all({ viewer: id, moment: g.momentId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.momentId] : []);
+    });
+
+    it(`visibleKidIds (the feed's kids, from the viewer's side of the pair) holds the owner's kid for ${viewer} only when allowed`, async () => {
+      const { visibleKidIds } = await access();
+      const { query } = await import("~/lib/query.server");
+      const visible = query<{ viewer: number; kid: number }>((p, k) => k("kids").where("kids.id", p("kid")).whereIn("kids.id", visibleKidIds(k, p("viewer"))).select("kids.id"));
+      expect((await visible.all({ viewer: g.users[viewer].id, kid: g.kidId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
+    });
+
+    it(`requireFriendshipParty as ${viewer}: only the two parties, on their own side`, async () => {
+      const { requireFriendshipParty } = await access();
+      const id = g.users[viewer].id;
+      const notFound = { ok: false, kind: "not-found", message: "Friendship not found" };
+      expect(await requireFriendshipParty(id, 999999)).toEqual(notFound);
+      const own = g.friendships[viewer];
+      if (own !== undefined) {
+        expect(await requireFriendshipParty(id, own)).toEqual({ ok: true, friendshipId: own, side: id < g.ownerId ? "low" : "high", accepted: SEES[viewer] });
+        // the owner is the other party of the same row
+        expect(await requireFriendshipParty(g.ownerId, own)).toEqual({ ok: true, friendshipId: own, side: id < g.ownerId ? "high" : "low", accepted: SEES[viewer] });
+      }
+      // someone else's friendship (the friend's, or the pending one for the friend): not a party
+      const others = viewer === "friend" ? g.friendships.pending! : g.friendships.friend!;
+      if (viewer !== "owner") expect(await requireFriendshipParty(id, others)).toEqual(NOT_OWNER);
     });
   }
 });
