@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent, type InputHTMLAttributes } from "react";
+import { useEffect, useRef, useState, type ChangeEvent, type InputHTMLAttributes } from "react";
 import { chosenFileProblem } from "~/images/limits";
 import "~/styles/photos.css";
 
@@ -31,6 +31,13 @@ export const NO_PREVIEW = "This photo cannot be shown here, but it will be sent:
 
 export function PhotoPicker({ inputProps, previewAlt, onChange }: PhotoPickerProps) {
   const [preview, setPreview] = useState<Preview>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // A file chosen before the page's scripts started (a slow phone) is in the input already, and its
+  // change event went unheard: show its preview (or why not) as soon as the picker runs.
+  useEffect(() => {
+    const file = input.current?.files?.[0];
+    if (file) setPreview(previewOf(file));
+  }, []);
   // the object URL is released when replaced and when the picker goes away
   useEffect(() => {
     return () => {
@@ -43,6 +50,7 @@ export function PhotoPicker({ inputProps, previewAlt, onChange }: PhotoPickerPro
     <div className="photo-picker">
       <input
         {...inputProps}
+        ref={input}
         type="file"
         accept="image/*"
         className="picture-form__file"
