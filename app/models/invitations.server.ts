@@ -390,6 +390,16 @@ const acceptedBy = query<{ id: number; viewerId: number }>((p, k) =>
     .first("inviter.username", "inviter.first_name", "inviter.last_name"),
 );
 
+const acceptedByHash = query<{ hash: string; viewerId: number }>((p, k) =>
+  k("invitations")
+    .join("users as inviter", "inviter.id", "invitations.inviter_id")
+    .where({ "invitations.token_hash": p("hash"), "invitations.accepted_by": p("viewerId") })
+    .first("inviter.username", "inviter.first_name", "inviter.last_name"),
+);
+
+const inviterOf = (row: Record<string, unknown> | undefined) =>
+  row ? { inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }) } : null;
+
 /**
  * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is
  * used), filed on the inviter's side as the invitation presets. A block between them: the answer
@@ -399,14 +409,13 @@ const acceptedBy = query<{ id: number; viewerId: number }>((p, k) =>
  */
 export async function acceptInvitation(viewerId: number, token: string | undefined, opts: { token?: unknown } = {}): Promise<Result<{ inviterName: string }>> {
   if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
-  const once = await submissionOnce(viewerId, "accept", opts.token, () => [hashLinkToken(token)], async (id) => {
-    const row = await acceptedBy.first({ id, viewerId });
-    return row ? { inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }) } : null;
-  });
+  const once = await submissionOnce(viewerId, "accept", opts.token, () => [hashLinkToken(token)], async (id) => inviterOf(await acceptedBy.first({ id, viewerId })));
   if (once.first) return { ok: true, ...once.first };
   const link = await readInvitation(token);
   if (link.state !== "pending") {
-    const first = await once.winner();
+    // used by the viewer themself: a repeat (of this accept, or of the join that made the account
+    // and signed it in before its form was sent again) is done, not "already used"
+    const first = (await once.winner()) ?? inviterOf(await acceptedByHash.first({ hash: hashLinkToken(token), viewerId }));
     return first ? { ok: true, ...first } : conflict(INVITATION_MESSAGES.unusable);
   }
   if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);

@@ -305,6 +305,12 @@ describe("pages: a creating form sent twice with its token", () => {
     expect(first).toMatchObject({ status: 303, location: "/current/friends", username: expect.stringMatching(/^rosa\.perez/) });
     expect(await signedInAs(await post(token, fields))).toEqual(first);
     expect(await count("users", { email_normalized: email })).toBe(1);
+    // the repeat sent with the session the first answer set (the browser kept its cookie): done, not "already used"
+    const session = ((await post(token, fields)) as Response).headers.get("Set-Cookie")!.split(";")[0]!;
+    expect(await answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie: session, form: { ...fields, [SUBMISSION_FIELD]: token } }), { token: link })))).toEqual({
+      status: 303,
+      location: "/current/friends",
+    });
     // another token, or other content, after the link was used: the page that says it is used
     expect(await answer(() => post(newSubmissionToken(), fields) as Promise<unknown>)).toEqual({ status: 303, location: `/invite/${link}` });
     expect(await answer(() => post(token, { ...fields, name: "Someone Else" }) as Promise<unknown>)).toEqual({ status: 303, location: `/invite/${link}` });
@@ -332,8 +338,13 @@ describe("pages: a creating form sent twice with its token", () => {
     expect(first).toEqual({ status: 303, location: "/current/friends" });
     expect(await post(token)).toEqual(first);
     expect(await count("friendships", { user_id: inviter.id, friend_id: me.id })).toBe(1);
-    // without the token the second says the link is used
-    expect(await post("")).toEqual({ status: 303, location: `/invite/${link}` });
+    // an invitation the viewer used is done for them, token or not; for anyone else it is used
+    expect(await post("")).toEqual(first);
+    const someoneElse = await cookieFor(await makeUser());
+    expect(await answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie: someoneElse, form: { [SUBMISSION_FIELD]: token } }), { token: link })))).toEqual({
+      status: 303,
+      location: `/invite/${link}`,
+    });
     const other = await invitation();
     const together = newSubmissionToken();
     const both = await Promise.all([0, 1].map(() => answer(() => invitePage.action(args(req(`/invite/${other.token}`, { cookie, form: { [SUBMISSION_FIELD]: together } }), { token: other.token })))));
