@@ -84,7 +84,7 @@ export function handleError(error: unknown, { request, context }: { request: Req
 // Used by server/index.mjs (the process that serves this build) and the seed script.
 export { clientAddressContext } from "./lib/context";
 export { BodyTooLargeError, newRequestState, requestStateContext } from "./lib/request-state";
-export { BODY_LIMITS, pathKind } from "./web/request-guard.server";
+export { BODY_LIMITS, bodyLimit, pathKind } from "./web/request-guard.server";
 export { isCrossSiteRequest } from "./web/security.server";
 export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 // The periodic jobs (app/jobs/maintenance.server.ts): each once per period across every process and

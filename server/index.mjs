@@ -189,12 +189,14 @@ export async function startServer({ port = env().port, host = env().host, quiet 
       const staticPath = rejection ? null : decodeOrNull(url.pathname);
       if (staticPath !== null && serveStatic(req, res, staticPath)) return;
 
-      const isMultipart = /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "");
-      const limit = isMultipart ? limits.multipart : limits.text;
+      // a photo form's multipart body may be up to limits.multipart; any other body (a log-in
+      // form's multipart included) up to limits.text
+      const limit = entry.bodyLimit(url.pathname, req.headers["content-type"]);
+      const photoBody = limit > limits.text;
       const announced = Number(req.headers["content-length"] ?? 0);
-      // a multipart body over its limit is still read up to the drain limit, so the photo forms can
+      // a photo form's body over its limit is still read up to the drain limit, so the form can
       // name the photo that is too big; other bodies over their limit are refused unread
-      if (!state.rejection && announced > (isMultipart ? limits.drain : limit)) {
+      if (!state.rejection && announced > (photoBody ? limits.drain : limit)) {
         state.rejection = { status: 413, reason: `body of ${announced} bytes announced` };
       }
       if (announced > limits.drain) res.shouldKeepAlive = false; // never read that much

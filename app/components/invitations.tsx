@@ -3,7 +3,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import type { FieldMetadata } from "@conform-to/react";
-import { ErrorSummary, Field, FieldError, SelectField, SubmitButton, summaryErrors, TextareaField } from "./forms";
+import { ErrorSummary, Field, FieldError, SelectField, SubmissionToken, SubmitButton, summaryErrors, TextareaField, useSubmitOnce } from "./forms";
 import { InviteSchema } from "~/forms/invite";
 import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS } from "~/forms/circles";
 import type { Invitation } from "~/models/invitations.server";
@@ -95,11 +95,13 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
   });
   const errors = summaryErrors(fields as never, ["note", "email", "circle", "relationship"], form.errors, form.id);
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
+  const once = useSubmitOnce(navigation.state !== "idle");
   return (
     <>
       <ErrorSummary errors={errors} formId={form.id} />
-      <Form method="post" action="/current/friends" {...getFormProps(form)} className="stack invite-form">
+      <Form method="post" action="/current/friends" {...once(getFormProps(form))} className="stack invite-form">
         <input type="hidden" name="intent" value="invite" />
+        <SubmissionToken />
         <TextareaField meta={fields.note} label="Note (optional)" hint="Shown to them when they open the link." textareaProps={{ rows: 2, maxLength: 500 }} />
         <Field meta={fields.email} label="Their email address (optional)" hint="We email them the link. Leave it empty to send the link yourself." type="email" inputProps={{ autoComplete: "off", spellCheck: false }} />
         <CircleChoice meta={fields.circle} />

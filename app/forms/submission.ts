@@ -1,5 +1,6 @@
 // The one-time submission token of the creating forms (docs/decisions/0016-one-time-submissions.md).
-// Every form that creates something (sign-up, a kid, a moment, a friend request, a comment) carries
+// Every form that creates something (sign-up, a kid, a moment, a friend request, a comment, an
+// invitation link, a co-parent invitation, joining or accepting by invitation: the list is in 0016) carries
 // a random token in a hidden field; POST /api creates may send the same as an `Idempotency-Key`
 // header. The server runs a submission once per token: a repeat (a double click, a resent form)
 // answers the first result instead of a second row or a misleading error. Browser code imports this

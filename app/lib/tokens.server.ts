@@ -9,6 +9,17 @@ export function newLinkToken(): { token: string; hash: string } {
   return { token, hash: hashLinkToken(token) };
 }
 
+/**
+ * A link token that a repeat of the same one-time submission can make again (a double click on
+ * "Create invitation link" answers the first link, which is not stored): an HMAC of `purpose`, the
+ * user and the submission token with the session secret, 43 base64url characters like a random one.
+ * Only who knows the secret can make it from the (page-visible) submission token.
+ */
+export function repeatableLinkToken(purpose: string, userId: number, seed: string): { token: string; hash: string } {
+  const token = crypto.createHmac("sha256", config().sessionSecret).update(`${purpose}:${userId}:${seed}`).digest("base64url");
+  return { token, hash: hashLinkToken(token) };
+}
+
 export function hashLinkToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }

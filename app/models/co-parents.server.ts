@@ -1,8 +1,9 @@
-import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { parseUserId } from "./friendships.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
+import { submissionOnce } from "./submissions.server";
 
 // Co-parents of a kid (docs/spec.md §6). The kid's owner invites an accepted friend; the friend
 // accepts (or declines) on their side. An accepted co-parent may add moments, edit and delete any
@@ -23,25 +24,40 @@ export const CO_PARENT_MESSAGES = {
 export type CoParent = { id: number; username: string };
 export type CoParentInvitation = { id: number; kidId: number; kidName: string; ownerId: number; ownerUsername: string };
 
+const coParentRow = query<{ id: number; kidId: number }>((p, k) => k("co_parents").where({ id: p("id"), kid_id: p("kidId") }).first("user_id"));
+
 /**
  * The kid's owner invites `userInput` (a user id as the client wrote it). Refused in the contract's
  * order: no kid, not the owner (the access module's refusals), then nobody/oneself/not an accepted
  * friend (a block ends the friendship, so a blocked user is not one), then an invitation or role
- * that exists (conflict).
+ * that exists (conflict). `token`: the form's one-time submission token, or the Idempotency-Key
+ * (submissions.server.ts): a repeat answers the first invitation instead of "already invited".
  */
-export async function inviteCoParent(ownerId: number, kidId: number, userInput: unknown): Promise<Result<{ invitationId: number; userId: number }>> {
+export async function inviteCoParent(
+  ownerId: number,
+  kidId: number,
+  userInput: unknown,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ invitationId: number; userId: number; replayed?: true }>> {
   const access = await requireKid(ownerId, kidId, "own");
   if (!access.ok) return access;
   const userId = parseUserId(userInput);
   if (userId === null) return notFound(CO_PARENT_MESSAGES.userNotFound);
   if (userId === ownerId) return invalid(CO_PARENT_MESSAGES.self);
   if (!(await canSeeKidsOf(userId, ownerId))) return invalid(CO_PARENT_MESSAGES.notFriend);
+  const once = await submissionOnce(ownerId, "co-parent", opts.token, () => [kidId, userId], async (id) => {
+    const row = await coParentRow.first({ id, kidId });
+    return row && Number(row.user_id) === userId ? { invitationId: id, userId } : null;
+  });
+  if (once.first) return { ok: true, ...once.first, replayed: true };
   try {
-    const [row] = await writeTransaction((trx) =>
-      trx("co_parents").insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() }).returning("id"),
+    const id = await once.create(async (trx) =>
+      insertedId(await trx("co_parents").insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() }).returning("id")),
     );
-    return { ok: true, invitationId: Number(typeof row === "object" ? row.id : row), userId };
+    return { ok: true, invitationId: id, userId };
   } catch (error) {
+    const first = await once.winner(error);
+    if (first) return { ok: true, ...first, replayed: true };
     if (isUniqueViolation(error)) return conflict(CO_PARENT_MESSAGES.exists);
     if (isForeignKeyViolation(error)) return notFound(CO_PARENT_MESSAGES.userNotFound);
     throw error;

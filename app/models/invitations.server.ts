@@ -2,8 +2,9 @@ import crypto from "node:crypto";
 import { db, insertedId, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
-import { hashPassword } from "~/lib/password.server";
-import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.server";
+import { hashPassword, verifyPassword } from "~/lib/password.server";
+import { hashLinkToken, looksLikeLinkToken, newLinkToken, repeatableLinkToken } from "~/lib/tokens.server";
+import { parseSubmissionToken } from "~/forms/submission";
 import { withinLimit } from "~/lib/limits.server";
 import { displayName } from "~/lib/names";
 import { enqueueMail } from "~/mail/queue.server";
@@ -17,6 +18,7 @@ import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
 import { EMAILED_LINK_MINUTES, insertSignInLink, signInLinkPath } from "./sign-in-links.server";
 import { getUserById, insertUser, normalizeEmail, normalizeUsername, type User } from "./users.server";
+import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
 // Invitation links (issue #16.1; docs/decisions/0026-invitations-and-sign-in-links.md). A parent
 // makes one (note and email optional); the link carries a 256-bit token, only its sha256 is kept;
@@ -122,42 +124,70 @@ const invitationById = query<{ id: number }>((p, k) =>
   k("invitations").leftJoin("users as friend", "friend.id", "invitations.accepted_by").where("invitations.id", p("id")).first(invitationColumns),
 );
 
+const invitationHashById = query<{ id: number; inviterId: number }>((p, k) =>
+  k("invitations").where({ id: p("id"), inviter_id: p("inviterId") }).first("token_hash"),
+);
+
 /**
  * A new invitation from `inviter`; emailed when `input.email` is given (queued in the same
  * transaction). Answers it with its link (the only time the token is known). Limited per inviter
  * per day (INVITES_PER_DAY).
+ *
+ * `token`: the form's one-time submission token, or the Idempotency-Key (submissions.server.ts).
+ * A repeat (a double click) answers the first invitation and its link, and sends no second email:
+ * with a token, the link's token is made from it (repeatableLinkToken), so the repeat can show the
+ * same link although only its hash is kept.
  */
 export async function createInvitation(
   inviter: User,
   input: InviteInput,
   origin: string,
-): Promise<Result<{ invitation: Invitation; url: string }>> {
+  opts: { token?: unknown } = {},
+): Promise<Result<{ invitation: Invitation; url: string; replayed?: true }>> {
+  const seeded = (seed: string) => repeatableLinkToken("invitation", inviter.id, seed);
+  const once = await submissionOnce(inviter.id, "invitation", opts.token, () => [input], async (id) => {
+    const stored = await invitationHashById.first({ id, inviterId: inviter.id });
+    const seed = parseSubmissionToken(opts.token);
+    if (!stored || !seed) return null;
+    const { token, hash } = seeded(seed);
+    const row = hash === stored.token_hash ? await invitationById.first({ id }) : null;
+    return row ? { invitation: invitationFromRow(row), url: origin + invitationPath(token) } : null;
+  });
+  if (once.first) return { ok: true, ...once.first, replayed: true };
   if (!(await withinLimit("invitesPerUser", String(inviter.id)))) return tooMany(INVITATION_MESSAGES.tooMany);
-  const { token, hash } = newLinkToken();
+  const { token, hash } = once.token ? seeded(once.token) : newLinkToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();
   const url = origin + invitationPath(token);
-  const id = await writeTransaction(async (trx) => {
-    const id = insertedId(
-      await trx("invitations")
-        .insert({
-          inviter_id: inviter.id,
-          token_hash: hash,
-          note: input.note ?? null,
-          email: input.email ?? null,
-          circle: input.circle ?? "friends",
-          relationship: input.relationship ?? null,
-          created_at: now.toISOString(),
-          expires_at: expiresAt,
-        })
-        .returning("id"),
-    );
-    // not to an address whose account is in a block with the inviter (nothing says so)
-    if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
-      await enqueueMail(trx, { ...invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }), users: [inviter.id] });
-    }
-    return id;
-  });
+  let id: number;
+  try {
+    id = await once.create(async (trx) => {
+      const id = insertedId(
+        await trx("invitations")
+          .insert({
+            inviter_id: inviter.id,
+            token_hash: hash,
+            note: input.note ?? null,
+            email: input.email ?? null,
+            circle: input.circle ?? "friends",
+            relationship: input.relationship ?? null,
+            created_at: now.toISOString(),
+            expires_at: expiresAt,
+          })
+          .returning("id"),
+      );
+      // not to an address whose account is in a block with the inviter (nothing says so)
+      if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
+        await enqueueMail(trx, { ...invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }), users: [inviter.id] });
+      }
+      return id;
+    });
+  } catch (error) {
+    // the same submission at the same moment: its twin made the invitation (and the email)
+    const first = await once.winner(error);
+    if (first) return { ok: true, ...first, replayed: true };
+    throw error;
+  }
   const row = await invitationById.first({ id }, { conn: db() });
   return { ok: true, invitation: invitationFromRow(row!), url };
 }
@@ -247,17 +277,51 @@ function splitName(name: string): { first_name: string; last_name: string | null
 
 export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-email" };
 
+/** How long after a join its repeat (a double click) may still sign in an account that has no password. */
+export const JOIN_REPEAT_MS = 10 * 60_000;
+
+const answeredInvitation = query<{ id: number }>((p, k) =>
+  k("invitations")
+    .leftJoin("users", "users.id", "invitations.accepted_by")
+    .where("invitations.id", p("id"))
+    .first("invitations.accepted_at", "invitations.accepted_by", "users.password_hash"),
+);
+
 /**
  * Answers an invitation signed out: a new account (no password unless one is given), an accepted
  * friend of the inviter, in one transaction; the caller signs it in. If the address already has
  * an account, nothing says so: the invitation is used, that address is sent a sign-in link that
  * accepts it, and the answer is "check your email". A link that cannot be used any more: conflict.
+ *
+ * `token`: the form's one-time submission token (submissions.server.ts). A repeat of a join that
+ * went through (a double click on "Join") answers what the first answered: "check your email", or
+ * the account it made, to be signed in again; that only with the account's own password, or, for
+ * an account without one, within JOIN_REPEAT_MS of the join while it still has none (the used
+ * invitation link in the fingerprint is what proves it is the same person, as the link did).
  */
-export async function joinByInvitation(token: string | undefined, input: JoinInput, origin: string): Promise<Result<JoinOutcome>> {
+export async function joinByInvitation(
+  token: string | undefined,
+  input: JoinInput,
+  origin: string,
+  opts: { token?: unknown } = {},
+): Promise<Result<JoinOutcome>> {
   if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
   const email = normalizeEmail(input.email);
-  const password_hash = input.password ? await hashPassword(input.password) : "";
   const names = splitName(input.name);
+  const repeatOf = async (invitationId: number): Promise<JoinOutcome | null> => {
+    const row = await answeredInvitation.first({ id: invitationId });
+    if (!row?.accepted_at) return null;
+    if (!row.accepted_by) return { outcome: "check-email" };
+    const stored = String(row.password_hash ?? "");
+    const same = input.password
+      ? await verifyPassword(input.password, stored)
+      : stored === "" && Date.now() - Date.parse(String(row.accepted_at)) < JOIN_REPEAT_MS;
+    const user = same ? await getUserById(Number(row.accepted_by)) : null;
+    return user ? { outcome: "joined", user } : null;
+  };
+  const once = await submissionOnce(SIGNUP_USER, "join", opts.token, () => [hashLinkToken(token), email, input.name, Boolean(input.password)], repeatOf);
+  if (once.first) return { ok: true, ...once.first };
+  const password_hash = input.password ? await hashPassword(input.password) : "";
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const result = await writeTransaction(async (trx): Promise<Result<{ joined: number | null }>> => {
@@ -278,6 +342,7 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
           });
           const mail = signInLinkMail({ to: email, url: origin + signInLinkPath(link.token), reset: false, invitationUrl: origin + invitationPath(token) });
           await enqueueMail(trx, { ...mail, users: [Number(existing.id), invitation.inviterId] });
+          await once.claim(trx, invitation.id);
           return { ok: true, joined: null };
         }
         const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
@@ -285,14 +350,21 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
         await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
         await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
         await insertDefaultDigest(trx, userId);
+        await once.claim(trx, invitation.id);
         return { ok: true, joined: userId };
       });
-      if (!result.ok) return result;
+      if (!result.ok) {
+        // used already: by the first submission of this form (a double click)?
+        const first = await once.winner();
+        return first ? { ok: true, ...first } : result;
+      }
       if (result.joined === null) return { ok: true, outcome: "check-email" };
       const user = await getUserById(result.joined);
       if (!user) throw new Error("user vanished after joining");
       return { ok: true, outcome: "joined", user };
     } catch (error) {
+      const first = await once.winner(error);
+      if (first) return { ok: true, ...first };
       // a username (or the address) taken at the same moment: the transaction rolled back, so the
       // invitation is still unused; try again with another username
       if (!isUniqueViolation(error)) throw error;
@@ -304,14 +376,41 @@ export async function joinByInvitation(token: string | undefined, input: JoinInp
 /** Thrown inside the accepting transaction to undo it: a block stands between the two. */
 class NoFriendship extends Error {}
 
+const acceptedBy = query<{ id: number; viewerId: number }>((p, k) =>
+  k("invitations")
+    .join("users as inviter", "inviter.id", "invitations.inviter_id")
+    .where({ "invitations.id": p("id"), "invitations.accepted_by": p("viewerId") })
+    .first("inviter.username", "inviter.first_name", "inviter.last_name"),
+);
+
+const acceptedByHash = query<{ hash: string; viewerId: number }>((p, k) =>
+  k("invitations")
+    .join("users as inviter", "inviter.id", "invitations.inviter_id")
+    .where({ "invitations.token_hash": p("hash"), "invitations.accepted_by": p("viewerId") })
+    .first("inviter.username", "inviter.first_name", "inviter.last_name"),
+);
+
+const inviterOf = (row: Record<string, unknown> | undefined) =>
+  row ? { inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }) } : null;
+
 /**
  * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is
  * used), filed on the inviter's side as the invitation presets. A block between them: the answer
  * of a link that can no longer be used, and nothing changes (the link stays as it was).
+ * `token`: the form's one-time submission token; a repeat of an accept that went through (a double
+ * click on "Accept") answers the same success instead of "already used".
  */
-export async function acceptInvitation(viewerId: number, token: string | undefined): Promise<Result<{ inviterName: string }>> {
+export async function acceptInvitation(viewerId: number, token: string | undefined, opts: { token?: unknown } = {}): Promise<Result<{ inviterName: string }>> {
+  if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
+  const once = await submissionOnce(viewerId, "accept", opts.token, () => [hashLinkToken(token)], async (id) => inviterOf(await acceptedBy.first({ id, viewerId })));
+  if (once.first) return { ok: true, ...once.first };
   const link = await readInvitation(token);
-  if (link.state !== "pending" || !token) return conflict(INVITATION_MESSAGES.unusable);
+  if (link.state !== "pending") {
+    // used by the viewer themself: a repeat (of this accept, or of the join that made the account
+    // and signed it in before its form was sent again) is done, not "already used"
+    const first = (await once.winner()) ?? inviterOf(await acceptedByHash.first({ hash: hashLinkToken(token), viewerId }));
+    return first ? { ok: true, ...first } : conflict(INVITATION_MESSAGES.unusable);
+  }
   if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);
   try {
     const done = await writeTransaction(async (trx) => {
@@ -319,12 +418,18 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
       if (!invitation) return false;
       if (!(await befriendByInvitation(trx, invitation.inviterId, viewerId, invitation.preset))) throw new NoFriendship();
       await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
+      await once.claim(trx, invitation.id);
       return true;
     });
-    if (!done) return conflict(INVITATION_MESSAGES.unusable);
+    if (!done) {
+      const first = await once.winner();
+      return first ? { ok: true, ...first } : conflict(INVITATION_MESSAGES.unusable);
+    }
   } catch (error) {
     // not a conflict: the link itself is still pending (the page shows this message, not its state)
     if (error instanceof NoFriendship) return invalid(INVITATION_MESSAGES.unusable);
+    const first = await once.winner(error);
+    if (first) return { ok: true, ...first };
     throw error;
   }
   return { ok: true, inviterName: link.inviterName ?? "" };

@@ -19,7 +19,16 @@ import { parseSubmissionToken } from "~/forms/submission";
 // submission: it is created without a claim, never swallowed; so is a repeat whose first result is
 // gone. Nothing here knows of HTTP.
 
-export type SubmissionAction = "kid" | "moment" | "friend-request" | "comment" | "signup";
+export type SubmissionAction =
+  | "kid"
+  | "moment"
+  | "friend-request"
+  | "comment"
+  | "signup"
+  | "invitation"
+  | "co-parent"
+  | "join"
+  | "accept";
 
 /** The user of a sign-up: nobody is signed in yet. */
 export const SIGNUP_USER = 0;
@@ -33,6 +42,12 @@ export function newSubmissionToken(): string {
 }
 
 export type Once<T> = {
+  /**
+   * The token when this submission will be claimed (a first submission of it), else null (no
+   * token, other content, a first result that is gone, or a repeat): what a model may derive
+   * something repeatable from (an invitation's link, app/models/invitations.server.ts).
+   */
+  readonly token: string | null;
   /** What the first submission of this token created, when this is a repeat of it (and it is still there). */
   readonly first: T | null;
   /** Records the submission inside the transaction that created `resultId` (no-op without a token). */
@@ -48,7 +63,7 @@ export type Once<T> = {
 
 /** No token, other content, or a first result that is gone: everything runs as it always did. */
 function none<T>(): Once<T> {
-  return { first: null, claim: async () => {}, create: (write) => writeTransaction(write), winner: async () => null };
+  return { token: null, first: null, claim: async () => {}, create: (write) => writeTransaction(write), winner: async () => null };
 }
 
 /** The first submission of a token lost a race to another of the same content: roll back, answer that one. */
@@ -115,6 +130,7 @@ export async function submissionOnce<T>(
     if (typeof stored === "number" && stored !== resultId) throw new Repeated(stored);
   };
   return {
+    token,
     first: null,
     claim,
     create: (write) =>

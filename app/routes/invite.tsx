@@ -2,7 +2,8 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/invite";
-import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
+import { ErrorSummary, Field, pageTitle, SubmissionToken, SubmitButton, summaryErrors, useSubmitOnce } from "~/components/forms";
+import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
 import { acceptInvitation, invitationPath, joinByInvitation, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
@@ -34,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // the page's own path, to say why a link no longer works (with JavaScript the request's path is the data URL, "….data")
   const here = invitationPath(encodeURIComponent(params.token));
   if (user) {
-    const accepted = await acceptInvitation(user.id, params.token);
+    const accepted = await acceptInvitation(user.id, params.token, { token: form.get(SUBMISSION_FIELD) });
     if (accepted.ok) return redirect("/current/friends", 303);
     if (accepted.kind === "conflict") return redirect(here, 303); // the page now says why
     return data({ result: undefined, error: refusalMessage(accepted) }, { status: refusalStatus(accepted) });
@@ -44,7 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!(await withinLimit("inviteAnswersPerAddress", clientAddress(context)))) {
     return data({ result: submission.reply({ formErrors: [TOO_MANY], hideFields: ["password"] }), error: null }, { status: 429 });
   }
-  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(request));
+  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(request), { token: form.get(SUBMISSION_FIELD) });
   if (!joined.ok) return redirect(here, 303);
   if (joined.outcome === "check-email") return redirect("/login/email?sent=1", 303);
   return redirect("/current/friends", { status: 303, headers: { "Set-Cookie": await startSession(request, joined.user) } });
@@ -68,10 +69,12 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: JoinSchema }),
   });
   const errors = summaryErrors(fields as never, ["name", "email", "password"], form.errors, form.id);
+  const once = useSubmitOnce(navigation.state !== "idle");
   return (
     <>
       <ErrorSummary errors={errors} formId={form.id} />
-      <Form method="post" {...getFormProps(form)} className="stack">
+      <Form method="post" {...once(getFormProps(form))} className="stack">
+        <SubmissionToken />
         <Field meta={fields.name} label="Your name" inputProps={{ autoComplete: "name" }} />
         <Field meta={fields.email} label="Your email address" type="email" hint="To send you a sign-in link when you need one." inputProps={{ autoComplete: "email", spellCheck: false }} />
         <Field
@@ -93,6 +96,7 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
   const { state, inviterName, note, own, signedIn } = loaderData;
   const navigation = useNavigation();
   const location = useLocation();
+  const once = useSubmitOnce(navigation.state !== "idle");
   if (state !== "pending") {
     const gone = GONE[state] ?? GONE.unknown!;
     return (
@@ -127,7 +131,8 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
       {own ? (
         <p>This is your own invitation: send the link to the person you want to invite.</p>
       ) : signedIn ? (
-        <Form method="post">
+        <Form method="post" {...once()}>
+          <SubmissionToken />
           <SubmitButton pending={navigation.state !== "idle"} pendingText="Accepting…">
             Accept: become friends with {inviterName}
           </SubmitButton>

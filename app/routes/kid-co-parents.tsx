@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/kid-co-parents";
 import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
@@ -7,6 +7,8 @@ import { viewKid } from "~/models/kids.server";
 import { coParentsOf, inviteCoParent, removeCoParent } from "~/models/co-parents.server";
 import { listFriends } from "~/models/friendships.server";
 import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
+import { SUBMISSION_FIELD } from "~/forms/submission";
+import { SubmissionToken, useSubmitOnce } from "~/components/form-basics";
 
 // /kids/:kidId/co-parents (docs/spec.md §6 "Co-parents"): the kid's owner and co-parents see who
 // co-parents the kid; the owner invites an accepted friend and removes a co-parent or an
@@ -41,7 +43,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   let result;
   switch (intent) {
     case "invite":
-      result = await inviteCoParent(user.id, kidId, userId);
+      result = await inviteCoParent(user.id, kidId, userId, { token: form.get(SUBMISSION_FIELD) });
       break;
     case "remove":
       result = await removeCoParent(user.id, kidId, userId);
@@ -63,6 +65,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function KidCoParents({ loaderData, actionData }: Route.ComponentProps) {
   const { kid, isOwner, me, coParents, candidates } = loaderData;
+  const navigation = useNavigation();
+  const once = useSubmitOnce(navigation.state !== "idle");
   return (
     <div className="page friends-page">
       <title>{`Co-parents of ${kid.name} – Sweet Moments`}</title>
@@ -109,8 +113,9 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
       )}
       {isOwner ? (
         candidates.length ? (
-          <Form method="post" className="stack">
+          <Form method="post" className="stack" {...once()}>
             <input type="hidden" name="intent" value="invite" />
+            <SubmissionToken />
             <div className="field">
               <label htmlFor="co-parent-user">Invite a friend as co-parent</label>
               <select id="co-parent-user" name="userId" required defaultValue="">

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { config } from "~/lib/config.server";
 import { parseId, siteOrigin } from "~/lib/request.server";
 import { InviteSchema } from "~/forms/invite";
+import { SUBMISSION_FIELD } from "~/forms/submission";
 import { createInvitation, revokeInvitation } from "~/models/invitations.server";
 import { createFriendSignInLink } from "~/models/sign-in-links.server";
 import type { User } from "~/models/users.server";
@@ -60,7 +61,7 @@ export async function invitationAction(user: User, form: FormData, request: Requ
   if (intent === "invite") {
     const submission = parseWithZod(form, { schema: InviteSchema });
     if (submission.status !== "success") return data<InvitationActionData>({ inviteResult: submission.reply() }, { status: 400 });
-    const made = await createInvitation(user, submission.value, siteOrigin(request));
+    const made = await createInvitation(user, submission.value, siteOrigin(request), { token: form.get(SUBMISSION_FIELD) });
     if (!made.ok) return data<InvitationActionData>({ inviteResult: submission.reply({ formErrors: [refusalMessage(made)] }) }, { status: refusalStatus(made) });
     return showLink({ kind: "invitation", url: made.url, expiresAt: made.invitation.expiresAt, who: made.invitation.email });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isClientError, pathKind, requestGuard } from "./request-guard.server";
+import fs from "node:fs";
+import { BODY_LIMITS, bodyLimit, isClientError, pathKind, requestGuard, takesPhotos } from "./request-guard.server";
 import { securityMiddleware } from "./security.server";
 import { BodyTooLargeError, newRequestState, requestStateContext, type RequestState } from "~/lib/request-state";
 import { context, cookieFor, makeUser } from "../../tests/helpers";
@@ -45,6 +46,31 @@ describe("which envelope a path answers in", () => {
   });
 });
 
+describe("which bodies may be as big as photos", () => {
+  it("only the routes that read photos; every other body, multipart included, 1 MB", () => {
+    // every route of app/routes.ts whose module reads a photo, and no other (an example path of each)
+    const source = fs.readFileSync("app/routes.ts", "utf8");
+    const photoReader = /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse)\(/;
+    const routes = [...source.matchAll(/route\("([^"]+)", "([^"]+)"\)/g)].map(([, pattern, file]) => ({
+      path: "/" + pattern!.replace(/:[A-Za-z]+/g, "7").replace("*", "x"),
+      photos: photoReader.test(fs.readFileSync(`app/${file}`, "utf8")),
+    }));
+    expect(routes.length).toBeGreaterThan(40);
+    for (const route of routes) expect(takesPhotos(route.path), route.path).toBe(route.photos);
+    expect(routes.filter((r) => r.photos).length).toBe(11);
+
+    const multipart = "multipart/form-data; boundary=x";
+    expect(bodyLimit("/kids/add-new", multipart)).toBe(BODY_LIMITS.multipart);
+    expect(bodyLimit("/KIDS/7/dailyLogs/new.data", multipart)).toBe(BODY_LIMITS.multipart);
+    expect(bodyLimit("/profile/picture/", multipart)).toBe(BODY_LIMITS.multipart);
+    expect(bodyLimit("/kids/add-new", "application/x-www-form-urlencoded")).toBe(BODY_LIMITS.text);
+    for (const path of ["/login", "/login.data", "/signup", "/dailyLogs/7/social", "/api/auth/login", "/api/kids/7/co_parents"]) {
+      expect(bodyLimit(path, multipart), path).toBe(BODY_LIMITS.text);
+    }
+    expect(BODY_LIMITS.text).toBe(1024 * 1024);
+  });
+});
+
 describe("the request guard", () => {
   it("refuses methods a page or the image route does not take, before the route runs", async () => {
     const put = await guard(new Request(`${BASE}/login`, { method: "PUT" }));
@@ -75,7 +101,7 @@ describe("the request guard", () => {
     const crashed = () => new Response("boom", { status: 500 });
     const form = (type: string) => new Request(`${BASE}/login`, { method: "POST", headers: { "Content-Type": type }, body: "x" });
     expect((await guard(form("application/x-www-form-urlencoded"), tooLarge(), crashed)).res.status).toBe(413);
-    const photoForm = await guard(form("multipart/form-data; boundary=x"), tooLarge(), () => new Response("form", { status: 400 }));
+    const photoForm = await guard(new Request(`${BASE}/kids/add-new`, { method: "POST", headers: { "Content-Type": "multipart/form-data; boundary=x" }, body: "x" }), tooLarge(), () => new Response("form", { status: 400 }));
     expect([photoForm.thrown, photoForm.res.status]).toEqual([false, 400]);
     const notAForm = await guard(form("application/json"), { ...newRequestState(), unreadableBody: "type" }, crashed);
     expect(notAForm.res.status).toBe(415);

@@ -11,7 +11,7 @@ import { getUser } from "./auth.server";
 // form post). Each gets a 4xx in its route's envelope: JSON on /api, the error page elsewhere, the
 // image route's plain text; the security middleware around this one adds the headers.
 
-/** The largest bodies read: text (JSON, urlencoded, anything not multipart) and multipart. */
+/** The largest bodies read: text (JSON, urlencoded, any body but a photo form's) and a photo form's multipart (see `bodyLimit`). */
 export const BODY_LIMITS = Object.freeze({
   text: 1024 * 1024,
   /** The photos of a moment (each up to 15 MB, 64 MB together) and the form's text fields. */
@@ -31,6 +31,35 @@ export function pathKind(pathname: string): PathKind {
   if (path === "/api" || path.startsWith("/api/")) return "api";
   if (/^\/images\/[^/]+\/[^/]+\/?$/.test(path)) return "image";
   return "page";
+}
+
+/**
+ * The paths that take photos (app/routes.ts): only there may a multipart body be up to
+ * BODY_LIMITS.multipart; every other body, multipart included, is held to BODY_LIMITS.text (a
+ * log-in form has no reason to send more). A script's submission (`….data`) counts as its page.
+ */
+const PHOTO_PATHS = [
+  /^\/kids\/add-new$/,
+  /^\/kids\/[^/]+\/update$/,
+  /^\/kids\/[^/]+\/dailylogs\/new$/,
+  /^\/dailylogs\/[^/]+\/update$/,
+  /^\/profile\/picture$/,
+  /^\/api\/kids\/new$/,
+  /^\/api\/kids\/(?!current$)[^/]+$/,
+  /^\/api\/kids\/[^/]+\/daily_logs\/new$/,
+  /^\/api\/daily_logs\/[^/]+$/,
+  /^\/api\/users\/(?:upload|update)-profile-picture$/,
+];
+
+/** True when `pathname`'s route reads photos (its multipart body may be up to BODY_LIMITS.multipart). */
+export function takesPhotos(pathname: string): boolean {
+  const path = pathname.toLowerCase().replace(/\.data$/, "").replace(/(.)\/+$/, "$1");
+  return PHOTO_PATHS.some((re) => re.test(path));
+}
+
+/** The most body bytes read for a request to `pathname` with `contentType`. */
+export function bodyLimit(pathname: string, contentType: string | null | undefined): number {
+  return /^multipart\/form-data\b/i.test(contentType ?? "") && takesPhotos(pathname) ? BODY_LIMITS.multipart : BODY_LIMITS.text;
 }
 
 /** The Allow header of a 405 on this path. */
@@ -153,11 +182,11 @@ export const requestGuard: MiddlewareFunction<Response> = async ({ request, cont
 
 function bodyRejection(state: RequestState, request: Request, response: Response): Rejection | null {
   if (state.bodyTooLarge) {
-    // A multipart route's own 400 stays (the photo forms name the too-large photo on the form,
-    // and the API's answer for it is 400 (B), api-contract.md); anything else built on a cut body
-    // is moot.
-    const multipart = /^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "");
-    if (response.status >= 500 || (response.status === 400 && !multipart)) return { status: 413, reason: "body over its limit" };
+    // A photo route's own 400 for its multipart body stays (the photo forms name the too-large
+    // photo on the form, and the API's answer for it is 400 (B), api-contract.md); anything else
+    // built on a cut body is moot.
+    const photoBody = bodyLimit(new URL(request.url).pathname, request.headers.get("Content-Type")) > BODY_LIMITS.text;
+    if (response.status >= 500 || (response.status === 400 && !photoBody)) return { status: 413, reason: "body over its limit" };
   }
   if (state.unreadableBody && response.status >= 500) {
     return state.unreadableBody === "type"

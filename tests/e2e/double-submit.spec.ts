@@ -1,6 +1,6 @@
-import type { Locator, Page, Route } from "@playwright/test";
+import type { Browser, Locator, Page, Route, TestInfo } from "@playwright/test";
 import { expect, fillSignUp, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, jpegFile, makeFriends, myId } from "./kids-helpers";
 import { closeE2eDb, e2eDb, userIdByEmail } from "./friends-helpers";
 
 // Every creating form submitted twice, 60 ms apart, as a double click does it, with JavaScript on
@@ -70,6 +70,24 @@ async function doubleClick(page: Page, url: RegExp, button: Locator, settled: ()
 }
 
 const count = async (table: string, where: Record<string, unknown>) => Number((await e2eDb()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
+
+/** Someone else, signed up in their own browser context (closed at the end of the test). */
+async function otherPerson(browser: Browser, testInfo: TestInfo, prefix: string) {
+  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  const page = await ctx.newPage();
+  const account = await signUp(page, newAccount(prefix));
+  return { ctx, page, account, id: await myId(page.request) };
+}
+
+/** An invitation link made by someone else (POST /api/invites), and that inviter. */
+async function invitationLink(browser: Browser, testInfo: TestInfo) {
+  const inviter = await otherPerson(browser, testInfo, "di");
+  const res = await inviter.page.request.post("/api/invites", { data: { note: "Come and see" } });
+  expect(res.status()).toBe(201);
+  const { url } = (await res.json()) as { url: string };
+  await inviter.ctx.close();
+  return { inviter, path: new URL(url).pathname };
+}
 
 /** One request with JavaScript (the form ignored the second submit), two without (the server's token did the rest). */
 const expectedPosts = (testInfo: Parameters<typeof isNoJs>[0]) => (isNoJs(testInfo) ? 2 : 1);
@@ -157,5 +175,71 @@ test.describe("a double click creates one thing", () => {
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(block.getByText("1 comment", { exact: true })).toBeVisible();
     expect(await count("comments", { daily_log_id: moment.id })).toBe(1);
+  });
+  test("Create invitation link: one invitation, its link shown", async ({ page }, testInfo) => {
+    const me = await signUp(page, newAccount("dl"));
+    const myUserId = await userIdByEmail(me.email);
+    await page.goto("/current/friends");
+    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await page.getByLabel("Note (optional)").fill("For Grandma");
+    const posts = await doubleClick(page, /\/current\/friends/, page.locator("form.invite-form button[type=submit]"), async () => {
+      await expect(page.getByRole("heading", { name: "Your invitation link" })).toBeVisible();
+    });
+    expect(posts).toBe(expectedPosts(testInfo));
+    const rows = await e2eDb()("invitations").where({ inviter_id: myUserId }).select("token_hash");
+    expect(rows).toHaveLength(1);
+    // the link shown is the one invitation's
+    const shown = await page.getByLabel("Invitation link", { exact: true }).inputValue();
+    const pending = page.getByRole("list", { name: "Pending invitations" }).getByRole("listitem");
+    await expect(pending).toHaveCount(1);
+    expect((await page.request.get(new URL(shown).pathname)).status()).toBe(200);
+    await expect(page.getByText("has already been used")).toHaveCount(0);
+  });
+
+  test("Invite as co-parent: one invitation, not 'already invited'", async ({ page, browser }, testInfo) => {
+    const friend = await otherPerson(browser, testInfo, "dp");
+    await friend.ctx.close();
+    await signUp(page, newAccount("do"));
+    await makeFriends(await myId(page.request), friend.id);
+    const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-01-01", relationship: "Mom" });
+    await page.goto(`/kids/${kid.id}/co-parents`);
+    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await page.getByLabel("Invite a friend as co-parent").selectOption({ label: friend.account.username });
+    const posts = await doubleClick(page, /\/co-parents/, page.getByRole("button", { name: "Invite as co-parent" }), async () => {
+      await expect(page.getByText(`${friend.account.username} (invited)`)).toBeVisible();
+    });
+    expect(posts).toBe(expectedPosts(testInfo));
+    await expect(page.getByText("already a co-parent")).toHaveCount(0);
+    expect(await count("co_parents", { kid_id: kid.id })).toBe(1);
+  });
+
+  test("Join by invitation (signed out): the new account is signed in, never told the link is used", async ({ page, browser }, testInfo) => {
+    const { path } = await invitationLink(browser, testInfo);
+    const email = `join${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
+    await page.goto(path);
+    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await page.getByLabel("Your name").fill("Rosa Pérez");
+    await page.getByLabel("Your email address").fill(email);
+    const posts = await doubleClick(page, /\/invite\//, page.locator("form#join-form button[type=submit]") /* "Joining…" once sent */, async () => {
+      await expect(page).toHaveURL(/\/current\/friends$/);
+    });
+    expect(posts).toBe(expectedPosts(testInfo));
+    await expect(page.getByText("already been used")).toHaveCount(0);
+    expect((await (await page.request.get("/api/auth")).json()).email).toBe(email);
+    expect(await count("users", { email_normalized: email })).toBe(1);
+  });
+
+  test("Accept an invitation (signed in): one friendship, never told the link is used", async ({ page, browser }, testInfo) => {
+    const { inviter, path } = await invitationLink(browser, testInfo);
+    await signUp(page, newAccount("da"));
+    const me = await myId(page.request);
+    await page.goto(path);
+    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    const posts = await doubleClick(page, /\/invite\//, page.getByRole("button", { name: /^Accept/ }), async () => {
+      await expect(page).toHaveURL(/\/current\/friends$/);
+    });
+    expect(posts).toBe(expectedPosts(testInfo));
+    await expect(page.getByText("already been used")).toHaveCount(0);
+    expect(await count("friendships", { user_id: inviter.id, friend_id: me })).toBe(1);
   });
 });

@@ -195,7 +195,7 @@ function overMultipart(bytes: number): Buffer {
   const tail = Buffer.from('\r\n--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nafter\r\n--xyz--\r\n');
   return Buffer.concat([head, Buffer.alloc(bytes), tail]);
 }
-/** Routes that take a photo (and /login, a plain form): the big multipart bodies go here only. */
+/** Routes that take a photo (and /login, a plain form held to 1 MB whatever its type): the big multipart bodies go here only. */
 const BIG_MULTIPART_ROUTES = new Set([
   "login",
   "kids/add-new",
@@ -502,6 +502,19 @@ describe("refusals, one by one", () => {
     expect(JSON.parse(text(api))).toEqual({ errors: { message: "Request body is too large." } });
 
     const multipart: [string, string] = ["Content-Type", "multipart/form-data; boundary=xyz"];
+    // a form without a photo takes 1 MB whatever its type: a 2 MB multipart log-in is 413, chunked or announced
+    const twoMb = overMultipart(2 * ONE_MB);
+    for (const body of [
+      { kind: "chunked", data: twoMb, chunkSize: 256 * 1024 },
+      { kind: "bytes", data: twoMb }, // with its Content-Length
+    ] as RawBody[]) {
+      const login = await raw("POST", "/login", [multipart], body);
+      expect([login.status, login.headers["content-type"]], body.kind).toEqual([413, expect.stringMatching(/^text\/html/)]);
+      expect(text(login)).toContain("That was too much to send");
+      const apiLogin = await raw("POST", "/api/auth/login", [multipart], body);
+      expect([apiLogin.status, JSON.parse(text(apiLogin))]).toEqual([413, { errors: { message: "Request body is too large." } }]);
+    }
+
     const big: RawBody = { kind: "chunked", data: overMultipart(17 * ONE_MB), chunkSize: 256 * 1024 };
     const upload = await raw("POST", "/api/users/upload-profile-picture", [["Cookie", owner.cookie], multipart], big);
     expect(upload.status).toBe(400);

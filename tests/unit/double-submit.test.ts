@@ -13,6 +13,11 @@ import * as apiFriendshipsNew from "../../app/routes/api/friendships-new";
 import * as apiCommentsNew from "../../app/routes/api/comments-new";
 import * as apiSignup from "../../app/routes/api/auth-signup";
 import * as apiMe from "../../app/routes/api/auth";
+import * as friendsPage from "../../app/routes/friends";
+import * as coParentsPage from "../../app/routes/kid-co-parents";
+import * as invitePage from "../../app/routes/invite";
+import * as apiInvites from "../../app/routes/api/invites";
+import * as apiCoParents from "../../app/routes/api/kids-co-parents";
 import { args, cookieFor, makeUser, req } from "../helpers";
 import { db } from "../../app/lib/db.server";
 import { createKid } from "../../app/models/kids.server";
@@ -21,6 +26,9 @@ import { IDEMPOTENCY_HEADER, SUBMISSION_FIELD } from "../../app/forms/submission
 import { jpeg } from "../../app/models/kids-test-helpers.server";
 import { makeMoment } from "../../app/models/social-test-fixtures.server";
 import { listUploads } from "../../app/images/test-fixtures.server";
+import { befriend } from "../../app/models/social-test-fixtures.server";
+import { createInvitation } from "../../app/models/invitations.server";
+import { readLinkFlash } from "../../app/web/invitations.server";
 
 const count = async (table: string, where: Record<string, unknown>) => Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
 
@@ -35,6 +43,23 @@ async function answer(run: () => Promise<unknown>): Promise<{ status: number; lo
   if (result instanceof Response) return { status: result.status, location: result.headers.get("Location") };
   const d = result as { data?: unknown; init?: { status?: number } | null };
   return { status: d.init?.status ?? 200, data: d.data ?? result };
+}
+
+/** A redirect that signs someone in: where to, and who (GET /api/auth with its session cookie). */
+async function signedInAs(res: unknown): Promise<{ status: number; location: string | null; username: string }> {
+  expect(res).toBeInstanceOf(Response);
+  const r = res as Response;
+  const cookie = r.headers.get("Set-Cookie")?.split(";")[0] ?? "";
+  const who = await apiMe.loader(args(req("/api/auth", { cookie })));
+  return { status: r.status, location: r.headers.get("Location"), username: (await who.json()).username };
+}
+
+/** An invitation made by `inviter` (a fresh user), and its link's token. */
+async function invitation() {
+  const inviter = await makeUser();
+  const made = await createInvitation(inviter, {}, "http://localhost:3000");
+  if (!made.ok) throw new Error("setup");
+  return { inviter, made, token: made.url.split("/").pop()! };
 }
 
 /** An /api answer: status and JSON body. */
@@ -207,6 +232,124 @@ describe("pages: a creating form sent twice with its token", () => {
     expect(a).toMatchObject({ status: 200, data: { ok: true, intent: "comment", commentId: expect.any(Number) } });
     expect(await count("comments", { daily_log_id: logId })).toBe(2);
   });
+
+  it("Create invitation link: both answers show the same link, one invitation, one email", async () => {
+    const me = await makeUser();
+    const cookie = await cookieFor(me);
+    const email = `gran${me.id}@example.com`;
+    const post = async (token: string, note = "For Gran") => {
+      const res = (await friendsPage.action(
+        args(req("/current/friends", { cookie, form: { intent: "invite", note, email, circle: "family", [SUBMISSION_FIELD]: token } })),
+      )) as Response;
+      return { status: res.status, location: res.headers.get("Location"), link: await readLinkFlash(new Request("http://x/", { headers: { Cookie: res.headers.get("Set-Cookie")!.split(";")[0]! } })) };
+    };
+    const token = newSubmissionToken();
+    const first = await post(token);
+    await pause(60);
+    expect(first).toMatchObject({ status: 303, location: "/current/friends#new-link", link: { kind: "invitation", url: expect.stringMatching(/\/invite\/[\w-]{43}$/), who: email } });
+    expect(await post(token)).toEqual(first);
+    expect(await count("invitations", { inviter_id: me.id })).toBe(1);
+    expect(await count("mail_messages", { to_address: email })).toBe(1);
+    const together = newSubmissionToken();
+    const [a, b] = await Promise.all([post(together), post(together)]);
+    expect(a).toEqual(b);
+    expect(a.link!.url).not.toBe(first.link!.url);
+    expect(await count("invitations", { inviter_id: me.id })).toBe(2);
+    // the same token with another note (a form restored by Back and changed): a new invitation
+    const changed = await post(token, "For Grandpa");
+    expect(changed.link!.url).not.toBe(first.link!.url);
+    expect(await count("invitations", { inviter_id: me.id })).toBe(3);
+    expect(await count("mail_messages", { to_address: email })).toBe(3);
+  });
+
+  it("Invite as co-parent: both answers are the same redirect, one invitation; without a token the second is 'already invited'", async () => {
+    const [me, friend, other] = [await makeUser(), await makeUser(), await makeUser()];
+    await befriend(me.id, friend.id);
+    await befriend(me.id, other.id);
+    const cookie = await cookieFor(me);
+    const kid = await createKid(me.id, { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" }, null);
+    if (!kid.ok) throw new Error("setup");
+    const kidId = String(kid.kid.id);
+    const post = (userId: number, token?: string) =>
+      answer(() =>
+        coParentsPage.action(
+          args(req(`/kids/${kidId}/co-parents`, { cookie, form: { intent: "invite", userId: String(userId), ...(token ? { [SUBMISSION_FIELD]: token } : {}) } }), { kidId }),
+        ),
+      );
+    const token = newSubmissionToken();
+    const first = await post(friend.id, token);
+    await pause(60);
+    expect(first).toEqual({ status: 303, location: `/kids/${kidId}/co-parents` });
+    expect(await post(friend.id, token)).toEqual(first);
+    const together = newSubmissionToken();
+    expect(await Promise.all([post(other.id, together), post(other.id, together)])).toEqual([first, first]);
+    expect(await count("co_parents", { kid_id: kid.kid.id })).toBe(2);
+    expect(await post(friend.id)).toEqual({ status: 400, data: { error: "This user is already a co-parent of this kid or has been invited" } });
+  });
+
+  it("Join by invitation (signed out): both answers sign the new account in, never 'already used'", async () => {
+    const { token: link } = await invitation();
+    const email = `join${link.slice(0, 8).toLowerCase()}@example.com`;
+    const post = async (token: string, fields: Record<string, string>) => {
+      try {
+        return await invitePage.action(args(req(`/invite/${link}`, { form: { ...fields, [SUBMISSION_FIELD]: token } }), { token: link }));
+      } catch (thrown) {
+        return thrown;
+      }
+    };
+    // no password: the invitation link is what proves who it is
+    const fields = { name: "Rosa Pérez", email, password: "" };
+    const token = newSubmissionToken();
+    const first = await signedInAs(await post(token, fields));
+    await pause(60);
+    expect(first).toMatchObject({ status: 303, location: "/current/friends", username: expect.stringMatching(/^rosa\.perez/) });
+    expect(await signedInAs(await post(token, fields))).toEqual(first);
+    expect(await count("users", { email_normalized: email })).toBe(1);
+    // the repeat sent with the session the first answer set (the browser kept its cookie): done, not "already used"
+    const session = ((await post(token, fields)) as Response).headers.get("Set-Cookie")!.split(";")[0]!;
+    expect(await answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie: session, form: { ...fields, [SUBMISSION_FIELD]: token } }), { token: link })))).toEqual({
+      status: 303,
+      location: "/current/friends",
+    });
+    // another token, or other content, after the link was used: the page that says it is used
+    expect(await answer(() => post(newSubmissionToken(), fields) as Promise<unknown>)).toEqual({ status: 303, location: `/invite/${link}` });
+    expect(await answer(() => post(token, { ...fields, name: "Someone Else" }) as Promise<unknown>)).toEqual({ status: 303, location: `/invite/${link}` });
+
+    // with a password, at the same moment: one account, both signed in; the wrong password is not let in
+    const second = await invitation();
+    const withPassword = { name: "Tom Lee", email: `x${email}`, password: "secret12" };
+    const together = newSubmissionToken();
+    const both = await Promise.all([0, 1].map(async () => signedInAs(await invitePage.action(args(req(`/invite/${second.token}`, { form: { ...withPassword, [SUBMISSION_FIELD]: together } }), { token: second.token })))));
+    expect(both[1]).toEqual(both[0]);
+    expect(both[0]).toMatchObject({ status: 303, location: "/current/friends" });
+    expect(await count("users", { email_normalized: withPassword.email })).toBe(1);
+    const wrong = await invitePage.action(args(req(`/invite/${second.token}`, { form: { ...withPassword, password: "other123", [SUBMISSION_FIELD]: together } }), { token: second.token }));
+    expect([(wrong as Response).status, (wrong as Response).headers.get("Location"), (wrong as Response).headers.get("Set-Cookie")]).toEqual([303, `/invite/${second.token}`, null]);
+  });
+
+  it("Accept an invitation (signed in): both answers go to Friends, one friendship", async () => {
+    const { inviter, token: link } = await invitation();
+    const me = await makeUser();
+    const cookie = await cookieFor(me);
+    const post = (token: string) => answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie, form: { [SUBMISSION_FIELD]: token } }), { token: link })));
+    const token = newSubmissionToken();
+    const first = await post(token);
+    await pause(60);
+    expect(first).toEqual({ status: 303, location: "/current/friends" });
+    expect(await post(token)).toEqual(first);
+    expect(await count("friendships", { user_id: inviter.id, friend_id: me.id })).toBe(1);
+    // an invitation the viewer used is done for them, token or not; for anyone else it is used
+    expect(await post("")).toEqual(first);
+    const someoneElse = await cookieFor(await makeUser());
+    expect(await answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie: someoneElse, form: { [SUBMISSION_FIELD]: token } }), { token: link })))).toEqual({
+      status: 303,
+      location: `/invite/${link}`,
+    });
+    const other = await invitation();
+    const together = newSubmissionToken();
+    const both = await Promise.all([0, 1].map(() => answer(() => invitePage.action(args(req(`/invite/${other.token}`, { cookie, form: { [SUBMISSION_FIELD]: together } }), { token: other.token })))));
+    expect(both).toEqual([first, first]);
+  });
 });
 
 describe("/api creates with an Idempotency-Key header", () => {
@@ -298,5 +441,36 @@ describe("/api creates with an Idempotency-Key header", () => {
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ email: ["Email address is already in use."], username: ["Username is already in use."] });
     expect(await count("users", { email_normalized: body.email })).toBe(1);
+  });
+  it("POST /api/invites: the same 201 with the same link twice, one invitation", async () => {
+    const me = await makeUser();
+    const cookie = await cookieFor(me);
+    const post = async (key?: string) => apiAnswer(await apiInvites.action(args(req("/api/invites", { cookie, json: { note: "Hi" }, headers: withKey(key) }))));
+    const [a, b] = await Promise.all([post("i-1"), post("i-1")]);
+    expect(a).toMatchObject({ status: 201, body: { id: expect.any(Number), url: expect.stringMatching(/\/invite\/[\w-]{43}$/) } });
+    expect(b).toEqual(a);
+    await pause(60);
+    expect(await post("i-1")).toEqual(a);
+    expect(await count("invitations", { inviter_id: me.id })).toBe(1);
+    await post();
+    expect(await count("invitations", { inviter_id: me.id })).toBe(2);
+  });
+
+  it("POST /api/kids/{id}/co_parents: the same 201 twice instead of 400 'already invited'", async () => {
+    const [me, friend] = [await makeUser(), await makeUser()];
+    await befriend(me.id, friend.id);
+    const cookie = await cookieFor(me);
+    const kid = await createKid(me.id, { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" }, null);
+    if (!kid.ok) throw new Error("setup");
+    const id = String(kid.kid.id);
+    const post = async (key?: string) =>
+      apiAnswer(await apiCoParents.action(args(req(`/api/kids/${id}/co_parents`, { cookie, json: { user_id: friend.id }, headers: withKey(key) }), { id })));
+    const [a, b] = await Promise.all([post("cp-1"), post("cp-1")]);
+    expect(a).toEqual({ status: 201, body: { id: expect.any(Number), kid_id: kid.kid.id, user_id: friend.id, status: "pending" } });
+    expect(b).toEqual(a);
+    await pause(60);
+    expect(await post("cp-1")).toEqual(a);
+    expect(await post()).toEqual({ status: 400, body: { errors: { message: "This user is already a co-parent of this kid or has been invited" } } });
+    expect(await count("co_parents", { kid_id: kid.kid.id })).toBe(1);
   });
 });

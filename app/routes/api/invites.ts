@@ -1,6 +1,6 @@
 import { apiRoute } from "~/api/route.server";
 import { apiRefusal } from "~/api/refusal.server";
-import { readFields } from "~/api/body.server";
+import { idempotencyKey, readFields } from "~/api/body.server";
 import { apiFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
 import { serializeInvitation } from "~/api/serializers-invites.server";
 import { asFormValue } from "~/forms/body.server";
@@ -22,7 +22,7 @@ const route = apiRoute({
       relationship: asFormValue(body.relationship) ?? body.relationship,
     });
     if (!parsed.success) return apiFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
-    const made = await createInvitation(user, parsed.data, siteOrigin(request));
+    const made = await createInvitation(user, parsed.data, siteOrigin(request), { token: idempotencyKey(request) });
     if (!made.ok) return apiRefusal(made);
     const { id, expiresAt, circle, relationship } = made.invitation;
     return json({ id, url: made.url, expires_at: expiresAt, circle, relationship }, { status: 201 });
