@@ -34,6 +34,7 @@ export function FeedEntry({
         </Link>
       </p>
       <MomentSummary moment={entry} titleId={titleId} heading={headingLevel === 2 ? "h2" : "h3"} priority={priority} />
+      {entry.postedBy ? <p className="posted-by">Posted by {entry.postedBy}</p> : null}
       {entry.social ? <MomentSocial momentId={entry.id} social={entry.social} returnTo={returnTo} /> : null}
     </article>
   );

@@ -75,6 +75,14 @@ describe("the home feed", () => {
     expect(first.moments[0]!.kid).toMatchObject({ id: a.id, name: "A", birth_date: "2020-01-01", photo: null });
   });
 
+  it("names who posted each entry (a kid can have co-parents)", async () => {
+    const me = await makeUser();
+    const id = await moment((await kidOf(me.id, "Posted")).id, "by me", "2024-03-01");
+    await db()("daily_logs").where("id", id).update({ posted_by: me.id });
+    const result = await feedLoader(args(req("/feed", { cookie: await cookieFor(me) })) as never);
+    expect(result.entries[0]).toMatchObject({ title: "by me", postedBy: me.username });
+  });
+
   it("a feed page costs the same number of queries for 1 family with 1 moment and 6 families with 40", async () => {
     const small = await makeUser();
     await moment((await kidOf(small.id, "Solo")).id, "one", "2024-01-01");

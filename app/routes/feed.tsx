@@ -7,6 +7,7 @@ import { decodeCursor, momentStamps } from "~/models/moments.server";
 import { conditionalPage } from "~/web/conditional.server";
 import { listFeed, onThisDay, recordFeedVisit } from "~/models/feed.server";
 import { loadSocial } from "~/models/social.server";
+import { posterNames } from "~/models/co-parents.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
 import { EmptyArt } from "~/components/empty-state";
@@ -27,9 +28,10 @@ const conditional = conditionalPage(async ({ request }) => {
   const otd = before ? [] : await onThisDay(user.id, now);
   const page = await listFeed(user.id, { limit: PAGE_SIZE, before });
   const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const posters = await posterNames([...page.moments, ...otd].map((m) => m.posted_by));
   const view = {
-    entries: page.moments.map((m) => feedEntryView(m, { since, social: social[m.id] })),
-    onThisDay: otd.map((m) => ({ ...feedEntryView(m, { since: null }), yearsAgo: m.yearsAgo })),
+    entries: page.moments.map((m) => feedEntryView(m, { since, social: social[m.id], posters })),
+    onThisDay: otd.map((m) => ({ ...feedEntryView(m, { since: null, posters }), yearsAgo: m.yearsAgo })),
     next: page.next,
     isOlderPage: Boolean(before),
     newCount: page.moments.filter((m) => since !== null && m.created_at > since).length,

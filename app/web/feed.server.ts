@@ -20,6 +20,8 @@ export type FeedEntryView = {
   isNew: boolean;
   /** null: no likes/comments block (My Kids' short list). */
   social: MomentSocialData | null;
+  /** Who posted it (a kid can have co-parents), when the page looked it up; null otherwise. */
+  postedBy: string | null;
 };
 
 /** "Elsa · 2 years, 3 months" (the kid's age on the moment's date), or the name alone before birth. */
@@ -28,13 +30,17 @@ export function kidAgeLine(name: string, birthDate: string, takenOn: string): st
   return age ? `${name} · ${formatShortAge(age)}` : name;
 }
 
-export function feedEntryView(m: FeedMoment, opts: { since: string | null; social?: MomentSocialData }): FeedEntryView {
+export function feedEntryView(
+  m: FeedMoment,
+  opts: { since: string | null; social?: MomentSocialData; posters?: Record<number, string> },
+): FeedEntryView {
   return {
     ...kidMomentView(m, m.kid),
     // a 40-pixel avatar needs no blurred placeholder (as comments' avatars): keep the page's data small
     kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo ? { ...m.kid.photo, placeholder: "" } : null, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
     isNew: opts.since !== null && m.created_at > opts.since,
     social: opts.social ?? null,
+    postedBy: m.posted_by === null ? null : (opts.posters?.[m.posted_by] ?? null),
   };
 }
 

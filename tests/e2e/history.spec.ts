@@ -25,6 +25,28 @@ test("Back after Log Out does not show the signed-in page again", async ({ page 
   await expect(page.getByText(account.username)).toHaveCount(0);
 });
 
+test("Back after Log Out from a kid's page, which the browser keeps for revisits, does not show it again", async ({ page }) => {
+  // The kid's moments page, a moment and the feed are `private, no-cache` with an ETag (revisits
+  // answered 304, docs/decisions/0034-conditional-pages.md), not `no-store`: the browser keeps them,
+  // but must ask again before showing one (and log-out's `Clear-Site-Data: "cache"` empties what it
+  // kept), so Back after Log Out gets the log-in page, never the kept copy.
+  const account = await signUp(page, newAccount("backkid"));
+  const kid = await apiCreateKid(page.request, { name: "Noor", birth_date: "2021-05-06", relationship: "Dad" });
+  await apiCreateMoment(page.request, kid.id, { title: "Puddle jumping", content: "Splash" }, await jpegFile());
+  const shown = page.waitForResponse((r) => new URL(r.url()).pathname === `/kids/${kid.id}/dailyLogs`);
+  await page.goto(`/kids/${kid.id}/dailyLogs`);
+  const headers = (await shown).headers();
+  expect(headers["cache-control"]).toContain("no-cache");
+  expect(headers["etag"]).toBeTruthy();
+  await expect(page.getByRole("link", { name: "Puddle jumping", exact: true })).toBeVisible();
+
+  await logOut(page);
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Log In" })).toBeVisible();
+  await expect(page.getByText("Puddle jumping")).toHaveCount(0);
+  await expect(page.getByText(account.username)).toHaveCount(0);
+});
+
 test("Back after deleting a moment does not show it again, nor its confirm dialog", async ({ page }) => {
   await signUp(page, newAccount("del"));
   const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2022-03-04", relationship: "Mom" });
