@@ -122,6 +122,9 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
 export function InvitationsSection({ invitations, newLink, lastResult }: { invitations: Invitation[]; newLink: NewLink | null; lastResult?: SubmissionResult<string[]> }) {
   const pending = invitations.filter((i) => i.state === "pending");
   const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
+  // "Make a sign-in link": a double click makes one link (with JavaScript; each link is valid alone)
+  const navigation = useNavigation();
+  const once = useSubmitOnce(navigation.state !== "idle");
   return (
     <section aria-labelledby="invitations" className="friends-section">
       <h2 id="invitations">Invite family</h2>
@@ -168,7 +171,7 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
                 {i.friend!.hasPassword ? (
                   <span className="friend-who__name">Has a password</span>
                 ) : (
-                  <Form method="post" action="/current/friends" preventScrollReset>
+                  <Form method="post" action="/current/friends" preventScrollReset {...once()}>
                     <input type="hidden" name="intent" value="friend-link" />
                     <input type="hidden" name="friendId" value={i.friend!.id} />
                     <input type="hidden" name="friendName" value={i.friend!.name} />

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login-email";
-import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors } from "~/components/forms";
+import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSubmitOnce } from "~/components/forms";
 import { SignInLinkSchema } from "~/forms/invite";
 import { requestSignInLink } from "~/models/sign-in-links.server";
 import { anonymousPageLoader, clientAddress, requireAnonymous } from "~/web/auth.server";
@@ -29,6 +29,8 @@ export default function LoginEmailPage({ actionData }: Route.ComponentProps) {
   const reset = params.get("reset") === "1";
   const sent = params.get("sent") === "1";
   const navigation = useNavigation();
+  // with JavaScript a double click sends one request (one email)
+  const once = useSubmitOnce(navigation.state !== "idle");
   const [form, fields] = useForm({
     id: "sign-in-link-form",
     lastResult: actionData?.result,
@@ -64,7 +66,7 @@ export default function LoginEmailPage({ actionData }: Route.ComponentProps) {
           : "No password needed: enter your email address and we will send you a link that signs you in."}
       </p>
       <ErrorSummary errors={errors} formId={form.id} />
-      <Form method="post" {...getFormProps(form)} className="stack">
+      <Form method="post" {...once(getFormProps(form))} className="stack">
         {reset ? <input type="hidden" name="reset" value="1" /> : null}
         <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
         <SubmitButton pending={navigation.state !== "idle"} pendingText="Sending…">
