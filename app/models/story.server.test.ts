@@ -43,6 +43,8 @@ describe("a kid's story", () => {
       ["Steps", "First steps", "2021-04-02"],
       ["Swim", "First swim", "2022-07-07"],
     ]);
+    expect(list).toMatchObject({ isOwner: false, isParent: false }); // a friend is not told how to mark one
+    expect(await listMilestones(owner.id, kid.id)).toMatchObject({ ok: true, isOwner: true, isParent: true });
     expect(await listMilestones(stranger.id, kid.id)).toMatchObject({ ok: false, kind: "forbidden", hidden: true });
     const page = await milestonesLoader(args(req(`/kids/${kid.id}/milestones`, { cookie: await cookieFor(owner) }), { kidId: String(kid.id) }) as never);
     expect(page.moments.map((m) => m.date.age)).toEqual(["Elsa was 1 month", "Elsa was 8 months", "Elsa was 1 year, 0 months", "Elsa was 2 years, 3 months"]);

@@ -21,11 +21,14 @@ const milestonesOf = query<{ kidId: number; viewer: number }>((p, k) =>
 );
 
 /** A kid's milestones, oldest first (the order of a life), as `viewerId` may see them. */
-export async function listMilestones(viewerId: number, kidId: number): Promise<Result<{ kid: Kid; isOwner: boolean; moments: Moment[] }>> {
+export async function listMilestones(
+  viewerId: number,
+  kidId: number,
+): Promise<Result<{ kid: Kid; isOwner: boolean; isParent: boolean; moments: Moment[] }>> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const rows = await milestonesOf.all({ kidId, viewer: viewerId });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, moments: await withAllPhotos(rows.map(momentFromRow)) };
+  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, moments: await withAllPhotos(rows.map(momentFromRow)) };
 }
 
 const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>

@@ -18,13 +18,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { kid } = list;
   return {
     kid: { id: kid.id, name: kid.name },
-    isOwner: list.isOwner,
+    // owner and co-parents post moments, so both are told how to mark one
+    canChange: list.isParent,
     moments: list.moments.map((m) => kidMomentView(m, kid)),
   };
 }
 
 export default function KidMilestones({ loaderData }: Route.ComponentProps) {
-  const { kid, isOwner, moments } = loaderData;
+  const { kid, canChange, moments } = loaderData;
   const heading = `${kid.name}'s Milestones`;
   return (
     <div className="page kid-moments">
@@ -37,7 +38,7 @@ export default function KidMilestones({ loaderData }: Route.ComponentProps) {
           text={
             <>
               No milestones yet.{" "}
-              {isOwner ? <>Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update it.</> : null}
+              {canChange ? <>Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update it.</> : null}
             </>
           }
         />
