@@ -1,13 +1,5 @@
 import { Readable } from "node:stream";
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type ListObjectsV2CommandOutput,
-} from "@aws-sdk/client-s3";
+import type { ListObjectsV2CommandOutput, S3Client } from "@aws-sdk/client-s3";
 import type { Config } from "~/lib/config.server";
 import { assertKey, assertPut, isKey, isName } from "./photo-store-contract.server";
 import type { ByteRange, OpenedPhotoFile, PhotoFile, PhotoStore, StoredKey } from "./photo-store-contract.server";
@@ -22,6 +14,13 @@ import type { ByteRange, OpenedPhotoFile, PhotoFile, PhotoStore, StoredKey } fro
 // by a crash in between have no row and are removed by the sweeper (sweepUploads).
 
 type S3Settings = Extract<Config["storage"], { kind: "s3" }>;
+
+// The AWS SDK is loaded when the store is first used, not at start: it adds about 30 MB to every
+// process that imports it, and a self-hoster on local disk never needs it
+// (docs/decisions/0036-lean-processes.md).
+type Sdk = typeof import("@aws-sdk/client-s3");
+let sdkLoading: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> => (sdkLoading ??= import("@aws-sdk/client-s3"));
 
 /** Errors S3 (and S3-compatible servers) answer for "no such object". */
 function isMissing(error: unknown): boolean {
@@ -58,14 +57,26 @@ function sliceStream(source: Readable, from: number, to: number): Readable {
 
 export class S3PhotoStore implements PhotoStore {
   readonly kind = "s3";
-  private readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  private readonly settings: S3Settings;
+  private connecting: Promise<{ sdk: Sdk; client: S3Client }> | null = null;
 
   constructor(settings: S3Settings) {
     this.bucket = settings.bucket;
     this.prefix = settings.prefix;
-    this.client = new S3Client({
+    this.settings = settings;
+  }
+
+  /** The SDK and this store's client, made on first use. */
+  private s3(): Promise<{ sdk: Sdk; client: S3Client }> {
+    this.connecting ??= loadSdk().then((sdk) => ({ sdk, client: this.newClient(sdk) }));
+    return this.connecting;
+  }
+
+  private newClient(sdk: Sdk): S3Client {
+    const settings = this.settings;
+    return new sdk.S3Client({
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.forcePathStyle,
@@ -85,10 +96,11 @@ export class S3PhotoStore implements PhotoStore {
 
   async putAll(key: string, files: readonly PhotoFile[]): Promise<void> {
     assertPut(key, files);
+    const { sdk, client } = await this.s3();
     const results = await Promise.allSettled(
       files.map(async (f) => {
-        await this.client.send(
-          new PutObjectCommand({
+        await client.send(
+          new sdk.PutObjectCommand({
             Bucket: this.bucket,
             Key: this.objectKey(key, f.name),
             Body: f.data,
@@ -115,10 +127,11 @@ export class S3PhotoStore implements PhotoStore {
       if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`range start ${start} is not a byte offset`);
       if (end !== undefined && (!Number.isSafeInteger(end) || end < start)) throw new RangeError(`range end ${end} is before its start ${start}`);
     }
+    const { sdk, client } = await this.s3();
     let out;
     try {
-      out = await this.client.send(
-        new GetObjectCommand({
+      out = await client.send(
+        new sdk.GetObjectCommand({
           Bucket: this.bucket,
           Key: this.objectKey(key, name),
           ...(range ? { Range: `bytes=${range.start}-${range.end ?? ""}` } : {}),
@@ -152,8 +165,9 @@ export class S3PhotoStore implements PhotoStore {
 
   async stat(key: string, name: string): Promise<{ size: number } | null> {
     if (!isKey(key) || !isName(name)) return null;
+    const { sdk, client } = await this.s3();
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key, name) }));
+      const out = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key, name) }));
       return { size: Number(out.ContentLength ?? 0) };
     } catch (error) {
       if (isMissing(error)) return null;
@@ -163,10 +177,11 @@ export class S3PhotoStore implements PhotoStore {
 
   /** Every object under `prefix`, page by page (1,000 at most per page). */
   private async *objects(prefix: string): AsyncIterable<{ Key: string; LastModified?: Date }> {
+    const { sdk, client } = await this.s3();
     let token: string | undefined;
     do {
-      const page: ListObjectsV2CommandOutput = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+      const page: ListObjectsV2CommandOutput = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
       );
       for (const o of page.Contents ?? []) if (o.Key) yield { Key: o.Key, LastModified: o.LastModified };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -193,10 +208,11 @@ export class S3PhotoStore implements PhotoStore {
   }
 
   private async deleteObjects(keys: string[]): Promise<void> {
+    const { sdk, client } = await this.s3();
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      const out = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      const out = await client.send(
+        new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       const problem = out.Errors?.find((e) => e.Code !== "NoSuchKey");
       if (problem) throw new Error(`S3 could not delete ${problem.Key}: ${problem.Code} ${problem.Message ?? ""}`.trim());
@@ -227,6 +243,8 @@ export class S3PhotoStore implements PhotoStore {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    const connecting = this.connecting;
+    this.connecting = null;
+    if (connecting) (await connecting).client.destroy();
   }
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type Nodemailer from "nodemailer";
 import { config } from "~/lib/config.server";
 import type { QueuedMail } from "./queue.server";
 
@@ -8,10 +8,17 @@ import type { QueuedMail } from "./queue.server";
 // through nodemailer, or, without SMTP_URL, into an .eml file in the outbox folder beside the
 // database, with one log line, so a self-hoster sees exactly what would have been sent.
 
-type Transport = ReturnType<typeof nodemailer.createTransport>;
+// nodemailer is loaded with the first message a process sends, not at start: it adds about 20 MB
+// to every process that imports it, and most processes never send a mail
+// (docs/decisions/0036-lean-processes.md).
+type Mailer = typeof Nodemailer;
+let mailerLoading: Promise<Mailer> | null = null;
+const loadMailer = (): Promise<Mailer> => (mailerLoading ??= import("nodemailer").then((m) => m.default));
+
+type Transport = ReturnType<Mailer["createTransport"]>;
 let smtp: { url: string; transport: Transport } | null = null;
 
-function smtpTransport(url: string): Transport {
+function smtpTransport(nodemailer: Mailer, url: string): Transport {
   if (smtp?.url !== url) {
     smtp?.transport.close();
     // timeouts well under the queue's lease (LEASE_MS), so a hung server is a failed attempt
@@ -36,8 +43,9 @@ function message(mail: QueuedMail) {
 /** Delivers one claimed message; throws when it did not go out. */
 export async function deliver(mail: QueuedMail): Promise<void> {
   const cfg = config();
+  const nodemailer = await loadMailer();
   if (cfg.smtpUrl) {
-    await smtpTransport(cfg.smtpUrl).sendMail(message(mail));
+    await smtpTransport(nodemailer, cfg.smtpUrl).sendMail(message(mail));
     return;
   }
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
