@@ -57,11 +57,23 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
     expect(on).toContain("like-button--on");
   });
 
-  it("the comment section is a <details>: closed on lists, open on the moment's page or when the URL asks", () => {
-    expect(render(base, "/kids/1/dailyLogs")).toMatch(/<details class="social-comments">/);
+  it("the comment section: open on the moment's page or when the URL asks; on lists a link that asks for it", () => {
     expect(render(base, "/dailyLogs/5")).toMatch(/<details class="social-comments" open="">/);
     expect(render(base, "/kids/1/dailyLogs?showComments=5")).toMatch(/<details class="social-comments" open="">/);
-    expect(render(base, "/kids/1/dailyLogs?showComments=6")).toMatch(/<details class="social-comments">/);
+    // closed (issue #21.2): neither the form nor the comments are rendered, only the way to them,
+    // which keeps the page's other parameters
+    const closed = { ...base, commentCount: 1, comments: [comment({ comment: "Not on the list" })] };
+    for (const [url, href] of [
+      ["/kids/1/dailyLogs", "/kids/1/dailyLogs?showComments=5#comments-5"],
+      ["/kids/1/dailyLogs?showComments=6&before=x", "/kids/1/dailyLogs?before=x&amp;showComments=5#comments-5"],
+    ] as const) {
+      const html = render(closed, url);
+      expect(html).toContain(`<a class="button button--small button--secondary comment-toggle" href="${href}">Comment</a>`);
+      expect(html).not.toContain("<details");
+      expect(html).not.toContain("comment-new");
+      expect(html).not.toContain("Not on the list");
+      expect(html).toContain("1 comment<");
+    }
   });
 
   it("each comment: icon, name (username when names are null), text; Edit/Delete for the author only", () => {
@@ -71,7 +83,7 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
         commentCount: 2,
         comments: [comment({ id: 2, mine: true, comment: "mine" }), comment({ id: 1, firstName: null, lastName: null, username: "olduser" })],
       },
-      "/kids/1/dailyLogs",
+      "/kids/1/dailyLogs?showComments=5",
     );
     expect(html).toContain('id="comment-2"');
     expect(html).toContain("Ann Lee");
@@ -85,7 +97,7 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
   });
 
   it("the new-comment form: labelled textarea with the placeholder, a named send button, no-JS length cap", () => {
-    const html = render(base, "/kids/1/dailyLogs");
+    const html = render(base, "/kids/1/dailyLogs?showComments=5");
     expect(html).toMatch(/<label for="comment-text-5" class="visually-hidden">Write a comment<\/label>/);
     expect(html).toContain('placeholder="Write a comment..."');
     expect(html).toContain('maxLength="1000"');
@@ -126,7 +138,7 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
   });
 
   it("links to the moment's page for comments a list leaves out", () => {
-    const html = render({ ...base, commentCount: 9, comments: [comment({})] }, "/kids/1/dailyLogs");
+    const html = render({ ...base, commentCount: 9, comments: [comment({})] }, "/kids/1/dailyLogs?showComments=5");
     expect(html).toContain('href="/dailyLogs/5#comments-5"');
     expect(html).toContain("View all <!-- -->9 comments");
   });

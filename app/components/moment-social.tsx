@@ -111,36 +111,49 @@ export function MomentSocial({
         </button>
       </like.Form>
 
-      <details className="social-comments" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-        <summary className="button button--small button--secondary comment-toggle">Comment</summary>
-        <div className="social-comments__body" id={`comments-${momentId}`}>
-          <NewComment momentId={momentId} action={action} back={back} hydrated={hydrated} urlError={urlEditing ? null : urlError} />
-          {shown ? (
-            <ul className="comment-list" aria-label="Comments">
-              {social.comments.map((c) => (
-                <CommentItem
-                  key={c.id}
-                  comment={c}
-                  action={action}
-                  back={back}
-                  here={here}
-                  hydrated={hydrated}
-                  editing={editingId === c.id}
-                  urlError={urlEditing === c.id && !localEdit ? urlError : null}
-                  urlHasEdit={urlEditId !== null}
-                  onEdit={() => setLocalEdit({ id: c.id })}
-                  onDone={() => setLocalEdit({ id: null })}
-                />
-              ))}
-            </ul>
-          ) : null}
-          {total > shown ? (
-            <p className="comment-more">
-              <ListLink to={`/dailyLogs/${momentId}#comments-${momentId}`}>View all {commentsLabel(total)}</ListLink>
-            </p>
-          ) : null}
+      {!open && !hydrated ? (
+        // closed, before the page's scripts run (or without JavaScript): a link that asks for the
+        // section by URL, so a list does not carry every moment's comments and form (issue #21.2,
+        // docs/decisions/0037-kid-page-cost.md); once hydrated it becomes the <details> below
+        <div className="social-comments">
+          <a className="button button--small button--secondary comment-toggle" href={`${withSearch(here, { showComments: momentId })}#comments-${momentId}`}>
+            Comment
+          </a>
         </div>
-      </details>
+      ) : (
+        <details className="social-comments" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+          <summary className="button button--small button--secondary comment-toggle">Comment</summary>
+          {open ? (
+            <div className="social-comments__body" id={`comments-${momentId}`}>
+              <NewComment momentId={momentId} action={action} back={back} hydrated={hydrated} urlError={urlEditing ? null : urlError} />
+              {shown ? (
+                <ul className="comment-list" aria-label="Comments">
+                  {social.comments.map((c) => (
+                    <CommentItem
+                      key={c.id}
+                      comment={c}
+                      action={action}
+                      back={back}
+                      here={here}
+                      hydrated={hydrated}
+                      editing={editingId === c.id}
+                      urlError={urlEditing === c.id && !localEdit ? urlError : null}
+                      urlHasEdit={urlEditId !== null}
+                      onEdit={() => setLocalEdit({ id: c.id })}
+                      onDone={() => setLocalEdit({ id: null })}
+                    />
+                  ))}
+                </ul>
+              ) : null}
+              {total > shown ? (
+                <p className="comment-more">
+                  <ListLink to={`/dailyLogs/${momentId}#comments-${momentId}`}>View all {commentsLabel(total)}</ListLink>
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+        </details>
+      )}
 
       {confirming ? (
         <ConfirmDialog
