@@ -1,6 +1,5 @@
-import { Transform } from "node:stream";
+import { Writable } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
@@ -8,7 +7,7 @@ import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
 import { isClientError, isUnavailable } from "./web/request-guard.server";
 import { startDevBackground } from "./jobs/dev-background.server";
-import { deferScripts } from "./web/deferred-scripts.server";
+import { deferScriptsIn } from "./web/deferred-scripts.server";
 
 export const streamTimeout = 5_000;
 
@@ -41,23 +40,24 @@ export default function handleRequest(
         [readyOption]() {
           shellRendered = true;
           // the whole document is ready (onAllReady): collected, its scripts deferred after the
-          // content (app/web/deferred-scripts.server.ts), sent in one piece
+          // content (app/web/deferred-scripts.server.ts), answered as one buffer (no web stream
+          // in between: docs/decisions/0037-kid-page-cost.md)
           const chunks: Buffer[] = [];
-          const body = new Transform({
-            transform(chunk: Buffer, _encoding, callback) {
+          const body = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
               chunks.push(chunk);
               callback();
             },
-            flush(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback(null, Buffer.from(deferScripts(Buffer.concat(chunks).toString("utf8")), "utf8"));
-            },
           });
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          body.on("finish", () => {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            const html = deferScriptsIn(Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
+            resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+          });
+          body.on("error", reject);
           pipe(body);
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
           reject(error);

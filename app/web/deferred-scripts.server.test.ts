@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferScripts } from "./deferred-scripts.server";
+import { deferScripts, deferScriptsIn } from "./deferred-scripts.server";
 import { commentError, COMMENT_MAX, COMMENT_MESSAGES } from "~/forms/comment";
 
 // The document as React Router's <Scripts /> writes it (app/root.tsx), shortened.
@@ -29,6 +29,21 @@ describe("deferScripts", () => {
   it("leaves a document without React Router's module script as it is", () => {
     const other = '<html><head><link rel="modulepreload" href="/x.js"/></head><body><script type="module" src="/y.js"></script></body></html>';
     expect(deferScripts(other)).toBe(other);
+    const bytes = Buffer.from(other);
+    expect(deferScriptsIn(bytes)).toBe(bytes);
+  });
+
+  it("works on the bytes: text in any script passes through unchanged, with or without a nonce", () => {
+    const text = "Léa’s first 🎂 — ça y est";
+    const doc = DOC.replace("<main>content</main>", `<main>${text}</main>`).replaceAll(' nonce="abc"', "");
+    const out = deferScriptsIn(Buffer.from(doc)).toString("utf8");
+    expect(out).toContain(`<main>${text}</main>`);
+    expect(out).toContain('<script type="text/x-deferred-module" data-deferred-module="">import "/assets/manifest-1.js";');
+    expect(out.match(/x-deferred-modulepreload/g)).toHaveLength(2);
+    expect(out.replace(/x-deferred-modulepreload/g, "modulepreload").replace(' type="text/x-deferred-module" data-deferred-module=""', ' type="module" async=""')).toBe(doc);
+    // a module script tag that is not React Router's (another attribute between) is left alone
+    const foreign = '<html><head><link rel="modulepreload" href="/x.js"/></head><body><script src="/y.js" type="module" async=""></script></body></html>';
+    expect(deferScripts(foreign)).toBe(foreign);
   });
 });
 
