@@ -146,8 +146,19 @@ export async function prepareDatabase(entry) {
  */
 function startJobTimer(entry) {
   // in the background: the jobs must not delay the start; runScheduledJobs never throws
-  void entry.runScheduledJobs();
-  setInterval(() => void entry.runScheduledJobs(), JOBS_TICK_MS).unref();
+  /** @type {Promise<unknown>} */
+  let running = entry.runScheduledJobs();
+  const timer = setInterval(() => {
+    running = entry.runScheduledJobs();
+  }, JOBS_TICK_MS);
+  timer.unref();
+  return {
+    /** No more runs; resolves when the one under way (if any) has finished, before the database closes. */
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 /**
@@ -160,7 +171,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const config = env();
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);
-  startJobTimer(entry);
+  const jobs = startJobTimer(entry);
   // The mail sender and the digest scheduler (docs/decisions/0025-mail-queue.md, 0027): every
   // process runs them, cluster workers included; their claims in the database are atomic.
   const mailSender = entry.startMailSender();
@@ -313,6 +324,9 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     server.closeAllConnections?.();
     try {
+      // a periodic job under way finishes first (a job cut off by the closing pool would log a
+      // failure); the exit at 3 s still stands
+      await jobs.stop();
       await digests.stop();
       await mailSender.stop();
       // the read connection (app/lib/db-read.server.ts), then the knex pool

@@ -6,6 +6,7 @@
 // processes.sqlite.test.ts.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
@@ -193,4 +194,17 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
     expect([workers[1]!, replacement].filter(alive)).toEqual([]);
     expect(primary.errorLines().filter((l) => !l.startsWith(`[cluster] worker ${victim} exited (SIGKILL)`))).toEqual([]);
   }, 120_000);
+});
+
+describe("lean processes (docs/decisions/0036-lean-processes.md)", () => {
+  it("the server build imports sharp, libheif, the AWS SDK and nodemailer on first use only, never at start", () => {
+    const dir = path.join(buildDir, "server");
+    const files = fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
+    const code = files.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+    for (const name of ["sharp", "heic-decode", "@aws-sdk/client-s3", "nodemailer"]) {
+      expect(code, name).toContain(`import("${name}")`);
+      expect(code, name).not.toMatch(new RegExp(`^import\\b[^;]*?from "${name}";`, "m"));
+      expect(code, name).not.toMatch(new RegExp(`\\brequire\\("${name}"\\)`));
+    }
+  });
 });
