@@ -17,7 +17,12 @@ const SQLITE_ONLY = [
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
 // PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)
-const POSTGRES_ONLY = ["app/lib/db.server.postgres.test.ts", "tests/unit/move-to-postgres.test.ts"];
+const POSTGRES_ONLY = [
+  "app/lib/db.server.postgres.test.ts",
+  "tests/unit/move-to-postgres.test.ts",
+  // dropping a test database past a backend of another role (needs the cluster's superuser)
+  "tests/unit/pg-drop.test.ts",
+];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
 
 

@@ -5,7 +5,9 @@
 #                                          ordinary role `sweet` (LOGIN CREATEDB, not a superuser)
 #                                          and its database `sweet`; prints the URL to use
 #   scripts/pg-cluster.sh stop DIR         stop the cluster and remove DIR
-# The cluster trusts loopback connections, has fsync off and never syncs: test data only.
+# The cluster trusts loopback connections, has fsync off and never syncs: test data only. Autovacuum
+# is off: its workers belong to no role the tests may end, and each test database lives for seconds
+# (scripts/pg-drop.mjs still survives one, and any other backend it may not end).
 set -euo pipefail
 
 usage() { echo "usage: $0 start DIR PORT | stop DIR" >&2; exit 2; }
@@ -44,7 +46,7 @@ start() {
     cat "$dir/initdb.log" >&2; exit 1;
   }
   as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s start \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" || {
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c autovacuum=off" || {
     cat "$dir/server.log" >&2; exit 1;
   }
   # the app's role: owns its database, may create databases (one copy per test file), nothing more

@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import knexFactory from "knex";
 import { knexConfig } from "../db/knexfile.mjs";
+import { dropDatabaseWithRetry } from "./pg-drop.mjs";
 
 /** @param {string} url @param {(knex: import("knex").Knex) => Promise<unknown>} fn */
 async function onServer(url, fn) {
@@ -32,17 +33,7 @@ if (command === "create" && url && /^[a-z][a-z0-9_]{0,30}$/.test(prefix)) {
   if (!/^[a-z][a-z0-9_]{0,40}$/.test(name)) throw new Error(`not a database this script makes: ${name}`);
   const server = new URL(url);
   server.pathname = "/postgres";
-  // FORCE ends our role's connections, but not the autovacuum worker a big write just started (a
-  // superuser's process): then wait for it, up to half a minute
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await onServer(server.toString(), (knex) => knex.raw(`drop database if exists ${name} with (force)`));
-      break;
-    } catch (error) {
-      if (/** @type {{ code?: string }} */ (error).code !== "42501" || attempt >= 30) throw error;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
+  await onServer(server.toString(), (knex) => dropDatabaseWithRetry(knex, name));
 } else {
   console.error("usage: node scripts/pg-database.mjs create URL [PREFIX] | drop URL");
   process.exit(2);

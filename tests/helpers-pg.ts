@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import knexFactory, { type Knex } from "knex";
 import { knexConfig } from "../db/knexfile.mjs";
+import { dropDatabaseWithRetry } from "../scripts/pg-drop.mjs";
 
 /** What the global setup hands every test file (vitest provide/inject). */
 export type PgTestRun = { base: string; run: string; template: string };
@@ -43,7 +44,10 @@ export async function withConnection<T>(url: string, fn: (knex: Knex) => Promise
   }
 }
 
-/** Drops a database even when a connection is still open (a worker that died, say). */
+/**
+ * Drops a database even when a connection is still open (a worker that died, say) or an autovacuum
+ * worker is on it: scripts/pg-drop.mjs.
+ */
 export async function dropDatabase(base: string, name: string): Promise<void> {
-  await withConnection(base, (knex) => knex.raw(`drop database if exists ${name} with (force)`));
+  await withConnection(base, (knex) => dropDatabaseWithRetry(knex, name));
 }

@@ -42,6 +42,7 @@ afterAll(async () => {
   const holder = (globalThis as { __sweetDb?: { knex: { destroy(): Promise<void> } } }).__sweetDb;
   await holder?.knex.destroy();
   (globalThis as { __sweetDb?: unknown }).__sweetDb = undefined;
-  fs.rmSync(dir, { recursive: true, force: true });
+  // retried: a child process of the test may still be closing a file in it
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   if (pgRun && pgDatabase) await dropDatabase(pgRun.base, pgDatabase);
 });

@@ -60,10 +60,13 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     SIGNUP_MAX_PER_ADDRESS: "1000000",
     ...env,
   });
+  // its own process group: a cluster's workers are stopped and awaited with their primary, so no
+  // process of the test is left holding the database when the test file drops it
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "server", entry)], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   let stderr = "";
   child.stderr!.setEncoding("utf8");
@@ -101,13 +104,38 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     waitForOutput,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
-      return exited;
+      const code = await exited;
+      await groupGone(child.pid!);
+      return code;
     },
     async crash() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      signalGroup(child.pid!, "SIGKILL");
       await exited;
+      await groupGone(child.pid!);
     },
   };
+}
+
+/** Sends `signal` to every process of the group `pgid`; false when none is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves once no process of the group `pgid` is left (a cluster primary that exited before a
+ * worker did). After 10 s the rest is killed: a teardown must not wait on a stuck process.
+ */
+async function groupGone(pgid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (signalGroup(pgid, 0)) {
+    if (Date.now() > deadline) signalGroup(pgid, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export type CallInit = { method?: string; cookie?: string; json?: unknown; form?: FormData | Record<string, string>; headers?: Record<string, string> };
