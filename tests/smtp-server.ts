@@ -27,6 +27,9 @@ export async function startTestSmtp({ port: wanted = 0 }: { port?: number } = {}
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    // close() waits this long for clients still connected (a pooled transport, a held DATA) before
+    // ending them: the default 30 s is a test hook's whole budget
+    closeTimeout: 200,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

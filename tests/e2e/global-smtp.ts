@@ -27,6 +27,8 @@ export default async function globalSetup() {
   // the workers are started after this and inherit the runner's environment
   process.env.E2E_SMTP_INBOX = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
   return async () => {
+    // a worker's keep-alive fetch must not hold the close
+    inbox.closeAllConnections();
     await new Promise<void>((resolve) => inbox.close(() => resolve()));
     await smtp.close();
   };
