@@ -13,7 +13,8 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // - Pending and denied requests give nothing. A block ends the friendship and any co-parent role
 //   between the two at once (app/models/blocks.server.ts), so no rule below needs to ask about
 //   blocks; only the comments of a blocked user on the blocker's moments are hidden here
-//   (`whereCommentShown`), and `isBlockedBetween` answers other features.
+//   (`whereCommentShown`), nothing of either reaches the other through digests, notifications
+//   and exports (`whereNoBlockWith`), and `isBlockedBetween` answers other features.
 // - The owner and co-parents change a kid and its moments ("change"); only the owner removes the
 //   kid or manages its co-parents ("own"); only its author changes a comment.
 //
