@@ -65,7 +65,7 @@ describe("digest scheduling", () => {
     const parent = await makeUser();
     const made = await createInvitation(parent, {}, ORIGIN);
     if (!made.ok) throw new Error("refused");
-    const joined = await joinByInvitation(made.url.split("/").pop(), { name: "Opa Karl", email: "karl@example.com" }, ORIGIN);
+    const joined = await joinByInvitation(made.url.split("/").pop(), { name: "Opa Karl", email: "karl@example.com" }, ORIGIN, { address: "192.0.2.1" });
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
     expect(await getEmailPreferences(joined.user.id)).toEqual({ digest: "weekly", hour: 8 });
     expect(await getEmailPreferences(parent.id)).toEqual({ digest: "none", hour: 8 });

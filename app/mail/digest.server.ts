@@ -7,14 +7,15 @@ import { displayName } from "~/lib/names";
 import { signForUser } from "~/lib/tokens.server";
 import { photoStore } from "~/images/photo-store.server";
 import { loadSharp } from "~/images/sharp.server";
-import { whereMomentVisibleTo } from "~/models/access.server";
+import { whereMomentVisibleTo, whereNoBlockWith } from "~/models/access.server";
 import { nextDigestSlot, type DigestChoice } from "~/models/email-preferences.server";
 import { escapeHtml } from "./messages.server";
 import { enqueueMail, type InlineAttachment, type OutgoingMail } from "./queue.server";
 
 // Email digests (issue #16.4; docs/spec.md "Email digests", docs/decisions/0027-email-digests.md).
 // What is new since the reader's last digest: moments they may see (the access module's
-// whereMomentVisibleTo; never their own), and comments by others on their own moments. Each moment
+// whereMomentVisibleTo; never their own), and comments by others on their own moments (none by a
+// user in a block with the reader: whereNoBlockWith). Each moment
 // with its kid's name and age, its title, a link, and a small thumbnail embedded in the message
 // (cid:), re-encoded from the photo store's smallest derivative: no public photo URL, no metadata.
 // Nothing new: nothing sent. The scheduler claims a due digest atomically (several processes).
@@ -56,14 +57,18 @@ const newMoments = query<{ viewer: number; since: string; until: string }>((p, k
 );
 
 const newCommentsOnMine = query<{ viewer: number; since: string; until: string }>((p, k) =>
-  k("comments")
-    .join("daily_logs", "daily_logs.id", "comments.daily_log_id")
-    .join("kids", "kids.id", "daily_logs.kid_id")
-    .join("users as author", "author.id", "comments.user_id")
-    .where("kids.user_id", p("viewer"))
-    .andWhereNot("comments.user_id", p("viewer"))
-    .andWhere("comments.created_at", ">", p("since"))
-    .andWhere("comments.created_at", "<=", p("until"))
+  whereNoBlockWith(
+    k("comments")
+      .join("daily_logs", "daily_logs.id", "comments.daily_log_id")
+      .join("kids", "kids.id", "daily_logs.kid_id")
+      .join("users as author", "author.id", "comments.user_id")
+      .where("kids.user_id", p("viewer"))
+      .andWhereNot("comments.user_id", p("viewer"))
+      .andWhere("comments.created_at", ">", p("since"))
+      .andWhere("comments.created_at", "<=", p("until")),
+    "comments.user_id",
+    p("viewer"),
+  )
     .orderBy([{ column: "comments.created_at", order: "desc" }, { column: "comments.id", order: "desc" }])
     .limit(DIGEST_MAX_ITEMS)
     .select("comments.daily_log_id", "comments.comment", "daily_logs.title", "comments.user_id", "author.username", "author.first_name", "author.last_name"),

@@ -38,11 +38,49 @@ ${button(input.url, "Join Sweet Moments")}
   return { kind: "invitation", to: input.to, subject, text, html };
 }
 
-export function signInLinkMail(input: { to: string; url: string; reset: boolean; invitationUrl?: string | null; deleting?: boolean }): OutgoingMail {
+/**
+ * An invitation answered with this address, which has an account: who invited, their note, what
+ * accepting does, and a sign-in link to the invitation's page, where only "Accept" makes the
+ * friendship (docs/decisions/0040-invitation-answers-and-blocks.md). Whoever answered may not be
+ * the address's owner, so the message asks for nothing but a choice.
+ */
+export function invitationAnswerMail(input: { to: string; inviterName: string; note: string | null; url: string; invitationUrl: string; expiresAt: string }): OutgoingMail {
+  const who = input.inviterName;
+  const subject = `${who} invited you to be friends on Sweet Moments`;
+  const intro = `${who} invited someone to Sweet Moments, a private family album, and the invitation was answered with this email address, which already has an account.`;
+  const accepting = `If you accept, you and ${who} become friends: ${who} sees the moments you share with your friends, and you see the moments ${who} shares with you. Nothing changes unless you accept.`;
+  const how = `To answer, sign in with this link; it works once, for 15 minutes. You will see the invitation with "Accept" and "Decline".`;
+  const later = `Later, log in and open the invitation (until ${formatDate(input.expiresAt)}):`;
+  const ignore = `If you do not know ${who}, or did not answer an invitation, choose "Decline" or ignore this message: nothing changes.`;
+  const note = input.note ? `\n${who} wrote:\n${input.note}\n` : "";
+  const text = `${intro}
+${note}
+${accepting}
+
+${how}
+${input.url}
+
+${later}
+${input.invitationUrl}
+
+${ignore}`;
+  const html = page(
+    subject,
+    `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(intro)}</p>
+${input.note ? `<p>${escapeHtml(who)} wrote:</p><blockquote>${escapeHtml(input.note)}</blockquote>` : ""}
+<p>${escapeHtml(accepting)}</p>
+<p>${escapeHtml(how)}</p>
+${button(input.url, "Sign in to answer")}
+<p>${escapeHtml(later)}<br>${escapeHtml(input.invitationUrl)}</p>
+<p>${escapeHtml(ignore)}</p>`,
+  );
+  return { kind: "invitation-answer", to: input.to, subject, text, html };
+}
+
+export function signInLinkMail(input: { to: string; url: string; reset: boolean; deleting?: boolean }): OutgoingMail {
   const subject = input.reset ? "Reset your Sweet Moments password" : "Your Sweet Moments sign-in link";
-  const intro = input.invitationUrl
-    ? "Someone used an invitation to Sweet Moments with this email address, which already has an account. Sign in with this link to accept the invitation."
-    : input.reset
+  const intro = input.reset
       ? "Use this link to sign in, then choose a new password."
       : input.deleting
         ? "You asked to delete your Sweet Moments account. Use this link to sign in again; then you can delete your account within 10 minutes."

@@ -13,7 +13,8 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // - Pending and denied requests give nothing. A block ends the friendship and any co-parent role
 //   between the two at once (app/models/blocks.server.ts), so no rule below needs to ask about
 //   blocks; only the comments of a blocked user on the blocker's moments are hidden here
-//   (`whereCommentShown`), and `isBlockedBetween` answers other features.
+//   (`whereCommentShown`), nothing of either reaches the other through digests, notifications
+//   and exports (`whereNoBlockWith`), and `isBlockedBetween` answers other features.
 // - The owner and co-parents change a kid and its moments ("change"); only the owner removes the
 //   kid or manages its co-parents ("own"); only its author changes a comment.
 //
@@ -22,7 +23,7 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // requireInvitationOwner, requireInvitedFriend), the conditions for lists (whereKidVisibleTo,
 // whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
 // whereKidOwnedBy; visibleKidIds for lists across families), the blocks' answers
-// (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy) and the access state of conditional
+// (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy, whereNoBlockWith) and the access state of conditional
 // pages (accessStamp). The guards read their facts (co-parent row, friendship and its circle, the
 // moment's audience) in ONE query whose conditions are the same functions the lists use (parentOf,
 // acceptedBetween, ownerFilesAsFamily).
@@ -239,6 +240,24 @@ const blockWithAddress = query<{ userId: number; email: string }>((p, k) =>
  */
 export async function isBlockedWithAddress(userId: number, email: string, conn?: Db): Promise<boolean> {
   return Boolean(await blockWithAddress.first({ userId, email }, { conn }));
+}
+
+/**
+ * What others did (`column`: who did it: a comment's or a like's author, a notification's actor)
+ * that may reach `viewerId` through the channels that carry it to them (digests, notifications,
+ * the export): nothing by a user in a block with the viewer, whichever of the two blocked the
+ * other. Stricter than `whereCommentShown`: the blocker's "Show their comments" is about the
+ * pages, and a block is two-way here as for requests and invitations (`isBlockedBetween`).
+ */
+export function whereNoBlockWith(qb: Knex.QueryBuilder, column: string, viewerId: Value): Knex.QueryBuilder {
+  const k = db();
+  return qb.whereNotExists((sub) =>
+    sub
+      .select(k.raw("1"))
+      .from("blocks")
+      .where((x) => x.where("blocks.blocker_id", viewerId).andWhere("blocks.blocked_id", k.ref(column)))
+      .orWhere((y) => y.where("blocks.blocker_id", k.ref(column)).andWhere("blocks.blocked_id", viewerId)),
+  );
 }
 
 /** `users.id` (or `column`) has not blocked `viewerId`: for searches, so a blocker cannot be found. */

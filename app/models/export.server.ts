@@ -4,7 +4,7 @@ import { displayName } from "~/lib/names";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import type { Audience } from "~/forms/circles";
-import { whereKidParentIs, whereMomentExportedBy, whereOwnedBy } from "./access.server";
+import { whereKidParentIs, whereMomentExportedBy, whereNoBlockWith, whereOwnedBy } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friendships.server";
 import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./moments.server";
@@ -12,7 +12,8 @@ import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./mome
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to
 // export) with their moments (whereMomentExportedBy: all of an owned kid's, the ones the user posted
-// on a co-parented kid), likes and comments, and the friends' names.
+// on a co-parented kid), likes and comments (none by a user in a block with the user:
+// whereNoBlockWith), and the friends' names.
 // app/models/export-zip.server.ts streams it as a ZIP. Moments are read with the moments model's
 // columns (momentColumns, momentFromRow) and shaped in ONE place (shapeMoment) for data.json and the album.
 
@@ -103,7 +104,7 @@ const photosOf = query<{ id: number }>((p, k) =>
 
 const likesOf = query<{ id: number }>((p, k) =>
   whereMomentExportedBy(
-    k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    whereNoBlockWith(k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"), "likes.user_id", p("id")),
     p("id"),
   )
     .join("users", "users.id", "likes.user_id")
@@ -113,7 +114,7 @@ const likesOf = query<{ id: number }>((p, k) =>
 
 const commentsOf = query<{ id: number }>((p, k) =>
   whereMomentExportedBy(
-    commentsQuery(k).join("daily_logs", "daily_logs.id", "comments.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    whereNoBlockWith(commentsQuery(k).join("daily_logs", "daily_logs.id", "comments.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"), "comments.user_id", p("id")),
     p("id"),
   )
     .orderBy([{ column: "comments.created_at", order: "asc" }, { column: "comments.id", order: "asc" }])

@@ -8,15 +8,15 @@ import { parseSubmissionToken } from "~/forms/submission";
 import { withinLimit } from "~/lib/limits.server";
 import { displayName } from "~/lib/names";
 import { enqueueMail } from "~/mail/queue.server";
-import { invitationMail, signInLinkMail } from "~/mail/messages.server";
+import { invitationAnswerMail, invitationMail } from "~/mail/messages.server";
 import type { InviteInput, JoinInput } from "~/forms/invite";
 import type { Circle, FriendRelationship } from "~/forms/circles";
 import { presetFromRow } from "./circles.server";
-import { isBlockedWithAddress, requireInvitationOwner } from "./access.server";
+import { isBlockedBetween, isBlockedWithAddress, requireInvitationOwner } from "./access.server";
 import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
-import { EMAILED_LINK_MINUTES, insertSignInLink, signInLinkPath } from "./sign-in-links.server";
+import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath, linkWithinLimits } from "./sign-in-links.server";
 import { getUserById, insertUser, normalizeEmail, normalizeUsername, type User } from "./users.server";
 import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
@@ -26,12 +26,16 @@ import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 // revoked while unused. Answering it makes an account (no password needed), signs it in and
 // makes it an accepted friend of the inviter, in one transaction; or, signed in, only the
 // friendship. An address that already has an account is never told so: the invitation is used
-// and that address gets a sign-in link that accepts it (so one invitation tells its holder at
-// most about one address, and costs them the invitation). An invitation presets how the inviter
-// files the one who answers it (circle, relationship: the inviter's side of the new friendship).
-// A block between the inviter and the one answering (either way) makes no friendship; the answer
-// is the one for a link that can no longer be used, and an emailed invitation to an address whose
-// account is in a block with the inviter is not sent (the inviter sees no difference).
+// (so one invitation tells its holder at most about one address, and costs them the invitation)
+// and OFFERED to that account, which is mailed who invited it, their note, what accepting does
+// and a sign-in link that leads to the invitation's page; only its Accept there makes the
+// friendship, and it may Decline (docs/decisions/0040-invitation-answers-and-blocks.md). That
+// mail counts against the limits of emailed sign-in links (whoever answers may not be the
+// address's owner). An invitation presets how the inviter files the one who answers it (circle,
+// relationship: the inviter's side of the new friendship). A block between the inviter and the
+// one answering (either way) makes no friendship; the answer is the one for a link that can no
+// longer be used, and no message goes to an address whose account is in a block with the
+// inviter, neither an emailed invitation nor an offer (the inviter sees no difference).
 
 export type InvitationState = "pending" | "accepted" | "used" | "revoked" | "expired";
 
@@ -204,8 +208,13 @@ export async function revokeInvitation(viewerId: number, invitationId: number): 
   return { ok: true, invitation: invitationFromRow(row!) };
 }
 
+/**
+ * What an invitation link is to whoever opens it. Besides the inviter's states: "offered", used
+ * by an answer with the viewer's address and waiting for the viewer's Accept or Decline;
+ * "declined", the viewer declined it. Everyone else sees such an invitation as "used".
+ */
 export type InvitationLink = {
-  state: InvitationState | "unknown";
+  state: InvitationState | "unknown" | "offered" | "declined";
   inviterId: number | null;
   inviterName: string | null;
   note: string | null;
@@ -215,18 +224,37 @@ const invitationByHash = query<{ hash: string }>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where("invitations.token_hash", p("hash"))
-    .first(...invitationStateColumns, "invitations.inviter_id", "inviter.username", "inviter.first_name", "inviter.last_name"),
+    .first(
+      ...invitationStateColumns,
+      "invitations.inviter_id",
+      "invitations.offered_to",
+      "invitations.declined_at",
+      "inviter.username",
+      "inviter.first_name",
+      "inviter.last_name",
+    ),
 );
 
-/** What an invitation link is (the page a link opens): its state and, while pending, who sent it. */
-export async function readInvitation(token: string | undefined): Promise<InvitationLink> {
+/** The invitation's state for `viewerId`: an invitation offered to the viewer is theirs to answer (or declined by them). */
+function stateFor(row: Record<string, unknown>, viewerId: number | null, now: string): InvitationLink["state"] {
+  const state = stateOf(row, now);
+  if (state !== "used" || viewerId === null || Number(row.offered_to ?? 0) !== viewerId) return state;
+  if (row.declined_at) return "declined";
+  return String(row.expires_at) <= now ? "expired" : "offered";
+}
+
+/**
+ * What an invitation link is (the page a link opens) to `viewerId` (null: signed out): its state
+ * and, while the viewer may answer it (pending, or offered to them), who sent it.
+ */
+export async function readInvitation(token: string | undefined, viewerId: number | null = null): Promise<InvitationLink> {
   const none: InvitationLink = { state: "unknown", inviterId: null, inviterName: null, note: null };
   if (!looksLikeLinkToken(token)) return none;
   const row = await invitationByHash.first({ hash: hashLinkToken(token) });
   if (!row) return none;
-  const state = stateOf(row, nowIso());
+  const state = stateFor(row, viewerId, nowIso());
   // who sent it is told only while it can be answered
-  if (state !== "pending") return { ...none, state };
+  if (state !== "pending" && state !== "offered") return { ...none, state };
   return {
     state,
     inviterId: Number(row.inviter_id),
@@ -245,10 +273,61 @@ async function consume(trx: Db, token: string) {
     .whereNull("revoked_at")
     .andWhere("expires_at", ">", now)
     .update({ accepted_at: now });
-  if (changed !== 1) return null;
+  return changed === 1 ? taken(trx, hash) : null;
+}
+
+/** The invitation just taken on `trx`: its id, inviter and preset. */
+async function taken(trx: Db, hash: string) {
   const row = await invitationByHash.first({ hash }, { conn: trx });
   return row ? { id: Number(row.id), inviterId: Number(row.inviter_id), preset: presetFromRow(row) } : null;
 }
+
+/**
+ * Answers on `trx` the invitation offered to `viewerId` (accepted_by, or declined_at), if it still
+ * waits for their answer (the conditional UPDATE is the single answer); answers like `consume`.
+ */
+async function answerOffer(trx: Db, token: string, viewerId: number, answer: { accepted_by: number } | { declined_at: string }) {
+  const hash = hashLinkToken(token);
+  const changed = await trx("invitations")
+    .where({ token_hash: hash, offered_to: viewerId })
+    .whereNull("accepted_by")
+    .whereNull("declined_at")
+    .whereNull("revoked_at")
+    .andWhere("expires_at", ">", nowIso())
+    .update(answer);
+  return changed === 1 ? taken(trx, hash) : null;
+}
+
+/**
+ * Offers the invitation `invitation` (consumed on `trx`) to the existing account `account`
+ * that answered it: no block with the inviter, not the inviter, and the mail allowed by the limits
+ * (`mailAllowed`, counted before the transaction). Then the invitation waits for that account
+ * (offered_to) and the address is mailed the offer with a sign-in link to the invitation's page.
+ * Otherwise nothing is sent and nothing says why: the invitation is just used.
+ */
+async function offerToAccount(
+  trx: Db,
+  invitation: { id: number; inviterId: number },
+  account: { id: number; email: string },
+  link: { token: string; origin: string; mailAllowed: boolean },
+): Promise<void> {
+  if (!link.mailAllowed || account.id === invitation.inviterId) return;
+  if ((await isBlockedBetween(invitation.inviterId, account.id, trx)).blocked) return;
+  await trx("invitations").where("id", invitation.id).update({ offered_to: account.id });
+  const signIn = await insertSignInLink(trx, { userId: account.id, purpose: "sign-in", ttlMs: EMAILED_LINK_MINUTES * 60_000, invitationId: invitation.id });
+  const row = (await invitationByHash.first({ hash: hashLinkToken(link.token) }, { conn: trx }))!;
+  const mail = invitationAnswerMail({
+    to: account.email,
+    inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }),
+    note: (row.note as string | null) ?? null,
+    url: link.origin + invitationSignInPath(signIn.token, link.token),
+    invitationUrl: link.origin + invitationPath(link.token),
+    expiresAt: String(row.expires_at),
+  });
+  await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
+}
+
+const accountByEmail = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id"));
 
 const takenEmailOrUsername = query<{ email: string; username: string }>((p, k) =>
   k("users").where("email_normalized", p("email")).orWhere("username_normalized", p("username")).select("id", "email_normalized", "username_normalized"),
@@ -290,8 +369,11 @@ const answeredInvitation = query<{ id: number }>((p, k) =>
 /**
  * Answers an invitation signed out: a new account (no password unless one is given), an accepted
  * friend of the inviter, in one transaction; the caller signs it in. If the address already has
- * an account, nothing says so: the invitation is used, that address is sent a sign-in link that
- * accepts it, and the answer is "check your email". A link that cannot be used any more: conflict.
+ * an account, nothing says so: the invitation is used and offered to that account
+ * (offerToAccount: a mail with a sign-in link to the invitation's page, where only Accept makes
+ * the friendship), and the answer is "check your email". That mail counts against the limits of
+ * emailed sign-in links, per address (`opts.address`, the client's) and per account.
+ * A link that cannot be used any more: conflict.
  *
  * `token`: the form's one-time submission token (submissions.server.ts). A repeat of a join that
  * went through (a double click on "Join") answers what the first answered: "check your email", or
@@ -303,7 +385,7 @@ export async function joinByInvitation(
   token: string | undefined,
   input: JoinInput,
   origin: string,
-  opts: { token?: unknown } = {},
+  opts: { address: string; token?: unknown },
 ): Promise<Result<JoinOutcome>> {
   if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
   const email = normalizeEmail(input.email);
@@ -322,6 +404,10 @@ export async function joinByInvitation(
   const once = await submissionOnce(SIGNUP_USER, "join", opts.token, () => [hashLinkToken(token), email, input.name, Boolean(input.password)], repeatOf);
   if (once.first) return { ok: true, ...once.first };
   const password_hash = input.password ? await hashPassword(input.password) : "";
+  // an address with an account is mailed: counted as an emailed sign-in link is, before the write
+  // (an account made meanwhile gets no mail: the limits were not asked for it)
+  const known = await accountByEmail.first({ email });
+  const mailAllowed = known ? await linkWithinLimits(email, opts.address) : false;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const result = await writeTransaction(async (trx): Promise<Result<{ joined: number | null }>> => {
@@ -334,14 +420,8 @@ export async function joinByInvitation(
         );
         const existing = taken.find((r) => r.email_normalized === email);
         if (existing) {
-          const link = await insertSignInLink(trx, {
-            userId: Number(existing.id),
-            purpose: "sign-in",
-            ttlMs: EMAILED_LINK_MINUTES * 60_000,
-            invitationId: invitation.id,
-          });
-          const mail = signInLinkMail({ to: email, url: origin + signInLinkPath(link.token), reset: false, invitationUrl: origin + invitationPath(token) });
-          await enqueueMail(trx, { ...mail, users: [Number(existing.id), invitation.inviterId] });
+          const account = { id: Number(existing.id), email };
+          await offerToAccount(trx, invitation, account, { token, origin, mailAllowed: mailAllowed && Number(known?.id) === account.id });
           await once.claim(trx, invitation.id);
           return { ok: true, joined: null };
         }
@@ -395,8 +475,9 @@ const inviterOf = (row: Record<string, unknown> | undefined) =>
 
 /**
  * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is
- * used), filed on the inviter's side as the invitation presets. A block between them: the answer
- * of a link that can no longer be used, and nothing changes (the link stays as it was).
+ * used), filed on the inviter's side as the invitation presets; so does the Accept of an
+ * invitation offered to the viewer. A block between them: the answer of a link that can no longer
+ * be used, and nothing changes (the link stays as it was).
  * `token`: the form's one-time submission token; a repeat of an accept that went through (a double
  * click on "Accept") answers the same success instead of "already used".
  */
@@ -404,8 +485,8 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
   if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
   const once = await submissionOnce(viewerId, "accept", opts.token, () => [hashLinkToken(token)], async (id) => inviterOf(await acceptedBy.first({ id, viewerId })));
   if (once.first) return { ok: true, ...once.first };
-  const link = await readInvitation(token);
-  if (link.state !== "pending") {
+  const link = await readInvitation(token, viewerId);
+  if (link.state !== "pending" && link.state !== "offered") {
     // used by the viewer themself: a repeat (of this accept, or of the join that made the account
     // and signed it in before its form was sent again) is done, not "already used"
     const first = (await once.winner()) ?? inviterOf(await acceptedByHash.first({ hash: hashLinkToken(token), viewerId }));
@@ -414,7 +495,7 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
   if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);
   try {
     const done = await writeTransaction(async (trx) => {
-      const invitation = await consume(trx, token);
+      const invitation = link.state === "offered" ? await answerOffer(trx, token, viewerId, { accepted_by: viewerId }) : await consume(trx, token);
       if (!invitation) return false;
       if (!(await befriendByInvitation(trx, invitation.inviterId, viewerId, invitation.preset))) throw new NoFriendship();
       await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
@@ -433,6 +514,19 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
     throw error;
   }
   return { ok: true, inviterName: link.inviterName ?? "" };
+}
+
+/**
+ * Declines an invitation offered to the viewer (an answer with their address): nothing changes
+ * but that it no longer waits for them. Declining again answers the same; an invitation that is
+ * not the viewer's to answer: conflict.
+ */
+export async function declineInvitation(viewerId: number, token: string | undefined): Promise<Result> {
+  if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
+  const state = async () => (await readInvitation(token, viewerId)).state;
+  if ((await state()) === "offered" && (await writeTransaction((trx) => answerOffer(trx, token, viewerId, { declined_at: nowIso() })))) return { ok: true };
+  // declined already (a double click), or by this answer's twin at the same moment
+  return (await state()) === "declined" ? { ok: true } : conflict(INVITATION_MESSAGES.unusable);
 }
 
 /**

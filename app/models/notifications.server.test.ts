@@ -79,7 +79,7 @@ describe("notifications", () => {
     const parent = await named("Pia");
     const made = await createInvitation(parent, {}, "http://localhost");
     if (!made.ok) throw new Error("refused");
-    await joinByInvitation(made.url.split("/").pop(), { name: "Grandma Rose", email: "rose@example.com" }, "http://localhost");
+    await joinByInvitation(made.url.split("/").pop(), { name: "Grandma Rose", email: "rose@example.com" }, "http://localhost", { address: "192.0.2.1" });
     expect(await texts(parent.id)).toEqual(["Grandma Rose accepted your invitation and can now see your kids' moments"]);
   });
 

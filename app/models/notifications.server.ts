@@ -1,13 +1,14 @@
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName } from "~/lib/names";
-import { whereMomentVisibleTo } from "./access.server";
+import { whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 
 // In-app notifications (issue #16.5; docs/spec.md "Notifications"). The models that do something
 // worth telling write a row per recipient (`notify`): a friend request received or accepted, an
 // invitation accepted, a like or a comment on my moment, a reply in a thread I commented on. The
 // list groups them ("Ana and 3 others liked …") and shows only what the reader may still see: a
-// row about a moment passes the access module's whereMomentVisibleTo, never a condition of ours.
+// row about a moment passes the access module's whereMomentVisibleTo, and none is by a user in a
+// block with the reader (whereNoBlockWith), never a condition of ours.
 
 export type NotificationKind = "friend-request" | "friend-accepted" | "invite-accepted" | "like" | "comment" | "reply";
 
@@ -67,6 +68,7 @@ function visibleNotifications(unreadOnly: boolean) {
       .leftJoin("kids", "kids.id", "daily_logs.kid_id")
       .where("notifications.user_id", p("viewer"))
       .andWhere((w) => w.whereNull("notifications.moment_id").orWhere((v) => void whereMomentVisibleTo(v, p("viewer"))));
+    whereNoBlockWith(q, "notifications.actor_id", p("viewer"));
     if (unreadOnly) q.whereNull("notifications.read_at");
     return q
       .orderBy("notifications.id", "desc")

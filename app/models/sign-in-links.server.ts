@@ -6,8 +6,7 @@ import { withinLimit } from "~/lib/limits.server";
 import { enqueueMail } from "~/mail/queue.server";
 import { signInLinkMail } from "~/mail/messages.server";
 import { requireInvitedFriend } from "./access.server";
-import { presetFromRow } from "./circles.server";
-import { befriendByInvitation, parseUserId } from "./friendships.server";
+import { parseUserId } from "./friendships.server";
 import { conflict, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, type User } from "./users.server";
 
@@ -37,6 +36,14 @@ export const LINK_THEN: Record<LinkThen, string> = { delete: "/settings/delete" 
 export function linkThen(value: string | null): LinkThen | undefined {
   return value === "delete" ? value : undefined;
 }
+
+/**
+ * The path of an emailed link that offers an invitation (app/models/invitations.server.ts): once
+ * used it leads to that invitation's page, `/invite/{invitationToken}`, to Accept or Decline it.
+ * The invitation's token rides in the URL because only its hash is stored; the link row names the
+ * invitation, so useSignInLink leads nowhere else.
+ */
+export const invitationSignInPath = (token: string, invitationToken: string) => `/login/link/${token}?invitation=${invitationToken}`;
 
 /** A new link row on `conn`; answers the token (shown once, never stored). */
 export async function insertSignInLink(
@@ -77,7 +84,8 @@ export async function requestSignInLink(emailInput: string, opts: { reset: boole
   await queueEmailedLink({ id: Number(user.id), email: user.email }, { reset: opts.reset, origin: opts.origin });
 }
 
-async function linkWithinLimits(email: string, address: string): Promise<boolean> {
+/** One more emailed link to `email` (normalised) asked from the client `address`: within both limits? Counts it. */
+export async function linkWithinLimits(email: string, address: string): Promise<boolean> {
   const perAccount = await withinLimit("signInLinkPerAccount", email);
   const perAddress = await withinLimit("signInLinkPerAddress", address);
   return perAccount && perAddress;
@@ -147,14 +155,18 @@ export async function readSignInLink(token: string | undefined): Promise<{ state
   return { state: stateOf(row), purpose: row ? (String(row.purpose) as LinkPurpose) : null };
 }
 
-const invitationInviter = query<{ id: number }>((p, k) => k("invitations").where("id", p("id")).first("inviter_id", "circle", "relationship"));
+const invitationHash = query<{ id: number }>((p, k) => k("invitations").where("id", p("id")).first("token_hash"));
 
 /**
  * Uses a link: once, before it expires (the conditional UPDATE is the single use, so two clicks
- * at once sign in once). A link answering an invitation also makes the inviter a friend, in the
- * same transaction. Answers the user and the purpose.
+ * at once sign in once). Answers the user and the purpose, and for a link that offers an
+ * invitation (invitationSignInPath) that invitation's token when `opts.invitation` is it: the page
+ * to go to next. Using the link makes no friendship: only the invitation page's Accept does.
  */
-export async function useSignInLink(token: string | undefined): Promise<Result<{ user: User; purpose: LinkPurpose }>> {
+export async function useSignInLink(
+  token: string | undefined,
+  opts: { invitation?: string | null } = {},
+): Promise<Result<{ user: User; purpose: LinkPurpose; invitation: string | null }>> {
   if (!looksLikeLinkToken(token)) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const hash = hashLinkToken(token);
   const used = await writeTransaction(async (trx) => {
@@ -163,21 +175,14 @@ export async function useSignInLink(token: string | undefined): Promise<Result<{
     if (changed !== 1) return null;
     const row = (await linkByHash.first({ hash }, { conn: trx }))!;
     const userId = Number(row.user_id);
-    if (row.invitation_id) {
-      const invitation = await invitationInviter.first({ id: Number(row.invitation_id) }, { conn: trx });
-      if (invitation && Number(invitation.inviter_id) !== userId) {
-        // a block between the two: signed in, but no friendship (and nothing says why)
-        if (await befriendByInvitation(trx, Number(invitation.inviter_id), userId, presetFromRow(invitation))) {
-          await trx("invitations").where("id", Number(row.invitation_id)).update({ accepted_by: userId });
-        }
-      }
-    }
+    const offered = row.invitation_id && looksLikeLinkToken(opts.invitation ?? undefined) ? await invitationHash.first({ id: Number(row.invitation_id) }, { conn: trx }) : null;
+    const invitation = offered && offered.token_hash === hashLinkToken(opts.invitation!) ? opts.invitation! : null;
     // the other emailed links of this account stop working too: one sign-in per request
     await trx("sign_in_links").where("user_id", userId).whereNull("used_at").whereNot("purpose", "friend").update({ used_at: now });
-    return { userId, purpose: String(row.purpose) as LinkPurpose };
+    return { userId, purpose: String(row.purpose) as LinkPurpose, invitation };
   });
   if (!used) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const user = await getUserById(used.userId);
   if (!user) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
-  return { ok: true, user, purpose: used.purpose };
+  return { ok: true, user, purpose: used.purpose, invitation: used.invitation };
 }

@@ -11,7 +11,8 @@ import { resetLimits } from "~/lib/limits.server";
 import { canSeeKidsOf } from "~/models/access.server";
 import { getUserWithPasswordByEmail } from "~/models/users.server";
 import { checkCredentials, LoginError } from "~/web/auth.server";
-import { args, BASE, cookieFor, makeUser, req } from "../../tests/helpers";
+import { args, BASE, context, cookieFor, makeUser, req } from "../../tests/helpers";
+import { resetEnvCache } from "../../server/env.mjs";
 
 // The invitation and sign-in-link pages and API through their route modules, with real requests,
 // sessions and database (tests/e2e/invitations.spec.ts drives the same in a browser).
@@ -117,6 +118,75 @@ describe("/invite/:token", () => {
     const res = (await invitePage.action(args(req(path, { cookie, form: {} }), { token }))) as Response;
     expect(res.headers.get("Location")).toBe("/current/friends");
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(true);
+  });
+
+  it("answered signed out with the address of an existing account: no friendship; the mailed link signs in to the invitation page, where Accept or Decline decides (no JavaScript needed)", async () => {
+    const stranger = await makeUser({ first_name: "Sam", last_name: "Stranger" });
+    const victim = await makeUser();
+    const victimCookie = await cookieFor(victim);
+    for (const answerWith of ["decline", "accept"] as const) {
+      const path = await link(await cookieFor(stranger));
+      const token = path.split("/").pop()!;
+      const joined = (await invitePage.action(args(req(path, { form: { name: "Someone", email: victim.email } }), { token }))) as Response;
+      expect([joined.status, joined.headers.get("Location"), joined.headers.getSetCookie()]).toEqual([303, "/login/email?sent=1", []]);
+      expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
+      // the mail names the inviter; its sign-in link leads to the invitation's page (the form posts to the link's own URL)
+      const mail = (await db()("mail_messages").where("to_address", victim.email).orderBy("id", "desc"))[0];
+      expect(mail.subject).toBe("Sam Stranger invited you to be friends on Sweet Moments");
+      const signIn = new RegExp(`${BASE}(/login/link/([A-Za-z0-9_-]{43})\\?invitation=${token})`).exec(mail.text_body)!;
+      const used = (await loginLinkPage.action(args(req(signIn[1]!, { form: {} }), { token: signIn[2]! }))) as Response;
+      expect([used.status, used.headers.get("Location")]).toEqual([303, path]);
+      const cookie = sessionCookie(used);
+      expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
+      // signed in as someone else or signed out, it is just a used link
+      expect(await invitePage.loader(args(req(path), { token }))).toMatchObject({ state: "used", inviterName: null });
+      expect(await invitePage.loader(args(req(path, { cookie: await cookieFor(stranger) }), { token }))).toMatchObject({ state: "used" });
+      expect(await invitePage.loader(args(req(path, { cookie }), { token }))).toMatchObject({ state: "offered", inviterName: "Sam Stranger", signedIn: true, own: false });
+      const answer = (await invitePage.action(args(req(path, { cookie: victimCookie, form: { intent: answerWith } }), { token }))) as Response;
+      if (answerWith === "decline") {
+        expect([answer.status, answer.headers.get("Location")]).toEqual([303, path]);
+        expect(await invitePage.loader(args(req(path, { cookie }), { token }))).toMatchObject({ state: "declined", inviterName: null });
+        expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
+        // Accept after Decline: the page says why it no longer works
+        const late = (await invitePage.action(args(req(path, { cookie, form: { intent: "accept" } }), { token }))) as Response;
+        expect(late.headers.get("Location")).toBe(path);
+        expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
+      } else {
+        expect([answer.status, answer.headers.get("Location")]).toEqual([303, "/current/friends"]);
+        expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(true);
+      }
+    }
+  });
+
+  it("a sign-in link leads to no invitation but the one it was mailed for", async () => {
+    const parent = await makeUser();
+    const path = await link(await cookieFor(parent));
+    const token = path.split("/").pop()!;
+    const aunt = await makeUser();
+    await loginEmailPage.action(args(req("/login/email", { form: { email: aunt.email } })));
+    const [mail] = await db()("mail_messages").where("to_address", aunt.email);
+    const plain = tokenIn(mail.text_body, "/login/link");
+    const used = (await loginLinkPage.action(args(req(`/login/link/${plain}?invitation=${token}`, { form: {} }), { token: plain }))) as Response;
+    expect(used.headers.get("Location")).toBe("/my-kids-list");
+  });
+
+  it("the mail of an answer with an existing account's address counts against the client address's limit of emailed sign-in links", async () => {
+    process.env.SIGN_IN_LINK_MAX_PER_ADDRESS = "1";
+    resetEnvCache();
+    try {
+      const parent = await makeUser();
+      const path = await link(await cookieFor(parent));
+      const token = path.split("/").pop()!;
+      const aunt = await makeUser();
+      const from = context("203.0.113.7");
+      await loginEmailPage.action(args(req("/login/email", { form: { email: "nobody-here@example.com" } }), {}, from));
+      const joined = (await invitePage.action(args(req(path, { form: { name: "Someone", email: aunt.email } }), { token }, from))) as Response;
+      expect(joined.headers.get("Location")).toBe("/login/email?sent=1");
+      expect(await db()("mail_messages").where("to_address", aunt.email)).toEqual([]);
+    } finally {
+      delete process.env.SIGN_IN_LINK_MAX_PER_ADDRESS;
+      resetEnvCache();
+    }
   });
 
   it("signed in with a block between the two: Accept says only that the link cannot be used, and makes no friendship", async () => {

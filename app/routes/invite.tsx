@@ -5,7 +5,7 @@ import type { Route } from "./+types/invite";
 import { ErrorSummary, Field, pageTitle, SubmissionToken, SubmitButton, summaryErrors, useSubmitOnce } from "~/components/forms";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
-import { acceptInvitation, invitationPath, joinByInvitation, readInvitation } from "~/models/invitations.server";
+import { acceptInvitation, declineInvitation, invitationPath, joinByInvitation, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/request.server";
 import { withinLimit } from "~/lib/limits.server";
@@ -14,10 +14,13 @@ import { refusalMessage } from "~/api/refusal.server";
 
 // /invite/:token (docs/spec.md "Invitations"). Signed out: who invited you and a short form (name,
 // email, optional password) → account, signed in, friend of the inviter. Signed in: "Accept".
+// Signed in as the account an answer with its address offered the invitation to: what accepting
+// does, "Accept" and "Decline" (only Accept makes the friendship).
 // A used, expired, revoked or unknown link: a clear page (200), never an error.
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const [link, user] = await Promise.all([readInvitation(params.token), getUser(request)]);
+  const user = await getUser(request);
+  const link = await readInvitation(params.token, user?.id ?? null);
   return {
     state: link.state,
     inviterName: link.inviterName,
@@ -35,6 +38,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // the page's own path, to say why a link no longer works (with JavaScript the request's path is the data URL, "….data")
   const here = invitationPath(encodeURIComponent(params.token));
   if (user) {
+    if (form.get("intent") === "decline") {
+      await declineInvitation(user.id, params.token);
+      return redirect(here, 303); // declined, or no longer the viewer's to decline: the page now says which
+    }
     const accepted = await acceptInvitation(user.id, params.token, { token: form.get(SUBMISSION_FIELD) });
     if (accepted.ok) return redirect("/current/friends", 303);
     if (accepted.kind === "conflict") return redirect(here, 303); // the page now says why
@@ -45,7 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!(await withinLimit("inviteAnswersPerAddress", clientAddress(context)))) {
     return data({ result: submission.reply({ formErrors: [TOO_MANY], hideFields: ["password"] }), error: null }, { status: 429 });
   }
-  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(request), { token: form.get(SUBMISSION_FIELD) });
+  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(request), { token: form.get(SUBMISSION_FIELD), address: clientAddress(context) });
   if (!joined.ok) return redirect(here, 303);
   if (joined.outcome === "check-email") return redirect("/login/email?sent=1", 303);
   return redirect("/current/friends", { status: 303, headers: { "Set-Cookie": await startSession(request, joined.user) } });
@@ -53,7 +60,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 const GONE: Record<string, { title: string; text: string }> = {
   accepted: { title: "This invitation has already been used", text: "Each invitation link works once. If it was you who used it, log in; otherwise ask the person who invited you for a new link." },
-  used: { title: "This invitation has already been used", text: "Each invitation link works once. If it was you who used it, check your email for a sign-in link; otherwise ask the person who invited you for a new link." },
+  used: {
+    title: "This invitation has already been used",
+    text: "Each invitation link works once. If it was answered with your email address, log in and open this link again to accept or decline it; otherwise ask the person who invited you for a new link.",
+  },
+  declined: { title: "You declined this invitation", text: "Nothing changed: you are not friends with the person who invited you. If you change your mind, ask them for a new link." },
   expired: { title: "This invitation has expired", text: "Ask the person who invited you for a new link." },
   revoked: { title: "This invitation was withdrawn", text: "The person who made it has withdrawn it. Ask them for a new link." },
   unknown: { title: "This invitation link does not work", text: "Check that you have the whole link, or ask the person who invited you for a new one." },
@@ -97,7 +108,8 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const location = useLocation();
   const once = useSubmitOnce(navigation.state !== "idle");
-  if (state !== "pending") {
+  const answering = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  if (state !== "pending" && state !== "offered") {
     const gone = GONE[state] ?? GONE.unknown!;
     return (
       <div className="page narrow">
@@ -105,7 +117,7 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         <h1>{gone.title}</h1>
         <p>{gone.text}</p>
         <p>
-          <Link to={signedIn ? "/my-kids-list" : "/login"}>{signedIn ? "Go to My Kids" : "Log in"}</Link>
+          <Link to={signedIn ? "/my-kids-list" : `/login?redirectTo=${encodeURIComponent(location.pathname)}`}>{signedIn ? "Go to My Kids" : "Log in"}</Link>
         </p>
       </div>
     );
@@ -130,6 +142,22 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {own ? (
         <p>This is your own invitation: send the link to the person you want to invite.</p>
+      ) : state === "offered" ? (
+        <>
+          <p>
+            Someone answered this invitation with your email address. If you accept, you and {inviterName} become friends: {inviterName} sees the moments you share with
+            your friends, and you see the moments {inviterName} shares with you. Nothing changes unless you accept.
+          </p>
+          <Form method="post" {...once()} className="button-row">
+            <SubmissionToken />
+            <SubmitButton name="intent" value="accept" pending={answering === "accept"} pendingText="Accepting…">
+              Accept: become friends with {inviterName}
+            </SubmitButton>
+            <SubmitButton name="intent" value="decline" className="button button--secondary" pending={answering === "decline"} pendingText="Declining…">
+              Decline
+            </SubmitButton>
+          </Form>
+        </>
       ) : signedIn ? (
         <Form method="post" {...once()}>
           <SubmissionToken />

@@ -2,12 +2,15 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-link";
 import { SubmitButton } from "~/components/forms";
 import { LINK_THEN, linkThen, readSignInLink, signInLinkPath, useSignInLink } from "~/models/sign-in-links.server";
+import { invitationPath } from "~/models/invitations.server";
 import { startSession } from "~/web/auth.server";
 
 // /login/link/:token: a sign-in link (emailed, or made by a parent for an invited relative).
 // Opening it shows one button; the POST uses the link. Mail scanners and link previews open links
 // with GET, so a GET never uses one up. Used, expired or unknown: a clear page, never an error.
-// `?then=delete` (a link asked for on the delete page) leads back there once used.
+// `?then=delete` (a link asked for on the delete page) leads back there once used;
+// `?invitation=…` (a link that offers an invitation) to that invitation's page, when the link is
+// the one mailed for it (the model checks).
 
 /** Where a "Forgot your password?" link leads once used: the settings page's password form. */
 export const AFTER_RESET = "/settings#password";
@@ -19,11 +22,12 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   await request.text(); // nothing in it is needed; read so its size limit holds
-  const used = await useSignInLink(params.token);
+  const search = new URL(request.url).searchParams;
+  const used = await useSignInLink(params.token, { invitation: search.get("invitation") });
   // the page now says why: its own path (with JavaScript the request's path is the data URL, "….data")
   if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
-  const then = linkThen(new URL(request.url).searchParams.get("then"));
-  const to = used.purpose === "reset" ? AFTER_RESET : then ? LINK_THEN[then] : "/my-kids-list";
+  const then = linkThen(search.get("then"));
+  const to = used.purpose === "reset" ? AFTER_RESET : then ? LINK_THEN[then] : used.invitation ? invitationPath(used.invitation) : "/my-kids-list";
   return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user) } });
 }
 

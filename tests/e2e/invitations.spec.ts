@@ -120,6 +120,52 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await expectAccessible(page, browser);
 });
 
+test("an invitation answered with the address of an existing account makes no friendship: the mail says who and what, its link signs in to Accept or Decline", async ({ page, browser }, testInfo) => {
+  const stranger = await signUp(page, newAccount("stranger"));
+  const strangerName = `${stranger.first} ${stranger.last}`;
+  const aunt = await freshPage(browser, testInfo);
+  const account = await signUp(aunt, newAccount("aunt"));
+  await aunt.context().clearCookies();
+  for (const answer of ["Decline", "Accept"] as const) {
+    // the stranger answers their own link, signed out, with the aunt's address
+    const link = await createInvitation(page, browser, `Note ${answer}`);
+    const answering = await freshPage(browser, testInfo);
+    await answering.goto(link);
+    await answering.getByLabel("Your name").fill("Someone");
+    await answering.getByLabel("Your email address").fill(account.email);
+    await answering.getByRole("button", { name: "Join and see the photos" }).click();
+    await expect(answering.getByRole("heading", { level: 1 })).toHaveText("Check your email");
+    await answering.context().close();
+    // the newest message to the aunt, once it is this one (the loop's first answer mailed her too)
+    await expect.poll(async () => (await mailTo(account.email)).text?.includes(`Note ${answer}`)).toBe(true);
+    const mail = await mailTo(account.email);
+    expect(mail.subject).toBe(`${strangerName} invited you to be friends on Sweet Moments`);
+    expect(mail.text).toContain(`Note ${answer}`);
+    expect(mail.text).toContain(`If you accept, you and ${strangerName} become friends`);
+    const signIn = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}\?invitation=[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
+    await aunt.goto(signIn);
+    await aunt.getByRole("button", { name: "Sign in" }).click();
+    await expect(aunt).toHaveURL(new URL(link).pathname);
+    await expect(aunt.getByRole("heading", { level: 1 })).toHaveText(`${strangerName} invited you to Sweet Moments`);
+    await expect(aunt.getByText(`Note ${answer}`)).toBeVisible();
+    await expectAccessible(aunt, browser);
+    // signed in, and still nobody's friend until the answer
+    const auntId = await userIdByEmail(account.email);
+    expect(await e2eDb()("friendships").where("user_id", auntId).orWhere("friend_id", auntId)).toEqual([]);
+    await aunt.getByRole("button", { name: answer === "Accept" ? `Accept: become friends with ${strangerName}` : "Decline" }).click();
+    if (answer === "Decline") {
+      await expect(aunt.getByRole("heading", { level: 1 })).toHaveText("You declined this invitation");
+      await expectAccessible(aunt, browser);
+      await aunt.goto("/current/friends");
+      await expect(aunt.getByRole("region", { name: "All Friends" }).getByText("No friends found")).toBeVisible();
+    } else {
+      await expect(aunt).toHaveURL(/\/current\/friends$/);
+      await expect(aunt.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: stranger.username })).toBeVisible();
+    }
+    await aunt.context().clearCookies();
+  }
+});
+
 test("sign in by an emailed link; the link works once", async ({ page, browser }) => {
   const account = await signUp(page, newAccount("mailer"));
   await page.context().clearCookies();

@@ -17,6 +17,7 @@ import { photoUrl } from "~/images/photo";
 import { DERIVATIVE_WIDTHS } from "~/images/process.server";
 import { db } from "~/lib/db.server";
 import { args, cookieFor, makeUser, req } from "../helpers";
+import { unzip } from "./support/unzip";
 import {
   givePicture,
   insertBlock,
@@ -820,6 +821,147 @@ describe("the guards, called directly", () => {
       if (viewer !== "owner") expect(await requireFriendshipParty(id, others)).toEqual(NOT_OWNER);
     });
   }
+});
+
+// ---- a blocked author across digest, notifications and export ---------------------------------
+// What someone in a block with the reader did (their comments, their likes) never reaches the
+// reader through the channels that carry it to them: the email digest, the notifications (page
+// and /api) and the export ZIP (the settings page's download and /api/export). A block is two-way
+// here, as the access module defines it (whereNoBlockWith, like isBlockedBetween): nothing of the
+// blocked reaches the blocker, nothing of the blocker reaches the blocked. Each channel is read
+// before the block, when it carries the other's words (so these checks can fail), and after.
+
+describe("a blocked author across digest, notifications and export", () => {
+  type Person = { id: number; cookie: string; name: string; word: string; momentId: number };
+  let blocker: Person;
+  let blocked: Person;
+  let bystander: Person;
+  const EPOCH = "1970-01-01T00:00:00.000Z";
+
+  beforeAll(async () => {
+    const { likeMoment } = await import("~/models/likes.server");
+    const { addComment } = await import("~/models/comments.server");
+    const person = async (first: string, last: string, word: string): Promise<Person> => {
+      const user = await makeUser({ first_name: first, last_name: last });
+      const kidId = await insertKid(user, `${first}'s kid`);
+      return { id: user.id, cookie: await cookieFor(user), name: `${first} ${last}`, word, momentId: await insertMoment(kidId, `${first}'s moment`) };
+    };
+    blocker = await person("Bea", "Blockwell", "Words of Bea");
+    blocked = await person("Ben", "Blockedson", "Words of Ben");
+    bystander = await person("Cleo", "Bystander", "Words of Cleo");
+    await insertFriendship(blocker, blocked, "accepted");
+    await insertFriendship(bystander, blocker, "accepted");
+    await insertFriendship(bystander, blocked, "accepted");
+    // through the models, so the notifications are written as the app writes them
+    const act = async (who: Person, on: Person, word = who.word) => {
+      expect((await likeMoment(who.id, on.momentId)).ok).toBe(true);
+      expect((await addComment(who.id, on.momentId, `${word} on ${on.name}'s moment`)).ok).toBe(true);
+    };
+    await act(blocked, blocker);
+    await act(blocker, blocked);
+    await act(bystander, blocker);
+    await act(bystander, blocked);
+    // a thread on the bystander's moment: each of the two is told of the other's reply there
+    await addComment(blocker.id, bystander.momentId, `${blocker.word}, first`);
+    await addComment(blocked.id, bystander.momentId, `${blocked.word}, second`);
+    await addComment(blocker.id, bystander.momentId, `${blocker.word}, third`);
+  });
+
+  /** Who of `reader`'s digest commented (the digest carries comments on the reader's own moments). */
+  const digestAuthors = async (reader: Person) => {
+    const { digestContent } = await import("~/mail/digest.server");
+    const content = await digestContent(reader.id, EPOCH, new Date(Date.now() + 60_000).toISOString());
+    return { ids: content.comments.map((c) => c.authorId), text: content.comments.map((c) => c.text).join("\n") };
+  };
+  /** The actors of `reader`'s notifications, on the page and on /api. */
+  const notificationActors = async (reader: Person) => {
+    const pageModule = await import("~/routes/notifications");
+    const apiModule = await import("~/routes/api/notifications");
+    const onPage = (await pageModule.loader(args(req("/notifications", { cookie: reader.cookie })) as never)) as { notifications: { actors: { id: number }[] }[] };
+    const response = (await apiModule.loader(args(req("/api/notifications", { cookie: reader.cookie })) as never)) as Response;
+    expect(response.status).toBe(200);
+    const onApi = (await response.json()) as { notifications: { actors: { id: number }[] }[] };
+    const ids = (list: { actors: { id: number }[] }[]) => [...new Set(list.flatMap((n) => n.actors.map((a) => a.id)))].sort();
+    return { page: ids(onPage.notifications), api: ids(onApi.notifications) };
+  };
+  /** Everything of `reader`'s export ZIP as text (data.json and the album), from the settings page and from /api. */
+  const exports = async (reader: Person) => {
+    const out: { likes: string[]; comments: string[]; text: string }[] = [];
+    for (const [file, url] of [
+      ["routes/settings-export.ts", "/settings/export"],
+      ["routes/api/export.ts", "/api/export"],
+    ] as const) {
+      const mod = (await import(/* @vite-ignore */ path.join(appDir, file))) as { loader: (a: never) => Promise<Response> };
+      const response = await mod.loader(args(req(url, { cookie: reader.cookie })) as never);
+      expect([url, response.status, response.headers.get("Content-Type")]).toEqual([url, 200, "application/zip"]);
+      const entries = new Map([...(await unzip(Buffer.from(await response.arrayBuffer())))].map(([name, bytes]) => [name, bytes.toString("utf8")]));
+      const json = JSON.parse([...entries].find(([name]) => name.endsWith("/data.json"))![1]) as {
+        kids: { moments: { likes: { by: string }[]; comments: { by: string; comment: string }[] }[] }[];
+      };
+      const moments = json.kids.flatMap((k) => k.moments);
+      out.push({
+        likes: moments.flatMap((m) => m.likes.map((l) => l.by)).sort(),
+        comments: moments.flatMap((m) => m.comments.map((c) => c.by)).sort(),
+        text: [...entries.values()].join("\n"),
+      });
+    }
+    return out;
+  };
+
+  /** Checks every channel of `reader` for `other`'s likes and comments: present (`carries`) or absent. */
+  async function expectChannels(reader: Person, other: Person, carries: boolean) {
+    const digest = await digestAuthors(reader);
+    expect(digest.ids.includes(other.id), `${reader.name}'s digest has ${other.name}'s comment`).toBe(carries);
+    expect(digest.text.includes(other.word), `${reader.name}'s digest has ${other.name}'s words`).toBe(carries);
+    expect(digest.ids, `${reader.name}'s digest still has the bystander's comment`).toContain(bystander.id);
+    const actors = await notificationActors(reader);
+    for (const [where, ids] of Object.entries(actors)) {
+      expect(ids.includes(other.id), `${reader.name}'s notifications (${where}) name ${other.name}`).toBe(carries);
+      expect(ids, `${reader.name}'s notifications (${where}) still name the bystander`).toContain(bystander.id);
+    }
+    for (const zip of await exports(reader)) {
+      expect(zip.likes.includes(other.name), `${reader.name}'s export has ${other.name}'s like`).toBe(carries);
+      expect(zip.comments.includes(other.name), `${reader.name}'s export has ${other.name}'s comment`).toBe(carries);
+      expect(zip.text.includes(other.word), `${reader.name}'s export has ${other.name}'s words anywhere`).toBe(carries);
+      expect([zip.likes, zip.comments], `${reader.name}'s export still has the bystander's like and comment`).toEqual([expect.arrayContaining([bystander.name]), expect.arrayContaining([bystander.name])]);
+    }
+  }
+
+  /** The block (blocking again answers the same: each test may start with it). */
+  const block = async () => {
+    const { blockUser } = await import("~/models/blocks.server");
+    expect((await blockUser(blocker.id, blocked.id)).ok).toBe(true);
+  };
+
+  it("before the block each channel carries the other's likes and comments; after it, in neither direction", async () => {
+    await expectChannels(blocker, blocked, true);
+    await expectChannels(blocked, blocker, true);
+    await block();
+    await expectChannels(blocker, blocked, false);
+    await expectChannels(blocked, blocker, false);
+  });
+
+  it("the blocker's choice to show the blocked user's past comments on their pages brings nothing back to these channels", async () => {
+    const { showBlockedComments } = await import("~/models/blocks.server");
+    await block();
+    expect((await showBlockedComments(blocker.id, blocked.id, true)).ok).toBe(true);
+    try {
+      await expectChannels(blocker, blocked, false);
+      await expectChannels(blocked, blocker, false);
+    } finally {
+      await showBlockedComments(blocker.id, blocked.id, false);
+    }
+  });
+
+  it("after the block, a reply in a thread both are in still reaches neither, and still reaches the moment's owner", async () => {
+    const { addComment } = await import("~/models/comments.server");
+    await block();
+    expect((await addComment(blocked.id, bystander.momentId, `${blocked.word}, after the block`)).ok).toBe(true);
+    expect((await addComment(blocker.id, bystander.momentId, `${blocker.word}, after the block`)).ok).toBe(true);
+    expect((await notificationActors(blocker)).api).not.toContain(blocked.id);
+    expect((await notificationActors(blocked)).api).not.toContain(blocker.id);
+    expect((await notificationActors(bystander)).api).toEqual(expect.arrayContaining([blocker.id, blocked.id]));
+  });
 });
 
 // ---- who sees what: actors × audiences × surfaces (issue 17.6) --------------------------------
