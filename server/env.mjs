@@ -153,6 +153,8 @@ export function readEnv() {
     inviteDays: int(process.env.INVITE_DAYS, 14) || 14,
     /** Invitations (and sign-in links for invited friends) one user may create per day. */
     invitesPerDay: int(process.env.INVITES_PER_DAY, 20),
+    /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
+    photoUploadsPerHour: int(process.env.PHOTO_UPLOADS_PER_HOUR, 200),
     /** How often each server process looks for due digests (app/mail/digest.server.ts); the e2e tests set 1. */
     digestCheckSeconds: int(process.env.DIGEST_CHECK_SECONDS, 60) || 60,
   };
