@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isPostgresUrl } from "../db/knexfile.mjs";
 import { parseTrustProxy } from "./client-address.mjs";
+import { privateDir, privateFile } from "../db/private-files.mjs";
 
 /** @param {string | undefined} v @param {boolean} dflt */
 function bool(v, dflt) {
@@ -30,14 +31,19 @@ function sessionSecret(dataDir) {
   const file = path.join(dataDir, "session-secret");
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
-    if (existing) return existing;
+    if (existing) {
+      // one made by an older version under a lax umask
+      privateFile(file);
+      return existing;
+    }
   } catch {
     // not there yet
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  privateDir(dataDir);
   const secret = crypto.randomBytes(32).toString("base64url");
   try {
     fs.writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    privateFile(file);
     return secret;
   } catch {
     // another process won the race: use what it wrote
