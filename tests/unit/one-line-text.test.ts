@@ -8,6 +8,9 @@ import { momentFormSchema } from "~/forms/moment";
 import { JoinSchema } from "~/forms/invite";
 import { IMAGE_PRESENT } from "~/images/limits";
 import { createInvitation } from "~/models/invitations.server";
+import { createKid } from "~/models/kids.server";
+import { createMoment } from "~/models/moments.server";
+import { jpegUpload } from "~/models/kids-test-helpers.server";
 import { digestMail } from "~/mail/digest.server";
 import * as signup from "~/routes/api/auth-signup";
 import * as usersCurrent from "~/routes/api/users-current";
@@ -60,7 +63,7 @@ describe("one-line text", () => {
     expect(kidFormSchema("add", now).safeParse({ name: "José 👨‍👩‍👧", year: "2020", month: "01", day: "02", relationship: "Mom" }).success).toBe(true);
   });
 
-  it("the API and the pages refuse it (400; sign-up 401 as its contract says) and write nothing: sign-up, profile, a kid, joining by an invitation", async () => {
+  it("the API and the pages refuse it (400; sign-up 401 as its contract says) and write nothing: sign-up, profile, a kid, an alt text, joining by an invitation", async () => {
     const count = async () => Number((await db()("users").count({ n: "*" }))[0]!.n);
     const users = await count();
     const res = await signup.action(args(req("/api/auth/signup", { json: { email: "crlf@example.com", username: "crlfuser", first_name: "Eve\r\nBcc: x@example.com", last_name: "Smith", password: "secret1" } })));
@@ -76,6 +79,15 @@ describe("one-line text", () => {
     const kid = await kidsNew.action(args(req("/api/kids/new", { cookie, json: { name: "Mila\nBcc: x@example.com", birth_date: "2021-03-04", relationship: "Mom" } })));
     expect([kid.status, await kid.json()]).toEqual([400, { errors: { name: ["Name cannot contain line breaks or control characters."] } }]);
     expect(await db()("kids").where("user_id", me.id)).toEqual([]);
+
+    // a photo's alt text (checked by the moment model, for pages and /api)
+    const elsa = await createKid(me.id, { name: "Elsa", birth_date: "2021-03-04", relationship: "Mom" }, null);
+    if (!elsa.ok) throw new Error("setup");
+    const file = await jpegUpload();
+    const moment = await createMoment(me.id, elsa.kid.id, { title: "Snow", content: "Flakes" }, { added: [{ file, alt: "Elsa\nBcc: x@example.com", slot: 1 }] });
+    await file.discard();
+    expect(moment).toMatchObject({ ok: false, kind: "invalid", fieldErrors: { alt_1: ["Alt text of photo 1 cannot contain line breaks or control characters."] } });
+    expect(await db()("daily_logs").where("kid_id", elsa.kid.id)).toEqual([]);
 
     const made = await createInvitation(me, {}, "https://moments.test");
     if (!made.ok) throw new Error("refused");
