@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { singleLine } from "./text";
+import { plainText, singleLine } from "./text";
 import { CIRCLE_MESSAGES, CIRCLES, FRIEND_RELATIONSHIPS, type Circle, type FriendRelationship } from "./circles";
 
 // The forms of issue #16: an invitation, joining by one, asking for a sign-in link.
@@ -23,7 +23,7 @@ const emailValue = (required: string) =>
 
 /** A parent's new invitation: every field optional (the circle defaults to Friends, docs/spec.md §6). */
 export const InviteSchema = z.object({
-  note: optionalText(500, "The note must be 500 characters or fewer."),
+  note: plainText(optionalText(500, "The note must be 500 characters or fewer."), "The note"),
   email: z
     .string()
     .trim()

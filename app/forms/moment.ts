@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { chosenFileProblem, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
 import { audienceField, type Audience } from "./circles";
-import { notOneLineMessage, singleLine } from "./text";
+import { notOneLineMessage, plainText, singleLine } from "./text";
 
 // The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
@@ -136,11 +136,14 @@ export function momentFormSchema(variant: FormVariant) {
         .refine((v) => chars(v) <= TITLE_MAX, m.titleTooLong),
       "Title",
     ),
-    content: z
-      .string({ error: m.contentRequired })
-      .trim()
-      .min(1, m.contentRequired)
-      .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
+    content: plainText(
+      z
+        .string({ error: m.contentRequired })
+        .trim()
+        .min(1, m.contentRequired)
+        .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
+      "Content",
+    ),
     image: imageSchema(),
     ...storyFields(variant),
     audience: audienceField(),

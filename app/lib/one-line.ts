@@ -14,6 +14,14 @@ export function isOneLine(text: string): boolean {
   return !NOT_ONE_LINE.test(text);
 }
 
+/** Control characters other than tab, CR and LF: never in any text (PostgreSQL refuses NUL outright). */
+const NOT_PLAIN = /[^\P{Cc}\t\n\r]/u;
+
+/** True when `text` (several lines allowed: a moment's text, a comment, a note) has no control character but tab, CR and LF. */
+export function isPlainText(text: string): boolean {
+  return !NOT_PLAIN.test(text);
+}
+
 /** `text` with each run of control characters and line breaks made one space. */
 export function oneLine(text: string): string {
   return text.replace(NOT_ONE_LINE_RUNS, " ");

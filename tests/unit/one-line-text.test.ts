@@ -5,7 +5,7 @@ import { SignupSchema } from "~/forms/auth";
 import { ProfileSchema } from "~/forms/account";
 import { kidApiSchema, kidFormSchema } from "~/forms/kid";
 import { momentFormSchema } from "~/forms/moment";
-import { JoinSchema } from "~/forms/invite";
+import { InviteSchema, JoinSchema } from "~/forms/invite";
 import { IMAGE_PRESENT } from "~/images/limits";
 import { createInvitation } from "~/models/invitations.server";
 import { createKid } from "~/models/kids.server";
@@ -15,6 +15,8 @@ import { digestMail } from "~/mail/digest.server";
 import * as signup from "~/routes/api/auth-signup";
 import * as usersCurrent from "~/routes/api/users-current";
 import * as kidsNew from "~/routes/api/kids-new";
+import * as commentsNew from "~/routes/api/comments-new";
+import * as momentsNew from "~/routes/api/kids-daily-logs-new";
 import * as invite from "~/routes/invite";
 import { args, cookieFor, makeUser, req } from "../helpers";
 
@@ -98,9 +100,38 @@ describe("one-line text", () => {
     expect(await db()("users").where("email", "rose@example.com").first()).toBeUndefined();
   });
 
+  it("a moment's text, a comment and a note keep their line breaks but refuse NUL and other control characters (PostgreSQL refuses NUL: never a 500)", async () => {
+    expect(errorsOf(InviteSchema.safeParse({ note: "Hello\nGrandma\u0000" }))).toEqual(["note: The note cannot contain control characters."]);
+    expect(InviteSchema.safeParse({ note: "Hello\r\nGrandma\tx" }).success).toBe(true);
+    const me = await makeUser();
+    const cookie = await cookieFor(me);
+    const elsa = await createKid(me.id, { name: "Elsa", birth_date: "2021-03-04", relationship: "Mom" }, null);
+    if (!elsa.ok) throw new Error("setup");
+    const kidId = String(elsa.kid.id);
+    const form = (content: string) => {
+      const fd = new FormData();
+      fd.set("title", "Snow");
+      fd.set("content", content);
+      return fd;
+    };
+    const bad = await momentsNew.action(args(req(`/api/kids/${kidId}/daily_logs/new`, { cookie, form: form("Eleven\u0000flakes") }), { kidId }));
+    expect([bad.status, await bad.json()]).toEqual([400, { errors: { content: ["Content cannot contain control characters."], image: ["Image is required"] } }]);
+    const file = await jpegUpload();
+    const made = await createMoment(me.id, elsa.kid.id, { title: "Snow", content: "Eleven\nflakes" }, { added: [{ file, alt: "", slot: 1 }] });
+    await file.discard();
+    if (!made.ok) throw new Error("setup");
+    const dailyLogId = String(made.moment.id);
+    const comment = await commentsNew.action(args(req(`/api/comments/${dailyLogId}/new-comment`, { cookie, json: { comment: "So\u0000cute" } }), { dailyLogId }));
+    expect(comment.status).toBe(400);
+    expect(JSON.stringify(await comment.json())).toContain("Comment cannot contain control characters.");
+    const fine = await commentsNew.action(args(req(`/api/comments/${dailyLogId}/new-comment`, { cookie, json: { comment: "So\ncute" } }), { dailyLogId }));
+    expect(fine.status).toBe(201);
+    expect((await db()("comments").where("daily_log_id", made.moment.id)).map((c) => c.comment)).toEqual(["So\ncute"]);
+  });
+
   it("no name, title or note puts a header-like line into a mail's text, even from rows saved before the rule", async () => {
     // rows as an older version could have saved them (the forms refuse such names now)
-    const inviter = await makeUser({ first_name: "Eve\r\nBcc: victim@example.com", last_name: "\u0000Smith" });
+    const inviter = await makeUser({ first_name: "Eve\r\nBcc: victim@example.com", last_name: "\u0007Smith" });
     const made = await createInvitation(inviter, { email: "grandma@example.com", note: "Hello!\nBcc: victim@example.com\r\nSee you" }, "https://moments.test");
     if (!made.ok) throw new Error("refused");
     const mail = await db()("mail_messages").where("to_address", "grandma@example.com").first();
