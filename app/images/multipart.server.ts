@@ -273,8 +273,10 @@ export async function parseMultipart(
       try {
         await dirReady;
         if (photoLimitWaitMs) {
-          // past the hourly limit: read and thrown away, never saved
+          // past the hourly limit: read and thrown away, never saved (its size only tells whether
+          // a photo came at all: browsers send an empty part for a file input left empty)
           entry.overLimit = true;
+          stream.on("data", (chunk: Buffer) => (entry.size += chunk.length));
           stream.resume();
           return;
         }
@@ -409,6 +411,8 @@ export async function parseMultipart(
     await Promise.all(files.map((f) => f.file.discard()));
     throw serverError;
   }
+  // at the limit but no photo came (only empty file inputs): nothing to refuse
+  if (photoLimitWaitMs && !state.kept.some((e) => e.overLimit && e.size > 0)) photoLimitWaitMs = 0;
   if (uploader !== undefined && !photoLimitWaitMs && files.length) photoLimitWaitMs = await photoUploadWait(uploader, files.length);
   if (photoLimitWaitMs) {
     await Promise.all(files.map((f) => f.file.discard()));

@@ -5,6 +5,7 @@ import { countImageRows, listUploads } from "~/images/test-fixtures.server";
 import { createKid } from "~/models/kids.server";
 import { jpeg } from "~/models/kids-test-helpers.server";
 import * as apiMomentNew from "~/routes/api/kids-daily-logs-new";
+import * as apiMoment from "~/routes/api/daily-logs-id";
 import * as apiKidNew from "~/routes/api/kids-new";
 import * as apiPicture from "~/routes/api/users-upload-profile-picture";
 import * as momentNew from "~/routes/moment-new";
@@ -94,7 +95,18 @@ describe("photos per account per hour", () => {
     expect(await moments(made.kid.id)).toBe(1);
     expect((await db()("users").where("id", me.id).first()).image_id ?? null).toBeNull();
 
-    // a moment without a new photo is still fine (editing text is no upload); another account uploads
+    // a form without a new photo is no upload, even with an empty file input: the moment's title changes
+    const [moment] = await db()("daily_logs").where("kid_id", made.kid.id);
+    const edit = new FormData();
+    edit.set("title", "Snow day");
+    edit.set("content", "Eleven flakes");
+    edit.append("image", new Blob([]), "");
+    const dailyLogId = String(moment.id);
+    const edited = await apiMoment.action(args(req(`/api/daily_logs/${dailyLogId}`, { method: "PUT", cookie, form: edit }), { id: dailyLogId }));
+    expect(edited.status).toBe(200);
+    expect((await db()("daily_logs").where("id", moment.id).first()).title).toBe("Snow day");
+
+    // another account uploads
     const other = await makeUser();
     const otherKid = await createKid(other.id, { name: "Mo", birth_date: "2019-03-14", relationship: "Dad" }, null);
     if (!otherKid.ok) throw new Error("setup");
