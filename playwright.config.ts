@@ -72,6 +72,7 @@ export default defineConfig({
       LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",
       // every spec signs up new accounts from this one address
       SIGNUP_MAX_PER_ADDRESS: "100000",
+      PHOTO_UPLOADS_PER_HOUR: "100000",
       // every message goes over SMTP to the test server (never the .eml outbox)
       SMTP_URL: smtpUrl,
       // the digest scheduler looks every second, so a digest made due by a test (tests/e2e/digests.spec.ts) goes out at once

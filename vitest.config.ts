@@ -14,6 +14,8 @@ const SQLITE_ONLY = [
   "tests/unit/backup-restore.sqlite.test.ts",
   // an outside connection holding SQLite's write lock (docs/decisions/0017-*)
   "tests/unit/processes.sqlite.test.ts",
+  // the modes of the SQLite file, its WAL and SHM, backups and restores (docs/decisions/0042-*)
+  "tests/unit/private-files.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
 // PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)

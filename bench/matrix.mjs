@@ -66,7 +66,7 @@ async function main() {
       const env = {
         PORT: String(port), HOST: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, DATABASE_URL: databaseUrl ?? "",
         UPLOADS_DIR: uploadsDir, SESSION_SECRET: crypto.randomBytes(16).toString("hex"), DEMO: "false",
-        LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", NODE_ENV: "production", MALLOC_ARENA_MAX: "2",
+        LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", PHOTO_UPLOADS_PER_HOUR: "1000000", NODE_ENV: "production", MALLOC_ARENA_MAX: "2",
       };
       log(`\n${config.label} (load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`);
       const results = (byConfig[config.label] = []);

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { privateFile } from "./private-files.mjs";
 
 export const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 const migrations = { directory: migrationsDir, loadExtensions: [".mjs"], tableName: "knex_migrations" };
@@ -68,6 +69,11 @@ export function immediateTransactions(knex) {
  * @returns {import("knex").Knex.Config}
  */
 function sqliteConfig(filename) {
+  // the database and its WAL and SHM files are the owner's only (SQLite makes the WAL and SHM files
+  // with the database file's mode, so that one is set before WAL mode starts, and all three after)
+  const privateFiles = () => {
+    if (filename && filename !== ":memory:" && !filename.startsWith("file:")) for (const f of [filename, `${filename}-wal`, `${filename}-shm`]) privateFile(f);
+  };
   return {
     client: "sqlite3",
     connection: { filename },
@@ -77,12 +83,16 @@ function sqliteConfig(filename) {
       max: 1,
       /** @param {any} conn @param {(err: Error | null, conn: any) => void} done */
       afterCreate(conn, done) {
+        privateFiles();
         conn.serialize(() => {
           conn.run("PRAGMA foreign_keys = ON");
           conn.run("PRAGMA journal_mode = WAL");
           conn.run("PRAGMA synchronous = NORMAL");
           conn.run(`PRAGMA busy_timeout = ${busyTimeoutMs()}`);
-          conn.run("PRAGMA cache_size = -16000", (/** @type {Error | null} */ err) => done(err, conn));
+          conn.run("PRAGMA cache_size = -16000", (/** @type {Error | null} */ err) => {
+            privateFiles();
+            done(err, conn);
+          });
         });
       },
     },

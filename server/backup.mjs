@@ -16,6 +16,7 @@ import knexFactory from "knex";
 import yazl from "yazl";
 import { knexConfig } from "../db/knexfile.mjs";
 import { env } from "./env.mjs";
+import { privateDir, privateFile } from "../db/private-files.mjs";
 
 export const BACKUP_FORMAT = 1;
 /** Names inside the archive. */
@@ -87,9 +88,11 @@ export async function backup(target) {
     const manifest = { format: BACKUP_FORMAT, created_at: mtime.toISOString(), photos, missing, id: crypto.randomUUID() };
     zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2)), ARCHIVE.manifest, { mtime });
     zip.end();
-    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    // the archive holds the session secret and every photo: the owner's only, like its folder when made here
+    privateDir(path.dirname(path.resolve(target)));
     const partial = `${target}.partial`;
-    await pipeline(/** @type {NodeJS.ReadableStream} */ (zip.outputStream), fs.createWriteStream(partial));
+    await pipeline(/** @type {NodeJS.ReadableStream} */ (zip.outputStream), fs.createWriteStream(partial, { mode: 0o600 }));
+    privateFile(partial);
     fs.renameSync(partial, target);
     return { photos, missing, bytes: fs.statSync(target).size };
   } finally {

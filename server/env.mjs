@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isPostgresUrl } from "../db/knexfile.mjs";
 import { parseTrustProxy } from "./client-address.mjs";
+import { privateDir, privateFile } from "../db/private-files.mjs";
 
 /** @param {string | undefined} v @param {boolean} dflt */
 function bool(v, dflt) {
@@ -30,14 +31,19 @@ function sessionSecret(dataDir) {
   const file = path.join(dataDir, "session-secret");
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
-    if (existing) return existing;
+    if (existing) {
+      // one made by an older version under a lax umask
+      privateFile(file);
+      return existing;
+    }
   } catch {
     // not there yet
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  privateDir(dataDir);
   const secret = crypto.randomBytes(32).toString("base64url");
   try {
     fs.writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    privateFile(file);
     return secret;
   } catch {
     // another process won the race: use what it wrote
@@ -153,6 +159,8 @@ export function readEnv() {
     inviteDays: int(process.env.INVITE_DAYS, 14) || 14,
     /** Invitations (and sign-in links for invited friends) one user may create per day. */
     invitesPerDay: int(process.env.INVITES_PER_DAY, 20),
+    /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
+    photoUploadsPerHour: int(process.env.PHOTO_UPLOADS_PER_HOUR, 200),
     /** How often each server process looks for due digests (app/mail/digest.server.ts); the e2e tests set 1. */
     digestCheckSeconds: int(process.env.DIGEST_CHECK_SECONDS, 60) || 60,
   };

@@ -5,12 +5,14 @@ import path from "node:path";
 import knexFactory from "knex";
 import { knexConfig } from "../db/knexfile.mjs";
 import { env } from "./env.mjs";
+import { privateDir } from "../db/private-files.mjs";
 
 /** Run migrations (idempotent). Returns the knex instance so callers can go on using it. */
 export async function migrate() {
   const { databaseUrl, databaseFile, uploadsDir } = env();
-  if (!databaseUrl) fs.mkdirSync(path.dirname(databaseFile), { recursive: true });
-  fs.mkdirSync(uploadsDir, { recursive: true });
+  // folders made here are the owner's only (docs/decisions/0042-*); the photos are the family's
+  if (!databaseUrl) privateDir(path.dirname(databaseFile));
+  privateDir(uploadsDir);
   const knex = knexFactory(knexConfig(databaseUrl ?? databaseFile));
   const [, applied] = await latestWhenFree(knex);
   if (databaseUrl) await warnAboutCollation(knex);

@@ -10,6 +10,7 @@ import { pipeline } from "node:stream/promises";
 import yauzl from "yauzl";
 import { ARCHIVE, BACKUP_FORMAT, PHOTO_PATH, photoFiles } from "./backup.mjs";
 import { env } from "./env.mjs";
+import { privateDir, privateFile } from "../db/private-files.mjs";
 
 /** @param {string} file @returns {Promise<yauzl.ZipFile>} */
 function openZip(file) {
@@ -75,10 +76,12 @@ export async function restore(file, opts = {}) {
     for (const f of [cfg.databaseFile, `${cfg.databaseFile}-wal`, `${cfg.databaseFile}-shm`]) fs.rmSync(f, { force: true });
     for (const rel of photoFiles(cfg.uploadsDir)) fs.rmSync(path.join(cfg.uploadsDir, rel.split("/")[0] ?? ""), { recursive: true, force: true });
 
-    fs.mkdirSync(path.dirname(cfg.databaseFile), { recursive: true });
-    fs.mkdirSync(cfg.uploadsDir, { recursive: true });
+    privateDir(path.dirname(cfg.databaseFile));
+    privateDir(cfg.uploadsDir);
     const partial = `${cfg.databaseFile}.restoring`;
-    await pipeline(await entryStream(zip, /** @type {yauzl.Entry} */ (entries.get(ARCHIVE.database))), fs.createWriteStream(partial));
+    // the database and the secret are the owner's only (docs/decisions/0042-*)
+    await pipeline(await entryStream(zip, /** @type {yauzl.Entry} */ (entries.get(ARCHIVE.database))), fs.createWriteStream(partial, { mode: 0o600 }));
+    privateFile(partial);
     let photos = 0;
     for (const [name, entry] of entries) {
       if (!name.startsWith(ARCHIVE.uploads)) continue;
@@ -88,7 +91,11 @@ export async function restore(file, opts = {}) {
       photos++;
     }
     const secret = entries.get(ARCHIVE.secret);
-    if (secret) await pipeline(await entryStream(zip, secret), fs.createWriteStream(path.join(path.dirname(cfg.databaseFile), "session-secret"), { mode: 0o600 }));
+    const secretFile = path.join(path.dirname(cfg.databaseFile), "session-secret");
+    if (secret) {
+      await pipeline(await entryStream(zip, secret), fs.createWriteStream(secretFile, { mode: 0o600 }));
+      privateFile(secretFile);
+    }
     fs.renameSync(partial, cfg.databaseFile); // last: a database file means a finished restore
     return { photos };
   } finally {

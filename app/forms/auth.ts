@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { singleLine } from "./text";
 
 // One schema per form, used by conform in the browser and by the action / API on the server.
 // Messages are the spec's, verbatim. Conform turns empty inputs into `undefined`, so "required"
@@ -11,7 +12,7 @@ export const email = (required: string) =>
     .toLowerCase()
     .min(1, required)
     .max(254, "Please provide a valid email.")
-    .refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), "Please provide a valid email.");
+    .refine((v) => /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(v), "Please provide a valid email.");
 
 export const password = (required: string) =>
   z
@@ -20,17 +21,23 @@ export const password = (required: string) =>
     .refine((v) => v.length >= 6 && v.length <= 20, "Password must be between 6 and 20 characters.");
 
 export const name = (label: "First name" | "Last name") =>
-  z
-    .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, `${label} is required.`)
-    .refine((v) => v.length >= 3 && v.length <= 30, `${label} must be between 3 and 30 characters.`);
+  singleLine(
+    z
+      .string({ error: `${label} is required.` })
+      .trim()
+      .min(1, `${label} is required.`)
+      .refine((v) => v.length >= 3 && v.length <= 30, `${label} must be between 3 and 30 characters.`),
+    label,
+  );
 
-export const username = z
-  .string({ error: "The username is required." })
-  .trim()
-  .min(1, "The username is required.")
-  .refine((v) => v.length >= 3 && v.length <= 30, "Username must be between 3 and 30 characters.");
+export const username = singleLine(
+  z
+    .string({ error: "The username is required." })
+    .trim()
+    .min(1, "The username is required.")
+    .refine((v) => v.length >= 3 && v.length <= 30, "Username must be between 3 and 30 characters."),
+  "Username",
+);
 
 export const LoginSchema = z.object({
   email: email("Email is required."),

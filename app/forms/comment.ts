@@ -1,11 +1,14 @@
 // The comment form (new comment and edit), used by the block in the browser, by the block's page
-// action and by the /api comment routes. Text is trimmed, then 1–1000 characters.
+// action and by the /api comment routes. Text is trimmed, then 1–1000 characters, with its line
+// breaks but no other control character (app/lib/one-line.ts).
+import { isPlainText } from "~/lib/one-line";
 
 export const COMMENT_MAX = 1000;
 
 export const COMMENT_MESSAGES = {
   required: "Comment is required",
   "too-long": `Comment can not be more than ${COMMENT_MAX} characters`,
+  control: "Comment cannot contain control characters.",
 } as const;
 
 export type CommentErrorCode = keyof typeof COMMENT_MESSAGES;
@@ -19,12 +22,14 @@ export function commentError(value: unknown): string | null {
   if (typeof value !== "string") return COMMENT_MESSAGES.required;
   const text = value.trim();
   if (text.length === 0) return COMMENT_MESSAGES.required;
-  return text.length > COMMENT_MAX ? COMMENT_MESSAGES["too-long"] : null;
+  if (text.length > COMMENT_MAX) return COMMENT_MESSAGES["too-long"];
+  return isPlainText(text) ? null : COMMENT_MESSAGES.control;
 }
 
 /** Messages travel in URLs (no-JS redirects) as codes, never as free text. */
 export function commentErrorCode(message: string): CommentErrorCode {
-  return message === COMMENT_MESSAGES["too-long"] ? "too-long" : "required";
+  const code = (Object.keys(COMMENT_MESSAGES) as CommentErrorCode[]).find((c) => COMMENT_MESSAGES[c] === message);
+  return code ?? "required";
 }
 export function commentErrorMessage(code: string | null): string | null {
   return code && code in COMMENT_MESSAGES ? COMMENT_MESSAGES[code as CommentErrorCode] : null;

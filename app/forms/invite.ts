@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { plainText, singleLine } from "./text";
 import { CIRCLE_MESSAGES, CIRCLES, FRIEND_RELATIONSHIPS, type Circle, type FriendRelationship } from "./circles";
 
 // The forms of issue #16: an invitation, joining by one, asking for a sign-in link.
@@ -18,17 +19,17 @@ const emailValue = (required: string) =>
     .toLowerCase()
     .min(1, required)
     .max(254, "Enter an email address like name@example.com.")
-    .refine((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "Enter an email address like name@example.com.");
+    .refine((v) => /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(v), "Enter an email address like name@example.com.");
 
 /** A parent's new invitation: every field optional (the circle defaults to Friends, docs/spec.md §6). */
 export const InviteSchema = z.object({
-  note: optionalText(500, "The note must be 500 characters or fewer."),
+  note: plainText(optionalText(500, "The note must be 500 characters or fewer."), "The note"),
   email: z
     .string()
     .trim()
     .toLowerCase()
     .max(254, "Enter an email address like name@example.com.")
-    .refine((v) => v === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "Enter an email address like name@example.com.")
+    .refine((v) => v === "" || /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(v), "Enter an email address like name@example.com.")
     .optional()
     .transform((v) => (v ? v : undefined)),
   circle: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(CIRCLES, { error: CIRCLE_MESSAGES.circle }).optional()),
@@ -41,11 +42,14 @@ export type InviteInput = { note?: string; email?: string; circle?: Circle; rela
 
 /** Joining by an invitation: name and email; a password only if they want one. */
 export const JoinSchema = z.object({
-  name: z
-    .string({ error: "Enter your name." })
-    .trim()
-    .min(1, "Enter your name.")
-    .max(60, "Your name must be 60 characters or fewer."),
+  name: singleLine(
+    z
+      .string({ error: "Enter your name." })
+      .trim()
+      .min(1, "Enter your name.")
+      .max(60, "Your name must be 60 characters or fewer."),
+    "Your name",
+  ),
   email: emailValue("Enter your email address."),
   password: z
     .string()

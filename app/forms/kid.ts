@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { imageSchema, type FormVariant } from "./moment";
 import { audienceField, type Audience } from "./circles";
+import { singleLine } from "./text";
 import { daysInMonth, monthName, parseIsoDate, toIsoDate, type DateParts, type IsoDate } from "~/lib/dates";
 
 // The Add Kid and Update Kid forms (one schema, two wordings, as docs/spec.md §5 writes them) and the
@@ -90,11 +91,14 @@ export type KidInput = {
 
 function nameField(variant: FormVariant) {
   const m = KID_MESSAGES[variant];
-  return z
-    .string({ error: m.nameRequired })
-    .trim()
-    .min(1, m.nameRequired)
-    .refine((v) => Array.from(v).length <= KID_NAME_MAX, m.nameTooLong);
+  return singleLine(
+    z
+      .string({ error: m.nameRequired })
+      .trim()
+      .min(1, m.nameRequired)
+      .refine((v) => Array.from(v).length <= KID_NAME_MAX, m.nameTooLong),
+    "Name",
+  );
 }
 
 function relationshipField(variant: FormVariant) {

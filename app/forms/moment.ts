@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { chosenFileProblem, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
 import { audienceField, type Audience } from "./circles";
+import { notOneLineMessage, plainText, singleLine } from "./text";
 
 // The Add moment and Update moment forms (docs/spec.md §5 "Add moment" / "Update moment": the same
 // rules, "can not" and "cannot" wording) and the daily_logs API body.
@@ -50,6 +51,7 @@ export const PHOTO_MESSAGES = {
   keepOne: "A moment needs at least one photo: keep one or add one",
   altRequired: (n: number) => `Enter the alt text of photo ${n} (a short description for people who cannot see it)`,
   altTooLong: (n: number) => `Alt text of photo ${n} can not be more than ${ALT_MAX} characters`,
+  altNotOneLine: (n: number) => notOneLineMessage(`Alt text of photo ${n}`),
 } as const;
 
 /** The alt text field of slot `slot` (1-based). */
@@ -126,16 +128,22 @@ export function requireImage(message: string) {
 export function momentFormSchema(variant: FormVariant) {
   const m = MOMENT_MESSAGES[variant];
   const fields = z.object({
-    title: z
-      .string({ error: m.titleRequired })
-      .trim()
-      .min(1, m.titleRequired)
-      .refine((v) => chars(v) <= TITLE_MAX, m.titleTooLong),
-    content: z
-      .string({ error: m.contentRequired })
-      .trim()
-      .min(1, m.contentRequired)
-      .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
+    title: singleLine(
+      z
+        .string({ error: m.titleRequired })
+        .trim()
+        .min(1, m.titleRequired)
+        .refine((v) => chars(v) <= TITLE_MAX, m.titleTooLong),
+      "Title",
+    ),
+    content: plainText(
+      z
+        .string({ error: m.contentRequired })
+        .trim()
+        .min(1, m.contentRequired)
+        .refine((v) => chars(v) <= CONTENT_MAX, m.contentTooLong),
+      "Content",
+    ),
     image: imageSchema(),
     ...storyFields(variant),
     audience: audienceField(),
@@ -195,16 +203,22 @@ function storyFields(variant: FormVariant) {
       .trim()
       .optional()
       .refine((v) => v === undefined || v === "" || realIsoDate(v), m.takenOnInvalid),
-    milestone: z
-      .string()
-      .trim()
-      .optional()
-      .refine((v) => v === undefined || chars(v) <= MILESTONE_MAX, m.milestoneTooLong),
-    milestone_label: z
-      .string()
-      .trim()
-      .optional()
-      .refine((v) => v === undefined || chars(v) <= MILESTONE_MAX, m.milestoneTooLong),
+    milestone: singleLine(
+      z
+        .string()
+        .trim()
+        .optional()
+        .refine((v) => v === undefined || chars(v) <= MILESTONE_MAX, m.milestoneTooLong),
+      "Milestone",
+    ),
+    milestone_label: singleLine(
+      z
+        .string()
+        .trim()
+        .optional()
+        .refine((v) => v === undefined || chars(v) <= MILESTONE_MAX, m.milestoneTooLong),
+      "Milestone label",
+    ),
   };
 }
 

@@ -26,19 +26,25 @@ export type PhotoBody = {
   files: SlotFile[];
   /** Problems found while reading: `image` (too big), a text field (too long), `message` (the request). */
   errors: Errors;
+  /** 0, or the wait of an uploader past the hourly photo limit (then no photo was kept; answered 429). */
+  photoLimitWaitMs: number;
 };
 
-/** `maxFiles`: how many `image` parts are kept (1, or MAX_PHOTOS for a moment's forms). */
-export type PhotoBodyOptions = { maxFiles?: number };
+/**
+ * `uploader`: the signed-in user whose photos count against the hourly limit (every form that
+ * takes a photo names them). `maxFiles`: how many `image` parts are kept (1, or MAX_PHOTOS for a
+ * moment's forms).
+ */
+export type PhotoBodyOptions = { uploader: number; maxFiles?: number };
 
-export async function parsePhotoBody(request: Request, opts: PhotoBodyOptions = {}): Promise<PhotoBody | BodyFailure> {
+export async function parsePhotoBody(request: Request, opts: PhotoBodyOptions): Promise<PhotoBody | BodyFailure> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
-    const { fields, file, files, errors } = await parseMultipart(request, {}, opts);
-    return { fields: clean(fields), file, files, errors };
+    const { fields, file, files, errors, photoLimitWaitMs } = await parseMultipart(request, {}, opts);
+    return { fields: clean(fields), file, files, errors, photoLimitWaitMs };
   }
   const fields = await parseBodyFields(request);
-  return fields instanceof BodyFailure ? fields : { fields: clean(fields), file: null, files: [], errors: {} };
+  return fields instanceof BodyFailure ? fields : { fields: clean(fields), file: null, files: [], errors: {}, photoLimitWaitMs: 0 };
 }
 
 /** Removes every uploaded file of a body not consumed (harmless after they were). */
@@ -116,8 +122,10 @@ export type PhotoFormResult<Output> = {
   fields: Record<string, string | undefined>;
   /** The form's one-time submission token (app/forms/submission.ts), as sent; undefined when none. */
   submissionToken: string | undefined;
-  /** The validated value, or null when something is wrong (answer 400 with `reply()`). */
+  /** The validated value, or null when something is wrong (answer `status` with `reply()`). */
   value: Output | null;
+  /** 0, or the wait of an uploader past the hourly photo limit: answer 429 with Retry-After. */
+  photoLimitWaitMs: number;
   /** The conform result for the page: every error (schema, upload, and `extra`, e.g. the image module's). */
   reply(extra?: Errors): SubmissionResult<string[]>;
 };
@@ -126,7 +134,7 @@ export type PhotoFormResult<Output> = {
 export async function parsePhotoForm<S extends z.ZodType>(
   request: Request,
   schema: S,
-  opts: PhotoBodyOptions = {},
+  opts: PhotoBodyOptions,
 ): Promise<PhotoFormResult<z.output<S>> | BodyFailure> {
   const body = await parsePhotoBody(request, opts);
   if (body instanceof BodyFailure) return body;
@@ -144,6 +152,7 @@ export async function parsePhotoForm<S extends z.ZodType>(
     fields: body.fields,
     submissionToken: body.fields[SUBMISSION_FIELD],
     value: valid ? (submission.value as z.output<S>) : null,
+    photoLimitWaitMs: body.photoLimitWaitMs,
     reply(extra) {
       const schemaErrors = submission.status === "success" ? {} : (submission.error ?? {});
       const { "": formLevel, ...fieldLevel } = schemaErrors as Record<string, string[] | null>;

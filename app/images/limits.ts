@@ -72,6 +72,15 @@ export const MULTIPART_MESSAGES = {
   fieldTooLong: "This field is too long.",
 } as const;
 
+/**
+ * The answer past the hourly photo limit (PHOTO_UPLOADS_PER_HOUR, app/lib/limits.server.ts): on the
+ * form, and in the API's 429.
+ */
+export function photoLimitMessage(perHour: number, waitMs: number): string {
+  const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+  return `You have uploaded as many photos as you may in an hour (${perHour}). Try again in ${minutes === 1 ? "1 minute" : `${minutes} minutes`}.`;
+}
+
 /** The body reader's failures (a body without a photo), answered 400 and 413. */
 export const BODY_MESSAGES = {
   unreadable: "The request body could not be read.",

@@ -8,7 +8,8 @@ import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import { config } from "~/lib/config.server";
-import { IMAGE_FIELD, IMAGE_MESSAGES, MULTIPART_MESSAGES, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
+import { IMAGE_FIELD, IMAGE_MESSAGES, MULTIPART_MESSAGES, photoLimitMessage, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
+import { photoUploadWait } from "~/lib/limits.server";
 import { isBodyTooLarge } from "~/lib/request-state";
 
 // Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
@@ -58,6 +59,11 @@ export type MultipartResult = {
    * Empty when all is well. When `file` is non-null there is no `image` error.
    */
   errors: Record<string, string[]>;
+  /**
+   * 0, or (the uploader is past the hourly photo limit) the milliseconds until they may upload
+   * again: then no file is kept and `errors.message` says so (answered 429).
+   */
+  photoLimitWaitMs: number;
 };
 
 export function uploadsTempDir(): string {
@@ -157,10 +163,15 @@ export function slotErrorField(slot: number): string {
 export async function parseMultipart(
   request: Request,
   limits: Partial<MultipartLimits> = {},
-  opts: { maxFiles?: number } = {},
+  opts: { maxFiles?: number; uploader?: number } = {},
 ): Promise<MultipartResult> {
   const lim: MultipartLimits = { ...UPLOAD_LIMITS, ...limits };
   const maxFiles = opts.maxFiles ?? 1;
+  const { uploader } = opts;
+  // the uploader's hourly photo limit (app/lib/limits.server.ts): asked when the first photo
+  // arrives, before a byte of it is saved; the photos kept are counted once the body is read, so a
+  // refused upload is never decoded
+  let photoLimitWaitMs = 0;
   const files: SlotFile[] = [];
   const fields: Record<string, string> = {};
   const errors: Record<string, string[]> = {};
@@ -169,7 +180,7 @@ export async function parseMultipart(
   if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) {
     await drain(request.body, lim.maxDrainBytes);
     addError(errors, "message", MULTIPART_MESSAGES.notMultipart);
-    return { fields, file: null, files, errors };
+    return { fields, file: null, files, errors, photoLimitWaitMs };
   }
 
   let parser: busboy.Busboy;
@@ -193,7 +204,7 @@ export async function parseMultipart(
     // e.g. multipart without a boundary
     await drain(request.body, lim.maxDrainBytes);
     addError(errors, "message", MULTIPART_MESSAGES.malformed);
-    return { fields, file: null, files, errors };
+    return { fields, file: null, files, errors, photoLimitWaitMs };
   }
 
   let fatal = false;
@@ -210,7 +221,7 @@ export async function parseMultipart(
   let parserError: unknown = null;
 
   // The one file we keep. `saving` settles when its bytes are on disk (or it was thrown away).
-  type Kept = { slot: number; path: string; filename: string; mimeType: string; size: number; tooBig: boolean; saving: Promise<void> };
+  type Kept = { slot: number; path: string; filename: string; mimeType: string; size: number; tooBig: boolean; overLimit: boolean; saving: Promise<void> };
   const state: { kept: Kept[]; parts: number; tooMany: boolean } = { kept: [], parts: 0, tooMany: false };
   let tempDirReady: Promise<string | undefined> | null = null;
 
@@ -242,13 +253,17 @@ export async function parseMultipart(
       mimeType: info.mimeType ?? "",
       size: 0,
       tooBig: false,
+      overLimit: false,
       saving: Promise.resolve(),
     };
     state.kept.push(entry);
     stream.on("limit", () => {
       entry.tooBig = true;
     });
-    tempDirReady ??= fsp.mkdir(uploadsTempDir(), { recursive: true, mode: 0o700 });
+    tempDirReady ??= Promise.all([
+      fsp.mkdir(uploadsTempDir(), { recursive: true, mode: 0o700 }),
+      uploader === undefined ? 0 : photoUploadWait(uploader, 0).then((wait) => void (photoLimitWaitMs = wait)),
+    ]).then(([made]) => made);
     const dirReady = tempDirReady;
     // The stream stays paused (backpressure reaches the parser) until the directory exists.
     entry.saving = (async () => {
@@ -257,6 +272,14 @@ export async function parseMultipart(
       stream.once("error", () => (firstFailure ??= "source"));
       try {
         await dirReady;
+        if (photoLimitWaitMs) {
+          // past the hourly limit: read and thrown away, never saved (its size only tells whether
+          // a photo came at all: browsers send an empty part for a file input left empty)
+          entry.overLimit = true;
+          stream.on("data", (chunk: Buffer) => (entry.size += chunk.length));
+          stream.resume();
+          return;
+        }
         if (stream.destroyed || stream.errored) {
           // the part broke (the client went away) while the directory was being made: no file at all
           firstFailure ??= "source";
@@ -366,7 +389,9 @@ export async function parseMultipart(
     } catch {
       saved = false;
     }
-    if (entry.tooBig) {
+    if (entry.overLimit) {
+      continue;
+    } else if (entry.tooBig) {
       addError(errors, key, MULTIPART_MESSAGES.imageTooBig);
       await removeQuietly(entry.path);
     } else if (!saved || fatal || serverError) {
@@ -382,12 +407,20 @@ export async function parseMultipart(
     }
   }
   if (state.tooMany) addError(errors, IMAGE_FIELD, MULTIPART_MESSAGES.tooManyPhotos);
-  const file = files[0]?.file ?? null;
   if (serverError) {
     await Promise.all(files.map((f) => f.file.discard()));
     throw serverError;
   }
-  return { fields, file, files, errors };
+  // at the limit but no photo came (only empty file inputs): nothing to refuse
+  if (photoLimitWaitMs && !state.kept.some((e) => e.overLimit && e.size > 0)) photoLimitWaitMs = 0;
+  if (uploader !== undefined && !photoLimitWaitMs && files.length) photoLimitWaitMs = await photoUploadWait(uploader, files.length);
+  if (photoLimitWaitMs) {
+    await Promise.all(files.map((f) => f.file.discard()));
+    files.length = 0;
+    addError(errors, "message", photoLimitMessage(config().photoUploadsPerHour, photoLimitWaitMs));
+  }
+  const file = files[0]?.file ?? null;
+  return { fields, file, files, errors, photoLimitWaitMs };
 }
 
 /** Reads and discards a body (up to `max` bytes), so the client sees our answer. */

@@ -1,6 +1,6 @@
 import { writeTransaction } from "./db.server";
 import { config } from "./config.server";
-import { hit } from "./rate-limit.server";
+import { blockedFor, hit } from "./rate-limit.server";
 
 // THE one wrapper through which the limits of issue #16 are taken (docs/decisions/0026-*): every
 // email-sending action and invitation creation call `withinLimit`. The counts are the shared
@@ -39,4 +39,20 @@ export async function withinLimit(name: LimitName, key: string): Promise<boolean
 /** Forgets every count (tests). */
 export async function resetLimits(): Promise<void> {
   await writeTransaction((trx) => trx("rate_limits").delete());
+}
+
+/**
+ * Photos one account may upload per hour (every photo of a moment's, a kid's or a profile picture's
+ * form, pages and /api alike: PHOTO_UPLOADS_PER_HOUR; docs/decisions/0042-*), counted across
+ * processes before any photo is decoded. `photos` 0 only asks whether the account may send any
+ * now; otherwise they are counted, and refused when they take the hour's count past the limit
+ * (refused photos count too, like every attempt of 0018's limits). Answers 0, or the milliseconds
+ * until the account may upload again.
+ */
+export async function photoUploadWait(userId: number, photos: number): Promise<number> {
+  const key = `photos:user:${userId}`;
+  const max = config().photoUploadsPerHour;
+  if (photos === 0) return blockedFor(key, max);
+  const counted = await hit(key, { max, windowMs: minutes(60) }, photos);
+  return counted.blocked ? Math.max(counted.retryAfterMs, 1000) : 0;
 }

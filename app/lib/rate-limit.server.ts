@@ -55,18 +55,19 @@ function msUntil(iso: string, now: number): number {
 
 /**
  * Counts one event for `key` (one atomic statement, on both engines: an insert, or on conflict
- * the next count of the live window or 1 of a new one) and answers where the key stands.
+ * the next count of the live window or 1 of a new one) and answers where the key stands. `by`
+ * counts several events at once (the photos of one upload).
  */
-export async function hit(key: string, { max, windowMs }: Limit): Promise<Hit> {
+export async function hit(key: string, { max, windowMs }: Limit, by = 1): Promise<Hit> {
   const now = Date.now();
   const nowIso = new Date(now).toISOString();
   const endsIso = new Date(now + windowMs).toISOString();
   const rows = await writeTransaction((trx) =>
     trx("rate_limits")
-      .insert({ key: stored(key), count: 1, window_ends_at: endsIso })
+      .insert({ key: stored(key), count: by, window_ends_at: endsIso })
       .onConflict("key")
       .merge({
-        count: trx.raw("case when rate_limits.window_ends_at <= ? then 1 else rate_limits.count + 1 end", [nowIso]),
+        count: trx.raw("case when rate_limits.window_ends_at <= ? then ? else rate_limits.count + ? end", [nowIso, by, by]),
         window_ends_at: trx.raw("case when rate_limits.window_ends_at <= ? then ? else rate_limits.window_ends_at end", [nowIso, endsIso]),
       })
       .returning(["count", "window_ends_at"]),

@@ -4,6 +4,7 @@ import { config } from "~/lib/config.server";
 import { ageText } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { displayName } from "~/lib/names";
+import { indentedLines, oneLine } from "~/lib/one-line";
 import { signForUser } from "~/lib/tokens.server";
 import { photoStore } from "~/images/photo-store.server";
 import { loadSharp } from "~/images/sharp.server";
@@ -136,11 +137,14 @@ export async function digestMail(user: { id: number; email: string }, content: D
   const unsubscribe = unsubscribeUrl(origin, user.id);
   const age = (m: DigestMoment) => (m.kidAge ? `${m.kidName}, ${m.kidAge}` : m.kidName);
 
+  // the text part: one line per name and title (also from rows older than the one-line rule), and
+  // a comment's own lines indented, so nothing a user wrote can stand at the margin as a line of ours
+  const line = oneLine;
   const text = [
     subject,
     "",
-    ...(content.moments.length ? ["New moments", ...content.moments.flatMap((m) => [`- ${m.title} (${age(m)}, shared by ${m.ownerName})`, `  ${link(m.id)}`]), ""] : []),
-    ...(content.comments.length ? ["Comments on your moments", ...content.comments.flatMap((c) => [`- ${c.authorName} on "${c.momentTitle}": ${c.text}`, `  ${link(c.momentId)}`]), ""] : []),
+    ...(content.moments.length ? ["New moments", ...content.moments.flatMap((m) => [`- ${line(m.title)} (${line(age(m))}, shared by ${line(m.ownerName)})`, `  ${link(m.id)}`]), ""] : []),
+    ...(content.comments.length ? ["Comments on your moments", ...content.comments.flatMap((c) => [`- ${line(c.authorName)} on "${line(c.momentTitle)}": ${indentedLines(c.text, "    ")}`, `  ${link(c.momentId)}`]), ""] : []),
     `Change how often you get this: ${origin}/settings/email`,
     `Unsubscribe: ${unsubscribe}`,
   ].join("\n");

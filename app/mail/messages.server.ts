@@ -1,3 +1,4 @@
+import { indentedLines, oneLine } from "~/lib/one-line";
 import type { OutgoingMail } from "./queue.server";
 
 // The messages of issue #16, each as plain text and simple HTML (one column, real headings and
@@ -18,9 +19,12 @@ function button(url: string, label: string): string {
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 export function invitationMail(input: { to: string; inviterName: string; note: string | null; url: string; expiresAt: string }): OutgoingMail {
-  const subject = `${input.inviterName} invited you to Sweet Moments`;
-  const note = input.note ? `\n${input.inviterName} wrote:\n${input.note}\n` : "";
-  const text = `${input.inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album.
+  // a name on one line (also one from a row older than the one-line rule) and the note's lines
+  // indented: nothing the inviter typed stands at the margin of the text as a line of ours
+  const inviterName = oneLine(input.inviterName);
+  const subject = `${inviterName} invited you to Sweet Moments`;
+  const note = input.note ? `\n${inviterName} wrote:\n  ${indentedLines(input.note, "  ")}\n` : "";
+  const text = `${inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album.
 ${note}
 Open this link to join (no password needed). It works until ${formatDate(input.expiresAt)}:
 ${input.url}

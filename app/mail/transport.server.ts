@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type Nodemailer from "nodemailer";
 import { config } from "~/lib/config.server";
+import { privateDir, privateFile } from "../../db/private-files.mjs";
 import type { QueuedMail } from "./queue.server";
 
 // Where a claimed message goes (docs/decisions/0025-mail-queue.md): to the SMTP server of SMTP_URL
@@ -50,11 +51,13 @@ export async function deliver(mail: QueuedMail): Promise<void> {
   }
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
   const info = await composer.sendMail(message(mail));
-  await fs.mkdir(cfg.outboxDir, { recursive: true });
+  // the messages hold sign-in links: the folder and its files are the owner's only (docs/decisions/0042-*)
+  privateDir(cfg.outboxDir, { always: true });
   // one file per queued message: a repeat after a crash overwrites it instead of adding a second
   const file = path.join(cfg.outboxDir, `${String(mail.id).padStart(6, "0")}-${mail.kind}.eml`);
   const tmp = `${file}.tmp`;
   await fs.writeFile(tmp, info.message as Buffer, { mode: 0o600 });
+  privateFile(tmp);
   await fs.rename(tmp, file);
   console.log(`[mail] outbox: ${mail.kind} to ${mail.to} "${mail.subject}" → ${file}`);
 }

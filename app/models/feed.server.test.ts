@@ -161,4 +161,16 @@ describe("the home feed", () => {
     const nextDay = new Date(Date.parse(reload) + 24 * 3600_000).toISOString();
     expect(await recordFeedVisit(me.id, nextDay)).toBe(reload);
   });
+
+  it("a feed opened from another site's link reads the last visit but does not move it", async () => {
+    const me = await makeUser();
+    const cookie = await cookieFor(me);
+    const open = (headers: Record<string, string>) => feedLoader(args(req("/feed", { cookie, headers })) as never);
+    await open({ "Sec-Fetch-Site": "cross-site" });
+    expect(await db()("feed_visits").where({ user_id: me.id }).first()).toBeUndefined();
+    await open({ "Sec-Fetch-Site": "same-site" });
+    expect(await db()("feed_visits").where({ user_id: me.id }).first()).toBeUndefined();
+    await open({ "Sec-Fetch-Site": "none" }); // typed or bookmarked: a visit
+    expect(await db()("feed_visits").where({ user_id: me.id }).first()).toBeDefined();
+  });
 });

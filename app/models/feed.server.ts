@@ -135,14 +135,14 @@ const lastVisit = query<{ userId: number }>((p, k) =>
 /**
  * Records that `userId` opens the feed at `now`; answers the instant "New since your last visit"
  * counts from (null on a first visit: nothing is marked). One read, and a write unless the last
- * one was less than a minute ago.
+ * one was less than a minute ago, or `record` is false (a visit another site sent: only read).
  */
-export async function recordFeedVisit(userId: number, now = nowIso()): Promise<string | null> {
+export async function recordFeedVisit(userId: number, now = nowIso(), { record = true } = {}): Promise<string | null> {
   const row = await lastVisit.first<{ seen_at: string; since: string | null }>({ userId });
   const sameVisit = row && Date.parse(now) - Date.parse(String(row.seen_at)) < VISIT_GAP_MS;
   const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
   // a reload within a minute changes nothing worth a write (one writer: keep the feed a read)
-  if (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS) return since;
+  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS)) return since;
   await writeTransaction((trx) => trx("feed_visits").insert({ user_id: userId, seen_at: now, since }).onConflict("user_id").merge(["seen_at", "since"]));
   return since;
 }

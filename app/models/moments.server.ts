@@ -3,6 +3,7 @@ import { inList, limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.s
 import type { Knex } from "knex";
 import { ALT_MAX, altField, MOMENT_MESSAGES, PHOTO_MESSAGES, photoField, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
 import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
+import { isOneLine } from "~/lib/one-line";
 import { today } from "~/lib/dates.server";
 import { photoTakenOn } from "~/images/exif.server";
 import type { Photo } from "~/images/photo";
@@ -413,6 +414,7 @@ function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: stri
     const alt = p.alt.trim();
     if (Array.from(alt).length > ALT_MAX) errors[p.field] = [m.altTooLong(p.n)];
     else if (!alt && all.length > 1) errors[p.field] = [m.altRequired(p.n)];
+    else if (!isOneLine(alt)) errors[p.field] = [m.altNotOneLine(p.n)];
   }
   if (Object.keys(errors).length) return invalid(Object.values(errors)[0]![0], errors);
   const plan = all.map((p): PlannedPhoto => {

@@ -2,6 +2,7 @@ import { data, Link, useLocation } from "react-router";
 import type { Route } from "./+types/feed";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
+import { isVisitFromElsewhere } from "~/web/security.server";
 import { today } from "~/lib/dates.server";
 import { decodeCursor, momentStamps } from "~/models/moments.server";
 import { conditionalPage } from "~/web/conditional.server";
@@ -23,7 +24,8 @@ const conditional = conditionalPage(async ({ request }) => {
   const before = beforeParam ? decodeCursor(beforeParam) : null;
   if (beforeParam && !before) throw data("That page of moments does not exist.", { status: 400 });
 
-  const since = await recordFeedVisit(user.id);
+  // a visit another site sent (a link, an image) reads the last visit but does not move it
+  const since = await recordFeedVisit(user.id, undefined, { record: !isVisitFromElsewhere(request) });
   const now = today();
   const otd = before ? [] : await onThisDay(user.id, now);
   const page = await listFeed(user.id, { limit: PAGE_SIZE, before });

@@ -24,7 +24,7 @@ export async function action({ request }: Route.ActionArgs) {
   return savePhotoForm(request, kidFormSchema("add", today()), {
     save: (value, file, token) => createKid(user.id, value, file, { token }),
     to: () => "/my-kids-list",
-  });
+  }, { uploader: user.id });
 }
 
 export default function AddKid({ loaderData, actionData }: Route.ComponentProps) {

@@ -32,7 +32,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     allowed: () => checkKidOwner(user.id, kidId),
     save: (value, file) => updateKid(user.id, kidId, value, file),
     to: () => "/my-kids-list",
-  });
+  }, { uploader: user.id });
 }
 
 export default function UpdateKid({ loaderData, actionData }: Route.ComponentProps) {

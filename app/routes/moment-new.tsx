@@ -35,7 +35,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     allowed: () => checkKidOwner(user.id, kidId),
     save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
     to: ({ moment }) => `/dailyLogs/${moment.id}`,
-  }, { maxFiles: MAX_PHOTOS });
+  }, { uploader: user.id, maxFiles: MAX_PHOTOS });
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {

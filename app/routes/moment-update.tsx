@@ -46,7 +46,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     allowed: () => checkMomentOwner(user.id, momentId),
     save: (value, _file, _token, upload) => updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
     to: () => `/dailyLogs/${momentId}`,
-  }, { maxFiles: MAX_PHOTOS });
+  }, { uploader: user.id, maxFiles: MAX_PHOTOS });
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {

@@ -35,13 +35,15 @@ async function handlePictureForm(request: Request, user: User): Promise<Outcome>
     return invalid(new FormData(), {}, []);
   }
 
-  const upload = await readPictureUpload(request);
+  const upload = await readPictureUpload(request, user.id);
   const { file, fields } = upload;
   try {
     if (fields.intent === "delete") {
       await deleteProfilePicture(user.id);
       return { ok: true };
     }
+    // past the hourly photo limit: the form again with its message (429), nothing decoded
+    if (upload.photoLimitWaitMs) return invalid(new FormData(), {}, upload.formErrors, 429);
     const formData = new FormData();
     for (const [k, v] of Object.entries(fields)) formData.set(k, v);
     if (file) formData.set("image", IMAGE_PRESENT);
@@ -61,10 +63,10 @@ async function handlePictureForm(request: Request, user: User): Promise<Outcome>
   }
 }
 
-function invalid(formData: FormData, fieldErrors: Record<string, string[]>, formErrors: string[]): Outcome {
+function invalid(formData: FormData, fieldErrors: Record<string, string[]>, formErrors: string[], status = 400): Outcome {
   const submission = parseWithZod(formData, { schema: PictureSchema });
   const result = submission.reply({ fieldErrors, formErrors, hideFields: ["image"] });
-  return { ok: false, status: 400, result };
+  return { ok: false, status, result };
 }
 
 /** The JSON answer for the upload sent by XMLHttpRequest (see the top of this file). */

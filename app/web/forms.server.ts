@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { z } from "zod";
-import { readPhotoForm } from "~/api/body.server";
+import { readPhotoForm, retryAfterSeconds } from "~/api/body.server";
 import { parseId } from "~/lib/request.server";
 import type { SlotFile, UploadedFile } from "~/images/multipart.server";
 import { discardFiles, type PhotoBodyOptions } from "~/forms/photo-form.server";
@@ -32,13 +32,17 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
     save: (value: z.output<S>, file: UploadedFile | null, token: string | undefined, upload: PhotoFormUpload) => Promise<Result<T>>;
     to: (saved: T) => string;
   },
-  opts: PhotoBodyOptions = {},
+  opts: PhotoBodyOptions,
 ) {
   const { allowed, save, to } = steps;
   const access = await allowed?.();
   if (access && !access.ok) throw pageRefusal(access, { forbidden: OWNER_ONLY });
   const form = await readPhotoForm(request, schema, opts);
   try {
+    if (form.photoLimitWaitMs) {
+      // past the hourly photo limit: the form again with the message, nothing decoded
+      return data({ result: form.reply() }, { status: 429, headers: { "Retry-After": String(retryAfterSeconds(form.photoLimitWaitMs)) } });
+    }
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
     const saved = await save(form.value, form.file, form.submissionToken, { files: form.files, fields: form.fields });
     if (!saved.ok) {

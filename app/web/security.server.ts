@@ -44,6 +44,14 @@ export function isCrossSiteLogout(request: Request): boolean {
   return path === "/api/auth/logout" && comesFromElsewhere(request);
 }
 
+/**
+ * A GET that another site made the browser send (a link, a redirect, an image): the pages that keep
+ * a note of a visit (the feed's last visit) read without writing then, so no site can move it.
+ */
+export function isVisitFromElsewhere(request: Request): boolean {
+  return comesFromElsewhere(request);
+}
+
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
     "default-src 'self'",

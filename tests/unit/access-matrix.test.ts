@@ -224,7 +224,10 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
     { label: "POST (unknown token)", method: "POST", params: () => ({ token: UNKNOWN_TOKEN }), expect: all({ redirect: "/login/link/" }, { redirect: "/login/link/" }) },
   ],
-  "routes/notifications.tsx": [{ label: "GET", expect: all("login", 200) }],
+  "routes/notifications.tsx": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST (mark read up to 1)", method: "POST", body: () => ({ form: { intent: "mark-read", upTo: "1" } }), expect: all("login", { redirect: "/notifications" }) },
+  ],
   "routes/settings-email.tsx": [
     { label: "GET", expect: all("login", 200) },
     { label: "POST (empty form)", method: "POST", body: () => ({ form: {} }), expect: all("login", 400) },

@@ -2,7 +2,6 @@
 // the real commands as child processes. Seed, back up while another connection keeps writing,
 // restore into another folder, compare every row and every photo file's hash. SQLite only
 // (PostgreSQL is backed up with pg_dump; the command refuses and says so).
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,26 +12,13 @@ import { knexConfig } from "../../db/knexfile.mjs";
 import { config } from "../../app/lib/config.server";
 import { db, nowIso } from "../../app/lib/db.server";
 import { makeUser } from "../helpers";
+import { runServerScript } from "./support/server-script";
 import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "./friends-fixtures";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sm-backup-test-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "server", script), ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, out }));
-  });
-}
+const run = (script: string, args: string[], env: Record<string, string>) => runServerScript(script, args, env);
 
 const sha = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 

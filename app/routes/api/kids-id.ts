@@ -24,7 +24,7 @@ const route = apiRoute({
     if (!id) return apiError(404, KID_NOT_FOUND);
     const allowed = await checkKidOwner(user.id, id);
     if (!allowed.ok) return apiRefusal(allowed);
-    const body = await readPhotoBody(request);
+    const body = await readPhotoBody(request, { uploader: user.id });
     try {
       const valid = await validateBody(body, kidApiSchema("update", today()));
       if (!valid.ok) return apiRefusal(valid);

@@ -12,7 +12,7 @@ import { today } from "~/lib/dates.server";
 // With an Idempotency-Key header a repeat answers the kid of the first (docs/api.md).
 const route = apiRoute({
   POST: async ({ request }, user) => {
-    const body = await readPhotoBody(request);
+    const body = await readPhotoBody(request, { uploader: user.id });
     try {
       const valid = await validateBody(body, kidApiSchema("add", today()));
       if (!valid.ok) return apiRefusal(valid);
