@@ -189,11 +189,13 @@ export function whereMomentVisibleTo(
 
 /**
  * The condition for lists of COMMENTS (`comments` joined to its moment's `kids`): hides the
- * comments of users the kid's owner has blocked, unless the owner chose to keep showing them.
+ * comments of users the kid's owner has blocked, unless the owner chose to keep showing them, and
+ * those a former owner's block hid when the kid was handed over (`comments.hidden`,
+ * docs/decisions/0041-co-parenting-follows-the-friendship.md).
  */
 export function whereCommentShown(qb: Knex.QueryBuilder, tables: { comments?: string; kids?: string } = {}): Knex.QueryBuilder {
   const k = db();
-  return qb.whereNotExists((sub) =>
+  return qb.where(`${tables.comments ?? "comments"}.hidden`, false).whereNotExists((sub) =>
     sub
       .select(k.raw("1"))
       .from("blocks")
