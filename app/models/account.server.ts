@@ -150,11 +150,12 @@ export async function deleteAccount(
  *
  * The hand-over shows nobody anything they could not see before
  * (docs/decisions/0041-co-parenting-follows-the-friendship.md): audiences were the old owner's
- * choice about the old owner's friends, so every moment shared beyond "Only us" becomes "Only us"
- * (and so does the kid's default) until the new owner chooses; the comments the old owner's blocks
- * hid stay hidden (`comments.hidden`); invitations the old owner sent end, and so do the roles of
- * other co-parents who are not the new owner's friends (co-parenting follows the friendship). The
- * new owner is told by a notification.
+ * choice about the old owner's friends, so the kid is hidden from the new owner's friends
+ * (`shown_to_friends`) and every moment shared beyond "Only us" becomes "Only us" (and so does the
+ * kid's default) until the new owner chooses (showKidToFriends, then each moment's audience); the
+ * comments the old owner's blocks hid stay hidden (`comments.hidden`); invitations the old owner
+ * sent end, and so do the roles of other co-parents who are not the new owner's friends
+ * (co-parenting follows the friendship). The new owner is told by a notification.
  */
 async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
   const links: { kid_id: number; user_id: number; id: number }[] = await trx("co_parents")
@@ -166,7 +167,7 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
   const heirs = new Map<number, { userId: number; linkId: number }>();
   for (const l of links) if (!heirs.has(Number(l.kid_id))) heirs.set(Number(l.kid_id), { userId: Number(l.user_id), linkId: Number(l.id) });
   for (const [kidId, heir] of heirs) {
-    await trx("kids").where("id", kidId).update({ user_id: heir.userId, default_audience: "us" });
+    await trx("kids").where("id", kidId).update({ user_id: heir.userId, default_audience: "us", shown_to_friends: false });
     await trx("co_parents").where("id", heir.linkId).delete();
     await trx("daily_logs").where("kid_id", kidId).whereNot("audience", "us").update({ audience: "us" });
     const moments = trx("daily_logs").where("kid_id", kidId).select("id");

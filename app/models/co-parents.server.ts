@@ -177,6 +177,26 @@ export function endsCoParentingText(who: string, shared: SharedKid[] | undefined
   return `This also ends ${list}. Co-parenting lasts only as long as the friendship.`;
 }
 
+const shownQuery = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.shown_to_friends"));
+
+/** Is the kid shown to its owner's friends? (false: handed over and not shown yet.) One query. */
+export async function isKidShownToFriends(kidId: number): Promise<boolean> {
+  return Boolean((await shownQuery.first({ kidId }))?.shown_to_friends ?? true);
+}
+
+/**
+ * The owner of a kid handed over to them (account deletion of the other parent: hidden from the
+ * owner's friends) shows it to their friends again: they see the kid and its moments as each
+ * moment's audience says (every moment was made "Only us" by the hand-over). Owner only.
+ * Showing a kid that is shown already is fine (the same answer).
+ */
+export async function showKidToFriends(viewerId: number, kidId: number): Promise<Result<{ kidId: number }>> {
+  const access = await requireKid(viewerId, kidId, "own");
+  if (!access.ok) return access;
+  await writeTransaction((trx) => trx("kids").where({ id: kidId, user_id: viewerId }).update({ shown_to_friends: true }));
+  return { ok: true, kidId };
+}
+
 const coParentsOfKids = query<{ kidIds: number[] }>((p, k) =>
   inList(k("co_parents").join("users", "users.id", "co_parents.user_id"), "co_parents.kid_id", p("kidIds"))
     .orderBy("co_parents.id")

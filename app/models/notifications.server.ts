@@ -110,7 +110,7 @@ function sentence(kind: NotificationKind, who: string, title: string | null): st
       return `${who} also commented on ${t}`;
     case "kid-handed-over":
       // docs/decisions/0041-co-parenting-follows-the-friendship.md
-      return "A kid you co-parented is now yours: the other parent deleted their account. Its moments are now seen by Only us until you choose who sees each one.";
+      return "A kid you co-parented is now yours: the other parent deleted their account. Only its parents see it, every moment Only us, until you choose (on its Co-parents page, then each moment).";
   }
 }
 

@@ -3,6 +3,8 @@
 // - `comments.hidden`: a comment the kid's former owner had hidden by a block stays hidden after
 //   the kid is handed over to a co-parent (the old owner's blocks go with their account); the
 //   access module's whereCommentShown reads it.
+// - `kids.shown_to_friends`: a kid handed over to a co-parent is hidden from the new owner's
+//   friends (false) until the new owner shows it; every other kid is shown (true).
 // - Co-parent roles and invitations whose owner and co-parent are no longer accepted friends (left
 //   behind by a Remove Friend before its end took them along) end now, as they would today.
 // - A notification kind "kid-handed-over": the new owner of a handed-over kid is told.
@@ -48,6 +50,7 @@ async function notificationKinds(knex, kinds) {
 /** @param {import("knex").Knex} knex */
 export async function up(knex) {
   await knex.schema.alterTable("comments", (t) => t.boolean("hidden").notNullable().defaultTo(false));
+  await knex.schema.alterTable("kids", (t) => t.boolean("shown_to_friends").notNullable().defaultTo(true));
   await notificationKinds(knex, [...KINDS, "kid-handed-over"]);
   await knex("co_parents")
     .whereNotExists((sub) =>
@@ -70,5 +73,6 @@ export async function down(knex) {
   // the co-parent rows ended by `up` do not come back: they gave access nobody had agreed to keep
   await knex("notifications").where("kind", "kid-handed-over").delete();
   await notificationKinds(knex, KINDS);
+  await knex.schema.alterTable("kids", (t) => t.dropColumn("shown_to_friends"));
   await knex.schema.alterTable("comments", (t) => t.dropColumn("hidden"));
 }

@@ -446,6 +446,20 @@ const MATRIX: Record<string, Probe[]> = {
       expect: { signedOut: 401, stranger: 403, pending: 403, friend: 200, owner: 200 },
     },
   ],
+  "routes/api/kids-show-to-friends.ts": [
+    {
+      // a kid handed over to the owner, hidden from their friends: only the owner shows it
+      label: "POST",
+      method: "POST",
+      prepare: async (w) => {
+        const kidId = await insertKid(w.users.owner, "Handed");
+        await db()("kids").where({ id: kidId }).update({ shown_to_friends: false });
+        return { kidId };
+      },
+      params: (_w, _v, p) => ({ id: String(p.kidId) }),
+      expect: ownerApi(200),
+    },
+  ],
   "routes/api/co-parent-invitations.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/co-parent-invitations-id.ts": [
     {
@@ -1507,8 +1521,29 @@ describe("the handed-over kid", () => {
     });
   });
 
+  it("the kid itself (its page, the API's Kid, its photo) is hidden from the new owner's friends until the new owner shows it", async () => {
+    await inWorld(world, async () => {
+      const kidSeenBy = async (actor: Actor) => {
+        const a = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, actor, { path: `/api/kids/${world.kidId}` });
+        const page = await call("routes/kid-moments.tsx", { kidId: String(world.kidId) }, actor, { path: `/kids/${world.kidId}/dailyLogs` });
+        const image = await db()("kids").where({ id: world.kidId }).first("image_id");
+        const { canViewImage } = await import("~/models/access.server");
+        const photo = await canViewImage(world.users[actor as Exclude<Actor, "signedOut">].id, { id: Number(image.image_id), kind: "kid", owner_id: world.users.owner.id });
+        return `${a.status} ${page.status} ${photo}`;
+      };
+      for (const actor of ["family", "friendsCircle", "blocked"] as const) expect(await kidSeenBy(actor), actor).toBe("403 404 false");
+      expect(await kidSeenBy("owner")).toBe("200 200 true");
+      const shown = await call("routes/api/kids-show-to-friends.ts", { id: String(world.kidId) }, "owner", { path: `/api/kids/${world.kidId}/show_to_friends`, method: "POST" });
+      expect(shown.status).toBe(200);
+      for (const actor of ["family", "friendsCircle", "blocked"] as const) expect(await kidSeenBy(actor), actor).toBe("200 200 true");
+      // shown, the kid's old moments stay "Only us" until the new owner changes each
+      await seesNothing("family", "the new owner's Family friend, once the kid is shown");
+    });
+  });
+
   it("a blocked commenter's comments stay hidden, also once the new owner shares the moment again", async () => {
     await inWorld(world, async () => {
+      await db()("kids").where({ id: world.kidId }).update({ shown_to_friends: true });
       const id = world.moments.everyone.id;
       const commentIdsFor = async (actor: Actor) => {
         const a = await call("routes/api/comments.ts", { dailyLogId: String(id) }, actor, { path: `/api/comments/${id}/comments` });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { canViewImage, requireKid, requireMoment } from "~/models/access.server";
-import { answerCoParentInvitation, inviteCoParent } from "~/models/co-parents.server";
+import { answerCoParentInvitation, inviteCoParent, showKidToFriends } from "~/models/co-parents.server";
 import { deleteFriendship } from "~/models/friendships.server";
 import { blockUser } from "~/models/blocks.server";
 import { deleteAccount } from "~/models/account.server";
@@ -14,6 +14,7 @@ import { listKidsOf } from "~/models/kids.server";
 import { listNotifications } from "~/models/notifications.server";
 import { updateMoment } from "~/models/moments.server";
 import * as friendsPage from "~/routes/friends";
+import * as coParentsPage from "~/routes/kid-co-parents";
 import * as friendshipsApi from "~/routes/api/friendships-id";
 import * as kidApi from "~/routes/api/kids-id";
 import { args, cookieFor, makeUser, req } from "../helpers";
@@ -203,6 +204,12 @@ describe("deleting an account hands nothing over to strangers", () => {
     expect(await requireKid(w.second.id, w.kidId)).toMatchObject({ ok: false });
     // the comment the old owner's block hid stays hidden, from the new owner too; the other stays
     expect(await commentIds(w.coParent, w.moments.everyone.id)).toEqual([w.shownComment]);
+    // the kid itself is hidden from the new owner's friends until the new owner shows it
+    expect(await requireKid(w.stranger.id, w.kidId)).toMatchObject({ ok: false, hidden: true });
+    expect(await showKidToFriends(w.stranger.id, w.kidId)).toMatchObject({ ok: false });
+    expect(await showKidToFriends(w.coParent.id, w.kidId)).toEqual({ ok: true, kidId: w.kidId });
+    expect((await requireKid(w.stranger.id, w.kidId)).ok).toBe(true);
+    expect(await requireMoment(w.stranger.id, w.moments.everyone.id)).toMatchObject({ ok: false, hidden: true });
     // the new owner shares the moment again: their friend sees it, the blocked comment stays hidden
     const shared = await updateMoment(w.coParent.id, w.moments.everyone.id, { title: "For everyone", content: "So proud.", audience: "everyone" }, null);
     expect(shared.ok).toBe(true);
@@ -212,5 +219,22 @@ describe("deleting an account hands nothing over to strangers", () => {
     const { notifications } = await listNotifications(w.coParent.id);
     expect(notifications.map((n) => [n.kind, n.href])).toContainEqual(["kid-handed-over", "/my-kids-list"]);
     expect(notifications.find((n) => n.kind === "kid-handed-over")!.text).toContain("Only us");
+  });
+
+  it("the new owner shows the kid to their friends on its Co-parents page (a plain form)", async () => {
+    const w = await handOver();
+    expect(await deleteAccount(w.owner.id, { password: "secret1" })).toEqual({ ok: true });
+    const cookie = await cookieFor(w.coParent);
+    const params = { kidId: String(w.kidId) };
+    const page = await coParentsPage.loader(args(req(`/kids/${w.kidId}/co-parents`, { cookie }), params));
+    expect(page.hiddenFromFriends).toBe(true);
+    // a friend of theirs cannot, and gets the not-found page (the kid is hidden from them)
+    const strangerCookie = await cookieFor(w.stranger);
+    const notTheirs = await answer(() => coParentsPage.action(args(req(`/kids/${w.kidId}/co-parents`, { cookie: strangerCookie, form: { intent: "show-to-friends" } }), params)));
+    expect(notTheirs.status).toBe(404);
+    const shown = await answer(() => coParentsPage.action(args(req(`/kids/${w.kidId}/co-parents`, { cookie, form: { intent: "show-to-friends" } }), params)));
+    expect(shown).toMatchObject({ status: 303, location: `/kids/${w.kidId}/co-parents` });
+    expect((await coParentsPage.loader(args(req(`/kids/${w.kidId}/co-parents`, { cookie }), params))).hiddenFromFriends).toBe(false);
+    expect((await requireKid(w.stranger.id, w.kidId)).ok).toBe(true);
   });
 });
