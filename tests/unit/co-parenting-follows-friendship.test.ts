@@ -12,6 +12,7 @@ import { deleteAccount } from "~/models/account.server";
 import { listComments } from "~/models/comments.server";
 import { listKidsOf } from "~/models/kids.server";
 import { listNotifications } from "~/models/notifications.server";
+import { loadExport } from "~/models/export.server";
 import { updateMoment } from "~/models/moments.server";
 import * as friendsPage from "~/routes/friends";
 import * as coParentsPage from "~/routes/kid-co-parents";
@@ -202,8 +203,12 @@ describe("deleting an account hands nothing over to strangers", () => {
     // the old owner's invitation ends, and so does the role of a co-parent who is no friend of the new owner
     expect(await coParentRows(w.kidId)).toEqual([]);
     expect(await requireKid(w.second.id, w.kidId)).toMatchObject({ ok: false });
-    // the comment the old owner's block hid stays hidden, from the new owner too; the other stays
+    // the comment the old owner's block hid stays hidden, from the new owner too (their export
+    // included, which now holds the kid's every moment); the other stays
     expect(await commentIds(w.coParent, w.moments.everyone.id)).toEqual([w.shownComment]);
+    const exported = JSON.stringify(await loadExport(w.coParent.id));
+    expect(exported).toContain("Lovely");
+    expect(exported).not.toContain("Before the block");
     // the kid itself is hidden from the new owner's friends until the new owner shows it
     expect(await requireKid(w.stranger.id, w.kidId)).toMatchObject({ ok: false, hidden: true });
     expect(await showKidToFriends(w.stranger.id, w.kidId)).toMatchObject({ ok: false });
