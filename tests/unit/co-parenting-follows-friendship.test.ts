@@ -209,6 +209,10 @@ describe("deleting an account hands nothing over to strangers", () => {
     const exported = JSON.stringify(await loadExport(w.coParent.id));
     expect(exported).toContain("Lovely");
     expect(exported).not.toContain("Before the block");
+    const { digestContent } = await import("~/mail/digest.server");
+    const digest = await digestContent(w.coParent.id, "1970-01-01T00:00:00.000Z", new Date(Date.now() + 60_000).toISOString());
+    expect(JSON.stringify(digest)).toContain("Lovely");
+    expect(JSON.stringify(digest)).not.toContain("Before the block");
     // the kid itself is hidden from the new owner's friends until the new owner shows it
     expect(await requireKid(w.stranger.id, w.kidId)).toMatchObject({ ok: false, hidden: true });
     expect(await showKidToFriends(w.stranger.id, w.kidId)).toMatchObject({ ok: false });
