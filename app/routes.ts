@@ -73,6 +73,7 @@ export default [
   route("api/blocks/:userId", "routes/api/blocks-id.ts"),
   route("api/kids/:id/co_parents", "routes/api/kids-co-parents.ts"),
   route("api/kids/:id/co_parents/:userId", "routes/api/kids-co-parents-id.ts"),
+  route("api/kids/:id/show_to_friends", "routes/api/kids-show-to-friends.ts"),
   route("api/co_parent_invitations", "routes/api/co-parent-invitations.ts"),
   route("api/co_parent_invitations/:id", "routes/api/co-parent-invitations-id.ts"),
   route("api/likes/:dailyLogId", "routes/api/likes.ts"),

@@ -12,6 +12,7 @@ import { whereMomentVisibleTo, whereNoBlockWith } from "~/models/access.server";
 import { nextDigestSlot, type DigestChoice } from "~/models/email-preferences.server";
 import { escapeHtml } from "./messages.server";
 import { enqueueMail, type InlineAttachment, type OutgoingMail } from "./queue.server";
+import { whereCommentShown } from "~/models/access.server";
 
 // Email digests (issue #16.4; docs/spec.md "Email digests", docs/decisions/0027-email-digests.md).
 // What is new since the reader's last digest: moments they may see (the access module's
@@ -72,6 +73,8 @@ const newCommentsOnMine = query<{ viewer: number; since: string; until: string }
   )
     .orderBy([{ column: "comments.created_at", order: "desc" }, { column: "comments.id", order: "desc" }])
     .limit(DIGEST_MAX_ITEMS)
+    // the comments shown on the moments: none a (former) owner of the kid hid by a block
+    .modify((q) => void whereCommentShown(q))
     .select("comments.daily_log_id", "comments.comment", "daily_logs.title", "comments.user_id", "author.username", "author.first_name", "author.last_name"),
 );
 

@@ -10,6 +10,9 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // - A moment is seen by the kid's owner and co-parents whatever its audience; by the owner's
 //   accepted friends when its audience is "everyone"; by those of them the owner put in the
 //   Family circle when it is "family"; by nobody else ("us").
+// - A kid handed over to a co-parent when its owner deleted their account is hidden from the new
+//   owner's friends (`kids.shown_to_friends` false: parents only) until the new owner shows it
+//   (docs/decisions/0041-co-parenting-follows-the-friendship.md).
 // - Pending and denied requests give nothing. A block ends the friendship and any co-parent role
 //   between the two at once (app/models/blocks.server.ts), so no rule below needs to ask about
 //   blocks; only the comments of a blocked user on the blocker's moments are hidden here
@@ -85,6 +88,11 @@ function coParentRows(qb: Knex.QueryBuilder, kidId: Side, viewer: Side): Knex.Qu
   return qb.where("co_parents.kid_id", kidId).andWhere("co_parents.user_id", viewer).andWhere("co_parents.status", "accepted");
 }
 
+/** The owner's friends may see the kid at all (`kids` names the kids table or alias): not a handed-over kid not yet shown. */
+function shownToFriends(qb: Knex.QueryBuilder, kids: string): Knex.QueryBuilder {
+  return qb.where(`${kids}.shown_to_friends`, true);
+}
+
 /** `viewer` is the kid's owner or one of its co-parents (`kids` names the kids table or alias). */
 function parentOf(w: Knex.QueryBuilder, viewer: Value, kids: string): Knex.QueryBuilder {
   const k = db();
@@ -122,8 +130,8 @@ export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewe
 export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids = "kids"): Knex.QueryBuilder {
   const k = db();
   return qb.where((w) =>
-    parentOf(w, viewerId, kids).orWhereExists((sub) =>
-      acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(`${kids}.user_id`)),
+    parentOf(w, viewerId, kids).orWhere((friend) =>
+      shownToFriends(friend, kids).whereExists((sub) => acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(`${kids}.user_id`))),
     ),
   );
 }
@@ -152,7 +160,9 @@ function acceptedFriendIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
 export function visibleKidIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
   return k("kids as visible_kids")
     .select("visible_kids.id")
-    .where((w) => w.where("visible_kids.user_id", viewerId).orWhereIn("visible_kids.user_id", acceptedFriendIds(k, viewerId)))
+    .where((w) =>
+      w.where("visible_kids.user_id", viewerId).orWhere((friend) => shownToFriends(friend, "visible_kids").whereIn("visible_kids.user_id", acceptedFriendIds(k, viewerId))),
+    )
     .unionAll((q) => q.select("co_parents.kid_id").from("co_parents").where("co_parents.user_id", viewerId).andWhere("co_parents.status", "accepted"));
 }
 
@@ -178,11 +188,13 @@ export function whereMomentVisibleTo(
   const moments = tables.moments ?? "daily_logs";
   const owner = k.ref(`${kids}.user_id`);
   return qb.where((w) =>
-    parentOf(w, viewerId, kids).orWhereExists((sub) =>
-      acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, owner).andWhere((a) =>
-        a
-          .where(`${moments}.audience`, "everyone")
-          .orWhere((fam) => ownerFilesAsFamily(fam.where(`${moments}.audience`, "family"), owner)),
+    parentOf(w, viewerId, kids).orWhere((friend) =>
+      shownToFriends(friend, kids).whereExists((sub) =>
+        acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, owner).andWhere((a) =>
+          a
+            .where(`${moments}.audience`, "everyone")
+            .orWhere((fam) => ownerFilesAsFamily(fam.where(`${moments}.audience`, "family"), owner)),
+        ),
       ),
     ),
   );
@@ -190,11 +202,13 @@ export function whereMomentVisibleTo(
 
 /**
  * The condition for lists of COMMENTS (`comments` joined to its moment's `kids`): hides the
- * comments of users the kid's owner has blocked, unless the owner chose to keep showing them.
+ * comments of users the kid's owner has blocked, unless the owner chose to keep showing them, and
+ * those a former owner's block hid when the kid was handed over (`comments.hidden`,
+ * docs/decisions/0041-co-parenting-follows-the-friendship.md).
  */
 export function whereCommentShown(qb: Knex.QueryBuilder, tables: { comments?: string; kids?: string } = {}): Knex.QueryBuilder {
   const k = db();
-  return qb.whereNotExists((sub) =>
+  return qb.where(`${tables.comments ?? "comments"}.hidden`, false).whereNotExists((sub) =>
     sub
       .select(k.raw("1"))
       .from("blocks")
@@ -315,6 +329,7 @@ function withRelation(qb: Knex.QueryBuilder, viewer: string, k: Knex): Knex.Quer
   return qb.select(
     "kids.id as kid_id",
     "kids.user_id as owner_id",
+    "kids.shown_to_friends",
     k.raw("(case when exists ? then 1 else 0 end) as co_parent", [coParentRows(k("co_parents").select(k.raw("1")), k.ref("kids.id"), viewer)]),
     k.raw("(case when exists ? then 1 else 0 end) as friend", [acceptedBetween(k("friendships").select(k.raw("1")), viewer, owner)]),
     k.raw("(case when exists ? then 1 else 0 end) as family", [
@@ -323,7 +338,7 @@ function withRelation(qb: Knex.QueryBuilder, viewer: string, k: Knex): Knex.Quer
   );
 }
 
-type RelationRow = { kid_id: unknown; owner_id: unknown; co_parent: unknown; friend: unknown; family: unknown; audience?: unknown };
+type RelationRow = { kid_id: unknown; owner_id: unknown; shown_to_friends: unknown; co_parent: unknown; friend: unknown; family: unknown; audience?: unknown };
 
 const kidRelation = query<{ kidId: number; viewer: number }>((p, k) =>
   withRelation(k("kids").where("kids.id", p("kidId")), p("viewer"), k).limit(1),
@@ -339,8 +354,9 @@ function decide(viewerId: number, row: RelationRow, audience?: Audience): KidFac
   const ownerId = Number(row.owner_id);
   const isOwner = ownerId === viewerId;
   const isParent = isOwner || Number(row.co_parent) === 1;
-  const friend = Number(row.friend) === 1;
-  const family = Number(row.family) === 1;
+  const shown = Boolean(row.shown_to_friends);
+  const friend = shown && Number(row.friend) === 1;
+  const family = shown && Number(row.family) === 1;
   const visible =
     isParent || (audience === undefined ? friend : audience === "everyone" ? friend : audience === "family" ? family : false);
   return { kidId: Number(row.kid_id), ownerId, visible, isOwner, isParent };

@@ -5,10 +5,11 @@ import { withinLimit } from "~/lib/limits.server";
 import { withImageTransaction } from "~/images/storage.server";
 import { deleteMailOf } from "~/mail/queue.server";
 import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
-import { whereKidOwnedBy, whereOwnedBy } from "./access.server";
+import { canSeeKidsOf, whereKidOwnedBy, whereOwnedBy } from "./access.server";
 import { countFriends } from "./friendships.server";
 import { deleteSubmissionsOf } from "./submissions.server";
 import { forgetInvitedAddress } from "./invitations.server";
+import { notify } from "./notifications.server";
 import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
 
@@ -146,6 +147,15 @@ export async function deleteAccount(
  * Kids the user owns with an accepted co-parent stay with the remaining parent (docs/spec.md §6):
  * the co-parent who joined first becomes the owner, and the kid's and its moments' photos become
  * theirs, so nothing of that kid goes with the account. Inside the deleting transaction.
+ *
+ * The hand-over shows nobody anything they could not see before
+ * (docs/decisions/0041-co-parenting-follows-the-friendship.md): audiences were the old owner's
+ * choice about the old owner's friends, so the kid is hidden from the new owner's friends
+ * (`shown_to_friends`) and every moment shared beyond "Only us" becomes "Only us" (and so does the
+ * kid's default) until the new owner chooses (showKidToFriends, then each moment's audience); the
+ * comments the old owner's blocks hid stay hidden (`comments.hidden`); invitations the old owner
+ * sent end, and so do the roles of other co-parents who are not the new owner's friends
+ * (co-parenting follows the friendship). The new owner is told by a notification.
  */
 async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
   const links: { kid_id: number; user_id: number; id: number }[] = await trx("co_parents")
@@ -157,8 +167,16 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
   const heirs = new Map<number, { userId: number; linkId: number }>();
   for (const l of links) if (!heirs.has(Number(l.kid_id))) heirs.set(Number(l.kid_id), { userId: Number(l.user_id), linkId: Number(l.id) });
   for (const [kidId, heir] of heirs) {
-    await trx("kids").where("id", kidId).update({ user_id: heir.userId });
+    await trx("kids").where("id", kidId).update({ user_id: heir.userId, default_audience: "us", shown_to_friends: false });
     await trx("co_parents").where("id", heir.linkId).delete();
+    await trx("daily_logs").where("kid_id", kidId).whereNot("audience", "us").update({ audience: "us" });
+    const moments = trx("daily_logs").where("kid_id", kidId).select("id");
+    const hiddenAuthors = trx("blocks").where({ blocker_id: userId, show_comments: false }).select("blocked_id");
+    await trx("comments").whereIn("daily_log_id", moments).whereIn("user_id", hiddenAuthors).update({ hidden: true });
+    await trx("co_parents").where({ kid_id: kidId, status: "pending" }).delete();
+    for (const other of await trx("co_parents").where("kid_id", kidId).pluck("user_id")) {
+      if (!(await canSeeKidsOf(Number(other), heir.userId, trx))) await trx("co_parents").where({ kid_id: kidId, user_id: other }).delete();
+    }
     const photos = trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id");
     const momentPhotos = trx("daily_logs").where("kid_id", kidId).whereNotNull("image_id").select("image_id");
     const morePhotos = trx("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").where("daily_logs.kid_id", kidId).select("moment_photos.image_id");
@@ -167,6 +185,8 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
       .andWhere((w) => w.whereIn("id", photos).orWhereIn("id", momentPhotos).orWhereIn("id", morePhotos))
       .update({ owner_id: heir.userId });
   }
+  // one notification per new owner, whatever the number of kids
+  await notify(trx, [...new Set([...heirs.values()].map((h) => h.userId))].map((id) => ({ userId: id, kind: "kid-handed-over", actorId: id })));
 }
 
 export const SIGN_IN_AGAIN = "For your safety, log out and log in again, then delete your account within 10 minutes.";

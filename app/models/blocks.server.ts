@@ -35,14 +35,8 @@ export async function blockUser(blockerId: number, blockedInput: unknown): Promi
     await writeTransaction(async (trx) => {
       const exists = await trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).first("id");
       if (!exists) await trx("blocks").insert({ blocker_id: blockerId, blocked_id: blockedId, show_comments: false, created_at: nowIso() });
+      // the friendship and every co-parent role or invitation between the two
       await endFriendshipBetween(trx, blockerId, blockedId);
-      // co-parent rows where one of the two owns the kid and the other is (or was invited as) its co-parent
-      for (const [owner, other] of [
-        [blockerId, blockedId],
-        [blockedId, blockerId],
-      ] as const) {
-        await trx("co_parents").where("user_id", other).whereIn("kid_id", trx("kids").where("user_id", owner).select("id")).delete();
-      }
     });
   } catch (error) {
     if (isForeignKeyViolation(error)) return notFound(BLOCK_MESSAGES.userNotFound);

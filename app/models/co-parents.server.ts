@@ -1,7 +1,7 @@
 import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
-import { parseUserId } from "./friendships.server";
+import { parseUserId } from "./user-id";
 import { conflict, invalid, notFound, type Result } from "./refusal";
 import { submissionOnce } from "./submissions.server";
 
@@ -10,6 +10,12 @@ import { submissionOnce } from "./submissions.server";
 // moment of the kid, edit the kid, and sees "Only us" moments; only the owner removes the kid or a
 // co-parent; a co-parent may leave. Who may do what is decided in app/models/access.server.ts
 // (requireKid "change" vs "own"); this module keeps the rows.
+//
+// Co-parenting follows the friendship (docs/decisions/0041-co-parenting-follows-the-friendship.md):
+// the owner and a co-parent are accepted friends for as long as the role (or invitation) lasts.
+// Ending the friendship (Remove Friend, a block) ends, in the same transaction, every role and
+// invitation between the two (endCoParentingBetween); an invitation is accepted only while the
+// friendship holds. The Friends page and the API say so first (coParentingBetween).
 
 export const CO_PARENT_MESSAGES = {
   self: "You are already this kid's parent.",
@@ -73,9 +79,14 @@ export async function answerCoParentInvitation(viewerId: number, invitationId: n
   const row = await pendingInvitation.first({ id: invitationId, userId: viewerId });
   if (!row) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
   if (status !== "accepted" && status !== "declined") return invalid(CO_PARENT_MESSAGES.invalidStatus);
-  const changed = await writeTransaction((trx: Db) => {
+  const changed = await writeTransaction(async (trx: Db) => {
     const q = trx("co_parents").where({ id: invitationId, user_id: viewerId, status: "pending" });
-    return status === "accepted" ? q.update({ status: "accepted" }) : q.delete();
+    if (status === "declined") return q.delete();
+    // only while the inviter is still an accepted friend (a friendship's end takes its invitations
+    // along; this holds for rows written before it did)
+    const kid = await trx("kids").where("id", Number(row.kid_id)).first("user_id");
+    if (!kid || !(await canSeeKidsOf(viewerId, Number(kid.user_id), trx))) return 0;
+    return q.update({ status: "accepted" });
   });
   if (!changed) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
   return { ok: true, kidId: Number(row.kid_id) };
@@ -93,6 +104,97 @@ export async function removeCoParent(viewerId: number, kidId: number, userInput:
   if (userId === null) return notFound(CO_PARENT_MESSAGES.coParentNotFound);
   const removed = await writeTransaction((trx) => trx("co_parents").where({ kid_id: kidId, user_id: userId }).delete());
   return removed ? { ok: true, userId } : notFound(CO_PARENT_MESSAGES.coParentNotFound);
+}
+
+/**
+ * Ends every co-parent role and invitation between `a` and `b`, either way (one owns the kid, the
+ * other co-parents it or is invited to), on `conn`: the transaction that ends their friendship
+ * (deleteFriendship, a block). Answers how many rows went.
+ */
+export async function endCoParentingBetween(conn: Db, a: number, b: number): Promise<number> {
+  let ended = 0;
+  for (const [owner, other] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    ended += await conn("co_parents").where("user_id", other).whereIn("kid_id", conn("kids").where("user_id", owner).select("id")).delete();
+  }
+  return ended;
+}
+
+/** One co-parent role or invitation between the viewer and another user, as the viewer sees it. */
+export type SharedKid = {
+  kidId: number;
+  kidName: string;
+  /** "yours": the viewer owns the kid and the other co-parents it; "theirs": the other way round. */
+  owner: "yours" | "theirs";
+  /** An invitation not yet answered. */
+  pending: boolean;
+};
+
+const sharedKidsQuery = query<{ viewerId: number; others: number[] }>((p, k) =>
+  k("co_parents")
+    .join("kids", "kids.id", "co_parents.kid_id")
+    .where((w) =>
+      w
+        .where((mine) => inList(mine.where("kids.user_id", p("viewerId")), "co_parents.user_id", p("others")))
+        .orWhere((theirs) => inList(theirs.where("co_parents.user_id", p("viewerId")), "kids.user_id", p("others"))),
+    )
+    .orderBy("co_parents.id")
+    .select("co_parents.kid_id", "co_parents.user_id", "co_parents.status", "kids.name", "kids.user_id as owner_id"),
+);
+
+/**
+ * The co-parent roles and invitations between `viewerId` and each of `others` (either way): what
+ * ending the friendship with one of them would also end. One query; users with none are absent.
+ */
+export async function coParentingBetween(viewerId: number, others: number[]): Promise<Map<number, SharedKid[]>> {
+  const out = new Map<number, SharedKid[]>();
+  if (!others.length) return out;
+  for (const row of await sharedKidsQuery.all({ viewerId, others: [...new Set(others)] })) {
+    const yours = Number(row.owner_id) === viewerId;
+    const other = yours ? Number(row.user_id) : Number(row.owner_id);
+    const list = out.get(other) ?? [];
+    list.push({ kidId: Number(row.kid_id), kidName: String(row.name), owner: yours ? "yours" : "theirs", pending: row.status !== "accepted" });
+    out.set(other, list);
+  }
+  return out;
+}
+
+/** "This also ends …": what ending the friendship with someone ends of `shared` (null: nothing). */
+export function endsCoParentingText(who: string, shared: SharedKid[] | undefined): string | null {
+  if (!shared?.length) return null;
+  const parts = shared.map((s) =>
+    s.owner === "yours"
+      ? s.pending
+        ? `your invitation to ${who} to co-parent ${s.kidName}`
+        : `${who}'s co-parenting of ${s.kidName}`
+      : s.pending
+        ? `${who}'s invitation to you to co-parent ${s.kidName}`
+        : `your co-parenting of ${s.kidName}`,
+  );
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `This also ends ${list}. Co-parenting lasts only as long as the friendship.`;
+}
+
+const shownQuery = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.shown_to_friends"));
+
+/** Is the kid shown to its owner's friends? (false: handed over and not shown yet.) One query. */
+export async function isKidShownToFriends(kidId: number): Promise<boolean> {
+  return Boolean((await shownQuery.first({ kidId }))?.shown_to_friends ?? true);
+}
+
+/**
+ * The owner of a kid handed over to them (account deletion of the other parent: hidden from the
+ * owner's friends) shows it to their friends again: they see the kid and its moments as each
+ * moment's audience says (every moment was made "Only us" by the hand-over). Owner only.
+ * Showing a kid that is shown already is fine (the same answer).
+ */
+export async function showKidToFriends(viewerId: number, kidId: number): Promise<Result<{ kidId: number }>> {
+  const access = await requireKid(viewerId, kidId, "own");
+  if (!access.ok) return access;
+  await writeTransaction((trx) => trx("kids").where({ id: kidId, user_id: viewerId }).update({ shown_to_friends: true }));
+  return { ok: true, kidId };
 }
 
 const coParentsOfKids = query<{ kidIds: number[] }>((p, k) =>

@@ -8,6 +8,7 @@ import { whereKidParentIs, whereMomentExportedBy, whereNoBlockWith, whereOwnedBy
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friendships.server";
 import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./moments.server";
+import { whereCommentShown } from "./access.server";
 
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to
@@ -118,6 +119,8 @@ const commentsOf = query<{ id: number }>((p, k) =>
     p("id"),
   )
     .orderBy([{ column: "comments.created_at", order: "asc" }, { column: "comments.id", order: "asc" }])
+    // the comments shown on the moments: none the kid's owner (or a former owner, before a hand-over) hid by a block
+    .modify((q) => void whereCommentShown(q))
     .select(commentColumns),
 );
 

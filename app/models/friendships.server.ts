@@ -8,6 +8,8 @@ import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
 import { submissionOnce } from "./submissions.server";
+import { endCoParentingBetween } from "./co-parents.server";
+import { parseUserId } from "./user-id";
 
 // Friendships: the state machine of docs/spec.md §4, enforced here and by the database.
 //
@@ -62,17 +64,7 @@ export const MESSAGES = {
   youBlocked: "You have blocked this user. Unblock them first.",
 } as const;
 
-/**
- * A user id as clients send it: 7, "7", " 7 ", "07", 7.0 all mean user 7. Anything else
- * (negative, fractional, not a number at all) is null.
- */
-export function parseUserId(value: unknown): number | null {
-  let n: number;
-  if (typeof value === "number") n = value;
-  else if (typeof value === "string" && /^\s*\+?\d+(\.0*)?\s*$/.test(value)) n = Number(value.trim());
-  else return null;
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+export { parseUserId };
 
 const friendshipColumns = ["id", "user_id", "friend_id", "status"] as const;
 
@@ -269,7 +261,8 @@ export async function answerFriendRequest(
 
 /**
  * Deletes a friendship: either party may (cancel a pending request, clear a denied one, end an
- * accepted friendship). `expect` narrows it to what the caller's button meant (e.g. "Cancel
+ * accepted friendship), and with it every co-parent role and invitation between the two (docs/decisions/0041).
+ * `expect` narrows it to what the caller's button meant (e.g. "Cancel
  * Request" only deletes the caller's own still-pending request, never a friendship accepted
  * meanwhile); the delete is conditional, so the check and the change are one statement.
  */
@@ -284,12 +277,15 @@ export async function deleteFriendship(
   if (expect.role === "sender" && current.user_id !== viewerId) return forbidden(MESSAGES.notParty);
   if (expect.role === "receiver" && current.friend_id !== viewerId) return forbidden(MESSAGES.notParty);
   if (expect.status && current.status !== expect.status) return conflict(MESSAGES.invalidStatus);
-  const removed = await writeTransaction((trx) => {
+  const removed = await writeTransaction(async (trx) => {
     const q = trx("friendships")
       .where({ id: friendshipId })
       .andWhere((w) => w.where("user_id", viewerId).orWhere("friend_id", viewerId));
     if (expect.status) q.andWhere("status", expect.status);
-    return q.delete();
+    const n = await q.delete();
+    // co-parenting follows the friendship: its roles and invitations end with it (co-parents.server.ts)
+    if (n) await endCoParentingBetween(trx, current.user_id, current.friend_id);
+    return n;
   });
   if (!removed) {
     return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
@@ -299,10 +295,11 @@ export async function deleteFriendship(
 
 /**
  * A block (app/models/blocks.server.ts) ends any friendship between `a` and `b`, whatever its
- * status, on `conn` (the block's transaction).
+ * status, and every co-parent role and invitation between them, on `conn` (the block's transaction).
  */
 export async function endFriendshipBetween(conn: Db, a: number, b: number): Promise<void> {
   await conn("friendships").where({ user_low: Math.min(a, b), user_high: Math.max(a, b) }).delete();
+  await endCoParentingBetween(conn, a, b);
 }
 
 /**

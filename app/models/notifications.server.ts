@@ -10,14 +10,17 @@ import { whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 // row about a moment passes the access module's whereMomentVisibleTo, and none is by a user in a
 // block with the reader (whereNoBlockWith), never a condition of ours.
 
-export type NotificationKind = "friend-request" | "friend-accepted" | "invite-accepted" | "like" | "comment" | "reply";
+export type NotificationKind = "friend-request" | "friend-accepted" | "invite-accepted" | "like" | "comment" | "reply" | "kid-handed-over";
+
+/** Kinds about the recipient's own account (the actor is the recipient): not dropped as "to oneself". */
+const ABOUT_ONESELF: ReadonlySet<NotificationKind> = new Set(["kid-handed-over"]);
 
 export type NewNotification = { userId: number; kind: NotificationKind; actorId: number; momentId?: number | null };
 
 /** Adds notifications on `conn` (the caller's transaction when it has one); none to oneself. */
 export async function notify(conn: Db, rows: NewNotification[]): Promise<void> {
   const at = nowIso();
-  const wanted = rows.filter((r) => r.userId !== r.actorId);
+  const wanted = rows.filter((r) => r.userId !== r.actorId || ABOUT_ONESELF.has(r.kind));
   if (!wanted.length) return;
   await conn("notifications").insert(
     wanted.map((r) => ({ user_id: r.userId, kind: r.kind, actor_id: r.actorId, moment_id: r.momentId ?? null, created_at: at })),
@@ -107,6 +110,9 @@ function sentence(kind: NotificationKind, who: string, title: string | null): st
       return `${who} commented on ${t}`;
     case "reply":
       return `${who} also commented on ${t}`;
+    case "kid-handed-over":
+      // docs/decisions/0041-co-parenting-follows-the-friendship.md
+      return "A kid you co-parented is now yours: the other parent deleted their account. Only its parents see it, every moment Only us, until you choose (on its Co-parents page, then each moment).";
   }
 }
 
@@ -133,7 +139,14 @@ function group(rows: Record<string, unknown>[]): NotificationGroup[] {
         createdAt: String(row.created_at),
         unread: false,
         text: "",
-        href: momentId === null ? (kind === "friend-request" ? "/current/friends#requests-received" : "/current/friends") : `/dailyLogs/${momentId}`,
+        href:
+          momentId !== null
+            ? `/dailyLogs/${momentId}`
+            : kind === "friend-request"
+              ? "/current/friends#requests-received"
+              : kind === "kid-handed-over"
+                ? "/my-kids-list"
+                : "/current/friends",
         seen: new Set(),
       };
       groups.set(key, g);

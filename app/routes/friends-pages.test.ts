@@ -38,7 +38,7 @@ describe("/current/friends", () => {
     const d = await insertFriendship(me, refuser, "denied");
     const data = await friendsPage.loader(args(req("/current/friends", { cookie: await cookieFor(me) })));
     expect(data.friends).toEqual([
-      { friendshipId: f, userId: friend.id, username: friend.username, name: `${friend.first_name} ${friend.last_name}`, photo: null, kids: [{ id: kid, name: "Ada", photo: null }], label: { circle: "friends", relationship: null } },
+      { friendshipId: f, userId: friend.id, username: friend.username, name: `${friend.first_name} ${friend.last_name}`, photo: null, kids: [{ id: kid, name: "Ada", photo: null }], label: { circle: "friends", relationship: null }, ends: null },
     ]);
     expect(data.received.map((p) => [p.friendshipId, p.userId])).toEqual([[r, asker.id]]);
     expect(data.sent.map((p) => [p.friendshipId, p.userId, p.denied])).toEqual([

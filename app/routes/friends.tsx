@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/friends";
 import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
@@ -10,6 +10,7 @@ import type { Photo as PhotoData } from "~/images/photo";
 import {
   answerFriendRequest,
   deleteFriendship,
+  getFriendship,
   listFriends,
   type FriendEntry,
 } from "~/models/friendships.server";
@@ -21,7 +22,8 @@ import { InvitationsSection as FamilyInvitations } from "~/components/invitation
 import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from "~/components/circles";
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
-import { answerCoParentInvitation, coParentInvitationsFor } from "~/models/co-parents.server";
+import { answerCoParentInvitation, coParentInvitationsFor, coParentingBetween, endsCoParentingText } from "~/models/co-parents.server";
+import { ConfirmDialog } from "~/components/modal";
 import { EmptyState } from "~/components/empty-state";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
@@ -31,6 +33,11 @@ import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 // JavaScript the same navigation revalidates the lists in place. Who sees what (docs/spec.md §6):
 // each friend's circle and relationship, Block (friends and received requests), Blocked users
 // (Unblock, show or hide their past comments) and co-parent invitations received.
+// Removing or blocking someone who co-parents a kid with the user (either way, or is invited to)
+// ends that co-parenting too, so it asks first (docs/decisions/0041): the button is a link to this
+// page with ?confirm=remove&friendshipId= or ?confirm=block&userId=, which shows a confirm dialog
+// (a modal with JavaScript, the page's own step without), and a post without `confirmed` that would
+// end co-parenting is sent to that step instead of taking effect.
 
 type Person = { friendshipId: number; userId: number; username: string; name: string; photo: PhotoData | null };
 
@@ -47,24 +54,56 @@ function person(entry: FriendEntry): Person {
 // a new invitation or sign-in link is shown once (app/web/invitations.server.ts)
 export const middleware: Route.MiddlewareFunction[] = [linkFlashMiddleware];
 
+/** Where a Remove Friend or Block that also ends co-parenting asks first. */
+function confirmUrl(intent: "remove" | "block", id: number): string {
+  return intent === "remove" ? `/current/friends?confirm=remove&friendshipId=${id}` : `/current/friends?confirm=block&userId=${id}`;
+}
+
+type Confirm = { intent: "remove" | "block"; who: string; id: number; ends: string | null };
+
+/** The confirm step the URL asks for, when it names a friend (or a received request) on the lists. */
+function confirmFrom(url: URL, people: (Person & { ends: string | null })[]): Confirm | null {
+  const intent = url.searchParams.get("confirm");
+  if (intent !== "remove" && intent !== "block") return null;
+  const id = parseId(url.searchParams.get(intent === "remove" ? "friendshipId" : "userId") ?? undefined);
+  const p = people.find((x) => (intent === "remove" ? x.friendshipId : x.userId) === id);
+  return p && id !== null ? { intent, who: p.username, id, ends: p.ends } : null;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const [lists, familyInvitations, newLink] = await Promise.all([listFriends(user.id), listInvitations(user.id), readLinkFlash(request)]);
+  const receivedEntries = lists.pending.filter((e) => e.direction === "received");
+  const shared = await coParentingBetween(user.id, [...lists.confirmed, ...receivedEntries].map((e) => e.user.id));
+  const withEnds = (e: FriendEntry) => ({ ...person(e), ends: endsCoParentingText(e.user.username, shared.get(e.user.id)) });
+  const friends = lists.confirmed.map((e) => ({
+    ...withEnds(e),
+    kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
+    label: e.label,
+  }));
+  const received = receivedEntries.map(withEnds);
   return {
     familyInvitations,
     newLink,
-    friends: lists.confirmed.map((e) => ({
-      ...person(e),
-      kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
-      label: e.label,
-    })),
-    received: lists.pending.filter((e) => e.direction === "received").map(person),
+    friends,
+    received,
+    confirm: confirmFrom(new URL(request.url), [...friends, ...received]),
     sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
       .sort((a, b) => a.friendshipId - b.friendshipId)
       .map((e) => ({ ...person(e), denied: e.status === "denied" })),
     blocked: (await listBlocked(user.id)).map((b) => ({ id: b.id, username: b.username, showComments: b.showComments })),
     invitations: await coParentInvitationsFor(user.id),
   };
+}
+
+/**
+ * Would ending the friendship with `otherId` also end co-parenting, and the form did not say it was
+ * confirmed? Then where to ask first (a Remove Friend or Block from a page loaded before the
+ * co-parenting began, or the friend search's Block).
+ */
+async function askFirst(userId: number, otherId: number | null, form: FormData, at: string): Promise<Response | null> {
+  if (otherId === null || form.get("confirmed") === "yes") return null;
+  return (await coParentingBetween(userId, [otherId])).has(otherId) ? redirect(at, 303) : null;
 }
 
 /** The forms of docs/spec.md §6 on this page (they name a user or an invitation, not a friendship). */
@@ -97,6 +136,11 @@ export async function action({ request }: Route.ActionArgs) {
   const invitationAnswer = await invitationAction(user, form, request);
   if (invitationAnswer) return invitationAnswer;
   const intent = form.get("intent");
+  if (intent === "block") {
+    const other = parseId(String(form.get("userId") ?? ""));
+    const ask = await askFirst(user.id, other, form, confirmUrl("block", other ?? 0));
+    if (ask) return ask;
+  }
   const circles = await circlesAction(user.id, intent, form);
   if (circles === null) return data({ error: "That request could not be handled." }, { status: 400 });
   if (circles !== undefined) {
@@ -120,9 +164,14 @@ export async function action({ request }: Route.ActionArgs) {
     case "delete-denied":
       result = await deleteFriendship(user.id, id, { status: "denied", role: "sender" });
       break;
-    case "remove":
+    case "remove": {
+      const current = await getFriendship(id);
+      const other = current ? (current.user_id === user.id ? current.friend_id : current.user_id) : null;
+      const ask = current && (current.user_id === user.id || current.friend_id === user.id) ? await askFirst(user.id, other, form, confirmUrl("remove", id)) : null;
+      if (ask) return ask;
       result = await deleteFriendship(user.id, id, { status: "accepted" });
       break;
+    }
     case "label":
       result = await setFriendLabel(user.id, id, { circle: form.get("circle"), relationship: form.get("relationship") });
       if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
@@ -136,6 +185,35 @@ export async function action({ request }: Route.ActionArgs) {
 
 export function meta() {
   return [{ title: "Friends – Sweet Moments" }];
+}
+
+/** Remove Friend or Block of someone who co-parents with the user: a link to the step that asks first. */
+function AskFirstLink({ intent, id, label, who, variant }: { intent: "remove" | "block"; id: number; label: string; who: string; variant: "secondary" | "danger" }) {
+  return (
+    <Link to={confirmUrl(intent, id)} preventScrollReset className={`button button--small button--${variant}`}>
+      {label}
+      <span className="visually-hidden"> ({who})</span>
+    </Link>
+  );
+}
+
+/** The step before a Remove Friend or Block that also ends co-parenting (or any, when the URL asks). */
+function ConfirmEnd({ confirm }: { confirm: Confirm }) {
+  const location = useLocation();
+  const remove = confirm.intent === "remove";
+  const question = `${remove ? `Remove ${confirm.who} from your friends?` : `Block ${confirm.who}?`}${confirm.ends ? ` ${confirm.ends}` : ""}`;
+  return (
+    <ConfirmDialog
+      title={remove ? "Confirm Remove Friend" : "Confirm Block"}
+      question={question}
+      closeTo={location.pathname}
+      yesLabel={remove ? "Yes (Remove Friend)" : "Yes (Block)"}
+      noLabel={remove ? "No (Keep Friend)" : "No (Don't Block)"}
+      action="/current/friends"
+      intent={confirm.intent}
+      hidden={{ [remove ? "friendshipId" : "userId"]: String(confirm.id), confirmed: "yes" }}
+    />
+  );
 }
 
 /** One POST button; says it is busy while its own form is on its way. */
@@ -239,7 +317,7 @@ function FriendSection<P extends Person>({
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations, familyInvitations, newLink } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm } = loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -281,8 +359,17 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
             )}
             <FriendLabelForm friendshipId={f.friendshipId} who={f.username} label={f.label} />
             <div className="button-row">
-              <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
-              <BlockButton userId={f.userId} who={f.username} />
+              {f.ends ? (
+                <>
+                  <AskFirstLink intent="remove" id={f.friendshipId} label="Remove Friend" who={f.username} variant="secondary" />
+                  <AskFirstLink intent="block" id={f.userId} label="Block" who={f.username} variant="danger" />
+                </>
+              ) : (
+                <>
+                  <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+                  <BlockButton userId={f.userId} who={f.username} />
+                </>
+              )}
             </div>
           </>
         )}
@@ -313,6 +400,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
 
       <InvitationsSection invitations={invitations} />
       <BlockedSection blocked={blocked} />
+      {confirm ? <ConfirmEnd confirm={confirm} /> : null}
     </div>
   );
 }

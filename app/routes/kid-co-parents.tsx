@@ -4,7 +4,7 @@ import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { viewKid } from "~/models/kids.server";
-import { coParentsOf, inviteCoParent, removeCoParent } from "~/models/co-parents.server";
+import { coParentsOf, inviteCoParent, isKidShownToFriends, removeCoParent, showKidToFriends } from "~/models/co-parents.server";
 import { listFriends } from "~/models/friendships.server";
 import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
 import { SUBMISSION_FIELD } from "~/forms/submission";
@@ -12,7 +12,9 @@ import { SubmissionToken, useSubmitOnce } from "~/components/form-basics";
 
 // /kids/:kidId/co-parents (docs/spec.md §6 "Co-parents"): the kid's owner and co-parents see who
 // co-parents the kid; the owner invites an accepted friend and removes a co-parent or an
-// invitation; a co-parent leaves. Plain POST forms told apart by `intent` (PRG).
+// invitation; a co-parent leaves. Plain POST forms told apart by `intent` (PRG). A kid handed over
+// to its owner when the other parent deleted their account is hidden from the owner's friends until
+// the owner shows it here (docs/decisions/0041-co-parenting-follows-the-friendship.md).
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -24,6 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const friends = view.isOwner ? (await listFriends(user.id)).confirmed.filter((f) => !taken.has(f.user.id)) : [];
   return {
     kid: { id: kid.id, name: kid.name },
+    hiddenFromFriends: !(await isKidShownToFriends(kid.id)),
     isOwner: view.isOwner,
     me: user.id,
     coParents,
@@ -48,6 +51,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     case "remove":
       result = await removeCoParent(user.id, kidId, userId);
       break;
+    case "show-to-friends":
+      result = await showKidToFriends(user.id, kidId);
+      break;
     case "leave":
       result = await removeCoParent(user.id, kidId, user.id);
       if (result.ok) return redirect("/my-kids-list", 303);
@@ -64,7 +70,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function KidCoParents({ loaderData, actionData }: Route.ComponentProps) {
-  const { kid, isOwner, me, coParents, candidates } = loaderData;
+  const { kid, isOwner, me, coParents, candidates, hiddenFromFriends } = loaderData;
   const navigation = useNavigation();
   const once = useSubmitOnce(navigation.state !== "idle");
   return (
@@ -79,6 +85,24 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
         <p className="notice notice--error" role="alert">
           {actionData.error}
         </p>
+      ) : null}
+      {hiddenFromFriends ? (
+        <section aria-labelledby="handed-over" className="card stack">
+          <h2 id="handed-over">Only {kid.name}'s parents see {kid.name}</h2>
+          <p>
+            {kid.name} was handed over when {kid.name}'s other parent deleted their account. Nobody else sees {kid.name} or any moment until{" "}
+            {isOwner ? "you choose" : "the owner chooses"}: every moment is “Only us”.
+            {isOwner ? ` Once you show ${kid.name} to your friends, each moment is seen as its audience says (change it on the moment).` : ""}
+          </p>
+          {isOwner ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="show-to-friends" />
+              <button type="submit" className="button button--primary">
+                Show {kid.name} to my friends
+              </button>
+            </Form>
+          ) : null}
+        </section>
       ) : null}
       {coParents.length === 0 ? (
         <p className="empty">No co-parents yet</p>

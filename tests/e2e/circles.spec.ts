@@ -106,3 +106,36 @@ test.describe("who sees what", () => {
     await expect(alice.page.getByText("You have not blocked anyone")).toBeVisible();
   });
 });
+
+test.describe("co-parenting follows the friendship", () => {
+  test("Remove Friend of a co-parent asks first, says what it ends, then ends the co-parenting", async ({ browser }, testInfo) => {
+    test.setTimeout(180_000);
+    const alice = await person(browser, testInfo, "alice");
+    const pal = await person(browser, testInfo, "pal");
+    await makeFriends(pal.id, alice.id);
+    const kid = await apiCreateKid(alice.page.request, { name: "Nora", birth_date: "2022-04-05", relationship: "Mom" });
+    const invited = await alice.page.request.post(`/api/kids/${kid.id}/co_parents`, { data: { user_id: pal.id } });
+    expect(invited.status()).toBe(201);
+    const accepted = await pal.page.request.put(`/api/co_parent_invitations/${(await invited.json()).id}`, { data: { status: "accepted" } });
+    expect(accepted.status()).toBe(200);
+
+    await alice.page.goto("/current/friends");
+    const ends = `This also ends ${pal.username}'s co-parenting of Nora. Co-parenting lasts only as long as the friendship.`;
+    // "No" keeps the friend
+    await friendCard(alice.page, pal.username).getByRole("link", { name: `Remove Friend (${pal.username})` }).click();
+    const dialog = alice.page.getByRole("dialog", { name: "Confirm Remove Friend" });
+    await expect(dialog).toContainText(`Remove ${pal.username} from your friends? ${ends}`);
+    await expectAccessible(alice.page, browser);
+    await dialog.getByRole("link", { name: "No (Keep Friend)" }).click();
+    await expect(alice.page.getByRole("dialog")).toHaveCount(0);
+    await expect(friendCard(alice.page, pal.username)).toBeVisible();
+    // "Yes" removes the friend and ends the co-parenting: Pal no longer sees Nora
+    await friendCard(alice.page, pal.username).getByRole("link", { name: `Remove Friend (${pal.username})` }).click();
+    await alice.page.getByRole("dialog", { name: "Confirm Remove Friend" }).getByRole("button", { name: "Yes (Remove Friend)" }).click();
+    await expect(alice.page).toHaveURL(/\/current\/friends$/);
+    await expect(alice.page.getByRole("region", { name: "All Friends" })).not.toContainText(pal.username);
+    expect((await pal.page.goto(`/kids/${kid.id}/dailyLogs`))?.status()).toBe(404);
+    await pal.page.goto("/my-kids-list");
+    await expect(pal.page.getByRole("link", { name: "Nora", exact: true })).toHaveCount(0);
+  });
+});

@@ -450,6 +450,20 @@ const MATRIX: Record<string, Probe[]> = {
       expect: { signedOut: 401, stranger: 403, pending: 403, friend: 200, owner: 200 },
     },
   ],
+  "routes/api/kids-show-to-friends.ts": [
+    {
+      // a kid handed over to the owner, hidden from their friends: only the owner shows it
+      label: "POST",
+      method: "POST",
+      prepare: async (w) => {
+        const kidId = await insertKid(w.users.owner, "Handed");
+        await db()("kids").where({ id: kidId }).update({ shown_to_friends: false });
+        return { kidId };
+      },
+      params: (_w, _v, p) => ({ id: String(p.kidId) }),
+      expect: ownerApi(200),
+    },
+  ],
   "routes/api/co-parent-invitations.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/co-parent-invitations-id.ts": [
     {
@@ -1481,3 +1495,217 @@ async function addMomentPhotos(momentId: number, ownerId: number, n: number, pos
   await db()("daily_logs").where("id", momentId).update({ photo_count: position + n });
   return last!;
 }
+
+// ---- access that follows a change of relationship (docs/decisions/0041) -------------------------
+// The grid's surfaces again (every read and write of "who sees what", each photo width), asked in
+// a world of their own: `cw` is swapped for it while a test runs.
+
+type GridUser = { id: number; username: string };
+
+/** A user with a username, written directly (no password hashing). */
+async function gridUser(): Promise<GridUser> {
+  const { id } = await quickUser();
+  return { id, username: String((await db()("users").where({ id }).first("username")).username) };
+}
+
+/**
+ * A kid of `owner` with a photo, the grid's three moments (one per audience, three large photos
+ * each, liked by the owner) and a notification about each moment for each of `readers`.
+ */
+async function gridKid(owner: GridUser, readers: GridUser[]): Promise<Pick<Circles, "kidId" | "moments" | "month">> {
+  const kidPhoto = await storePhoto("kid", owner.id, "#a73");
+  const kidId = await insertKid(owner, "Handed", kidPhoto.imageId);
+  const moments = {} as Circles["moments"];
+  for (const audience of AUDIENCE_LIST) {
+    const photo = await storePhoto("log", owner.id, "#73a", LARGE);
+    const id = await insertMoment(kidId, titleOf(audience), photo.imageId);
+    await db()("daily_logs").where({ id }).update({ audience, milestone: "First word" });
+    const more = [await addMomentPhotos(id, owner.id, 1, 1, LARGE), await addMomentPhotos(id, owner.id, 1, 2, LARGE)];
+    const first = { key: photo.key, widths: photo.widths };
+    moments[audience] = { id, photo: first, photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))] };
+    await insertLike(id, owner);
+  }
+  const { notify } = await import("~/models/notifications.server");
+  for (const reader of readers) {
+    await notify(db(), AUDIENCE_LIST.map((audience) => ({ userId: reader.id, kind: "reply" as const, actorId: owner.id, momentId: moments[audience].id })));
+  }
+  const { taken_on: takenOn } = await db()("daily_logs").where({ id: moments.us.id }).first("taken_on");
+  return { kidId, moments, month: String(takenOn).slice(0, 7) };
+}
+
+/** Runs `fn` with `world` as the grid's world, then puts the grid's own back. */
+async function inWorld(world: Circles, fn: () => Promise<void>): Promise<void> {
+  const before = cw;
+  cw = world;
+  try {
+    await fn();
+  } finally {
+    cw = before;
+  }
+}
+
+/** `actor` gets nothing of the moment of any audience on any surface of the grid. */
+async function seesNothing(actor: Actor, why: string): Promise<void> {
+  for (const surface of SURFACES) {
+    for (const audience of AUDIENCE_LIST) {
+      const { got, detail } = await surface.run(actor, audience);
+      expect(got, `${why}: ${surface.name}, audience ${audience}: got ${detail}`).toBe(false);
+    }
+  }
+}
+
+describe("the unfriended co-parent", () => {
+  let world: Circles;
+  let invitee: GridUser;
+  let invitationId: number;
+
+  beforeAll(async () => {
+    const [owner, coParent, family, friendsCircle, pending, blocked, stranger] = [await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser()];
+    invitee = await gridUser();
+    const users = { owner, coParent, family, friendsCircle, pending, blocked, stranger };
+    const grid = await gridKid(owner, [coParent]);
+    await insertFriendship(owner, coParent, "accepted");
+    await insertCoParent(grid.kidId, coParent, "accepted");
+    await insertFriendship(invitee, owner, "accepted");
+    invitationId = await insertCoParent(grid.kidId, invitee, "pending");
+    const cookies = { signedOut: undefined } as Circles["cookies"];
+    for (const [name, user] of Object.entries(users)) cookies[name as Actor] = await cookieFor(user);
+    world = { users, cookies, ...grid, blockedCommentId: 0 };
+  });
+
+  it("while the friendship holds, the co-parent sees every moment; after Remove Friend (the Friends page, confirmed) nothing, on every surface", async () => {
+    await inWorld(world, async () => {
+      const surface = SURFACES.find((s) => s.name === "page /kids/:kidId/dailyLogs lists it")!;
+      for (const audience of AUDIENCE_LIST) expect((await surface.run("coParent", audience)).got, audience).toBe(true);
+      const friendship = await db()("friendships").where({ user_low: Math.min(world.users.owner.id, world.users.coParent.id) }).andWhere({ user_high: Math.max(world.users.owner.id, world.users.coParent.id) }).first("id");
+      const removed = await call("routes/friends.tsx", {}, "owner", { path: "/current/friends", method: "POST", form: { intent: "remove", friendshipId: String(friendship.id), confirmed: "yes" } });
+      expect(statusOf(removed)).toBe("303 → /current/friends");
+      await seesNothing("coParent", "the unfriended co-parent");
+    });
+  });
+
+  it("cannot post a moment, change the kid, or find it among their kids", async () => {
+    await inWorld(world, async () => {
+      const before = await db()("daily_logs").where({ kid_id: world.kidId }).count({ n: "*" }).first();
+      const posted = await call("routes/api/kids-daily-logs-new.ts", { kidId: String(world.kidId) }, "coParent", {
+        path: `/api/kids/${world.kidId}/daily_logs/new`,
+        method: "POST",
+        json: { title: "Still here?", content: "Trying" },
+      });
+      expect(posted.status).toBe(403);
+      expect(await db()("daily_logs").where({ kid_id: world.kidId }).count({ n: "*" }).first()).toEqual(before);
+      const kid = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, "coParent", { path: `/api/kids/${world.kidId}` });
+      expect(kid.status).toBe(403);
+      const image = await db()("kids").where({ id: world.kidId }).first("image_id");
+      const { canViewImage } = await import("~/models/access.server");
+      expect(await canViewImage(world.users.coParent.id, { id: Number(image.image_id), kind: "kid", owner_id: world.users.owner.id })).toBe(false);
+      const { listKidsOf } = await import("~/models/kids.server");
+      expect((await listKidsOf(world.users.coParent.id)).map((k) => k.id)).not.toContain(world.kidId);
+    });
+  });
+
+  it("a pending co-parent invitation cannot be accepted once the friendship has ended (DELETE /api/friendships/{id})", async () => {
+    const cookie = await cookieFor(invitee);
+    const ownerCookie = world.cookies.owner;
+    const friendship = await db()("friendships").where({ user_low: Math.min(world.users.owner.id, invitee.id), user_high: Math.max(world.users.owner.id, invitee.id) }).first("id");
+    const mod = await import("~/routes/api/friendships-id");
+    const ended = (await mod.action(args(req(`/api/friendships/${friendship.id}`, { method: "DELETE", cookie: ownerCookie }), { id: String(friendship.id) }))) as Response;
+    expect(ended.status).toBe(200);
+    const answer = await import("~/routes/api/co-parent-invitations-id");
+    const accepted = (await answer.action(args(req(`/api/co_parent_invitations/${invitationId}`, { method: "PUT", cookie, json: { status: "accepted" } }), { id: String(invitationId) }))) as Response;
+    expect(accepted.status).toBe(404);
+    expect(await db()("co_parents").where({ kid_id: world.kidId, user_id: invitee.id }).first()).toBeUndefined();
+  });
+});
+
+describe("the handed-over kid", () => {
+  let world: Circles;
+  let shownCommentId: number;
+
+  beforeAll(async () => {
+    const { blockUser } = await import("~/models/blocks.server");
+    const { deleteAccount } = await import("~/models/account.server");
+    // O owns the kid, C co-parents it; S is C's friend (Family circle) and a stranger to O; B was
+    // friends with both and commented on every moment, then O blocked B; F is O's friend, and C's
+    const owner = await makeUser();
+    const [coParent, stranger, blockedUser, friend, pending, other] = [await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser()];
+    const grid = await gridKid(owner, [stranger, blockedUser, friend]);
+    await insertFriendship(owner, coParent, "accepted");
+    await insertCoParent(grid.kidId, coParent, "accepted");
+    for (const u of [blockedUser, friend]) {
+      await insertFriendship(owner, u, "accepted");
+      await fileFriend(await insertFriendship(coParent, u, "accepted"), coParent, "family");
+    }
+    await fileFriend(await insertFriendship(coParent, stranger, "accepted"), coParent, "family");
+    await insertFriendship(pending, coParent, "pending");
+    let blockedCommentId = 0;
+    for (const audience of AUDIENCE_LIST) blockedCommentId = await insertComment(grid.moments[audience].id, blockedUser, "Before the block");
+    shownCommentId = await insertComment(grid.moments.everyone.id, friend, "Lovely");
+    expect((await blockUser(owner.id, blockedUser.id)).ok).toBe(true);
+    expect(await deleteAccount(owner.id, { password: "secret1" })).toEqual({ ok: true });
+    // the grid's actors, seen from the new owner: C owns the kid, S is in their Family circle, F in it too
+    const users = { owner: coParent, coParent: other, family: stranger, friendsCircle: friend, pending, blocked: blockedUser, stranger: other };
+    const cookies = { signedOut: undefined } as Circles["cookies"];
+    for (const [name, user] of Object.entries(users)) cookies[name as Actor] = await cookieFor(user);
+    world = { users, cookies, ...grid, blockedCommentId };
+  });
+
+  it("the co-parent owns the kid and sees every moment", async () => {
+    await inWorld(world, async () => {
+      const surface = SURFACES.find((s) => s.name === "page /kids/:kidId/dailyLogs lists it")!;
+      for (const audience of AUDIENCE_LIST) expect((await surface.run("owner", audience)).got, audience).toBe(true);
+      expect(await db()("kids").where({ id: world.kidId }).first("user_id")).toEqual({ user_id: world.users.owner.id });
+    });
+  });
+
+  it("a friend of the co-parent who was a stranger to the old owner sees nothing of the old moments, photos or comments", async () => {
+    await inWorld(world, async () => {
+      await seesNothing("family", "the new owner's Family friend, a stranger to the old owner");
+      await seesNothing("friendsCircle", "a friend of both");
+      await seesNothing("blocked", "the user the old owner blocked");
+    });
+  });
+
+  it("the kid itself (its page, the API's Kid, its photo) is hidden from the new owner's friends until the new owner shows it", async () => {
+    await inWorld(world, async () => {
+      const kidSeenBy = async (actor: Actor) => {
+        const a = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, actor, { path: `/api/kids/${world.kidId}` });
+        const page = await call("routes/kid-moments.tsx", { kidId: String(world.kidId) }, actor, { path: `/kids/${world.kidId}/dailyLogs` });
+        const image = await db()("kids").where({ id: world.kidId }).first("image_id");
+        const { canViewImage } = await import("~/models/access.server");
+        const photo = await canViewImage(world.users[actor as Exclude<Actor, "signedOut">].id, { id: Number(image.image_id), kind: "kid", owner_id: world.users.owner.id });
+        return `${a.status} ${page.status} ${photo}`;
+      };
+      for (const actor of ["family", "friendsCircle", "blocked"] as const) expect(await kidSeenBy(actor), actor).toBe("403 404 false");
+      expect(await kidSeenBy("owner")).toBe("200 200 true");
+      const shown = await call("routes/api/kids-show-to-friends.ts", { id: String(world.kidId) }, "owner", { path: `/api/kids/${world.kidId}/show_to_friends`, method: "POST" });
+      expect(shown.status).toBe(200);
+      for (const actor of ["family", "friendsCircle", "blocked"] as const) expect(await kidSeenBy(actor), actor).toBe("200 200 true");
+      // shown, the kid's old moments stay "Only us" until the new owner changes each
+      await seesNothing("family", "the new owner's Family friend, once the kid is shown");
+    });
+  });
+
+  it("a blocked commenter's comments stay hidden, also once the new owner shares the moment again", async () => {
+    await inWorld(world, async () => {
+      await db()("kids").where({ id: world.kidId }).update({ shown_to_friends: true });
+      const id = world.moments.everyone.id;
+      const commentIdsFor = async (actor: Actor) => {
+        const a = await call("routes/api/comments.ts", { dailyLogId: String(id) }, actor, { path: `/api/comments/${id}/comments` });
+        if (a.status !== 200) return `${a.status}`;
+        return ((await a.response!.json()) as { id: number }[]).map((c) => c.id);
+      };
+      expect(await commentIdsFor("owner")).toEqual([shownCommentId]);
+      const shared = await call("routes/api/daily-logs-id.ts", { id: String(id) }, "owner", {
+        path: `/api/daily_logs/${id}`,
+        method: "PUT",
+        json: { title: titleOf("everyone"), content: "Shared again", audience: "everyone" },
+      });
+      expect(shared.status).toBe(200);
+      for (const actor of ["owner", "family", "friendsCircle", "blocked"] as const) expect(await commentIdsFor(actor), actor).toEqual([shownCommentId]);
+      const { loadSocial } = await import("~/models/social.server");
+      const social = await loadSocial(world.users.family, [id]);
+      expect(JSON.stringify(social[id])).not.toContain("Before the block");
+    });
+  });
+});

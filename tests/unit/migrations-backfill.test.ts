@@ -2,45 +2,17 @@
 // just before db/migrations/20261129000000_moment_story.mjs, gets an old moment, then migrates to
 // the latest. The old moment must get taken_on = its creation date (UTC, docs/decisions/0028),
 // audience "everyone" and posted_by = the kid's owner (db/migrations/20261130000000_circles.mjs).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import knexFactory, { type Knex } from "knex";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { knexConfig } from "../../db/knexfile.mjs";
-import { databaseName, dropDatabase, urlOf, withConnection } from "../helpers-pg";
+import { describe, expect, it } from "vitest";
+import { idOf, migrationDatabase } from "./support/migration-db";
 
 const FIRST_BACKFILL = "20261129000000_moment_story.mjs";
 
-const pgRun = inject("pgTestRun");
-const pgName = pgRun ? databaseName(`${pgRun.run}_mig`) : null;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-migrate-"));
-let knex: Knex;
-
-beforeAll(async () => {
-  if (pgRun && pgName) await withConnection(pgRun.base, (k) => k.raw(`create database ${pgName}`));
-  knex = knexFactory(knexConfig(pgRun && pgName ? urlOf(pgRun.base, pgName) : path.join(dir, "old.sqlite")));
-});
-
-afterAll(async () => {
-  await knex?.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-  if (pgRun && pgName) await dropDatabase(pgRun.base, pgName);
-});
-
-/** The name of the next migration to run (null when there is none). */
-async function nextMigration(): Promise<string | null> {
-  const [, pending] = (await knex.migrate.list()) as [unknown[], { file: string }[]];
-  return pending[0]?.file ?? null;
-}
-
-const idOf = (rows: unknown[]) => {
-  const row = rows[0] as { id: number } | number;
-  return Number(typeof row === "object" ? row.id : row);
-};
+const database = migrationDatabase("mig");
+const nextMigration = database.nextMigration;
 
 describe("migrating a database that already has moments", () => {
   it("gives an old moment taken_on = its creation date, audience everyone and posted_by = the kid's owner", async () => {
+    const knex = database.knex();
     while ((await nextMigration()) !== FIRST_BACKFILL) {
       expect(await nextMigration(), `${FIRST_BACKFILL} is among the migrations`).not.toBeNull();
       await knex.migrate.up();
@@ -86,6 +58,7 @@ describe("rolling back", () => {
   // (SQLite rebuilds the table without it, PostgreSQL drops it with the column), so down() drops
   // columns and tables only. Runs after the test above, on the same migrated database.
   it("every migration rolls back to an empty schema and the whole set migrates up again", async () => {
+    const knex = database.knex();
     await knex.migrate.latest();
     const total = ((await knex.migrate.list()) as [unknown[], unknown[]])[0].length;
     let rolledBack = 0;
