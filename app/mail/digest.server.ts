@@ -8,11 +8,10 @@ import { indentedLines, oneLine } from "~/lib/one-line";
 import { signForUser } from "~/lib/tokens.server";
 import { photoStore } from "~/images/photo-store.server";
 import { loadSharp } from "~/images/sharp.server";
-import { whereMomentVisibleTo, whereNoBlockWith } from "~/models/access.server";
+import { whereCommentShown, whereMomentVisibleTo, whereNoBlockWith } from "~/models/access.server";
 import { nextDigestSlot, type DigestChoice } from "~/models/email-preferences.server";
 import { escapeHtml } from "./messages.server";
 import { enqueueMail, type InlineAttachment, type OutgoingMail } from "./queue.server";
-import { whereCommentShown } from "~/models/access.server";
 
 // Email digests (issue #16.4; docs/spec.md "Email digests", docs/decisions/0027-email-digests.md).
 // What is new since the reader's last digest: moments they may see (the access module's

@@ -4,11 +4,10 @@ import { displayName } from "~/lib/names";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import type { Audience } from "~/forms/circles";
-import { whereKidParentIs, whereMomentExportedBy, whereNoBlockWith, whereOwnedBy } from "./access.server";
+import { whereCommentShown, whereKidParentIs, whereMomentExportedBy, whereNoBlockWith, whereOwnedBy } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friendships.server";
 import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./moments.server";
-import { whereCommentShown } from "./access.server";
 
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to
