@@ -38,6 +38,31 @@ ${button(input.url, "Join Sweet Moments")}
   return { kind: "invitation", to: input.to, subject, text, html };
 }
 
+/**
+ * To the old address after an email change: what changed, and a link that undoes it and signs the
+ * account out everywhere (docs/decisions/0039-account-safety.md).
+ */
+export function emailChangedMail(input: { to: string; newEmail: string; url: string; expiresAt: string }): OutgoingMail {
+  const subject = "Your Sweet Moments email address was changed";
+  const intro = `The email address of your Sweet Moments account was changed from ${input.to} to ${input.newEmail}.`;
+  const undo = `If you did not do this, someone else may have your account. This link puts your address back, removes the password and signs the account out everywhere; you then choose a new password. It works once, until ${formatDate(input.expiresAt)}:`;
+  const text = `${intro}
+
+${undo}
+${input.url}
+
+If you made this change, you can ignore this message.`;
+  const html = page(
+    subject,
+    `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p>${escapeHtml(undo)}</p>
+${button(input.url, "Undo the change and sign out everywhere")}
+<p>If you made this change, you can ignore this message.</p>`,
+  );
+  return { kind: "email-changed", to: input.to, subject, text, html };
+}
+
 export function signInLinkMail(input: { to: string; url: string; reset: boolean; invitationUrl?: string | null; deleting?: boolean }): OutgoingMail {
   const subject = input.reset ? "Reset your Sweet Moments password" : "Your Sweet Moments sign-in link";
   const intro = input.invitationUrl

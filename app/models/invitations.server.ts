@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Knex } from "knex";
 import { db, insertedId, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
@@ -12,7 +13,7 @@ import { invitationMail, signInLinkMail } from "~/mail/messages.server";
 import type { InviteInput, JoinInput } from "~/forms/invite";
 import type { Circle, FriendRelationship } from "~/forms/circles";
 import { presetFromRow } from "./circles.server";
-import { isBlockedWithAddress, requireInvitationOwner } from "./access.server";
+import { isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from "./access.server";
 import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
@@ -46,7 +47,7 @@ export type Invitation = {
   circle: Circle;
   relationship: FriendRelationship | null;
   /** Who joined by it (accepted). */
-  friend: { id: number; name: string; hasPassword: boolean } | null;
+  friend: { id: number; name: string; hasPassword: boolean; canMakeLink: boolean } | null;
 };
 
 export const INVITATION_MESSAGES = {
@@ -85,6 +86,8 @@ const invitationColumns = [
   "friend.first_name as friend_first_name",
   "friend.last_name as friend_last_name",
   "friend.password_hash as friend_password_hash",
+  "made.user_id as made_user_id",
+  "made.links_closed_at as made_links_closed_at",
 ];
 
 function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invitation {
@@ -101,14 +104,21 @@ function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invita
           id: Number(row.accepted_by),
           name: displayName({ username: String(row.friend_username), first_name: row.friend_first_name as string | null, last_name: row.friend_last_name as string | null }),
           hasPassword: String(row.friend_password_hash ?? "") !== "",
+          // the same rule requireInvitedFriend asks (the friendship itself is asked when a link is made)
+          canMakeLink: relativeLinksOpen(row.made_user_id == null ? null : { password_hash: row.friend_password_hash, links_closed_at: row.made_links_closed_at }),
         }
       : null,
   };
 }
 
-const invitationsOf = query<{ inviterId: number }>((p, k) =>
-  k("invitations")
+/** Who answered an invitation, and the account row its inviter's invitation made (if this one did). */
+const withFriend = (q: Knex.QueryBuilder) =>
+  q
     .leftJoin("users as friend", "friend.id", "invitations.accepted_by")
+    .leftJoin("invited_accounts as made", (j) => j.on("made.user_id", "invitations.accepted_by").andOn("made.inviter_id", "invitations.inviter_id"));
+
+const invitationsOf = query<{ inviterId: number }>((p, k) =>
+  withFriend(k("invitations"))
     .where("invitations.inviter_id", p("inviterId"))
     .orderBy("invitations.id", "desc")
     .select(invitationColumns),
@@ -120,9 +130,7 @@ export async function listInvitations(inviterId: number): Promise<Invitation[]> 
   return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
 }
 
-const invitationById = query<{ id: number }>((p, k) =>
-  k("invitations").leftJoin("users as friend", "friend.id", "invitations.accepted_by").where("invitations.id", p("id")).first(invitationColumns),
-);
+const invitationById = query<{ id: number }>((p, k) => withFriend(k("invitations")).where("invitations.id", p("id")).first(invitationColumns));
 
 const invitationHashById = query<{ id: number; inviterId: number }>((p, k) =>
   k("invitations").where({ id: p("id"), inviter_id: p("inviterId") }).first("token_hash"),
@@ -348,6 +356,8 @@ export async function joinByInvitation(
         const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
         const userId = await insertUser(trx, { email, username, password_hash, ...names });
         await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
+        // made by this invitation: its inviter may make sign-in links for it while it has no password
+        await trx("invited_accounts").insert({ user_id: userId, inviter_id: invitation.inviterId, links_closed_at: password_hash ? nowIso() : null });
         await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
         await insertDefaultDigest(trx, userId);
         await once.claim(trx, invitation.id);

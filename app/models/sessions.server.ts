@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { isDatabaseBusy, nowIso, writeTransaction } from "~/lib/db.server";
+import { isDatabaseBusy, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { describeUserAgent } from "~/lib/user-agent";
@@ -115,8 +115,16 @@ export async function endSessionByHandle(userId: number, handle: string): Promis
 
 /** Ends every session of the user except the one of `currentToken`. Answers how many ended. */
 export async function endOtherSessions(userId: number, currentToken: string | null): Promise<number> {
-  const keep = currentToken ? hashToken(currentToken) : "";
-  return writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhereNot("id", keep).delete());
+  return writeTransaction((trx) => deleteOtherSessions(trx, userId, currentToken));
+}
+
+/**
+ * On `conn` (a caller's write transaction): deletes every session of the user but the one of
+ * `keepToken` (none: all of them). A new password, an email change undone: every other device is out.
+ */
+export async function deleteOtherSessions(conn: Db, userId: number, keepToken: string | null): Promise<number> {
+  const keep = keepToken ? hashToken(keepToken) : "";
+  return whereOwnedBy(conn("sessions"), "user_id", userId).andWhereNot("id", keep).delete();
 }
 
 const sessionStart = query<{ hash: string }>((p, k) => k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"));
