@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/email-undo";
 import { SubmitButton } from "~/components/forms";
-import { emailUndoPath, readEmailUndo, undoEmailChange } from "~/models/email-changes.server";
+import { readEmailUndo, undoEmailChange } from "~/models/email-changes.server";
 import { startSession } from "~/web/auth.server";
 
 // /email/undo/:token: the link mailed to the old address after an email change
@@ -20,7 +20,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   return redirect("/settings?done=email-undone#password", { status: 303, headers: { "Set-Cookie": await startSession(request, undone.user) } });
 }
 
-export default function EmailUndoPage({ loaderData, actionData, params }: Route.ComponentProps) {
+export default function EmailUndoPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   if (actionData?.error || loaderData.state !== "valid") {
     const title = actionData?.error ? "The change could not be undone" : loaderData.state === "expired" ? "This link has expired" : "This link does not work";
@@ -43,7 +43,7 @@ export default function EmailUndoPage({ loaderData, actionData, params }: Route.
         Your account gets its address <strong>{loaderData.oldEmail}</strong> back. Its password is removed and every device signed in
         to it is signed out; you are then signed in here to choose a new password.
       </p>
-      <Form method="post" action={emailUndoPath(params.token)}>
+      <Form method="post">
         <SubmitButton pending={navigation.state !== "idle"} pendingText="Undoing…">
           Undo the change and sign out everywhere
         </SubmitButton>
