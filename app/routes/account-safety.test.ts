@@ -12,7 +12,7 @@ import { getUser } from "~/web/auth.server";
 import { getAccount } from "~/models/account.server";
 import { createInvitation, acceptInvitation, joinByInvitation, listInvitations } from "~/models/invitations.server";
 import { createFriendSignInLink, useSignInLink } from "~/models/sign-in-links.server";
-import { getUserWithPasswordByEmail } from "~/models/users.server";
+import { getUserWithPasswordByEmail, signUp } from "~/models/users.server";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 
 // Account safety (docs/decisions/0039-account-safety.md): a new password ends the other sessions,
@@ -145,6 +145,31 @@ describe("an email change can be undone from the old address", () => {
     expect((await getAccount(u.id))!.email).toBe(u.email);
     // the address the account was moved to in between cannot take it back
     expect(((await post(emailUndo, second[1]!, {}, undefined, { token: second[2]! })) as Answer).init?.status).toBe(409);
+    expect((await getAccount(u.id))!.email).toBe(u.email);
+  });
+});
+
+describe("the old address stays the account's while the change can be undone", () => {
+  it("a sign-up or another account's change to it is refused as taken, so the undo can still put it back", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    const cookie = await cookieFor(u);
+    const res = await apiAccount.action(
+      args(req("/api/users/current", { method: "PUT", cookie, json: { username: u.username, email: `away${u.id}@example.com`, first_name: u.first_name, last_name: u.last_name, current_password: "secret1" } })),
+    );
+    expect(res.status).toBe(200);
+    expect(await signUp({ email: u.email, username: `squat${u.id}`, password: "secret1" })).toMatchObject({
+      ok: false,
+      fieldErrors: { email: ["Email address is already in use."] },
+    });
+    const otherCookie = await cookieFor(other);
+    const moved = await apiAccount.action(
+      args(req("/api/users/current", { method: "PUT", cookie: otherCookie, json: { username: other.username, email: u.email, first_name: other.first_name, last_name: other.last_name, current_password: "secret1" } })),
+    );
+    expect(moved.status).toBe(400);
+    expect(await moved.json()).toEqual({ errors: { email: ["Email address is already in use."] } });
+    const [, path, token] = linkIn((await lastMailTo(u.email)).text_body, "/email/undo")!;
+    expect(((await post(emailUndo, path!, {}, undefined, { token: token! })) as Response).status).toBe(303);
     expect((await getAccount(u.id))!.email).toBe(u.email);
   });
 });
