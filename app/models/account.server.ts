@@ -103,7 +103,7 @@ export async function changePassword(
   const endedSessions = await writeTransaction(async (trx) => {
     await trx("users").where("id", userId).update({ password_hash });
     // the relative secured the account: a parent no longer makes links for it, and older ones stop
-    await closeRelativeLinks(trx, userId);
+    await closeRelativeLinks(trx, userId, proof.keepToken ?? null);
     return deleteOtherSessions(trx, userId, proof.keepToken ?? null);
   });
   return { ok: true, endedSessions };

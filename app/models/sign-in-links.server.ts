@@ -11,6 +11,7 @@ import { presetFromRow } from "./circles.server";
 import { befriendByInvitation, parseUserId } from "./friendships.server";
 import { conflict, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, type User } from "./users.server";
+import { deleteLinkSessions } from "./sessions.server";
 
 // Sign-in links (issue #16.2; docs/decisions/0026-invitations-and-sign-in-links.md): single-use,
 // only the token's sha256 stored. Three purposes: "sign-in" (emailed, "Email me a sign-in link"),
@@ -156,7 +157,7 @@ const invitationInviter = query<{ id: number }>((p, k) => k("invitations").where
  * at once sign in once). A link answering an invitation also makes the inviter a friend, in the
  * same transaction. Answers the user and the purpose.
  */
-export async function useSignInLink(token: string | undefined): Promise<Result<{ user: User; purpose: LinkPurpose }>> {
+export async function useSignInLink(token: string | undefined): Promise<Result<{ user: User; purpose: LinkPurpose; madeBy: number | null }>> {
   if (!looksLikeLinkToken(token)) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const hash = hashLinkToken(token);
   const used = await writeTransaction(async (trx) => {
@@ -184,22 +185,25 @@ export async function useSignInLink(token: string | undefined): Promise<Result<{
     }
     // the other emailed links of this account stop working too: one sign-in per request
     await trx("sign_in_links").where("user_id", userId).whereNull("used_at").whereNot("purpose", "friend").update({ used_at: now });
-    return { userId, purpose: String(row.purpose) as LinkPurpose };
+    return { userId, purpose: String(row.purpose) as LinkPurpose, madeBy: row.purpose === "friend" ? Number(row.created_by) : null };
   });
   if (!used) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const user = await getUserById(used.userId);
   if (!user) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
-  return { ok: true, user, purpose: used.purpose };
+  return { ok: true, user, purpose: used.purpose, madeBy: used.madeBy };
 }
 
 // ---- links made for a relative, as the relative sees them ---------------------------------------
 
 /**
  * On `conn`: links made by a parent for this account stop for good (a password set, a mailbox
- * proven, or the relative's own choice), and every such link not yet used stops working now.
+ * proven, or the relative's own choice), every such link not yet used stops working now, and every
+ * session such a link started ends (but `keepToken`'s).
  */
-export async function closeRelativeLinks(conn: Db, userId: number): Promise<void> {
+export async function closeRelativeLinks(conn: Db, userId: number, keepToken: string | null = null): Promise<void> {
   const now = nowIso();
+  // and whoever is signed in by such a link is signed out
+  await deleteLinkSessions(conn, userId, keepToken);
   await conn("invited_accounts").where("user_id", userId).whereNull("links_closed_at").update({ links_closed_at: now });
   await conn("sign_in_links").where({ user_id: userId, purpose: "friend" }).whereNull("used_at").andWhere("expires_at", ">", now).update({ expires_at: now });
 }
@@ -235,8 +239,11 @@ export async function linksMadeForMe(userId: number): Promise<LinksMadeForMe> {
   };
 }
 
-/** The relative turns off links made for them (for good; an emailed link still signs them in). */
-export async function turnOffRelativeLinks(userId: number): Promise<LinksMadeForMe> {
-  await writeTransaction((trx) => closeRelativeLinks(trx, userId));
+/**
+ * The relative turns off links made for them (for good; an emailed link still signs them in).
+ * `keepToken`: the session asking, which stays even if a link started it.
+ */
+export async function turnOffRelativeLinks(userId: number, keepToken: string | null = null): Promise<LinksMadeForMe> {
+  await writeTransaction((trx) => closeRelativeLinks(trx, userId, keepToken));
   return linksMadeForMe(userId);
 }

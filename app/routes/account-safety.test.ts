@@ -242,6 +242,34 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     expect((await settings.loader(args(req("/settings", { cookie })))).linksForMe.open).toBe(false);
   });
 
+  it("whoever a parent's link signed in is signed out when the relative secures the account; the relative's own session stays", async () => {
+    const { parent, relative } = await invitedRelative("sessions");
+    const signInAs = async () => {
+      const token = await friendLink(parent.id, relative.id);
+      const used = (await post(loginLink, `/login/link/${token}`, {}, undefined, { token })) as Response;
+      expect(used.headers.get("Location")).toBe("/my-kids-list");
+      return cookieOf(used);
+    };
+    // turning links off, from a session a link started: that one stays, the others end
+    const impostor = await signInAs();
+    const relativesOwn = await signInAs();
+    const off = (await post(settings, "/settings", { intent: "links-off" }, relativesOwn)) as Response;
+    expect(off.headers.get("Location")).toBe("/settings?done=links-off");
+    expect(await signedIn(impostor)).toBe(false);
+    expect(await signedIn(relativesOwn)).toBe(true);
+
+    // setting a password from a session a link started: the same
+    const other = await invitedRelative("sessions-pw");
+    const token1 = await friendLink(other.parent.id, other.relative.id);
+    const token2 = await friendLink(other.parent.id, other.relative.id);
+    const first = cookieOf((await post(loginLink, `/login/link/${token1}`, {}, undefined, { token: token1 })) as Response);
+    const second = cookieOf((await post(loginLink, `/login/link/${token2}`, {}, undefined, { token: token2 })) as Response);
+    const set = (await post(settings, "/settings", { intent: "password", password: "mine123", confirmPassword: "mine123" }, second)) as Response;
+    expect(set.headers.get("Location")).toBe("/settings?done=password");
+    expect(await signedIn(first)).toBe(false);
+    expect(await signedIn(second)).toBe(true);
+  });
+
   it("GET and DELETE /api/users/current/sign-in-links: the same list, and the same way to turn them off", async () => {
     const { parent, relative } = await invitedRelative("api");
     const unused = await friendLink(parent.id, relative.id);

@@ -24,7 +24,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
   const then = linkThen(new URL(request.url).searchParams.get("then"));
   const to = used.purpose === "reset" ? AFTER_RESET : then ? LINK_THEN[then] : "/my-kids-list";
-  return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user) } });
+  return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user, used.madeBy) } });
 }
 
 export default function LoginLinkPage({ loaderData }: Route.ComponentProps) {

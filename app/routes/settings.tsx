@@ -107,7 +107,7 @@ export async function action({ request }: Route.ActionArgs) {
       return redirect("/settings?done=session", 303);
     }
     case "links-off": {
-      await turnOffRelativeLinks(user.id);
+      await turnOffRelativeLinks(user.id, await sessionToken(request));
       return redirect("/settings?done=links-off", 303);
     }
     case "end-others": {

@@ -93,9 +93,12 @@ export async function anonymousPageLoader({ request }: { request: Request }): Pr
   return null;
 }
 
-/** Set-Cookie header value starting a new session for `user`. */
-export async function startSession(request: Request, user: Pick<User, "id">): Promise<string> {
-  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"));
+/**
+ * Set-Cookie header value starting a new session for `user`. `linkBy`: the parent whose sign-in
+ * link for a relative this is (app/models/sessions.server.ts).
+ */
+export async function startSession(request: Request, user: Pick<User, "id">, linkBy?: number | null): Promise<string> {
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), linkBy);
   return cookie().serialize(token, { expires, secure: isHttps(request) });
 }
 

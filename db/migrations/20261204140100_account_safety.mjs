@@ -28,6 +28,11 @@ export async function up(knex) {
     t.string("links_closed_at", 24).nullable();
     t.index(["inviter_id"]);
   });
+  // A session started by a sign-in link a parent made: the parent's id (no foreign key: sessions
+  // end with either account anyway). When the relative secures the account, these sessions end.
+  await knex.schema.alterTable("sessions", (t) => {
+    t.integer("link_by").nullable();
+  });
   // Accounts already made by an invitation: those without a password were all made by joining
   // (sign-up asks for one), and the invitation that made one is the first it answered.
   const joined = await knex("invitations")
@@ -50,6 +55,9 @@ export async function up(knex) {
 
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
+  await knex.schema.alterTable("sessions", (t) => {
+    t.dropColumn("link_by");
+  });
   await knex.schema.dropTableIfExists("invited_accounts");
   await knex.schema.dropTableIfExists("email_changes");
 }

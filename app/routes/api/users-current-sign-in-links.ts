@@ -1,5 +1,6 @@
 import { apiRoute } from "~/api/route.server";
 import { json } from "~/api/responses.server";
+import { sessionToken } from "~/web/auth.server";
 import { linksMadeForMe, turnOffRelativeLinks, type LinksMadeForMe } from "~/models/sign-in-links.server";
 
 // GET /api/users/current/sign-in-links: the sign-in links a parent made for the caller (who, when,
@@ -12,7 +13,7 @@ const serialize = (made: LinksMadeForMe) => ({
 
 const route = apiRoute({
   GET: async (_args, user) => json(serialize(await linksMadeForMe(user.id))),
-  DELETE: async (_args, user) => json(serialize(await turnOffRelativeLinks(user.id))),
+  DELETE: async ({ request }, user) => json(serialize(await turnOffRelativeLinks(user.id, await sessionToken(request)))),
 });
 
 export const loader = route.loader;
