@@ -33,6 +33,7 @@ export default [
   route("notifications", "routes/notifications.tsx"),
   route("settings/email", "routes/settings-email.tsx"),
   route("email/unsubscribe", "routes/email-unsubscribe.tsx"),
+  route("email/undo/:token", "routes/email-undo.tsx"),
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
@@ -56,6 +57,7 @@ export default [
   route("api/users/current/password", "routes/api/users-current-password.ts"),
   route("api/users/current/sessions", "routes/api/users-current-sessions.ts"),
   route("api/users/current/sessions/:id", "routes/api/users-current-sessions-id.ts"),
+  route("api/users/current/sign-in-links", "routes/api/users-current-sign-in-links.ts"),
   route("api/export", "routes/api/export.ts"),
   route("api/users/search", "routes/api/users-search.ts"),
   route("api/kids/current", "routes/api/kids-current.ts"),

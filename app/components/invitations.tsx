@@ -168,8 +168,8 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
                 <div className="friend-who">
                   <span className="friend-who__username">{i.friend!.name}</span>
                 </div>
-                {i.friend!.hasPassword ? (
-                  <span className="friend-who__name">Has a password</span>
+                {!i.friend!.canMakeLink ? (
+                  <span className="friend-who__name">{i.friend!.hasPassword ? "Has a password" : "Signs in on their own"}</span>
                 ) : (
                   <Form method="post" action="/current/friends" preventScrollReset {...once()}>
                     <input type="hidden" name="intent" value="friend-link" />

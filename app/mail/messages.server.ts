@@ -49,14 +49,15 @@ ${button(input.url, "Join Sweet Moments")}
  * the address's owner, so the message asks for nothing but a choice.
  */
 export function invitationAnswerMail(input: { to: string; inviterName: string; note: string | null; url: string; invitationUrl: string; expiresAt: string }): OutgoingMail {
-  const who = input.inviterName;
+  // one line, and the note's lines indented, as in invitationMail
+  const who = oneLine(input.inviterName);
   const subject = `${who} invited you to be friends on Sweet Moments`;
   const intro = `${who} invited someone to Sweet Moments, a private family album, and the invitation was answered with this email address, which already has an account.`;
   const accepting = `If you accept, you and ${who} become friends: ${who} sees the moments you share with your friends, and you see the moments ${who} shares with you. Nothing changes unless you accept.`;
   const how = `To answer, sign in with this link; it works once, for 15 minutes. You will see the invitation with "Accept" and "Decline".`;
   const later = `Later, log in and open the invitation (until ${formatDate(input.expiresAt)}):`;
   const ignore = `If you do not know ${who}, or did not answer an invitation, choose "Decline" or ignore this message: nothing changes.`;
-  const note = input.note ? `\n${who} wrote:\n${input.note}\n` : "";
+  const note = input.note ? `\n${who} wrote:\n  ${indentedLines(input.note, "  ")}\n` : "";
   const text = `${intro}
 ${note}
 ${accepting}
@@ -80,6 +81,31 @@ ${button(input.url, "Sign in to answer")}
 <p>${escapeHtml(ignore)}</p>`,
   );
   return { kind: "invitation-answer", to: input.to, subject, text, html };
+}
+
+/**
+ * To the old address after an email change: what changed, and a link that undoes it and signs the
+ * account out everywhere (docs/decisions/0039-account-safety.md).
+ */
+export function emailChangedMail(input: { to: string; newEmail: string; url: string; expiresAt: string }): OutgoingMail {
+  const subject = "Your Sweet Moments email address was changed";
+  const intro = `The email address of your Sweet Moments account was changed from ${input.to} to ${input.newEmail}.`;
+  const undo = `If you did not do this, someone else may have your account. This link puts your address back, removes the password and signs the account out everywhere; you then choose a new password. It works once, until ${formatDate(input.expiresAt)}:`;
+  const text = `${intro}
+
+${undo}
+${input.url}
+
+If you made this change, you can ignore this message.`;
+  const html = page(
+    subject,
+    `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(intro)}</p>
+<p>${escapeHtml(undo)}</p>
+${button(input.url, "Undo the change and sign out everywhere")}
+<p>If you made this change, you can ignore this message.</p>`,
+  );
+  return { kind: "email-changed", to: input.to, subject, text, html };
 }
 
 export function signInLinkMail(input: { to: string; url: string; reset: boolean; deleting?: boolean }): OutgoingMail {

@@ -8,6 +8,9 @@ import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQU
 import { canSeeKidsOf, whereKidOwnedBy, whereOwnedBy } from "./access.server";
 import { countFriends } from "./friendships.server";
 import { deleteSubmissionsOf } from "./submissions.server";
+import { deleteOtherSessions } from "./sessions.server";
+import { closeRelativeLinks } from "./sign-in-links.server";
+import { recordEmailChange } from "./email-changes.server";
 import { forgetInvitedAddress } from "./invitations.server";
 import { notify } from "./notifications.server";
 import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
@@ -36,11 +39,13 @@ export const EMAIL_CHANGES_TOO_MANY = "You have changed your email address as of
 
 /**
  * Changes names, username and email. A new username or email needs the current password when the
- * account has one (a stolen session alone cannot take the account over). Refused: not-found (no
- * such user), invalid (current_password), too-many (more than 10 new email addresses tried in a
- * day, as a field error of `email`), conflict (email/username taken, in sign-up's words).
+ * account has one (a stolen session alone cannot take the account over). A new email is told to
+ * the old address, with a link that undoes it (email-changes.server.ts; `origin`: the site's, for
+ * that link). Refused: not-found (no such user), invalid (current_password), too-many (more than
+ * 10 new email addresses tried in a day, as a field error of `email`), conflict (email/username
+ * taken, in sign-up's words).
  */
-export async function updateProfile(userId: number, input: ProfileInput): Promise<Result<{ user: User }>> {
+export async function updateProfile(userId: number, input: ProfileInput, origin: string): Promise<Result<{ user: User }>> {
   const row = await accountRow.first<AccountRow>({ id: userId });
   if (!row) return notFound("User not found");
   const email = normalizeEmail(input.email);
@@ -57,16 +62,17 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
   const taken = await takenErrors(email, username, userId);
   if (taken) return conflict(undefined, taken);
   try {
-    await writeTransaction((trx) =>
-      trx("users").where("id", userId).update({
+    await writeTransaction(async (trx) => {
+      await trx("users").where("id", userId).update({
         username,
         username_normalized: normalizeUsername(username),
         email,
         email_normalized: email,
         first_name: input.first_name,
         last_name: input.last_name,
-      }),
-    );
+      });
+      if (email !== row.email_normalized) await recordEmailChange(trx, { userId, oldEmail: row.email_normalized, newEmail: email, origin });
+    });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     return conflict(undefined, (await takenErrors(email, username, userId)) ?? { email: ["Email address is already in use."] });
@@ -76,26 +82,32 @@ export async function updateProfile(userId: number, input: ProfileInput): Promis
 }
 
 /**
- * Changes the password (the current one is asked for when there is one) or sets a first one.
+ * Changes the password (the current one is asked for when there is one) or sets a first one, and
+ * ends every other session of the account (whoever else was signed in must log in again with the
+ * new password; `proof.keepToken` is the session that made the change). Answers how many ended.
  * Refused: not-found, invalid (current_password).
  */
-export async function changePassword(userId: number, input: PasswordInput, proof: { signedInAt?: string | null } = {}): Promise<Result> {
+export async function changePassword(
+  userId: number,
+  input: PasswordInput,
+  proof: { signedInAt?: string | null; keepToken?: string | null } = {},
+): Promise<Result<{ endedSessions: number }>> {
   const row = await accountRow.first<AccountRow>({ id: userId });
   if (!row) return notFound("User not found");
-  if (hasPassword(row.password_hash)) {
-    // within minutes of logging in (with the password, or by an emailed sign-in link: the "Forgot
-    // your password?" path) the current password is not asked again; after that it is
-    if (!input.current_password && isFreshSignIn(proof.signedInAt)) {
-      const password_hash = await hashPassword(input.password);
-      await writeTransaction((trx) => trx("users").where("id", userId).update({ password_hash }));
-      return { ok: true };
-    }
+  // within minutes of logging in (with the password, or by an emailed sign-in link: the "Forgot
+  // your password?" path) the current password is not asked again; after that it is
+  if (hasPassword(row.password_hash) && !(!input.current_password && isFreshSignIn(proof.signedInAt))) {
     if (!input.current_password) return invalidField("current_password", "Enter your current password.");
     if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
   }
   const password_hash = await hashPassword(input.password);
-  await writeTransaction((trx) => trx("users").where("id", userId).update({ password_hash }));
-  return { ok: true };
+  const endedSessions = await writeTransaction(async (trx) => {
+    await trx("users").where("id", userId).update({ password_hash });
+    // the relative secured the account: a parent no longer makes links for it, and older ones stop
+    await closeRelativeLinks(trx, userId, proof.keepToken ?? null);
+    return deleteOtherSessions(trx, userId, proof.keepToken ?? null);
+  });
+  return { ok: true, endedSessions };
 }
 
 /** How recent a sign-in must be to delete an account that has no password to confirm with. */

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Knex } from "knex";
 import { db, insertedId, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
@@ -12,12 +13,12 @@ import { invitationAnswerMail, invitationMail } from "~/mail/messages.server";
 import type { InviteInput, JoinInput } from "~/forms/invite";
 import type { Circle, FriendRelationship } from "~/forms/circles";
 import { presetFromRow } from "./circles.server";
-import { isBlockedBetween, isBlockedWithAddress, requireInvitationOwner } from "./access.server";
+import { isBlockedBetween, isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from "./access.server";
 import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
 import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath, linkWithinLimits } from "./sign-in-links.server";
-import { getUserById, insertUser, normalizeEmail, normalizeUsername, type User } from "./users.server";
+import { getUserById, insertUser, normalizeEmail, normalizeUsername, usersWithEmailOrUsername, type User } from "./users.server";
 import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
 // Invitation links (issue #16.1; docs/decisions/0026-invitations-and-sign-in-links.md). A parent
@@ -50,7 +51,7 @@ export type Invitation = {
   circle: Circle;
   relationship: FriendRelationship | null;
   /** Who joined by it (accepted). */
-  friend: { id: number; name: string; hasPassword: boolean } | null;
+  friend: { id: number; name: string; hasPassword: boolean; canMakeLink: boolean } | null;
 };
 
 export const INVITATION_MESSAGES = {
@@ -89,6 +90,8 @@ const invitationColumns = [
   "friend.first_name as friend_first_name",
   "friend.last_name as friend_last_name",
   "friend.password_hash as friend_password_hash",
+  "made.user_id as made_user_id",
+  "made.links_closed_at as made_links_closed_at",
 ];
 
 function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invitation {
@@ -105,14 +108,21 @@ function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invita
           id: Number(row.accepted_by),
           name: displayName({ username: String(row.friend_username), first_name: row.friend_first_name as string | null, last_name: row.friend_last_name as string | null }),
           hasPassword: String(row.friend_password_hash ?? "") !== "",
+          // the same rule requireInvitedFriend asks (the friendship itself is asked when a link is made)
+          canMakeLink: relativeLinksOpen(row.made_user_id == null ? null : { password_hash: row.friend_password_hash, links_closed_at: row.made_links_closed_at }),
         }
       : null,
   };
 }
 
-const invitationsOf = query<{ inviterId: number }>((p, k) =>
-  k("invitations")
+/** Who answered an invitation, and the account row its inviter's invitation made (if this one did). */
+const withFriend = (q: Knex.QueryBuilder) =>
+  q
     .leftJoin("users as friend", "friend.id", "invitations.accepted_by")
+    .leftJoin("invited_accounts as made", (j) => j.on("made.user_id", "invitations.accepted_by").andOn("made.inviter_id", "invitations.inviter_id"));
+
+const invitationsOf = query<{ inviterId: number }>((p, k) =>
+  withFriend(k("invitations"))
     .where("invitations.inviter_id", p("inviterId"))
     .orderBy("invitations.id", "desc")
     .select(invitationColumns),
@@ -124,9 +134,7 @@ export async function listInvitations(inviterId: number): Promise<Invitation[]> 
   return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
 }
 
-const invitationById = query<{ id: number }>((p, k) =>
-  k("invitations").leftJoin("users as friend", "friend.id", "invitations.accepted_by").where("invitations.id", p("id")).first(invitationColumns),
-);
+const invitationById = query<{ id: number }>((p, k) => withFriend(k("invitations")).where("invitations.id", p("id")).first(invitationColumns));
 
 const invitationHashById = query<{ id: number; inviterId: number }>((p, k) =>
   k("invitations").where({ id: p("id"), inviter_id: p("inviterId") }).first("token_hash"),
@@ -329,10 +337,6 @@ async function offerToAccount(
 
 const accountByEmail = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id"));
 
-const takenEmailOrUsername = query<{ email: string; username: string }>((p, k) =>
-  k("users").where("email_normalized", p("email")).orWhere("username_normalized", p("username")).select("id", "email_normalized", "username_normalized"),
-);
-
 /** A username from a name ("Ana María López" → "ana.maria.lopez"), made unique with a number when taken. */
 function usernameCandidates(name: string, email: string): string[] {
   const slug = (s: string) =>
@@ -414,11 +418,17 @@ export async function joinByInvitation(
         const invitation = await consume(trx, token);
         if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
         const candidates = usernameCandidates(input.name, email);
-        const taken = await takenEmailOrUsername.all<{ id: number; email_normalized: string; username_normalized: string }>(
-          { email, username: normalizeUsername(candidates[0]!) },
+        const taken = await usersWithEmailOrUsername.all<{ id: number; email_normalized: string; username_normalized: string; reserved: number }>(
+          { email, username: normalizeUsername(candidates[0]!), now: nowIso() },
           { conn: trx },
         );
         const existing = taken.find((r) => r.email_normalized === email);
+        if (existing && Number(existing.reserved) === 1) {
+          // an address its account was just moved away from stays that account's until the undo
+          // link expires (decision 0039): used, answered as any known address, offered to nobody
+          await once.claim(trx, invitation.id);
+          return { ok: true, joined: null };
+        }
         if (existing) {
           const account = { id: Number(existing.id), email };
           await offerToAccount(trx, invitation, account, { token, origin, mailAllowed: mailAllowed && Number(known?.id) === account.id });
@@ -428,6 +438,8 @@ export async function joinByInvitation(
         const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
         const userId = await insertUser(trx, { email, username, password_hash, ...names });
         await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
+        // made by this invitation: its inviter may make sign-in links for it while it has no password
+        await trx("invited_accounts").insert({ user_id: userId, inviter_id: invitation.inviterId, links_closed_at: password_hash ? nowIso() : null });
         await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
         await insertDefaultDigest(trx, userId);
         await once.claim(trx, invitation.id);

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { isDatabaseBusy, nowIso, writeTransaction } from "~/lib/db.server";
+import { isDatabaseBusy, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import { describeUserAgent } from "~/lib/user-agent";
@@ -19,7 +19,11 @@ function hashToken(token: string): string {
 export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
 const USER_AGENT_MAX = 255;
 
-export async function createSession(userId: number, userAgent?: string | null): Promise<{ token: string; expires: Date }> {
+/**
+ * A new session. `linkBy`: the parent whose sign-in link for a relative started it (such sessions
+ * end when the relative secures the account: deleteLinkSessions).
+ */
+export async function createSession(userId: number, userAgent?: string | null, linkBy?: number | null): Promise<{ token: string; expires: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
   const now = nowIso();
@@ -32,6 +36,7 @@ export async function createSession(userId: number, userAgent?: string | null): 
       last_seen_at: now,
       user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
       handle: crypto.randomBytes(12).toString("base64url"),
+      link_by: linkBy ?? null,
     }),
   );
   return { token, expires };
@@ -115,8 +120,25 @@ export async function endSessionByHandle(userId: number, handle: string): Promis
 
 /** Ends every session of the user except the one of `currentToken`. Answers how many ended. */
 export async function endOtherSessions(userId: number, currentToken: string | null): Promise<number> {
-  const keep = currentToken ? hashToken(currentToken) : "";
-  return writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhereNot("id", keep).delete());
+  return writeTransaction((trx) => deleteOtherSessions(trx, userId, currentToken));
+}
+
+/**
+ * On `conn`: deletes the user's sessions that a parent's sign-in link started, but the one of
+ * `keepToken` (the relative turning links off from such a session stays signed in).
+ */
+export async function deleteLinkSessions(conn: Db, userId: number, keepToken: string | null = null): Promise<number> {
+  const keep = keepToken ? hashToken(keepToken) : "";
+  return whereOwnedBy(conn("sessions"), "user_id", userId).whereNotNull("link_by").andWhereNot("id", keep).delete();
+}
+
+/**
+ * On `conn` (a caller's write transaction): deletes every session of the user but the one of
+ * `keepToken` (none: all of them). A new password, an email change undone: every other device is out.
+ */
+export async function deleteOtherSessions(conn: Db, userId: number, keepToken: string | null): Promise<number> {
+  const keep = keepToken ? hashToken(keepToken) : "";
+  return whereOwnedBy(conn("sessions"), "user_id", userId).andWhereNot("id", keep).delete();
 }
 
 const sessionStart = query<{ hash: string }>((p, k) => k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"));

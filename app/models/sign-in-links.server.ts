@@ -5,16 +5,19 @@ import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.se
 import { withinLimit } from "~/lib/limits.server";
 import { enqueueMail } from "~/mail/queue.server";
 import { signInLinkMail } from "~/mail/messages.server";
-import { requireInvitedFriend } from "./access.server";
+import { relativeLinksOpen, requireInvitedFriend } from "./access.server";
+import { displayName } from "~/lib/names";
 import { parseUserId } from "./friendships.server";
 import { conflict, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, type User } from "./users.server";
+import { deleteLinkSessions } from "./sessions.server";
 
 // Sign-in links (issue #16.2; docs/decisions/0026-invitations-and-sign-in-links.md): single-use,
 // only the token's sha256 stored. Three purposes: "sign-in" (emailed, "Email me a sign-in link"),
 // "reset" (emailed, "Forgot your password?": afterwards the user is sent to set a new password),
-// "friend" (made by a parent for a relative who joined by their invitation and has no password,
-// shown like an invitation link, valid INVITE_DAYS).
+// "friend" (made by a parent for a relative whose account their invitation made, shown like an
+// invitation link, valid INVITE_DAYS; only while requireInvitedFriend allows, when made and when
+// used: docs/decisions/0039-account-safety.md).
 
 export type LinkPurpose = "sign-in" | "reset" | "friend";
 export const EMAILED_LINK_MINUTES = 15;
@@ -139,7 +142,7 @@ export async function createFriendSignInLink(
 export type LinkState = "valid" | "used" | "expired" | "unknown";
 
 const linkByHash = query<{ hash: string }>((p, k) =>
-  k("sign_in_links").where("token_hash", p("hash")).first("id", "user_id", "purpose", "expires_at", "used_at", "invitation_id"),
+  k("sign_in_links").where("token_hash", p("hash")).first("id", "user_id", "purpose", "expires_at", "used_at", "invitation_id", "created_by"),
 );
 
 function stateOf(row: Record<string, unknown> | undefined, now = nowIso()): LinkState {
@@ -166,7 +169,7 @@ const invitationHash = query<{ id: number }>((p, k) => k("invitations").where("i
 export async function useSignInLink(
   token: string | undefined,
   opts: { invitation?: string | null } = {},
-): Promise<Result<{ user: User; purpose: LinkPurpose; invitation: string | null }>> {
+): Promise<Result<{ user: User; purpose: LinkPurpose; invitation: string | null; madeBy: number | null }>> {
   if (!looksLikeLinkToken(token)) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const hash = hashLinkToken(token);
   const used = await writeTransaction(async (trx) => {
@@ -175,14 +178,77 @@ export async function useSignInLink(
     if (changed !== 1) return null;
     const row = (await linkByHash.first({ hash }, { conn: trx }))!;
     const userId = Number(row.user_id);
+    if (row.purpose === "friend") {
+      // a link made before the relative set a password, proved their email or turned links off
+      // (or before the friendship ended) signs no one in: the rule is asked again now
+      if (!row.created_by || !(await requireInvitedFriend(Number(row.created_by), userId, trx)).ok) return null;
+    } else {
+      // an emailed link proves the mailbox: the parent no longer stands in for it
+      await closeRelativeLinks(trx, userId);
+    }
     const offered = row.invitation_id && looksLikeLinkToken(opts.invitation ?? undefined) ? await invitationHash.first({ id: Number(row.invitation_id) }, { conn: trx }) : null;
     const invitation = offered && offered.token_hash === hashLinkToken(opts.invitation!) ? opts.invitation! : null;
     // the other emailed links of this account stop working too: one sign-in per request
     await trx("sign_in_links").where("user_id", userId).whereNull("used_at").whereNot("purpose", "friend").update({ used_at: now });
-    return { userId, purpose: String(row.purpose) as LinkPurpose, invitation };
+    return { userId, purpose: String(row.purpose) as LinkPurpose, invitation, madeBy: row.purpose === "friend" ? Number(row.created_by) : null };
   });
   if (!used) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const user = await getUserById(used.userId);
   if (!user) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
-  return { ok: true, user, purpose: used.purpose, invitation: used.invitation };
+  return { ok: true, user, purpose: used.purpose, invitation: used.invitation, madeBy: used.madeBy };
+}
+
+// ---- links made for a relative, as the relative sees them ---------------------------------------
+
+/**
+ * On `conn`: links made by a parent for this account stop for good (a password set, a mailbox
+ * proven, or the relative's own choice), every such link not yet used stops working now, and every
+ * session such a link started ends (but `keepToken`'s).
+ */
+export async function closeRelativeLinks(conn: Db, userId: number, keepToken: string | null = null): Promise<void> {
+  const now = nowIso();
+  // and whoever is signed in by such a link is signed out
+  await deleteLinkSessions(conn, userId, keepToken);
+  await conn("invited_accounts").where("user_id", userId).whereNull("links_closed_at").update({ links_closed_at: now });
+  await conn("sign_in_links").where({ user_id: userId, purpose: "friend" }).whereNull("used_at").andWhere("expires_at", ">", now).update({ expires_at: now });
+}
+
+export type LinkMadeForMe = { by: { id: number | null; name: string }; createdAt: string; usedAt: string | null };
+export type LinksMadeForMe = { open: boolean; links: LinkMadeForMe[] };
+
+const linksMadeFor = query<{ user: number }>((p, k) =>
+  k("sign_in_links")
+    .leftJoin("users as maker", "maker.id", "sign_in_links.created_by")
+    .where({ "sign_in_links.user_id": p("user"), "sign_in_links.purpose": "friend" })
+    .orderBy("sign_in_links.id", "desc")
+    .select("sign_in_links.created_at", "sign_in_links.used_at", "maker.id as maker_id", "maker.username", "maker.first_name", "maker.last_name"),
+);
+
+const linksState = query<{ user: number }>((p, k) =>
+  k("invited_accounts").join("users", "users.id", "invited_accounts.user_id").where("invited_accounts.user_id", p("user")).first("users.password_hash", "invited_accounts.links_closed_at"),
+);
+
+/** The settings page: who made sign-in links for the user and when, and whether they still can. */
+export async function linksMadeForMe(userId: number): Promise<LinksMadeForMe> {
+  const [rows, state] = await Promise.all([linksMadeFor.all({ user: userId }), linksState.first({ user: userId })]);
+  return {
+    open: relativeLinksOpen(state),
+    links: rows.map((r) => ({
+      by: {
+        id: r.maker_id == null ? null : Number(r.maker_id),
+        name: r.maker_id == null ? "Someone" : displayName({ username: String(r.username), first_name: r.first_name as string | null, last_name: r.last_name as string | null }),
+      },
+      createdAt: String(r.created_at),
+      usedAt: (r.used_at as string | null) ?? null,
+    })),
+  };
+}
+
+/**
+ * The relative turns off links made for them (for good; an emailed link still signs them in).
+ * `keepToken`: the session asking, which stays even if a link started it.
+ */
+export async function turnOffRelativeLinks(userId: number, keepToken: string | null = null): Promise<LinksMadeForMe> {
+  await writeTransaction((trx) => closeRelativeLinks(trx, userId, keepToken));
+  return linksMadeForMe(userId);
 }

@@ -83,11 +83,23 @@ export type NewUser = {
   is_demo?: boolean;
 };
 
-const usersWithEmailOrUsername = query<{ email: string; username: string }>((p, k) =>
+// An address an account was moved away from stays that account's while the change can be undone
+// (app/models/email-changes.server.ts): nobody else may take it meanwhile, or the undo could not
+// put it back.
+// `reserved` is 1 on such a row. Exported for joining by invitation, which must not take it either.
+export const usersWithEmailOrUsername = query<{ email: string; username: string; now: string }>((p, k) =>
   k("users")
     .where("email_normalized", p("email"))
     .orWhere("username_normalized", p("username"))
-    .select("id", "email_normalized", "username_normalized"),
+    .select("id", "email_normalized", "username_normalized", k.raw("0 as reserved"))
+    .unionAll((u) =>
+      u
+        .from("email_changes")
+        .where("old_email", p("email"))
+        .whereNull("used_at")
+        .andWhere("expires_at", ">", p("now"))
+        .select("user_id as id", "old_email as email_normalized", k.raw("'' as username_normalized"), k.raw("1 as reserved")),
+    ),
 );
 
 type Taken = { email_normalized: string; username_normalized: string; id?: number };
@@ -97,7 +109,7 @@ type Taken = { email_normalized: string; username_normalized: string; id?: numbe
  * (an account changing its own) do not count.
  */
 export async function takenErrors(email: string, username: string, exceptUserId?: number): Promise<FieldErrors | null> {
-  const rows = await usersWithEmailOrUsername.all<Taken>({ email: normalizeEmail(email), username: normalizeUsername(username) });
+  const rows = await usersWithEmailOrUsername.all<Taken>({ email: normalizeEmail(email), username: normalizeUsername(username), now: new Date().toISOString() });
   return conflictErrors(
     rows.filter((r) => r.id === undefined || Number(r.id) !== exceptUserId),
     normalizeEmail(email),
@@ -133,7 +145,7 @@ export async function createUser(input: NewUser, opts: { token?: unknown } = {})
   const content = () => [email, normalizeUsername(username), firstName, lastName];
   const once = await submissionOnce(SIGNUP_USER, "signup", opts.token, content, sameAccount);
   if (once.first) return { ok: true, user: once.first, replayed: true };
-  const taken = () => usersWithEmailOrUsername.all<Taken>({ email, username: normalizeUsername(username) });
+  const taken = () => usersWithEmailOrUsername.all<Taken>({ email, username: normalizeUsername(username), now: new Date().toISOString() });
   const errors = conflictErrors(await taken(), email, username);
   if (errors) {
     // the first submission of this sign-up may have committed since we looked

@@ -28,7 +28,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
   const then = linkThen(search.get("then"));
   const to = used.purpose === "reset" ? AFTER_RESET : then ? LINK_THEN[then] : used.invitation ? invitationPath(used.invitation) : "/my-kids-list";
-  return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user) } });
+  return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user, used.madeBy) } });
 }
 
 export default function LoginLinkPage({ loaderData }: Route.ComponentProps) {

@@ -11,9 +11,11 @@ import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSchemaF
 import { ExportLink } from "~/components/export-link";
 import { PasswordSchema, ProfileSchema } from "~/forms/account";
 import { config } from "~/lib/config.server";
+import { siteOrigin } from "~/lib/request.server";
 import { formatInstantDate } from "~/lib/dates";
 import { changePassword, getAccount, isFreshSignIn, updateProfile } from "~/models/account.server";
 import { endOtherSessions, endSessionByHandle, listSessions, sessionStartedAt } from "~/models/sessions.server";
+import { linksMadeForMe, turnOffRelativeLinks } from "~/models/sign-in-links.server";
 import { requireUser, sessionToken } from "~/web/auth.server";
 
 // /settings (docs/spec.md §2 "Settings"): the account's details, its password, its signed-in
@@ -22,9 +24,11 @@ import { requireUser, sessionToken } from "~/web/auth.server";
 
 const DONE: Record<string, string> = {
   profile: "Your details have been saved.",
-  password: "Your password has been saved.",
+  password: "Your password has been saved. Every other session has been signed out: log in there again with the new password.",
   session: "That session has been signed out.",
   others: "Every other session has been signed out.",
+  "links-off": "Sign-in links made for you are turned off. To sign in, use your password or a link sent to your email.",
+  "email-undone": "The email change is undone and every other session is signed out. Choose a new password now: the old one was removed.",
 };
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -38,7 +42,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     created: formatInstantDate(s.created_at, tz),
   }));
   const done = new URL(request.url).searchParams.get("done");
+  const linksForMe = await linksMadeForMe(user.id);
   return {
+    linksForMe: {
+      open: linksForMe.open,
+      links: linksForMe.links.map((l) => ({ by: l.by.name, created: formatInstantDate(l.createdAt, tz), used: l.usedAt ? formatInstantDate(l.usedAt, tz) : null })),
+    },
     account: {
       first_name: account.first_name ?? "",
       last_name: account.last_name ?? "",
@@ -86,15 +95,20 @@ export async function action({ request }: Route.ActionArgs) {
 
   switch (fields.intent) {
     case "profile":
-      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value));
+      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value, siteOrigin(request)));
     case "password":
-      return submit("password", form, PasswordSchema, async (value) =>
-        changePassword(user.id, value, { signedInAt: await sessionStartedAt(await sessionToken(request)) }),
-      );
+      return submit("password", form, PasswordSchema, async (value) => {
+        const token = await sessionToken(request);
+        return changePassword(user.id, value, { signedInAt: await sessionStartedAt(token), keepToken: token });
+      });
     case "end-session": {
       const ended = await endSessionByHandle(user.id, fields.session ?? "");
       if (!ended.ok) return data<ActionData>({ intent: "session", error: "That session has already ended. The list below is up to date." }, { status: 404 });
       return redirect("/settings?done=session", 303);
+    }
+    case "links-off": {
+      await turnOffRelativeLinks(user.id, await sessionToken(request));
+      return redirect("/settings?done=links-off", 303);
     }
     case "end-others": {
       await endOtherSessions(user.id, await sessionToken(request));
@@ -178,6 +192,43 @@ function PasswordForm({
   );
 }
 
+/** Sign-in links a parent made for this account (docs/decisions/0039-account-safety.md): who, when, and the way to stop them. */
+function LinksForMe({ linksForMe }: { linksForMe: Route.ComponentProps["loaderData"]["linksForMe"] }) {
+  if (!linksForMe.open && !linksForMe.links.length) return null;
+  return (
+    <section aria-labelledby="links-heading" className="settings-section">
+      <h2 id="links-heading">Sign-in links made for you</h2>
+      <p>
+        The person who invited you can make a link that signs in to your account, for as long as you have no password and have not
+        used a link from your email.
+        {linksForMe.open ? null : " That is over: nobody can make such links for you any more, and the ones made before no longer work."}
+      </p>
+      {linksForMe.links.length ? (
+        <ul className="session-list">
+          {linksForMe.links.map((l, i) => (
+            <li key={i} className="card session">
+              <p className="session__dates">
+                {l.by} made a link on {l.created}
+                {l.used ? ` · used ${l.used}` : " · not used"}
+              </p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>Nobody has made one yet.</p>
+      )}
+      {linksForMe.open ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="links-off" />
+          <button type="submit" className="button button--secondary">
+            Turn off sign-in links made for me
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
 export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { account, sessions, done } = loaderData;
   const result = (intent: "profile" | "password") =>
@@ -243,6 +294,8 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </Form>
         ) : null}
       </section>
+
+      <LinksForMe linksForMe={loaderData.linksForMe} />
 
       <section aria-labelledby="data-heading" className="settings-section">
         <h2 id="data-heading">Your data</h2>

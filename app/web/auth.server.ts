@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { config } from "~/lib/config.server";
 import { clientAddressContext } from "~/lib/context";
 import { dummyHash, hasPassword, verifyPassword } from "~/lib/password.server";
-import { addressNetwork, blockedFor, count, hit, reset } from "~/lib/rate-limit.server";
+import { addressNetwork, blockedFor, hit } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
 import { LoginSchema } from "~/forms/auth";
@@ -93,9 +93,12 @@ export async function anonymousPageLoader({ request }: { request: Request }): Pr
   return null;
 }
 
-/** Set-Cookie header value starting a new session for `user`. */
-export async function startSession(request: Request, user: Pick<User, "id">): Promise<string> {
-  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"));
+/**
+ * Set-Cookie header value starting a new session for `user`. `linkBy`: the parent whose sign-in
+ * link for a relative this is (app/models/sessions.server.ts).
+ */
+export async function startSession(request: Request, user: Pick<User, "id">, linkBy?: number | null): Promise<string> {
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), linkBy);
   return cookie().serialize(token, { expires, secure: isHttps(request) });
 }
 
@@ -149,25 +152,30 @@ function tooMany(ms: number): LoginError {
   return new LoginError(429, { email: [`Too many attempts. Try again in ${minutesText(ms)}.`] }, ms);
 }
 
-/** The counters of log-in failures (app/lib/rate-limit.server.ts; docs/decisions/0018-*). */
+/** The answer while an account is locked: the same for every address, with the way in that still works. */
+export const ACCOUNT_LOCKED_HINT = "Or log in with a sign-in link sent to your email.";
+
+function accountLocked(ms: number): LoginError {
+  return new LoginError(429, { email: [`Too many attempts. Try again in ${minutesText(ms)}. ${ACCOUNT_LOCKED_HINT}`] }, ms);
+}
+
+/** The counters of log-in failures (app/lib/rate-limit.server.ts; docs/decisions/0039-*). */
 export function loginLimitKeys(email: string, address: string) {
-  const account = normalizeEmail(email);
   return {
     /** failures through the account, from anywhere */
-    account: `login:account:${account}`,
-    /** failures from the address, through any account */
-    address: `login:address:${address}`,
-    /** failures through the account from this address */
-    pair: `login:pair:${account}|${address}`,
+    account: `login:account:${normalizeEmail(email)}`,
+    /** failures from the address (an IPv6 client: its /64), through any account */
+    address: `login:address:${addressNetwork(address)}`,
   };
 }
 
 /**
  * The one credential check, used by the log-in page (through remix-auth) and POST /api/auth/login.
  * Unknown email and wrong password answer alike and take alike long. Limits, counted in the
- * database so every process shares them: an address with too many failures (any account) is
- * refused; an account with too many failures is locked only for the addresses that failed through
- * it, so its owner still logs in from elsewhere (OWASP; docs/decisions/0018-*).
+ * database so every process shares them: an address (an IPv6 /64) with too many failures over any
+ * accounts is refused; an account with too many failures from any addresses is refused to every
+ * address until its window ends, so rotating addresses buys no more guesses; its owner still gets
+ * in by an emailed sign-in link (docs/decisions/0039-account-safety.md).
  */
 export async function checkCredentials(email: string, password: string, address: string): Promise<User> {
   const cfg = config();
@@ -176,7 +184,7 @@ export async function checkCredentials(email: string, password: string, address:
   const addressWait = await blockedFor(keys.address, cfg.loginMaxFailuresPerAddress);
   if (addressWait > 0) throw tooMany(addressWait);
   const accountWait = await blockedFor(keys.account, cfg.loginMaxFailuresPerAccount);
-  if (accountWait > 0 && (await count(keys.pair)) > 0) throw tooMany(accountWait);
+  if (accountWait > 0) throw accountLocked(accountWait);
 
   const found = await getUserWithPasswordByEmail(email);
   // an account without a password (password_hash "") never logs in with one; it takes as long
@@ -185,11 +193,8 @@ export async function checkCredentials(email: string, password: string, address:
   if (!found || !ok || (found.is_demo && !cfg.demo)) {
     await hit(keys.account, { max: cfg.loginMaxFailuresPerAccount, windowMs });
     await hit(keys.address, { max: cfg.loginMaxFailuresPerAddress, windowMs });
-    await hit(keys.pair, { max: cfg.loginMaxFailuresPerAccount, windowMs });
     throw new LoginError(401, { email: [INVALID_LOGIN] });
   }
-  // the account's count stays: a success elsewhere must not reopen it to the addresses that failed
-  if ((await count(keys.pair)) > 0) await reset(keys.pair);
   const { password_hash: _hash, ...user } = found;
   return user;
 }

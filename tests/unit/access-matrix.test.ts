@@ -237,6 +237,11 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "GET (forged link)", query: "?u=1&s=forged", expect: all(200, 200) },
     { label: "POST (forged link)", method: "POST", query: "?u=1&s=forged", body: () => ({ form: {} }), expect: all(200, 200) },
   ],
+  // the undo link of an email change decides, not a session: an unknown one is a clear page
+  "routes/email-undo.tsx": [
+    { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
+    { label: "POST (unknown token)", method: "POST", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(409, 409) },
+  ],
   "routes/kid-co-parents.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
     { label: "POST (no intent)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
@@ -326,6 +331,10 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "PUT (wrong current password)", method: "PUT", body: () => ({ json: { current_password: "nope12", password: "secret2", confirmPassword: "secret2" } }), expect: all(401, 400) },
   ],
   "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current-sign-in-links.ts": [
+    { label: "GET", expect: all(401, 200) },
+    { label: "DELETE", method: "DELETE", expect: all(401, 200) },
+  ],
   "routes/api/users-current-sessions-id.ts": [
     {
       // the owner's session: only the owner may end it; to anyone else it does not exist

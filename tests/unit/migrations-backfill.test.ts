@@ -53,6 +53,43 @@ describe("migrating a database that already has moments", () => {
   });
 });
 
+describe("migrating a database that already has relatives who joined by invitation", () => {
+  // db/migrations/20261204140100_account_safety.mjs (docs/decisions/0039-account-safety.md): an
+  // account without a password was made by the first invitation it answered; one that has used an
+  // emailed link is closed to links made for it.
+  const ACCOUNT_SAFETY = "20261204140100_account_safety.mjs";
+  it("records which parent's invitation made each password-less account, closed where an emailed link was used", async () => {
+    const knex = database.knex();
+    await knex.migrate.latest();
+    await knex.migrate.down({ name: ACCOUNT_SAFETY });
+    const at = (n: number) => `2025-01-0${n}T00:00:00.000Z`;
+    const user = async (name: string, password_hash: string) =>
+      idOf(await knex("users").insert({ username: name, username_normalized: name, email: `${name}@example.com`, email_normalized: `${name}@example.com`, password_hash, created_at: at(1) }).returning("id"));
+    const parent = await user("bf-parent", "x");
+    const otherParent = await user("bf-parent2", "x");
+    const [oma, opa, aunt, cousin] = [await user("bf-oma", ""), await user("bf-opa", ""), await user("bf-aunt", "x"), await user("bf-cousin", "")];
+    let n = 0;
+    const answered = async (inviter: number, by: number, day: number) => {
+      n += 1;
+      await knex("invitations").insert({ inviter_id: inviter, token_hash: `bf${n}`.padEnd(64, "0"), created_at: at(day), expires_at: at(9), accepted_at: at(day), accepted_by: by });
+    };
+    await answered(parent, oma, 2);
+    await answered(parent, opa, 2);
+    await answered(parent, aunt, 2);
+    await answered(otherParent, cousin, 2); // made by the other parent's invitation…
+    await answered(parent, cousin, 3); // …and accepted this one later
+    await knex("sign_in_links").insert({ user_id: opa, token_hash: "bf-link".padEnd(64, "0"), purpose: "sign-in", created_at: at(3), expires_at: at(4), used_at: at(3) });
+
+    await knex.migrate.latest();
+    const rows = await knex("invited_accounts").whereIn("user_id", [oma, opa, aunt, cousin]).orderBy("user_id").select("user_id", "inviter_id", "links_closed_at");
+    expect(rows.map((r) => [Number(r.user_id), Number(r.inviter_id), r.links_closed_at === null ? "open" : "closed"])).toEqual([
+      [oma, parent, "open"],
+      [opa, parent, "closed"],
+      [cousin, otherParent, "open"],
+    ]);
+  });
+});
+
 describe("rolling back", () => {
   // Every migration's down() runs on both engines: a column's check constraint goes with the column
   // (SQLite rebuilds the table without it, PostgreSQL drops it with the column), so down() drops

@@ -4,13 +4,17 @@ import { apiRefusal } from "~/api/refusal.server";
 import { readAccountBody } from "~/api/account.server";
 import { PasswordSchema } from "~/forms/account";
 import { changePassword } from "~/models/account.server";
+import { sessionToken } from "~/web/auth.server";
 
-// PUT /api/users/current/password: change (current_password) or set the caller's password.
+// PUT /api/users/current/password: change (current_password) or set the caller's password; every
+// other session of the account ends (the caller's stays).
 const route = apiRoute({
   PUT: async ({ request }, user) => {
     const input = await readAccountBody(request, PasswordSchema, ["current_password", "password", "confirmPassword"]);
-    const saved = await changePassword(user.id, input);
-    return saved.ok ? json({ message: "Your password is saved" }) : apiRefusal(saved);
+    const saved = await changePassword(user.id, input, { keepToken: await sessionToken(request) });
+    return saved.ok
+      ? json({ message: "Your password is saved. Every other session is signed out.", other_sessions_ended: saved.endedSessions })
+      : apiRefusal(saved);
   },
 });
 

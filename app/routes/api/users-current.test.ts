@@ -65,7 +65,7 @@ describe("PUT /api/users/current/password", () => {
     expect(await res.json()).toEqual({ errors: { confirmPassword: ["Confirm Password field must be the same as the Password field."] } });
     res = await put({ current_password: "secret1", password: "better1", confirmPassword: "better1" });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ message: "Your password is saved" });
+    expect(await res.json()).toEqual({ message: "Your password is saved. Every other session is signed out.", other_sessions_ended: 0 });
   });
 });
 

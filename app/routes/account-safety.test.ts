@@ -1,0 +1,295 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import * as settings from "./settings";
+import * as loginEmail from "./login-email";
+import * as loginLink from "./login-link";
+import * as emailUndo from "./email-undo";
+import * as apiAccount from "./api/users-current";
+import * as apiPassword from "./api/users-current-password";
+import * as apiLinksForMe from "./api/users-current-sign-in-links";
+import { db } from "~/lib/db.server";
+import { resetLimits } from "~/lib/limits.server";
+import { getUser } from "~/web/auth.server";
+import { getAccount } from "~/models/account.server";
+import { createInvitation, acceptInvitation, joinByInvitation, listInvitations } from "~/models/invitations.server";
+import { createFriendSignInLink, useSignInLink } from "~/models/sign-in-links.server";
+import { getUserWithPasswordByEmail, signUp } from "~/models/users.server";
+import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+
+// Account safety (docs/decisions/0039-account-safety.md): a new password ends the other sessions,
+// an email change can be undone from the old address, and a parent's sign-in links for a relative
+// stop the moment the relative secures the account. Pages as a browser without JavaScript posts
+// them, the API as a client calls it; mail read from the real queue.
+
+type Answer = { data?: { intent?: string; result?: { error?: Record<string, string[]> }; error?: string }; init?: { status?: number } };
+
+async function call(run: () => Promise<unknown>): Promise<Answer | Response> {
+  try {
+    return (await run()) as Answer | Response;
+  } catch (thrown) {
+    return thrown as Response;
+  }
+}
+
+const post = (mod: { action: (a: never) => Promise<unknown> }, path: string, form: Record<string, string>, cookie?: string, params: Record<string, string> = {}) =>
+  call(() => mod.action(args(req(path, { cookie, form }), params)));
+
+const signedIn = async (cookie: string) => (await getUser(req("/", { cookie }))) !== null;
+const cookieOf = (res: Response) => res.headers.get("Set-Cookie")!.split(";")[0]!;
+const lastMailTo = (to: string) => db()("mail_messages").where("to_address", to).orderBy("id", "desc").first();
+const linkIn = (text: string, path: string) => new RegExp(`https?://[^/\\s]+(${path}/([A-Za-z0-9_-]{43}))`).exec(text);
+
+beforeEach(() => resetLimits());
+
+describe("a new password ends every other session", () => {
+  it("on the settings page: the other devices are signed out, this one stays, and the page says so", async () => {
+    const u = await makeUser();
+    const here = await cookieFor(u);
+    const elsewhere = await cookieFor(u);
+    const res = (await post(settings, "/settings", { intent: "password", current_password: "secret1", password: "better1", confirmPassword: "better1" }, here)) as Response;
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe("/settings?done=password");
+    expect(await signedIn(elsewhere)).toBe(false);
+    expect(await signedIn(here)).toBe(true);
+    const page = await settings.loader(args(req("/settings?done=password", { cookie: here })));
+    expect(page.done).toBe("Your password has been saved. Every other session has been signed out: log in there again with the new password.");
+    expect(page.sessions.map((s) => s.current)).toEqual([true]);
+  });
+
+  it("after 'Forgot your password?': the emailed link signs in, the new password ends every other session", async () => {
+    const u = await makeUser();
+    const thief = await cookieFor(u);
+    const asked = (await post(loginEmail, "/login/email", { email: u.email, reset: "1" })) as Response;
+    expect(asked.headers.get("Location")).toBe("/login/email?sent=1&reset=1");
+    const [, path, token] = linkIn((await lastMailTo(u.email)).text_body, "/login/link")!;
+    const used = (await post(loginLink, path!, {}, undefined, { token: token! })) as Response;
+    expect(used.headers.get("Location")).toBe("/settings#password");
+    const fresh = cookieOf(used);
+    const res = (await post(settings, "/settings", { intent: "password", password: "better1", confirmPassword: "better1" }, fresh)) as Response;
+    expect(res.headers.get("Location")).toBe("/settings?done=password");
+    expect(await signedIn(thief)).toBe(false);
+    expect(await signedIn(fresh)).toBe(true);
+  });
+
+  it("PUT /api/users/current/password ends every other session and says how many", async () => {
+    const u = await makeUser();
+    const here = await cookieFor(u);
+    const elsewhere = [await cookieFor(u), await cookieFor(u)];
+    const res = await apiPassword.action(args(req("/api/users/current/password", { method: "PUT", cookie: here, json: { current_password: "secret1", password: "better1", confirmPassword: "better1" } })));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Your password is saved. Every other session is signed out.", other_sessions_ended: 2 });
+    for (const cookie of elsewhere) expect(await signedIn(cookie)).toBe(false);
+    expect(await signedIn(here)).toBe(true);
+  });
+});
+
+describe("an email change can be undone from the old address", () => {
+  it("the old address gets a notice with a link (7 days) that puts it back, removes the password and signs out everywhere", async () => {
+    const u = await makeUser();
+    const oldEmail = u.email;
+    const owner = await cookieFor(u);
+    const taker = await cookieFor(u);
+    // whoever has a session (and the password) moves the account to their address and sets their password
+    const moved = (await post(
+      settings,
+      "/settings",
+      { intent: "profile", username: u.username, email: `taker${u.id}@example.com`, first_name: u.first_name ?? "", last_name: u.last_name ?? "", current_password: "secret1" },
+      taker,
+    )) as Response;
+    expect(moved.headers.get("Location")).toBe("/settings?done=profile");
+    await post(settings, "/settings", { intent: "password", current_password: "secret1", password: "taken12", confirmPassword: "taken12" }, taker);
+    expect(await signedIn(taker)).toBe(true);
+
+    const notice = await lastMailTo(oldEmail);
+    expect(notice).toMatchObject({ kind: "email-changed", subject: "Your Sweet Moments email address was changed" });
+    expect(notice.text_body).toContain(`changed from ${oldEmail} to taker${u.id}@example.com`);
+    const [, path, token] = linkIn(notice.text_body, "/email/undo")!;
+    const row = await db()("email_changes").where("user_id", u.id).first();
+    expect(Date.parse(row.expires_at) - Date.parse(row.created_at)).toBeGreaterThanOrEqual(7 * 24 * 60 * 60_000);
+    expect(JSON.stringify(row)).not.toContain(token);
+
+    // opening the link (a mail scanner, a preview) changes nothing
+    expect(await emailUndo.loader(args(req(path!), { token: token! }))).toEqual({ state: "valid", oldEmail });
+    expect((await getAccount(u.id))!.email).toBe(`taker${u.id}@example.com`);
+
+    const undone = (await post(emailUndo, path!, {}, undefined, { token: token! })) as Response;
+    expect(undone.status).toBe(303);
+    expect(undone.headers.get("Location")).toBe("/settings?done=email-undone#password");
+    const account = await getAccount(u.id);
+    expect(account).toMatchObject({ email: oldEmail, has_password: false });
+    expect(await signedIn(taker)).toBe(false);
+    expect(await signedIn(owner)).toBe(false);
+    // the one who clicked is signed in, to choose a new password
+    const back = cookieOf(undone);
+    expect(await signedIn(back)).toBe(true);
+    const page = await settings.loader(args(req("/settings?done=email-undone", { cookie: back })));
+    expect(page.done).toContain("The email change is undone");
+    expect(page.account).toMatchObject({ email: oldEmail, has_password: false });
+    expect((await getUserWithPasswordByEmail(oldEmail))!.password_hash).toBe("");
+
+    // once only
+    const again = (await post(emailUndo, path!, {}, undefined, { token: token! })) as Answer;
+    expect(again.init?.status).toBe(409);
+    expect(await emailUndo.loader(args(req(path!), { token: token! }))).toEqual({ state: "used", oldEmail: null });
+  });
+
+  it("PUT /api/users/current sends the same notice; undoing retires the undo link of a later change", async () => {
+    const u = await makeUser();
+    const cookie = await cookieFor(u);
+    const put = (email: string, current_password?: string) =>
+      apiAccount.action(args(req("/api/users/current", { method: "PUT", cookie, json: { username: u.username, email, first_name: u.first_name, last_name: u.last_name, current_password } })));
+    expect((await put(`second${u.id}@example.com`, "secret1")).status).toBe(200);
+    expect((await put(`third${u.id}@example.com`, "secret1")).status).toBe(200);
+    const first = linkIn((await lastMailTo(u.email)).text_body, "/email/undo")!;
+    const second = linkIn((await lastMailTo(`second${u.id}@example.com`)).text_body, "/email/undo")!;
+    expect(((await post(emailUndo, first[1]!, {}, undefined, { token: first[2]! })) as Response).status).toBe(303);
+    expect((await getAccount(u.id))!.email).toBe(u.email);
+    // the address the account was moved to in between cannot take it back
+    expect(((await post(emailUndo, second[1]!, {}, undefined, { token: second[2]! })) as Answer).init?.status).toBe(409);
+    expect((await getAccount(u.id))!.email).toBe(u.email);
+  });
+});
+
+describe("the old address stays the account's while the change can be undone", () => {
+  it("a sign-up, another account's change or an invitation answered with it cannot take it, so the undo can still put it back", async () => {
+    const u = await makeUser();
+    const other = await makeUser();
+    const cookie = await cookieFor(u);
+    const res = await apiAccount.action(
+      args(req("/api/users/current", { method: "PUT", cookie, json: { username: u.username, email: `away${u.id}@example.com`, first_name: u.first_name, last_name: u.last_name, current_password: "secret1" } })),
+    );
+    expect(res.status).toBe(200);
+    expect(await signUp({ email: u.email, username: `squat${u.id}`, password: "secret1" })).toMatchObject({
+      ok: false,
+      fieldErrors: { email: ["Email address is already in use."] },
+    });
+    const otherCookie = await cookieFor(other);
+    const moved = await apiAccount.action(
+      args(req("/api/users/current", { method: "PUT", cookie: otherCookie, json: { username: other.username, email: u.email, first_name: other.first_name, last_name: other.last_name, current_password: "secret1" } })),
+    );
+    expect(moved.status).toBe(400);
+    expect(await moved.json()).toEqual({ errors: { email: ["Email address is already in use."] } });
+    // nor can a stranger's invitation be answered with it: no account is made, nothing is mailed
+    const stranger = await makeUser();
+    const invite = await createInvitation(stranger, {}, "https://moments.test");
+    if (!invite.ok) throw new Error("refused");
+    const mailsBefore = Number((await db()("mail_messages").where("to_address", u.email).count({ n: "*" }).first())!.n);
+    expect(await joinByInvitation(invite.url.split("/").pop(), { name: "Squat Ter", email: u.email }, "https://moments.test", { address: "192.0.2.9" })).toEqual({
+      ok: true,
+      outcome: "check-email",
+    });
+    expect(await db()("users").where("email_normalized", u.email).first()).toBeUndefined();
+    expect(Number((await db()("mail_messages").where("to_address", u.email).count({ n: "*" }).first())!.n)).toBe(mailsBefore);
+    const [, path, token] = linkIn((await lastMailTo(u.email)).text_body, "/email/undo")!;
+    expect(((await post(emailUndo, path!, {}, undefined, { token: token! })) as Response).status).toBe(303);
+    expect((await getAccount(u.id))!.email).toBe(u.email);
+  });
+});
+
+/** A parent, and a relative whose account the parent's invitation made (no password). */
+async function invitedRelative(tag: string) {
+  const parent = await makeUser({ first_name: "Maria", last_name: "Lopez" });
+  const made = await createInvitation(parent, {}, "https://moments.test");
+  if (!made.ok) throw new Error("refused");
+  const joined = await joinByInvitation(made.url.split("/").pop(), { name: "Opa Hans", email: `opa-${tag}@example.com` }, "https://moments.test", { address: "192.0.2.1" });
+  if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
+  return { parent, relative: joined.user };
+}
+
+const friendLink = async (parentId: number, relativeId: number) => {
+  const link = await createFriendSignInLink(parentId, relativeId, "https://moments.test");
+  if (!link.ok) throw new Error(`refused: ${link.kind}`);
+  return link.url.split("/").pop()!;
+};
+
+describe("a parent's sign-in links for a relative never outlive the relative's own way in", () => {
+  it("a link made before the relative set a password signs no one in after it, and no new one can be made", async () => {
+    const { parent, relative } = await invitedRelative("pw");
+    const early = await friendLink(parent.id, relative.id);
+    expect((await listInvitations(parent.id))[0]!.friend).toMatchObject({ canMakeLink: true });
+    const cookie = await cookieFor(relative);
+    const set = (await post(settings, "/settings", { intent: "password", password: "mine123", confirmPassword: "mine123" }, cookie)) as Response;
+    expect(set.headers.get("Location")).toBe("/settings?done=password");
+    expect(await useSignInLink(early)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({ ok: false, kind: "forbidden" });
+    expect((await listInvitations(parent.id))[0]!.friend).toMatchObject({ canMakeLink: false });
+  });
+
+  it("a relative who signed in by a link from their own email is no longer the parent's to sign in as", async () => {
+    const { parent, relative } = await invitedRelative("mail");
+    const early = await friendLink(parent.id, relative.id);
+    await post(loginEmail, "/login/email", { email: relative.email });
+    const [, , token] = linkIn((await lastMailTo(relative.email)).text_body, "/login/link")!;
+    expect(await useSignInLink(token)).toMatchObject({ ok: true, user: { id: relative.id } });
+    expect(await useSignInLink(early)).toMatchObject({ ok: false });
+    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({ ok: false, kind: "forbidden" });
+  });
+
+  it("an existing account that accepted the parent's invitation was not made by it: no links for it", async () => {
+    const parent = await makeUser();
+    const cousin = await makeUser();
+    await db()("users").where("id", cousin.id).update({ password_hash: "" });
+    const made = await createInvitation(parent, {}, "https://moments.test");
+    if (!made.ok) throw new Error("refused");
+    expect(await acceptInvitation(cousin.id, made.url.split("/").pop())).toMatchObject({ ok: true });
+    expect(await createFriendSignInLink(parent.id, cousin.id, "https://moments.test")).toMatchObject({ ok: false, kind: "not-found" });
+  });
+
+  it("the relative's settings page lists who made links and when, and turns them off (the older links stop too)", async () => {
+    const { parent, relative } = await invitedRelative("list");
+    const used = await friendLink(parent.id, relative.id);
+    expect(await useSignInLink(used)).toMatchObject({ ok: true, purpose: "friend" });
+    const unused = await friendLink(parent.id, relative.id);
+    const cookie = await cookieFor(relative);
+    const page = await settings.loader(args(req("/settings", { cookie })));
+    expect(page.linksForMe.open).toBe(true);
+    expect(page.linksForMe.links).toEqual([
+      { by: "Maria Lopez", created: expect.any(String), used: null },
+      { by: "Maria Lopez", created: expect.any(String), used: expect.any(String) },
+    ]);
+    const off = (await post(settings, "/settings", { intent: "links-off" }, cookie)) as Response;
+    expect(off.headers.get("Location")).toBe("/settings?done=links-off");
+    expect(await useSignInLink(unused)).toMatchObject({ ok: false });
+    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({ ok: false, kind: "forbidden" });
+    expect((await settings.loader(args(req("/settings", { cookie })))).linksForMe.open).toBe(false);
+  });
+
+  it("whoever a parent's link signed in is signed out when the relative secures the account; the relative's own session stays", async () => {
+    const { parent, relative } = await invitedRelative("sessions");
+    const signInAs = async () => {
+      const token = await friendLink(parent.id, relative.id);
+      const used = (await post(loginLink, `/login/link/${token}`, {}, undefined, { token })) as Response;
+      expect(used.headers.get("Location")).toBe("/my-kids-list");
+      return cookieOf(used);
+    };
+    // turning links off, from a session a link started: that one stays, the others end
+    const impostor = await signInAs();
+    const relativesOwn = await signInAs();
+    const off = (await post(settings, "/settings", { intent: "links-off" }, relativesOwn)) as Response;
+    expect(off.headers.get("Location")).toBe("/settings?done=links-off");
+    expect(await signedIn(impostor)).toBe(false);
+    expect(await signedIn(relativesOwn)).toBe(true);
+
+    // setting a password from a session a link started: the same
+    const other = await invitedRelative("sessions-pw");
+    const token1 = await friendLink(other.parent.id, other.relative.id);
+    const token2 = await friendLink(other.parent.id, other.relative.id);
+    const first = cookieOf((await post(loginLink, `/login/link/${token1}`, {}, undefined, { token: token1 })) as Response);
+    const second = cookieOf((await post(loginLink, `/login/link/${token2}`, {}, undefined, { token: token2 })) as Response);
+    const set = (await post(settings, "/settings", { intent: "password", password: "mine123", confirmPassword: "mine123" }, second)) as Response;
+    expect(set.headers.get("Location")).toBe("/settings?done=password");
+    expect(await signedIn(first)).toBe(false);
+    expect(await signedIn(second)).toBe(true);
+  });
+
+  it("GET and DELETE /api/users/current/sign-in-links: the same list, and the same way to turn them off", async () => {
+    const { parent, relative } = await invitedRelative("api");
+    const unused = await friendLink(parent.id, relative.id);
+    const cookie = await cookieFor(relative);
+    const listed = await apiLinksForMe.loader(args(req("/api/users/current/sign-in-links", { cookie })));
+    expect(await listed.json()).toEqual({ open: true, links: [{ made_by: { id: parent.id, name: "Maria Lopez" }, created_at: expect.any(String), used_at: null }] });
+    const off = await apiLinksForMe.action(args(req("/api/users/current/sign-in-links", { method: "DELETE", cookie })));
+    expect(off.status).toBe(200);
+    expect(await off.json()).toMatchObject({ open: false });
+    expect(await useSignInLink(unused)).toMatchObject({ ok: false });
+  });
+});
