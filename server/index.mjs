@@ -11,7 +11,7 @@ import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { env } from "./env.mjs";
+import { env, noteListeningPort, siteHostNames, siteOrigin } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 import { createApiFastPath } from "./api-fast-path.mjs";
 import { clientAddress } from "./client-address.mjs";
@@ -172,10 +172,10 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);
   const jobs = startJobTimer(entry);
-  // The mail sender and the digest scheduler (docs/decisions/0025-mail-queue.md, 0027): every
-  // process runs them, cluster workers included; their claims in the database are atomic.
+  // The mail sender (docs/decisions/0025-mail-queue.md): every process runs it, cluster workers
+  // included; its claims in the database are atomic. The digest scheduler starts once the port is
+  // known (its links are on the site's address).
   const mailSender = entry.startMailSender();
-  const digests = entry.startDigestScheduler();
 
   const handle = createRequestHandler(build, "production");
   const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
@@ -188,13 +188,17 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   // any middleware); a request refused here reaches the app as a bodiless GET of the same path
   // carrying the rejection, and the root middleware answers it in the route's envelope with the
   // security headers. docs/decisions/0019-request-hardening.md.
+  // The names requests may be addressed to and the site's origin (docs/decisions/0038-the-site-
+  // address.md); without ORIGIN the origin has the port, known once listening (below).
+  /** @type {import("./incoming.mjs").Site} */
+  let site = { hostNames: siteHostNames(config), configuredOrigin: config.origin, siteOrigin: siteOrigin(config) };
   const server = http.createServer({ requireHostHeader: false }, async (req, res) => {
     const started = config.logRequests ? process.hrtime.bigint() : 0n;
     const state = entry.newRequestState();
     /** @type {import("./request-body.mjs").LimitedBody | null} */
     let body = null;
     try {
-      const { url, rejection } = inspectRequest(req, config.origin);
+      const { url, rejection } = inspectRequest(req, site);
       state.rejection = rejection;
       if (!rejection && (await answerHealth(req, res, url.pathname, entry))) return;
       const staticPath = rejection ? null : decodeOrNull(url.pathname);
@@ -306,6 +310,10 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   await new Promise((resolve) => server.listen(port, host, () => resolve(undefined)));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
+  noteListeningPort(actualPort);
+  entry.noteListeningPort(actualPort); // the app's own copy of server/env.mjs, bundled in the build
+  site = { ...site, hostNames: siteHostNames(config), siteOrigin: siteOrigin(config) };
+  const digests = entry.startDigestScheduler();
   if (!quiet) {
     // this process's own port first (several servers behind one ORIGIN each say where they listen)
     const publicUrl = config.origin ? ` (public URL ${config.origin})` : "";

@@ -1,6 +1,4 @@
-import { Readable } from "node:stream";
 import sharp from "sharp";
-import yauzl from "yauzl";
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
@@ -8,39 +6,12 @@ import { photoStore, type PhotoStore } from "~/images/photo-store.server";
 import { withNewImage } from "~/images/storage.server";
 import { readStored } from "~/images/test-fixtures.server";
 import { makeUser } from "../../tests/helpers";
+import { collect, unzip } from "../../tests/zip";
 import { insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "../../tests/unit/friends-fixtures";
 import { exportZip } from "./export-zip.server";
 import { safeName } from "./export.server";
 
 // docs/spec.md §2 "Your data": the export's ZIP.
-
-async function collect(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Every entry of a ZIP: name → bytes. */
-function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err || !file) return reject(err);
-      const out = new Map<string, Buffer>();
-      file.on("entry", (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          collect(stream as Readable).then((b) => {
-            out.set(entry.fileName, b);
-            file.readEntry();
-          }, reject);
-        });
-      });
-      file.on("end", () => resolve(out));
-      file.on("error", reject);
-      file.readEntry();
-    });
-  });
-}
 
 async function noisyPhoto(kind: "kid" | "log", ownerId: number, seed: number) {
   const bytes = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 100 + seed, sigma: 60 } } })

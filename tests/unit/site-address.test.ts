@@ -1,0 +1,194 @@
+// The site's address against the real server (server/index.mjs
+// on a fresh build, on this test file's database), over raw sockets so the Host and every other
+// header are exactly what a client chose (docs/decisions/0038-the-site-address.md):
+// - a Host the site does not answer for gets a 400 page naming ALLOWED_HOSTS, and nothing is mailed;
+// - no mail, redirect, export or API answer carries a host from a request header, even for a
+//   request addressed to an allowed alias with forged forwarding headers.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../app/lib/db.server";
+import { saveEmailPreferences } from "../../app/models/email-preferences.server";
+import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../smtp-server";
+import { cookieFor, makeUser } from "../helpers";
+import { insertFriendship, insertKid, insertMoment } from "./friends-fixtures";
+import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { rawRequest, type RawResponse } from "./support/raw-http";
+import { unzip } from "../zip";
+
+let buildDir: string;
+let smtp: TestSmtp;
+/** ALLOWED_HOSTS with an alias, behind one trusted proxy, mail over SMTP, digests looked for every second. */
+let site: BuiltServer;
+/** No ALLOWED_HOSTS. */
+let strict: BuiltServer;
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  buildDir = buildApp();
+  [site, strict] = await Promise.all([
+    startBuiltServer(buildDir, { SMTP_URL: smtp.url, ALLOWED_HOSTS: "127.0.0.1,alias.example", TRUST_PROXY: "1", DIGEST_CHECK_SECONDS: "1" }),
+    startBuiltServer(buildDir),
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all([site?.stop(), strict?.stop()]);
+  await smtp?.close();
+  if (buildDir) removeBuild(buildDir);
+});
+
+/** The site's address without ORIGIN: the one the server prints at start. */
+const siteOrigin = () => `http://localhost:${site.port}`;
+
+type Send = {
+  method?: string;
+  /** Origin-form ("/x") or absolute-form ("http://other.example/x"). */
+  target: string;
+  host: string;
+  cookie?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: [string, string][];
+};
+
+function send(server: BuiltServer, s: Send): Promise<RawResponse> {
+  const headers: [string, string][] = [["Host", s.host]];
+  if (s.cookie) headers.push(["Cookie", s.cookie]);
+  let body: Buffer | null = null;
+  if (s.json !== undefined) {
+    body = Buffer.from(JSON.stringify(s.json));
+    headers.push(["Content-Type", "application/json"]);
+  } else if (s.form) {
+    body = Buffer.from(new URLSearchParams(s.form).toString());
+    headers.push(["Content-Type", "application/x-www-form-urlencoded"]);
+  }
+  if (body) headers.push(["Content-Length", String(body.length)]);
+  headers.push(...(s.headers ?? []));
+  return rawRequest(server.port, {
+    method: s.method ?? (body ? "POST" : "GET"),
+    target: s.target,
+    headers,
+    body: body ? { kind: "bytes", data: body } : { kind: "none" },
+  });
+}
+
+/** Resolves with the messages to `address` once there are `count` of them. */
+async function mailTo(address: string, count = 1): Promise<ReceivedMail[]> {
+  for (;;) {
+    const found = smtp.received.filter((m) => m.envelopeTo.includes(address));
+    if (found.length >= count) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const rowsTo = async (address: string) => Number((await db()("mail_messages").where("to_address", address).count({ n: "*" }).first())!.n);
+
+describe("the site's names", { timeout: 120_000 }, () => {
+  it("a Host the site does not answer for gets a 400 naming ALLOWED_HOSTS, and no sign-in link is mailed; the health checks answer any Host", async () => {
+    const victim = await makeUser();
+    const attacker = `attacker.example:${site.port}`;
+
+    const api = await send(site, { target: "/api/auth/magic-link", host: attacker, json: { email: victim.email } });
+    expect(api.status).toBe(400);
+    expect(JSON.parse(api.body.toString()).errors.message).toMatch(/attacker\.example.*ALLOWED_HOSTS.*ORIGIN/);
+
+    const page = await send(site, { target: "/login/email", host: attacker, form: { email: victim.email }, headers: [["Origin", `http://${attacker}`]] });
+    expect(page.status).toBe(400);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.headers["content-security-policy"]).toBeTruthy();
+    expect(page.body.toString()).toContain("ALLOWED_HOSTS");
+
+    // an absolute-form target naming the site changes nothing: the Host is what the browser was at
+    const absolute = await send(site, { target: `${siteOrigin()}/api/auth/magic-link`, host: attacker, json: { email: victim.email } });
+    expect(absolute.status).toBe(400);
+    expect(await rowsTo(victim.email)).toBe(0);
+
+    for (const path of ["/healthz", "/readyz"]) expect((await send(site, { target: path, host: attacker })).status).toBe(200);
+    // the site's own name (ORIGIN unset: localhost) and the names of ALLOWED_HOSTS are answered
+    for (const host of [`localhost:${site.port}`, `LOCALHOST:${site.port}`, `127.0.0.1:${site.port}`, "alias.example"]) {
+      expect((await send(site, { target: "/login", host })).status, host).toBe(200);
+    }
+    expect((await send(strict, { target: "/login", host: `alias.example:${strict.port}` })).status).toBe(400);
+  });
+
+  it("no mail, redirect, export or API answer carries a host from a request header", async () => {
+    const alias = `alias.example:${site.port}`;
+    // whatever a client or a misconfigured proxy may add: none of it names the site
+    const forged: [string, string][] = [
+      ["Origin", `http://${alias}`],
+      ["X-Forwarded-Host", "evil.example"],
+      ["X-Forwarded-Server", "evil.example"],
+      ["X-Original-Host", "evil.example"],
+      ["X-Host", "evil.example"],
+      ["Forwarded", "host=evil.example;proto=https"],
+    ];
+    const at = (s: Omit<Send, "host" | "headers">) => send(site, { ...s, host: alias, headers: forged });
+    const answers: RawResponse[] = [];
+    const track = async (r: Promise<RawResponse>) => {
+      const answer = await r;
+      answers.push(answer);
+      return answer;
+    };
+
+    const parent = await makeUser();
+    const parentCookie = await cookieFor(parent);
+    const reader = await makeUser();
+    await insertFriendship(parent, reader, "accepted");
+    await insertMoment(await insertKid(parent, "Lou"), "First steps");
+
+    // a sign-in link, by the API and by the page (with an absolute-form target naming another host)
+    expect((await track(at({ target: "/api/auth/magic-link", json: { email: parent.email } }))).status).toBe(202);
+    expect((await track(at({ target: "http://evil.example/login/email?reset=1", form: { email: reader.email, reset: "1" } }))).status).toBe(303);
+    // an invitation by the API (its link in the answer and in the mail to the invited address)
+    const invited = await track(at({ target: "/api/invites", cookie: parentCookie, json: { email: "grandma@example.com", note: "Come and see Lou" } }));
+    expect(invited.status).toBe(201);
+    const inviteUrl: string = JSON.parse(invited.body.toString()).url;
+    expect(inviteUrl.startsWith(`${siteOrigin()}/invite/`)).toBe(true);
+    // an invitation by the friends page: its link shown on the page after the redirect
+    const made = await track(at({ target: "/current/friends", cookie: parentCookie, form: { intent: "invite", note: "For Opa" } }));
+    expect(made.status).toBe(303);
+    const flash = made.cookies.map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith("sm_new_link="))!;
+    const shown = (await track(at({ target: "/current/friends", cookie: `${parentCookie}; ${flash}` }))).body.toString();
+    expect(shown).toContain(`${siteOrigin()}/invite/`);
+    // an invitation answered with the address of an existing account: a sign-in link to that address
+    const token = inviteUrl.split("/").pop()!;
+    expect((await track(at({ target: `/invite/${token}`, form: { name: "Someone", email: reader.email } }))).status).toBe(303);
+    // an invitation answered with a new address: an account without a password, which confirms its deletion by mail
+    const second = JSON.parse((await track(at({ target: "/api/invites", cookie: parentCookie, json: {} }))).body.toString()).url as string;
+    const joined = await track(at({ target: `/invite/${second.split("/").pop()}`, form: { name: "Opa Karl", email: "karl@example.com" } }));
+    expect(joined.status).toBe(303);
+    const karlCookie = joined.cookies.map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith("sm_session="))!;
+    expect((await track(at({ target: "/settings/delete", cookie: karlCookie, form: { intent: "email-link" } }))).status).toBe(303);
+    // redirects: to the log-in page, and after a log-in
+    expect((await track(at({ target: "/my-kids-list" }))).status).toBe(302);
+    expect((await track(at({ target: "/login", form: { email: parent.email, password: "secret1", redirectTo: "/feed" } }))).status).toBe(302);
+    // the export
+    const exported = await track(at({ target: "/api/export", cookie: parentCookie }));
+    expect(exported.status).toBe(200);
+    const files = await unzip(exported.body);
+    expect(files.size).toBeGreaterThan(1);
+    // a digest (no request at all): the site's address, with the port the server listens on
+    await saveEmailPreferences(reader.id, { digest: "daily", hour: 8 });
+    await db()("email_preferences")
+      .where("user_id", reader.id)
+      .update({ next_digest_at: new Date(Date.now() - 1000).toISOString(), last_digest_at: new Date(Date.now() - 60_000).toISOString() });
+
+    const mails = [
+      ...(await mailTo(parent.email)),
+      // the password reset, the sign-in link of the invitation answered with the address, the digest
+      ...(await mailTo(reader.email, 3)),
+      ...(await mailTo("grandma@example.com")),
+      ...(await mailTo("karl@example.com")),
+    ];
+    expect(mails.filter((m) => m.parsed.subject?.includes("daily"))).toHaveLength(1);
+    for (const mail of mails) {
+      expect(mail.raw, mail.parsed.subject).not.toMatch(/alias\.example|evil\.example/);
+      expect(mail.parsed.text, mail.parsed.subject).toContain(`${siteOrigin()}/`);
+    }
+    for (const answer of answers) {
+      const location = answer.headers["location"];
+      if (location !== undefined) expect(location).toMatch(/^\/(?!\/)/);
+      if (answer !== exported) expect(answer.body.toString()).not.toMatch(/alias\.example|evil\.example/);
+    }
+    for (const [name, bytes] of files) expect(bytes.toString("latin1"), name).not.toMatch(/alias\.example|evil\.example|localhost|127\.0\.0\.1/);
+  });
+});
