@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { env, noteListeningPort, siteHostNames, siteOrigin } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 import { createApiFastPath } from "./api-fast-path.mjs";
-import { clientAddress } from "./client-address.mjs";
+import { clientAddress, forwardedHttps } from "./client-address.mjs";
 import {
   BASE_SECURITY_HEADERS,
   createRejectionLog,
@@ -198,7 +198,8 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     /** @type {import("./request-body.mjs").LimitedBody | null} */
     let body = null;
     try {
-      const { url, rejection } = inspectRequest(req, site);
+      const https = forwardedHttps(req.socket.remoteAddress, req.headers["x-forwarded-proto"], config.trustProxy);
+      const { url, rejection } = inspectRequest(req, site, https);
       state.rejection = rejection;
       if (!rejection && (await answerHealth(req, res, url.pathname, entry))) return;
       const staticPath = rejection ? null : decodeOrNull(url.pathname);

@@ -1,9 +1,10 @@
-// The site's address against the real server (server/index.mjs
+// The site's address and the Secure cookie against the real server (server/index.mjs
 // on a fresh build, on this test file's database), over raw sockets so the Host and every other
 // header are exactly what a client chose (docs/decisions/0038-the-site-address.md):
 // - a Host the site does not answer for gets a 400 page naming ALLOWED_HOSTS, and nothing is mailed;
 // - no mail, redirect, export or API answer carries a host from a request header, even for a
-//   request addressed to an allowed alias with forged forwarding headers.
+//   request addressed to an allowed alias with forged forwarding headers;
+// - the session cookie is Secure when the request came over https through a trusted proxy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/lib/db.server";
 import { saveEmailPreferences } from "../../app/models/email-preferences.server";
@@ -18,7 +19,7 @@ let buildDir: string;
 let smtp: TestSmtp;
 /** ALLOWED_HOSTS with an alias, behind one trusted proxy, mail over SMTP, digests looked for every second. */
 let site: BuiltServer;
-/** No ALLOWED_HOSTS. */
+/** No ALLOWED_HOSTS, no proxy trusted. */
 let strict: BuiltServer;
 
 beforeAll(async () => {
@@ -190,5 +191,36 @@ describe("the site's names", { timeout: 120_000 }, () => {
       if (answer !== exported) expect(answer.body.toString()).not.toMatch(/alias\.example|evil\.example/);
     }
     for (const [name, bytes] of files) expect(bytes.toString("latin1"), name).not.toMatch(/alias\.example|evil\.example|localhost|127\.0\.0\.1/);
+  });
+});
+
+describe("the Secure cookie", { timeout: 60_000 }, () => {
+  const logIn = async (server: BuiltServer, headers: [string, string][]) => {
+    const user = await makeUser();
+    const answer = await send(server, { target: "/api/auth/login", host: `127.0.0.1:${server.port}`, json: { email: user.email, password: "secret1" }, headers });
+    expect(answer.status).toBe(200);
+    return answer.cookies.find((c) => c.startsWith("sm_session="))!;
+  };
+
+  it("is Secure when a trusted proxy says the request came over https, on the API and the log-in page", async () => {
+    expect(await logIn(site, [["X-Forwarded-Proto", "https"]])).toMatch(/;\s*Secure/i);
+    expect(await logIn(site, [["X-Forwarded-Proto", "http"]])).not.toMatch(/;\s*Secure/i);
+    expect(await logIn(site, [])).not.toMatch(/;\s*Secure/i);
+
+    const user = await makeUser();
+    const host = `127.0.0.1:${site.port}`;
+    const page = await send(site, {
+      target: "/login",
+      host,
+      form: { email: user.email, password: "secret1" },
+      // the browser was on the https page: its form post says so, and is same-origin
+      headers: [["X-Forwarded-Proto", "https"], ["Origin", `https://${host}`]],
+    });
+    expect(page.status).toBe(302);
+    expect(page.cookies.find((c) => c.startsWith("sm_session="))).toMatch(/;\s*Secure/i);
+  });
+
+  it("is not made Secure by a client's own X-Forwarded-Proto (no proxy trusted)", async () => {
+    expect(await logIn(strict, [["X-Forwarded-Proto", "https"]])).not.toMatch(/;\s*Secure/i);
   });
 });
