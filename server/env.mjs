@@ -135,6 +135,11 @@ export function hostName(name) {
   return name.toLowerCase().replace(/\.$/, "");
 }
 
+/** @param {string | undefined} v @param {number} dflt seconds, more than 0 */
+function seconds(v, dflt) {
+  return int(v, dflt) || dflt;
+}
+
 /** @typedef {ReturnType<typeof readEnv>} Env */
 
 export function readEnv() {
@@ -161,6 +166,10 @@ export function readEnv() {
     origin: process.env.ORIGIN ? new URL(process.env.ORIGIN).origin : null,
     /** Further host names requests may be addressed to (the site's own always may): ALLOWED_HOSTS. */
     allowedHosts: parseAllowedHosts(process.env.ALLOWED_HOSTS),
+    /** A request's line and headers must have arrived this long after its first byte, or the connection is closed. */
+    headersTimeoutSeconds: seconds(process.env.HEADERS_TIMEOUT_SECONDS, 20),
+    /** The whole request, its body included (an upload), must have arrived this long after its first byte, or the connection is closed. */
+    requestTimeoutSeconds: seconds(process.env.REQUEST_TIMEOUT_SECONDS, 120),
     demo: bool(process.env.DEMO, true),
     /** IANA time zone in which "today" is taken for ages and for "no future birth dates". */
     timeZone: process.env.TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",

@@ -1,10 +1,13 @@
-// The site's address and the Secure cookie against the real server (server/index.mjs
+// The site's address, the Secure cookie and slow clients, against the real server (server/index.mjs
 // on a fresh build, on this test file's database), over raw sockets so the Host and every other
 // header are exactly what a client chose (docs/decisions/0038-the-site-address.md):
 // - a Host the site does not answer for gets a 400 page naming ALLOWED_HOSTS, and nothing is mailed;
 // - no mail, redirect, export or API answer carries a host from a request header, even for a
 //   request addressed to an allowed alias with forged forwarding headers;
-// - the session cookie is Secure when the request came over https through a trusted proxy.
+// - the session cookie is Secure when the request came over https through a trusted proxy;
+// - a client that sends its head or its body slowly is answered 408 and disconnected at the
+//   timeout, however long it goes on sending.
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/lib/db.server";
 import { saveEmailPreferences } from "../../app/models/email-preferences.server";
@@ -19,7 +22,7 @@ let buildDir: string;
 let smtp: TestSmtp;
 /** ALLOWED_HOSTS with an alias, behind one trusted proxy, mail over SMTP, digests looked for every second. */
 let site: BuiltServer;
-/** No ALLOWED_HOSTS, no proxy trusted. */
+/** No ALLOWED_HOSTS, no proxy trusted; a 1 s header timeout and a 2 s request timeout. */
 let strict: BuiltServer;
 
 beforeAll(async () => {
@@ -27,7 +30,7 @@ beforeAll(async () => {
   buildDir = buildApp();
   [site, strict] = await Promise.all([
     startBuiltServer(buildDir, { SMTP_URL: smtp.url, ALLOWED_HOSTS: "127.0.0.1,alias.example", TRUST_PROXY: "1", DIGEST_CHECK_SECONDS: "1" }),
-    startBuiltServer(buildDir),
+    startBuiltServer(buildDir, { HEADERS_TIMEOUT_SECONDS: "1", REQUEST_TIMEOUT_SECONDS: "2" }),
   ]);
 }, 240_000);
 
@@ -222,5 +225,49 @@ describe("the Secure cookie", { timeout: 60_000 }, () => {
 
   it("is not made Secure by a client's own X-Forwarded-Proto (no proxy trusted)", async () => {
     expect(await logIn(strict, [["X-Forwarded-Proto", "https"]])).not.toMatch(/;\s*Secure/i);
+  });
+});
+
+/**
+ * Opens a connection that sends `first`, then `next` every 100 ms for as long as the connection
+ * lets it, like a client that never stops; it does not close its side when the server closes its
+ * own (a half-close). Resolves with what the server answered and whether the server ended the
+ * connection, or after `giveUpMs` with the connection still open.
+ */
+function dripUntilClosed(port: number, first: string, next: string, giveUpMs = 60_000): Promise<{ answer: string; closedByServer: boolean }> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    let answer = "";
+    let drip: NodeJS.Timeout | undefined;
+    const done = (closedByServer: boolean) => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve({ answer, closedByServer });
+    };
+    const giveUp = setTimeout(() => done(false), giveUpMs);
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("error", () => {}); // a write after the server closed: the close follows
+    socket.on("close", () => done(true));
+    socket.on("connect", () => {
+      socket.write(first);
+      drip = setInterval(() => socket.write(next), 100);
+    });
+  });
+}
+
+describe("slow clients", { timeout: 90_000 }, () => {
+  it("a client sending one header line after another is answered 408 and disconnected at the header timeout", async () => {
+    const { answer, closedByServer } = await dripUntilClosed(strict.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${strict.port}\r\n`, "X-Slow: 1\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(closedByServer).toBe(true);
+  });
+
+  it("a client sending its body slowly is answered 408 and disconnected at the request timeout", async () => {
+    const head = `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${strict.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"email":"`;
+    const { answer, closedByServer } = await dripUntilClosed(strict.port, head, "a");
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(closedByServer).toBe(true);
   });
 });
