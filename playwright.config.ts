@@ -60,6 +60,8 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
+      // the site's address, reached by the browser and in every mailed link (docs/decisions/0038-the-site-address.md)
+      ORIGIN: baseURL,
       DATABASE_FILE: path.join(dir, "e2e.sqlite"),
       // the helpers read that file (or E2E_DATABASE_URL): never a database from the caller's DATABASE_URL
       DATABASE_URL: databaseUrl,

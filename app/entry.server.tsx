@@ -93,6 +93,7 @@ export { runScheduledJobs } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";
 export { startMailSender } from "./mail/sender.server";
 export { startDigestScheduler } from "./mail/digest.server";
+export { noteListeningPort } from "./lib/config.server";
 
 // `npm run dev` (react-router dev) has no server/index.mjs to start the mail sender, the digest
 // scheduler and the periodic jobs: start them here, once per process (app/jobs/dev-background.server.ts).

@@ -24,6 +24,7 @@ const env = {
   ...process.env,
   PORT: String(port),
   HOST: "127.0.0.1",
+  ALLOWED_HOSTS: "127.0.0.1", // reached at that address (the site itself is http://localhost:<port>)
   DATABASE_FILE: path.join(dir, "db.sqlite"),
   DATABASE_URL: "",
   UPLOADS_DIR: path.join(dir, "uploads"),

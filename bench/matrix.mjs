@@ -64,7 +64,7 @@ async function main() {
       const port = 3390 + Math.floor(Math.random() * 9);
       const base = `http://127.0.0.1:${port}`;
       const env = {
-        PORT: String(port), HOST: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, DATABASE_URL: databaseUrl ?? "",
+        PORT: String(port), HOST: "127.0.0.1", ALLOWED_HOSTS: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, DATABASE_URL: databaseUrl ?? "",
         UPLOADS_DIR: uploadsDir, SESSION_SECRET: crypto.randomBytes(16).toString("hex"), DEMO: "false",
         LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", PHOTO_UPLOADS_PER_HOUR: "1000000", NODE_ENV: "production", MALLOC_ARENA_MAX: "2",
       };

@@ -92,7 +92,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const secret = crypto.randomBytes(16).toString("hex");
   const env = {
-    PORT: String(port), HOST: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, UPLOADS_DIR: uploadsDir,
+    PORT: String(port), HOST: "127.0.0.1", ALLOWED_HOSTS: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, UPLOADS_DIR: uploadsDir,
     SESSION_SECRET: secret, DEMO: "false", LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", SIGNUP_MAX_PER_ADDRESS: "100000", PHOTO_UPLOADS_PER_HOUR: "1000000", NODE_ENV: "production",
     // as `npm start` runs it: fewer malloc arenas keep resident memory down (see README)
     MALLOC_ARENA_MAX: "2",

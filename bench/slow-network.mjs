@@ -27,6 +27,7 @@ const base = `http://127.0.0.1:${port}`;
 const server = startNode("server/index.mjs", {
   PORT: String(port),
   HOST: "127.0.0.1",
+  ALLOWED_HOSTS: "127.0.0.1", // reached at that address (the site itself is http://localhost:<port>)
   DATABASE_FILE: path.join(dir, "db.sqlite"),
   DATABASE_URL: "",
   UPLOADS_DIR: path.join(dir, "uploads"),

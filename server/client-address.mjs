@@ -86,3 +86,23 @@ export function clientAddress(remote, forwardedFor, trust) {
   }
   return client;
 }
+
+/**
+ * Whether the request came over https: a trusted proxy in front (TRUST_PROXY: the socket's peer is
+ * one of its addresses, or a count of proxies is set) says so in X-Forwarded-Proto. Of a list
+ * ("https, http", proxies that append), the first entry, written by the proxy the client reached.
+ * Without TRUST_PROXY the header is the client's own words and is ignored (the server itself
+ * speaks plain http).
+ * @param {string | undefined} remote
+ * @param {string | string[] | undefined} forwardedProto
+ * @param {TrustProxy} trust
+ */
+export function forwardedHttps(remote, forwardedProto, trust) {
+  if (trust.kind === "none" || !forwardedProto) return false;
+  if (trust.kind === "addresses") {
+    const socket = plainAddress(remote ?? "");
+    if (!socket || !trust.list.check(socket, net.isIPv4(socket) ? "ipv4" : "ipv6")) return false;
+  }
+  const header = Array.isArray(forwardedProto) ? forwardedProto.join(",") : forwardedProto;
+  return header.split(",")[0]?.trim().toLowerCase() === "https";
+}

@@ -104,6 +104,48 @@ export function readStorageSettings() {
   };
 }
 
+/**
+ * ALLOWED_HOSTS: the names (or addresses) besides the site's own under which this server answers,
+ * comma-separated, as they appear in a browser's address bar without scheme or port
+ * (`localhost`, `192.168.1.5`, `[::1]`, `photos.example.org`). Anything else stops the start
+ * with a message. docs/decisions/0038-the-site-address.md.
+ * @param {string | undefined} value
+ * @returns {string[]} host names, lower case
+ */
+export function parseAllowedHosts(value) {
+  /** @type {string[]} */
+  const hosts = [];
+  for (const part of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const bracketed = part.includes(":") && !part.startsWith("[") ? `[${part}]` : part;
+    let url = null;
+    try {
+      url = new URL(`http://${bracketed}`);
+    } catch {
+      url = null;
+    }
+    if (part === "*") {
+      throw new Error("ALLOWED_HOSTS=* would answer for any name (DNS rebinding): list the names this site is reached by (e.g. localhost,192.168.1.5).");
+    }
+    const extra = url && (url.port || url.username || url.password || url.pathname !== "/" || url.search || url.hash);
+    // a name must be written as the URL writes it (no %-escapes, IDNs as xn--); an IPv6 address in any form
+    if (!url || extra || (!bracketed.startsWith("[") && url.host !== bracketed.toLowerCase())) {
+      throw new Error(`ALLOWED_HOSTS: ${JSON.stringify(part)} is not a host name or address; write each one without scheme, port or path (e.g. localhost,192.168.1.5,photos.example.org).`);
+    }
+    hosts.push(hostName(url.hostname));
+  }
+  return hosts;
+}
+
+/** A host name as compared: lower case, without the trailing dot of a fully qualified name. @param {string} name */
+export function hostName(name) {
+  return name.toLowerCase().replace(/\.$/, "");
+}
+
+/** @param {string | undefined} v @param {number} dflt seconds, more than 0 */
+function seconds(v, dflt) {
+  return int(v, dflt) || dflt;
+}
+
 /** @typedef {ReturnType<typeof readEnv>} Env */
 
 export function readEnv() {
@@ -122,8 +164,18 @@ export function readEnv() {
     storage: readStorageSettings(),
     dataDir,
     sessionSecret: sessionSecret(dataDir),
-    /** The public origin (scheme://host[:port]) when behind a proxy; null = the request's own. */
+    /**
+     * The site's public origin (scheme://host[:port]), or null: then the site is this server on
+     * localhost (`siteOrigin`). Every absolute URL the server writes starts with it, never with a
+     * request's Host (docs/decisions/0038-the-site-address.md).
+     */
     origin: process.env.ORIGIN ? new URL(process.env.ORIGIN).origin : null,
+    /** Further host names requests may be addressed to (the site's own always may): ALLOWED_HOSTS. */
+    allowedHosts: parseAllowedHosts(process.env.ALLOWED_HOSTS),
+    /** A request's line and headers must have arrived this long after its first byte, or the connection is closed. */
+    headersTimeoutSeconds: seconds(process.env.HEADERS_TIMEOUT_SECONDS, 20),
+    /** The whole request, its body included (an upload), must have arrived this long after its first byte, or the connection is closed. */
+    requestTimeoutSeconds: seconds(process.env.REQUEST_TIMEOUT_SECONDS, 120),
     demo: bool(process.env.DEMO, true),
     /** IANA time zone in which "today" is taken for ages and for "no future birth dates". */
     timeZone: process.env.TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
@@ -168,6 +220,33 @@ export function readEnv() {
 
 /** @type {Env | undefined} */
 let cached;
+/** @type {number | null} */
+let listeningPort = null;
+
+/** The port this process listens on, once it does (PORT=0 takes a free one): part of the site's address without ORIGIN. @param {number} port */
+export function noteListeningPort(port) {
+  listeningPort = port;
+}
+
+/**
+ * The site's origin, the start of every absolute URL the server writes (links in mail, in an
+ * answer): ORIGIN, or else the address the server prints at start, this server on localhost.
+ * Never taken from a request. docs/decisions/0038-the-site-address.md.
+ * @param {Env} [config]
+ */
+export function siteOrigin(config = env()) {
+  return config.origin ?? `http://localhost:${listeningPort ?? config.port}`;
+}
+
+/**
+ * The host names requests may be addressed to: ORIGIN's (or, without it, localhost) and
+ * ALLOWED_HOSTS. Any other Host is answered 400 (server/incoming.mjs).
+ * @param {Env} [config]
+ * @returns {Set<string>}
+ */
+export function siteHostNames(config = env()) {
+  return new Set([hostName(new URL(siteOrigin(config)).hostname), ...config.allowedHosts]);
+}
 export function env() {
   cached ??= readEnv();
   return cached;

@@ -2,8 +2,12 @@
 // What the server checks about a request before the app sees it, and the few answers it gives on
 // its own (for requests Node's parser refuses, and CONNECT). See
 // docs/decisions/0019-request-hardening.md.
+import { hostName } from "./env.mjs";
 
-/** @typedef {{ status: 400 | 403 | 404 | 405 | 413 | 415, reason: string }} Rejection */
+/**
+ * `message`: what the client is told instead of the envelope's usual words for the status.
+ * @typedef {{ status: 400 | 403 | 404 | 405 | 413 | 415, reason: string, message?: string }} Rejection
+ */
 
 /** Methods the app answers; anything else (TRACE, CONNECT, PROPFIND, OPTIONS, …) gets a 405. */
 export const APP_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
@@ -72,12 +76,28 @@ export function decodeOrNull(value) {
 }
 
 /**
- * The origin the app sees, and what is wrong with the request line and Host, if anything.
+ * Where a request may be addressed (server/env.mjs): the host names the site answers for, ORIGIN
+ * when set, and the site's origin (ORIGIN, or this server on localhost).
+ * @typedef {{ hostNames: Set<string>, configuredOrigin: string | null, siteOrigin: string }} Site
+ */
+
+/** Paths answered whatever the Host (a load balancer's checks often name the machine by its address). */
+const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
+
+/**
+ * The URL the app sees, and what is wrong with the request line and Host, if anything. A Host that
+ * is not one of the site's names is refused (400, naming the settings that would allow it), except
+ * for the health checks; the URL of a refused request is on the site's origin, never on the Host.
+ * The URL's origin is the one the request was addressed to (ORIGIN for ORIGIN's host, so its
+ * scheme), `https` when it came over https (a trusted proxy's X-Forwarded-Proto); it is for telling
+ * same-origin requests and the cookie's Secure flag, never the start of a URL the server writes
+ * (`siteOrigin` is: docs/decisions/0038-the-site-address.md).
  * @param {import("node:http").IncomingMessage} req
- * @param {string | null} configuredOrigin ORIGIN, when set
+ * @param {Site} site
+ * @param {boolean} [https] the request came over https
  * @returns {{ url: URL, rejection: Rejection | null }}
  */
-export function inspectRequest(req, configuredOrigin) {
+export function inspectRequest(req, site, https = false) {
   /** @type {Rejection | null} */
   let rejection = null;
   let hosts = 0;
@@ -86,10 +106,20 @@ export function inspectRequest(req, configuredOrigin) {
   if (hosts > 1) rejection = { status: 400, reason: "more than one Host header" };
   else if (host === undefined && req.httpVersion !== "1.0") rejection = { status: 400, reason: "no Host header" };
   else if (host !== undefined && !isValidHost(host)) rejection = { status: 400, reason: "malformed Host header" };
-  const origin = configuredOrigin ?? (rejection || host === undefined ? "http://localhost" : `http://${host}`);
 
   const path = targetPath(req.url ?? "");
   if (path === null) rejection ??= { status: 400, reason: "malformed request-target" };
+  const name = host === undefined || rejection ? null : hostName(new URL(`http://${host}`).hostname);
+  const health = (req.method === "GET" || req.method === "HEAD") && HEALTH_PATHS.has(path?.split("?")[0] ?? "");
+  if (name !== null && !site.hostNames.has(name) && !health) {
+    rejection = { status: 400, reason: `Host ${JSON.stringify(host)} is not one of the site's names (ALLOWED_HOSTS)`, message: unknownHostMessage(name) };
+  }
+  const origin =
+    name === null || rejection
+      ? site.siteOrigin
+      : site.configuredOrigin && name === hostName(new URL(site.configuredOrigin).hostname)
+        ? site.configuredOrigin
+        : `${https ? "https" : "http"}://${host}`;
   let url;
   try {
     url = new URL(origin + decodablePath(path ?? "/"));
@@ -99,6 +129,14 @@ export function inspectRequest(req, configuredOrigin) {
   }
   if (!APP_METHODS.has(req.method ?? "")) rejection ??= { status: 405, reason: `method ${req.method}` };
   return { url, rejection };
+}
+
+/** What a request to a name the site does not answer for is told: which settings would allow it. @param {string} name */
+function unknownHostMessage(name) {
+  return (
+    `This server does not answer for the address ${name}. If that is this site's address, its operator adds ${name} to ` +
+    "ALLOWED_HOSTS (or sets ORIGIN to the site's public URL) and restarts the server."
+  );
 }
 
 // ---- answers written straight to the socket --------------------------------------------------

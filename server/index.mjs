@@ -11,10 +11,10 @@ import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { env } from "./env.mjs";
+import { env, noteListeningPort, siteHostNames, siteOrigin } from "./env.mjs";
 import { migrate } from "./migrate.mjs";
 import { createApiFastPath } from "./api-fast-path.mjs";
-import { clientAddress } from "./client-address.mjs";
+import { clientAddress, forwardedHttps } from "./client-address.mjs";
 import {
   BASE_SECURITY_HEADERS,
   createRejectionLog,
@@ -172,10 +172,10 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);
   const jobs = startJobTimer(entry);
-  // The mail sender and the digest scheduler (docs/decisions/0025-mail-queue.md, 0027): every
-  // process runs them, cluster workers included; their claims in the database are atomic.
+  // The mail sender (docs/decisions/0025-mail-queue.md): every process runs it, cluster workers
+  // included; its claims in the database are atomic. The digest scheduler starts once the port is
+  // known (its links are on the site's address).
   const mailSender = entry.startMailSender();
-  const digests = entry.startDigestScheduler();
 
   const handle = createRequestHandler(build, "production");
   const apiFastPath = config.apiFastPath ? createApiFastPath(build) : null;
@@ -188,13 +188,20 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   // any middleware); a request refused here reaches the app as a bodiless GET of the same path
   // carrying the rejection, and the root middleware answers it in the route's envelope with the
   // security headers. docs/decisions/0019-request-hardening.md.
-  const server = http.createServer({ requireHostHeader: false }, async (req, res) => {
+  // The names requests may be addressed to and the site's origin (docs/decisions/0038-the-site-
+  // address.md); without ORIGIN the origin has the port, known once listening (below).
+  /** @type {import("./incoming.mjs").Site} */
+  let site = { hostNames: siteHostNames(config), configuredOrigin: config.origin, siteOrigin: siteOrigin(config) };
+  // connectionsCheckingInterval: how often Node looks for requests past their header or request
+  // timeout (by default every 30 s, so a slow client held on up to 30 s longer)
+  const server = http.createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, async (req, res) => {
     const started = config.logRequests ? process.hrtime.bigint() : 0n;
     const state = entry.newRequestState();
     /** @type {import("./request-body.mjs").LimitedBody | null} */
     let body = null;
     try {
-      const { url, rejection } = inspectRequest(req, config.origin);
+      const https = forwardedHttps(req.socket.remoteAddress, req.headers["x-forwarded-proto"], config.trustProxy);
+      const { url, rejection } = inspectRequest(req, site, https);
       state.rejection = rejection;
       if (!rejection && (await answerHealth(req, res, url.pathname, entry))) return;
       const staticPath = rejection ? null : decodeOrNull(url.pathname);
@@ -280,10 +287,15 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     }
   });
 
-  // Requests Node's parser refuses (an unknown method, a malformed header): one answer, one line.
+  // Requests Node's parser refuses (an unknown method, a malformed header) and requests past their
+  // header or request timeout: one answer, one line, and the connection closed. Closed, not only
+  // ended: a client that keeps sending (a header line every few seconds) would otherwise hold the
+  // half-closed connection for as long as it likes.
   server.on("clientError", (error, socket) => {
     const code = /** @type {any} */ (error).code;
-    if (code === "ECONNRESET" || code === "EPIPE" || !socket.writable) {
+    // a response already under way (a body past its time while the app answered): nothing more fits on this connection
+    const answering = /** @type {any} */ (socket)._httpMessage?.headersSent;
+    if (code === "ECONNRESET" || code === "EPIPE" || !socket.writable || answering) {
       socket.destroy();
       return;
     }
@@ -292,20 +304,27 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     if (status !== 408) {
       logRejection({ status, method: undefined, target: path, reason: `unparsable request (${code})`, address: socket.remoteAddress });
     }
-    socket.end(rawRefusal(status, entry.pathKind(path ?? "/")));
+    closeWith(socket, rawRefusal(status, entry.pathKind(path ?? "/")));
   });
   // CONNECT (a proxy's method) is never ours.
   server.on("connect", (req, socket) => {
     logRejection({ status: 405, method: req.method, target: req.url, reason: "method CONNECT", address: socket.remoteAddress });
-    socket.end(rawRefusal(405, entry.pathKind(req.url ?? "/")));
+    closeWith(socket, rawRefusal(405, entry.pathKind(req.url ?? "/")));
   });
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 120_000;
+  // Slow clients (docs/decisions/0038-the-site-address.md): the request line and headers within
+  // HEADERS_TIMEOUT_SECONDS of the request's first byte, the whole request (an upload's body)
+  // within REQUEST_TIMEOUT_SECONDS; then 408 and the connection is closed.
+  server.requestTimeout = config.requestTimeoutSeconds * 1000;
+  server.headersTimeout = Math.min(config.headersTimeoutSeconds, config.requestTimeoutSeconds) * 1000;
 
   await new Promise((resolve) => server.listen(port, host, () => resolve(undefined)));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
+  noteListeningPort(actualPort);
+  entry.noteListeningPort(actualPort); // the app's own copy of server/env.mjs, bundled in the build
+  site = { ...site, hostNames: siteHostNames(config), siteOrigin: siteOrigin(config) };
+  const digests = entry.startDigestScheduler();
   if (!quiet) {
     // this process's own port first (several servers behind one ORIGIN each say where they listen)
     const publicUrl = config.origin ? ` (public URL ${config.origin})` : "";
@@ -366,6 +385,17 @@ async function answerHealth(req, res, pathname, entry) {
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Headers that describe a body: dropped when a refused request reaches the app as a bodiless GET. */
 const BODY_HEADERS = new Set(["content-length", "transfer-encoding", "content-type", "content-encoding"]);
+
+/**
+ * Writes a last answer and closes the connection once it is out (a half-close would leave the
+ * client free to go on sending).
+ * @param {import("node:stream").Duplex} socket @param {string} answer
+ */
+function closeWith(socket, answer) {
+  socket.end(answer, () => socket.destroy());
+  // a client that reads nothing never lets the answer out: the connection goes anyway
+  setTimeout(() => socket.destroy(), 5000).unref();
+}
 
 /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {Response} response */
 async function sendResponse(req, res, response) {

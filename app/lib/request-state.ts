@@ -12,6 +12,12 @@ export type Rejection = {
   status: number;
   /** For the log line: what was wrong, in a few words. */
   reason: string;
+  /**
+   * What the client is told, when not the envelope's usual words for the status: a Host the site
+   * does not answer for. Such a refusal comes before the cross-site check and /api's 401: the
+   * request is not for this site at all.
+   */
+  message?: string;
 };
 
 export type RequestState = {

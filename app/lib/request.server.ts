@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { config } from "./config.server";
 
 /** An id from a page URL (positive integer), or the plain not-found page. */
 export function pageId(value: string | undefined): number {
@@ -13,9 +12,4 @@ export function parseId(value: string | undefined): number | null {
   if (!value || !/^[1-9][0-9]{0,15}$/.test(value)) return null;
   const n = Number(value);
   return Number.isSafeInteger(n) ? n : null;
-}
-
-/** The site's public origin for links in messages: ORIGIN when set (behind a proxy), else the request's. */
-export function siteOrigin(request: Request): string {
-  return config().origin ?? new URL(request.url).origin;
 }

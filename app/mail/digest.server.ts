@@ -1,6 +1,6 @@
 import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { config } from "~/lib/config.server";
+import { config, siteOrigin } from "~/lib/config.server";
 import { ageText } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { displayName } from "~/lib/names";
@@ -189,19 +189,13 @@ const dueDigests = query<{ now: string }>((p, k) =>
     .select("email_preferences.user_id", "email_preferences.digest", "email_preferences.hour", "email_preferences.next_digest_at", "email_preferences.last_digest_at", "users.email"),
 );
 
-/** The site's origin for links in digests (no request here): ORIGIN, or this server on localhost. */
-function digestOrigin(): string {
-  const cfg = config();
-  return cfg.origin ?? `http://localhost:${cfg.port}`;
-}
-
 /**
  * Sends (queues) every digest due at `now`. Each is claimed by a compare-and-set UPDATE that moves
  * next_digest_at on: of several schedulers on one database exactly one wins each digest. The news
  * start moves (last_digest_at) in the transaction that queues the message, so a scheduler dying
  * between claim and queue loses nothing: the next digest carries it. Answers how many were queued.
  */
-export async function sendDueDigests(now: Date = new Date(), origin: string = digestOrigin()): Promise<number> {
+export async function sendDueDigests(now: Date = new Date(), origin: string = siteOrigin()): Promise<number> {
   let queued = 0;
   const due = await dueDigests.all({ now: now.toISOString() });
   for (const row of due) {

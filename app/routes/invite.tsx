@@ -7,7 +7,7 @@ import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
 import { acceptInvitation, declineInvitation, invitationPath, joinByInvitation, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
-import { siteOrigin } from "~/lib/request.server";
+import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";
 import { refusalStatus } from "~/web/refusal.server";
 import { refusalMessage } from "~/api/refusal.server";
@@ -52,7 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!(await withinLimit("inviteAnswersPerAddress", clientAddress(context)))) {
     return data({ result: submission.reply({ formErrors: [TOO_MANY], hideFields: ["password"] }), error: null }, { status: 429 });
   }
-  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(request), { token: form.get(SUBMISSION_FIELD), address: clientAddress(context) });
+  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(), { token: form.get(SUBMISSION_FIELD), address: clientAddress(context) });
   if (!joined.ok) return redirect(here, 303);
   if (joined.outcome === "check-email") return redirect("/login/email?sent=1", 303);
   return redirect("/current/friends", { status: 303, headers: { "Set-Cookie": await startSession(request, joined.user) } });

@@ -6,7 +6,7 @@ import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSubmitO
 import { SignInLinkSchema } from "~/forms/invite";
 import { requestSignInLink } from "~/models/sign-in-links.server";
 import { anonymousPageLoader, clientAddress, requireAnonymous } from "~/web/auth.server";
-import { siteOrigin } from "~/lib/request.server";
+import { siteOrigin } from "~/lib/config.server";
 
 // /login/email: "Email me a sign-in link", and with ?reset=1 "Forgot your password?" (the same
 // link; afterwards the user is sent to set a new password). The answer is the same whether or not
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reset = form.get("reset") === "1";
   const submission = parseWithZod(form, { schema: SignInLinkSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  await requestSignInLink(submission.value.email, { reset, origin: siteOrigin(request), address: clientAddress(context) });
+  await requestSignInLink(submission.value.email, { reset, origin: siteOrigin(), address: clientAddress(context) });
   return redirect(`/login/email?sent=1${reset ? "&reset=1" : ""}`, 303);
 }
 

@@ -10,7 +10,7 @@ import { DeleteAccountSchema } from "~/forms/account";
 import { accountSummary, deleteAccount, getAccount, isFreshSignIn, SIGN_IN_AGAIN } from "~/models/account.server";
 import { sessionStartedAt } from "~/models/sessions.server";
 import { emailDeleteConfirmLink } from "~/models/sign-in-links.server";
-import { siteOrigin } from "~/lib/request.server";
+import { siteOrigin } from "~/lib/config.server";
 import { clientAddress, logOutHeaders, requireUser, sessionToken } from "~/web/auth.server";
 
 // /settings/delete (docs/spec.md §2 "Delete my account"): says what goes, asks for the password
@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const raw = await readFields(request);
   if (raw.intent === "email-link") {
     // an account without a password confirms by signing in again: a link to its address that leads back here
-    const sent = await emailDeleteConfirmLink(user.id, { origin: siteOrigin(request), address: clientAddress(context) });
+    const sent = await emailDeleteConfirmLink(user.id, { origin: siteOrigin(), address: clientAddress(context) });
     if (sent.ok) return redirect("/settings/delete?sent=1", 303);
     const empty = parseWithZod(new FormData(), { schema: DeleteAccountSchema });
     return data({ result: empty.reply({ formErrors: [sent.message ?? SIGN_IN_AGAIN] }) }, { status: sent.kind === "too-many" ? 429 : 400 });

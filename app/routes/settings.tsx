@@ -10,8 +10,7 @@ import { asFormValue } from "~/forms/body.server";
 import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSchemaForm } from "~/components/forms";
 import { ExportLink } from "~/components/export-link";
 import { PasswordSchema, ProfileSchema } from "~/forms/account";
-import { config } from "~/lib/config.server";
-import { siteOrigin } from "~/lib/request.server";
+import { config, siteOrigin } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
 import { changePassword, getAccount, isFreshSignIn, updateProfile } from "~/models/account.server";
 import { endOtherSessions, endSessionByHandle, listSessions, sessionStartedAt } from "~/models/sessions.server";
@@ -95,7 +94,7 @@ export async function action({ request }: Route.ActionArgs) {
 
   switch (fields.intent) {
     case "profile":
-      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value, siteOrigin(request)));
+      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value, siteOrigin()));
     case "password":
       return submit("password", form, PasswordSchema, async (value) => {
         const token = await sessionToken(request);

@@ -30,9 +30,13 @@ const verifiedTokens = new Map<string, string>();
 const VERIFIED_MAX = 500;
 const VERIFIED_HEADER_MAX = 4096;
 
+/**
+ * The session cookie is Secure when the site is https (ORIGIN) or when this request came over
+ * https: the server gives the request an https URL when a trusted proxy says so
+ * (X-Forwarded-Proto, server/client-address.mjs).
+ */
 function isHttps(request: Request): boolean {
-  const origin = config().origin;
-  return origin ? origin.startsWith("https:") : new URL(request.url).protocol === "https:";
+  return Boolean(config().origin?.startsWith("https:")) || new URL(request.url).protocol === "https:";
 }
 
 async function readToken(request: Request): Promise<string | null> {

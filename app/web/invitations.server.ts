@@ -1,8 +1,8 @@
 import { createCookie, data, redirect, type Cookie, type MiddlewareFunction } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { config } from "~/lib/config.server";
-import { parseId, siteOrigin } from "~/lib/request.server";
+import { config, siteOrigin } from "~/lib/config.server";
+import { parseId } from "~/lib/request.server";
 import { InviteSchema } from "~/forms/invite";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { createInvitation, revokeInvitation } from "~/models/invitations.server";
@@ -61,7 +61,7 @@ export async function invitationAction(user: User, form: FormData, request: Requ
   if (intent === "invite") {
     const submission = parseWithZod(form, { schema: InviteSchema });
     if (submission.status !== "success") return data<InvitationActionData>({ inviteResult: submission.reply() }, { status: 400 });
-    const made = await createInvitation(user, submission.value, siteOrigin(request), { token: form.get(SUBMISSION_FIELD) });
+    const made = await createInvitation(user, submission.value, siteOrigin(), { token: form.get(SUBMISSION_FIELD) });
     if (!made.ok) return data<InvitationActionData>({ inviteResult: submission.reply({ formErrors: [refusalMessage(made)] }) }, { status: refusalStatus(made) });
     return showLink({ kind: "invitation", url: made.url, expiresAt: made.invitation.expiresAt, who: made.invitation.email });
   }
@@ -72,7 +72,7 @@ export async function invitationAction(user: User, form: FormData, request: Requ
     return redirect(`${FRIENDS_PATH}#invitations`, 303);
   }
   if (intent === "friend-link") {
-    const made = await createFriendSignInLink(user.id, form.get("friendId"), siteOrigin(request));
+    const made = await createFriendSignInLink(user.id, form.get("friendId"), siteOrigin());
     if (!made.ok) return data<InvitationActionData>({ error: refusalMessage(made) }, { status: refusalStatus(made) });
     return showLink({ kind: "sign-in", url: made.url, expiresAt: made.expiresAt, who: typeof form.get("friendName") === "string" ? String(form.get("friendName")).slice(0, 80) : null });
   }

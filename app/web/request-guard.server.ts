@@ -200,12 +200,13 @@ async function refuse(request: Request, context: Pick<RouterContextProvider, "ge
   noteRejection(context, rejection);
   const { status } = rejection;
   if (kind === "api") {
-    // api-contract.md: 401 comes first; an unknown method is "not found"
+    // api-contract.md: 401 comes first; an unknown method is "not found". A refusal with words of
+    // its own (a Host the site does not answer for) comes before: the request is not for this site.
     const path = new URL(request.url).pathname.toLowerCase();
-    if (!PUBLIC_API_PATHS.has(path) && !(await getUser(request))) return apiError(401, "Unauthorized");
-    return apiError(status === 405 ? 404 : status, API_MESSAGES[status] ?? API_MESSAGES[400]!);
+    if (!rejection.message && !PUBLIC_API_PATHS.has(path) && !(await getUser(request))) return apiError(401, "Unauthorized");
+    return apiError(status === 405 ? 404 : status, rejection.message ?? API_MESSAGES[status] ?? API_MESSAGES[400]!);
   }
-  const plain = new Response(PAGE_MESSAGES[status] ?? PAGE_MESSAGES[400], {
+  const plain = new Response(rejection.message ?? PAGE_MESSAGES[status] ?? PAGE_MESSAGES[400], {
     status,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });

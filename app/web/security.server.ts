@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { MiddlewareFunction } from "react-router";
-import { config } from "~/lib/config.server";
+import { siteOrigin } from "~/lib/config.server";
 import { nonceContext } from "~/lib/context";
 import { requestStateContext } from "~/lib/request-state";
 import { getUser } from "./auth.server";
@@ -11,14 +11,11 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export { PUBLIC_API_PATHS };
 
-/** The server's own origin: ORIGIN when set (behind a proxy), otherwise the request's. */
-export function ownOrigin(request: Request): string {
-  return config().origin ?? new URL(request.url).origin;
-}
-
 /**
  * A state-changing request is accepted only when its Origin is ours, or when it has no Origin and
- * Sec-Fetch-Site is absent, "same-origin" or "none" (docs/api.md, same-origin rule).
+ * Sec-Fetch-Site is absent, "same-origin" or "none" (docs/api.md, same-origin rule). Ours: the
+ * site's origin, or the one the request was addressed to (a name of ALLOWED_HOSTS, checked by the
+ * server before the app: docs/decisions/0038-the-site-address.md).
  */
 export function isCrossSiteRequest(request: Request): boolean {
   if (!STATE_CHANGING.has(request.method.toUpperCase())) return false;
@@ -27,7 +24,7 @@ export function isCrossSiteRequest(request: Request): boolean {
 
 function comesFromElsewhere(request: Request): boolean {
   const origin = request.headers.get("Origin");
-  if (origin !== null) return origin !== ownOrigin(request);
+  if (origin !== null) return origin !== siteOrigin() && origin !== new URL(request.url).origin;
   const site = request.headers.get("Sec-Fetch-Site");
   return !(site === null || site === "same-origin" || site === "none");
 }
@@ -103,7 +100,8 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   context.set(nonceContext, nonce);
 
   let response: Response;
-  if (isCrossSiteRequest(request) || isCrossSiteLogout(request)) {
+  const notForThisSite = Boolean(context.get(requestStateContext)?.rejection?.message);
+  if (!notForThisSite && (isCrossSiteRequest(request) || isCrossSiteLogout(request))) {
     noteRejection(context, { status: 403, reason: "cross-site request" });
     const path = new URL(request.url).pathname;
     if (pathKind(path) === "api" && !PUBLIC_API_PATHS.has(path) && !(await getUser(request))) {

@@ -281,6 +281,9 @@ function corpus(): Case[] {
     add({ auth: "signed-out", method: "GET", target: good, host: null, label: "no host" });
     add({ auth: "signed-out", method: "GET", target: good, hostTwice: true, label: "two hosts" });
     const attacker: [string, string][] = [["Origin", "http://attacker.example"], ["Content-Type", "application/x-www-form-urlencoded"]];
+    // a well-formed Host the site does not answer for (docs/decisions/0038-the-site-address.md)
+    add({ auth: "signed-out", method: "GET", target: good, host: "attacker.example", label: "host not the site's" });
+    add({ auth: "stranger", method: "POST", target: good, host: "attacker.example", headers: attacker, body: json("a=1"), label: "host not the site's, post", ownSession });
     for (const target of [`http://attacker.example${good}`, `//attacker.example${good}`]) {
       add({ auth: "signed-out", method: "GET", target, label: "other host in target" });
       add({ auth: "stranger", method: "POST", target, headers: attacker, body: json("a=1"), label: "other host in target, cross-site", ownSession });
@@ -351,6 +354,7 @@ function problems(c: Case, res: RawResponse): string[] {
     else if (!res.body.includes("<html")) out.push("not an HTML page");
   }
   if (/ [MG]B\b/.test(c.label) && res.status < 300) out.push("an oversize body was accepted");
+  if (c.label.startsWith("host not the site's") && res.status !== 400) out.push(`status ${res.status} for a Host the site does not answer for`);
   return out;
 }
 

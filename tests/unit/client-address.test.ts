@@ -1,7 +1,7 @@
 // The client's address behind proxies (TRUST_PROXY; server/client-address.mjs,
 // docs/decisions/0018-shared-limits-and-job-leases.md).
 import { describe, expect, it } from "vitest";
-import { clientAddress, parseTrustProxy, plainAddress } from "../../server/client-address.mjs";
+import { clientAddress, forwardedHttps, parseTrustProxy, plainAddress } from "../../server/client-address.mjs";
 
 const none = parseTrustProxy(undefined);
 const oneHop = parseTrustProxy("1");
@@ -62,5 +62,17 @@ describe("the client's address", () => {
     expect(plainAddress("[2001:DB8::1]:443")).toBe("2001:db8::1");
     expect(plainAddress("::FFFF:198.51.100.1")).toBe("198.51.100.1");
     expect(plainAddress("unknown")).toBeNull();
+  });
+});
+
+describe("X-Forwarded-Proto", () => {
+  it("is believed only from a trusted proxy: the first entry, written by the proxy the client reached", () => {
+    expect(forwardedHttps("127.0.0.1", "https", none)).toBe(false);
+    expect(forwardedHttps("127.0.0.1", "https", oneHop)).toBe(true);
+    expect(forwardedHttps("127.0.0.1", "HTTPS , http", oneHop)).toBe(true);
+    expect(forwardedHttps("127.0.0.1", "http, https", oneHop)).toBe(false);
+    expect(forwardedHttps("127.0.0.1", undefined, oneHop)).toBe(false);
+    expect(forwardedHttps("::ffff:10.1.2.3", "https", ranges)).toBe(true);
+    expect(forwardedHttps("198.51.100.9", "https", ranges)).toBe(false); // not one of the proxies
   });
 });

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRejectionLog, decodablePath, isValidHost, targetPath } from "../../server/incoming.mjs";
 import { limitedBody } from "../../server/request-body.mjs";
+import { parseAllowedHosts } from "../../server/env.mjs";
 import { rawRequest } from "./support/raw-http";
 
 describe("request line and Host", () => {
@@ -32,6 +33,17 @@ describe("request line and Host", () => {
     expect(decodablePath("/a/%E0%A4%A/caf%C3%A9?q=%ZZ")).toBe("/a/%25E0%25A4%25A/caf%C3%A9?q=%ZZ");
     expect(decodablePath("/%")).toBe("/%25");
     expect(decodablePath("/fine/%20")).toBe("/fine/%20");
+  });
+});
+
+describe("ALLOWED_HOSTS", () => {
+  it("takes names and addresses as a browser's address bar shows them, and stops the start on anything else", () => {
+    expect(parseAllowedHosts(undefined)).toEqual([]);
+    expect(parseAllowedHosts(" localhost, 192.168.1.5 ,::1,[fd00::2],Photos.Example.org.")).toEqual(["localhost", "192.168.1.5", "[::1]", "[fd00::2]", "photos.example.org"]);
+    expect(() => parseAllowedHosts("*")).toThrow(/DNS rebinding/);
+    for (const bad of ["localhost:3000", "http://localhost", "[::1]:3000", "example.org/x", "user@example.org", "évil.example", "exa mple.org"]) {
+      expect(() => parseAllowedHosts(bad), bad).toThrow(/ALLOWED_HOSTS: .* is not a host name or address/);
+    }
   });
 });
 

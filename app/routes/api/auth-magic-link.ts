@@ -3,7 +3,7 @@ import { readFields } from "~/api/body.server";
 import { apiFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
 import { asFormValue } from "~/forms/body.server";
 import { SignInLinkSchema } from "~/forms/invite";
-import { siteOrigin } from "~/lib/request.server";
+import { siteOrigin } from "~/lib/config.server";
 import { requestSignInLink } from "~/models/sign-in-links.server";
 import { clientAddress } from "~/web/auth.server";
 
@@ -16,7 +16,7 @@ const route = publicApiRoute({
     const body = await readFields(request);
     const parsed = SignInLinkSchema.safeParse({ email: asFormValue(body.email) });
     if (!parsed.success) return apiFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
-    await requestSignInLink(parsed.data.email, { reset: false, origin: siteOrigin(request), address: clientAddress(context) });
+    await requestSignInLink(parsed.data.email, { reset: false, origin: siteOrigin(), address: clientAddress(context) });
     return json({ message: MAGIC_LINK_ACCEPTED }, { status: 202 });
   },
 });

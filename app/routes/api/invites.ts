@@ -5,7 +5,7 @@ import { apiFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.ser
 import { serializeInvitation } from "~/api/serializers-invites.server";
 import { asFormValue } from "~/forms/body.server";
 import { InviteSchema } from "~/forms/invite";
-import { siteOrigin } from "~/lib/request.server";
+import { siteOrigin } from "~/lib/config.server";
 import { createInvitation, listInvitations } from "~/models/invitations.server";
 
 // GET /api/invites: the caller's invitations, newest first.
@@ -22,7 +22,7 @@ const route = apiRoute({
       relationship: asFormValue(body.relationship) ?? body.relationship,
     });
     if (!parsed.success) return apiFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
-    const made = await createInvitation(user, parsed.data, siteOrigin(request), { token: idempotencyKey(request) });
+    const made = await createInvitation(user, parsed.data, siteOrigin(), { token: idempotencyKey(request) });
     if (!made.ok) return apiRefusal(made);
     const { id, expiresAt, circle, relationship } = made.invitation;
     return json({ id, url: made.url, expires_at: expiresAt, circle, relationship }, { status: 201 });

@@ -6,7 +6,7 @@ import { serializeAccount } from "~/api/serializers-account.server";
 import { DeleteAccountSchema, ProfileSchema } from "~/forms/account";
 import { deleteAccount, getAccount, updateProfile } from "~/models/account.server";
 import { sessionStartedAt } from "~/models/sessions.server";
-import { siteOrigin } from "~/lib/request.server";
+import { siteOrigin } from "~/lib/config.server";
 import { logOutHeaders, sessionToken } from "~/web/auth.server";
 
 // GET, PUT, DELETE /api/users/current: the caller's own account (docs/api.md, Users).
@@ -17,7 +17,7 @@ const route = apiRoute({
   },
   PUT: async ({ request }, user) => {
     const input = await readAccountBody(request, ProfileSchema, ["first_name", "last_name", "username", "email", "current_password"]);
-    const saved = await updateProfile(user.id, input, siteOrigin(request));
+    const saved = await updateProfile(user.id, input, siteOrigin());
     if (!saved.ok) return apiRefusal(saved);
     const account = await getAccount(user.id);
     return account ? json(serializeAccount(account)) : apiError(404, "User not found");

@@ -55,6 +55,8 @@ export async function startBuiltServer(buildDir: string, env: Record<string, str
     BUILD_DIR: buildDir,
     PORT: "0",
     HOST: "127.0.0.1",
+    // tests reach it at 127.0.0.1 (its site is http://localhost:<port>, ORIGIN being unset)
+    ALLOWED_HOSTS: "127.0.0.1",
     DEMO: "false",
     LOGIN_MAX_FAILURES_PER_ADDRESS: "1000000",
     SIGNUP_MAX_PER_ADDRESS: "1000000",
