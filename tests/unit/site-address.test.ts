@@ -162,6 +162,17 @@ describe("the site's names", { timeout: 120_000 }, () => {
     expect(joined.status).toBe(303);
     const karlCookie = joined.cookies.map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith("sm_session="))!;
     expect((await track(at({ target: "/settings/delete", cookie: karlCookie, form: { intent: "email-link" } }))).status).toBe(303);
+    // an email change: the notice to the old address, with its undo link
+    const mover = await makeUser();
+    const moved = await track(
+      at({
+        target: "/api/users/current",
+        method: "PUT",
+        cookie: await cookieFor(mover),
+        json: { username: mover.username, email: `moved-${mover.id}@example.com`, first_name: mover.first_name, last_name: mover.last_name, current_password: "secret1" },
+      }),
+    );
+    expect(moved.status).toBe(200);
     // redirects: to the log-in page, and after a log-in
     expect((await track(at({ target: "/my-kids-list" }))).status).toBe(302);
     expect((await track(at({ target: "/login", form: { email: parent.email, password: "secret1", redirectTo: "/feed" } }))).status).toBe(302);
@@ -182,7 +193,9 @@ describe("the site's names", { timeout: 120_000 }, () => {
       ...(await mailTo(reader.email, 3)),
       ...(await mailTo("grandma@example.com")),
       ...(await mailTo("karl@example.com")),
+      ...(await mailTo(mover.email)),
     ];
+    expect(mails.filter((m) => m.parsed.subject === "Your Sweet Moments email address was changed")).toHaveLength(1);
     expect(mails.filter((m) => m.parsed.subject?.includes("daily"))).toHaveLength(1);
     for (const mail of mails) {
       expect(mail.raw, mail.parsed.subject).not.toMatch(/alias\.example|evil\.example/);
