@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 mkdir -p reports
 
 fail=0
+echo "== format check (docs/decisions/0043-biome-formatter.md; fix with: npx biome format --write .)"
+npm run --silent format:check >reports/format.txt 2>&1 || { cat reports/format.txt | head -50; echo "format check failed"; fail=1; }
+
 echo "== typecheck"
 npx react-router typegen >/dev/null && npx tsc --noEmit || fail=1
 
