@@ -27,7 +27,6 @@ const POSTGRES_ONLY = [
 ];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
 
-
 /**
  * The test files that reach stored photos (write and then read, list, serve or delete them): they
  * run on both backends. tests/unit/photo-tests-on-s3.test.ts fails when one is missing here.

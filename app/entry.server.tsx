@@ -76,7 +76,10 @@ export default function handleRequest(
  * client got wrong (a body, a method) is not our error: it is answered 4xx and the server logs one
  * line for it (app/web/request-guard.server.ts).
  */
-export function handleError(error: unknown, { request, context }: { request: Request; context?: RouterContextProvider }) {
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context?: RouterContextProvider },
+) {
   if (request.signal.aborted || isClientError(error, context) || isUnavailable(error, context)) return;
   console.error(`[app] ${request.method} ${new URL(request.url).pathname}`, error);
 }

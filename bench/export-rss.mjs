@@ -33,7 +33,11 @@ const env = {
   NODE_ENV: "production",
   MALLOC_ARENA_MAX: "2",
 };
-const server = spawn(process.execPath, ["server/index.mjs"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+const server = spawn(process.execPath, ["server/index.mjs"], {
+  cwd: root,
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
 const hwm = () => {
   const status = fs.readFileSync(`/proc/${server.pid}/status`, "utf8");
   const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
@@ -41,7 +45,10 @@ const hwm = () => {
 };
 try {
   for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`${base}/favicon.svg`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/favicon.svg`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -51,14 +58,23 @@ try {
     body: JSON.stringify({ email: "rss@example.com", username: "rssuser", password: "secret1" }),
   });
   const cookie = signup.headers.getSetCookie()[0]?.split(";")[0] ?? "";
-  const api = async (p, form) => (await fetch(base + p, { method: "POST", headers: { Cookie: cookie }, body: form })).json();
+  const api = async (p, form) =>
+    (await fetch(base + p, { method: "POST", headers: { Cookie: cookie }, body: form })).json();
   const kidForm = new FormData();
   kidForm.set("name", "Elsa");
   kidForm.set("birth_date", "2020-01-02");
   kidForm.set("relationship", "Mom");
   const kid = await api("/api/kids/new", kidForm);
   // one real photo through the upload pipeline (a noisy one, so its WebP is photo-sized) ...
-  const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 25 } } })
+  const jpeg = await sharp({
+    create: {
+      width: 1600,
+      height: 1200,
+      channels: 3,
+      background: "#888",
+      noise: { type: "gaussian", mean: 128, sigma: 25 },
+    },
+  })
     .jpeg({ quality: 90 })
     .toBuffer();
   const form = new FormData();
@@ -73,7 +89,9 @@ try {
   const copy = async () => {
     const key = crypto.randomBytes(16).toString("base64url");
     fs.cpSync(path.join(env.UPLOADS_DIR, image.key), path.join(env.UPLOADS_DIR, key), { recursive: true });
-    const [row] = await knex("images").insert({ ...image, id: undefined, key, created_at: now }).returning("id");
+    const [row] = await knex("images")
+      .insert({ ...image, id: undefined, key, created_at: now })
+      .returning("id");
     return Number(row.id ?? row);
   };
   let photos = 1;
@@ -81,11 +99,30 @@ try {
     const ids = i % 10 === 0 ? [await copy(), await copy(), await copy()] : [await copy()];
     photos += ids.length;
     const created = new Date(Date.parse("2024-01-01T00:00:00Z") + i * 86_400_000).toISOString();
-    const takenOn = new Date(Date.parse("2023-06-01T00:00:00Z") + ((i * 7919) % MOMENTS) * 86_400_000).toISOString().slice(0, 10);
+    const takenOn = new Date(Date.parse("2023-06-01T00:00:00Z") + ((i * 7919) % MOMENTS) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     const [log] = await knex("daily_logs")
-      .insert({ kid_id: kid.id, title: `Moment ${i}`, content: "A day.", image_id: ids[0], photo_count: ids.length, taken_on: takenOn, posted_by: kid.user_id ?? null, created_at: created, updated_at: created })
+      .insert({
+        kid_id: kid.id,
+        title: `Moment ${i}`,
+        content: "A day.",
+        image_id: ids[0],
+        photo_count: ids.length,
+        taken_on: takenOn,
+        posted_by: kid.user_id ?? null,
+        created_at: created,
+        updated_at: created,
+      })
       .returning("id");
-    await knex("moment_photos").insert(ids.map((image_id, position) => ({ daily_log_id: Number(log.id ?? log), image_id, position, alt: `Moment ${i}, photo ${position + 1}` })));
+    await knex("moment_photos").insert(
+      ids.map((image_id, position) => ({
+        daily_log_id: Number(log.id ?? log),
+        image_id,
+        position,
+        alt: `Moment ${i}, photo ${position + 1}`,
+      })),
+    );
   }
   await knex.destroy();
   const largest = image.widths.split(",").at(-1);

@@ -14,10 +14,15 @@ db.exec("PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; PRAGMA journal_mode=W
 const secret = process.env.SESSION_SECRET ?? "";
 
 /** @returns {Promise<any[]>} */
-const all = (stmt, params) => new Promise((resolve, reject) => stmt.all(params, (err, rows) => (err ? reject(err) : resolve(rows))));
-const sessionStmt = db.prepare("SELECT users.id FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id = ? AND sessions.expires_at > ?");
+const all = (stmt, params) =>
+  new Promise((resolve, reject) => stmt.all(params, (err, rows) => (err ? reject(err) : resolve(rows))));
+const sessionStmt = db.prepare(
+  "SELECT users.id FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id = ? AND sessions.expires_at > ?",
+);
 const kidStmt = db.prepare("SELECT id, user_id FROM kids WHERE id = ?");
-const friendStmt = db.prepare("SELECT id FROM friendships WHERE user_low = ? AND user_high = ? AND status = 'accepted'");
+const friendStmt = db.prepare(
+  "SELECT id FROM friendships WHERE user_low = ? AND user_high = ? AND status = 'accepted'",
+);
 const logsStmt = db.prepare(
   `SELECT daily_logs.id, daily_logs.kid_id, daily_logs.title, daily_logs.content, daily_logs.created_at,
           daily_logs.taken_on, daily_logs.milestone, daily_logs.posted_by, daily_logs.audience, daily_logs.photo_count,
@@ -56,7 +61,11 @@ const send = async (req, res, status, body) => {
   const encoding = raw.length >= MIN_COMPRESS ? pickEncoding(req.headers["accept-encoding"]) : null;
   const out = encoding ? await compress(raw, encoding) : raw;
   /** @type {Record<string, string | number>} */
-  const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": out.length, Vary: "Accept-Encoding" };
+  const headers = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": out.length,
+    Vary: "Accept-Encoding",
+  };
   if (encoding) headers["Content-Encoding"] = encoding;
   res.writeHead(status, headers);
   res.end(out);
@@ -91,7 +100,16 @@ http
         stmt.finalize();
       }
       const first = (r) =>
-        r.image_key ? [{ url: url(r.image_key, r.image_widths), width: r.image_width, height: r.image_height, alt: r.image_alt ?? r.title }] : [];
+        r.image_key
+          ? [
+              {
+                url: url(r.image_key, r.image_widths),
+                width: r.image_width,
+                height: r.image_height,
+                alt: r.image_alt ?? r.title,
+              },
+            ]
+          : [];
       const parent = kid.user_id === viewer.id;
       await send(req, res, 200, {
         daily_logs: rows.map((r) => ({

@@ -19,11 +19,21 @@ export const log = (/** @type {unknown[]} */ ...a) => console.log(...a);
  * name contains one of them run (with the set-up they need), so one change can be measured
  * without the whole bench. Unset: every case.
  */
-const CASE_FILTER = (process.env.BENCH_CASES ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const CASE_FILTER = (process.env.BENCH_CASES ?? "")
+  .split(",")
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
 /** Does the case `name` run in this bench? @param {string} name */
-export const wanted = (name) => CASE_FILTER.length === 0 || CASE_FILTER.some((part) => name.toLowerCase().includes(part));
+export const wanted = (name) =>
+  CASE_FILTER.length === 0 || CASE_FILTER.some((part) => name.toLowerCase().includes(part));
 /** A case that did not run (BENCH_CASES): no figures, and the ratios that need it are null. */
-export const SKIPPED = Object.freeze({ reqPerSec: null, p50ms: null, p99ms: null, cpuMsPerRequest: null, skipped: true });
+export const SKIPPED = Object.freeze({
+  reqPerSec: null,
+  p50ms: null,
+  p99ms: null,
+  cpuMsPerRequest: null,
+  skipped: true,
+});
 
 /** Resident memory of one process, in MB. @param {number} pid */
 export function rssOf(pid) {
@@ -45,7 +55,8 @@ export function processTree(pid) {
     }
     for (const t of tasks) {
       try {
-        for (const c of fs.readFileSync(`/proc/${out[i]}/task/${t}/children`, "utf8").trim().split(/\s+/)) if (c) out.push(Number(c));
+        for (const c of fs.readFileSync(`/proc/${out[i]}/task/${t}/children`, "utf8").trim().split(/\s+/))
+          if (c) out.push(Number(c));
       } catch {}
     }
   }
@@ -54,7 +65,9 @@ export function processTree(pid) {
 
 /** Resident memory of a process and its descendants, summed (with `withPss`, the proportional figure too). @param {number} pid @param {boolean} [withPss] */
 export function treeRssOf(pid, withPss = false) {
-  let rssMB = 0, peakMB = 0, pssMB = 0;
+  let rssMB = 0,
+    peakMB = 0,
+    pssMB = 0;
   /** @type {number[]} resident MB of each process, the primary first */
   const perProcessMB = [];
   for (const p of processTree(pid)) {
@@ -125,7 +138,11 @@ export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
 
 /** @param {string} script @param {Record<string, string>} env @param {string[]} [nodeFlags] */
 export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([])) {
-  const child = spawn(process.execPath, [...nodeFlags, script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeFlags, script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stderr.on("data", (d) => process.stderr.write(`[${path.basename(script)}] ${d}`));
   child.stdout.on("data", () => {});
   return child;
@@ -139,7 +156,11 @@ export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([]))
 export function startServer(env, workers) {
   const cluster = fs.existsSync(path.join(root, "server", "cluster.mjs"));
   if (!cluster && workers !== 1) throw new Error("more than one worker needs server/cluster.mjs");
-  return startNode(cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs", { ...env, WEB_CONCURRENCY: String(workers) }, SERVER_NODE_FLAGS);
+  return startNode(
+    cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs",
+    { ...env, WEB_CONCURRENCY: String(workers) },
+    SERVER_NODE_FLAGS,
+  );
 }
 
 /** Stops a server (SIGTERM, SIGKILL after 5 s) and waits for it to exit. @param {import("node:child_process").ChildProcess} child */
@@ -160,7 +181,10 @@ export async function login(base) {
     body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
   });
   if (!res.ok) throw new Error(`bench log-in failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 /**
@@ -178,7 +202,7 @@ export function recorder(results) {
       reqPerSec: Math.round(mean((r) => r.requests.average)),
       p50ms: +mean((r) => r.latency.p50).toFixed(1),
       p99ms: +mean((r) => r.latency.p99).toFixed(1),
-      errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? r["3xx"] ?? 0 : 0)),
+      errors: sum((r) => r.errors + r.timeouts + r.non2xx - (expectStatus === 304 ? (r["3xx"] ?? 0) : 0)),
       non2xx: sum((r) => r.non2xx),
       bytesPerResponse: Math.round(sum((r) => r.throughput.total) / (sum((r) => r.requests.total) || 1)),
       /** the server's CPU time (all its processes) per answer during the measured run */
@@ -188,19 +212,27 @@ export function recorder(results) {
     };
     for (const r of runs) {
       for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {})) {
-        if (!/^2/.test(code) && !(expectStatus === 304 && code === "304")) row.statuses[code] = (row.statuses[code] ?? 0) + count;
+        if (!/^2/.test(code) && !(expectStatus === 304 && code === "304"))
+          row.statuses[code] = (row.statuses[code] ?? 0) + count;
       }
     }
     results.push(row);
-    const statuses = Object.entries(row.statuses).map(([c, n]) => `${n}×${c}`).join(" ");
-    log(`  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B${row.cpuMsPerRequest === null ? "" : `  cpu ${row.cpuMsPerRequest} ms/req`}`);
+    const statuses = Object.entries(row.statuses)
+      .map(([c, n]) => `${n}×${c}`)
+      .join(" ");
+    log(
+      `  ${name.padEnd(44)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50ms).padStart(4)} ms  p99 ${String(row.p99ms).padStart(4)} ms  errors ${row.errors}${statuses ? ` (${statuses})` : ""}  ${row.bytesPerResponse} B${row.cpuMsPerRequest === null ? "" : `  cpu ${row.cpuMsPerRequest} ms/req`}`,
+    );
     return row;
   }
 
   /** One autocannon run; returns the case's figures. @param {string} name @param {any} opts */
   async function load(name, opts) {
     if (!wanted(name)) return /** @type {any} */ (SKIPPED);
-    const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) } };
+    const base = {
+      connections: CONNECTIONS,
+      headers: { "accept-encoding": "gzip, deflate, br", ...(opts.headers ?? {}) },
+    };
     const { beforeRun, cpuPid, ...rest } = opts;
     opts = rest;
     if (WARMUP > 0) await autocannon({ ...base, ...opts, headers: base.headers, duration: WARMUP });
@@ -222,7 +254,8 @@ export function recorder(results) {
     if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
     /** @type {[any[], any[]]} */
     const runs = [[], []];
-    for (const side of [0, 1, 1, 0]) runs[side].push(await autocannon({ ...base, url: urls[side], duration: DURATION / 2 }));
+    for (const side of [0, 1, 1, 0])
+      runs[side].push(await autocannon({ ...base, url: urls[side], duration: DURATION / 2 }));
     return [record(names[0], runs[0]), record(names[1], runs[1])];
   }
 
@@ -239,7 +272,8 @@ export function recorder(results) {
  * @param {ReturnType<typeof recorder>["load"]} load @param {string} base @param {Record<string, string>} H @param {number} commentMomentId
  */
 export async function writeCases(load, base, H, commentMomentId) {
-  if (!wanted("like + unlike cycle (writes)") && !wanted("comment creation (writes)")) return { likes: SKIPPED, comments: SKIPPED };
+  if (!wanted("like + unlike cycle (writes)") && !wanted("comment creation (writes)"))
+    return { likes: SKIPPED, comments: SKIPPED };
   const pool = Array.from({ length: 3 * CONNECTIONS }, (_, i) => 1000 + i);
   const all = [...pool];
   const unlikeAll = async () => {
@@ -252,11 +286,22 @@ export async function writeCases(load, base, H, commentMomentId) {
     headers: H,
     beforeRun: unlikeAll,
     requests: [
-      { method: "POST", setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => { ctx.logId = pool.shift() ?? all[0]; return { ...req, path: `/api/likes/${ctx.logId}/like` }; } },
+      {
+        method: "POST",
+        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => {
+          ctx.logId = pool.shift() ?? all[0];
+          return { ...req, path: `/api/likes/${ctx.logId}/like` };
+        },
+      },
       {
         method: "DELETE",
-        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({ ...req, path: `/api/likes/${ctx.logId}/unlike` }),
-        onResponse: (/** @type {number} */ _status, /** @type {unknown} */ _body, /** @type {any} */ ctx) => { pool.push(ctx.logId); },
+        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({
+          ...req,
+          path: `/api/likes/${ctx.logId}/unlike`,
+        }),
+        onResponse: (/** @type {number} */ _status, /** @type {unknown} */ _body, /** @type {any} */ ctx) => {
+          pool.push(ctx.logId);
+        },
       },
     ],
   });

@@ -12,7 +12,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { seedScale } from "./seed-scale.mjs";
-import { CONNECTIONS, DURATION, WARMUP, log, login, recorder, root, startServer, stopServer, waitFor, writeCases } from "./lib.mjs";
+import {
+  CONNECTIONS,
+  DURATION,
+  WARMUP,
+  log,
+  login,
+  recorder,
+  root,
+  startServer,
+  stopServer,
+  waitFor,
+  writeCases,
+} from "./lib.mjs";
 
 const cores = os.availableParallelism();
 const configs = (process.env.BENCH_MATRIX ?? "sqlite:1,sqlite:all,postgresql:all").split(",").map((c) => {
@@ -36,8 +48,17 @@ async function main() {
   let cluster = null;
   let pgDatabase = null;
   try {
-    log(`Matrix: ${configs.map((c) => c.label).join(", ")}; ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-    execFileSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: "ignore" });
+    log(
+      `Matrix: ${configs.map((c) => c.label).join(", ")}; ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+    execFileSync("npx", ["react-router", "build"], {
+      cwd: root,
+      env: { ...process.env, BUILD_DIR: buildDir },
+      stdio: "ignore",
+    });
 
     /** @type {Record<string, { databaseFile: string, databaseUrl: string | null, uploadsDir: string, ids: any }>} */
     const seeded = {};
@@ -64,11 +85,26 @@ async function main() {
       const port = 3390 + Math.floor(Math.random() * 9);
       const base = `http://127.0.0.1:${port}`;
       const env = {
-        PORT: String(port), HOST: "127.0.0.1", ALLOWED_HOSTS: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, DATABASE_URL: databaseUrl ?? "",
-        UPLOADS_DIR: uploadsDir, SESSION_SECRET: crypto.randomBytes(16).toString("hex"), DEMO: "false",
-        LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", PHOTO_UPLOADS_PER_HOUR: "1000000", NODE_ENV: "production", MALLOC_ARENA_MAX: "2",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        ALLOWED_HOSTS: "127.0.0.1",
+        BUILD_DIR: buildDir,
+        DATABASE_FILE: databaseFile,
+        DATABASE_URL: databaseUrl ?? "",
+        UPLOADS_DIR: uploadsDir,
+        SESSION_SECRET: crypto.randomBytes(16).toString("hex"),
+        DEMO: "false",
+        LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
+        PHOTO_UPLOADS_PER_HOUR: "1000000",
+        NODE_ENV: "production",
+        MALLOC_ARENA_MAX: "2",
       };
-      log(`\n${config.label} (load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`);
+      log(
+        `\n${config.label} (load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")})`,
+      );
       const results = (byConfig[config.label] = []);
       const { load } = recorder(results);
       const server = startServer(env, config.workers);
@@ -77,14 +113,19 @@ async function main() {
         await new Promise((r) => setTimeout(r, 1500));
         const H = { cookie: await login(base) };
         const kidsJson = await (await fetch(`${base}/api/kids/current`, { headers: H })).json().catch(() => ({}));
-        const imageUrl = (kidsJson.kids ?? []).find((/** @type {any} */ k) => k.kid_image_url)?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
+        const imageUrl = (kidsJson.kids ?? [])
+          .find((/** @type {any} */ k) => k.kid_image_url)
+          ?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
         await load("landing page (reference)", { url: `${base}/`, headers: H });
         await load("moments page, 20-moment kid", { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
         await load("moments page, 5,000-moment kid", { url: `${base}/kids/${ids.kid5000}/dailyLogs`, headers: H });
         await load("moment detail page", { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
         await load("/my-kids-list", { url: `${base}/my-kids-list`, headers: H });
         await load("GET /api/kids/{id}/daily_logs", { url: `${base}/api/kids/${ids.kid20}/daily_logs`, headers: H });
-        await load("GET /api/comments/{id}/comments", { url: `${base}/api/comments/${ids.moment}/comments`, headers: H });
+        await load("GET /api/comments/{id}/comments", {
+          url: `${base}/api/comments/${ids.moment}/comments`,
+          headers: H,
+        });
         if (imageUrl) await load("image 320 px", { url: `${base}${imageUrl}`, headers: H });
         // comments go to a moment no read case shows, so each configuration reads what the seed made
         // (the SQLite configurations share one file)
@@ -97,10 +138,14 @@ async function main() {
     }
   } finally {
     if (pgDatabase) {
-      try { run(process.execPath, ["scripts/pg-database.mjs", "drop", pgDatabase]); } catch {}
+      try {
+        run(process.execPath, ["scripts/pg-database.mjs", "drop", pgDatabase]);
+      } catch {}
     }
     if (cluster) {
-      try { run("scripts/pg-cluster.sh", ["stop", cluster]); } catch {}
+      try {
+        run("scripts/pg-cluster.sh", ["stop", cluster]);
+      } catch {}
     }
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.rmSync(path.join(root, "bench", "tmp"), { recursive: true, force: true });
@@ -108,17 +153,40 @@ async function main() {
 
   // one table: a row per case, req/s and p99 per configuration
   const labels = Object.keys(byConfig);
-  const cases = [...new Set(Object.values(byConfig).flat().map((r) => r.case))];
+  const cases = [
+    ...new Set(
+      Object.values(byConfig)
+        .flat()
+        .map((r) => r.case),
+    ),
+  ];
   const cell = (/** @type {string} */ label, /** @type {string} */ name) => {
     const r = byConfig[label].find((x) => x.case === name);
     return r ? `${r.reqPerSec} req/s, p99 ${r.p99ms} ms${r.errors ? `, ${r.errors} errors` : ""}` : "–";
   };
-  const table = [`| case | ${labels.join(" | ")} |`, `|---|${labels.map(() => "---").join("|")}|`, ...cases.map((c) => `| ${c} | ${labels.map((l) => cell(l, c)).join(" | ")} |`)];
+  const table = [
+    `| case | ${labels.join(" | ")} |`,
+    `|---|${labels.map(() => "---").join("|")}|`,
+    ...cases.map((c) => `| ${c} | ${labels.map((l) => cell(l, c)).join(" | ")} |`),
+  ];
   log(`\n${table.join("\n")}`);
   const out = process.env.BENCH_RESULTS ?? "bench/results-matrix.json";
   fs.writeFileSync(
     path.resolve(root, out),
-    JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), configs, setup, results: byConfig, table }, null, 2) + "\n",
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        loadavgAtEnd: os.loadavg(),
+        configs,
+        setup,
+        results: byConfig,
+        table,
+      },
+      null,
+      2,
+    ) + "\n",
   );
   log(`\nWrote ${out}`);
 }

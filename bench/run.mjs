@@ -12,7 +12,25 @@ import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { seedScale } from "./seed-scale.mjs";
-import { CONNECTIONS, DURATION, SKIPPED, WARMUP, log, login, recorder, resetPeak, root, SERVER_NODE_FLAGS, startNode, startServer, stopServer, treeRssOf, waitFor, wanted, writeCases } from "./lib.mjs";
+import {
+  CONNECTIONS,
+  DURATION,
+  SKIPPED,
+  WARMUP,
+  log,
+  login,
+  recorder,
+  resetPeak,
+  root,
+  SERVER_NODE_FLAGS,
+  startNode,
+  startServer,
+  stopServer,
+  treeRssOf,
+  waitFor,
+  wanted,
+  writeCases,
+} from "./lib.mjs";
 
 const results = [];
 const { load, loadPair } = recorder(results);
@@ -46,16 +64,29 @@ async function pageCases(load0, base, H, ids, suffix, cpuPid) {
   /** @type {typeof load0} */
   const load = (name, opts) => load0(name, { ...opts, cpuPid });
   const landing = await load(`landing page (reference)${suffix}`, { url: `${base}/`, headers: H });
-  const m5 = await load(`moments page, 5-moment kid${suffix}`, { url: `${base}/kids/${ids.kid5}/dailyLogs`, headers: H });
-  const m20 = await load(`moments page, 20-moment kid${suffix}`, { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: H });
+  const m5 = await load(`moments page, 5-moment kid${suffix}`, {
+    url: `${base}/kids/${ids.kid5}/dailyLogs`,
+    headers: H,
+  });
+  const m20 = await load(`moments page, 20-moment kid${suffix}`, {
+    url: `${base}/kids/${ids.kid20}/dailyLogs`,
+    headers: H,
+  });
   // issue #21.3: a revisit of the unchanged 20-moment page: the few queries of its ETag, no render
   const name304 = `moments page, If-None-Match (304)${suffix}`;
   let m304 = SKIPPED;
   if (wanted(name304)) {
     const etag = (await fetch(`${base}/kids/${ids.kid20}/dailyLogs`, { headers: H })).headers.get("etag") ?? "";
-    m304 = await load(name304, { url: `${base}/kids/${ids.kid20}/dailyLogs`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
+    m304 = await load(name304, {
+      url: `${base}/kids/${ids.kid20}/dailyLogs`,
+      headers: { ...H, "if-none-match": etag },
+      expectStatus: 304,
+    });
   }
-  const m5000 = await load(`moments page, 5,000-moment kid${suffix}`, { url: `${base}/kids/${ids.kid5000}/dailyLogs`, headers: H });
+  const m5000 = await load(`moments page, 5,000-moment kid${suffix}`, {
+    url: `${base}/kids/${ids.kid5000}/dailyLogs`,
+    headers: H,
+  });
   // the home feed of the benchmark user: their own kids and their 50 friends' kids (issue #15)
   const feed = await load(`/feed, 50 friends' kids${suffix}`, { url: `${base}/feed`, headers: H });
   await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
@@ -77,7 +108,11 @@ async function main() {
   results.push({ case: "setup", kind: "setup", engine, workers: WORKERS, loadavg: os.loadavg() });
 
   let t = Date.now();
-  execFileSync("npx", ["react-router", "build"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: "ignore" });
+  execFileSync("npx", ["react-router", "build"], {
+    cwd: root,
+    env: { ...process.env, BUILD_DIR: buildDir },
+    stdio: "ignore",
+  });
   results.push({ case: "build", kind: "setup", seconds: (Date.now() - t) / 1000 });
   log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
@@ -92,8 +127,18 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const secret = crypto.randomBytes(16).toString("hex");
   const env = {
-    PORT: String(port), HOST: "127.0.0.1", ALLOWED_HOSTS: "127.0.0.1", BUILD_DIR: buildDir, DATABASE_FILE: databaseFile, UPLOADS_DIR: uploadsDir,
-    SESSION_SECRET: secret, DEMO: "false", LOGIN_MAX_FAILURES_PER_ADDRESS: "100000", SIGNUP_MAX_PER_ADDRESS: "100000", PHOTO_UPLOADS_PER_HOUR: "1000000", NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ALLOWED_HOSTS: "127.0.0.1",
+    BUILD_DIR: buildDir,
+    DATABASE_FILE: databaseFile,
+    UPLOADS_DIR: uploadsDir,
+    SESSION_SECRET: secret,
+    DEMO: "false",
+    LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
+    SIGNUP_MAX_PER_ADDRESS: "100000",
+    PHOTO_UPLOADS_PER_HOUR: "1000000",
+    NODE_ENV: "production",
     // as `npm start` runs it: fewer malloc arenas keep resident memory down (see README)
     MALLOC_ARENA_MAX: "2",
   };
@@ -103,14 +148,23 @@ async function main() {
   // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
   const offPort = port + 10;
   const offBase = `http://127.0.0.1:${offPort}`;
-  const offServer = process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !wanted("GET /api") ? null : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" }, SERVER_NODE_FLAGS);
+  const offServer =
+    process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !wanted("GET /api")
+      ? null
+      : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" }, SERVER_NODE_FLAGS);
   // BENCH_ONLY=photos leaves this block after the photo case (`break measure`)
   measure: try {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);
     await new Promise((r) => setTimeout(r, 1500));
     const idle = treeRssOf(/** @type {number} */ (server.pid), true);
-    results.push({ case: "memory: idle server", kind: "memory", rssMB: +idle.rssMB.toFixed(1), pssMB: +idle.pssMB.toFixed(1), perProcessMB: idle.perProcessMB });
+    results.push({
+      case: "memory: idle server",
+      kind: "memory",
+      rssMB: +idle.rssMB.toFixed(1),
+      pssMB: +idle.pssMB.toFixed(1),
+      perProcessMB: idle.perProcessMB,
+    });
     log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident (${idle.pssMB.toFixed(1)} MB proportional)`);
 
     if (ONLY === "photos") {
@@ -124,16 +178,29 @@ async function main() {
 
     // a photo URL (320 px) that the bench user may see
     const kidsJson = await (await fetch(`${base}/api/kids/current`, { headers: H })).json().catch(() => ({}));
-    const imageUrl = (kidsJson.kids ?? []).find((k) => k.kid_image_url)?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
+    const imageUrl = (kidsJson.kids ?? [])
+      .find((k) => k.kid_image_url)
+      ?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
 
     log(`\nLoad: ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up`);
-    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(load, base, H, ids, "", /** @type {number} */ (server.pid));
+    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(
+      load,
+      base,
+      H,
+      ids,
+      "",
+      /** @type {number} */ (server.pid),
+    );
     /** @type {Record<string, number | null>} */
     const fastPath = {};
     /** A GET /api case: against the server, paired (when there is one) with the fast-path-off server. */
     const apiCase = async (/** @type {string} */ name, /** @type {string} */ pathname) => {
       if (!offServer) return load(name, { url: `${base}${pathname}`, headers: H });
-      const [on, off] = await loadPair([name, `${name}, fast path off`], [`${base}${pathname}`, `${offBase}${pathname}`], H);
+      const [on, off] = await loadPair(
+        [name, `${name}, fast path off`],
+        [`${base}${pathname}`, `${offBase}${pathname}`],
+        H,
+      );
       fastPath[`${name} req/s on vs off`] = off.reqPerSec ? +(on.reqPerSec / off.reqPerSec).toFixed(2) : null;
       return on;
     };
@@ -143,7 +210,11 @@ async function main() {
     if (imageUrl) {
       await load("image 320 px", { url: `${base}${imageUrl}`, headers: H });
       const etag = (await fetch(`${base}${imageUrl}`, { headers: H })).headers.get("etag") ?? "";
-      await load("image 320 px, If-None-Match (304)", { url: `${base}${imageUrl}`, headers: { ...H, "if-none-match": etag }, expectStatus: 304 });
+      await load("image 320 px, If-None-Match (304)", {
+        url: `${base}${imageUrl}`,
+        headers: { ...H, "if-none-match": etag },
+        expectStatus: 304,
+      });
     }
 
     // ---- the page cases on every core (issue #21.1): a second server, one process per core ----
@@ -157,12 +228,34 @@ async function main() {
         await new Promise((r) => setTimeout(r, 1500));
         // issue #21.6: idle memory of the primary and all its workers, as `npm start` runs them
         const idleAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
-        results.push({ case: `memory: idle server (${ALL_CORES} workers)`, kind: "memory", rssMB: +idleAll.rssMB.toFixed(1), pssMB: +idleAll.pssMB.toFixed(1), perProcessMB: idleAll.perProcessMB, workersRssMB: idleAll.perProcessMB.slice(1).reduce((a, b) => a + b, 0) });
-        log(`\nIdle server with ${ALL_CORES} workers: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`);
+        results.push({
+          case: `memory: idle server (${ALL_CORES} workers)`,
+          kind: "memory",
+          rssMB: +idleAll.rssMB.toFixed(1),
+          pssMB: +idleAll.pssMB.toFixed(1),
+          perProcessMB: idleAll.perProcessMB,
+          workersRssMB: idleAll.perProcessMB.slice(1).reduce((a, b) => a + b, 0),
+        });
+        log(
+          `\nIdle server with ${ALL_CORES} workers: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
+        );
         log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
-        all = await pageCases(load, `http://127.0.0.1:${allPort}`, H, ids, ` (${ALL_CORES} workers)`, /** @type {number} */ (allServer.pid));
+        all = await pageCases(
+          load,
+          `http://127.0.0.1:${allPort}`,
+          H,
+          ids,
+          ` (${ALL_CORES} workers)`,
+          /** @type {number} */ (allServer.pid),
+        );
         const afterAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
-        results.push({ case: `memory: after load (${ALL_CORES} workers)`, kind: "memory", rssMB: +afterAll.rssMB.toFixed(1), pssMB: +afterAll.pssMB.toFixed(1), perProcessMB: afterAll.perProcessMB });
+        results.push({
+          case: `memory: after load (${ALL_CORES} workers)`,
+          kind: "memory",
+          rssMB: +afterAll.rssMB.toFixed(1),
+          pssMB: +afterAll.pssMB.toFixed(1),
+          perProcessMB: afterAll.perProcessMB,
+        });
       } finally {
         await stopServer(allServer);
       }
@@ -172,7 +265,13 @@ async function main() {
     // the page cases above (on one worker and on all cores) must see as seeded
     await writeCases(load, base, H, ids.moment);
     const after = treeRssOf(/** @type {number} */ (server.pid), true);
-    results.push({ case: "memory: after load", kind: "memory", rssMB: +after.rssMB.toFixed(1), peakMB: +after.peakMB.toFixed(1), pssMB: +after.pssMB.toFixed(1) });
+    results.push({
+      case: "memory: after load",
+      kind: "memory",
+      rssMB: +after.rssMB.toFixed(1),
+      peakMB: +after.peakMB.toFixed(1),
+      pssMB: +after.pssMB.toFixed(1),
+    });
 
     // ---- the floor: a minimal node:http server answering the same JSON (its SQL is SQLite's) ----
     let floorRow = null;
@@ -181,7 +280,10 @@ async function main() {
       const floor = startNode("bench/floor.mjs", { ...env, PORT: String(floorPort) });
       try {
         await waitFor(`http://127.0.0.1:${floorPort}/health`);
-        floorRow = await load("floor: node:http daily_logs JSON", { url: `http://127.0.0.1:${floorPort}/api/kids/${ids.kid20}/daily_logs`, headers: H });
+        floorRow = await load("floor: node:http daily_logs JSON", {
+          url: `http://127.0.0.1:${floorPort}/api/kids/${ids.kid20}/daily_logs`,
+          headers: H,
+        });
       } finally {
         floor.kill("SIGTERM");
       }
@@ -193,7 +295,14 @@ async function main() {
     const weight20 = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid20}/dailyLogs`) : null;
     if (weight) results.push({ case: "page weight: 5,000-moment kid", kind: "weight", ...weight });
     // #20.6 budgets (docs/design.md): HTML + CSS ≤ 20 KB brotli, first-screen phone images ≤ 150 KB
-    if (weight20) results.push({ case: "page weight: 20-moment kid", kind: "weight", ...weight20, budgetHtmlCssBr: 20 * 1024, budgetPhoneImageBytes: 150 * 1024 });
+    if (weight20)
+      results.push({
+        case: "page weight: 20-moment kid",
+        kind: "weight",
+        ...weight20,
+        budgetHtmlCssBr: 20 * 1024,
+        budgetPhoneImageBytes: 150 * 1024,
+      });
 
     // ---- photos ----
     const photo = wanted("photos") ? await photoFigures(base, server.pid, tmp, cookie) : null;
@@ -219,7 +328,10 @@ async function main() {
             [`20-moment page p99 ms (${ALL_CORES} workers)`]: all.m20.p99ms,
             [`20-moment page req/s, ${ALL_CORES} workers vs 1`]: ratio(all.m20.reqPerSec, m20.reqPerSec),
             [`feed vs 20-moment kid p50 (${ALL_CORES} workers)`]: ratio(all.feed.p50ms, all.m20.p50ms),
-            [`/current/friends vs landing req/s (${ALL_CORES} workers)`]: ratio(all.friends.reqPerSec, all.landing.reqPerSec),
+            [`/current/friends vs landing req/s (${ALL_CORES} workers)`]: ratio(
+              all.friends.reqPerSec,
+              all.landing.reqPerSec,
+            ),
           }
         : {}),
     };
@@ -227,11 +339,19 @@ async function main() {
     if (offServer) results.push({ case: "api fast path", kind: "summary", ...fastPath });
 
     log("\nPage weight (first visit, compressed as served):");
-    for (const [label, w] of [["5,000-moment kid", weight], ["20-moment kid", weight20]]) {
+    for (const [label, w] of [
+      ["5,000-moment kid", weight],
+      ["20-moment kid", weight20],
+    ]) {
       if (!w) continue;
-      log(`  ${label}: HTML ${w.htmlRaw} B raw / ${w.htmlBr} B br / ${w.htmlGzip} B gzip; CSS ${w.cssBr} B br; JS ${w.jsBr} B br (${w.jsFiles} files); HTML+CSS ${w.htmlCssBr} B br; requests ${w.requests}; first-screen images (400 px, DPR 2) ${w.phoneImageBytes} B in ${w.phoneImages} images`);
+      log(
+        `  ${label}: HTML ${w.htmlRaw} B raw / ${w.htmlBr} B br / ${w.htmlGzip} B gzip; CSS ${w.cssBr} B br; JS ${w.jsBr} B br (${w.jsFiles} files); HTML+CSS ${w.htmlCssBr} B br; requests ${w.requests}; first-screen images (400 px, DPR 2) ${w.phoneImageBytes} B in ${w.phoneImages} images`,
+      );
     }
-    if (weight20) log(`  budgets (20-moment kid): HTML+CSS ${weight20.htmlCssBr} of ${20 * 1024} B br ${weight20.htmlCssBr <= 20 * 1024 ? "(within)" : "(OVER)"}; first-screen phone images ${weight20.phoneImageBytes} of ${150 * 1024} B ${weight20.phoneImageBytes <= 150 * 1024 ? "(within)" : "(OVER)"}`);
+    if (weight20)
+      log(
+        `  budgets (20-moment kid): HTML+CSS ${weight20.htmlCssBr} of ${20 * 1024} B br ${weight20.htmlCssBr <= 20 * 1024 ? "(within)" : "(OVER)"}; first-screen phone images ${weight20.phoneImageBytes} of ${150 * 1024} B ${weight20.phoneImageBytes <= 150 * 1024 ? "(within)" : "(OVER)"}`,
+      );
     if (photo) logPhotos(photo);
     log(`\nMemory: idle ${idle.rssMB.toFixed(1)} MB, after the load cases ${after.rssMB.toFixed(1)} MB`);
     log("\nRatios:");
@@ -248,11 +368,22 @@ async function main() {
     if (!fs.existsSync(chromium)) log(`\nSlow network: skipped (no Chromium at ${chromium})`);
     else {
       log("\nSlow network: the 20-moment kid page's first visit, 400 kbit/s and 400 ms (bench/slow-network.mjs):");
-      execFileSync(process.execPath, ["bench/slow-network.mjs"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: "inherit" });
+      execFileSync(process.execPath, ["bench/slow-network.mjs"], {
+        cwd: root,
+        env: { ...process.env, BUILD_DIR: buildDir },
+        stdio: "inherit",
+      });
       const net = JSON.parse(fs.readFileSync(path.join(root, "bench", "results-network.json"), "utf8"));
       for (const s of net.summary) {
-        results.push({ case: `slow network: first moment, JavaScript ${s.js ? "on" : "off"}`, kind: "network", ...s, vsOriginalSpa: ratio(s.firstMomentMsMedian, ORIGINAL_SPA_FIRST_MOMENT_MS) });
-        log(`  JavaScript ${s.js ? "on " : "off"}: ${s.firstMomentMsMedian} ms, ${ratio(s.firstMomentMsMedian, ORIGINAL_SPA_FIRST_MOMENT_MS)} of the original SPA's ${ORIGINAL_SPA_FIRST_MOMENT_MS} ms (target ≤ 0.2)`);
+        results.push({
+          case: `slow network: first moment, JavaScript ${s.js ? "on" : "off"}`,
+          kind: "network",
+          ...s,
+          vsOriginalSpa: ratio(s.firstMomentMsMedian, ORIGINAL_SPA_FIRST_MOMENT_MS),
+        });
+        log(
+          `  JavaScript ${s.js ? "on " : "off"}: ${s.firstMomentMsMedian} ms, ${ratio(s.firstMomentMsMedian, ORIGINAL_SPA_FIRST_MOMENT_MS)} of the original SPA's ${ORIGINAL_SPA_FIRST_MOMENT_MS} ms (target ≤ 0.2)`,
+        );
       }
     }
   }
@@ -271,26 +402,44 @@ async function pageWeight(base, cookie, pathname) {
   const gz = (b) => zlib.gzipSync(b, { level: 6 }).length;
   const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
   // the scripts a first visit loads: module preloads and the entry's imports (not the route manifest)
-  const js = [...new Set([
-    ...[...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
-    ...[...html.matchAll(/import (?:\* as \w+ from )?"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
-  ])];
+  const js = [
+    ...new Set([
+      ...[...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+      ...[...html.matchAll(/import (?:\* as \w+ from )?"(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+    ]),
+  ];
   // fetch() decompresses transparently: the bytes on the wire are the Content-Length header
   const sizeOf = async (url, enc) => {
     const r = await fetch(base + url, { headers: { "accept-encoding": enc } });
     const body = Buffer.from(await r.arrayBuffer());
     return Number(r.headers.get("content-length") ?? body.length);
   };
-  let cssBr = 0, cssRaw = 0, jsBr = 0, jsRaw = 0;
-  for (const u of css) { cssBr += await sizeOf(u, "br"); cssRaw += await sizeOf(u, "identity"); }
-  for (const u of js) { jsBr += await sizeOf(u, "br"); jsRaw += await sizeOf(u, "identity"); }
+  let cssBr = 0,
+    cssRaw = 0,
+    jsBr = 0,
+    jsRaw = 0;
+  for (const u of css) {
+    cssBr += await sizeOf(u, "br");
+    cssRaw += await sizeOf(u, "identity");
+  }
+  for (const u of js) {
+    jsBr += await sizeOf(u, "br");
+    jsRaw += await sizeOf(u, "identity");
+  }
   const phone = await phoneImages(base, cookie, pathname);
   return {
-    htmlRaw, htmlBr: br(Buffer.from(html)), htmlGzip: gz(Buffer.from(html)),
-    cssRaw, cssBr, jsRaw, jsBr, jsFiles: js.length,
+    htmlRaw,
+    htmlBr: br(Buffer.from(html)),
+    htmlGzip: gz(Buffer.from(html)),
+    cssRaw,
+    cssBr,
+    jsRaw,
+    jsBr,
+    jsFiles: js.length,
     htmlCssBr: br(Buffer.from(html)) + cssBr,
     requests: 1 + css.length + js.length + phone.images + 1 /* favicon */,
-    phoneImageBytes: phone.bytes, phoneImages: phone.images,
+    phoneImageBytes: phone.bytes,
+    phoneImages: phone.images,
   };
 }
 
@@ -303,15 +452,33 @@ async function phoneImages(base, cookie, pathname) {
   }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--headless",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   try {
     // a phone browser runs JavaScript (Chromium does not lazy-load images with JavaScript off)
-    const ctx = await browser.newContext({ viewport: { width: 400, height: 800 }, deviceScaleFactor: 2, javaScriptEnabled: true });
+    const ctx = await browser.newContext({
+      viewport: { width: 400, height: 800 },
+      deviceScaleFactor: 2,
+      javaScriptEnabled: true,
+    });
     const url = new URL(base);
-    await ctx.addCookies(cookie.split("; ").map((c) => { const i = c.indexOf("="); return { name: c.slice(0, i), value: c.slice(i + 1), domain: url.hostname, path: "/" }; }));
+    await ctx.addCookies(
+      cookie.split("; ").map((c) => {
+        const i = c.indexOf("=");
+        return { name: c.slice(0, i), value: c.slice(i + 1), domain: url.hostname, path: "/" };
+      }),
+    );
     const page = await ctx.newPage();
-    let bytes = 0, images = 0;
+    let bytes = 0,
+      images = 0;
     page.on("response", async (r) => {
       if (r.request().resourceType() === "image" && r.url().includes("/images/")) {
         images += 1;
@@ -330,29 +497,59 @@ async function phoneImages(base, cookie, pathname) {
 function writeResults() {
   fs.mkdirSync(path.join(root, "bench"), { recursive: true });
   const out = process.env.BENCH_RESULTS ?? (ONLY === "photos" ? "bench/results-photos.json" : "bench/results.json");
-  fs.writeFileSync(path.resolve(root, out), JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadavgAtEnd: os.loadavg(), results }, null, 2) + "\n");
+  fs.writeFileSync(
+    path.resolve(root, out),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        loadavgAtEnd: os.loadavg(),
+        results,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   return out;
 }
 
 function logPhotos(photo) {
   log("\nPhotos:");
-  log(`  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`);
-  log(`  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`);
-  log(`  … with a 10-photo moment (10 × 12-MP JPEG, ${photo.tenPhotoMB} MB) posted alongside: ${photo.peakWithTenPhotosMB} MB (answered ${photo.tenPhotoStatus}, in ${photo.tenPhotoSeconds} s)`);
+  log(
+    `  12-MP JPEG → all derivatives: ${photo.processMs} ms; sharp bare decode+resize: ${photo.bareMs} ms; ratio ${photo.ratio}`,
+  );
+  log(
+    `  server peak resident memory during 4 concurrent uploads: ${photo.peakDuringUploadsMB} MB (uploads answered ${photo.uploadStatuses.join(", ")})`,
+  );
+  log(
+    `  … with a 10-photo moment (10 × 12-MP JPEG, ${photo.tenPhotoMB} MB) posted alongside: ${photo.peakWithTenPhotosMB} MB (answered ${photo.tenPhotoStatus}, in ${photo.tenPhotoSeconds} s)`,
+  );
 }
 
 /** A new account's session cookie. */
 async function signUpUploader(base, name) {
-  const r = await fetch(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `${name}@example.com`, username: name, password: "secret123" }) });
+  const r = await fetch(`${base}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: `${name}@example.com`, username: name, password: "secret123" }),
+  });
   if (!r.ok) throw new Error(`sign-up failed: ${r.status} ${await r.text()}`);
-  return r.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return r.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 /** Peak resident memory of the server (and its children) while `work` runs. */
 async function peakDuring(pid, work) {
   const peakReset = resetPeak(pid);
   let peak = 0;
-  const sampler = setInterval(() => { try { peak = Math.max(peak, treeRssOf(pid).rssMB); } catch {} }, 20);
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, treeRssOf(pid).rssMB);
+    } catch {}
+  }, 20);
   const value = await work();
   clearInterval(sampler);
   const hwm = peakReset ? treeRssOf(pid).peakMB : peak;
@@ -362,21 +559,36 @@ async function peakDuring(pid, work) {
 async function photoFigures(base, pid, tmp, cookie) {
   // a 12-megapixel photo-like JPEG
   const file = path.join(tmp, "12mp.jpg");
-  const w = 4000, h = 3000;
+  const w = 4000,
+    h = 3000;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><radialGradient id="g"><stop offset="0" stop-color="#fde"/><stop offset="1" stop-color="#347"/></radialGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/><circle cx="1800" cy="1400" r="900" fill="#f90" opacity=".6"/></svg>`;
-  const noise = await sharp({ create: { width: w, height: h, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 30 } } }).png().toBuffer();
-  await sharp(Buffer.from(svg)).composite([{ input: noise, blend: "soft-light" }]).jpeg({ quality: 90 }).toFile(file);
+  const noise = await sharp({
+    create: { width: w, height: h, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 30 } },
+  })
+    .png()
+    .toBuffer();
+  await sharp(Buffer.from(svg))
+    .composite([{ input: noise, blend: "soft-light" }])
+    .jpeg({ quality: 90 })
+    .toFile(file);
 
   // our pipeline, loaded from the source through Vite's module runner, vs sharp's bare decode+resize
   const { runnerImport } = await import("vite");
   const { module } = await runnerImport("/bench/process-image.ts", {
-    configFile: false, root, resolve: { alias: { "~": path.join(root, "app") } }, logLevel: "error",
+    configFile: false,
+    root,
+    resolve: { alias: { "~": path.join(root, "app") } },
+    logLevel: "error",
   });
   const processImage = /** @type {any} */ (module).processImage;
   const time = async (fn, n = 5) => {
     await fn();
     const samples = [];
-    for (let i = 0; i < n; i++) { const s = performance.now(); await fn(); samples.push(performance.now() - s); }
+    for (let i = 0; i < n; i++) {
+      const s = performance.now();
+      await fn();
+      samples.push(performance.now() - s);
+    }
     samples.sort((a, b) => a - b);
     return Math.round(samples[Math.floor(n / 2)]);
   };
@@ -390,7 +602,11 @@ async function photoFigures(base, pid, tmp, cookie) {
   const upload = async (/** @type {string} */ c) => {
     const form = new FormData();
     form.set("image", new Blob([bytes], { type: "image/jpeg" }), "photo.jpg");
-    const r = await fetch(`${base}/api/users/upload-profile-picture`, { method: "POST", headers: { cookie: c }, body: form });
+    const r = await fetch(`${base}/api/users/upload-profile-picture`, {
+      method: "POST",
+      headers: { cookie: c },
+      body: form,
+    });
     return r.status;
   };
   const four = await peakDuring(pid, () => Promise.all(cookies.map(upload)));
@@ -402,7 +618,11 @@ async function photoFigures(base, pid, tmp, cookie) {
   await sharp(file).jpeg({ quality: 80 }).toFile(phone);
   const phoneBytes = fs.readFileSync(phone);
   const tenCookie = await signUpUploader(base, "ten-photos");
-  const kidRes = await fetch(`${base}/api/kids/new`, { method: "POST", headers: { cookie: tenCookie, "content-type": "application/json" }, body: JSON.stringify({ name: "Bench", birth_date: "2020-01-01", relationship: "Mom" }) });
+  const kidRes = await fetch(`${base}/api/kids/new`, {
+    method: "POST",
+    headers: { cookie: tenCookie, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Bench", birth_date: "2020-01-01", relationship: "Mom" }),
+  });
   const kid = await kidRes.json();
   const tenPhotos = async () => {
     const form = new FormData();
@@ -413,7 +633,11 @@ async function photoFigures(base, pid, tmp, cookie) {
       form.set(`alt_${i}`, `Photo ${i}`);
     }
     const started = performance.now();
-    const r = await fetch(`${base}/api/kids/${kid.id}/daily_logs/new`, { method: "POST", headers: { cookie: tenCookie }, body: form });
+    const r = await fetch(`${base}/api/kids/${kid.id}/daily_logs/new`, {
+      method: "POST",
+      headers: { cookie: tenCookie },
+      body: form,
+    });
     return { status: r.status, seconds: +((performance.now() - started) / 1000).toFixed(1) };
   };
   const withTen = await peakDuring(pid, () => Promise.all([tenPhotos(), ...cookies.map(upload)]));

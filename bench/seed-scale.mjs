@@ -19,7 +19,12 @@ export const SIZES = { users: 2000, kids: 5000, moments: 200_000, likes: 1_000_0
 async function scryptHash(password) {
   const salt = crypto.randomBytes(16);
   const hash = /** @type {Buffer} */ (
-    await promisify(crypto.scrypt)(password.normalize("NFKC"), salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 })
+    await promisify(crypto.scrypt)(password.normalize("NFKC"), salt, 32, {
+      N: 2 ** 15,
+      r: 8,
+      p: 1,
+      maxmem: 64 * 1024 * 1024,
+    })
   );
   return ["scrypt", 2 ** 15, 8, 1, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
@@ -37,7 +42,11 @@ async function makePhotos(uploadsDir, count) {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="960"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,75%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360},60%,45%)"/></linearGradient></defs><rect width="1280" height="960" fill="url(#g)"/><circle cx="${300 + i * 40}" cy="420" r="220" fill="hsl(${(hue + 180) % 360},70%,80%)" opacity="0.7"/></svg>`;
     const base = sharp(Buffer.from(svg)).removeAlpha();
     for (const w of WIDTHS) {
-      await base.clone().resize({ width: w }).webp({ quality: 80, effort: 2 }).toFile(path.join(dir, `${w}.webp`));
+      await base
+        .clone()
+        .resize({ width: w })
+        .webp({ quality: 80, effort: 2 })
+        .toFile(path.join(dir, `${w}.webp`));
     }
     const tiny = await base.clone().resize({ width: 16 }).webp({ quality: 40 }).toBuffer();
     photos.push({ key, placeholder: `data:image/webp;base64,${tiny.toString("base64")}` });
@@ -50,11 +59,14 @@ const sqliteSql = {
   /** the *_at format (ISO 8601 UTC, milliseconds) of `seconds` after the epoch */
   isoAt: (/** @type {string} */ seconds) => `strftime('%Y-%m-%dT%H:%M:%S.000Z', ${seconds}, 'unixepoch')`,
   /** YYYY-MM-DD */
-  date: (/** @type {string} */ y, /** @type {string} */ m, /** @type {string} */ d) => `printf('%04d-%02d-%02d', ${y}, ${m}, ${d})`,
+  date: (/** @type {string} */ y, /** @type {string} */ m, /** @type {string} */ d) =>
+    `printf('%04d-%02d-%02d', ${y}, ${m}, ${d})`,
 };
 const postgresSql = {
-  isoAt: (/** @type {string} */ seconds) => `to_char(to_timestamp(${seconds}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`,
-  date: (/** @type {string} */ y, /** @type {string} */ m, /** @type {string} */ d) => `to_char(make_date(${y}, ${m}, ${d}), 'YYYY-MM-DD')`,
+  isoAt: (/** @type {string} */ seconds) =>
+    `to_char(to_timestamp(${seconds}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`,
+  date: (/** @type {string} */ y, /** @type {string} */ m, /** @type {string} */ d) =>
+    `to_char(make_date(${y}, ${m}, ${d}), 'YYYY-MM-DD')`,
 };
 
 /**
@@ -92,7 +104,15 @@ export async function seedScale({ databaseFile, databaseUrl = null, uploadsDir }
     // photos shared by many rows (owner 1: bench data only)
     for (const [i, p] of photos.entries()) {
       await trx("images").insert({
-        id: i + 1, key: p.key, kind: "log", owner_id: 1, width: 1280, height: 960, widths: WIDTHS.join(","), placeholder: p.placeholder, created_at: now,
+        id: i + 1,
+        key: p.key,
+        kind: "log",
+        owner_id: 1,
+        width: 1280,
+        height: 960,
+        widths: WIDTHS.join(","),
+        placeholder: p.placeholder,
+        created_at: now,
       });
     }
     // kids: 1..3 belong to the benchmark user (5, 20 and 5,000 moments); the rest round-robin
@@ -168,7 +188,14 @@ export async function seedScale({ databaseFile, databaseUrl = null, uploadsDir }
   return {
     seconds: (Date.now() - started) / 1000,
     counts,
-    ids: { benchUser: 1, kid5: 1, kid20: 2, kid5000: 3, moment: Number(moment?.id ?? 25), likedMoment: Number(moment?.id ?? 25) },
+    ids: {
+      benchUser: 1,
+      kid5: 1,
+      kid20: 2,
+      kid5000: 3,
+      moment: Number(moment?.id ?? 25),
+      likedMoment: Number(moment?.id ?? 25),
+    },
   };
 }
 

@@ -19,7 +19,14 @@ const RUNS = Number(process.argv[2] ?? process.env.BENCH_NETWORK_RUNS ?? 3);
 const MOMENTS = 20;
 const LINK = { offline: false, latency: 400, downloadThroughput: (400 * 1000) / 8, uploadThroughput: (400 * 1000) / 8 };
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-slow-network-"));
 const port = 4300 + Math.floor(Math.random() * 90);
@@ -39,8 +46,17 @@ const server = startNode("server/index.mjs", {
 
 /** A photo-like JPEG (smooth gradient, a little grain) so its WebP widths have photo sizes. @param {number} i */
 async function photo(i) {
-  const w = 1600, h = 1200;
-  const grain = await sharp({ create: { width: w, height: h, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 30 } } })
+  const w = 1600,
+    h = 1200;
+  const grain = await sharp({
+    create: {
+      width: w,
+      height: h,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: 30 },
+    },
+  })
     .blur(1.2)
     .raw()
     .toBuffer();
@@ -54,7 +70,9 @@ async function photo(i) {
       px[o + 2] = Math.max(0, Math.min(255, 160 + Math.sin((x + y + i * 50) / 90) * 60 + g * 0.3));
     }
   }
-  return sharp(px, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(px, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /** Signs a user up, adds a kid and 20 moments with photos through the JSON API. */
@@ -65,7 +83,10 @@ async function seed() {
     body: JSON.stringify({ email: "slow@example.com", username: "slowlink", password: "secret1" }),
   });
   if (!signup.ok) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
-  const cookie = signup.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = signup.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   /** @param {string} p @param {FormData} form */
   const post = async (p, form) => {
     const res = await fetch(base + p, { method: "POST", headers: { Cookie: cookie }, body: form });
@@ -94,7 +115,12 @@ async function seed() {
 async function visit(browser, cookie, url, js) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addCookies(
-    cookie.split("; ").map((c) => ({ name: c.slice(0, c.indexOf("=")), value: c.slice(c.indexOf("=") + 1), domain: "127.0.0.1", path: "/" })),
+    cookie.split("; ").map((c) => ({
+      name: c.slice(0, c.indexOf("=")),
+      value: c.slice(c.indexOf("=") + 1),
+      domain: "127.0.0.1",
+      path: "/",
+    })),
   );
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -130,9 +156,18 @@ async function visit(browser, cookie, url, js) {
       new Promise((resolve) => {
         /** @type {any[]} */
         const seen = [];
-        const done = () => resolve(seen.map((e) => ({ id: e.identifier, tag: e.element?.tagName ?? "", url: String(e.url ?? "").slice(0, 60), render: e.renderTime || e.loadTime })));
+        const done = () =>
+          resolve(
+            seen.map((e) => ({
+              id: e.identifier,
+              tag: e.element?.tagName ?? "",
+              url: String(e.url ?? "").slice(0, 60),
+              render: e.renderTime || e.loadTime,
+            })),
+          );
         // the photo's own paint, not its blurred placeholder (a data: background image)
-        const photo = (/** @type {any} */ e) => e.identifier === "first-moment" && e.element?.tagName === "IMG" && e.url && !e.url.startsWith("data:");
+        const photo = (/** @type {any} */ e) =>
+          e.identifier === "first-moment" && e.element?.tagName === "IMG" && e.url && !e.url.startsWith("data:");
         const title = (/** @type {any} */ e) => e.identifier === "first-moment" && e.element?.tagName !== "IMG";
         new PerformanceObserver((list) => {
           seen.push(...list.getEntries());
@@ -148,7 +183,8 @@ async function visit(browser, cookie, url, js) {
     quiet = [...requests.values()].some((r) => r.end === undefined) ? 0 : quiet + 1;
   }
   const first = /** @type {any[]} */ (entries).filter((e) => e.id === "first-moment" && !e.url.startsWith("data:"));
-  if (first.length < 2) throw new Error(`the first moment's photo and title were not both painted (${JSON.stringify(entries)})`);
+  if (first.length < 2)
+    throw new Error(`the first moment's photo and title were not both painted (${JSON.stringify(entries)})`);
   const firstMomentMs = Math.max(...first.map((e) => e.render));
   const all = [...requests.values()];
   const t0 = Math.min(...all.map((r) => r.start));
@@ -162,7 +198,9 @@ async function visit(browser, cookie, url, js) {
   };
   if (process.env.BENCH_DEBUG) {
     for (const r of [...all].sort((a, b) => a.start - b.start)) {
-      log(`      ${r.type.padEnd(10)} ${String(Math.round((r.start - t0) * 1000)).padStart(5)} → ${r.end === undefined ? "  -  " : String(Math.round((r.end - t0) * 1000)).padStart(5)} ms ${String(r.bytes ?? "").padStart(7)} B ${r.url.replace(base, "").slice(0, 70)}`);
+      log(
+        `      ${r.type.padEnd(10)} ${String(Math.round((r.start - t0) * 1000)).padStart(5)} → ${r.end === undefined ? "  -  " : String(Math.round((r.end - t0) * 1000)).padStart(5)} ms ${String(r.bytes ?? "").padStart(7)} B ${r.url.replace(base, "").slice(0, 70)}`,
+      );
     }
   }
   const row = {
@@ -209,10 +247,16 @@ try {
 }
 
 const kb = (/** @type {number} */ b) => (b / 1024).toFixed(1);
-log(`\nKid page, ${MOMENTS} moments, first visit on 400 kbit/s both ways, 400 ms latency, cache off (${RUNS} runs each)`);
-log(`${"JS".padEnd(4)} ${"run".padStart(3)} ${"first moment".padStart(13)} ${"req before".padStart(10)} ${"KB before".padStart(10)} ${"scripts".padStart(8)} ${"script KB".padStart(10)} ${"requests".padStart(9)} ${"total KB".padStart(9)}`);
+log(
+  `\nKid page, ${MOMENTS} moments, first visit on 400 kbit/s both ways, 400 ms latency, cache off (${RUNS} runs each)`,
+);
+log(
+  `${"JS".padEnd(4)} ${"run".padStart(3)} ${"first moment".padStart(13)} ${"req before".padStart(10)} ${"KB before".padStart(10)} ${"scripts".padStart(8)} ${"script KB".padStart(10)} ${"requests".padStart(9)} ${"total KB".padStart(9)}`,
+);
 for (const r of results) {
-  log(`${(r.js ? "on" : "off").padEnd(4)} ${String(r.run).padStart(3)} ${`${r.firstMomentMs} ms`.padStart(13)} ${String(r.requestsBefore).padStart(10)} ${kb(r.bytesBefore).padStart(10)} ${String(r.scripts).padStart(8)} ${kb(r.scriptBytes).padStart(10)} ${String(r.requestsTotal).padStart(9)} ${kb(r.bytesTotal).padStart(9)}`);
+  log(
+    `${(r.js ? "on" : "off").padEnd(4)} ${String(r.run).padStart(3)} ${`${r.firstMomentMs} ms`.padStart(13)} ${String(r.requestsBefore).padStart(10)} ${kb(r.bytesBefore).padStart(10)} ${String(r.scripts).padStart(8)} ${kb(r.scriptBytes).padStart(10)} ${String(r.requestsTotal).padStart(9)} ${kb(r.bytesTotal).padStart(9)}`,
+  );
 }
 const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const summary = [true, false].map((js) => {
@@ -229,8 +273,17 @@ const summary = [true, false].map((js) => {
   };
 });
 for (const s of summary) {
-  log(`median JS ${s.js ? "on " : "off"}: first moment ${s.firstMomentMsMedian} ms (${s.firstMomentMsMin}–${s.firstMomentMsMax}), ${s.requestsBeforeMedian} requests / ${kb(s.bytesBeforeMedian)} KB before it, ${s.requestsTotalMedian} requests / ${kb(s.bytesTotalMedian)} KB in all`);
+  log(
+    `median JS ${s.js ? "on " : "off"}: first moment ${s.firstMomentMsMedian} ms (${s.firstMomentMsMin}–${s.firstMomentMsMax}), ${s.requestsBeforeMedian} requests / ${kb(s.bytesBeforeMedian)} KB before it, ${s.requestsTotalMedian} requests / ${kb(s.bytesTotalMedian)} KB in all`,
+  );
 }
 const out = path.join(root, "bench", "results-network.json");
-fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), link: LINK, moments: MOMENTS, runs: RUNS, summary, results }, null, 2) + "\n");
+fs.writeFileSync(
+  out,
+  JSON.stringify(
+    { date: new Date().toISOString(), link: LINK, moments: MOMENTS, runs: RUNS, summary, results },
+    null,
+    2,
+  ) + "\n",
+);
 log(`written: ${path.relative(root, out)}`);

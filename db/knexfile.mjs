@@ -72,7 +72,8 @@ function sqliteConfig(filename) {
   // the database and its WAL and SHM files are the owner's only (SQLite makes the WAL and SHM files
   // with the database file's mode, so that one is set before WAL mode starts, and all three after)
   const privateFiles = () => {
-    if (filename && filename !== ":memory:" && !filename.startsWith("file:")) for (const f of [filename, `${filename}-wal`, `${filename}-shm`]) privateFile(f);
+    if (filename && filename !== ":memory:" && !filename.startsWith("file:"))
+      for (const f of [filename, `${filename}-wal`, `${filename}-shm`]) privateFile(f);
   };
   return {
     client: "sqlite3",

@@ -53,7 +53,13 @@ export function zoneOf(file: string): Zone {
   if (f.startsWith("app/api/")) return "api";
   if (f.startsWith("app/web/")) return "web";
   if (f.startsWith("app/components/")) return "components";
-  if (f.startsWith("app/models/") || f.startsWith("app/images/") || f.startsWith("app/forms/") || f.startsWith("app/jobs/") || f.startsWith("app/mail/")) {
+  if (
+    f.startsWith("app/models/") ||
+    f.startsWith("app/images/") ||
+    f.startsWith("app/forms/") ||
+    f.startsWith("app/jobs/") ||
+    f.startsWith("app/mail/")
+  ) {
     return "domain";
   }
   if (f.startsWith("app/lib/")) return "lib";
@@ -239,7 +245,8 @@ export function resolveSpecifier(root: string, from: string, specifier: string):
   else return null;
   const candidates = [target, ...EXTENSIONS.map((x) => target + x), ...EXTENSIONS.map((x) => `${target}/index${x}`)];
   // `./x.js` written for `./x.ts`
-  if (/\.[cm]?js$/.test(target)) candidates.push(target.replace(/\.([cm]?)js$/, ".$1ts"), target.replace(/\.js$/, ".tsx"));
+  if (/\.[cm]?js$/.test(target))
+    candidates.push(target.replace(/\.([cm]?)js$/, ".$1ts"), target.replace(/\.js$/, ".tsx"));
   return candidates.find((c) => fs.statSync(path.join(root, c), { throwIfNoEntry: false })?.isFile()) ?? null;
 }
 
@@ -260,12 +267,20 @@ export function importsOf(source: string, file: string): { specifier: string; of
     const source = n.source as { type?: string; value?: unknown } | null | undefined;
     if (n.type === "ImportDeclaration" && typeof source?.value === "string") {
       out.push({ specifier: source.value, offset: n.start ?? 0, typeOnly: n.importKind === "type" });
-    } else if ((n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") && typeof source?.value === "string") {
+    } else if (
+      (n.type === "ExportNamedDeclaration" || n.type === "ExportAllDeclaration") &&
+      typeof source?.value === "string"
+    ) {
       out.push({ specifier: source.value, offset: n.start ?? 0, typeOnly: n.exportKind === "type" });
     } else if (n.type === "ImportExpression") {
       // only a literal path can be checked; computed ones (the server loading its build) are not imports of the tree
-      const s = n.source as Node & { value?: unknown; quasis?: { value: { cooked: string } }[]; expressions?: unknown[] };
-      if (s?.type === "Literal" && typeof s.value === "string") out.push({ specifier: s.value, offset: n.start ?? 0, typeOnly: false });
+      const s = n.source as Node & {
+        value?: unknown;
+        quasis?: { value: { cooked: string } }[];
+        expressions?: unknown[];
+      };
+      if (s?.type === "Literal" && typeof s.value === "string")
+        out.push({ specifier: s.value, offset: n.start ?? 0, typeOnly: false });
       else if (s?.type === "TemplateLiteral" && !s.expressions?.length && s.quasis?.length === 1) {
         out.push({ specifier: s.quasis[0]!.value.cooked, offset: n.start ?? 0, typeOnly: false });
       }
@@ -291,7 +306,13 @@ export function collectEdges(root: string, dirs: readonly string[] = SCANNED_DIR
       // React Router's generated route types (rootDirs), not files of the tree
       if (imp.specifier.startsWith("./+types/")) continue;
       const to = resolveSpecifier(root, file, imp.specifier);
-      edges.push({ from: file, line: lineAt(source, imp.offset), to: to ?? imp.specifier, typeOnly: imp.typeOnly, resolved: to !== null });
+      edges.push({
+        from: file,
+        line: lineAt(source, imp.offset),
+        to: to ?? imp.specifier,
+        typeOnly: imp.typeOnly,
+        resolved: to !== null,
+      });
     }
   }
   return edges;

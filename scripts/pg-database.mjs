@@ -24,7 +24,9 @@ const [command, url, prefix = "sm"] = process.argv.slice(2);
 if (command === "create" && url && /^[a-z][a-z0-9_]{0,30}$/.test(prefix)) {
   const name = `${prefix}_${crypto.randomBytes(4).toString("hex")}`;
   // template0: the collation may differ from the server's default
-  await onServer(url, (knex) => knex.raw(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`));
+  await onServer(url, (knex) =>
+    knex.raw(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8'`),
+  );
   const target = new URL(url);
   target.pathname = `/${name}`;
   console.log(target.toString());

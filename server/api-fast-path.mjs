@@ -49,11 +49,13 @@ export function createApiFastPath(build) {
         const next = async () => (downstream = await run(i + 1));
         const result = await middleware[i]?.(args, next);
         const response = result ?? downstream ?? (await next());
-        if (!(response instanceof Response)) throw new TypeError(`a middleware of ${branch.pattern} did not answer a Response`);
+        if (!(response instanceof Response))
+          throw new TypeError(`a middleware of ${branch.pattern} did not answer a Response`);
         return response;
       }
       const result = await module.loader(args);
-      if (!(result instanceof Response)) throw new TypeError(`the loader of ${branch.pattern} did not answer a Response`);
+      if (!(result instanceof Response))
+        throw new TypeError(`the loader of ${branch.pattern} did not answer a Response`);
       return result;
     };
     try {

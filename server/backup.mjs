@@ -20,7 +20,12 @@ import { privateDir, privateFile } from "../db/private-files.mjs";
 
 export const BACKUP_FORMAT = 1;
 /** Names inside the archive. */
-export const ARCHIVE = { manifest: "backup.json", database: "database.sqlite", secret: "session-secret", uploads: "uploads/" };
+export const ARCHIVE = {
+  manifest: "backup.json",
+  database: "database.sqlite",
+  secret: "session-secret",
+  uploads: "uploads/",
+};
 /** A stored photo file: `<key>/<name>` (app/images/photo-store-contract.server.ts). */
 export const PHOTO_PATH = /^[A-Za-z0-9_-]{22,64}\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
 
@@ -48,11 +53,13 @@ export async function backup(target) {
   const cfg = env();
   if (cfg.databaseUrl) {
     throw new Error(
-      "DATABASE_URL is set: back up PostgreSQL with pg_dump (e.g. `pg_dump -Fc -f sweet.dump \"$DATABASE_URL\"`); see README, Your data.",
+      'DATABASE_URL is set: back up PostgreSQL with pg_dump (e.g. `pg_dump -Fc -f sweet.dump "$DATABASE_URL"`); see README, Your data.',
     );
   }
   if (cfg.storage.kind === "s3") {
-    throw new Error("STORAGE=s3: the photos are in the bucket; copy it with your S3 tool (e.g. `aws s3 sync` or `rclone sync`); see README, Your data.");
+    throw new Error(
+      "STORAGE=s3: the photos are in the bucket; copy it with your S3 tool (e.g. `aws s3 sync` or `rclone sync`); see README, Your data.",
+    );
   }
   if (!fs.existsSync(cfg.databaseFile)) throw new Error(`no database at ${cfg.databaseFile}`);
 
@@ -67,7 +74,13 @@ export async function backup(target) {
     /** @type {{ key: string; widths: string }[]} */
     const images = await reader("images").select("key", "widths");
     await reader.destroy();
-    const wanted = new Set(images.flatMap((i) => String(i.widths).split(",").map((w) => `${i.key}/${w}.webp`)));
+    const wanted = new Set(
+      images.flatMap((i) =>
+        String(i.widths)
+          .split(",")
+          .map((w) => `${i.key}/${w}.webp`),
+      ),
+    );
     const present = new Set(photoFiles(cfg.uploadsDir));
 
     const zip = new yazl.ZipFile();
@@ -85,13 +98,22 @@ export async function backup(target) {
       zip.addFile(path.join(cfg.uploadsDir, rel), ARCHIVE.uploads + rel, { compress: false });
       photos++;
     }
-    const manifest = { format: BACKUP_FORMAT, created_at: mtime.toISOString(), photos, missing, id: crypto.randomUUID() };
+    const manifest = {
+      format: BACKUP_FORMAT,
+      created_at: mtime.toISOString(),
+      photos,
+      missing,
+      id: crypto.randomUUID(),
+    };
     zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2)), ARCHIVE.manifest, { mtime });
     zip.end();
     // the archive holds the session secret and every photo: the owner's only, like its folder when made here
     privateDir(path.dirname(path.resolve(target)));
     const partial = `${target}.partial`;
-    await pipeline(/** @type {NodeJS.ReadableStream} */ (zip.outputStream), fs.createWriteStream(partial, { mode: 0o600 }));
+    await pipeline(
+      /** @type {NodeJS.ReadableStream} */ (zip.outputStream),
+      fs.createWriteStream(partial, { mode: 0o600 }),
+    );
     privateFile(partial);
     fs.renameSync(partial, target);
     return { photos, missing, bytes: fs.statSync(target).size };

@@ -22,15 +22,22 @@ export function parseTrustProxy(value) {
   if (text === "" || /^(false|off|no|0)$/i.test(text)) return { kind: "none" };
   if (/^\d+$/.test(text)) return { kind: "hops", hops: Number(text) };
   if (/^(true|on|yes)$/i.test(text)) {
-    throw new Error("TRUST_PROXY=true would believe any X-Forwarded-For: set the number of proxies in front (e.g. 1) or their addresses (CIDRs).");
+    throw new Error(
+      "TRUST_PROXY=true would believe any X-Forwarded-For: set the number of proxies in front (e.g. 1) or their addresses (CIDRs).",
+    );
   }
   const list = new net.BlockList();
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [ip = "", bits, extra] = part.split("/");
     const type = net.isIPv4(ip) ? "ipv4" : net.isIPv6(ip) ? "ipv6" : null;
     const max = type === "ipv4" ? 32 : 128;
     if (!type || extra !== undefined || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > max))) {
-      throw new Error(`TRUST_PROXY: ${JSON.stringify(part)} is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8).`);
+      throw new Error(
+        `TRUST_PROXY: ${JSON.stringify(part)} is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8).`,
+      );
     }
     if (bits === undefined) list.addAddress(ip, type);
     else list.addSubnet(ip, Number(bits), type);

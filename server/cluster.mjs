@@ -64,7 +64,9 @@ if (cluster.isWorker) {
     setTimeout(() => {
       if (stopping) return;
       const next = fork();
-      next.once("listening", () => console.log(`[cluster] worker ${next.process.pid} took the place of ${worker.process.pid}`));
+      next.once("listening", () =>
+        console.log(`[cluster] worker ${next.process.pid} took the place of ${worker.process.pid}`),
+      );
     }, delay).unref();
   });
   let listening = 0;

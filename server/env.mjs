@@ -78,7 +78,9 @@ export function readStorageSettings() {
   const accessKeyId = (process.env.S3_ACCESS_KEY_ID || "").trim() || null;
   const secretAccessKey = (process.env.S3_SECRET_ACCESS_KEY || "").trim() || null;
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new Error("STORAGE=s3: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK's own credential chain is used).");
+    throw new Error(
+      "STORAGE=s3: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK's own credential chain is used).",
+    );
   }
   const endpoint = (process.env.S3_ENDPOINT || "").trim() || null;
   if (endpoint) {
@@ -88,7 +90,8 @@ export function readStorageSettings() {
     } catch {
       url = null;
     }
-    if (!url || !/^https?:$/.test(url.protocol)) throw new Error(`S3_ENDPOINT must be an http(s) URL, not ${JSON.stringify(endpoint)}.`);
+    if (!url || !/^https?:$/.test(url.protocol))
+      throw new Error(`S3_ENDPOINT must be an http(s) URL, not ${JSON.stringify(endpoint)}.`);
   }
   // an optional folder-like prefix inside the bucket, always ending with "/" when set
   const prefix = (process.env.S3_PREFIX || "").trim().replace(/^\/+|\/+$/g, "");
@@ -115,7 +118,10 @@ export function readStorageSettings() {
 export function parseAllowedHosts(value) {
   /** @type {string[]} */
   const hosts = [];
-  for (const part of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (value ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const bracketed = part.includes(":") && !part.startsWith("[") ? `[${part}]` : part;
     let url = null;
     try {
@@ -124,12 +130,16 @@ export function parseAllowedHosts(value) {
       url = null;
     }
     if (part === "*") {
-      throw new Error("ALLOWED_HOSTS=* would answer for any name (DNS rebinding): list the names this site is reached by (e.g. localhost,192.168.1.5).");
+      throw new Error(
+        "ALLOWED_HOSTS=* would answer for any name (DNS rebinding): list the names this site is reached by (e.g. localhost,192.168.1.5).",
+      );
     }
     const extra = url && (url.port || url.username || url.password || url.pathname !== "/" || url.search || url.hash);
     // a name must be written as the URL writes it (no %-escapes, IDNs as xn--); an IPv6 address in any form
     if (!url || extra || (!bracketed.startsWith("[") && url.host !== bracketed.toLowerCase())) {
-      throw new Error(`ALLOWED_HOSTS: ${JSON.stringify(part)} is not a host name or address; write each one without scheme, port or path (e.g. localhost,192.168.1.5,photos.example.org).`);
+      throw new Error(
+        `ALLOWED_HOSTS: ${JSON.stringify(part)} is not a host name or address; write each one without scheme, port or path (e.g. localhost,192.168.1.5,photos.example.org).`,
+      );
     }
     hosts.push(hostName(url.hostname));
   }

@@ -12,7 +12,8 @@ import { hostName } from "./env.mjs";
 /** Methods the app answers; anything else (TRACE, CONNECT, PROPFIND, OPTIONS, …) gets a 405. */
 export const APP_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
-const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)(?::(\d{1,5}))?$/;
+const HOST =
+  /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)(?::(\d{1,5}))?$/;
 
 /** A Host header value we can build an origin from: a name or address, and a port up to 65535. */
 export function isValidHost(/** @type {string} */ value) {
@@ -112,7 +113,11 @@ export function inspectRequest(req, site, https = false) {
   const name = host === undefined || rejection ? null : hostName(new URL(`http://${host}`).hostname);
   const health = (req.method === "GET" || req.method === "HEAD") && HEALTH_PATHS.has(path?.split("?")[0] ?? "");
   if (name !== null && !site.hostNames.has(name) && !health) {
-    rejection = { status: 400, reason: `Host ${JSON.stringify(host)} is not one of the site's names (ALLOWED_HOSTS)`, message: unknownHostMessage(name) };
+    rejection = {
+      status: 400,
+      reason: `Host ${JSON.stringify(host)} is not one of the site's names (ALLOWED_HOSTS)`,
+      message: unknownHostMessage(name),
+    };
   }
   const origin =
     name === null || rejection

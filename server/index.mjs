@@ -44,7 +44,6 @@ const MIME = {
   ".webmanifest": "application/manifest+json",
 };
 
-
 // ---- static files: read, compressed and hashed once -------------------------------------
 /** @type {Map<string, {type: string, raw: Buffer, br?: Buffer, gzip?: Buffer, etag: string, immutable: boolean} | null>} */
 const staticCache = new Map();
@@ -194,98 +193,114 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   let site = { hostNames: siteHostNames(config), configuredOrigin: config.origin, siteOrigin: siteOrigin(config) };
   // connectionsCheckingInterval: how often Node looks for requests past their header or request
   // timeout (by default every 30 s, so a slow client held on up to 30 s longer)
-  const server = http.createServer({ requireHostHeader: false, connectionsCheckingInterval: 1000 }, async (req, res) => {
-    const started = config.logRequests ? process.hrtime.bigint() : 0n;
-    const state = entry.newRequestState();
-    /** @type {import("./request-body.mjs").LimitedBody | null} */
-    let body = null;
-    try {
-      const https = forwardedHttps(req.socket.remoteAddress, req.headers["x-forwarded-proto"], config.trustProxy);
-      const { url, rejection } = inspectRequest(req, site, https);
-      state.rejection = rejection;
-      if (!rejection && (await answerHealth(req, res, url.pathname, entry))) return;
-      const staticPath = rejection ? null : decodeOrNull(url.pathname);
-      if (staticPath !== null && serveStatic(req, res, staticPath)) return;
+  const server = http.createServer(
+    { requireHostHeader: false, connectionsCheckingInterval: 1000 },
+    async (req, res) => {
+      const started = config.logRequests ? process.hrtime.bigint() : 0n;
+      const state = entry.newRequestState();
+      /** @type {import("./request-body.mjs").LimitedBody | null} */
+      let body = null;
+      try {
+        const https = forwardedHttps(req.socket.remoteAddress, req.headers["x-forwarded-proto"], config.trustProxy);
+        const { url, rejection } = inspectRequest(req, site, https);
+        state.rejection = rejection;
+        if (!rejection && (await answerHealth(req, res, url.pathname, entry))) return;
+        const staticPath = rejection ? null : decodeOrNull(url.pathname);
+        if (staticPath !== null && serveStatic(req, res, staticPath)) return;
 
-      // a photo form's multipart body may be up to limits.multipart; any other body (a log-in
-      // form's multipart included) up to limits.text
-      const limit = entry.bodyLimit(url.pathname, req.headers["content-type"]);
-      const photoBody = limit > limits.text;
-      const announced = Number(req.headers["content-length"] ?? 0);
-      // a photo form's body over its limit is still read up to the drain limit, so the form can
-      // name the photo that is too big; other bodies over their limit are refused unread
-      if (!state.rejection && announced > (photoBody ? limits.drain : limit)) {
-        state.rejection = { status: 413, reason: `body of ${announced} bytes announced` };
-      }
-      if (announced > limits.drain) res.shouldKeepAlive = false; // never read that much
-      else if (announced > 0 || req.headers["transfer-encoding"] !== undefined) {
-        body = limitedBody(req, {
-          limit,
-          drainLimit: limits.drain,
-          tooLarge: () => new entry.BodyTooLargeError(limit),
-          onTooLarge: () => (state.bodyTooLarge = true),
-        });
-      }
+        // a photo form's multipart body may be up to limits.multipart; any other body (a log-in
+        // form's multipart included) up to limits.text
+        const limit = entry.bodyLimit(url.pathname, req.headers["content-type"]);
+        const photoBody = limit > limits.text;
+        const announced = Number(req.headers["content-length"] ?? 0);
+        // a photo form's body over its limit is still read up to the drain limit, so the form can
+        // name the photo that is too big; other bodies over their limit are refused unread
+        if (!state.rejection && announced > (photoBody ? limits.drain : limit)) {
+          state.rejection = { status: 413, reason: `body of ${announced} bytes announced` };
+        }
+        if (announced > limits.drain)
+          res.shouldKeepAlive = false; // never read that much
+        else if (announced > 0 || req.headers["transfer-encoding"] !== undefined) {
+          body = limitedBody(req, {
+            limit,
+            drainLimit: limits.drain,
+            tooLarge: () => new entry.BodyTooLargeError(limit),
+            onTooLarge: () => (state.bodyTooLarge = true),
+          });
+        }
 
-      const controller = new AbortController();
-      res.on("close", () => {
-        if (!res.writableFinished) controller.abort();
-        body?.discard();
-      });
-      /** @type {[string, string][]} */
-      const headers = [];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? ""]);
-      /** @param {string} method @param {ReadableStream<Uint8Array> | undefined} stream */
-      const makeRequest = (method, stream) =>
-        new Request(url.href, {
-          method,
-          headers,
-          body: stream,
-          signal: controller.signal,
-          // @ts-expect-error Node's fetch needs this for streamed bodies
-          duplex: stream ? "half" : undefined,
+        const controller = new AbortController();
+        res.on("close", () => {
+          if (!res.writableFinished) controller.abort();
+          body?.discard();
         });
-      const method = req.method ?? "GET";
-      if (!state.rejection && STATE_CHANGING.has(method) && entry.pathKind(url.pathname) === "page") {
-        if (entry.isCrossSiteRequest(makeRequest(method, undefined))) state.rejection = { status: 403, reason: "cross-site form post" };
-      }
-      if (state.rejection) {
-        // the app sees a bodiless GET (or HEAD) of the path, and answers with the rejection
-        for (let i = headers.length - 1; i >= 0; i--) if (BODY_HEADERS.has(headers[i]?.[0].toLowerCase() ?? "")) headers.splice(i, 1);
-      }
-      const request = state.rejection
-        ? makeRequest(method === "HEAD" ? "HEAD" : "GET", undefined)
-        : makeRequest(method, method !== "GET" && method !== "HEAD" ? body?.stream : undefined);
-      const context = new RouterContextProvider();
-      context.set(entry.clientAddressContext, clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], config.trustProxy));
-      context.set(entry.requestStateContext, state);
-      const response = (apiFastPath && (await apiFastPath(request, context))) ?? (await handle(request, context));
-      await sendResponse(req, res, response);
-    } catch (error) {
-      // the browser went away mid-response (a cancelled navigation): nothing to report
-      if (/** @type {any} */ (error)?.code === "ERR_STREAM_PREMATURE_CLOSE" || res.destroyed) return;
-      console.error("[server]", req.method, req.url, error);
-      if (!res.headersSent) {
-        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", ...BASE_SECURITY_HEADERS });
-        res.end("Something went wrong. Please try again.");
-      } else {
-        res.destroy();
-      }
-    } finally {
-      if (state.rejection) {
-        const { reason } = state.rejection;
-        res.once("finish", () =>
-          logRejection({ status: res.statusCode, method: req.method, target: req.url, reason, address: req.socket.remoteAddress }),
+        /** @type {[string, string][]} */
+        const headers = [];
+        for (let i = 0; i < req.rawHeaders.length; i += 2)
+          headers.push([req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? ""]);
+        /** @param {string} method @param {ReadableStream<Uint8Array> | undefined} stream */
+        const makeRequest = (method, stream) =>
+          new Request(url.href, {
+            method,
+            headers,
+            body: stream,
+            signal: controller.signal,
+            // @ts-expect-error Node's fetch needs this for streamed bodies
+            duplex: stream ? "half" : undefined,
+          });
+        const method = req.method ?? "GET";
+        if (!state.rejection && STATE_CHANGING.has(method) && entry.pathKind(url.pathname) === "page") {
+          if (entry.isCrossSiteRequest(makeRequest(method, undefined)))
+            state.rejection = { status: 403, reason: "cross-site form post" };
+        }
+        if (state.rejection) {
+          // the app sees a bodiless GET (or HEAD) of the path, and answers with the rejection
+          for (let i = headers.length - 1; i >= 0; i--)
+            if (BODY_HEADERS.has(headers[i]?.[0].toLowerCase() ?? "")) headers.splice(i, 1);
+        }
+        const request = state.rejection
+          ? makeRequest(method === "HEAD" ? "HEAD" : "GET", undefined)
+          : makeRequest(method, method !== "GET" && method !== "HEAD" ? body?.stream : undefined);
+        const context = new RouterContextProvider();
+        context.set(
+          entry.clientAddressContext,
+          clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], config.trustProxy),
         );
+        context.set(entry.requestStateContext, state);
+        const response = (apiFastPath && (await apiFastPath(request, context))) ?? (await handle(request, context));
+        await sendResponse(req, res, response);
+      } catch (error) {
+        // the browser went away mid-response (a cancelled navigation): nothing to report
+        if (/** @type {any} */ (error)?.code === "ERR_STREAM_PREMATURE_CLOSE" || res.destroyed) return;
+        console.error("[server]", req.method, req.url, error);
+        if (!res.headersSent) {
+          res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", ...BASE_SECURITY_HEADERS });
+          res.end("Something went wrong. Please try again.");
+        } else {
+          res.destroy();
+        }
+      } finally {
+        if (state.rejection) {
+          const { reason } = state.rejection;
+          res.once("finish", () =>
+            logRejection({
+              status: res.statusCode,
+              method: req.method,
+              target: req.url,
+              reason,
+              address: req.socket.remoteAddress,
+            }),
+          );
+        }
+        if (config.logRequests) {
+          res.once("finish", () => {
+            const ms = Number(process.hrtime.bigint() - started) / 1e6;
+            console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+          });
+        }
       }
-      if (config.logRequests) {
-        res.once("finish", () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
-        });
-      }
-    }
-  });
+    },
+  );
 
   // Requests Node's parser refuses (an unknown method, a malformed header) and requests past their
   // header or request timeout: one answer, one line, and the connection closed. Closed, not only
@@ -302,13 +317,25 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     const status = code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
     const path = pathOfRawRequest(/** @type {any} */ (error).rawPacket);
     if (status !== 408) {
-      logRejection({ status, method: undefined, target: path, reason: `unparsable request (${code})`, address: socket.remoteAddress });
+      logRejection({
+        status,
+        method: undefined,
+        target: path,
+        reason: `unparsable request (${code})`,
+        address: socket.remoteAddress,
+      });
     }
     closeWith(socket, rawRefusal(status, entry.pathKind(path ?? "/")));
   });
   // CONNECT (a proxy's method) is never ours.
   server.on("connect", (req, socket) => {
-    logRejection({ status: 405, method: req.method, target: req.url, reason: "method CONNECT", address: socket.remoteAddress });
+    logRejection({
+      status: 405,
+      method: req.method,
+      target: req.url,
+      reason: "method CONNECT",
+      address: socket.remoteAddress,
+    });
     closeWith(socket, rawRefusal(405, entry.pathKind(req.url ?? "/")));
   });
   server.keepAliveTimeout = 65_000;
@@ -408,7 +435,8 @@ async function sendResponse(req, res, response) {
   // security headers too
   // (not a 304: its headers would replace the kept page's policy, docs/decisions/0034-conditional-pages.md)
   if (!response.headers.has("content-security-policy") && response.status !== 304) {
-    for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS)) if (!response.headers.has(key)) headers[key.toLowerCase()] = value;
+    for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS))
+      if (!response.headers.has(key)) headers[key.toLowerCase()] = value;
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;

@@ -35,7 +35,11 @@ export async function latestWhenFree(knex, waitMs = 60_000) {
     } catch (error) {
       const e = /** @type {{ name?: string, message?: string, code?: string }} */ (error);
       // LockError: the lock is held; 42P07 / 23505: knex's tables were just created by the other server
-      const busy = e?.name === "LockError" || /already locked/.test(e?.message ?? "") || e?.code === "42P07" || e?.code === "23505";
+      const busy =
+        e?.name === "LockError" ||
+        /already locked/.test(e?.message ?? "") ||
+        e?.code === "42P07" ||
+        e?.code === "23505";
       if (!busy || Date.now() > until) throw error;
       await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
     }

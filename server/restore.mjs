@@ -15,13 +15,19 @@ import { privateDir, privateFile } from "../db/private-files.mjs";
 /** @param {string} file @returns {Promise<yauzl.ZipFile>} */
 function openZip(file) {
   return new Promise((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true }, (err, zip) => (err || !zip ? reject(err) : resolve(zip))),
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
+      (err, zip) => (err || !zip ? reject(err) : resolve(zip)),
+    ),
   );
 }
 
 /** @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry @returns {Promise<NodeJS.ReadableStream>} */
 function entryStream(zip, entry) {
-  return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))),
+  );
 }
 
 /** What is already in the data folder that a restore would overwrite (empty: nothing). */
@@ -41,8 +47,10 @@ export function occupied() {
  */
 export async function restore(file, opts = {}) {
   const cfg = env();
-  if (cfg.databaseUrl) throw new Error("DATABASE_URL is set: restore PostgreSQL with pg_restore; see README, Your data.");
-  if (cfg.storage.kind === "s3") throw new Error("STORAGE=s3: restore the photos into the bucket with your S3 tool; see README, Your data.");
+  if (cfg.databaseUrl)
+    throw new Error("DATABASE_URL is set: restore PostgreSQL with pg_restore; see README, Your data.");
+  if (cfg.storage.kind === "s3")
+    throw new Error("STORAGE=s3: restore the photos into the bucket with your S3 tool; see README, Your data.");
   const zip = await openZip(file);
   try {
     /** @type {Map<string, yauzl.Entry>} */
@@ -71,16 +79,23 @@ export async function restore(file, opts = {}) {
 
     const there = occupied();
     if (there.length && !opts.force) {
-      throw new Error(`the data folder is not empty (${there.join(", ")}); restore into an empty one, or add --force to replace it`);
+      throw new Error(
+        `the data folder is not empty (${there.join(", ")}); restore into an empty one, or add --force to replace it`,
+      );
     }
-    for (const f of [cfg.databaseFile, `${cfg.databaseFile}-wal`, `${cfg.databaseFile}-shm`]) fs.rmSync(f, { force: true });
-    for (const rel of photoFiles(cfg.uploadsDir)) fs.rmSync(path.join(cfg.uploadsDir, rel.split("/")[0] ?? ""), { recursive: true, force: true });
+    for (const f of [cfg.databaseFile, `${cfg.databaseFile}-wal`, `${cfg.databaseFile}-shm`])
+      fs.rmSync(f, { force: true });
+    for (const rel of photoFiles(cfg.uploadsDir))
+      fs.rmSync(path.join(cfg.uploadsDir, rel.split("/")[0] ?? ""), { recursive: true, force: true });
 
     privateDir(path.dirname(cfg.databaseFile));
     privateDir(cfg.uploadsDir);
     const partial = `${cfg.databaseFile}.restoring`;
     // the database and the secret are the owner's only (docs/decisions/0042-*)
-    await pipeline(await entryStream(zip, /** @type {yauzl.Entry} */ (entries.get(ARCHIVE.database))), fs.createWriteStream(partial, { mode: 0o600 }));
+    await pipeline(
+      await entryStream(zip, /** @type {yauzl.Entry} */ (entries.get(ARCHIVE.database))),
+      fs.createWriteStream(partial, { mode: 0o600 }),
+    );
     privateFile(partial);
     let photos = 0;
     for (const [name, entry] of entries) {

@@ -19,8 +19,9 @@ export default async function setup(project: TestProject) {
   project.provide("pgTestRun", { base, run, template });
 
   return async () => {
-    const names = await withConnection(base, async (knex) =>
-      (await knex("pg_database").where("datname", "like", `${run}\\_%`).pluck("datname")) as string[],
+    const names = await withConnection(
+      base,
+      async (knex) => (await knex("pg_database").where("datname", "like", `${run}\\_%`).pluck("datname")) as string[],
     );
     // the copies first: while they are being made, the template cannot be dropped
     for (const name of names.filter((n) => n !== template)) await dropDatabase(base, name);

@@ -10,7 +10,9 @@ export const BASE = "http://localhost:3000";
 
 let counter = 0;
 /** A new user with a unique email and username (password "secret1"). */
-export async function makeUser(overrides: Partial<{ first_name: string | null; last_name: string | null; username: string; email: string }> = {}): Promise<User> {
+export async function makeUser(
+  overrides: Partial<{ first_name: string | null; last_name: string | null; username: string; email: string }> = {},
+): Promise<User> {
   counter += 1;
   const tag = `${counter}${crypto.randomBytes(3).toString("hex")}`;
   const result = await createUser({
@@ -30,7 +32,13 @@ export async function cookieFor(user: Pick<User, "id">): Promise<string> {
   return setCookie.split(";")[0]!;
 }
 
-type Init = { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> | FormData; headers?: Record<string, string> };
+type Init = {
+  method?: string;
+  cookie?: string;
+  json?: unknown;
+  form?: Record<string, string> | FormData;
+  headers?: Record<string, string>;
+};
 
 /** A request's body from `json` or `form`, its Content-Type (and the cookie) set on `headers`. */
 export function bodyOf(init: Pick<Init, "cookie" | "json" | "form">, headers: Headers): BodyInit | undefined {

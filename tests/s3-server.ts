@@ -19,7 +19,13 @@ export type RunningS3 = {
 
 export async function startS3(bucket = "sweet-moments-test"): Promise<RunningS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sm-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", directory, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    directory,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {

@@ -8,7 +8,8 @@ import { db, onPostgres } from "../app/lib/db.server";
 type Column = { table: string; column: string; type: string };
 
 /** Column names that hold a user's id even without a foreign key. */
-const USER_ID_NAME = /(^|_)(user|owner|author|friend|sender|receiver|recipient|inviter|invitee|parent|co_parent|member|actor)(_id)?$|^user_(low|high)$/;
+const USER_ID_NAME =
+  /(^|_)(user|owner|author|friend|sender|receiver|recipient|inviter|invitee|parent|co_parent|member|actor)(_id)?$|^user_(low|high)$/;
 
 async function schema(): Promise<{ columns: Column[]; userRefs: Column[] }> {
   const k = db();

@@ -21,7 +21,10 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; bod
 
 describe("readFields", () => {
   it("JSON and urlencoded as before", async () => {
-    expect(await readFields(post(JSON.stringify({ a: "1", b: 2 }), { "Content-Type": "application/json" }))).toEqual({ a: "1", b: 2 });
+    expect(await readFields(post(JSON.stringify({ a: "1", b: 2 }), { "Content-Type": "application/json" }))).toEqual({
+      a: "1",
+      b: 2,
+    });
     expect(await readFields(post("", { "Content-Type": "application/json" }))).toEqual({});
     expect(await readFields(post(new URLSearchParams({ a: "1", b: "two" })))).toEqual({ a: "1", b: "two" });
     expect(await refusal(readFields(post("{nope", { "Content-Type": "application/json" })))).toEqual({
@@ -47,7 +50,11 @@ describe("readFields", () => {
     form.set("comment", "x".repeat(1024 * 1024 + 1));
     expect((await refusal(readFields(post(form)))).status).toBe(413);
     const broken = await refusal(
-      readFields(post("--abc\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue", { "Content-Type": "multipart/form-data; boundary=abc" })),
+      readFields(
+        post('--abc\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue', {
+          "Content-Type": "multipart/form-data; boundary=abc",
+        }),
+      ),
     );
     expect(broken).toEqual({ status: 400, body: { errors: { message: "The request body could not be read." } } });
   });

@@ -1,6 +1,12 @@
 import type { z } from "zod";
 import { BodyFailure, parseBodyFields } from "~/forms/body.server";
-import { parsePhotoBody, parsePhotoForm, type PhotoBody, type PhotoBodyOptions, type PhotoFormResult } from "~/forms/photo-form.server";
+import {
+  parsePhotoBody,
+  parsePhotoForm,
+  type PhotoBody,
+  type PhotoBodyOptions,
+  type PhotoFormResult,
+} from "~/forms/photo-form.server";
 import { apiError } from "./responses.server";
 import { config } from "~/lib/config.server";
 import { photoLimitMessage } from "~/images/limits";
@@ -43,7 +49,11 @@ export function retryAfterSeconds(waitMs: number): number {
  * The kid and moment page forms (see `parsePhotoForm`). A page posts multipart; any other body that
  * cannot be read gets the same answer as on /api.
  */
-export async function readPhotoForm<S extends z.ZodType>(request: Request, schema: S, opts: PhotoBodyOptions): Promise<PhotoFormResult<z.output<S>>> {
+export async function readPhotoForm<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  opts: PhotoBodyOptions,
+): Promise<PhotoFormResult<z.output<S>>> {
   return answered(await parsePhotoForm(request, schema, opts));
 }
 

@@ -9,7 +9,15 @@ import { AUDIENCE_HINTS, AUDIENCE_LABELS, AUDIENCES, type Audience } from "~/for
  * "Who can see it": Only us, Family, Everyone. `meta` is the form's `audience` (or
  * `default_audience`) field; `fallback` is checked when the form has no value yet.
  */
-export function AudienceFields({ meta, legend, fallback }: { meta: FieldMetadata<unknown>; legend: string; fallback: Audience }) {
+export function AudienceFields({
+  meta,
+  legend,
+  fallback,
+}: {
+  meta: FieldMetadata<unknown>;
+  legend: string;
+  fallback: Audience;
+}) {
   const initial = typeof meta.initialValue === "string" ? meta.initialValue : fallback;
   const hasError = Boolean(meta.errors?.length);
   return (
@@ -25,7 +33,14 @@ export function AudienceFields({ meta, legend, fallback }: { meta: FieldMetadata
         const id = i === 0 ? meta.id : `${meta.id}-${value}`;
         return (
           <div className="audience__choice" key={value}>
-            <input type="radio" id={id} name={meta.name} value={value} defaultChecked={initial === value} aria-describedby={`${id}-hint`} />
+            <input
+              type="radio"
+              id={id}
+              name={meta.name}
+              value={value}
+              defaultChecked={initial === value}
+              aria-describedby={`${id}-hint`}
+            />
             <label htmlFor={id}>{AUDIENCE_LABELS[value]}</label>
             <span id={`${id}-hint`} className="field-hint audience__hint">
               {AUDIENCE_HINTS[value]}

@@ -1,7 +1,16 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
-import { ErrorSummary, Field, pageTitle, SubmissionToken, SubmitButton, summaryErrors, useErrorTitle, useSubmitOnce } from "./forms";
+import {
+  ErrorSummary,
+  Field,
+  pageTitle,
+  SubmissionToken,
+  SubmitButton,
+  summaryErrors,
+  useErrorTitle,
+  useSubmitOnce,
+} from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
 
 export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
@@ -34,7 +43,9 @@ export function LoginForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   });
   const FormTag = inModal ? fetcher.Form : Form;
-  const pending = inModal ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction === "/login";
+  const pending = inModal
+    ? fetcher.state !== "idle"
+    : navigation.state !== "idle" && navigation.formAction === "/login";
   const once = useSubmitOnce(inModal ? fetcher.state !== "idle" : navigation.state !== "idle");
   const errors = summaryErrors(fields as never, ["email", "password"], form.errors, id);
   useErrorTitle(!title && errors.length > 0);
@@ -45,14 +56,25 @@ export function LoginForm({
       <ErrorSummary errors={errors} formId={id} />
       <FormTag method="post" action="/login" {...once(getFormProps(form))} className="stack">
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
-        <Field meta={fields.password} label="Password" type="password" inputProps={{ autoComplete: "current-password" }} />
+        <Field
+          meta={fields.email}
+          label="Email"
+          type="email"
+          inputProps={{ autoComplete: "email", spellCheck: false }}
+        />
+        <Field
+          meta={fields.password}
+          label="Password"
+          type="password"
+          inputProps={{ autoComplete: "current-password" }}
+        />
         <SubmitButton pending={pending && !isDemo(fetcher.formData ?? navigation.formData)} pendingText="Logging in…">
           Log In
         </SubmitButton>
       </FormTag>
       <p className="login-links">
-        <Link to="/login/email">Email me a sign-in link</Link> · <Link to="/login/email?reset=1">Forgot your password?</Link>
+        <Link to="/login/email">Email me a sign-in link</Link> ·{" "}
+        <Link to="/login/email?reset=1">Forgot your password?</Link>
       </p>
       {demo ? (
         <FormTag method="post" action="/login" className="demo-form" {...once()}>
@@ -99,7 +121,9 @@ export function SignupForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const FormTag = inModal ? fetcher.Form : Form;
-  const pending = inModal ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction === "/signup";
+  const pending = inModal
+    ? fetcher.state !== "idle"
+    : navigation.state !== "idle" && navigation.formAction === "/signup";
   const once = useSubmitOnce(inModal ? fetcher.state !== "idle" : navigation.state !== "idle");
   const order =
     variant === "modal"
@@ -132,7 +156,12 @@ export function SignupForm({
           hint="6 to 20 characters."
           inputProps={{ autoComplete: "new-password" }}
         />
-        <Field meta={f.confirmPassword!} label="Confirm password" type="password" inputProps={{ autoComplete: "new-password" }} />
+        <Field
+          meta={f.confirmPassword!}
+          label="Confirm password"
+          type="password"
+          inputProps={{ autoComplete: "new-password" }}
+        />
         <SubmitButton pending={pending} pendingText="Registering…">
           {variant === "modal" ? "Register" : "Sign Up"}
         </SubmitButton>

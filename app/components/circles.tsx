@@ -1,11 +1,25 @@
 import { Form, Link } from "react-router";
-import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS, type FriendLabel } from "~/forms/circles";
+import {
+  CIRCLE_LABELS,
+  CIRCLES,
+  FRIEND_RELATIONSHIP_LABELS,
+  FRIEND_RELATIONSHIPS,
+  type FriendLabel,
+} from "~/forms/circles";
 
 // The friends page's forms of docs/spec.md §6 (app/routes/friends.tsx; friend search's Block too):
 // plain POST forms, each told apart by `intent`, that work without JavaScript.
 
 /** A friend's circle and relationship, with Save. */
-export function FriendLabelForm({ friendshipId, who, label }: { friendshipId: number; who: string; label: FriendLabel }) {
+export function FriendLabelForm({
+  friendshipId,
+  who,
+  label,
+}: {
+  friendshipId: number;
+  who: string;
+  label: FriendLabel;
+}) {
   const id = `friend-${friendshipId}`;
   return (
     <Form method="post" action="/current/friends" preventScrollReset className="friend-label">
@@ -57,7 +71,19 @@ export function BlockButton({ userId, who }: { userId: number; who: string }) {
 }
 
 /** One POST button naming a user or an invitation. */
-function PostButton({ intent, fields, label, who, variant = "secondary" }: { intent: string; fields: Record<string, string | number>; label: string; who: string; variant?: string }) {
+function PostButton({
+  intent,
+  fields,
+  label,
+  who,
+  variant = "secondary",
+}: {
+  intent: string;
+  fields: Record<string, string | number>;
+  label: string;
+  who: string;
+  variant?: string;
+}) {
   return (
     <Form method="post" action="/current/friends" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
@@ -87,7 +113,11 @@ export function BlockedSection({ blocked }: { blocked: BlockedEntry[] }) {
           {blocked.map((b) => (
             <li key={b.id} className="card friend">
               <span className="friend-who__username">{b.username}</span>
-              <span className="field-hint">{b.showComments ? "Their past comments on your moments are shown." : "Their past comments on your moments are hidden."}</span>
+              <span className="field-hint">
+                {b.showComments
+                  ? "Their past comments on your moments are shown."
+                  : "Their past comments on your moments are hidden."}
+              </span>
               <div className="button-row">
                 <PostButton
                   intent={b.showComments ? "hide-comments" : "show-comments"}
@@ -120,7 +150,13 @@ export function InvitationsSection({ invitations }: { invitations: InvitationEnt
                 {i.ownerUsername} invites you to co-parent <Link to={`/kids/${i.kidId}/dailyLogs`}>{i.kidName}</Link>
               </span>
               <div className="button-row">
-                <PostButton intent="accept-co-parent" fields={{ invitationId: i.id }} label="Accept" who={who} variant="primary" />
+                <PostButton
+                  intent="accept-co-parent"
+                  fields={{ invitationId: i.id }}
+                  label="Accept"
+                  who={who}
+                  variant="primary"
+                />
                 <PostButton intent="decline-co-parent" fields={{ invitationId: i.id }} label="Decline" who={who} />
               </div>
             </li>

@@ -25,5 +25,7 @@ if(!waiting)painted();
 
 /** The loader's <script>, rendered right after React Router's <Scripts />. */
 export function DeferredScriptsLoader({ nonce }: { nonce: string }) {
-  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: DEFERRED_SCRIPTS_LOADER }} />;
+  return (
+    <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: DEFERRED_SCRIPTS_LOADER }} />
+  );
 }

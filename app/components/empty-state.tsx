@@ -51,7 +51,12 @@ export function EmptyArt({ art }: { art: Art }) {
           <rect x="20" y="24" width="56" height="46" rx="6" className="art-card" />
           <circle cx="60" cy="38" r="6" className="art-sun" />
           <path d="M24 66l16-18 12 12 8-8 12 14z" className="art-hill-2" />
-          {art === "feed" ? <path d="M48 86s-12-7-12-15c0-4 3-7 6-7 3 0 5 2 6 4 1-2 3-4 6-4 3 0 6 3 6 7 0 8-12 15-12 15z" className="art-heart" /> : null}
+          {art === "feed" ? (
+            <path
+              d="M48 86s-12-7-12-15c0-4 3-7 6-7 3 0 5 2 6 4 1-2 3-4 6-4 3 0 6 3 6 7 0 8-12 15-12 15z"
+              className="art-heart"
+            />
+          ) : null}
         </g>
       )}
     </svg>

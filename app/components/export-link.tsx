@@ -13,7 +13,10 @@ function megabytes(bytes: number): string {
  * as a file. docs/spec.md §2 "Your data".
  */
 export function ExportLink() {
-  const [state, setState] = useState<{ phase: "idle" | "running" | "done" | "failed"; bytes: number }>({ phase: "idle", bytes: 0 });
+  const [state, setState] = useState<{ phase: "idle" | "running" | "done" | "failed"; bytes: number }>({
+    phase: "idle",
+    bytes: 0,
+  });
   const busy = useRef(false);
 
   async function download(e: React.MouseEvent<HTMLAnchorElement>) {
@@ -35,7 +38,8 @@ export function ExportLink() {
         bytes += value.byteLength;
         setState({ phase: "running", bytes });
       }
-      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "sweet-moments-export.zip";
+      const name =
+        /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "sweet-moments-export.zip";
       const url = URL.createObjectURL(new Blob(chunks, { type: "application/zip" }));
       const a = document.createElement("a");
       a.href = url;
@@ -55,7 +59,13 @@ export function ExportLink() {
   return (
     <div className="export">
       <p>
-        <a href={EXPORT_PATH} className="button button--primary" download onClick={download} aria-disabled={state.phase === "running" || undefined}>
+        <a
+          href={EXPORT_PATH}
+          className="button button--primary"
+          download
+          onClick={download}
+          aria-disabled={state.phase === "running" || undefined}
+        >
           Download all my data
         </a>
       </p>

@@ -29,7 +29,14 @@ export function FeedEntry({
       {entry.isNew ? <p className="feed-entry__new">New since your last visit</p> : null}
       <p className="feed-entry__kid">
         <Link to={`/kids/${entry.kid.id}/dailyLogs`} className="feed-entry__kid-link">
-          <Photo photo={entry.kid.photo} alt={entry.kid.name} decorative icon="child" sizes="40px" className="feed-entry__kid-photo" />
+          <Photo
+            photo={entry.kid.photo}
+            alt={entry.kid.name}
+            decorative
+            icon="child"
+            sizes="40px"
+            className="feed-entry__kid-photo"
+          />
           <span>{entry.kid.line}</span>
         </Link>
       </p>

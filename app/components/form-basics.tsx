@@ -63,24 +63,27 @@ export function useSubmitOnce(busy: boolean) {
       inFlight.current = false;
     }
   }, [busy]);
-  return useCallback(<P extends { onSubmit?: SubmitHandler }>(props?: P): Omit<P, "onSubmit"> & { onSubmit: SubmitHandler } => {
-    const inner = props?.onSubmit;
-    return {
-      ...(props ?? ({} as P)),
-      onSubmit(event: FormEvent<HTMLFormElement>) {
-        if (inFlight.current) {
-          event.preventDefault();
-          return;
-        }
-        inner?.(event);
-        if (event.defaultPrevented) return; // refused by the form's own check: not sent
-        inFlight.current = true;
-        seenBusy.current = false;
-        const mine = ++serial.current;
-        window.setTimeout(() => {
-          if (serial.current === mine && !seenBusy.current) inFlight.current = false;
-        }, UNSTARTED_RELEASE_MS);
-      },
-    };
-  }, []);
+  return useCallback(
+    <P extends { onSubmit?: SubmitHandler }>(props?: P): Omit<P, "onSubmit"> & { onSubmit: SubmitHandler } => {
+      const inner = props?.onSubmit;
+      return {
+        ...(props ?? ({} as P)),
+        onSubmit(event: FormEvent<HTMLFormElement>) {
+          if (inFlight.current) {
+            event.preventDefault();
+            return;
+          }
+          inner?.(event);
+          if (event.defaultPrevented) return; // refused by the form's own check: not sent
+          inFlight.current = true;
+          seenBusy.current = false;
+          const mine = ++serial.current;
+          window.setTimeout(() => {
+            if (serial.current === mine && !seenBusy.current) inFlight.current = false;
+          }, UNSTARTED_RELEASE_MS);
+        },
+      };
+    },
+    [],
+  );
 }

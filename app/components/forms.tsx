@@ -9,7 +9,14 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
-import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { FieldError, SubmissionToken, useHydrated, useSubmitOnce } from "./form-basics";
@@ -78,9 +85,7 @@ export function ErrorSummary({ errors, formId }: { errors: SummaryError[]; formI
       </h2>
       <ul className="error-summary__list">
         {errors.map((e, i) => (
-          <li key={i}>
-            {e.fieldId ? <a href={`#${e.fieldId}`}>{e.message}</a> : e.message}
-          </li>
+          <li key={i}>{e.fieldId ? <a href={`#${e.fieldId}`}>{e.message}</a> : e.message}</li>
         ))}
       </ul>
     </div>

@@ -29,7 +29,10 @@ export function LogoIcon({ className = "logo" }: { className?: string }) {
   return (
     <svg className={className} viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false">
       <circle cx="16" cy="16" r="15" fill="#f6b6c6" />
-      <path d="M16 25s-8-4.9-8-10.2C8 11.7 10.2 10 12.4 10c1.6 0 2.8.9 3.6 2.1.8-1.2 2-2.1 3.6-2.1 2.2 0 4.4 1.7 4.4 4.8C24 20.1 16 25 16 25z" fill="#c2185b" />
+      <path
+        d="M16 25s-8-4.9-8-10.2C8 11.7 10.2 10 12.4 10c1.6 0 2.8.9 3.6 2.1.8-1.2 2-2.1 3.6-2.1 2.2 0 4.4 1.7 4.4 4.8C24 20.1 16 25 16 25z"
+        fill="#c2185b"
+      />
     </svg>
   );
 }

@@ -3,7 +3,17 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "react-router";
 import type { FieldMetadata } from "@conform-to/react";
-import { ErrorSummary, Field, FieldError, SelectField, SubmissionToken, SubmitButton, summaryErrors, TextareaField, useSubmitOnce } from "./forms";
+import {
+  ErrorSummary,
+  Field,
+  FieldError,
+  SelectField,
+  SubmissionToken,
+  SubmitButton,
+  summaryErrors,
+  TextareaField,
+  useSubmitOnce,
+} from "./forms";
 import { InviteSchema } from "~/forms/invite";
 import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS } from "~/forms/circles";
 import type { Invitation } from "~/models/invitations.server";
@@ -12,7 +22,8 @@ import type { Invitation } from "~/models/invitations.server";
 // a "Copy link" button once scripts run), the form, pending invitations (Revoke) and the friends
 // who joined by one ("Make a sign-in link" for those without a password).
 
-const dateText = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 /** A link to pass on: a read-only field to select (works without JavaScript) and, with JavaScript, "Copy link". */
 export function CopyLink({ id, url, label }: { id: string; url: string; label: string }) {
@@ -23,7 +34,14 @@ export function CopyLink({ id, url, label }: { id: string; url: string; label: s
     <div className="field copy-link">
       <label htmlFor={id}>{label}</label>
       <div className="copy-link__row">
-        <input id={id} type="text" readOnly value={url} className="copy-link__url" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id={id}
+          type="text"
+          readOnly
+          value={url}
+          className="copy-link__url"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         {canCopy ? (
           <button
             type="button"
@@ -51,13 +69,19 @@ export type NewLink = { kind: "invitation" | "sign-in"; url: string; expiresAt: 
 function NewLinkPanel({ link }: { link: NewLink }) {
   return (
     <div className="notice new-link" id="new-link" tabIndex={-1}>
-      <h3>{link.kind === "invitation" ? "Your invitation link" : `Sign-in link${link.who ? ` for ${link.who}` : ""}`}</h3>
+      <h3>
+        {link.kind === "invitation" ? "Your invitation link" : `Sign-in link${link.who ? ` for ${link.who}` : ""}`}
+      </h3>
       <p>
         {link.kind === "invitation"
           ? `Send it by any messenger${link.who ? ` (we have also emailed it to ${link.who})` : ""}. It works once, until ${dateText(link.expiresAt)}.`
           : `Send it to them privately: it signs them in once, until ${dateText(link.expiresAt)}.`}
       </p>
-      <CopyLink id="new-link-url" url={link.url} label={link.kind === "invitation" ? "Invitation link" : "Sign-in link"} />
+      <CopyLink
+        id="new-link-url"
+        url={link.url}
+        label={link.kind === "invitation" ? "Invitation link" : "Sign-in link"}
+      />
     </div>
   );
 }
@@ -67,7 +91,11 @@ function CircleChoice({ meta }: { meta: FieldMetadata<unknown> }) {
   const initial = meta.initialValue === "family" ? "family" : "friends";
   const hasError = Boolean(meta.errors?.length);
   return (
-    <fieldset className={"fieldset audience" + (hasError ? " field--error" : "")} aria-describedby={hasError ? meta.errorId : undefined} key={meta.key}>
+    <fieldset
+      className={"fieldset audience" + (hasError ? " field--error" : "")}
+      aria-describedby={hasError ? meta.errorId : undefined}
+      key={meta.key}
+    >
       <legend>Their circle</legend>
       <FieldError id={meta.errorId} errors={meta.errors} />
       {CIRCLES.map((value, i) => {
@@ -102,8 +130,19 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
       <Form method="post" action="/current/friends" {...once(getFormProps(form))} className="stack invite-form">
         <input type="hidden" name="intent" value="invite" />
         <SubmissionToken />
-        <TextareaField meta={fields.note} label="Note (optional)" hint="Shown to them when they open the link." textareaProps={{ rows: 2, maxLength: 500 }} />
-        <Field meta={fields.email} label="Their email address (optional)" hint="We email them the link. Leave it empty to send the link yourself." type="email" inputProps={{ autoComplete: "off", spellCheck: false }} />
+        <TextareaField
+          meta={fields.note}
+          label="Note (optional)"
+          hint="Shown to them when they open the link."
+          textareaProps={{ rows: 2, maxLength: 500 }}
+        />
+        <Field
+          meta={fields.email}
+          label="Their email address (optional)"
+          hint="We email them the link. Leave it empty to send the link yourself."
+          type="email"
+          inputProps={{ autoComplete: "off", spellCheck: false }}
+        />
         <CircleChoice meta={fields.circle} />
         <SelectField
           meta={fields.relationship}
@@ -119,7 +158,15 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
   );
 }
 
-export function InvitationsSection({ invitations, newLink, lastResult }: { invitations: Invitation[]; newLink: NewLink | null; lastResult?: SubmissionResult<string[]> }) {
+export function InvitationsSection({
+  invitations,
+  newLink,
+  lastResult,
+}: {
+  invitations: Invitation[];
+  newLink: NewLink | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const pending = invitations.filter((i) => i.state === "pending");
   const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
   // "Make a sign-in link": a double click makes one link (with JavaScript; each link is valid alone)
@@ -128,7 +175,10 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
   return (
     <section aria-labelledby="invitations" className="friends-section">
       <h2 id="invitations">Invite family</h2>
-      <p>Make a link for a grandparent or relative: they join with one tap, no password needed, and see your kids&apos; moments.</p>
+      <p>
+        Make a link for a grandparent or relative: they join with one tap, no password needed, and see your kids&apos;
+        moments.
+      </p>
       {newLink ? <NewLinkPanel link={newLink} /> : null}
       <InviteForm lastResult={lastResult} />
       <h3 id="pending-invitations">Pending invitations</h3>
@@ -144,7 +194,8 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
                   <span className="friend-who__name">
                     {i.note ? `“${i.note}” · ` : ""}
                     {CIRCLE_LABELS[i.circle]}
-                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""} · works until {dateText(i.expiresAt)}
+                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""} · works until{" "}
+                    {dateText(i.expiresAt)}
                   </span>
                 </div>
               </div>
@@ -152,7 +203,11 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
                 <input type="hidden" name="intent" value="revoke-invite" />
                 <input type="hidden" name="invitationId" value={i.id} />
                 <button type="submit" className="button button--small button--secondary">
-                  Revoke<span className="visually-hidden"> the invitation {i.email ? `to ${i.email}` : `made ${dateText(i.createdAt)}`}</span>
+                  Revoke
+                  <span className="visually-hidden">
+                    {" "}
+                    the invitation {i.email ? `to ${i.email}` : `made ${dateText(i.createdAt)}`}
+                  </span>
                 </button>
               </Form>
             </li>
@@ -169,7 +224,9 @@ export function InvitationsSection({ invitations, newLink, lastResult }: { invit
                   <span className="friend-who__username">{i.friend!.name}</span>
                 </div>
                 {!i.friend!.canMakeLink ? (
-                  <span className="friend-who__name">{i.friend!.hasPassword ? "Has a password" : "Signs in on their own"}</span>
+                  <span className="friend-who__name">
+                    {i.friend!.hasPassword ? "Has a password" : "Signs in on their own"}
+                  </span>
                 ) : (
                   <Form method="post" action="/current/friends" preventScrollReset {...once()}>
                     <input type="hidden" name="intent" value="friend-link" />

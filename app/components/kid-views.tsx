@@ -43,7 +43,17 @@ export function KidAge({ id, age, born, birthDate }: { id: string; age: string; 
  * The owner's Update and Delete for one moment (Delete opens the confirm dialog by URL).
  * `replace`: Delete replaces the history entry (the moment's own page: see DeleteMomentDialog).
  */
-export function MomentOwnerActions({ momentId, title, deleteTo, replace }: { momentId: number; title: string; deleteTo: string; replace?: boolean }) {
+export function MomentOwnerActions({
+  momentId,
+  title,
+  deleteTo,
+  replace,
+}: {
+  momentId: number;
+  title: string;
+  deleteTo: string;
+  replace?: boolean;
+}) {
   return (
     <div className="button-row moment__actions">
       <ListLink to={`/dailyLogs/${momentId}/update`} className="button button--secondary button--small">
@@ -62,7 +72,17 @@ export function MomentOwnerActions({ momentId, title, deleteTo, replace }: { mom
  * replaces it too: after the deletion, Back leads to where the visitor was before the moment,
  * never to the deleted moment's "Page not found".
  */
-export function DeleteMomentDialog({ momentId, action, closeTo, replace }: { momentId: number; action: string; closeTo: string; replace?: boolean }) {
+export function DeleteMomentDialog({
+  momentId,
+  action,
+  closeTo,
+  replace,
+}: {
+  momentId: number;
+  action: string;
+  closeTo: string;
+  replace?: boolean;
+}) {
   return (
     <ConfirmDialog
       title="Confirm Delete"
@@ -88,5 +108,7 @@ export function withoutConfirm(search: string): string {
 
 /** Loaders re-run on every navigation; opening or closing a confirm dialog changes nothing on the server. */
 export function onlyConfirmChanged(currentUrl: URL, nextUrl: URL): boolean {
-  return currentUrl.pathname === nextUrl.pathname && withoutConfirm(currentUrl.search) === withoutConfirm(nextUrl.search);
+  return (
+    currentUrl.pathname === nextUrl.pathname && withoutConfirm(currentUrl.search) === withoutConfirm(nextUrl.search)
+  );
 }

@@ -1,9 +1,24 @@
 import { useState } from "react";
-import { getInputProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import {
+  getInputProps,
+  useForm,
+  type DefaultValue,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { Link, useActionData, useNavigation } from "react-router";
-import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField, useHydrated, useSubmitOnce } from "./forms";
+import {
+  Field,
+  FieldFrame,
+  SelectField,
+  SubmitButton,
+  summaryErrors,
+  TextareaField,
+  useHydrated,
+  useSubmitOnce,
+} from "./forms";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
@@ -40,11 +55,20 @@ export function PhotoField({
   const chooseAgain = refused && !hydrated;
   const againId = `${m.id}-again`;
   // the styled picker with its preview (app/components/photo-picker.tsx); no `key`: a remount would lose the chosen file
-  const { key: _key, ...inputProps } = getInputProps(m, { type: "file", ariaDescribedBy: chooseAgain ? `${hintId} ${againId}` : hintId });
+  const { key: _key, ...inputProps } = getInputProps(m, {
+    type: "file",
+    ariaDescribedBy: chooseAgain ? `${hintId} ${againId}` : hintId,
+  });
   const before =
     current !== undefined ? (
       <figure className="current-photo">
-        <PhotoView photo={current} alt={currentAlt ?? "Current picture"} sizes="160px" icon="child" className="current-photo__img" />
+        <PhotoView
+          photo={current}
+          alt={currentAlt ?? "Current picture"}
+          sizes="160px"
+          icon="child"
+          className="current-photo__img"
+        />
         <figcaption>{current ? "Current picture" : "No picture yet"}</figcaption>
       </figure>
     ) : null;
@@ -84,7 +108,12 @@ export function KidFields({ fields, years }: { fields: KidFieldsMeta; years: num
             options={years.map((y) => ({ value: String(y), label: String(y) }))}
           />
           <SelectField meta={fields.month} label="Month" placeholder="Month" options={MONTH_OPTIONS} />
-          <SelectField meta={fields.day} label="Day" placeholder="Day" options={DAY_OPTIONS.map((d) => ({ value: d, label: d }))} />
+          <SelectField
+            meta={fields.day}
+            label="Day"
+            placeholder="Day"
+            options={DAY_OPTIONS.map((d) => ({ value: d, label: d }))}
+          />
         </div>
       </fieldset>
       <SelectField
@@ -98,11 +127,25 @@ export function KidFields({ fields, years }: { fields: KidFieldsMeta; years: num
 }
 
 /** Title and Content: the Add and Update moment forms. */
-export function MomentFields({ fields }: { fields: { title: FieldMetadata<unknown>; content: FieldMetadata<unknown> } }) {
+export function MomentFields({
+  fields,
+}: {
+  fields: { title: FieldMetadata<unknown>; content: FieldMetadata<unknown> };
+}) {
   return (
     <>
-      <Field meta={fields.title} label="Title" hint={`At most ${TITLE_MAX} characters.`} inputProps={{ autoComplete: "off" }} />
-      <TextareaField meta={fields.content} label="Content" hint={`At most ${CONTENT_MAX} characters.`} textareaProps={{ rows: 6 }} />
+      <Field
+        meta={fields.title}
+        label="Title"
+        hint={`At most ${TITLE_MAX} characters.`}
+        inputProps={{ autoComplete: "off" }}
+      />
+      <TextareaField
+        meta={fields.content}
+        label="Content"
+        hint={`At most ${CONTENT_MAX} characters.`}
+        textareaProps={{ rows: 6 }}
+      />
     </>
   );
 }
@@ -138,7 +181,15 @@ export function usePhotoForm<Shape extends Record<string, unknown>, Output>(
 }
 
 /** The add/update forms' last row: the submit button (busy while the form is on its way) and Cancel. */
-export function SubmitOrCancel({ pendingText, cancelTo, children }: { pendingText: string; cancelTo: string; children: string }) {
+export function SubmitOrCancel({
+  pendingText,
+  cancelTo,
+  children,
+}: {
+  pendingText: string;
+  cancelTo: string;
+  children: string;
+}) {
   const navigation = useNavigation();
   return (
     <div className="button-row">

@@ -35,9 +35,22 @@ export function useListLinkNavigation() {
   useEffect(() => {
     function onClick(event: MouseEvent) {
       // React's own handlers (on the same document) ran first: a link's onClick may have handled it
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.shiftKey
+      )
+        return;
       const link = (event.target as Element | null)?.closest?.("a[data-list-link]");
-      if (!(link instanceof HTMLAnchorElement) || (link.target && link.target !== "_self") || link.hasAttribute("download")) return;
+      if (
+        !(link instanceof HTMLAnchorElement) ||
+        (link.target && link.target !== "_self") ||
+        link.hasAttribute("download")
+      )
+        return;
       const url = new URL(link.href);
       if (url.origin !== window.location.origin) return;
       event.preventDefault();

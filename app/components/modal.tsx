@@ -47,7 +47,9 @@ export function Modal({
     const focusTarget =
       dialog.querySelector<HTMLElement>(".modal__content [data-autofocus], .modal__content [autofocus]") ??
       dialog.querySelector<HTMLElement>("input:not([type=hidden]), select, textarea") ??
-      dialog.querySelector<HTMLElement>(".modal__content > :not(.modal__header) button, .modal__content > :not(.modal__header) a[href]");
+      dialog.querySelector<HTMLElement>(
+        ".modal__content > :not(.modal__header) button, .modal__content > :not(.modal__header) a[href]",
+      );
     focusTarget?.focus();
     return () => returnFocus(opener.current);
   }, []);
@@ -121,7 +123,13 @@ function returnFocus(opener: Element | null) {
 }
 
 /** The current URL with one search parameter set or removed, for modal links. */
-export function withParam(pathname: string, search: string, name: string, value: string | null, extra?: Record<string, string | null>): string {
+export function withParam(
+  pathname: string,
+  search: string,
+  name: string,
+  value: string | null,
+  extra?: Record<string, string | null>,
+): string {
   const params = new URLSearchParams(search);
   const all: Record<string, string | null> = { [name]: value, ...extra };
   for (const [k, v] of Object.entries(all)) {

@@ -55,29 +55,53 @@ export function MomentPhotos({
   );
 
   function photoContent() {
-  const linked = (i: number, img: ReactNode) =>
-    viewer ? (
-      // the viewer's page (no JavaScript, a new tab); with JavaScript the moment's page opens it as a
-      // dialog (?photo=n) while the URL bar shows the viewer's page (app/routes/moment.tsx)
-      <Link to={`/dailyLogs/${viewer}?photo=${i + 1}`} mask={`/dailyLogs/${viewer}/photos/${i + 1}`} preventScrollReset className="photo-link">
-        {img}
-      </Link>
-    ) : (
-      img
+    const linked = (i: number, img: ReactNode) =>
+      viewer ? (
+        // the viewer's page (no JavaScript, a new tab); with JavaScript the moment's page opens it as a
+        // dialog (?photo=n) while the URL bar shows the viewer's page (app/routes/moment.tsx)
+        <Link
+          to={`/dailyLogs/${viewer}?photo=${i + 1}`}
+          mask={`/dailyLogs/${viewer}/photos/${i + 1}`}
+          preventScrollReset
+          className="photo-link"
+        >
+          {img}
+        </Link>
+      ) : (
+        img
+      );
+    if (photos.length <= 1) {
+      const photo = photos[0] ?? null;
+      const img = (
+        <PhotoView
+          photo={photo}
+          alt={photo ? altOf(photo, title) : `Photo: ${title}`}
+          sizes={sizes}
+          priority={priority}
+          className={className}
+          timing={timing}
+        />
+      );
+      return photo ? linked(0, img) : img;
+    }
+    return (
+      <ul className="photo-grid" aria-label={`${photos.length} photos: ${title}`}>
+        {photos.map((p, i) => (
+          <li key={p.key} className="photo-grid__item">
+            {linked(
+              i,
+              <PhotoView
+                photo={p}
+                alt={altOf(p, title)}
+                sizes={gridSizes}
+                priority={priority && i === 0}
+                className="photo-grid__img"
+                timing={i === 0 ? timing : undefined}
+              />,
+            )}
+          </li>
+        ))}
+      </ul>
     );
-  if (photos.length <= 1) {
-    const photo = photos[0] ?? null;
-    const img = <PhotoView photo={photo} alt={photo ? altOf(photo, title) : `Photo: ${title}`} sizes={sizes} priority={priority} className={className} timing={timing} />;
-    return photo ? linked(0, img) : img;
-  }
-  return (
-    <ul className="photo-grid" aria-label={`${photos.length} photos: ${title}`}>
-      {photos.map((p, i) => (
-        <li key={p.key} className="photo-grid__item">
-          {linked(i, <PhotoView photo={p} alt={altOf(p, title)} sizes={gridSizes} priority={priority && i === 0} className="photo-grid__img" timing={i === 0 ? timing : undefined} />)}
-        </li>
-      ))}
-    </ul>
-  );
   }
 }

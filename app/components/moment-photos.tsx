@@ -21,7 +21,8 @@ export function photoFieldOrder(existing: { id?: number }[]): string[] {
   const names: string[] = [];
   for (const p of existing) if (p.id) names.push(photoField(p.id, "position"), photoField(p.id, "alt"));
   // slot 1's file is `image`, which the forms' own order already names
-  for (let slot = 1; slot <= freeSlots(existing.length); slot++) names.push(...(slot === 1 ? [] : [`image_${slot}`]), altField(slot));
+  for (let slot = 1; slot <= freeSlots(existing.length); slot++)
+    names.push(...(slot === 1 ? [] : [`image_${slot}`]), altField(slot));
   return names;
 }
 
@@ -69,7 +70,12 @@ export function MomentPhotoFields({
         slot={existing.length + slot}
         againId={slot === 1 && chooseAgain ? againId : undefined}
       />
-      <Field meta={fields[altField(slot)]!} label={`Alt text of photo ${existing.length + slot}`} hint={slot === 1 ? ALT_HINT : undefined} inputProps={{ autoComplete: "off" }} />
+      <Field
+        meta={fields[altField(slot)]!}
+        label={`Alt text of photo ${existing.length + slot}`}
+        hint={slot === 1 ? ALT_HINT : undefined}
+        inputProps={{ autoComplete: "off" }}
+      />
     </fieldset>
   );
   // Without JavaScript a refused form comes back as a new page with empty file inputs: say so
@@ -89,8 +95,8 @@ export function MomentPhotoFields({
         <fieldset className="fieldset">
           <legend>Photos of this moment</legend>
           <p className="field-hint">
-            Change the numbers to put the photos in another order (1 comes first), and tick Remove to take a photo away. A moment has
-            at most {MAX_PHOTOS} photos.
+            Change the numbers to put the photos in another order (1 comes first), and tick Remove to take a photo away.
+            A moment has at most {MAX_PHOTOS} photos.
           </p>
           <ol className="photo-edit-list">
             {existing.map((p, i) => (
@@ -103,7 +109,11 @@ export function MomentPhotoFields({
                     type="number"
                     inputProps={{ min: 1, max: MAX_PHOTOS, inputMode: "numeric", className: "input--short" }}
                   />
-                  <Field meta={fields[photoField(p.id!, "alt")]!} label={`Alt text of photo ${i + 1}`} inputProps={{ autoComplete: "off" }} />
+                  <Field
+                    meta={fields[photoField(p.id!, "alt")]!}
+                    label={`Alt text of photo ${i + 1}`}
+                    inputProps={{ autoComplete: "off" }}
+                  />
                   <div className="checkbox">
                     <input
                       type="checkbox"
@@ -120,7 +130,11 @@ export function MomentPhotoFields({
           </ol>
         </fieldset>
       ) : null}
-      {slots.length ? slotFields(1) : <p className="field-hint">This moment has {MAX_PHOTOS} photos: remove one to add another.</p>}
+      {slots.length ? (
+        slotFields(1)
+      ) : (
+        <p className="field-hint">This moment has {MAX_PHOTOS} photos: remove one to add another.</p>
+      )}
       {slots.length > 1 ? (
         <details className="more-photos" open={laterHasError || undefined}>
           <summary>Add more photos (up to {MAX_PHOTOS} in all)</summary>
@@ -132,13 +146,30 @@ export function MomentPhotoFields({
 }
 
 /** One file input of a photo slot: the styled picker with its preview, its error beside it. */
-function PhotoSlot({ meta, label, hint, slot, againId }: { meta: FieldMetadata<unknown>; label: string; hint: string; slot: number; againId?: string }) {
+function PhotoSlot({
+  meta,
+  label,
+  hint,
+  slot,
+  againId,
+}: {
+  meta: FieldMetadata<unknown>;
+  label: string;
+  hint: string;
+  slot: number;
+  againId?: string;
+}) {
   const hintId = `${meta.id}-hint`;
   const describedBy = [hintId, againId, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
   return (
     <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId}>
       <PhotoPicker
-        inputProps={{ id: meta.id, name: "image", "aria-describedby": describedBy, "aria-invalid": meta.errors?.length ? true : undefined }}
+        inputProps={{
+          id: meta.id,
+          name: "image",
+          "aria-describedby": describedBy,
+          "aria-invalid": meta.errors?.length ? true : undefined,
+        }}
         previewAlt={`Preview of photo ${slot}`}
       />
     </FieldFrame>

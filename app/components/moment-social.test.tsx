@@ -18,7 +18,10 @@ const comment = (over: Partial<CommentView>): CommentView => ({
 
 function render(social: MomentSocialData, url: string, returnTo = url.split("#")[0]!) {
   const Stub = createRoutesStub([
-    { path: "/kids/:kidId/dailyLogs", Component: () => <MomentSocial momentId={5} social={social} returnTo={returnTo} /> },
+    {
+      path: "/kids/:kidId/dailyLogs",
+      Component: () => <MomentSocial momentId={5} social={social} returnTo={returnTo} />,
+    },
     { path: "/dailyLogs/:id", Component: () => <MomentSocial momentId={5} social={social} returnTo={returnTo} /> },
   ]);
   return renderToString(<Stub initialEntries={[url]} />);
@@ -30,10 +33,16 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
   it("labels the counts: like/likes, comment/comments", () => {
     expect(render(base, "/kids/1/dailyLogs")).toContain("0 likes");
     expect(render(base, "/kids/1/dailyLogs")).toContain("0 comments");
-    const one = render({ ...base, likeCount: 1, likers: ["bob"], commentCount: 1, comments: [comment({})] }, "/kids/1/dailyLogs");
+    const one = render(
+      { ...base, likeCount: 1, likers: ["bob"], commentCount: 1, comments: [comment({})] },
+      "/kids/1/dailyLogs",
+    );
     expect(one).toContain("1 like<");
     expect(one).toContain("1 comment<");
-    const two = render({ ...base, likeCount: 2, likers: ["bob", "cy"], commentCount: 2, comments: [comment({}), comment({ id: 2 })] }, "/kids/1/dailyLogs");
+    const two = render(
+      { ...base, likeCount: 2, likers: ["bob", "cy"], commentCount: 2, comments: [comment({}), comment({ id: 2 })] },
+      "/kids/1/dailyLogs",
+    );
     expect(two).toContain("2 likes");
     expect(two).toContain("2 comments");
   });
@@ -68,7 +77,9 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
       ["/kids/1/dailyLogs?showComments=6&before=x", "/kids/1/dailyLogs?before=x&amp;showComments=5#comments-5"],
     ] as const) {
       const html = render(closed, url);
-      expect(html).toContain(`<a class="button button--small button--secondary comment-toggle" href="${href}">Comment</a>`);
+      expect(html).toContain(
+        `<a class="button button--small button--secondary comment-toggle" href="${href}">Comment</a>`,
+      );
       expect(html).not.toContain("<details");
       expect(html).not.toContain("comment-new");
       expect(html).not.toContain("Not on the list");
@@ -81,7 +92,10 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
       {
         ...base,
         commentCount: 2,
-        comments: [comment({ id: 2, mine: true, comment: "mine" }), comment({ id: 1, firstName: null, lastName: null, username: "olduser" })],
+        comments: [
+          comment({ id: 2, mine: true, comment: "mine" }),
+          comment({ id: 1, firstName: null, lastName: null, username: "olduser" }),
+        ],
       },
       "/kids/1/dailyLogs?showComments=5",
     );
@@ -105,11 +119,17 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
   });
 
   it("renders the edit form and its error from the URL (no JavaScript), only for the author", () => {
-    const social = { ...base, commentCount: 2, comments: [comment({ id: 2, mine: true, comment: "mine" }), comment({ id: 1 })] };
+    const social = {
+      ...base,
+      commentCount: 2,
+      comments: [comment({ id: 2, mine: true, comment: "mine" }), comment({ id: 1 })],
+    };
     const html = render(social, "/kids/1/dailyLogs?editComment=2&commentError=5&commentReason=required");
     expect(html).toContain('name="intent" value="edit-comment"');
     expect(html).toContain('name="commentId" value="2"');
-    expect(html).toMatch(/<textarea[^>]*id="comment-edit-2"[^>]*aria-invalid="true"[^>]*aria-describedby="comment-edit-error-2"[^>]*>mine<\/textarea>/);
+    expect(html).toMatch(
+      /<textarea[^>]*id="comment-edit-2"[^>]*aria-invalid="true"[^>]*aria-describedby="comment-edit-error-2"[^>]*>mine<\/textarea>/,
+    );
     expect(html).toContain("Comment is required");
     expect(html).toContain(">Update<");
     expect(html).toContain('href="/kids/1/dailyLogs#comment-2"');
@@ -127,14 +147,21 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
   it("the delete confirmation has a URL", () => {
     const social = { ...base, commentCount: 1, comments: [comment({ id: 2, mine: true })] };
     const html = render(social, "/kids/1/dailyLogs?confirm=delete-comment&commentId=2");
-    for (const text of ["Confirm Delete Comment", "Are you sure you want to delete this comment?", "Yes (Delete Comment)", "No (Keep Comment)"]) {
+    for (const text of [
+      "Confirm Delete Comment",
+      "Are you sure you want to delete this comment?",
+      "Yes (Delete Comment)",
+      "No (Keep Comment)",
+    ]) {
       expect(html).toContain(text);
     }
     expect(html).toContain('name="intent" value="delete-comment"');
     expect(html).toContain('name="returnTo" value="/kids/1/dailyLogs"');
     // not the author: no dialog
     const others = { ...base, commentCount: 1, comments: [comment({ id: 2 })] };
-    expect(render(others, "/kids/1/dailyLogs?confirm=delete-comment&commentId=2")).not.toContain("Confirm Delete Comment");
+    expect(render(others, "/kids/1/dailyLogs?confirm=delete-comment&commentId=2")).not.toContain(
+      "Confirm Delete Comment",
+    );
   });
 
   it("links to the moment's page for comments a list leaves out", () => {

@@ -59,12 +59,17 @@ export function MomentSocial({
   const delta = liked === social.likedByMe ? 0 : liked ? 1 : -1;
   const likeCount = Math.max(0, social.likeCount + delta);
   const likers =
-    delta === 0 || !me ? social.likers : delta > 0 ? [...social.likers.filter((u) => u !== me), me] : social.likers.filter((u) => u !== me);
+    delta === 0 || !me
+      ? social.likers
+      : delta > 0
+        ? [...social.likers.filter((u) => u !== me), me]
+        : social.likers.filter((u) => u !== me);
 
   // ---- URL state (the no-JS way to edit, confirm and see errors)
   const urlEditId = Number(params.get("editComment")) || null;
   const urlEditing = urlEditId && social.comments.some((c) => c.id === urlEditId && c.mine) ? urlEditId : null;
-  const urlError = params.get("commentError") === String(momentId) ? commentErrorMessage(params.get("commentReason")) : null;
+  const urlError =
+    params.get("commentError") === String(momentId) ? commentErrorMessage(params.get("commentReason")) : null;
   const confirmId = params.get("confirm") === "delete-comment" ? Number(params.get("commentId")) : null;
   const confirming = confirmId ? social.comments.find((c) => c.id === confirmId && c.mine) : undefined;
 
@@ -93,12 +98,7 @@ export function MomentSocial({
         <span className="social-count">{commentsLabel(total)}</span>
       </p>
 
-      <like.Form
-        method="post"
-        action={action}
-        className="like-form"
-        {...likeOnce()}
-      >
+      <like.Form method="post" action={action} className="like-form" {...likeOnce()}>
         <Hidden intent={liked ? "unlike" : "like"} returnTo={back} hydrated={hydrated} />
         <button
           type="submit"
@@ -116,7 +116,10 @@ export function MomentSocial({
         // section by URL, so a list does not carry every moment's comments and form (issue #21.2,
         // docs/decisions/0037-kid-page-cost.md); once hydrated it becomes the <details> below
         <div className="social-comments">
-          <a className="button button--small button--secondary comment-toggle" href={`${withSearch(here, { showComments: momentId })}#comments-${momentId}`}>
+          <a
+            className="button button--small button--secondary comment-toggle"
+            href={`${withSearch(here, { showComments: momentId })}#comments-${momentId}`}
+          >
             Comment
           </a>
         </div>
@@ -125,7 +128,13 @@ export function MomentSocial({
           <summary className="button button--small button--secondary comment-toggle">Comment</summary>
           {open ? (
             <div className="social-comments__body" id={`comments-${momentId}`}>
-              <NewComment momentId={momentId} action={action} back={back} hydrated={hydrated} urlError={urlEditing ? null : urlError} />
+              <NewComment
+                momentId={momentId}
+                action={action}
+                back={back}
+                hydrated={hydrated}
+                urlError={urlEditing ? null : urlError}
+              />
               {shown ? (
                 <ul className="comment-list" aria-label="Comments">
                   {social.comments.map((c) => (
@@ -147,7 +156,9 @@ export function MomentSocial({
               ) : null}
               {total > shown ? (
                 <p className="comment-more">
-                  <ListLink to={`/dailyLogs/${momentId}#comments-${momentId}`}>View all {commentsLabel(total)}</ListLink>
+                  <ListLink to={`/dailyLogs/${momentId}#comments-${momentId}`}>
+                    View all {commentsLabel(total)}
+                  </ListLink>
                 </p>
               ) : null}
             </div>
@@ -173,7 +184,17 @@ export function MomentSocial({
 }
 
 /** The fields every post of the block carries. `_fetcher` tells the action to answer data. */
-function Hidden({ intent, returnTo, hydrated, children }: { intent: string; returnTo: string; hydrated: boolean; children?: ReactNode }) {
+function Hidden({
+  intent,
+  returnTo,
+  hydrated,
+  children,
+}: {
+  intent: string;
+  returnTo: string;
+  hydrated: boolean;
+  children?: ReactNode;
+}) {
   return (
     <>
       <input type="hidden" name="intent" value={intent} />
@@ -362,7 +383,16 @@ function CommentItem({
       <div className="comment__main">
         <p className="comment__author">{name}</p>
         {editing ? (
-          <EditComment comment={c} action={action} back={back} here={here} hydrated={hydrated} urlError={urlError} urlHasEdit={urlHasEdit} onDone={onDone} />
+          <EditComment
+            comment={c}
+            action={action}
+            back={back}
+            here={here}
+            hydrated={hydrated}
+            urlError={urlError}
+            urlHasEdit={urlHasEdit}
+            onDone={onDone}
+          />
         ) : (
           <>
             <p className="comment__text">
@@ -419,7 +449,13 @@ function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHa
   const textId = `comment-edit-${c.id}`;
   const errorId = `comment-edit-error-${c.id}`;
   return (
-    <fetcher.Form method="post" action={action} className="comment-edit" noValidate={hydrated} {...once({ onSubmit: form.onSubmit })}>
+    <fetcher.Form
+      method="post"
+      action={action}
+      className="comment-edit"
+      noValidate={hydrated}
+      {...once({ onSubmit: form.onSubmit })}
+    >
       <Hidden intent="edit-comment" returnTo={back} hydrated={hydrated}>
         <input type="hidden" name="commentId" value={c.id} />
       </Hidden>

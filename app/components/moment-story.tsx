@@ -19,7 +19,15 @@ export const STORY_FIELD_ORDER = ["taken_on", "milestone", "milestone_label"] as
  * Date (a native date input: a text box "YYYY-MM-DD" where the browser has no date picker) and
  * Milestone (a select, "Other" with a label). `variant` words the date's hint.
  */
-export function StoryFields({ fields, variant, kidName }: { fields: StoryFieldsMeta; variant: "add" | "update"; kidName: string }) {
+export function StoryFields({
+  fields,
+  variant,
+  kidName,
+}: {
+  fields: StoryFieldsMeta;
+  variant: "add" | "update";
+  kidName: string;
+}) {
   const hint =
     variant === "add"
       ? "For example, 2024-06-14. Leave empty to use the date the photo was taken (or today)."

@@ -34,7 +34,14 @@ export function MilestoneBadge({ milestone }: { milestone: string | null }) {
 }
 
 /** What a list of moments shows of each (the feed, My Kids' news, milestones, the timeline). */
-export type MomentSummaryView = { id: number; title: string; content: string; photos: AltPhoto[]; milestone: string | null; date: MomentDateView };
+export type MomentSummaryView = {
+  id: number;
+  title: string;
+  content: string;
+  photos: AltPhoto[];
+  milestone: string | null;
+  date: MomentDateView;
+};
 
 /**
  * A moment's title (a link to its page), milestone badge, date and age, photos and text: the part
@@ -63,7 +70,15 @@ export function MomentSummary({
         title={moment.title}
         sizes="(max-width: 42rem) 100vw, 640px"
         priority={priority}
-        overlay={<ListLink to={`/dailyLogs/${moment.id}`} tabIndex={-1} aria-hidden="true" aria-label={moment.title} className="moment__photo-link" />}
+        overlay={
+          <ListLink
+            to={`/dailyLogs/${moment.id}`}
+            tabIndex={-1}
+            aria-hidden="true"
+            aria-label={moment.title}
+            className="moment__photo-link"
+          />
+        }
       />
       <p className="moment__content">{moment.content}</p>
     </>

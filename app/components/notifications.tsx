@@ -19,7 +19,14 @@ export function NotificationsLink({ unread }: { unread: number }) {
   );
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "long", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-GB", {
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+  });
 
 export function NotificationList({ notifications }: { notifications: NotificationGroup[] }) {
   if (!notifications.length) return <p className="empty">No notifications yet</p>;
@@ -27,7 +34,11 @@ export function NotificationList({ notifications }: { notifications: Notificatio
     <ul className="notification-list">
       {notifications.map((n) => (
         <li key={n.id} className={n.unread ? "card notification notification--unread" : "card notification"}>
-          {n.unread ? <span className="notification__new">New<span className="visually-hidden">:</span></span> : null}
+          {n.unread ? (
+            <span className="notification__new">
+              New<span className="visually-hidden">:</span>
+            </span>
+          ) : null}
           <Link to={n.href}>{n.text}</Link>
           <span className="notification__when">{when(n.createdAt)} UTC</span>
         </li>

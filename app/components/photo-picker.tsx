@@ -45,7 +45,9 @@ export function PhotoPicker({ inputProps, previewAlt, onChange }: PhotoPickerPro
     };
   }, [preview]);
   const statusId = `${inputProps.id}-preview`;
-  const describedBy = [inputProps["aria-describedby"], preview && "message" in preview ? statusId : null].filter(Boolean).join(" ");
+  const describedBy = [inputProps["aria-describedby"], preview && "message" in preview ? statusId : null]
+    .filter(Boolean)
+    .join(" ");
   return (
     <div className="photo-picker">
       <input
@@ -62,7 +64,12 @@ export function PhotoPicker({ inputProps, previewAlt, onChange }: PhotoPickerPro
       />
       {preview && "url" in preview ? (
         <figure className="picture-form__preview">
-          <img src={preview.url} alt={previewAlt} className="picture-form__image" onError={() => setPreview({ message: NO_PREVIEW })} />
+          <img
+            src={preview.url}
+            alt={previewAlt}
+            className="picture-form__image"
+            onError={() => setPreview({ message: NO_PREVIEW })}
+          />
           <figcaption>Preview</figcaption>
         </figure>
       ) : null}

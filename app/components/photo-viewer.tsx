@@ -35,7 +35,14 @@ const SWIPE_PX = 50;
 /** Keys that are not for the viewer: typed into a field, or with a modifier (the browser's own). */
 function keyIsNotOurs(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
-  return e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || Boolean(t?.closest("input, textarea, select, [contenteditable]"));
+  return (
+    e.defaultPrevented ||
+    e.altKey ||
+    e.ctrlKey ||
+    e.metaKey ||
+    e.shiftKey ||
+    Boolean(t?.closest("input, textarea, select, [contenteditable]"))
+  );
 }
 
 export function PhotoViewer({
@@ -69,7 +76,14 @@ export function PhotoViewer({
       // Mid-step (the URL bar already shows the next photo, this view not yet): a key would go from
       // the photo that is leaving. It waits for the view that matches the URL.
       if (window.location.pathname !== photoPage(moment.id, n)) return;
-      const step = e.key === "ArrowLeft" ? prev : e.key === "ArrowRight" ? next : e.key === "Escape" && !inDialog ? { to: back } : null;
+      const step =
+        e.key === "ArrowLeft"
+          ? prev
+          : e.key === "ArrowRight"
+            ? next
+            : e.key === "Escape" && !inDialog
+              ? { to: back }
+              : null;
       if (!step) return;
       e.preventDefault();
       go(step);
@@ -115,7 +129,12 @@ export function PhotoViewer({
         </h1>
       )}
       <MomentDate view={moment.date} kidName={kid.name} />
-      <p className="photo-viewer__count" role="status" ref={inDialog ? (focusHome as RefObject<HTMLParagraphElement>) : undefined} tabIndex={inDialog ? -1 : undefined}>
+      <p
+        className="photo-viewer__count"
+        role="status"
+        ref={inDialog ? (focusHome as RefObject<HTMLParagraphElement>) : undefined}
+        tabIndex={inDialog ? -1 : undefined}
+      >
         Photo {n} of {count}
       </p>
       <figure
@@ -126,7 +145,13 @@ export function PhotoViewer({
           swipe.current = null;
         }}
       >
-        <Photo photo={photo} alt={alt} sizes="(max-width: 80rem) 100vw, 1280px" priority className="photo-viewer__img" />
+        <Photo
+          photo={photo}
+          alt={alt}
+          sizes="(max-width: 80rem) 100vw, 1280px"
+          priority
+          className="photo-viewer__img"
+        />
       </figure>
       <nav aria-label="Photos" className="photo-viewer__nav">
         {prev ? (

@@ -13,7 +13,9 @@ const photo: PhotoData = {
 
 describe("<Photo>", () => {
   it("renders a responsive, lazy img with size, srcset and placeholder", () => {
-    const html = renderToStaticMarkup(<Photo photo={photo} alt="Elsa's photo" sizes="(max-width: 600px) 100vw, 320px" className="kid-photo" />);
+    const html = renderToStaticMarkup(
+      <Photo photo={photo} alt="Elsa's photo" sizes="(max-width: 600px) 100vw, 320px" className="kid-photo" />,
+    );
     expect(html).toContain(`src="/images/${photo.key}/640.webp"`);
     expect(html).toContain(
       `srcSet="/images/${photo.key}/160.webp 160w, /images/${photo.key}/320.webp 320w, /images/${photo.key}/640.webp 640w, /images/${photo.key}/1280.webp 1280w"`,
@@ -50,7 +52,9 @@ describe("<Photo>", () => {
     expect(avatar).not.toContain("sizes");
     const medium = renderToStaticMarkup(<Photo photo={photo} alt="x" sizes="120px" />);
     expect(medium).toContain(`src="/images/${photo.key}/320.webp"`);
-    expect(medium).toContain(`srcSet="/images/${photo.key}/160.webp 160w, /images/${photo.key}/320.webp 320w, /images/${photo.key}/640.webp 640w"`);
+    expect(medium).toContain(
+      `srcSet="/images/${photo.key}/160.webp 160w, /images/${photo.key}/320.webp 320w, /images/${photo.key}/640.webp 640w"`,
+    );
     expect(medium).toContain('sizes="120px"');
     // a small stored photo: what exists
     const small = { ...photo, width: 200, height: 150, widths: [160, 200] };

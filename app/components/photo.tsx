@@ -70,9 +70,12 @@ export function Photo({
   }
   const offered = offeredWidths(photo.widths, sizes);
   // one file is enough: no srcset to choose from
-  const srcSet = offered.widths.length > 1 ? offered.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ") : undefined;
+  const srcSet =
+    offered.widths.length > 1 ? offered.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ") : undefined;
   // size, position and repeat of the placeholder come from app.css (img.photo-ph)
-  const placeholder: CSSProperties = PLACEHOLDER.test(photo.placeholder) ? { backgroundImage: `url("${photo.placeholder}")` } : {};
+  const placeholder: CSSProperties = PLACEHOLDER.test(photo.placeholder)
+    ? { backgroundImage: `url("${photo.placeholder}")` }
+    : {};
   return (
     <img
       src={photoUrl(photo, offered.src)}

@@ -8,12 +8,7 @@ import { Photo as PhotoImage } from "~/components/photo";
 import { PhotoPicker } from "~/components/photo-picker";
 import { IMAGE_HINTS } from "~/images/limits";
 import type { Photo } from "~/images/photo";
-import {
-  AFTER_PICTURE_CHANGE,
-  PICTURE_JSON_HEADER,
-  PICTURE_MESSAGES,
-  PictureSchema,
-} from "~/forms/profile-picture";
+import { AFTER_PICTURE_CHANGE, PICTURE_JSON_HEADER, PICTURE_MESSAGES, PictureSchema } from "~/forms/profile-picture";
 import "~/styles/photos.css";
 
 // The profile picture modal (docs/spec.md §2, Modals) and the form it shares with the /profile/picture page.
@@ -113,7 +108,13 @@ export function ProfilePictureForm({
       <ErrorSummary errors={errors} formId={id} />
       {photo ? (
         <div className="picture-form__current">
-          <PhotoImage photo={photo} alt="Your current profile picture" sizes="160px" priority className="picture-form__image" />
+          <PhotoImage
+            photo={photo}
+            alt="Your current profile picture"
+            sizes="160px"
+            priority
+            className="picture-form__image"
+          />
           <Link to={deleteTo} preventScrollReset className="button button--danger">
             Delete Image
           </Link>
@@ -127,7 +128,12 @@ export function ProfilePictureForm({
         className="stack"
       >
         <input type="hidden" name="intent" value={intent} />
-        <FieldFrame meta={fields.image} label={photo ? "Choose a new picture" : "Choose a picture"} hint={IMAGE_HINTS.picture} hintId={hintId}>
+        <FieldFrame
+          meta={fields.image}
+          label={photo ? "Choose a new picture" : "Choose a picture"}
+          hint={IMAGE_HINTS.picture}
+          hintId={hintId}
+        >
           <PhotoPicker inputProps={inputProps} previewAlt="Preview of the chosen picture" />
         </FieldFrame>
         {uploading ? (

@@ -11,7 +11,9 @@ import "~/styles/photos.css";
 // once everything is ready: app/entry.server.tsx), so they work without JavaScript too.
 const LoginForm = lazy(() => import("./auth-forms").then((m) => ({ default: m.LoginForm })));
 const SignupForm = lazy(() => import("./auth-forms").then((m) => ({ default: m.SignupForm })));
-const ProfilePictureModal = lazy(() => import("./profile-picture-modal").then((m) => ({ default: m.ProfilePictureModal })));
+const ProfilePictureModal = lazy(() =>
+  import("./profile-picture-modal").then((m) => ({ default: m.ProfilePictureModal })),
+);
 
 /**
  * Modals opened by the `modal` search parameter from the profile menu: Log In and Sign Up for

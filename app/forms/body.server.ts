@@ -56,7 +56,9 @@ async function multipartFields(request: Request): Promise<Record<string, unknown
   const requestErrors = errors.message ?? [];
   if (requestErrors.includes(MULTIPART_MESSAGES.bodyTooBig)) return tooLarge();
   if (requestErrors.length) return unreadable();
-  const tooLong = Object.entries(errors).some(([name, list]) => name !== "message" && name !== "image" && list.length > 0);
+  const tooLong = Object.entries(errors).some(
+    ([name, list]) => name !== "message" && name !== "image" && list.length > 0,
+  );
   if (tooLong) return tooLarge();
   return { ...fields };
 }

@@ -11,7 +11,14 @@ export const CIRCLES = ["family", "friends"] as const;
 export type Circle = (typeof CIRCLES)[number];
 export const CIRCLE_LABELS: Record<Circle, string> = { family: "Family", friends: "Friends" };
 
-export const FRIEND_RELATIONSHIPS = ["grandparent", "parents_sibling", "cousin", "friend", "caregiver", "other"] as const;
+export const FRIEND_RELATIONSHIPS = [
+  "grandparent",
+  "parents_sibling",
+  "cousin",
+  "friend",
+  "caregiver",
+  "other",
+] as const;
 export type FriendRelationship = (typeof FRIEND_RELATIONSHIPS)[number];
 export const FRIEND_RELATIONSHIP_LABELS: Record<FriendRelationship, string> = {
   grandparent: "Grandparent",

@@ -19,7 +19,10 @@ const emailValue = (required: string) =>
     .toLowerCase()
     .min(1, required)
     .max(254, "Enter an email address like name@example.com.")
-    .refine((v) => /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(v), "Enter an email address like name@example.com.");
+    .refine(
+      (v) => /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(v),
+      "Enter an email address like name@example.com.",
+    );
 
 /** A parent's new invitation: every field optional (the circle defaults to Friends, docs/spec.md §6). */
 export const InviteSchema = z.object({
@@ -29,10 +32,16 @@ export const InviteSchema = z.object({
     .trim()
     .toLowerCase()
     .max(254, "Enter an email address like name@example.com.")
-    .refine((v) => v === "" || /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(v), "Enter an email address like name@example.com.")
+    .refine(
+      (v) => v === "" || /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(v),
+      "Enter an email address like name@example.com.",
+    )
     .optional()
     .transform((v) => (v ? v : undefined)),
-  circle: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(CIRCLES, { error: CIRCLE_MESSAGES.circle }).optional()),
+  circle: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.enum(CIRCLES, { error: CIRCLE_MESSAGES.circle }).optional(),
+  ),
   relationship: z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
     z.enum(FRIEND_RELATIONSHIPS, { error: CIRCLE_MESSAGES.relationship }).optional(),
@@ -54,7 +63,10 @@ export const JoinSchema = z.object({
   password: z
     .string()
     .optional()
-    .refine((v) => !v || (v.length >= 6 && v.length <= 20), "A password must be between 6 and 20 characters (or leave it empty)."),
+    .refine(
+      (v) => !v || (v.length >= 6 && v.length <= 20),
+      "A password must be between 6 and 20 characters (or leave it empty).",
+    ),
 });
 export type JoinInput = z.output<typeof JoinSchema>;
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { kidApiSchema, kidFormDefaults, kidFormSchema, yearOptions, DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "./kid";
+import {
+  kidApiSchema,
+  kidFormDefaults,
+  kidFormSchema,
+  yearOptions,
+  DAY_OPTIONS,
+  MONTH_OPTIONS,
+  RELATIONSHIPS,
+} from "./kid";
 
 const TODAY = "2024-06-06";
 
@@ -35,7 +43,15 @@ describe("kid form schema", () => {
       day: ["Select Day"],
       relationship: ["Please choose a relationship"],
     });
-    expect(errorsOf(kidFormSchema("add", TODAY), { name: "x".repeat(51), year: "2020", month: "01", day: "01", relationship: "Mom" })).toEqual({
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), {
+        name: "x".repeat(51),
+        year: "2020",
+        month: "01",
+        day: "01",
+        relationship: "Mom",
+      }),
+    ).toEqual({
       name: ["Name can not be more than 50 characters"],
     });
   });
@@ -48,29 +64,49 @@ describe("kid form schema", () => {
       day: ["Please choose a day"],
       relationship: ["Please choose a relationship"],
     });
-    expect(errorsOf(kidFormSchema("update", TODAY), { name: "y".repeat(51), year: "2020", month: "01", day: "01", relationship: "Dad" })).toEqual({
+    expect(
+      errorsOf(kidFormSchema("update", TODAY), {
+        name: "y".repeat(51),
+        year: "2020",
+        month: "01",
+        day: "01",
+        relationship: "Dad",
+      }),
+    ).toEqual({
       name: ["Name cannot be more than 50 characters"],
     });
   });
 
   it("refuses an impossible date and a future date with a clear message, with the other errors", () => {
-    expect(errorsOf(kidFormSchema("add", TODAY), { year: "2023", month: "02", day: "31", relationship: "Mom" })).toEqual({
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), { year: "2023", month: "02", day: "31", relationship: "Mom" }),
+    ).toEqual({
       name: ["Name is required"],
       day: ["February 2023 has only 28 days. Please choose a real date"],
     });
-    expect(errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "02", day: "30", relationship: "Mom" })).toEqual({
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "02", day: "30", relationship: "Mom" }),
+    ).toEqual({
       day: ["February 2024 has only 29 days. Please choose a real date"],
     });
-    expect(errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "06", day: "07", relationship: "Mom" })).toEqual({
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "06", day: "07", relationship: "Mom" }),
+    ).toEqual({
       day: ["Birth date cannot be in the future"],
     });
     // today is fine; so is 29 February of a leap year
-    expect(errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "06", day: "06", relationship: "Mom" })).toBeNull();
-    expect(errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "02", day: "29", relationship: "Mom" })).toBeNull();
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "06", day: "06", relationship: "Mom" }),
+    ).toBeNull();
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "02", day: "29", relationship: "Mom" }),
+    ).toBeNull();
   });
 
   it("refuses tampered values: a later year, month 13, an unknown relationship", () => {
-    expect(errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2025", month: "13", day: "32", relationship: "Uncle" })).toEqual({
+    expect(
+      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2025", month: "13", day: "32", relationship: "Uncle" }),
+    ).toEqual({
       year: ["Select Year"],
       month: ["Select Month"],
       day: ["Select Day"],
@@ -83,7 +119,20 @@ describe("kid form schema", () => {
     expect(years).toHaveLength(100);
     expect(years[0]).toBe(2024);
     expect(years[99]).toBe(1925);
-    expect(MONTH_OPTIONS.map((m) => m.value)).toEqual(["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"]);
+    expect(MONTH_OPTIONS.map((m) => m.value)).toEqual([
+      "01",
+      "02",
+      "03",
+      "04",
+      "05",
+      "06",
+      "07",
+      "08",
+      "09",
+      "10",
+      "11",
+      "12",
+    ]);
     expect(DAY_OPTIONS[0]).toBe("01");
     expect(DAY_OPTIONS).toHaveLength(31);
     expect(RELATIONSHIPS).toEqual(["Mom", "Dad", "Grandpa", "Grandma", "Other"]);

@@ -127,13 +127,16 @@ export function kidFormSchema(variant: FormVariant, today: IsoDate) {
       image: imageSchema(),
       default_audience: audienceField(),
     })
-    .superRefine((v, ctx) => {
-      const problem = birthDateProblem(v, today);
-      if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["day"] });
-    }, {
-      // also when another field (the name, say) has a problem: every message at once
-      when: (payload) => !payload.issues.some((i) => ["year", "month", "day"].includes(String(i.path?.[0]))),
-    })
+    .superRefine(
+      (v, ctx) => {
+        const problem = birthDateProblem(v, today);
+        if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["day"] });
+      },
+      {
+        // also when another field (the name, say) has a problem: every message at once
+        when: (payload) => !payload.issues.some((i) => ["year", "month", "day"].includes(String(i.path?.[0]))),
+      },
+    )
     .transform(
       (v): KidInput => ({
         name: v.name,
@@ -172,7 +175,12 @@ export function kidApiSchema(variant: FormVariant, today: IsoDate) {
 }
 
 /** The form's field values for an existing kid (the Update form's defaults). */
-export function kidFormDefaults(kid: { name: string; birth_date: IsoDate; relationship: string; default_audience?: Audience }) {
+export function kidFormDefaults(kid: {
+  name: string;
+  birth_date: IsoDate;
+  relationship: string;
+  default_audience?: Audience;
+}) {
   const p = parseIsoDate(kid.birth_date);
   return {
     name: kid.name,

@@ -45,11 +45,17 @@ describe("moment form schema", () => {
   });
 
   it("checks a chosen file's type and size in the browser", () => {
-    expect(errorsOf("add", { title: "a", content: "b", image: new File(["hello"], "notes.txt", { type: "text/plain" }) })).toEqual({
+    expect(
+      errorsOf("add", { title: "a", content: "b", image: new File(["hello"], "notes.txt", { type: "text/plain" }) }),
+    ).toEqual({
       image: ["Only image files are accepted."],
     });
     const big = new File([new Uint8Array(15 * 1024 * 1024 + 1)], "big.jpg", { type: "image/jpeg" });
-    expect(errorsOf("update", { title: "a", content: "b", image: big })).toEqual({ image: ["Image must be 15 MB or smaller."] });
-    expect(errorsOf("add", { title: "a", content: "b", image: new File(["x"], "a.jpg", { type: "image/jpeg" }) })).toBeNull();
+    expect(errorsOf("update", { title: "a", content: "b", image: big })).toEqual({
+      image: ["Image must be 15 MB or smaller."],
+    });
+    expect(
+      errorsOf("add", { title: "a", content: "b", image: new File(["x"], "a.jpg", { type: "image/jpeg" }) }),
+    ).toBeNull();
   });
 });

@@ -148,9 +148,16 @@ export function momentFormSchema(variant: FormVariant) {
     ...storyFields(variant),
     audience: audienceField(),
   });
-  const checked = (variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields).superRefine(milestoneLabelCheck(variant));
+  const checked = (variant === "add" ? fields.superRefine(...requireImage(m.imageRequired)) : fields).superRefine(
+    milestoneLabelCheck(variant),
+  );
   return checked.transform(
-    (v): MomentInput => ({ title: v.title, content: v.content, ...storyInput(v), ...(v.audience ? { audience: v.audience } : {}) }),
+    (v): MomentInput => ({
+      title: v.title,
+      content: v.content,
+      ...storyInput(v),
+      ...(v.audience ? { audience: v.audience } : {}),
+    }),
   );
 }
 
@@ -225,7 +232,11 @@ function storyFields(variant: FormVariant) {
 function milestoneLabelCheck(variant: FormVariant) {
   return (v: { milestone?: string; milestone_label?: string }, ctx: z.RefinementCtx) => {
     if (v.milestone === MILESTONE_OTHER && !v.milestone_label) {
-      ctx.addIssue({ code: "custom", message: STORY_MESSAGES[variant].milestoneLabelRequired, path: ["milestone_label"] });
+      ctx.addIssue({
+        code: "custom",
+        message: STORY_MESSAGES[variant].milestoneLabelRequired,
+        path: ["milestone_label"],
+      });
     }
   };
 }

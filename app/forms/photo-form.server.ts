@@ -44,7 +44,9 @@ export async function parsePhotoBody(request: Request, opts: PhotoBodyOptions): 
     return { fields: clean(fields), file, files, errors, photoLimitWaitMs };
   }
   const fields = await parseBodyFields(request);
-  return fields instanceof BodyFailure ? fields : { fields: clean(fields), file: null, files: [], errors: {}, photoLimitWaitMs: 0 };
+  return fields instanceof BodyFailure
+    ? fields
+    : { fields: clean(fields), file: null, files: [], errors: {}, photoLimitWaitMs: 0 };
 }
 
 /** Removes every uploaded file of a body not consumed (harmless after they were). */
@@ -99,7 +101,10 @@ function imageValue(body: PhotoBody): string | undefined {
 }
 
 /** API validation: the schema's output, or a refusal (invalid) with `{field: [messages]}` for envelope (B). */
-export async function validateBody<S extends z.ZodType>(body: PhotoBody, schema: S): Promise<Result<{ value: z.output<S> }>> {
+export async function validateBody<S extends z.ZodType>(
+  body: PhotoBody,
+  schema: S,
+): Promise<Result<{ value: z.output<S> }>> {
   const values = { ...body.fields, image: imageValue(body) };
   const parsed = schema.safeParse(values);
   const schemaErrors: Errors = {};
@@ -178,7 +183,10 @@ const PHOTO_EDIT_FIELD = /^photo_([1-9][0-9]{0,15})_(position|alt|remove)$/;
 export function momentPhotosFrom(
   upload: { files: SlotFile[]; fields: Record<string, string | undefined> },
   opts: { edits?: boolean } = {},
-): { added: { file: UploadedFile; alt: string; slot: number }[]; edits?: { id: number; position?: number; alt?: string; remove?: boolean }[] } {
+): {
+  added: { file: UploadedFile; alt: string; slot: number }[];
+  edits?: { id: number; position?: number; alt?: string; remove?: boolean }[];
+} {
   const added = upload.files.map(({ file, slot }) => ({ file, slot, alt: upload.fields[altField(slot)] ?? "" }));
   const edits = new Map<number, { id: number; position?: number; alt?: string; remove?: boolean }>();
   for (const [name, value] of Object.entries(upload.fields)) {

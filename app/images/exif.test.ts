@@ -16,7 +16,10 @@ async function exifOf(image: Buffer): Promise<Buffer | undefined> {
 
 describe("exifDateTaken", () => {
   it("reads DateTimeOriginal from a real JPEG's EXIF (little- and big-endian files)", async () => {
-    const jpeg = await base().jpeg().withExif({ IFD0: { Make: "Phone" }, IFD2: { DateTimeOriginal: "2023:04:05 10:11:12" } }).toBuffer();
+    const jpeg = await base()
+      .jpeg()
+      .withExif({ IFD0: { Make: "Phone" }, IFD2: { DateTimeOriginal: "2023:04:05 10:11:12" } })
+      .toBuffer();
     expect(exifDateTaken(await exifOf(jpeg))).toBe("2023-04-05");
     // the same block written big-endian ("MM") by hand: the reader follows the byte order
     const be = Buffer.alloc(64);
@@ -35,22 +38,40 @@ describe("exifDateTaken", () => {
   it("prefers DateTimeOriginal over DateTimeDigitized and IFD0's DateTime", async () => {
     const jpeg = await base()
       .jpeg()
-      .withExif({ IFD0: { DateTime: "2020:01:01 00:00:00" }, IFD2: { DateTimeDigitized: "2020:02:02 00:00:00", DateTimeOriginal: "2019:07:08 09:10:11" } })
+      .withExif({
+        IFD0: { DateTime: "2020:01:01 00:00:00" },
+        IFD2: { DateTimeDigitized: "2020:02:02 00:00:00", DateTimeOriginal: "2019:07:08 09:10:11" },
+      })
       .toBuffer();
     expect(exifDateTaken(await exifOf(jpeg))).toBe("2019-07-08");
-    const digitized = await base().jpeg().withExif({ IFD0: { DateTime: "2020:01:01 00:00:00" }, IFD2: { DateTimeDigitized: "2020:02:02 00:00:00" } }).toBuffer();
+    const digitized = await base()
+      .jpeg()
+      .withExif({ IFD0: { DateTime: "2020:01:01 00:00:00" }, IFD2: { DateTimeDigitized: "2020:02:02 00:00:00" } })
+      .toBuffer();
     expect(exifDateTaken(await exifOf(digitized))).toBe("2020-02-02");
   });
 
   it("answers null without EXIF or without a date", async () => {
     expect(exifDateTaken(await exifOf(await base().jpeg().toBuffer()))).toBeNull();
-    expect(exifDateTaken(await exifOf(await base().jpeg().withExif({ IFD0: { Make: "Phone" } }).toBuffer()))).toBeNull();
+    expect(
+      exifDateTaken(
+        await exifOf(
+          await base()
+            .jpeg()
+            .withExif({ IFD0: { Make: "Phone" } })
+            .toBuffer(),
+        ),
+      ),
+    ).toBeNull();
     expect(exifDateTaken(undefined)).toBeNull();
     expect(exifDateTaken(null)).toBeNull();
   });
 
   it("answers null for garbage, truncated blocks, wild offsets and impossible dates", async () => {
-    const jpeg = await base().jpeg().withExif({ IFD2: { DateTimeOriginal: "2023:04:05 10:11:12" } }).toBuffer();
+    const jpeg = await base()
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: "2023:04:05 10:11:12" } })
+      .toBuffer();
     const good = (await exifOf(jpeg))!;
     for (let cut = 0; cut < good.length; cut += 7) expect(() => exifDateTaken(good.subarray(0, cut))).not.toThrow();
     expect(exifDateTaken(Buffer.from("Exif\0\0not a tiff header at all"))).toBeNull();
@@ -59,7 +80,10 @@ describe("exifDateTaken", () => {
     wild.writeUInt32LE(0xfffffff0, 6 + 4); // IFD0 offset far outside the block
     expect(exifDateTaken(wild)).toBeNull();
     for (const date of ["2023:02:30 10:00:00", "0000:00:00 00:00:00", "    :  :     :  :  ", "2023-13-01 10:00:00"]) {
-      const bad = await base().jpeg().withExif({ IFD2: { DateTimeOriginal: date } }).toBuffer();
+      const bad = await base()
+        .jpeg()
+        .withExif({ IFD2: { DateTimeOriginal: date } })
+        .toBuffer();
       expect(exifDateTaken(await exifOf(bad))).toBeNull();
     }
     const random = Buffer.alloc(512);
@@ -74,14 +98,22 @@ describe("photoTakenOn (a file on disk)", () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "exif-"));
     try {
       const dated = path.join(dir, "dated.jpg");
-      await fsp.writeFile(dated, await base().jpeg().withExif({ IFD2: { DateTimeOriginal: "2022:08:09 07:00:00" } }).toBuffer());
+      await fsp.writeFile(
+        dated,
+        await base()
+          .jpeg()
+          .withExif({ IFD2: { DateTimeOriginal: "2022:08:09 07:00:00" } })
+          .toBuffer(),
+      );
       const plain = path.join(dir, "plain.png");
       await fsp.writeFile(plain, await base().png().toBuffer());
       const text = path.join(dir, "text.jpg");
       await fsp.writeFile(text, "not an image");
       expect(await photoTakenOn(dated)).toBe("2022-08-09");
       // a real HEIC from a phone: sharp reads its EXIF from the header (docs/decisions/0029-heic-photos.md)
-      expect(await photoTakenOn(path.resolve(import.meta.dirname, "../../tests/fixtures/iphone.heic"))).toBe("2023-07-08");
+      expect(await photoTakenOn(path.resolve(import.meta.dirname, "../../tests/fixtures/iphone.heic"))).toBe(
+        "2023-07-08",
+      );
       expect(await photoTakenOn(plain)).toBeNull();
       expect(await photoTakenOn(text)).toBeNull();
     } finally {

@@ -76,7 +76,8 @@ function dateOf(r: Reader, entry: Entry | undefined): string | null {
 export function exifDateTaken(exif: Uint8Array | null | undefined): string | null {
   if (!exif || exif.length < 8) return null;
   let start = 0;
-  if (exif.length >= 6 && String.fromCharCode(...exif.subarray(0, 4)) === "Exif" && exif[4] === 0 && exif[5] === 0) start = 6;
+  if (exif.length >= 6 && String.fromCharCode(...exif.subarray(0, 4)) === "Exif" && exif[4] === 0 && exif[5] === 0)
+    start = 6;
   const tiff = exif.subarray(start);
   if (tiff.length < 8) return null;
   const order = String.fromCharCode(tiff[0]!, tiff[1]!);
@@ -91,6 +92,8 @@ export function exifDateTaken(exif: Uint8Array | null | undefined): string | nul
   const subAt = pointer && pointer.type === TYPE_LONG ? r.u32(pointer.valueAt) : null;
   const sub = subAt !== null && subAt !== ifd0At ? readIfd(r, subAt) : null;
   return (
-    dateOf(r, sub?.get(TAG_DATE_TIME_ORIGINAL)) ?? dateOf(r, sub?.get(TAG_DATE_TIME_DIGITIZED)) ?? dateOf(r, ifd0.get(TAG_DATE_TIME))
+    dateOf(r, sub?.get(TAG_DATE_TIME_ORIGINAL)) ??
+    dateOf(r, sub?.get(TAG_DATE_TIME_DIGITIZED)) ??
+    dateOf(r, ifd0.get(TAG_DATE_TIME))
   );
 }

@@ -19,7 +19,12 @@ export async function decodeHeic(filePath: string): Promise<RawImage | null> {
     const { default: decode } = await import("heic-decode");
     const image = await decode({ buffer: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     if (!(image.width > 0 && image.height > 0) || image.data.length !== image.width * image.height * 4) return null;
-    return { data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), width: image.width, height: image.height, channels: 4 };
+    return {
+      data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+      width: image.width,
+      height: image.height,
+      channels: 4,
+    };
   } catch {
     return null;
   }

@@ -8,7 +8,14 @@ import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import busboy from "busboy";
 import { config } from "~/lib/config.server";
-import { IMAGE_FIELD, IMAGE_MESSAGES, MULTIPART_MESSAGES, photoLimitMessage, UPLOAD_LIMITS, type MultipartLimits } from "./limits";
+import {
+  IMAGE_FIELD,
+  IMAGE_MESSAGES,
+  MULTIPART_MESSAGES,
+  photoLimitMessage,
+  UPLOAD_LIMITS,
+  type MultipartLimits,
+} from "./limits";
 import { photoUploadWait } from "~/lib/limits.server";
 import { isBodyTooLarge } from "~/lib/request-state";
 
@@ -122,7 +129,11 @@ function uploadedFile(filePath: string, size: number, filename: string, mimeType
  * Saves bytes to a temporary upload file, for callers that have the image in memory already
  * (seed scripts, tests). The result is owned like any other UploadedFile.
  */
-export async function uploadFromBuffer(bytes: Uint8Array, filename = "upload", mimeType = "application/octet-stream"): Promise<UploadedFile> {
+export async function uploadFromBuffer(
+  bytes: Uint8Array,
+  filename = "upload",
+  mimeType = "application/octet-stream",
+): Promise<UploadedFile> {
   const dir = uploadsTempDir();
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const filePath = inScope(path.join(dir, tempFileName()));
@@ -221,7 +232,16 @@ export async function parseMultipart(
   let parserError: unknown = null;
 
   // The one file we keep. `saving` settles when its bytes are on disk (or it was thrown away).
-  type Kept = { slot: number; path: string; filename: string; mimeType: string; size: number; tooBig: boolean; overLimit: boolean; saving: Promise<void> };
+  type Kept = {
+    slot: number;
+    path: string;
+    filename: string;
+    mimeType: string;
+    size: number;
+    tooBig: boolean;
+    overLimit: boolean;
+    saving: Promise<void>;
+  };
   const state: { kept: Kept[]; parts: number; tooMany: boolean } = { kept: [], parts: 0, tooMany: false };
   let tempDirReady: Promise<string | undefined> | null = null;
 
@@ -413,7 +433,8 @@ export async function parseMultipart(
   }
   // at the limit but no photo came (only empty file inputs): nothing to refuse
   if (photoLimitWaitMs && !state.kept.some((e) => e.overLimit && e.size > 0)) photoLimitWaitMs = 0;
-  if (uploader !== undefined && !photoLimitWaitMs && files.length) photoLimitWaitMs = await photoUploadWait(uploader, files.length);
+  if (uploader !== undefined && !photoLimitWaitMs && files.length)
+    photoLimitWaitMs = await photoUploadWait(uploader, files.length);
   if (photoLimitWaitMs) {
     await Promise.all(files.map((f) => f.file.discard()));
     files.length = 0;

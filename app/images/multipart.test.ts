@@ -35,7 +35,12 @@ function streamed(contentType: string, chunks: Uint8Array[], fail = false): Requ
       else controller.close();
     },
   });
-  return new Request(URL, { method: "POST", body, headers: { "Content-Type": contentType }, duplex: "half" } as RequestInit);
+  return new Request(URL, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": contentType },
+    duplex: "half",
+  } as RequestInit);
 }
 
 describe("parseMultipart", () => {
@@ -217,7 +222,11 @@ describe("parseMultipart", () => {
     ].join("");
     const enc = new TextEncoder();
     for (const fail of [false, true]) {
-      const request = streamed("multipart/form-data; boundary=b0undary", [enc.encode(head), new Uint8Array(200_000)], fail);
+      const request = streamed(
+        "multipart/form-data; boundary=b0undary",
+        [enc.encode(head), new Uint8Array(200_000)],
+        fail,
+      );
       const { file, errors } = await parseMultipart(request);
       expect(file).toBeNull();
       expect(errors.message).toEqual([MULTIPART_MESSAGES.malformed]);
@@ -250,15 +259,24 @@ describe("parseMultipart", () => {
     let opened!: () => void;
     const openDone = new Promise<void>((resolve) => (opened = resolve));
     const original = fs.createWriteStream;
-    const slowOpen = (p: fs.PathLike, flags: fs.OpenMode, mode: fs.Mode, cb: (err: NodeJS.ErrnoException | null, fd: number) => void) =>
-      setTimeout(() => fs.open(p, flags, mode, (err, fd) => (cb(err, fd), opened())), 30);
+    const slowOpen = (
+      p: fs.PathLike,
+      flags: fs.OpenMode,
+      mode: fs.Mode,
+      cb: (err: NodeJS.ErrnoException | null, fd: number) => void,
+    ) => setTimeout(() => fs.open(p, flags, mode, (err, fd) => (cb(err, fd), opened())), 30);
     (fs as { createWriteStream: unknown }).createWriteStream = ((p: string, opts: object) => {
       created();
-      return original(p, { ...opts, fs: { open: slowOpen, write: fs.write, writev: fs.writev, close: fs.close } } as never);
+      return original(p, {
+        ...opts,
+        fs: { open: slowOpen, write: fs.write, writev: fs.writev, close: fs.close },
+      } as never);
     }) as never;
     const enc = new TextEncoder();
     const chunks = [
-      enc.encode('--slow\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'),
+      enc.encode(
+        '--slow\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
+      ),
       new Uint8Array(1000),
     ];
     const body = new ReadableStream<Uint8Array>({
@@ -306,7 +324,10 @@ describe("parseMultipart", () => {
       return stream;
     }) as never;
     const enc = new TextEncoder();
-    const chunks = [enc.encode('--mk\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n'), new Uint8Array(500)];
+    const chunks = [
+      enc.encode('--mk\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n'),
+      new Uint8Array(500),
+    ];
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         const next = chunks.shift();
@@ -315,13 +336,20 @@ describe("parseMultipart", () => {
         delivered();
       },
     });
-    const request = new Request(URL, { method: "POST", body, headers: { "Content-Type": "multipart/form-data; boundary=mk" }, duplex: "half" } as RequestInit);
+    const request = new Request(URL, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "multipart/form-data; boundary=mk" },
+      duplex: "half",
+    } as RequestInit);
     try {
       const { file, errors } = await parseMultipart(request);
       expect(file).toBeNull();
       expect(errors.message).toEqual([MULTIPART_MESSAGES.malformed]);
       // whatever was opened has had its chance to appear
-      await Promise.all(made.map((m) => (m.closed ? null : new Promise<void>((resolve) => m.once("close", () => resolve())))));
+      await Promise.all(
+        made.map((m) => (m.closed ? null : new Promise<void>((resolve) => m.once("close", () => resolve())))),
+      );
       expect(tempFiles()).toEqual([]);
     } finally {
       (fsp as { mkdir: unknown }).mkdir = originalMkdir;
@@ -429,7 +457,8 @@ describe("server-side failures", () => {
     const request = post(form);
     // fault injection: /dev/full fails every write with ENOSPC, like a full disk
     const original = fs.createWriteStream;
-    (fs as { createWriteStream: unknown }).createWriteStream = ((_p: string, opts: object) => original("/dev/full", { ...opts, flags: "w" })) as never;
+    (fs as { createWriteStream: unknown }).createWriteStream = ((_p: string, opts: object) =>
+      original("/dev/full", { ...opts, flags: "w" })) as never;
     try {
       await expect(parseMultipart(request)).rejects.toThrow(/ENOSPC/);
       expect(request.bodyUsed).toBe(true);

@@ -60,7 +60,8 @@ export function assertKey(key: string): void {
 /** Refuses a put of anything but a key and plain file names, before anything is written. */
 export function assertPut(key: string, files: readonly PhotoFile[]): void {
   assertKey(key);
-  for (const f of files) if (!NAME_PATTERN.test(f.name)) throw new Error(`malformed photo file name ${JSON.stringify(f.name)}`);
+  for (const f of files)
+    if (!NAME_PATTERN.test(f.name)) throw new Error(`malformed photo file name ${JSON.stringify(f.name)}`);
 }
 
 export function isKey(key: string): boolean {
@@ -77,6 +78,7 @@ export function clampRange(range: ByteRange, totalSize: number): { start: number
   if (!Number.isSafeInteger(start) || start < 0 || start >= totalSize) {
     throw new RangeError(`range start ${start} is outside a file of ${totalSize} bytes`);
   }
-  if (end !== undefined && (!Number.isSafeInteger(end) || end < start)) throw new RangeError(`range end ${end} is before its start ${start}`);
+  if (end !== undefined && (!Number.isSafeInteger(end) || end < start))
+    throw new RangeError(`range end ${end} is before its start ${start}`);
   return { start, end: Math.min(end ?? totalSize - 1, totalSize - 1) };
 }

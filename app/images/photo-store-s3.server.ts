@@ -25,7 +25,9 @@ const loadSdk = (): Promise<Sdk> => (sdkLoading ??= import("@aws-sdk/client-s3")
 /** Errors S3 (and S3-compatible servers) answer for "no such object". */
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.Code === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
+  return (
+    e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.Code === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404
+  );
 }
 
 function isInvalidRange(error: unknown): boolean {
@@ -125,7 +127,8 @@ export class S3PhotoStore implements PhotoStore {
     if (range) {
       const { start, end } = range;
       if (!Number.isSafeInteger(start) || start < 0) throw new RangeError(`range start ${start} is not a byte offset`);
-      if (end !== undefined && (!Number.isSafeInteger(end) || end < start)) throw new RangeError(`range end ${end} is before its start ${start}`);
+      if (end !== undefined && (!Number.isSafeInteger(end) || end < start))
+        throw new RangeError(`range end ${end} is before its start ${start}`);
     }
     const { sdk, client } = await this.s3();
     let out;
@@ -151,7 +154,9 @@ export class S3PhotoStore implements PhotoStore {
       throw new Error(`S3 GetObject answered no length for ${key}/${name}`);
     }
     // what the server sent: a part (Content-Range), or the whole object when it ignored the Range
-    const sent = parseContentRange(out.ContentRange) ?? (Number.isSafeInteger(length) ? { start: 0, end: length - 1, total: length } : null);
+    const sent =
+      parseContentRange(out.ContentRange) ??
+      (Number.isSafeInteger(length) ? { start: 0, end: length - 1, total: length } : null);
     if (!sent || sent.start > range.start) {
       body.destroy();
       throw new Error(`S3 GetObject answered an unusable range for ${key}/${name}: ${out.ContentRange ?? "none"}`);
@@ -159,7 +164,10 @@ export class S3PhotoStore implements PhotoStore {
     const end = Math.min(range.end ?? sent.total - 1, sent.total - 1);
     const size = end - range.start + 1;
     // some S3-compatible servers answer more than was asked (s3rver: all of "bytes=0-0"): cut it
-    const stream = sent.start === range.start && sent.end === end ? body : sliceStream(body, range.start - sent.start, end - sent.start);
+    const stream =
+      sent.start === range.start && sent.end === end
+        ? body
+        : sliceStream(body, range.start - sent.start, end - sent.start);
     return { stream, size, totalSize: sent.total };
   }
 
@@ -181,7 +189,11 @@ export class S3PhotoStore implements PhotoStore {
     let token: string | undefined;
     do {
       const page: ListObjectsV2CommandOutput = await client.send(
-        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        new sdk.ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
       );
       for (const o of page.Contents ?? []) if (o.Key) yield { Key: o.Key, LastModified: o.LastModified };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -212,10 +224,14 @@ export class S3PhotoStore implements PhotoStore {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const out = await client.send(
-        new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        new sdk.DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
       );
       const problem = out.Errors?.find((e) => e.Code !== "NoSuchKey");
-      if (problem) throw new Error(`S3 could not delete ${problem.Key}: ${problem.Code} ${problem.Message ?? ""}`.trim());
+      if (problem)
+        throw new Error(`S3 could not delete ${problem.Key}: ${problem.Code} ${problem.Message ?? ""}`.trim());
     }
   }
 

@@ -41,7 +41,9 @@ export async function closePhotoStore(): Promise<void> {
   await store?.close();
 }
 
-const holder = ((globalThis as { __sweetPhotoStore?: { store: PhotoStore | null; config: Config | null } }).__sweetPhotoStore ??= {
+const holder = ((
+  globalThis as { __sweetPhotoStore?: { store: PhotoStore | null; config: Config | null } }
+).__sweetPhotoStore ??= {
   store: null,
   config: null,
 });

@@ -16,7 +16,14 @@ export type AltPhoto = Photo & { alt: string };
 
 /** A moment's photos as a loader hands them to a page: the stored photos and alt texts, nothing else. */
 export function altPhotos(photos: AltPhoto[]): AltPhoto[] {
-  return photos.map(({ key, width, height, widths, placeholder, alt }) => ({ key, width, height, widths, placeholder, alt }));
+  return photos.map(({ key, width, height, widths, placeholder, alt }) => ({
+    key,
+    width,
+    height,
+    widths,
+    placeholder,
+    alt,
+  }));
 }
 
 /** URL of one derivative; without a width, the largest. Served by app/routes/images.ts. */

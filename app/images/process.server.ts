@@ -141,7 +141,13 @@ const inputOptions = {
   sequentialRead: true,
 } satisfies SharpOptions;
 
-type Inspected = { format: AcceptedFormat; width: number; height: number; orientedWidth: number; orientedHeight: number };
+type Inspected = {
+  format: AcceptedFormat;
+  width: number;
+  height: number;
+  orientedWidth: number;
+  orientedHeight: number;
+};
 
 /**
  * Header-only checks (no pixel decoding): real JPEG/PNG/WebP/GIF/AVIF content, at most
@@ -230,7 +236,10 @@ export async function processImage(filePath: string): Promise<ProcessResult> {
 }
 
 /** The sharp input of a photo: the file, or (HEIC) its pixels decoded by libheif, already upright. */
-async function sourceOf(filePath: string, info: Inspected): Promise<{ input: Sharp; width: number; height: number } | null> {
+async function sourceOf(
+  filePath: string,
+  info: Inspected,
+): Promise<{ input: Sharp; width: number; height: number } | null> {
   const sharp = await loadSharp();
   if (info.format !== "heic") {
     const input = sharp(filePath, { ...inputOptions, autoOrient: true });
@@ -238,7 +247,10 @@ async function sourceOf(filePath: string, info: Inspected): Promise<{ input: Sha
   }
   const raw = await decodeHeic(filePath);
   if (!raw || raw.width * raw.height > MAX_PIXELS) return null;
-  const input = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels }, limitInputPixels: MAX_PIXELS }).removeAlpha();
+  const input = sharp(raw.data, {
+    raw: { width: raw.width, height: raw.height, channels: raw.channels },
+    limitInputPixels: MAX_PIXELS,
+  }).removeAlpha();
   return { input, width: raw.width, height: raw.height };
 }
 

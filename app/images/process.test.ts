@@ -79,9 +79,15 @@ describe("accepted formats", () => {
   });
 
   it("CMYK JPEG and 16-bit PNG come out as 8-bit sRGB", async () => {
-    const cmyk = await sharp(await makeImage("jpeg", 300, 200)).toColourspace("cmyk").jpeg().toBuffer();
+    const cmyk = await sharp(await makeImage("jpeg", 300, 200))
+      .toColourspace("cmyk")
+      .jpeg()
+      .toBuffer();
     expect((await sharp(cmyk).metadata()).space).toBe("cmyk");
-    const png16 = await sharp(await makeImage("png", 300, 200)).toColourspace("rgb16").png().toBuffer();
+    const png16 = await sharp(await makeImage("png", 300, 200))
+      .toColourspace("rgb16")
+      .png()
+      .toBuffer();
     expect((await sharp(png16).metadata()).depth).toBe("ushort");
     for (const bytes of [cmyk, png16]) {
       const image = await ok(save(bytes));
@@ -96,7 +102,10 @@ describe("accepted formats", () => {
 
   it("colours of a Display P3 photo are converted to sRGB and no profile is kept", async () => {
     // withIccProfile("p3") stores the sRGB colour (200, 60, 60) as P3 numbers and tags the file P3
-    const p3 = await sharp(await makeImage("jpeg", 200, 100, { left: [200, 60, 60] })).withIccProfile("p3").jpeg({ quality: 100 }).toBuffer();
+    const p3 = await sharp(await makeImage("jpeg", 200, 100, { left: [200, 60, 60] }))
+      .withIccProfile("p3")
+      .jpeg({ quality: 100 })
+      .toBuffer();
     expect((await sharp(p3).metadata()).icc).toBeDefined();
     const stored = await sharp(p3, { ignoreIcc: true }).raw().toBuffer();
     expect(Math.abs(stored[0]! - 200) + Math.abs(stored[1]! - 60)).toBeGreaterThan(15); // really different numbers
@@ -111,7 +120,10 @@ describe("accepted formats", () => {
 
   it("applies EXIF orientation 6 (the photo comes out upright)", async () => {
     // stored 400×200, red left / blue right; orientation 6 = rotate 90° clockwise to display
-    const sideways = await sharp(await makeImage("jpeg", 400, 200)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const sideways = await sharp(await makeImage("jpeg", 400, 200))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     expect((await sharp(sideways).metadata()).orientation).toBe(6);
     const image = await ok(save(sideways));
     expect([image.width, image.height]).toEqual([200, 400]);
@@ -126,10 +138,13 @@ describe("accepted formats", () => {
   });
 
   it("keeps transparency (semi-transparent pixels are not darkened)", async () => {
-    const w = 400, h = 200;
+    const w = 400,
+      h = 200;
     const raw = Buffer.alloc(w * h * 4);
     for (let i = 0; i < w * h; i++) raw.set([200, 100, 50, 128], i * 4);
-    const png = await sharp(raw, { raw: { width: w, height: h, channels: 4 } }).png().toBuffer();
+    const png = await sharp(raw, { raw: { width: w, height: h, channels: 4 } })
+      .png()
+      .toBuffer();
     const image = await ok(save(png));
     for (const d of image.derivatives) {
       const { data, info } = await sharp(d.data).raw().toBuffer({ resolveWithObject: true });
@@ -144,7 +159,9 @@ describe("accepted formats", () => {
 
   it("many photos at once (small and big) all finish", async () => {
     const small = await makeImage("jpeg", 900, 600);
-    const big = await sharp({ create: { width: 6000, height: 4500, channels: 3, background: "#8a6" } }).png().toBuffer(); // 27 MP, runs alone
+    const big = await sharp({ create: { width: 6000, height: 4500, channels: 3, background: "#8a6" } })
+      .png()
+      .toBuffer(); // 27 MP, runs alone
     const files = [small, big, small, small, big, small].map((b, i) => save(b, `many-${i}.png`));
     const results = await Promise.all(files.map((f) => processImage(f)));
     expect(results.map((r) => r.ok && r.image.widths.at(-1))).toEqual([900, 1280, 900, 900, 1280, 900]);
@@ -190,15 +207,28 @@ describe("rejected inputs", () => {
     ["PDF", async () => "%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n", IMAGE_MESSAGES.notAnImage],
     [
       "SVG",
-      async () => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="red"/></svg>`,
+      async () =>
+        `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="red"/></svg>`,
       IMAGE_MESSAGES.notAnImage,
     ],
-    ["HTML", async () => "<!doctype html><html><body><img src=x onerror=alert(1)></body></html>", IMAGE_MESSAGES.notAnImage],
+    [
+      "HTML",
+      async () => "<!doctype html><html><body><img src=x onerror=alert(1)></body></html>",
+      IMAGE_MESSAGES.notAnImage,
+    ],
     ["zero bytes", async () => Buffer.alloc(0), IMAGE_MESSAGES.notAnImage],
     [
       "truncated JPEG",
       async () => {
-        const full = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+        const full = await sharp({
+          create: {
+            width: 800,
+            height: 600,
+            channels: 3,
+            background: "#888",
+            noise: { type: "gaussian", mean: 128, sigma: 40 },
+          },
+        })
           .jpeg()
           .toBuffer();
         return full.subarray(0, Math.floor(full.length / 2));
@@ -210,10 +240,20 @@ describe("rejected inputs", () => {
       async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 0x41)]),
       IMAGE_MESSAGES.notAnImage,
     ],
-    ["TIFF", async () => sharp(await makeImage("png", 50, 50)).tiff().toBuffer(), IMAGE_MESSAGES.notAnImage],
+    [
+      "TIFF",
+      async () =>
+        sharp(await makeImage("png", 50, 50))
+          .tiff()
+          .toBuffer(),
+      IMAGE_MESSAGES.notAnImage,
+    ],
     [
       "decompression bomb (10000×10000 solid PNG)",
-      async () => sharp({ create: { width: 10000, height: 10000, channels: 3, background: "#fff" } }).png({ compressionLevel: 9 }).toBuffer(),
+      async () =>
+        sharp({ create: { width: 10000, height: 10000, channels: 3, background: "#fff" } })
+          .png({ compressionLevel: 9 })
+          .toBuffer(),
       IMAGE_MESSAGES.tooManyPixels,
     ],
     [
@@ -239,7 +279,9 @@ describe("rejected inputs", () => {
   }
 
   it("the bomb is refused from its header, quickly and without decoding", async () => {
-    const bomb = await sharp({ create: { width: 10000, height: 10000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer();
+    const bomb = await sharp({ create: { width: 10000, height: 10000, channels: 3, background: "#000" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const before = process.memoryUsage().rss;
     const started = performance.now();

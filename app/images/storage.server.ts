@@ -282,20 +282,24 @@ export async function withNewImages<T>(
  */
 export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOptions): Promise<number> {
   return insertedId(
-    await conn("images").insert({
-      key: image.key,
-      kind: opts.kind,
-      owner_id: opts.ownerId,
-      width: image.width,
-      height: image.height,
-      widths: image.widths.join(","),
-      placeholder: image.placeholder,
-      created_at: nowIso(),
-    }).returning("id"),
+    await conn("images")
+      .insert({
+        key: image.key,
+        kind: opts.kind,
+        owner_id: opts.ownerId,
+        width: image.width,
+        height: image.height,
+        widths: image.widths.join(","),
+        placeholder: image.placeholder,
+        created_at: nowIso(),
+      })
+      .returning("id"),
   );
 }
 
-const imageByKey = query<{ key: string }>((p, k) => k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"));
+const imageByKey = query<{ key: string }>((p, k) =>
+  k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"),
+);
 
 /** The images row for a key, or null. */
 export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecord | null> {
@@ -314,7 +318,9 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
   };
 }
 
-const knownKeys = query<{ keys: string[] }>((p, k) => inList(k("images"), "images.key", p("keys")).select("images.key"));
+const knownKeys = query<{ keys: string[] }>((p, k) =>
+  inList(k("images"), "images.key", p("keys")).select("images.key"),
+);
 
 /**
  * Maintenance (at server start): removes, when older than `olderThanMs`,

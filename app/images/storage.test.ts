@@ -19,7 +19,14 @@ import {
   withImageTransaction,
   withNewImage,
 } from "./storage.server";
-import { countImageRows, listAllUploads, listUploads, makeImage, readStored, storedFiles } from "./test-fixtures.server";
+import {
+  countImageRows,
+  listAllUploads,
+  listUploads,
+  makeImage,
+  readStored,
+  storedFiles,
+} from "./test-fixtures.server";
 
 // Real temp SQLite (tests/setup-db.ts), real images, real stored files: this file runs once per
 // photo store backend (vitest.config.ts: the local disk under a temp UPLOADS_DIR, and S3 on an
@@ -31,7 +38,14 @@ const filesOf = storedFiles;
 
 async function kidFor(userId: number, imageId: number | null = null): Promise<number> {
   const [row] = await db()("kids")
-    .insert({ user_id: userId, name: "Elsa", birth_date: "2020-01-02", relationship: "Mom", image_id: imageId, created_at: new Date().toISOString() })
+    .insert({
+      user_id: userId,
+      name: "Elsa",
+      birth_date: "2020-01-02",
+      relationship: "Mom",
+      image_id: imageId,
+      created_at: new Date().toISOString(),
+    })
     .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
@@ -70,15 +84,27 @@ describe("storeImage", () => {
     expect(await store.stat("../../etc", "passwd")).toBeNull();
     expect(await store.list("..")).toEqual([]);
     await expect(store.deleteAll("../keep-me")).rejects.toThrow("malformed photo key");
-    await expect(store.putAll("../x", [{ name: "160.webp", data: new Uint8Array(1) }])).rejects.toThrow("malformed photo key");
-    await expect(store.putAll("a".repeat(24), [{ name: "../160.webp", data: new Uint8Array(1) }])).rejects.toThrow("malformed photo file name");
+    await expect(store.putAll("../x", [{ name: "160.webp", data: new Uint8Array(1) }])).rejects.toThrow(
+      "malformed photo key",
+    );
+    await expect(store.putAll("a".repeat(24), [{ name: "../160.webp", data: new Uint8Array(1) }])).rejects.toThrow(
+      "malformed photo file name",
+    );
     expect(await filesOf("a".repeat(24))).toEqual([]);
   });
 });
 
 describe("rejected uploads leave nothing behind", () => {
   const truncatedJpeg = async () => {
-    const full = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 50 } } })
+    const full = await sharp({
+      create: {
+        width: 900,
+        height: 700,
+        channels: 3,
+        background: "#888",
+        noise: { type: "gaussian", mean: 128, sigma: 50 },
+      },
+    })
       .jpeg()
       .toBuffer();
     return full.subarray(0, Math.floor(full.length * 0.6));
@@ -92,7 +118,10 @@ describe("rejected uploads leave nothing behind", () => {
     ["zero bytes", async () => "", IMAGE_MESSAGES.notAnImage],
     [
       "10000×10000 solid PNG (bomb)",
-      async () => sharp({ create: { width: 10000, height: 10000, channels: 3, background: "#369" } }).png({ compressionLevel: 9 }).toBuffer(),
+      async () =>
+        sharp({ create: { width: 10000, height: 10000, channels: 3, background: "#369" } })
+          .png({ compressionLevel: 9 })
+          .toBuffer(),
       IMAGE_MESSAGES.tooManyPixels,
     ],
   ];
@@ -132,18 +161,35 @@ describe("withNewImage", () => {
   it("inserts the images row and runs fn in the same transaction", async () => {
     const user = await makeUser();
     const kidId = await kidFor(user.id);
-    const result = await withNewImage(await upload(await makeImage("png", 700, 700)), { kind: "kid", ownerId: user.id }, async (trx, imageId, { image }) => {
-      await trx("kids").where({ id: kidId }).update({ image_id: imageId });
-      return `kid ${kidId} now shows ${image.key}`;
-    });
+    const result = await withNewImage(
+      await upload(await makeImage("png", 700, 700)),
+      { kind: "kid", ownerId: user.id },
+      async (trx, imageId, { image }) => {
+        await trx("kids").where({ id: kidId }).update({ image_id: imageId });
+        return `kid ${kidId} now shows ${image.key}`;
+      },
+    );
     if (!result.ok) throw new Error(result.message);
     expect(result.value).toBe(`kid ${kidId} now shows ${result.image.key}`);
     const row = await db()("images").where({ id: result.imageId }).first();
-    expect(row).toMatchObject({ key: result.image.key, kind: "kid", owner_id: user.id, width: 700, height: 700, widths: "160,320,640,700" });
+    expect(row).toMatchObject({
+      key: result.image.key,
+      kind: "kid",
+      owner_id: user.id,
+      width: 700,
+      height: 700,
+      widths: "160,320,640,700",
+    });
     expect(row.placeholder).toBe(result.image.placeholder);
     expect((await db()("kids").where({ id: kidId }).first()).image_id).toBe(result.imageId);
     expect(await filesOf(result.image.key)).toEqual(["160.webp", "320.webp", "640.webp", "700.webp"]);
-    expect(await findImageByKey(result.image.key)).toEqual({ id: result.imageId, key: result.image.key, kind: "kid", owner_id: user.id, widths: [160, 320, 640, 700] });
+    expect(await findImageByKey(result.image.key)).toEqual({
+      id: result.imageId,
+      key: result.image.key,
+      kind: "kid",
+      owner_id: user.id,
+      widths: [160, 320, 640, 700],
+    });
   });
 
   it("when fn throws: rolls back, removes the new files, rethrows", async () => {
@@ -153,12 +199,16 @@ describe("withNewImage", () => {
     const rowsBefore = await countImageRows();
     let key = "";
     await expect(
-      withNewImage(await upload(await makeImage("jpeg", 400, 300)), { kind: "kid", ownerId: user.id }, async (trx, imageId, { image }) => {
-        key = image.key;
-        await trx("kids").where({ id: kidId }).update({ image_id: imageId });
-        expect(await filesOf(image.key)).toHaveLength(3); // files exist while the transaction runs
-        throw new Error("kid vanished");
-      }),
+      withNewImage(
+        await upload(await makeImage("jpeg", 400, 300)),
+        { kind: "kid", ownerId: user.id },
+        async (trx, imageId, { image }) => {
+          key = image.key;
+          await trx("kids").where({ id: kidId }).update({ image_id: imageId });
+          expect(await filesOf(image.key)).toHaveLength(3); // files exist while the transaction runs
+          throw new Error("kid vanished");
+        },
+      ),
     ).rejects.toThrow("kid vanished");
     expect(key).not.toBe("");
     expect(await filesOf(key)).toEqual([]);
@@ -169,28 +219,40 @@ describe("withNewImage", () => {
 
   it("replacing: the old row goes in the transaction, the old files after the commit", async () => {
     const user = await makeUser();
-    const first = await withNewImage(await upload(await makeImage("jpeg", 300, 300)), { kind: "user", ownerId: user.id }, async (trx, imageId) => {
-      await trx("users").where({ id: user.id }).update({ image_id: imageId });
-    });
+    const first = await withNewImage(
+      await upload(await makeImage("jpeg", 300, 300)),
+      { kind: "user", ownerId: user.id },
+      async (trx, imageId) => {
+        await trx("users").where({ id: user.id }).update({ image_id: imageId });
+      },
+    );
     if (!first.ok) throw new Error(first.message);
 
     // a replacement that fails keeps the old photo, row and files
     await expect(
-      withNewImage(await upload(await makeImage("jpeg", 300, 300)), { kind: "user", ownerId: user.id }, async (trx, imageId, { dropImages }) => {
-        await trx("users").where({ id: user.id }).update({ image_id: imageId });
-        await dropImages([first.imageId]);
-        throw new Error("boom");
-      }),
+      withNewImage(
+        await upload(await makeImage("jpeg", 300, 300)),
+        { kind: "user", ownerId: user.id },
+        async (trx, imageId, { dropImages }) => {
+          await trx("users").where({ id: user.id }).update({ image_id: imageId });
+          await dropImages([first.imageId]);
+          throw new Error("boom");
+        },
+      ),
     ).rejects.toThrow("boom");
     expect(await filesOf(first.image.key)).toEqual(["160.webp", "300.webp"]);
     expect((await db()("users").where({ id: user.id }).first()).image_id).toBe(first.imageId);
 
-    const second = await withNewImage(await upload(await makeImage("webp", 300, 300)), { kind: "user", ownerId: user.id }, async (trx, imageId, { dropImages }) => {
-      const old = await trx("users").where({ id: user.id }).first("image_id");
-      await trx("users").where({ id: user.id }).update({ image_id: imageId });
-      await dropImages([old.image_id, null]);
-      expect(await filesOf(first.image.key)).toHaveLength(2); // not before the commit
-    });
+    const second = await withNewImage(
+      await upload(await makeImage("webp", 300, 300)),
+      { kind: "user", ownerId: user.id },
+      async (trx, imageId, { dropImages }) => {
+        const old = await trx("users").where({ id: user.id }).first("image_id");
+        await trx("users").where({ id: user.id }).update({ image_id: imageId });
+        await dropImages([old.image_id, null]);
+        expect(await filesOf(first.image.key)).toHaveLength(2); // not before the commit
+      },
+    );
     if (!second.ok) throw new Error(second.message);
     expect(await filesOf(first.image.key)).toEqual([]);
     expect(await findImageByKey(first.image.key)).toBeNull();
@@ -201,13 +263,29 @@ describe("withNewImage", () => {
 describe("withImageTransaction and deleteImageFiles", () => {
   it("deleting a kid with its moments removes every photo after the commit", async () => {
     const user = await makeUser();
-    const kidPhoto = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "kid", ownerId: user.id }, async (_trx, id) => id);
+    const kidPhoto = await withNewImage(
+      await upload(await makeImage("jpeg", 200, 200)),
+      { kind: "kid", ownerId: user.id },
+      async (_trx, id) => id,
+    );
     if (!kidPhoto.ok) throw new Error(kidPhoto.message);
     const kidId = await kidFor(user.id, kidPhoto.imageId);
-    const logPhoto = await withNewImage(await upload(await makeImage("png", 200, 200)), { kind: "log", ownerId: user.id }, async (trx, imageId) => {
-      const now = new Date().toISOString();
-      await trx("daily_logs").insert({ kid_id: kidId, title: "t", content: "c", image_id: imageId, taken_on: now.slice(0, 10), created_at: now, updated_at: now });
-    });
+    const logPhoto = await withNewImage(
+      await upload(await makeImage("png", 200, 200)),
+      { kind: "log", ownerId: user.id },
+      async (trx, imageId) => {
+        const now = new Date().toISOString();
+        await trx("daily_logs").insert({
+          kid_id: kidId,
+          title: "t",
+          content: "c",
+          image_id: imageId,
+          taken_on: now.slice(0, 10),
+          created_at: now,
+          updated_at: now,
+        });
+      },
+    );
     if (!logPhoto.ok) throw new Error(logPhoto.message);
 
     // a failed deletion changes nothing
@@ -243,7 +321,11 @@ describe("withImageTransaction and deleteImageFiles", () => {
   it("sweepUploads removes stale temp files and, once old, photos without a row (either backend)", async () => {
     const store = photoStore();
     const user = await makeUser();
-    const kept = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "user", ownerId: user.id }, async () => {});
+    const kept = await withNewImage(
+      await upload(await makeImage("jpeg", 200, 200)),
+      { kind: "user", ownerId: user.id },
+      async () => {},
+    );
     if (!kept.ok) throw new Error(kept.message);
     const orphan = "orphanedKeyBBBBBBBBBBBBB";
     await store.putAll(orphan, [{ name: "160.webp", data: new TextEncoder().encode("x") }]);
@@ -271,23 +353,28 @@ describe("withImageTransaction and deleteImageFiles", () => {
   });
 
   // the disk backend only: registered where it applies (the s3 project runs this file too)
-  if (photoStore().kind === "disk") it("disk backend: sweepUploads removes stale temp files and orphaned directories only", async () => {
-    const user = await makeUser();
-    const kept = await withNewImage(await upload(await makeImage("jpeg", 200, 200)), { kind: "user", ownerId: user.id }, async () => {});
-    if (!kept.ok) throw new Error(kept.message);
-    const orphan = path.join(config().uploadsDir, "orphanedKeyAAAAAAAAAAAAA");
-    fs.mkdirSync(orphan);
-    fs.writeFileSync(path.join(orphan, "160.webp"), "x");
-    const stale = await upload("stale");
-    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    for (const p of [orphan, stale.path, path.join(config().uploadsDir, kept.image.key)]) fs.utimesSync(p, old, old);
-    const fresh = await upload("fresh");
+  if (photoStore().kind === "disk")
+    it("disk backend: sweepUploads removes stale temp files and orphaned directories only", async () => {
+      const user = await makeUser();
+      const kept = await withNewImage(
+        await upload(await makeImage("jpeg", 200, 200)),
+        { kind: "user", ownerId: user.id },
+        async () => {},
+      );
+      if (!kept.ok) throw new Error(kept.message);
+      const orphan = path.join(config().uploadsDir, "orphanedKeyAAAAAAAAAAAAA");
+      fs.mkdirSync(orphan);
+      fs.writeFileSync(path.join(orphan, "160.webp"), "x");
+      const stale = await upload("stale");
+      const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+      for (const p of [orphan, stale.path, path.join(config().uploadsDir, kept.image.key)]) fs.utimesSync(p, old, old);
+      const fresh = await upload("fresh");
 
-    expect(await sweepUploads()).toBe(2);
-    expect(fs.existsSync(orphan)).toBe(false);
-    expect(fs.existsSync(stale.path)).toBe(false);
-    expect(fs.existsSync(fresh.path)).toBe(true);
-    expect(await filesOf(kept.image.key)).toHaveLength(2);
-    await fresh.discard();
-  });
+      expect(await sweepUploads()).toBe(2);
+      expect(fs.existsSync(orphan)).toBe(false);
+      expect(fs.existsSync(stale.path)).toBe(false);
+      expect(fs.existsSync(fresh.path)).toBe(true);
+      expect(await filesOf(kept.image.key)).toHaveLength(2);
+      await fresh.discard();
+    });
 });

@@ -49,9 +49,15 @@ export async function makeImage(
 
 /** A two-frame animated GIF: first frame red, second green. */
 export async function makeAnimatedGif(width: number, height: number): Promise<Buffer> {
-  const red = await sharp({ create: { width, height, channels: 3, background: { r: 255, g: 0, b: 0 } } }).png().toBuffer();
-  const green = await sharp({ create: { width, height, channels: 3, background: { r: 0, g: 255, b: 0 } } }).png().toBuffer();
-  return sharp([red, green], { join: { animated: true } }).gif({ delay: [100, 100] }).toBuffer();
+  const red = await sharp({ create: { width, height, channels: 3, background: { r: 255, g: 0, b: 0 } } })
+    .png()
+    .toBuffer();
+  const green = await sharp({ create: { width, height, channels: 3, background: { r: 0, g: 255, b: 0 } } })
+    .png()
+    .toBuffer();
+  return sharp([red, green], { join: { animated: true } })
+    .gif({ delay: [100, 100] })
+    .toBuffer();
 }
 
 /**

@@ -34,11 +34,19 @@ describe("the dev server's background work", () => {
     await startDevBackground();
     expect(devBackgroundsRunning()).toBe(1);
     const before = smtp.received.length;
-    await enqueueMail(db(), { kind: "test", to: "dev-background@example.com", subject: "From dev", text: "Plain", html: "<p>Html</p>" });
+    await enqueueMail(db(), {
+      kind: "test",
+      to: "dev-background@example.com",
+      subject: "From dev",
+      text: "Plain",
+      html: "<p>Html</p>",
+    });
     const got = (await smtp.waitForCount(before + 1)).slice(before);
     expect(got.map((m) => m.envelopeTo)).toEqual([["dev-background@example.com"]]);
     await stopDevBackground(); // waits for the round in flight (it marks the message sent)
     expect(devBackgroundsRunning()).toBe(0);
-    expect((await db()("mail_messages").where("to_address", "dev-background@example.com").first("status")).status).toBe("sent");
+    expect((await db()("mail_messages").where("to_address", "dev-background@example.com").first("status")).status).toBe(
+      "sent",
+    );
   });
 });

@@ -52,7 +52,10 @@ describe("the maintenance jobs", () => {
     const past = new Date(Date.now() - 1000).toISOString();
     await db()("sessions").insert({ id: "expired-session-hash", user_id: user.id, created_at: past, expires_at: past });
     await db()("rate_limits").insert({ key: "0".repeat(64), count: 3, window_ends_at: past });
-    const [a, b] = await Promise.all([runScheduledJobs(undefined, "machine-a:1"), runScheduledJobs(undefined, "machine-b:1")]);
+    const [a, b] = await Promise.all([
+      runScheduledJobs(undefined, "machine-a:1"),
+      runScheduledJobs(undefined, "machine-b:1"),
+    ]);
     const names = [...a, ...b].sort();
     expect(names.filter((n) => n === "purge-expired-sessions")).toHaveLength(1);
     expect(names.filter((n) => n === "purge-expired-limits")).toHaveLength(1);

@@ -46,7 +46,12 @@ export type Ran<T> = { ran: true; value: T } | { ran: false };
  * Runs `fn` when this holder claims the lease `name` for `leaseMs`; answers whether it ran (and
  * what it answered). A throw of `fn` is passed on; the lease stays until it expires.
  */
-export async function runExclusive<T>(name: string, leaseMs: number, fn: () => Promise<T>, holder = THIS_HOLDER): Promise<Ran<T>> {
+export async function runExclusive<T>(
+  name: string,
+  leaseMs: number,
+  fn: () => Promise<T>,
+  holder = THIS_HOLDER,
+): Promise<Ran<T>> {
   if (!(await claimLease(name, leaseMs, holder))) return { ran: false };
   return { ran: true, value: await fn() };
 }

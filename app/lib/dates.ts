@@ -78,7 +78,9 @@ function compare(a: DateParts, b: DateParts): number {
 function dayNumber({ year, month, day }: DateParts): number {
   const y = month <= 2 ? year - 1 : year;
   const m = month <= 2 ? month + 12 : month;
-  return 365 * y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + Math.floor((153 * (m - 3) + 2) / 5) + day;
+  return (
+    365 * y + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) + Math.floor((153 * (m - 3) + 2) / 5) + day
+  );
 }
 
 /**
@@ -168,13 +170,21 @@ export function formatInstantDate(instant: string, timeZone: string): string {
  * What is wrong with `date` as the date of a moment of a kid born on `birthDate`: not a real date,
  * after `today`, or more than one year before the birth date. null when it is fine.
  */
-export function takenOnProblem(date: IsoDate, birthDate: IsoDate, today: IsoDate): "invalid" | "future" | "too-early" | null {
+export function takenOnProblem(
+  date: IsoDate,
+  birthDate: IsoDate,
+  today: IsoDate,
+): "invalid" | "future" | "too-early" | null {
   const d = parseIsoDate(date);
   const birth = parseIsoDate(birthDate);
   if (!d) return "invalid";
   if (date > today) return "future";
   if (birth) {
-    const earliest = toIsoDate({ ...birth, year: birth.year - 1, day: Math.min(birth.day, daysInMonth(birth.year - 1, birth.month)) });
+    const earliest = toIsoDate({
+      ...birth,
+      year: birth.year - 1,
+      day: Math.min(birth.day, daysInMonth(birth.year - 1, birth.month)),
+    });
     if (date < earliest) return "too-early";
   }
   return null;
@@ -200,7 +210,11 @@ export function ageOnMomentText(name: string, birthDate: IsoDate, date: IsoDate)
 }
 
 /** The date line of a moment of `kidName` (born `birthDate`) taken on `takenOn`: see MomentDate (app/components/moment-story.tsx). */
-export function momentDateView(takenOn: IsoDate, kidName: string, birthDate: IsoDate): { takenOn: IsoDate; date: string; age: string } {
+export function momentDateView(
+  takenOn: IsoDate,
+  kidName: string,
+  birthDate: IsoDate,
+): { takenOn: IsoDate; date: string; age: string } {
   return { takenOn, date: formatCalendarDate(takenOn), age: ageOnMomentText(kidName, birthDate, takenOn) };
 }
 

@@ -41,7 +41,9 @@ describe("the read connection", () => {
     for (let i = 0; i < 10; i++) expect(await readFirst(sql, [ids[i % 3]])).toEqual({ name: `K${(i % 3) + 1}` });
     expect(readDbPreparedCount()).toBe(before);
     // many at once: each gets its own answer (a few more statements may be prepared for the burst)
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => readFirst<{ name: string }>(sql, [ids[i % 3]])));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => readFirst<{ name: string }>(sql, [ids[i % 3]])),
+    );
     expect(answers.map((a) => a?.name)).toEqual(Array.from({ length: 30 }, (_, i) => `K${(i % 3) + 1}`));
   });
 
@@ -77,7 +79,13 @@ describe("the read connection", () => {
     try {
       const now = nowIso();
       await trx("friendships").insert({
-        user_id: a.id, friend_id: b.id, status: "accepted", user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id), created_at: now, updated_at: now,
+        user_id: a.id,
+        friend_id: b.id,
+        status: "accepted",
+        user_low: Math.min(a.id, b.id),
+        user_high: Math.max(a.id, b.id),
+        created_at: now,
+        updated_at: now,
       });
       const kidId = await trx("kids")
         .insert({ user_id: b.id, name: "New", birth_date: "2020-01-01", relationship: "Mom", created_at: now })
@@ -85,13 +93,25 @@ describe("the read connection", () => {
         .then(([row]) => Number(typeof row === "object" ? row.id : row));
       // inside the transaction: the checks read through it
       expect(await canSeeKidsOf(a.id, b.id, trx)).toBe(true);
-      expect(await kidAccess(a.id, kidId, trx)).toEqual({ kidId, ownerId: b.id, isOwner: false, isParent: false, visible: true });
+      expect(await kidAccess(a.id, kidId, trx)).toEqual({
+        kidId,
+        ownerId: b.id,
+        isOwner: false,
+        isParent: false,
+        visible: true,
+      });
       // outside (the read connection): not committed yet, and no waiting for the writer
       expect(await canSeeKidsOf(a.id, b.id)).toBe(false);
       expect(await kidAccess(a.id, kidId)).toBeNull();
       await trx.commit();
       expect(await canSeeKidsOf(a.id, b.id)).toBe(true);
-      expect(await kidAccess(a.id, kidId)).toEqual({ kidId, ownerId: b.id, isOwner: false, isParent: false, visible: true });
+      expect(await kidAccess(a.id, kidId)).toEqual({
+        kidId,
+        ownerId: b.id,
+        isOwner: false,
+        isParent: false,
+        visible: true,
+      });
     } finally {
       if (!trx.isCompleted()) await trx.rollback();
     }
@@ -111,7 +131,11 @@ describe("query", () => {
         .select("name"),
     );
     expect(q.sql).not.toContain("\u0000");
-    expect(q.bindings({ ids: [ids[0]!, ids[2]!], owner: owner.id })).toEqual([JSON.stringify([ids[0], ids[2]]), owner.id, "Mom"]);
+    expect(q.bindings({ ids: [ids[0]!, ids[2]!], owner: owner.id })).toEqual([
+      JSON.stringify([ids[0], ids[2]]),
+      owner.id,
+      "Mom",
+    ]);
     expect(await q.all({ ids: [ids[0]!, ids[2]!], owner: owner.id })).toEqual([{ name: "A" }, { name: "C" }]);
     expect(await q.all({ ids: [], owner: owner.id })).toEqual([]);
     expect(await q.first({ ids, owner: owner.id })).toEqual({ name: "A" });
@@ -128,9 +152,18 @@ describe("query", () => {
     await insertKid(owner.id, "Committed");
     const trx = await db().transaction();
     try {
-      await trx("kids").insert({ user_id: owner.id, name: "Pending", birth_date: "2020-01-01", relationship: "Mom", created_at: nowIso() });
+      await trx("kids").insert({
+        user_id: owner.id,
+        name: "Pending",
+        birth_date: "2020-01-01",
+        relationship: "Mom",
+        created_at: nowIso(),
+      });
       db().on("query", listener);
-      expect(await byOwner.all({ owner: owner.id, limit: NO_LIMIT }, { conn: trx })).toEqual([{ name: "Committed" }, { name: "Pending" }]);
+      expect(await byOwner.all({ owner: owner.id, limit: NO_LIMIT }, { conn: trx })).toEqual([
+        { name: "Committed" },
+        { name: "Pending" },
+      ]);
       expect(await byOwner.all({ owner: owner.id, limit: 1 }, { conn: trx })).toEqual([{ name: "Committed" }]);
       expect(await byOwner.all({ owner: owner.id, limit: NO_LIMIT })).toEqual([{ name: "Committed" }]);
       db().off("query", listener);

@@ -68,7 +68,9 @@ class ReadConnection {
     await this.ready;
     this.prepared += 1;
     return new Promise((resolve, reject) => {
-      const stmt: sqlite3.Statement = this.database.prepare(sql, (error: Error | null) => (error ? reject(error) : resolve(stmt)));
+      const stmt: sqlite3.Statement = this.database.prepare(sql, (error: Error | null) =>
+        error ? reject(error) : resolve(stmt),
+      );
     });
   }
 

@@ -6,9 +6,13 @@ import { makeUser } from "../../tests/helpers";
 
 async function kidWithLog(ownerId: number) {
   const now = nowIso();
-  const [kid] = await db()("kids").insert({ user_id: ownerId, name: "Kid", birth_date: "2020-01-01", relationship: "Mom", created_at: now }).returning("id");
+  const [kid] = await db()("kids")
+    .insert({ user_id: ownerId, name: "Kid", birth_date: "2020-01-01", relationship: "Mom", created_at: now })
+    .returning("id");
   const kidId = Number(kid.id ?? kid);
-  const [log] = await db()("daily_logs").insert({ kid_id: kidId, title: "T", content: "C", taken_on: now.slice(0, 10), created_at: now, updated_at: now }).returning("id");
+  const [log] = await db()("daily_logs")
+    .insert({ kid_id: kidId, title: "T", content: "C", taken_on: now.slice(0, 10), created_at: now, updated_at: now })
+    .returning("id");
   return { kidId, logId: Number(log.id ?? log) };
 }
 
@@ -17,7 +21,13 @@ describe("the schema enforces the product's invariants", () => {
     const a = await makeUser();
     const b = await makeUser();
     const row = (from: number, to: number) => ({
-      user_id: from, friend_id: to, status: "pending", user_low: Math.min(from, to), user_high: Math.max(from, to), created_at: nowIso(), updated_at: nowIso(),
+      user_id: from,
+      friend_id: to,
+      status: "pending",
+      user_low: Math.min(from, to),
+      user_high: Math.max(from, to),
+      created_at: nowIso(),
+      updated_at: nowIso(),
     });
     await db()("friendships").insert(row(a.id, b.id));
     await expect(db()("friendships").insert(row(b.id, a.id))).rejects.toThrow(/UNIQUE/i);
@@ -28,14 +38,22 @@ describe("the schema enforces the product's invariants", () => {
     const a = await makeUser();
     const { logId } = await kidWithLog(a.id);
     await db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() });
-    await expect(db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() })).rejects.toThrow(/UNIQUE/i);
+    await expect(db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() })).rejects.toThrow(
+      /UNIQUE/i,
+    );
   });
 
   it("deleting a kid removes its moments, their likes and comments", async () => {
     const a = await makeUser();
     const { kidId, logId } = await kidWithLog(a.id);
     await db()("likes").insert({ daily_log_id: logId, user_id: a.id, created_at: nowIso() });
-    await db()("comments").insert({ daily_log_id: logId, user_id: a.id, comment: "hi", created_at: nowIso(), updated_at: nowIso() });
+    await db()("comments").insert({
+      daily_log_id: logId,
+      user_id: a.id,
+      comment: "hi",
+      created_at: nowIso(),
+      updated_at: nowIso(),
+    });
     await db()("kids").where("id", kidId).delete();
     expect(await db()("daily_logs").where("id", logId).first()).toBeUndefined();
     expect(await db()("likes").where("daily_log_id", logId).first()).toBeUndefined();
@@ -46,7 +64,11 @@ describe("the schema enforces the product's invariants", () => {
     const { createUser } = await import("~/models/users.server");
     await makeUser({ email: "Case@Example.com", username: "CaseName" });
     const again = await createUser({ email: "case@EXAMPLE.com", username: "casename", password: "secret1" });
-    expect(again).toEqual({ ok: false, kind: "conflict", fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] } });
+    expect(again).toEqual({
+      ok: false,
+      kind: "conflict",
+      fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] },
+    });
   });
 });
 
@@ -71,7 +93,11 @@ describe("every write goes through writeTransaction (docs/decisions/0017-process
     // knex's own transactions (on db(), a knex instance, a connection); not a helper such as
     // the submission's once.transaction, which runs writeTransaction
     const knexTransaction = /(\bdb\(\)|\bknex|\btrx|\bconn|\bk)\.transaction\(/;
-    const offenders = files.filter((f) => f !== path.join("app", "lib", "db.server.ts") && knexTransaction.test(fs.readFileSync(path.join(root, f), "utf8")));
+    const offenders = files.filter(
+      (f) =>
+        f !== path.join("app", "lib", "db.server.ts") &&
+        knexTransaction.test(fs.readFileSync(path.join(root, f), "utf8")),
+    );
     expect(offenders).toEqual([]);
     // the check itself can fail
     expect(knexTransaction.test("await db().transaction(async (trx) => {")).toBe(true);

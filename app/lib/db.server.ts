@@ -37,7 +37,10 @@ export function onPostgres(): boolean {
 
 /** The database stayed locked by someone else for longer than the write path waits. */
 export class DatabaseBusyError extends Error {
-  constructor(readonly retryAfterSeconds: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    options?: { cause?: unknown },
+  ) {
     super("The database is busy; try again shortly.", options);
     this.name = "DatabaseBusyError";
   }
@@ -93,7 +96,12 @@ export async function databaseReady(timeoutMs = 2000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    return await Promise.race([db().raw("select 1").then(() => true), timeout]);
+    return await Promise.race([
+      db()
+        .raw("select 1")
+        .then(() => true),
+      timeout,
+    ]);
   } catch {
     return false;
   } finally {
@@ -110,9 +118,7 @@ export function nowIso(): string {
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   if (!e) return false;
-  return (
-    e.code === "SQLITE_CONSTRAINT" && /UNIQUE/i.test(e.message ?? "")
-  ) || e.code === "23505";
+  return (e.code === "SQLITE_CONSTRAINT" && /UNIQUE/i.test(e.message ?? "")) || e.code === "23505";
 }
 
 /** A foreign key pointed at a row that is gone (e.g. deleted between a check and an insert). */

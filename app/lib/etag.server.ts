@@ -9,7 +9,12 @@ export const BUILD_ID: string = import.meta.env.SM_BUILD_ID ?? "dev";
 
 /** A weak ETag (the page is equivalent, not byte-identical: the nonce and form token change) of `parts`. */
 export function pageETag(parts: unknown): string {
-  const digest = crypto.createHash("sha256").update(BUILD_ID).update("\u0000").update(JSON.stringify(parts)).digest("base64url");
+  const digest = crypto
+    .createHash("sha256")
+    .update(BUILD_ID)
+    .update("\u0000")
+    .update(JSON.stringify(parts))
+    .digest("base64url");
   return `W/"${digest.slice(0, 32)}"`;
 }
 

@@ -14,9 +14,15 @@ const minutes = (n: number) => n * 60_000;
 /** Each limit as it stands now: those with settings (server/env.mjs, README "Configuration") read them on each use. */
 const LIMITS = {
   /** "Email me a sign-in link" / "Forgot your password?" for one address (normalised email): SIGN_IN_LINK_MAX_PER_ACCOUNT. */
-  signInLinkPerAccount: () => ({ max: config().signInLinkMaxPerAccount, windowMs: minutes(config().signInLinkWindowMinutes) }),
+  signInLinkPerAccount: () => ({
+    max: config().signInLinkMaxPerAccount,
+    windowMs: minutes(config().signInLinkWindowMinutes),
+  }),
   /** The same from one client address: SIGN_IN_LINK_MAX_PER_ADDRESS. */
-  signInLinkPerAddress: () => ({ max: config().signInLinkMaxPerAddress, windowMs: minutes(config().signInLinkWindowMinutes) }),
+  signInLinkPerAddress: () => ({
+    max: config().signInLinkMaxPerAddress,
+    windowMs: minutes(config().signInLinkWindowMinutes),
+  }),
   /** Invitations and sign-in links for invited friends made by one user: INVITES_PER_DAY. */
   invitesPerUser: () => ({ max: config().invitesPerDay, windowMs: minutes(24 * 60) }),
   /** Answers to invitation forms from one client address. */

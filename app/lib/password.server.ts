@@ -53,4 +53,3 @@ export function dummyHash(): Promise<string> {
   dummy ??= hashPassword(crypto.randomBytes(16).toString("hex"));
   return dummy;
 }
-

@@ -61,8 +61,8 @@ export function query<P extends Record<string, unknown> = Record<never, never>>(
     if (compiled) return compiled;
     const sql = build((name) => MARKER + name, db()).toSQL();
     const native = sql.toNative();
-    const slots = sql.bindings.map((b): Slot =>
-      typeof b === "string" && b.startsWith(MARKER) ? { name: b.slice(MARKER.length) } : { value: b },
+    const slots = sql.bindings.map(
+      (b): Slot => (typeof b === "string" && b.startsWith(MARKER) ? { name: b.slice(MARKER.length) } : { value: b }),
     );
     if (native.sql.includes(MARKER)) throw new Error("query: a parameter ended up inside the SQL text");
     compiled = { native: native.sql, portable: sql.sql, slots };

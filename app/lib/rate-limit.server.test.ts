@@ -12,7 +12,12 @@ describe("rate limits", () => {
     const limit = { max: 3, windowMs: 15 * MINUTE };
     const hits = [];
     for (let i = 0; i < 4; i++) hits.push(await hit(key, limit));
-    expect(hits.map((h) => [h.count, h.blocked])).toEqual([[1, false], [2, false], [3, false], [4, true]]);
+    expect(hits.map((h) => [h.count, h.blocked])).toEqual([
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, true],
+    ]);
     expect(hits[3]!.retryAfterMs).toBeGreaterThan(14 * MINUTE);
     expect(hits[3]!.retryAfterMs).toBeLessThanOrEqual(15 * MINUTE);
     expect(await count(key)).toBe(4);
@@ -64,7 +69,13 @@ describe("addressNetwork", () => {
   it("an IPv4 address is itself; an IPv6 address is its /64, however it is written", () => {
     expect(addressNetwork("203.0.113.9")).toBe("203.0.113.9");
     expect(addressNetwork("unknown")).toBe("unknown");
-    for (const a of ["2001:db8:7:0::1", "2001:0DB8:0007:0000:ffff:ffff:ffff:ffff", "2001:db8:7::", "2001:db8:7:0:1:2:3.4.5.6", "2001:db8:7::1%eth0"]) {
+    for (const a of [
+      "2001:db8:7:0::1",
+      "2001:0DB8:0007:0000:ffff:ffff:ffff:ffff",
+      "2001:db8:7::",
+      "2001:db8:7:0:1:2:3.4.5.6",
+      "2001:db8:7::1%eth0",
+    ]) {
       expect(addressNetwork(a), a).toBe("2001:db8:7:0::/64");
     }
     expect(addressNetwork("2001:db8:7:1::1")).toBe("2001:db8:7:1::/64");

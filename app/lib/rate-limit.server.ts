@@ -38,7 +38,14 @@ export function addressNetwork(address: string): string {
   const [head = "", tail] = plain.toLowerCase().split("::");
   const part = (s: string) => (s ? s.split(":") : []);
   // an IPv4 tail (::ffff:1.2.3.4 style) is two groups; it only ever falls in the host half
-  const groups = tail === undefined ? part(head) : [...part(head), ...Array(8 - part(head).length - part(tail).length - (tail.includes(".") ? 1 : 0)).fill("0"), ...part(tail)];
+  const groups =
+    tail === undefined
+      ? part(head)
+      : [
+          ...part(head),
+          ...Array(8 - part(head).length - part(tail).length - (tail.includes(".") ? 1 : 0)).fill("0"),
+          ...part(tail),
+        ];
   return `${groups
     .slice(0, 4)
     .map((g) => parseInt(g, 16).toString(16))
@@ -67,8 +74,15 @@ export async function hit(key: string, { max, windowMs }: Limit, by = 1): Promis
       .insert({ key: stored(key), count: by, window_ends_at: endsIso })
       .onConflict("key")
       .merge({
-        count: trx.raw("case when rate_limits.window_ends_at <= ? then ? else rate_limits.count + ? end", [nowIso, by, by]),
-        window_ends_at: trx.raw("case when rate_limits.window_ends_at <= ? then ? else rate_limits.window_ends_at end", [nowIso, endsIso]),
+        count: trx.raw("case when rate_limits.window_ends_at <= ? then ? else rate_limits.count + ? end", [
+          nowIso,
+          by,
+          by,
+        ]),
+        window_ends_at: trx.raw(
+          "case when rate_limits.window_ends_at <= ? then ? else rate_limits.window_ends_at end",
+          [nowIso, endsIso],
+        ),
       })
       .returning(["count", "window_ends_at"]),
   );
@@ -90,7 +104,10 @@ export async function count(key: string): Promise<number> {
 /** Milliseconds until `key` may go on: 0 while it has fewer than `max` hits in its live window. */
 export async function blockedFor(key: string, max: number): Promise<number> {
   const now = Date.now();
-  const row = await liveCount.first<{ count: number; window_ends_at: string }>({ key: stored(key), now: new Date(now).toISOString() });
+  const row = await liveCount.first<{ count: number; window_ends_at: string }>({
+    key: stored(key),
+    now: new Date(now).toISOString(),
+  });
   return row && Number(row.count) >= max ? msUntil(row.window_ends_at, now) : 0;
 }
 

@@ -16,7 +16,10 @@ export function newLinkToken(): { token: string; hash: string } {
  * Only who knows the secret can make it from the (page-visible) submission token.
  */
 export function repeatableLinkToken(purpose: string, userId: number, seed: string): { token: string; hash: string } {
-  const token = crypto.createHmac("sha256", config().sessionSecret).update(`${purpose}:${userId}:${seed}`).digest("base64url");
+  const token = crypto
+    .createHmac("sha256", config().sessionSecret)
+    .update(`${purpose}:${userId}:${seed}`)
+    .digest("base64url");
   return { token, hash: hashLinkToken(token) };
 }
 

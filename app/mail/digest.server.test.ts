@@ -37,7 +37,15 @@ afterAll(async () => {
 /** A moment photo stored through the upload pipeline from a JPEG that carries GPS and camera EXIF. */
 async function photoWithGps(ownerId: number): Promise<number> {
   const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#3a7" } })
-    .withExif({ IFD0: { Make: "PhoneMaker", Model: "Phone 15" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 300/100" } })
+    .withExif({
+      IFD0: { Make: "PhoneMaker", Model: "Phone 15" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "48/1 51/1 2400/100",
+        GPSLongitudeRef: "E",
+        GPSLongitude: "2/1 21/1 300/100",
+      },
+    })
     .jpeg()
     .toBuffer();
   const stored = await withNewImage(await uploadFromBuffer(bytes), { kind: "log", ownerId }, async () => {});
@@ -58,14 +66,21 @@ describe("digest scheduling", () => {
     expect(nextDigestSlot(now, 10, "daily", "UTC").toISOString()).toBe("2026-11-25T10:00:00.000Z");
     expect(nextDigestSlot(now, 8, "weekly", "UTC").toISOString()).toBe("2026-11-29T08:00:00.000Z");
     expect(nextDigestSlot(now, 8, "daily", "Europe/Berlin").toISOString()).toBe("2026-11-26T07:00:00.000Z");
-    expect(nextDigestSlot(new Date("2026-07-01T12:00:00Z"), 8, "daily", "America/New_York").toISOString()).toBe("2026-07-02T12:00:00.000Z");
+    expect(nextDigestSlot(new Date("2026-07-01T12:00:00Z"), 8, "daily", "America/New_York").toISOString()).toBe(
+      "2026-07-02T12:00:00.000Z",
+    );
   });
 
   it("invited relatives get a weekly digest by default, others none", async () => {
     const parent = await makeUser();
     const made = await createInvitation(parent, {}, ORIGIN);
     if (!made.ok) throw new Error("refused");
-    const joined = await joinByInvitation(made.url.split("/").pop(), { name: "Opa Karl", email: "karl@example.com" }, ORIGIN, { address: "192.0.2.1" });
+    const joined = await joinByInvitation(
+      made.url.split("/").pop(),
+      { name: "Opa Karl", email: "karl@example.com" },
+      ORIGIN,
+      { address: "192.0.2.1" },
+    );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
     expect(await getEmailPreferences(joined.user.id)).toEqual({ digest: "weekly", hour: 8 });
     expect(await getEmailPreferences(parent.id)).toEqual({ digest: "none", hour: 8 });
@@ -124,7 +139,9 @@ describe("a digest", () => {
     // nothing new since: nothing is sent
     await makeDue(reader.id);
     expect(await sendDueDigests(new Date(), ORIGIN)).toBe(0);
-    expect(Date.parse((await db()("email_preferences").where("user_id", reader.id).first()).next_digest_at)).toBeGreaterThan(Date.now());
+    expect(
+      Date.parse((await db()("email_preferences").where("user_id", reader.id).first()).next_digest_at),
+    ).toBeGreaterThan(Date.now());
   });
 
   it("never lists a moment the reader can no longer see", async () => {
@@ -134,7 +151,9 @@ describe("a digest", () => {
     await saveEmailPreferences(reader.id, { digest: "weekly", hour: 8 });
     const since = new Date(Date.now() - 60_000).toISOString();
     await insertMoment(await insertKid(parent), "Was shared");
-    expect((await digestContent(reader.id, since, new Date().toISOString())).moments.map((m) => m.title)).toEqual(["Was shared"]);
+    expect((await digestContent(reader.id, since, new Date().toISOString())).moments.map((m) => m.title)).toEqual([
+      "Was shared",
+    ]);
     await db()("friendships").where("id", friendship).delete();
     expect((await digestContent(reader.id, since, new Date().toISOString())).moments).toEqual([]);
   });
@@ -151,7 +170,12 @@ describe("a digest", () => {
     await insertMoment(await insertKid(parent), "For everyone");
     const [a, b] = await Promise.all([sendDueDigests(new Date(), ORIGIN), sendDueDigests(new Date(), ORIGIN)]);
     expect(a + b).toBe(readers.length);
-    const queued = await db()("mail_messages").where("kind", "digest").whereIn("to_address", readers.map((r) => r.email));
+    const queued = await db()("mail_messages")
+      .where("kind", "digest")
+      .whereIn(
+        "to_address",
+        readers.map((r) => r.email),
+      );
     expect(queued.map((m) => m.to_address).sort()).toEqual(readers.map((r) => r.email).sort());
   });
 });
@@ -160,11 +184,17 @@ describe("the settings page and unsubscribing", () => {
   it("/settings/email saves the choice and the hour; a bad choice is a form error", async () => {
     const user = await makeUser();
     const cookie = await cookieFor(user);
-    expect(await settingsPage.loader(args(req("/settings/email", { cookie })))).toMatchObject({ prefs: { digest: "none", hour: 8 } });
-    const saved = (await settingsPage.action(args(req("/settings/email", { cookie, form: { digest: "daily", hour: "19" } })))) as Response;
+    expect(await settingsPage.loader(args(req("/settings/email", { cookie })))).toMatchObject({
+      prefs: { digest: "none", hour: 8 },
+    });
+    const saved = (await settingsPage.action(
+      args(req("/settings/email", { cookie, form: { digest: "daily", hour: "19" } })),
+    )) as Response;
     expect(saved.headers.get("Location")).toBe("/settings/email?saved=1");
     expect(await getEmailPreferences(user.id)).toEqual({ digest: "daily", hour: 19 });
-    const bad = (await settingsPage.action(args(req("/settings/email", { cookie, form: { digest: "hourly", hour: "25" } })))) as { init: { status: number } };
+    const bad = (await settingsPage.action(
+      args(req("/settings/email", { cookie, form: { digest: "hourly", hour: "25" } })),
+    )) as { init: { status: number } };
     expect(bad.init.status).toBe(400);
     expect(await getEmailPreferences(user.id)).toEqual({ digest: "daily", hour: 19 });
   });
@@ -176,11 +206,20 @@ describe("the settings page and unsubscribing", () => {
     const path = url.pathname + url.search;
     expect(await unsubscribePage.loader(args(req(path)))).toEqual({ valid: true, done: false });
     const forged = path.replace(/s=[^&]+/, "s=AAAA");
-    expect(await unsubscribePage.action(args(req(forged, { form: { "List-Unsubscribe": "One-Click" } })))).toEqual({ valid: false, done: false });
+    expect(await unsubscribePage.action(args(req(forged, { form: { "List-Unsubscribe": "One-Click" } })))).toEqual({
+      valid: false,
+      done: false,
+    });
     expect((await getEmailPreferences(user.id)).digest).toBe("weekly");
     const other = (await makeUser()).id;
-    expect(await unsubscribePage.action(args(req(path.replace(`u=${user.id}`, `u=${other}`), { form: {} })))).toEqual({ valid: false, done: false });
-    expect(await unsubscribePage.action(args(req(path, { form: { "List-Unsubscribe": "One-Click" } })))).toEqual({ valid: true, done: true });
+    expect(await unsubscribePage.action(args(req(path.replace(`u=${user.id}`, `u=${other}`), { form: {} })))).toEqual({
+      valid: false,
+      done: false,
+    });
+    expect(await unsubscribePage.action(args(req(path, { form: { "List-Unsubscribe": "One-Click" } })))).toEqual({
+      valid: true,
+      done: true,
+    });
     expect((await getEmailPreferences(user.id)).digest).toBe("none");
   });
 });

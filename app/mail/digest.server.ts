@@ -25,8 +25,22 @@ export const DIGEST_MAX_ITEMS = 20;
 export const THUMBNAIL_PX = 160;
 
 /** `userIds`: the kid's owner and the poster (whose content the message carries: docs/decisions/0025). */
-export type DigestMoment = { id: number; title: string; kidName: string; kidAge: string; ownerName: string; userIds: number[]; photo: { key: string; width: number } | null };
-export type DigestComment = { momentId: number; momentTitle: string; authorId: number; authorName: string; text: string };
+export type DigestMoment = {
+  id: number;
+  title: string;
+  kidName: string;
+  kidAge: string;
+  ownerName: string;
+  userIds: number[];
+  photo: { key: string; width: number } | null;
+};
+export type DigestComment = {
+  momentId: number;
+  momentTitle: string;
+  authorId: number;
+  authorName: string;
+  text: string;
+};
 export type DigestContent = { moments: DigestMoment[]; comments: DigestComment[] };
 
 const newMoments = query<{ viewer: number; since: string; until: string }>((p, k) =>
@@ -40,7 +54,10 @@ const newMoments = query<{ viewer: number; since: string; until: string }>((p, k
       .andWhereNot("kids.user_id", p("viewer")),
     p("viewer"),
   )
-    .orderBy([{ column: "daily_logs.created_at", order: "desc" }, { column: "daily_logs.id", order: "desc" }])
+    .orderBy([
+      { column: "daily_logs.created_at", order: "desc" },
+      { column: "daily_logs.id", order: "desc" },
+    ])
     .limit(DIGEST_MAX_ITEMS)
     .select(
       "daily_logs.id",
@@ -70,11 +87,22 @@ const newCommentsOnMine = query<{ viewer: number; since: string; until: string }
     "comments.user_id",
     p("viewer"),
   )
-    .orderBy([{ column: "comments.created_at", order: "desc" }, { column: "comments.id", order: "desc" }])
+    .orderBy([
+      { column: "comments.created_at", order: "desc" },
+      { column: "comments.id", order: "desc" },
+    ])
     .limit(DIGEST_MAX_ITEMS)
     // the comments shown on the moments: none a (former) owner of the kid hid by a block
     .modify((q) => void whereCommentShown(q))
-    .select("comments.daily_log_id", "comments.comment", "daily_logs.title", "comments.user_id", "author.username", "author.first_name", "author.last_name"),
+    .select(
+      "comments.daily_log_id",
+      "comments.comment",
+      "daily_logs.title",
+      "comments.user_id",
+      "author.username",
+      "author.first_name",
+      "author.last_name",
+    ),
 );
 
 /** What is new for `userId` between `since` (exclusive) and `until`. */
@@ -86,13 +114,20 @@ export async function digestContent(userId: number, since: string, until: string
   ]);
   return {
     moments: moments.map((r) => {
-      const widths = String(r.image_widths ?? "").split(",").map(Number).filter((n) => n > 0);
+      const widths = String(r.image_widths ?? "")
+        .split(",")
+        .map(Number)
+        .filter((n) => n > 0);
       return {
         id: Number(r.id),
         title: String(r.title),
         kidName: String(r.kid_name),
         kidAge: ageText(String(r.birth_date), day),
-        ownerName: displayName({ username: String(r.owner_username), first_name: r.owner_first_name as string | null, last_name: r.owner_last_name as string | null }),
+        ownerName: displayName({
+          username: String(r.owner_username),
+          first_name: r.owner_first_name as string | null,
+          last_name: r.owner_last_name as string | null,
+        }),
         userIds: [Number(r.owner_id), ...(r.posted_by == null ? [] : [Number(r.posted_by)])],
         photo: r.image_key && widths.length ? { key: String(r.image_key), width: widths[0]! } : null,
       };
@@ -101,7 +136,11 @@ export async function digestContent(userId: number, since: string, until: string
       momentId: Number(r.daily_log_id),
       momentTitle: String(r.title),
       authorId: Number(r.user_id),
-      authorName: displayName({ username: String(r.username), first_name: r.first_name as string | null, last_name: r.last_name as string | null }),
+      authorName: displayName({
+        username: String(r.username),
+        first_name: r.first_name as string | null,
+        last_name: r.last_name as string | null,
+      }),
       text: String(r.comment),
     })),
   };
@@ -115,8 +154,16 @@ async function thumbnail(moment: DigestMoment): Promise<InlineAttachment | null>
   const chunks: Buffer[] = [];
   for await (const chunk of file.stream) chunks.push(chunk as Buffer);
   const sharp = await loadSharp();
-  const content = await sharp(Buffer.concat(chunks)).resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: "inside" }).jpeg({ quality: 70 }).toBuffer();
-  return { cid: `moment-${moment.id}@sweet-moments`, filename: `moment-${moment.id}.jpg`, contentType: "image/jpeg", content };
+  const content = await sharp(Buffer.concat(chunks))
+    .resize({ width: THUMBNAIL_PX, height: THUMBNAIL_PX, fit: "inside" })
+    .jpeg({ quality: 70 })
+    .toBuffer();
+  return {
+    cid: `moment-${moment.id}@sweet-moments`,
+    filename: `moment-${moment.id}.jpg`,
+    contentType: "image/jpeg",
+    content,
+  };
 }
 
 export function unsubscribeUrl(origin: string, userId: number): string {
@@ -124,7 +171,12 @@ export function unsubscribeUrl(origin: string, userId: number): string {
 }
 
 /** The digest message: HTML for screen readers (headings, lists, alt text) and the same as plain text. */
-export async function digestMail(user: { id: number; email: string }, content: DigestContent, origin: string, digest: Exclude<DigestChoice, "none">): Promise<OutgoingMail> {
+export async function digestMail(
+  user: { id: number; email: string },
+  content: DigestContent,
+  origin: string,
+  digest: Exclude<DigestChoice, "none">,
+): Promise<OutgoingMail> {
   const attachments: InlineAttachment[] = [];
   const cids = new Map<number, string>();
   for (const m of content.moments) {
@@ -145,8 +197,26 @@ export async function digestMail(user: { id: number; email: string }, content: D
   const text = [
     subject,
     "",
-    ...(content.moments.length ? ["New moments", ...content.moments.flatMap((m) => [`- ${line(m.title)} (${line(age(m))}, shared by ${line(m.ownerName)})`, `  ${link(m.id)}`]), ""] : []),
-    ...(content.comments.length ? ["Comments on your moments", ...content.comments.flatMap((c) => [`- ${line(c.authorName)} on "${line(c.momentTitle)}": ${indentedLines(c.text, "    ")}`, `  ${link(c.momentId)}`]), ""] : []),
+    ...(content.moments.length
+      ? [
+          "New moments",
+          ...content.moments.flatMap((m) => [
+            `- ${line(m.title)} (${line(age(m))}, shared by ${line(m.ownerName)})`,
+            `  ${link(m.id)}`,
+          ]),
+          "",
+        ]
+      : []),
+    ...(content.comments.length
+      ? [
+          "Comments on your moments",
+          ...content.comments.flatMap((c) => [
+            `- ${line(c.authorName)} on "${line(c.momentTitle)}": ${indentedLines(c.text, "    ")}`,
+            `  ${link(c.momentId)}`,
+          ]),
+          "",
+        ]
+      : []),
     `Change how often you get this: ${origin}/settings/email`,
     `Unsubscribe: ${unsubscribe}`,
   ].join("\n");
@@ -154,12 +224,17 @@ export async function digestMail(user: { id: number; email: string }, content: D
   const momentItems = content.moments
     .map((m) => {
       const cid = cids.get(m.id);
-      const img = cid ? `<img src="cid:${escapeHtml(cid)}" alt="Photo: ${escapeHtml(m.title)}" width="${THUMBNAIL_PX}" style="display:block;max-width:${THUMBNAIL_PX}px;height:auto;border-radius:6px">` : "";
+      const img = cid
+        ? `<img src="cid:${escapeHtml(cid)}" alt="Photo: ${escapeHtml(m.title)}" width="${THUMBNAIL_PX}" style="display:block;max-width:${THUMBNAIL_PX}px;height:auto;border-radius:6px">`
+        : "";
       return `<li style="margin:0 0 1.25em">${img}<h3 style="margin:.4em 0 .1em;font-size:1.1em"><a href="${escapeHtml(link(m.id))}">${escapeHtml(m.title)}</a></h3><p style="margin:0">${escapeHtml(age(m))} · shared by ${escapeHtml(m.ownerName)}</p></li>`;
     })
     .join("");
   const commentItems = content.comments
-    .map((c) => `<li style="margin:0 0 .75em"><a href="${escapeHtml(link(c.momentId))}">${escapeHtml(c.momentTitle)}</a>: ${escapeHtml(c.authorName)} wrote “${escapeHtml(c.text)}”</li>`)
+    .map(
+      (c) =>
+        `<li style="margin:0 0 .75em"><a href="${escapeHtml(link(c.momentId))}">${escapeHtml(c.momentTitle)}</a>: ${escapeHtml(c.authorName)} wrote “${escapeHtml(c.text)}”</li>`,
+    )
     .join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:sans-serif;font-size:16px;line-height:1.5;color:#222;max-width:36em;margin:0 auto;padding:1em">
 <h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
@@ -186,7 +261,14 @@ const dueDigests = query<{ now: string }>((p, k) =>
     .andWhere("email_preferences.next_digest_at", "<=", p("now"))
     .orderBy([{ column: "email_preferences.next_digest_at" }, { column: "email_preferences.user_id" }])
     .limit(50)
-    .select("email_preferences.user_id", "email_preferences.digest", "email_preferences.hour", "email_preferences.next_digest_at", "email_preferences.last_digest_at", "users.email"),
+    .select(
+      "email_preferences.user_id",
+      "email_preferences.digest",
+      "email_preferences.hour",
+      "email_preferences.next_digest_at",
+      "email_preferences.last_digest_at",
+      "users.email",
+    ),
 );
 
 /**
@@ -203,7 +285,9 @@ export async function sendDueDigests(now: Date = new Date(), origin: string = si
     const digest = String(row.digest) as Exclude<DigestChoice, "none">;
     const next = nextDigestSlot(now, Number(row.hour), digest).toISOString();
     const claimed = await writeTransaction((trx) =>
-      trx("email_preferences").where({ user_id: userId, digest, next_digest_at: String(row.next_digest_at) }).update({ next_digest_at: next }),
+      trx("email_preferences")
+        .where({ user_id: userId, digest, next_digest_at: String(row.next_digest_at) })
+        .update({ next_digest_at: next }),
     );
     if (claimed !== 1) continue; // another scheduler has it
     const until = nowIso();
@@ -220,7 +304,11 @@ export async function sendDueDigests(now: Date = new Date(), origin: string = si
 }
 
 /** The digest scheduler of a server process: a round now and every `intervalMs` (DIGEST_CHECK_SECONDS). */
-export function startDigestScheduler({ intervalMs = config().digestCheckSeconds * 1000 }: { intervalMs?: number } = {}): { stop(): Promise<void> } {
+export function startDigestScheduler({
+  intervalMs = config().digestCheckSeconds * 1000,
+}: {
+  intervalMs?: number;
+} = {}): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   const round = () => {
     if (running) return;

@@ -5,7 +5,10 @@ import type { OutgoingMail } from "./queue.server";
 // link text, no images). Links are absolute: the caller passes the site's origin.
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 }
 
 function page(title: string, body: string): string {
@@ -16,9 +19,16 @@ function button(url: string, label: string): string {
   return `<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#8a3b5c;color:#fff;padding:.6em 1.2em;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p><p>Or copy this address into your browser:<br>${escapeHtml(url)}</p>`;
 }
 
-const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
-export function invitationMail(input: { to: string; inviterName: string; note: string | null; url: string; expiresAt: string }): OutgoingMail {
+export function invitationMail(input: {
+  to: string;
+  inviterName: string;
+  note: string | null;
+  url: string;
+  expiresAt: string;
+}): OutgoingMail {
   // a name on one line (also one from a row older than the one-line rule) and the note's lines
   // indented: nothing the inviter typed stands at the margin of the text as a line of ours
   const inviterName = oneLine(input.inviterName);
@@ -48,7 +58,14 @@ ${button(input.url, "Join Sweet Moments")}
  * friendship (docs/decisions/0040-invitation-answers-and-blocks.md). Whoever answered may not be
  * the address's owner, so the message asks for nothing but a choice.
  */
-export function invitationAnswerMail(input: { to: string; inviterName: string; note: string | null; url: string; invitationUrl: string; expiresAt: string }): OutgoingMail {
+export function invitationAnswerMail(input: {
+  to: string;
+  inviterName: string;
+  note: string | null;
+  url: string;
+  invitationUrl: string;
+  expiresAt: string;
+}): OutgoingMail {
   // one line, and the note's lines indented, as in invitationMail
   const who = oneLine(input.inviterName);
   const subject = `${who} invited you to be friends on Sweet Moments`;
@@ -87,7 +104,12 @@ ${button(input.url, "Sign in to answer")}
  * To the old address after an email change: what changed, and a link that undoes it and signs the
  * account out everywhere (docs/decisions/0039-account-safety.md).
  */
-export function emailChangedMail(input: { to: string; newEmail: string; url: string; expiresAt: string }): OutgoingMail {
+export function emailChangedMail(input: {
+  to: string;
+  newEmail: string;
+  url: string;
+  expiresAt: string;
+}): OutgoingMail {
   const subject = "Your Sweet Moments email address was changed";
   const intro = `The email address of your Sweet Moments account was changed from ${input.to} to ${input.newEmail}.`;
   const undo = `If you did not do this, someone else may have your account. This link puts your address back, removes the password and signs the account out everywhere; you then choose a new password. It works once, until ${formatDate(input.expiresAt)}:`;
@@ -111,10 +133,10 @@ ${button(input.url, "Undo the change and sign out everywhere")}
 export function signInLinkMail(input: { to: string; url: string; reset: boolean; deleting?: boolean }): OutgoingMail {
   const subject = input.reset ? "Reset your Sweet Moments password" : "Your Sweet Moments sign-in link";
   const intro = input.reset
-      ? "Use this link to sign in, then choose a new password."
-      : input.deleting
-        ? "You asked to delete your Sweet Moments account. Use this link to sign in again; then you can delete your account within 10 minutes."
-        : "Use this link to sign in to Sweet Moments.";
+    ? "Use this link to sign in, then choose a new password."
+    : input.deleting
+      ? "You asked to delete your Sweet Moments account. Use this link to sign in again; then you can delete your account within 10 minutes."
+      : "Use this link to sign in to Sweet Moments.";
   const text = `${intro}
 The link works once, for 15 minutes:
 ${input.url}

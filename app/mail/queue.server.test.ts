@@ -4,7 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../../server/env.mjs";
 import { db } from "~/lib/db.server";
 import { config } from "~/lib/config.server";
-import { claimNextMail, enqueueMail, LEASE_MS, markMailSent, purgeSentMail, retryDelayMs, SENT_MAIL_KEEP_DAYS } from "./queue.server";
+import {
+  claimNextMail,
+  enqueueMail,
+  LEASE_MS,
+  markMailSent,
+  purgeSentMail,
+  retryDelayMs,
+  SENT_MAIL_KEEP_DAYS,
+} from "./queue.server";
 import { runMaintenance } from "~/models/maintenance.server";
 import { sendDueMail } from "./sender.server";
 import { closeTransport, deliver } from "./transport.server";
@@ -36,18 +44,33 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const mail = (n: number) => ({ kind: "test", to: `grandma${n}@example.com`, subject: `Hello ${n}`, text: `Plain ${n}`, html: `<p>Html ${n}</p>` });
+const mail = (n: number) => ({
+  kind: "test",
+  to: `grandma${n}@example.com`,
+  subject: `Hello ${n}`,
+  text: `Plain ${n}`,
+  html: `<p>Html ${n}</p>`,
+});
 
 describe("the mail queue", () => {
   it("sent messages (a digest's thumbnails) are purged after SENT_MAIL_KEEP_DAYS by the housekeeping; queued ones never", async () => {
     const day = 24 * 60 * 60_000;
-    const thumbnail = { cid: "moment-1@sweet-moments", filename: "moment-1.jpg", contentType: "image/jpeg", content: Buffer.from("jpeg") };
+    const thumbnail = {
+      cid: "moment-1@sweet-moments",
+      filename: "moment-1.jpg",
+      contentType: "image/jpeg",
+      content: Buffer.from("jpeg"),
+    };
     const old = await enqueueMail(db(), { ...mail(1), attachments: [thumbnail] });
     const recent = await enqueueMail(db(), mail(2));
     const waiting = await enqueueMail(db(), mail(3), new Date(Date.now() - 30 * day));
     const sentAt = (days: number) => new Date(Date.now() - days * day).toISOString();
-    await db()("mail_messages").where("id", old).update({ status: "sent", sent_at: sentAt(SENT_MAIL_KEEP_DAYS + 1) });
-    await db()("mail_messages").where("id", recent).update({ status: "sent", sent_at: sentAt(SENT_MAIL_KEEP_DAYS - 1) });
+    await db()("mail_messages")
+      .where("id", old)
+      .update({ status: "sent", sent_at: sentAt(SENT_MAIL_KEEP_DAYS + 1) });
+    await db()("mail_messages")
+      .where("id", recent)
+      .update({ status: "sent", sent_at: sentAt(SENT_MAIL_KEEP_DAYS - 1) });
     expect(await purgeSentMail(new Date(Date.now() - 2 * day))).toBe(0); // two days ago, the old one was not old enough yet
     expect((await runMaintenance()).sentMail).toBe(1);
     expect((await db()("mail_messages").orderBy("id").pluck("id")).map(Number)).toEqual([recent, waiting]);
@@ -85,7 +108,11 @@ describe("the mail queue", () => {
     expect(await sendDueMail()).toEqual({ sent: 0, failed: 0 });
     // after the back-off it goes out
     expect(await sendDueMail(later(retryDelayMs(1) + 1_000))).toEqual({ sent: 1, failed: 0 });
-    expect(await db()("mail_messages").where("id", id).first()).toMatchObject({ status: "sent", attempts: 2, last_error: null });
+    expect(await db()("mail_messages").where("id", id).first()).toMatchObject({
+      status: "sent",
+      attempts: 2,
+      last_error: null,
+    });
     expect(smtp.received.length).toBe(before + 1);
   });
 

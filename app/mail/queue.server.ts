@@ -66,7 +66,14 @@ export async function enqueueMail(conn: Db, mail: OutgoingMail, at: Date = new D
         html_body: mail.html ?? null,
         headers_json: mail.headers ? JSON.stringify(mail.headers) : null,
         attachments_json: mail.attachments?.length
-          ? JSON.stringify(mail.attachments.map((a) => ({ cid: a.cid, filename: a.filename, contentType: a.contentType, base64: a.content.toString("base64") })))
+          ? JSON.stringify(
+              mail.attachments.map((a) => ({
+                cid: a.cid,
+                filename: a.filename,
+                contentType: a.contentType,
+                base64: a.content.toString("base64"),
+              })),
+            )
           : null,
         status: "queued",
         attempts: 0,
@@ -111,7 +118,19 @@ const claimedRow = query<{ id: number; token: string }>((p, k) =>
   k("mail_messages")
     .where("id", p("id"))
     .andWhere("claim_token", p("token"))
-    .first("id", "message_id", "kind", "to_address", "subject", "text_body", "html_body", "headers_json", "attachments_json", "attempts", "claim_token"),
+    .first(
+      "id",
+      "message_id",
+      "kind",
+      "to_address",
+      "subject",
+      "text_body",
+      "html_body",
+      "headers_json",
+      "attachments_json",
+      "attempts",
+      "claim_token",
+    ),
 );
 
 /**
@@ -160,7 +179,14 @@ function fromRow(row: Record<string, unknown>): QueuedMail {
     html: (row.html_body as string | null) ?? null,
     headers: row.headers_json ? (JSON.parse(String(row.headers_json)) as Record<string, string>) : undefined,
     attachments: row.attachments_json
-      ? (JSON.parse(String(row.attachments_json)) as { cid: string; filename: string; contentType: string; base64: string }[]).map((a) => ({
+      ? (
+          JSON.parse(String(row.attachments_json)) as {
+            cid: string;
+            filename: string;
+            contentType: string;
+            base64: string;
+          }[]
+        ).map((a) => ({
           cid: a.cid,
           filename: a.filename,
           contentType: a.contentType,
@@ -217,5 +243,7 @@ export const SENT_MAIL_KEEP_DAYS = 7;
 /** Deletes the messages sent more than SENT_MAIL_KEEP_DAYS ago (a job of the housekeeping). Answers how many. */
 export async function purgeSentMail(now: Date = new Date()): Promise<number> {
   const before = new Date(now.getTime() - SENT_MAIL_KEEP_DAYS * 24 * 60 * 60_000).toISOString();
-  return writeTransaction((trx) => trx("mail_messages").where("status", "sent").andWhere("sent_at", "<", before).delete());
+  return writeTransaction((trx) =>
+    trx("mail_messages").where("status", "sent").andWhere("sent_at", "<", before).delete(),
+  );
 }

@@ -18,16 +18,24 @@ export async function sendDueMail(now: () => Date = () => new Date()): Promise<S
       await deliver(mail);
     } catch (error) {
       outcome.failed += 1;
-      console.error(`[mail] sending ${mail.kind} #${mail.id} failed (attempt ${mail.attempts}), will retry: ${(error as Error)?.message ?? error}`);
+      console.error(
+        `[mail] sending ${mail.kind} #${mail.id} failed (attempt ${mail.attempts}), will retry: ${(error as Error)?.message ?? error}`,
+      );
       await markMailFailed(mail, error, now());
       continue;
     }
     outcome.sent += 1;
-    if (!(await markMailSent(mail))) console.error(`[mail] #${mail.id} was sent but its claim had been taken over (a repeat with the same Message-ID may follow)`);
+    if (!(await markMailSent(mail)))
+      console.error(
+        `[mail] #${mail.id} was sent but its claim had been taken over (a repeat with the same Message-ID may follow)`,
+      );
   }
 }
 
-export type MailSender = { stop(): Promise<void>; /** Resolves after the current or next round has finished. */ idle(): Promise<void> };
+export type MailSender = {
+  stop(): Promise<void> /** Resolves after the current or next round has finished. */;
+  idle(): Promise<void>;
+};
 
 /** Starts the background sender: a round now, on every message queued here, and every `pollMs`. */
 export function startMailSender({ pollMs = 5_000 }: { pollMs?: number } = {}): MailSender {

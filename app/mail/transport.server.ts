@@ -23,7 +23,14 @@ function smtpTransport(nodemailer: Mailer, url: string): Transport {
   if (smtp?.url !== url) {
     smtp?.transport.close();
     // timeouts well under the queue's lease (LEASE_MS), so a hung server is a failed attempt
-    smtp = { url, transport: nodemailer.createTransport(url, { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as never) };
+    smtp = {
+      url,
+      transport: nodemailer.createTransport(url, {
+        connectionTimeout: 30_000,
+        greetingTimeout: 30_000,
+        socketTimeout: 60_000,
+      } as never),
+    };
   }
   return smtp.transport;
 }
@@ -37,7 +44,13 @@ function message(mail: QueuedMail) {
     ...(mail.html ? { html: mail.html } : {}),
     messageId: mail.messageId,
     headers: mail.headers ?? {},
-    attachments: (mail.attachments ?? []).map((a) => ({ cid: a.cid, filename: a.filename, contentType: a.contentType, content: a.content, contentDisposition: "inline" as const })),
+    attachments: (mail.attachments ?? []).map((a) => ({
+      cid: a.cid,
+      filename: a.filename,
+      contentType: a.contentType,
+      content: a.content,
+      contentDisposition: "inline" as const,
+    })),
   };
 }
 

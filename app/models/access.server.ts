@@ -67,11 +67,13 @@ type Side = Value | Knex.Ref<string, Record<string, string>>;
 
 /** `friendships` rows of an ACCEPTED friendship between `a` and `b`, whichever sent the request. */
 function acceptedBetween(qb: Knex.QueryBuilder, a: Side, b: Side): Knex.QueryBuilder {
-  return qb.where("friendships.status", "accepted").andWhere((pair) =>
-    pair
-      .where((x) => x.where("friendships.user_low", a).andWhere("friendships.user_high", b))
-      .orWhere((y) => y.where("friendships.user_low", b).andWhere("friendships.user_high", a)),
-  );
+  return qb
+    .where("friendships.status", "accepted")
+    .andWhere((pair) =>
+      pair
+        .where((x) => x.where("friendships.user_low", a).andWhere("friendships.user_high", b))
+        .orWhere((y) => y.where("friendships.user_low", b).andWhere("friendships.user_high", a)),
+    );
 }
 
 /** Of those rows: the ones where `owner`'s side put the other in its Family circle. */
@@ -85,7 +87,10 @@ function ownerFilesAsFamily(qb: Knex.QueryBuilder, owner: Side): Knex.QueryBuild
 
 /** `co_parents` rows that make `viewer` an (accepted) co-parent of the kid `kidId`. */
 function coParentRows(qb: Knex.QueryBuilder, kidId: Side, viewer: Side): Knex.QueryBuilder {
-  return qb.where("co_parents.kid_id", kidId).andWhere("co_parents.user_id", viewer).andWhere("co_parents.status", "accepted");
+  return qb
+    .where("co_parents.kid_id", kidId)
+    .andWhere("co_parents.user_id", viewer)
+    .andWhere("co_parents.status", "accepted");
 }
 
 /** The owner's friends may see the kid at all (`kids` names the kids table or alias): not a handed-over kid not yet shown. */
@@ -101,7 +106,9 @@ function parentOf(w: Knex.QueryBuilder, viewer: Value, kids: string): Knex.Query
     .orWhereExists((sub) => coParentRows(sub.select(k.raw("1")).from("co_parents"), k.ref(`${kids}.id`), viewer));
 }
 
-const accepted = query<{ a: number; b: number }>((p, k) => acceptedBetween(k("friendships"), p("a"), p("b")).first("friendships.id"));
+const accepted = query<{ a: number; b: number }>((p, k) =>
+  acceptedBetween(k("friendships"), p("a"), p("b")).first("friendships.id"),
+);
 
 /** Are `viewerId` and `ownerId` the same user or accepted friends? (Who may see the owner's kids, co-parents aside.) */
 export async function canSeeKidsOf(viewerId: number, ownerId: number, conn?: Db): Promise<boolean> {
@@ -119,7 +126,9 @@ export function whereVisibleTo(qb: Knex.QueryBuilder, ownerColumn: string, viewe
   return qb.where((w) =>
     w
       .where(ownerColumn, viewerId)
-      .orWhereExists((sub) => acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(ownerColumn))),
+      .orWhereExists((sub) =>
+        acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(ownerColumn)),
+      ),
   );
 }
 
@@ -131,7 +140,9 @@ export function whereKidVisibleTo(qb: Knex.QueryBuilder, viewerId: Value, kids =
   const k = db();
   return qb.where((w) =>
     parentOf(w, viewerId, kids).orWhere((friend) =>
-      shownToFriends(friend, kids).whereExists((sub) => acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(`${kids}.user_id`))),
+      shownToFriends(friend, kids).whereExists((sub) =>
+        acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, k.ref(`${kids}.user_id`)),
+      ),
     ),
   );
 }
@@ -148,7 +159,13 @@ function acceptedFriendIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
     .from("friendships")
     .where("friendships.user_low", viewerId)
     .andWhere("friendships.status", "accepted")
-    .unionAll((q) => q.select("friendships.user_low").from("friendships").where("friendships.user_high", viewerId).andWhere("friendships.status", "accepted"));
+    .unionAll((q) =>
+      q
+        .select("friendships.user_low")
+        .from("friendships")
+        .where("friendships.user_high", viewerId)
+        .andWhere("friendships.status", "accepted"),
+    );
 }
 
 /**
@@ -161,9 +178,19 @@ export function visibleKidIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
   return k("kids as visible_kids")
     .select("visible_kids.id")
     .where((w) =>
-      w.where("visible_kids.user_id", viewerId).orWhere((friend) => shownToFriends(friend, "visible_kids").whereIn("visible_kids.user_id", acceptedFriendIds(k, viewerId))),
+      w
+        .where("visible_kids.user_id", viewerId)
+        .orWhere((friend) =>
+          shownToFriends(friend, "visible_kids").whereIn("visible_kids.user_id", acceptedFriendIds(k, viewerId)),
+        ),
     )
-    .unionAll((q) => q.select("co_parents.kid_id").from("co_parents").where("co_parents.user_id", viewerId).andWhere("co_parents.status", "accepted"));
+    .unionAll((q) =>
+      q
+        .select("co_parents.kid_id")
+        .from("co_parents")
+        .where("co_parents.user_id", viewerId)
+        .andWhere("co_parents.status", "accepted"),
+    );
 }
 
 /** The kids (`kids` or its alias) that `viewerId` owns or co-parents: My Kids. */
@@ -206,7 +233,10 @@ export function whereMomentVisibleTo(
  * those a former owner's block hid when the kid was handed over (`comments.hidden`,
  * docs/decisions/0041-co-parenting-follows-the-friendship.md).
  */
-export function whereCommentShown(qb: Knex.QueryBuilder, tables: { comments?: string; kids?: string } = {}): Knex.QueryBuilder {
+export function whereCommentShown(
+  qb: Knex.QueryBuilder,
+  tables: { comments?: string; kids?: string } = {},
+): Knex.QueryBuilder {
   const k = db();
   return qb.where(`${tables.comments ?? "comments"}.hidden`, false).whereNotExists((sub) =>
     sub
@@ -229,7 +259,11 @@ const blockBetween = query<{ a: number; b: number }>((p, k) =>
  * Has either of `a` and `b` blocked the other? Then neither may send the other a friend request,
  * a co-parent invitation or any other invitation. `blockedBy`: who blocked (null: nobody).
  */
-export async function isBlockedBetween(a: number, b: number, conn?: Db): Promise<{ blocked: boolean; blockedBy: number | null }> {
+export async function isBlockedBetween(
+  a: number,
+  b: number,
+  conn?: Db,
+): Promise<{ blocked: boolean; blockedBy: number | null }> {
   const row = await blockBetween.first({ a, b }, { conn });
   return { blocked: Boolean(row), blockedBy: row ? Number(row.blocker_id) : null };
 }
@@ -278,7 +312,11 @@ export function whereNoBlockWith(qb: Knex.QueryBuilder, column: string, viewerId
 export function whereNotBlockedBy(qb: Knex.QueryBuilder, column: string, viewerId: Value): Knex.QueryBuilder {
   const k = db();
   return qb.whereNotExists((sub) =>
-    sub.select(k.raw("1")).from("blocks").where("blocks.blocker_id", k.ref(column)).andWhere("blocks.blocked_id", viewerId),
+    sub
+      .select(k.raw("1"))
+      .from("blocks")
+      .where("blocks.blocker_id", k.ref(column))
+      .andWhere("blocks.blocked_id", viewerId),
   );
 }
 
@@ -302,11 +340,17 @@ export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value, kids = "ki
  * query must join the moment's kid (`kids`, or `tables.kids`). The kids of the export are
  * whereKidParentIs's.
  */
-export function whereMomentExportedBy(qb: Knex.QueryBuilder, userId: Value, tables: { moments?: string; kids?: string } = {}): Knex.QueryBuilder {
+export function whereMomentExportedBy(
+  qb: Knex.QueryBuilder,
+  userId: Value,
+  tables: { moments?: string; kids?: string } = {},
+): Knex.QueryBuilder {
   const kids = tables.kids ?? "kids";
   const moments = tables.moments ?? "daily_logs";
   return qb.where((w) =>
-    w.where(`${kids}.user_id`, userId).orWhere((co) => co.where(`${moments}.posted_by`, userId).andWhere((p) => parentOf(p, userId, kids))),
+    w
+      .where(`${kids}.user_id`, userId)
+      .orWhere((co) => co.where(`${moments}.posted_by`, userId).andWhere((p) => parentOf(p, userId, kids))),
   );
 }
 
@@ -330,21 +374,37 @@ function withRelation(qb: Knex.QueryBuilder, viewer: string, k: Knex): Knex.Quer
     "kids.id as kid_id",
     "kids.user_id as owner_id",
     "kids.shown_to_friends",
-    k.raw("(case when exists ? then 1 else 0 end) as co_parent", [coParentRows(k("co_parents").select(k.raw("1")), k.ref("kids.id"), viewer)]),
-    k.raw("(case when exists ? then 1 else 0 end) as friend", [acceptedBetween(k("friendships").select(k.raw("1")), viewer, owner)]),
+    k.raw("(case when exists ? then 1 else 0 end) as co_parent", [
+      coParentRows(k("co_parents").select(k.raw("1")), k.ref("kids.id"), viewer),
+    ]),
+    k.raw("(case when exists ? then 1 else 0 end) as friend", [
+      acceptedBetween(k("friendships").select(k.raw("1")), viewer, owner),
+    ]),
     k.raw("(case when exists ? then 1 else 0 end) as family", [
       ownerFilesAsFamily(acceptedBetween(k("friendships").select(k.raw("1")), viewer, owner), owner),
     ]),
   );
 }
 
-type RelationRow = { kid_id: unknown; owner_id: unknown; shown_to_friends: unknown; co_parent: unknown; friend: unknown; family: unknown; audience?: unknown };
+type RelationRow = {
+  kid_id: unknown;
+  owner_id: unknown;
+  shown_to_friends: unknown;
+  co_parent: unknown;
+  friend: unknown;
+  family: unknown;
+  audience?: unknown;
+};
 
 const kidRelation = query<{ kidId: number; viewer: number }>((p, k) =>
   withRelation(k("kids").where("kids.id", p("kidId")), p("viewer"), k).limit(1),
 );
 const momentRelation = query<{ momentId: number; viewer: number }>((p, k) =>
-  withRelation(k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", p("momentId")), p("viewer"), k)
+  withRelation(
+    k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", p("momentId")),
+    p("viewer"),
+    k,
+  )
     .select("daily_logs.audience")
     .limit(1),
 );
@@ -358,16 +418,25 @@ function decide(viewerId: number, row: RelationRow, audience?: Audience): KidFac
   const friend = shown && Number(row.friend) === 1;
   const family = shown && Number(row.family) === 1;
   const visible =
-    isParent || (audience === undefined ? friend : audience === "everyone" ? friend : audience === "family" ? family : false);
+    isParent ||
+    (audience === undefined ? friend : audience === "everyone" ? friend : audience === "family" ? family : false);
   return { kidId: Number(row.kid_id), ownerId, visible, isOwner, isParent };
 }
 
-const ownerFacts = (kidId: number, ownerId: number): KidFacts => ({ kidId, ownerId, visible: true, isOwner: true, isParent: true });
+const ownerFacts = (kidId: number, ownerId: number): KidFacts => ({
+  kidId,
+  ownerId,
+  visible: true,
+  isOwner: true,
+  isParent: true,
+});
 
 /** Access to a kid whose owner is already known (e.g. read with the kid's row). One query unless the viewer is the owner. */
 export async function accessToKid(viewerId: number, kidId: number, ownerId: number, conn?: Db): Promise<KidFacts> {
   if (viewerId === ownerId) return ownerFacts(kidId, ownerId);
-  return (await kidAccess(viewerId, kidId, conn)) ?? { kidId, ownerId, visible: false, isOwner: false, isParent: false };
+  return (
+    (await kidAccess(viewerId, kidId, conn)) ?? { kidId, ownerId, visible: false, isOwner: false, isParent: false }
+  );
 }
 
 /** Who owns a kid and what `viewerId` may do with it. null: no such kid. One query. */
@@ -408,9 +477,16 @@ function judge(facts: KidFacts | null, need: Need, notFoundMessage: string): Ref
  * May `viewerId` see (`view`), change (`change`: owner or co-parent) or own (`own`: the owner
  * only) this kid? `kid`: its id, or the row the caller has already read (null: there was none).
  */
-export async function requireKid(viewerId: number, kid: number | KidRow | null, need: Need = "view", conn?: Db): Promise<KidGrant | Refusal> {
+export async function requireKid(
+  viewerId: number,
+  kid: number | KidRow | null,
+  need: Need = "view",
+  conn?: Db,
+): Promise<KidGrant | Refusal> {
   const facts =
-    typeof kid === "number" ? await kidAccess(viewerId, kid, conn) : kid && (await accessToKid(viewerId, kid.id, kid.ownerId, conn));
+    typeof kid === "number"
+      ? await kidAccess(viewerId, kid, conn)
+      : kid && (await accessToKid(viewerId, kid.id, kid.ownerId, conn));
   const refusal = judge(facts, need, ACCESS_MESSAGES.kidNotFound);
   if (refusal) return refusal;
   const { kidId, ownerId, isOwner, isParent } = facts!;
@@ -424,9 +500,10 @@ export async function requireMoment(
   need: Need = "view",
   conn?: Db,
 ): Promise<MomentGrant | Refusal> {
-  let facts: KidFacts & { momentId: number } | null;
+  let facts: (KidFacts & { momentId: number }) | null;
   if (moment === null) facts = null;
-  else if (typeof moment !== "number" && moment.ownerId === viewerId) facts = { momentId: moment.id, ...ownerFacts(moment.kidId, moment.ownerId) };
+  else if (typeof moment !== "number" && moment.ownerId === viewerId)
+    facts = { momentId: moment.id, ...ownerFacts(moment.kidId, moment.ownerId) };
   else facts = await momentAccess(viewerId, typeof moment === "number" ? moment : moment.id, conn);
   const refusal = judge(facts, need, ACCESS_MESSAGES.momentNotFound);
   if (refusal) return refusal;
@@ -453,7 +530,8 @@ export async function requireCommentAuthor(
     const found = await commentAuthor.first({ commentId: comment }, { conn: opts.conn });
     if (found) row = { id: comment, momentId: Number(found.daily_log_id), authorId: Number(found.user_id) };
   }
-  if (!row || (opts.momentId !== undefined && row.momentId !== opts.momentId)) return notFound(ACCESS_MESSAGES.commentNotFound);
+  if (!row || (opts.momentId !== undefined && row.momentId !== opts.momentId))
+    return notFound(ACCESS_MESSAGES.commentNotFound);
   const facts = await momentAccess(viewerId, row.momentId, opts.conn);
   const refusal = judge(facts, "view", ACCESS_MESSAGES.commentNotFound);
   if (refusal) return refusal;
@@ -476,7 +554,10 @@ const momentOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
       .where((w) =>
         w
           .where("daily_logs.image_id", p("imageId"))
-          .orWhereIn("daily_logs.id", k("moment_photos").where("moment_photos.image_id", p("imageId")).select("moment_photos.daily_log_id")),
+          .orWhereIn(
+            "daily_logs.id",
+            k("moment_photos").where("moment_photos.image_id", p("imageId")).select("moment_photos.daily_log_id"),
+          ),
       ),
     p("viewer"),
   ).first("daily_logs.id"),
@@ -495,7 +576,9 @@ export async function canViewImage(viewerId: number, image: ImageRef): Promise<b
 }
 
 const friendshipParties = query<{ id: number }>((p, k) =>
-  k("friendships").where("friendships.id", p("id")).first("friendships.status", "friendships.user_low", "friendships.user_high"),
+  k("friendships")
+    .where("friendships.id", p("id"))
+    .first("friendships.status", "friendships.user_low", "friendships.user_high"),
 );
 
 export type FriendshipGrant = { ok: true; friendshipId: number; side: "low" | "high"; accepted: boolean };
@@ -505,7 +588,11 @@ export type FriendshipGrant = { ok: true; friendshipId: number; side: "low" | "h
  * relationship; app/models/circles.server.ts)? Its two parties only, whatever its status; `side`
  * says which of the ordered pair's columns are theirs, `accepted` whether the friendship is.
  */
-export async function requireFriendshipParty(viewerId: number, friendshipId: number, conn?: Db): Promise<FriendshipGrant | Refusal> {
+export async function requireFriendshipParty(
+  viewerId: number,
+  friendshipId: number,
+  conn?: Db,
+): Promise<FriendshipGrant | Refusal> {
   const row = await friendshipParties.first({ id: friendshipId }, { conn });
   if (!row) return notFound(ACCESS_MESSAGES.friendshipNotFound);
   const side = Number(row.user_low) === viewerId ? "low" : Number(row.user_high) === viewerId ? "high" : null;
@@ -515,10 +602,16 @@ export async function requireFriendshipParty(viewerId: number, friendshipId: num
 
 // ---- invitations and sign-in links (issue #16) -------------------------------------------------
 
-const invitationOwner = query<{ id: number }>((p, k) => k("invitations").where("invitations.id", p("id")).first("invitations.inviter_id"));
+const invitationOwner = query<{ id: number }>((p, k) =>
+  k("invitations").where("invitations.id", p("id")).first("invitations.inviter_id"),
+);
 
 /** May `viewerId` change (revoke) this invitation? Its inviter only; anyone else: as if it did not exist. */
-export async function requireInvitationOwner(viewerId: number, invitationId: number, conn?: Db): Promise<{ ok: true; invitationId: number } | Refusal> {
+export async function requireInvitationOwner(
+  viewerId: number,
+  invitationId: number,
+  conn?: Db,
+): Promise<{ ok: true; invitationId: number } | Refusal> {
   const row = await invitationOwner.first({ id: invitationId }, { conn });
   if (!row || Number(row.inviter_id) !== viewerId) return notFound("Invitation not found");
   return { ok: true, invitationId };
@@ -539,11 +632,14 @@ const invitedFriend = query<{ viewer: number; friend: number }>((p, k) =>
  * account's password hash and its invited_accounts row as seen from that parent (null: the account
  * was not made by their invitation). The one rule; requireInvitedFriend and the invitation list use it.
  */
-export function relativeLinksOpen(row: { password_hash?: unknown; links_closed_at?: unknown } | null | undefined): boolean {
+export function relativeLinksOpen(
+  row: { password_hash?: unknown; links_closed_at?: unknown } | null | undefined,
+): boolean {
   return Boolean(row) && String(row!.password_hash ?? "") === "" && !row!.links_closed_at;
 }
 
-export const RELATIVE_LINKS_CLOSED = "This friend signs in on their own now (a password, their email, or they turned links off): they can ask for a sign-in link by email.";
+export const RELATIVE_LINKS_CLOSED =
+  "This friend signs in on their own now (a password, their email, or they turned links off): they can ask for a sign-in link by email.";
 
 /**
  * May `viewerId` make a sign-in link for `friendId`, or may a link they made still be used? Only
@@ -551,9 +647,14 @@ export const RELATIVE_LINKS_CLOSED = "This friend signs in on their own now (a p
  * the parent stands in for a mailbox the relative does not read, never for an account the
  * relative has secured or signed in to by other means (docs/decisions/0039-account-safety.md).
  */
-export async function requireInvitedFriend(viewerId: number, friendId: number, conn?: Db): Promise<{ ok: true; friendId: number } | Refusal> {
+export async function requireInvitedFriend(
+  viewerId: number,
+  friendId: number,
+  conn?: Db,
+): Promise<{ ok: true; friendId: number } | Refusal> {
   const row = await invitedFriend.first({ viewer: viewerId, friend: friendId }, { conn });
-  if (!row || friendId === viewerId || !(await canSeeKidsOf(friendId, viewerId, conn))) return notFound("Friend not found");
+  if (!row || friendId === viewerId || !(await canSeeKidsOf(friendId, viewerId, conn)))
+    return notFound("Friend not found");
   if (!relativeLinksOpen(row)) return forbidden(RELATIVE_LINKS_CLOSED);
   return { ok: true, friendId };
 }
@@ -565,21 +666,39 @@ export async function requireInvitedFriend(viewerId: number, friendId: number, c
 // conditional page's ETag (app/web/conditional.server.ts), so an unfriend, a circle or audience
 // change, a co-parent role or a block gives the page a new tag even where the rows on it stay.
 const accessStampQuery = query<{ viewer: number }>((p, k) =>
-  k.queryBuilder().select(
-    k.raw("(select count(*) from friendships where friendships.user_low = ? or friendships.user_high = ?) as friendships", [p("viewer"), p("viewer")]),
-    k.raw("(select max(friendships.updated_at) from friendships where friendships.user_low = ? or friendships.user_high = ?) as friendships_at", [
-      p("viewer"),
-      p("viewer"),
-    ]),
-    k.raw("(select count(*) from co_parents where co_parents.user_id = ? and co_parents.status = 'accepted') as co_parents", [p("viewer")]),
-    k.raw("(select max(co_parents.id) from co_parents where co_parents.user_id = ?) as co_parents_max", [p("viewer")]),
-    k.raw("(select count(*) from blocks where blocks.blocker_id = ? or blocks.blocked_id = ?) as blocks", [p("viewer"), p("viewer")]),
-    k.raw("(select max(blocks.id) from blocks where blocks.blocker_id = ? or blocks.blocked_id = ?) as blocks_max", [p("viewer"), p("viewer")]),
-  ),
+  k
+    .queryBuilder()
+    .select(
+      k.raw(
+        "(select count(*) from friendships where friendships.user_low = ? or friendships.user_high = ?) as friendships",
+        [p("viewer"), p("viewer")],
+      ),
+      k.raw(
+        "(select max(friendships.updated_at) from friendships where friendships.user_low = ? or friendships.user_high = ?) as friendships_at",
+        [p("viewer"), p("viewer")],
+      ),
+      k.raw(
+        "(select count(*) from co_parents where co_parents.user_id = ? and co_parents.status = 'accepted') as co_parents",
+        [p("viewer")],
+      ),
+      k.raw("(select max(co_parents.id) from co_parents where co_parents.user_id = ?) as co_parents_max", [
+        p("viewer"),
+      ]),
+      k.raw("(select count(*) from blocks where blocks.blocker_id = ? or blocks.blocked_id = ?) as blocks", [
+        p("viewer"),
+        p("viewer"),
+      ]),
+      k.raw("(select max(blocks.id) from blocks where blocks.blocker_id = ? or blocks.blocked_id = ?) as blocks_max", [
+        p("viewer"),
+        p("viewer"),
+      ]),
+    ),
 );
 
 /** `viewerId`'s access state as one comparable list (one indexed query): changes whenever a relation of theirs does. */
 export async function accessStamp(viewerId: number): Promise<string[]> {
   const row = (await accessStampQuery.first({ viewer: viewerId })) ?? {};
-  return ["friendships", "friendships_at", "co_parents", "co_parents_max", "blocks", "blocks_max"].map((c) => String(row[c] ?? ""));
+  return ["friendships", "friendships_at", "co_parents", "co_parents_max", "blocks", "blocks_max"].map((c) =>
+    String(row[c] ?? ""),
+  );
 }

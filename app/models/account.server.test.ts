@@ -4,20 +4,47 @@ import { verifyPassword, hasPassword } from "~/lib/password.server";
 import { isStored, listStored } from "~/images/test-fixtures.server";
 import { cookieFor, makeUser } from "../../tests/helpers";
 import { userReferenceColumns, userTraces } from "../../tests/user-traces";
-import { insertBlock, insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, quickUser, storePhoto } from "../../tests/unit/friends-fixtures";
+import {
+  insertBlock,
+  insertCoParent,
+  insertComment,
+  insertFriendship,
+  insertKid,
+  insertLike,
+  insertMoment,
+  quickUser,
+  storePhoto,
+} from "../../tests/unit/friends-fixtures";
 import { sendDueDigests } from "~/mail/digest.server";
 import { saveEmailPreferences } from "./email-preferences.server";
 import { createInvitation } from "./invitations.server";
 import { requestSignInLink } from "./sign-in-links.server";
 import { getUserById } from "./users.server";
-import { changePassword, deleteAccount, EMAIL_CHANGES_TOO_MANY, getAccount, updateProfile, FRESH_SIGN_IN_MS } from "./account.server";
+import {
+  changePassword,
+  deleteAccount,
+  EMAIL_CHANGES_TOO_MANY,
+  getAccount,
+  updateProfile,
+  FRESH_SIGN_IN_MS,
+} from "./account.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
-import { createSession, endOtherSessions, endSessionByHandle, getSessionUser, LAST_SEEN_EVERY_MS, listSessions } from "./sessions.server";
+import {
+  createSession,
+  endOtherSessions,
+  endSessionByHandle,
+  getSessionUser,
+  LAST_SEEN_EVERY_MS,
+  listSessions,
+} from "./sessions.server";
 import { checkCredentials } from "~/web/auth.server";
 
 // docs/spec.md §2: the account's own settings and its deletion.
 
-const profile = (u: { username: string; email: string; first_name: string | null; last_name: string | null }, over: Record<string, unknown> = {}) => ({
+const profile = (
+  u: { username: string; email: string; first_name: string | null; last_name: string | null },
+  over: Record<string, unknown> = {},
+) => ({
   username: u.username,
   email: u.email,
   first_name: u.first_name,
@@ -25,36 +52,52 @@ const profile = (u: { username: string; email: string; first_name: string | null
   current_password: undefined as string | undefined,
   ...over,
 });
-const update = (id: number, input: ReturnType<typeof profile>) => updateProfile(id, input as never, "https://moments.test");
+const update = (id: number, input: ReturnType<typeof profile>) =>
+  updateProfile(id, input as never, "https://moments.test");
 
 describe("updateProfile", () => {
   it("changes names without the password, username and email only with the current password", async () => {
     const u = await makeUser();
-    expect(await update(u.id, profile(u, { first_name: "Anna", last_name: null }))).toMatchObject({ ok: true, user: { first_name: "Anna", last_name: null } });
+    expect(await update(u.id, profile(u, { first_name: "Anna", last_name: null }))).toMatchObject({
+      ok: true,
+      user: { first_name: "Anna", last_name: null },
+    });
     expect(await update(u.id, profile(u, { username: "renamed" + u.id }))).toEqual({
       ok: false,
       kind: "invalid",
       message: "Enter your current password to change your username or email.",
       fieldErrors: { current_password: ["Enter your current password to change your username or email."] },
     });
-    expect(await update(u.id, profile(u, { email: `new${u.id}@example.com`, current_password: "wrong1" }))).toMatchObject({
+    expect(
+      await update(u.id, profile(u, { email: `new${u.id}@example.com`, current_password: "wrong1" })),
+    ).toMatchObject({
       ok: false,
       fieldErrors: { current_password: ["The current password is incorrect."] },
     });
-    const saved = await update(u.id, profile(u, { email: `New${u.id}@Example.com`, username: "renamed" + u.id, current_password: "secret1" }));
+    const saved = await update(
+      u.id,
+      profile(u, { email: `New${u.id}@Example.com`, username: "renamed" + u.id, current_password: "secret1" }),
+    );
     expect(saved).toMatchObject({ ok: true, user: { email: `new${u.id}@example.com`, username: "renamed" + u.id } });
   });
 
   it("refuses an email or username taken by someone else in sign-up's words, not one's own", async () => {
     const u = await makeUser();
     const other = await makeUser();
-    expect(await update(u.id, profile(u, { email: other.email.toUpperCase(), username: other.username, current_password: "secret1" }))).toEqual({
+    expect(
+      await update(
+        u.id,
+        profile(u, { email: other.email.toUpperCase(), username: other.username, current_password: "secret1" }),
+      ),
+    ).toEqual({
       ok: false,
       kind: "conflict",
       fieldErrors: { email: ["Email address is already in use."], username: ["Username is already in use."] },
     });
     // the account's own username in other case is no conflict
-    expect(await update(u.id, profile(u, { username: u.username.toUpperCase(), current_password: "secret1" }))).toMatchObject({ ok: true });
+    expect(
+      await update(u.id, profile(u, { username: u.username.toUpperCase(), current_password: "secret1" })),
+    ).toMatchObject({ ok: true });
   });
 
   it("tries of a new email address are limited per user per day, taken ones included; names still change", async () => {
@@ -71,7 +114,10 @@ describe("updateProfile", () => {
       fieldErrors: { email: [EMAIL_CHANGES_TOO_MANY] },
     });
     const current = (await getAccount(u.id))!;
-    expect(await update(u.id, profile(current, { first_name: "Still" }))).toMatchObject({ ok: true, user: { first_name: "Still" } });
+    expect(await update(u.id, profile(current, { first_name: "Still" }))).toMatchObject({
+      ok: true,
+      user: { first_name: "Still" },
+    });
   });
 
   it("an account without a password changes its email without one", async () => {
@@ -84,15 +130,23 @@ describe("updateProfile", () => {
 describe("passwords", () => {
   it("changePassword asks for the current one, and sets a first one on an account without", async () => {
     const u = await makeUser();
-    expect(await changePassword(u.id, { current_password: undefined, password: "newpass1", confirmPassword: "newpass1" })).toMatchObject({ ok: false, fieldErrors: { current_password: ["Enter your current password."] } });
-    expect(await changePassword(u.id, { current_password: "nope", password: "newpass1", confirmPassword: "newpass1" })).toMatchObject({ ok: false });
-    expect(await changePassword(u.id, { current_password: "secret1", password: "newpass1", confirmPassword: "newpass1" })).toMatchObject({ ok: true });
+    expect(
+      await changePassword(u.id, { current_password: undefined, password: "newpass1", confirmPassword: "newpass1" }),
+    ).toMatchObject({ ok: false, fieldErrors: { current_password: ["Enter your current password."] } });
+    expect(
+      await changePassword(u.id, { current_password: "nope", password: "newpass1", confirmPassword: "newpass1" }),
+    ).toMatchObject({ ok: false });
+    expect(
+      await changePassword(u.id, { current_password: "secret1", password: "newpass1", confirmPassword: "newpass1" }),
+    ).toMatchObject({ ok: true });
     await expect(checkCredentials(u.email, "newpass1", "test-a")).resolves.toMatchObject({ id: u.id });
 
     const free = await makeUser();
     await db()("users").where("id", free.id).update({ password_hash: "" });
     expect((await getAccount(free.id))?.has_password).toBe(false);
-    expect(await changePassword(free.id, { current_password: undefined, password: "first11", confirmPassword: "first11" })).toMatchObject({ ok: true });
+    expect(
+      await changePassword(free.id, { current_password: undefined, password: "first11", confirmPassword: "first11" }),
+    ).toMatchObject({ ok: true });
     expect((await getAccount(free.id))?.has_password).toBe(true);
   });
 
@@ -100,12 +154,17 @@ describe("passwords", () => {
     const u = await makeUser();
     const next = { current_password: undefined, password: "fresh12", confirmPassword: "fresh12" };
     const stale = new Date(Date.now() - FRESH_SIGN_IN_MS - 60_000).toISOString();
-    expect(await changePassword(u.id, next, { signedInAt: stale })).toMatchObject({ ok: false, fieldErrors: { current_password: ["Enter your current password."] } });
+    expect(await changePassword(u.id, next, { signedInAt: stale })).toMatchObject({
+      ok: false,
+      fieldErrors: { current_password: ["Enter your current password."] },
+    });
     expect(await changePassword(u.id, next, { signedInAt: null })).toMatchObject({ ok: false });
     expect(await changePassword(u.id, next, { signedInAt: new Date().toISOString() })).toMatchObject({ ok: true });
     await expect(checkCredentials(u.email, "fresh12", "test-b")).resolves.toMatchObject({ id: u.id });
     // a wrong current password is still refused, fresh or not
-    expect(await changePassword(u.id, { ...next, current_password: "wrong99" }, { signedInAt: new Date().toISOString() })).toMatchObject({ ok: false });
+    expect(
+      await changePassword(u.id, { ...next, current_password: "wrong99" }, { signedInAt: new Date().toISOString() }),
+    ).toMatchObject({ ok: false });
   });
 
   it("an empty hash holds no password and never logs in", async () => {
@@ -123,7 +182,10 @@ describe("sessions", () => {
     const u = await makeUser();
     const other = await makeUser();
     const mine = await createSession(u.id, "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0");
-    await createSession(u.id, "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1");
+    await createSession(
+      u.id,
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+    );
     await createSession(u.id, null);
     const theirs = await createSession(other.id, "curl/8.0");
     const list = await listSessions(u.id, mine.token);
@@ -136,7 +198,11 @@ describe("sessions", () => {
 
     // another user's session is not found by its handle, and stays
     const [theirHandle] = (await listSessions(other.id, null)).map((s) => s.id);
-    expect(await endSessionByHandle(u.id, theirHandle!)).toEqual({ ok: false, kind: "not-found", message: "Session not found" });
+    expect(await endSessionByHandle(u.id, theirHandle!)).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Session not found",
+    });
     expect(await endSessionByHandle(u.id, "../x")).toMatchObject({ ok: false, kind: "not-found" });
     const iphone = list.find((s) => s.device === "Safari on iPhone")!;
     expect(await endSessionByHandle(u.id, iphone.id)).toEqual({ ok: true });
@@ -166,7 +232,17 @@ describe("sessions", () => {
 describe("deleteAccount", () => {
   it("the check sees every column that references users", async () => {
     const columns = await userReferenceColumns();
-    for (const c of ["users.id", "sessions.user_id", "kids.user_id", "likes.user_id", "comments.user_id", "friendships.user_id", "friendships.friend_id", "friendships.user_low", "images.owner_id"]) {
+    for (const c of [
+      "users.id",
+      "sessions.user_id",
+      "kids.user_id",
+      "likes.user_id",
+      "comments.user_id",
+      "friendships.user_id",
+      "friendships.friend_id",
+      "friendships.user_low",
+      "images.owner_id",
+    ]) {
       expect(columns).toContain(c);
     }
   });
@@ -192,14 +268,23 @@ describe("deleteAccount", () => {
 
   it("asks for the password; an account without one, a log-in within the last minutes", async () => {
     const u = await makeUser();
-    expect(await deleteAccount(u.id, {})).toMatchObject({ ok: false, fieldErrors: { password: ["Enter your password to delete your account."] } });
-    expect(await deleteAccount(u.id, { password: "wrong1" })).toMatchObject({ ok: false, fieldErrors: { password: ["The password is incorrect."] } });
+    expect(await deleteAccount(u.id, {})).toMatchObject({
+      ok: false,
+      fieldErrors: { password: ["Enter your password to delete your account."] },
+    });
+    expect(await deleteAccount(u.id, { password: "wrong1" })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: ["The password is incorrect."] },
+    });
     expect(await getAccount(u.id)).not.toBeNull();
 
     const free = await makeUser();
     await db()("users").where("id", free.id).update({ password_hash: "" });
     const old = new Date(Date.now() - FRESH_SIGN_IN_MS - 1000).toISOString();
-    expect(await deleteAccount(free.id, { password: "anything", signedInAt: old })).toMatchObject({ ok: false, kind: "invalid" });
+    expect(await deleteAccount(free.id, { password: "anything", signedInAt: old })).toMatchObject({
+      ok: false,
+      kind: "invalid",
+    });
     expect(await deleteAccount(free.id, { signedInAt: null })).toMatchObject({ ok: false, kind: "invalid" });
     expect(await deleteAccount(free.id, { signedInAt: new Date().toISOString() })).toEqual({ ok: true });
     expect(await getAccount(free.id)).toBeNull();
@@ -233,7 +318,13 @@ describe("deleteAccount", () => {
     await insertComment(friendMoment, friend, "Thanks");
 
     // one-time submissions (no foreign key to users): one of theirs, and the sign-up that made the account
-    const submission = { action: "kid", token: "t", fingerprint: "f", result_id: kid, created_at: new Date().toISOString() };
+    const submission = {
+      action: "kid",
+      token: "t",
+      fingerprint: "f",
+      result_id: kid,
+      created_at: new Date().toISOString(),
+    };
     await db()("submissions").insert([
       { ...submission, user_id: gone.id },
       { ...submission, user_id: 0, action: "signup", result_id: gone.id },
@@ -249,15 +340,29 @@ describe("deleteAccount", () => {
     const mailBefore = Number((await db()("mail_messages").max({ m: "id" }).first())?.m ?? 0);
     for (const u of [gone, friend]) {
       await saveEmailPreferences(u.id, { digest: "daily", hour: 8 });
-      await db()("email_preferences").where("user_id", u.id).update({ next_digest_at: past, last_digest_at: "1970-01-01T00:00:00.000Z" });
+      await db()("email_preferences")
+        .where("user_id", u.id)
+        .update({ next_digest_at: past, last_digest_at: "1970-01-01T00:00:00.000Z" });
     }
     expect(await sendDueDigests(new Date(), origin)).toBe(2);
-    await db()("mail_messages").where({ kind: "digest", to_address: gone.email }).update({ status: "sent", sent_at: new Date().toISOString() });
-    const friendsDigest = await db()("mail_messages").where({ kind: "digest", to_address: friend.email }).first("id", "status", "text_body");
+    await db()("mail_messages")
+      .where({ kind: "digest", to_address: gone.email })
+      .update({ status: "sent", sent_at: new Date().toISOString() });
+    const friendsDigest = await db()("mail_messages")
+      .where({ kind: "digest", to_address: friend.email })
+      .first("id", "status", "text_body");
     expect(friendsDigest).toMatchObject({ status: "queued", text_body: expect.stringContaining("First steps") });
     expect(friendsDigest.text_body).toContain(`Hello from ${gone.username}`);
-    expect(await createInvitation((await getUserById(gone.id))!, { email: "grandma@example.com", note: "Come and see Elsa" }, origin)).toMatchObject({ ok: true });
-    expect(await createInvitation((await getUserById(friend.id))!, { email: gone.email }, origin)).toMatchObject({ ok: true });
+    expect(
+      await createInvitation(
+        (await getUserById(gone.id))!,
+        { email: "grandma@example.com", note: "Come and see Elsa" },
+        origin,
+      ),
+    ).toMatchObject({ ok: true });
+    expect(await createInvitation((await getUserById(friend.id))!, { email: gone.email }, origin)).toMatchObject({
+      ok: true,
+    });
     await requestSignInLink(gone.email, { reset: false, origin, address: "192.0.2.1" });
     await requestSignInLink(friend.email, { reset: false, origin, address: "192.0.2.2" });
     const mailIds: number[] = await db()("mail_messages").where("id", ">", mailBefore).pluck("id");
@@ -265,7 +370,13 @@ describe("deleteAccount", () => {
     // an in-app notification each way, a block
     await db()("notifications").insert([
       { user_id: gone.id, kind: "like", actor_id: friend.id, moment_id: moment, created_at: new Date().toISOString() },
-      { user_id: friend.id, kind: "comment", actor_id: gone.id, moment_id: friendMoment, created_at: new Date().toISOString() },
+      {
+        user_id: friend.id,
+        kind: "comment",
+        actor_id: gone.id,
+        moment_id: friendMoment,
+        created_at: new Date().toISOString(),
+      },
     ]);
     await insertBlock(gone, asker);
 
@@ -276,14 +387,23 @@ describe("deleteAccount", () => {
 
     expect(await userTraces(gone)).toEqual([]);
     // of the six messages only the friend's own sign-in link is left
-    expect(await db()("mail_messages").where("id", ">", mailBefore).select("kind", "to_address")).toEqual([{ kind: "sign-in", to_address: friend.email }]);
+    expect(await db()("mail_messages").where("id", ">", mailBefore).select("kind", "to_address")).toEqual([
+      { kind: "sign-in", to_address: friend.email },
+    ]);
     // the friend's invitation to the user's address stays the friend's, without the address
     expect(await db()("invitations").where("inviter_id", friend.id).pluck("email")).toEqual([null]);
-    expect(await db()("submissions").whereIn("result_id", [gone.id, friend.id]).andWhere("action", "signup").pluck("result_id")).toEqual([friend.id]);
+    expect(
+      await db()("submissions")
+        .whereIn("result_id", [gone.id, friend.id])
+        .andWhere("action", "signup")
+        .pluck("result_id"),
+    ).toEqual([friend.id]);
     for (const key of [picture.key, kidPhoto.key, logPhoto.key]) expect(await isStored(key)).toBe(false);
     // every photo left in the store belongs to an images row, none of them the user's
     const keys = new Set((await listStored()).map((f) => f.split("/")[0]!));
-    const rows = await db()("images").whereIn("key", [...keys]).select("key", "owner_id");
+    const rows = await db()("images")
+      .whereIn("key", [...keys])
+      .select("key", "owner_id");
     expect(rows.map((r) => r.key).sort()).toEqual([...keys].sort());
     expect(rows.filter((r) => Number(r.owner_id) === gone.id)).toEqual([]);
     // friends lose access at once, and keep what is theirs

@@ -4,7 +4,13 @@ import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server
 import { withinLimit } from "~/lib/limits.server";
 import { withImageTransaction } from "~/images/storage.server";
 import { deleteMailOf } from "~/mail/queue.server";
-import { CURRENT_PASSWORD_REQUIRED, CURRENT_PASSWORD_WRONG, DELETE_PASSWORD_REQUIRED, type PasswordInput, type ProfileInput } from "~/forms/account";
+import {
+  CURRENT_PASSWORD_REQUIRED,
+  CURRENT_PASSWORD_WRONG,
+  DELETE_PASSWORD_REQUIRED,
+  type PasswordInput,
+  type ProfileInput,
+} from "~/forms/account";
 import { canSeeKidsOf, whereKidOwnedBy, whereOwnedBy } from "./access.server";
 import { countFriends } from "./friendships.server";
 import { deleteSubmissionsOf } from "./submissions.server";
@@ -24,7 +30,12 @@ import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User 
 export type Account = User & { has_password: boolean; created_at: string };
 
 const accountRow = query<{ id: number }>((p, k) =>
-  whereOwnedBy(k("users"), "users.id", p("id")).first("users.password_hash", "users.created_at", "users.username", "users.email_normalized"),
+  whereOwnedBy(k("users"), "users.id", p("id")).first(
+    "users.password_hash",
+    "users.created_at",
+    "users.username",
+    "users.email_normalized",
+  ),
 );
 
 type AccountRow = { password_hash: string; created_at: string; username: string; email_normalized: string };
@@ -35,7 +46,8 @@ export async function getAccount(userId: number): Promise<Account | null> {
   return { ...user, has_password: hasPassword(row.password_hash), created_at: row.created_at };
 }
 
-export const EMAIL_CHANGES_TOO_MANY = "You have changed your email address as often as one may in a day. Try again tomorrow.";
+export const EMAIL_CHANGES_TOO_MANY =
+  "You have changed your email address as often as one may in a day. Try again tomorrow.";
 
 /**
  * Changes names, username and email. A new username or email needs the current password when the
@@ -45,7 +57,11 @@ export const EMAIL_CHANGES_TOO_MANY = "You have changed your email address as of
  * 10 new email addresses tried in a day, as a field error of `email`), conflict (email/username
  * taken, in sign-up's words).
  */
-export async function updateProfile(userId: number, input: ProfileInput, origin: string): Promise<Result<{ user: User }>> {
+export async function updateProfile(
+  userId: number,
+  input: ProfileInput,
+  origin: string,
+): Promise<Result<{ user: User }>> {
   const row = await accountRow.first<AccountRow>({ id: userId });
   if (!row) return notFound("User not found");
   const email = normalizeEmail(input.email);
@@ -53,7 +69,8 @@ export async function updateProfile(userId: number, input: ProfileInput, origin:
   const changesLogin = email !== row.email_normalized || username !== row.username;
   if (changesLogin && hasPassword(row.password_hash)) {
     if (!input.current_password) return invalidField("current_password", CURRENT_PASSWORD_REQUIRED);
-    if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
+    if (!(await verifyPassword(input.current_password, row.password_hash)))
+      return invalidField("current_password", CURRENT_PASSWORD_WRONG);
   }
   // a new email is counted before it is looked up: "already in use" must not be a free oracle
   if (email !== row.email_normalized && !(await withinLimit("emailChangesPerUser", String(userId)))) {
@@ -63,19 +80,25 @@ export async function updateProfile(userId: number, input: ProfileInput, origin:
   if (taken) return conflict(undefined, taken);
   try {
     await writeTransaction(async (trx) => {
-      await trx("users").where("id", userId).update({
-        username,
-        username_normalized: normalizeUsername(username),
-        email,
-        email_normalized: email,
-        first_name: input.first_name,
-        last_name: input.last_name,
-      });
-      if (email !== row.email_normalized) await recordEmailChange(trx, { userId, oldEmail: row.email_normalized, newEmail: email, origin });
+      await trx("users")
+        .where("id", userId)
+        .update({
+          username,
+          username_normalized: normalizeUsername(username),
+          email,
+          email_normalized: email,
+          first_name: input.first_name,
+          last_name: input.last_name,
+        });
+      if (email !== row.email_normalized)
+        await recordEmailChange(trx, { userId, oldEmail: row.email_normalized, newEmail: email, origin });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    return conflict(undefined, (await takenErrors(email, username, userId)) ?? { email: ["Email address is already in use."] });
+    return conflict(
+      undefined,
+      (await takenErrors(email, username, userId)) ?? { email: ["Email address is already in use."] },
+    );
   }
   const user = await getUserById(userId);
   return user ? { ok: true, user } : notFound("User not found");
@@ -98,7 +121,8 @@ export async function changePassword(
   // your password?" path) the current password is not asked again; after that it is
   if (hasPassword(row.password_hash) && !(!input.current_password && isFreshSignIn(proof.signedInAt))) {
     if (!input.current_password) return invalidField("current_password", "Enter your current password.");
-    if (!(await verifyPassword(input.current_password, row.password_hash))) return invalidField("current_password", CURRENT_PASSWORD_WRONG);
+    if (!(await verifyPassword(input.current_password, row.password_hash)))
+      return invalidField("current_password", CURRENT_PASSWORD_WRONG);
   }
   const password_hash = await hashPassword(input.password);
   const endedSessions = await writeTransaction(async (trx) => {
@@ -138,7 +162,8 @@ export async function deleteAccount(
   if (!row) return notFound("User not found");
   if (hasPassword(row.password_hash)) {
     if (!proof.password) return invalidField("password", DELETE_PASSWORD_REQUIRED);
-    if (!(await verifyPassword(proof.password, row.password_hash))) return invalidField("password", "The password is incorrect.");
+    if (!(await verifyPassword(proof.password, row.password_hash)))
+      return invalidField("password", "The password is incorrect.");
   } else {
     if (!isFreshSignIn(proof.signedInAt)) return invalid(SIGN_IN_AGAIN);
   }
@@ -177,9 +202,12 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
     .orderBy([{ column: "co_parents.kid_id" }, { column: "co_parents.created_at" }, { column: "co_parents.id" }])
     .select("co_parents.kid_id", "co_parents.user_id", "co_parents.id");
   const heirs = new Map<number, { userId: number; linkId: number }>();
-  for (const l of links) if (!heirs.has(Number(l.kid_id))) heirs.set(Number(l.kid_id), { userId: Number(l.user_id), linkId: Number(l.id) });
+  for (const l of links)
+    if (!heirs.has(Number(l.kid_id))) heirs.set(Number(l.kid_id), { userId: Number(l.user_id), linkId: Number(l.id) });
   for (const [kidId, heir] of heirs) {
-    await trx("kids").where("id", kidId).update({ user_id: heir.userId, default_audience: "us", shown_to_friends: false });
+    await trx("kids")
+      .where("id", kidId)
+      .update({ user_id: heir.userId, default_audience: "us", shown_to_friends: false });
     await trx("co_parents").where("id", heir.linkId).delete();
     await trx("daily_logs").where("kid_id", kidId).whereNot("audience", "us").update({ audience: "us" });
     const moments = trx("daily_logs").where("kid_id", kidId).select("id");
@@ -187,18 +215,29 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
     await trx("comments").whereIn("daily_log_id", moments).whereIn("user_id", hiddenAuthors).update({ hidden: true });
     await trx("co_parents").where({ kid_id: kidId, status: "pending" }).delete();
     for (const other of await trx("co_parents").where("kid_id", kidId).pluck("user_id")) {
-      if (!(await canSeeKidsOf(Number(other), heir.userId, trx))) await trx("co_parents").where({ kid_id: kidId, user_id: other }).delete();
+      if (!(await canSeeKidsOf(Number(other), heir.userId, trx)))
+        await trx("co_parents").where({ kid_id: kidId, user_id: other }).delete();
     }
     const photos = trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id");
     const momentPhotos = trx("daily_logs").where("kid_id", kidId).whereNotNull("image_id").select("image_id");
-    const morePhotos = trx("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").where("daily_logs.kid_id", kidId).select("moment_photos.image_id");
+    const morePhotos = trx("moment_photos")
+      .join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id")
+      .where("daily_logs.kid_id", kidId)
+      .select("moment_photos.image_id");
     await trx("images")
       .where("owner_id", userId)
       .andWhere((w) => w.whereIn("id", photos).orWhereIn("id", momentPhotos).orWhereIn("id", morePhotos))
       .update({ owner_id: heir.userId });
   }
   // one notification per new owner, whatever the number of kids
-  await notify(trx, [...new Set([...heirs.values()].map((h) => h.userId))].map((id) => ({ userId: id, kind: "kid-handed-over", actorId: id })));
+  await notify(
+    trx,
+    [...new Set([...heirs.values()].map((h) => h.userId))].map((id) => ({
+      userId: id,
+      kind: "kid-handed-over",
+      actorId: id,
+    })),
+  );
 }
 
 export const SIGN_IN_AGAIN = "For your safety, log out and log in again, then delete your account within 10 minutes.";
@@ -208,13 +247,22 @@ const ownedCounts = query<{ id: number }>((p, k) =>
     .leftJoin("daily_logs", "daily_logs.kid_id", "kids.id")
     .first(k.raw("count(distinct kids.id) as kids"), k.raw("count(daily_logs.id) as moments")),
 );
-const photoCount = query<{ id: number }>((p, k) => k("images").where("images.owner_id", p("id")).first(k.raw("count(*) as n")));
+const photoCount = query<{ id: number }>((p, k) =>
+  k("images").where("images.owner_id", p("id")).first(k.raw("count(*) as n")),
+);
 /** What deleting the account takes with it, counted for the confirm page. */
-export async function accountSummary(userId: number): Promise<{ kids: number; moments: number; photos: number; friends: number }> {
+export async function accountSummary(
+  userId: number,
+): Promise<{ kids: number; moments: number; photos: number; friends: number }> {
   const [owned, photos, friends] = await Promise.all([
     ownedCounts.first<{ kids: number | string; moments: number | string }>({ id: userId }),
     photoCount.first<{ n: number | string }>({ id: userId }),
     countFriends(userId),
   ]);
-  return { kids: Number(owned?.kids ?? 0), moments: Number(owned?.moments ?? 0), photos: Number(photos?.n ?? 0), friends };
+  return {
+    kids: Number(owned?.kids ?? 0),
+    moments: Number(owned?.moments ?? 0),
+    photos: Number(photos?.n ?? 0),
+    friends,
+  };
 }

@@ -34,7 +34,13 @@ export async function blockUser(blockerId: number, blockedInput: unknown): Promi
   try {
     await writeTransaction(async (trx) => {
       const exists = await trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).first("id");
-      if (!exists) await trx("blocks").insert({ blocker_id: blockerId, blocked_id: blockedId, show_comments: false, created_at: nowIso() });
+      if (!exists)
+        await trx("blocks").insert({
+          blocker_id: blockerId,
+          blocked_id: blockedId,
+          show_comments: false,
+          created_at: nowIso(),
+        });
       // the friendship and every co-parent role or invitation between the two
       await endFriendshipBetween(trx, blockerId, blockedId);
     });
@@ -50,15 +56,23 @@ export async function blockUser(blockerId: number, blockedInput: unknown): Promi
 export async function unblockUser(blockerId: number, blockedInput: unknown): Promise<Result<{ blockedId: number }>> {
   const blockedId = parseUserId(blockedInput);
   if (blockedId === null) return notFound(BLOCK_MESSAGES.notBlocked);
-  const removed = await writeTransaction((trx) => trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).delete());
+  const removed = await writeTransaction((trx) =>
+    trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).delete(),
+  );
   return removed ? { ok: true, blockedId } : notFound(BLOCK_MESSAGES.notBlocked);
 }
 
 /** The blocker's choice: show (or hide again) the blocked user's past comments on the blocker's moments. */
-export async function showBlockedComments(blockerId: number, blockedInput: unknown, show: boolean): Promise<Result<{ blockedId: number }>> {
+export async function showBlockedComments(
+  blockerId: number,
+  blockedInput: unknown,
+  show: boolean,
+): Promise<Result<{ blockedId: number }>> {
   const blockedId = parseUserId(blockedInput);
   if (blockedId === null) return notFound(BLOCK_MESSAGES.notBlocked);
-  const changed = await writeTransaction((trx) => trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).update({ show_comments: show }));
+  const changed = await writeTransaction((trx) =>
+    trx("blocks").where({ blocker_id: blockerId, blocked_id: blockedId }).update({ show_comments: show }),
+  );
   return changed ? { ok: true, blockedId } : notFound(BLOCK_MESSAGES.notBlocked);
 }
 
@@ -68,10 +82,20 @@ const blockedBy = query<{ blockerId: number }>((p, k) =>
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
     .where("blocks.blocker_id", p("blockerId"))
     .orderBy("blocks.id")
-    .select(["users.id", "users.username", "users.first_name", "users.last_name", "blocks.show_comments", ...photoColumns("user_images", "user_image")]),
+    .select([
+      "users.id",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+      "blocks.show_comments",
+      ...photoColumns("user_images", "user_image"),
+    ]),
 );
 
 /** The users `blockerId` has blocked, oldest block first. One query. */
 export async function listBlocked(blockerId: number): Promise<BlockedUser[]> {
-  return (await blockedBy.all({ blockerId })).map((row) => ({ ...publicUserFromRow(row), showComments: Boolean(row.show_comments) }));
+  return (await blockedBy.all({ blockerId })).map((row) => ({
+    ...publicUserFromRow(row),
+    showComments: Boolean(row.show_comments),
+  }));
 }

@@ -20,7 +20,10 @@ export const CIRCLE_REFUSALS = {
 
 /** The circle and relationship an invitation row presets (its `circle`, `relationship` columns). */
 export function presetFromRow(row: Record<string, unknown>): FriendLabel {
-  return { circle: row.circle === "family" ? "family" : "friends", relationship: (row.relationship as FriendRelationship | null) ?? null };
+  return {
+    circle: row.circle === "family" ? "family" : "friends",
+    relationship: (row.relationship as FriendRelationship | null) ?? null,
+  };
 }
 
 /**

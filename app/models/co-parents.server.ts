@@ -1,4 +1,11 @@
-import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import {
+  insertedId,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  nowIso,
+  writeTransaction,
+  type Db,
+} from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { parseUserId } from "./user-id";
@@ -30,7 +37,11 @@ export const CO_PARENT_MESSAGES = {
 export type CoParent = { id: number; username: string };
 export type CoParentInvitation = { id: number; kidId: number; kidName: string; ownerId: number; ownerUsername: string };
 
-const coParentRow = query<{ id: number; kidId: number }>((p, k) => k("co_parents").where({ id: p("id"), kid_id: p("kidId") }).first("user_id"));
+const coParentRow = query<{ id: number; kidId: number }>((p, k) =>
+  k("co_parents")
+    .where({ id: p("id"), kid_id: p("kidId") })
+    .first("user_id"),
+);
 
 /**
  * The kid's owner invites `userInput` (a user id as the client wrote it). Refused in the contract's
@@ -51,14 +62,24 @@ export async function inviteCoParent(
   if (userId === null) return notFound(CO_PARENT_MESSAGES.userNotFound);
   if (userId === ownerId) return invalid(CO_PARENT_MESSAGES.self);
   if (!(await canSeeKidsOf(userId, ownerId))) return invalid(CO_PARENT_MESSAGES.notFriend);
-  const once = await submissionOnce(ownerId, "co-parent", opts.token, () => [kidId, userId], async (id) => {
-    const row = await coParentRow.first({ id, kidId });
-    return row && Number(row.user_id) === userId ? { invitationId: id, userId } : null;
-  });
+  const once = await submissionOnce(
+    ownerId,
+    "co-parent",
+    opts.token,
+    () => [kidId, userId],
+    async (id) => {
+      const row = await coParentRow.first({ id, kidId });
+      return row && Number(row.user_id) === userId ? { invitationId: id, userId } : null;
+    },
+  );
   if (once.first) return { ok: true, ...once.first, replayed: true };
   try {
     const id = await once.create(async (trx) =>
-      insertedId(await trx("co_parents").insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() }).returning("id")),
+      insertedId(
+        await trx("co_parents")
+          .insert({ kid_id: kidId, user_id: userId, status: "pending", created_at: nowIso() })
+          .returning("id"),
+      ),
     );
     return { ok: true, invitationId: id, userId };
   } catch (error) {
@@ -72,10 +93,16 @@ export async function inviteCoParent(
 
 /** The invited user accepts (`accepted`) or declines (`declined`: the invitation goes) their invitation. */
 const pendingInvitation = query<{ id: number; userId: number }>((p, k) =>
-  k("co_parents").where({ "co_parents.id": p("id"), "co_parents.user_id": p("userId"), "co_parents.status": "pending" }).first("co_parents.kid_id"),
+  k("co_parents")
+    .where({ "co_parents.id": p("id"), "co_parents.user_id": p("userId"), "co_parents.status": "pending" })
+    .first("co_parents.kid_id"),
 );
 
-export async function answerCoParentInvitation(viewerId: number, invitationId: number, status: unknown): Promise<Result<{ kidId: number }>> {
+export async function answerCoParentInvitation(
+  viewerId: number,
+  invitationId: number,
+  status: unknown,
+): Promise<Result<{ kidId: number }>> {
   const row = await pendingInvitation.first({ id: invitationId, userId: viewerId });
   if (!row) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
   if (status !== "accepted" && status !== "declined") return invalid(CO_PARENT_MESSAGES.invalidStatus);
@@ -97,7 +124,11 @@ export async function answerCoParentInvitation(viewerId: number, invitationId: n
  * co-parent removes only themselves (leaves). Refused: no kid / not visible (the access module's),
  * someone else's role (forbidden), no such role (not found).
  */
-export async function removeCoParent(viewerId: number, kidId: number, userInput: unknown): Promise<Result<{ userId: number }>> {
+export async function removeCoParent(
+  viewerId: number,
+  kidId: number,
+  userInput: unknown,
+): Promise<Result<{ userId: number }>> {
   const userId = parseUserId(userInput);
   const access = await requireKid(viewerId, kidId, userId === viewerId ? "view" : "own");
   if (!access.ok) return access;
@@ -117,7 +148,10 @@ export async function endCoParentingBetween(conn: Db, a: number, b: number): Pro
     [a, b],
     [b, a],
   ] as const) {
-    ended += await conn("co_parents").where("user_id", other).whereIn("kid_id", conn("kids").where("user_id", owner).select("id")).delete();
+    ended += await conn("co_parents")
+      .where("user_id", other)
+      .whereIn("kid_id", conn("kids").where("user_id", owner).select("id"))
+      .delete();
   }
   return ended;
 }
@@ -155,7 +189,12 @@ export async function coParentingBetween(viewerId: number, others: number[]): Pr
     const yours = Number(row.owner_id) === viewerId;
     const other = yours ? Number(row.user_id) : Number(row.owner_id);
     const list = out.get(other) ?? [];
-    list.push({ kidId: Number(row.kid_id), kidName: String(row.name), owner: yours ? "yours" : "theirs", pending: row.status !== "accepted" });
+    list.push({
+      kidId: Number(row.kid_id),
+      kidName: String(row.name),
+      owner: yours ? "yours" : "theirs",
+      pending: row.status !== "accepted",
+    });
     out.set(other, list);
   }
   return out;
@@ -177,7 +216,9 @@ export function endsCoParentingText(who: string, shared: SharedKid[] | undefined
   return `This also ends ${list}. Co-parenting lasts only as long as the friendship.`;
 }
 
-const shownQuery = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.shown_to_friends"));
+const shownQuery = query<{ kidId: number }>((p, k) =>
+  k("kids").where("kids.id", p("kidId")).first("kids.shown_to_friends"),
+);
 
 /** Is the kid shown to its owner's friends? (false: handed over and not shown yet.) One query. */
 export async function isKidShownToFriends(kidId: number): Promise<boolean> {
@@ -193,7 +234,9 @@ export async function isKidShownToFriends(kidId: number): Promise<boolean> {
 export async function showKidToFriends(viewerId: number, kidId: number): Promise<Result<{ kidId: number }>> {
   const access = await requireKid(viewerId, kidId, "own");
   if (!access.ok) return access;
-  await writeTransaction((trx) => trx("kids").where({ id: kidId, user_id: viewerId }).update({ shown_to_friends: true }));
+  await writeTransaction((trx) =>
+    trx("kids").where({ id: kidId, user_id: viewerId }).update({ shown_to_friends: true }),
+  );
   return { ok: true, kidId };
 }
 
@@ -204,7 +247,10 @@ const coParentsOfKids = query<{ kidIds: number[] }>((p, k) =>
 );
 
 /** The co-parents of many kids at once (accepted; with `pending`, the invited ones too), one query. */
-export async function coParentsOf(kidIds: number[], { pending = false } = {}): Promise<Map<number, (CoParent & { pending: boolean })[]>> {
+export async function coParentsOf(
+  kidIds: number[],
+  { pending = false } = {},
+): Promise<Map<number, (CoParent & { pending: boolean })[]>> {
   const out = new Map<number, (CoParent & { pending: boolean })[]>(kidIds.map((id) => [id, []]));
   if (!kidIds.length) return out;
   for (const row of await coParentsOfKids.all({ kidIds: [...new Set(kidIds)] })) {
@@ -222,7 +268,13 @@ const invitationsTo = query<{ userId: number }>((p, k) =>
     .where("co_parents.user_id", p("userId"))
     .andWhere("co_parents.status", "pending")
     .orderBy("co_parents.id")
-    .select("co_parents.id", "kids.id as kid_id", "kids.name as kid_name", "owners.id as owner_id", "owners.username as owner_username"),
+    .select(
+      "co_parents.id",
+      "kids.id as kid_id",
+      "kids.name as kid_name",
+      "owners.id as owner_id",
+      "owners.username as owner_username",
+    ),
 );
 
 /** The co-parent invitations `userId` has received and not answered. One query. */
@@ -236,7 +288,9 @@ export async function coParentInvitationsFor(userId: number): Promise<CoParentIn
   }));
 }
 
-const usernames = query<{ ids: number[] }>((p, k) => inList(k("users"), "users.id", p("ids")).select("users.id", "users.username"));
+const usernames = query<{ ids: number[] }>((p, k) =>
+  inList(k("users"), "users.id", p("ids")).select("users.id", "users.username"),
+);
 
 /** Who posted moments (their `posted_by`), by id: one query for any number. */
 export async function posterNames(ids: (number | null)[]): Promise<Record<number, string>> {

@@ -69,7 +69,9 @@ export function commentFromRow(row: Record<string, unknown>): Comment {
   };
 }
 
-const commentById = query<{ commentId: number }>((p, k) => commentsQuery(k).where("comments.id", p("commentId")).first(commentColumns));
+const commentById = query<{ commentId: number }>((p, k) =>
+  commentsQuery(k).where("comments.id", p("commentId")).first(commentColumns),
+);
 
 async function getComment(commentId: number): Promise<Comment | null> {
   const row = await commentById.first({ commentId });
@@ -97,7 +99,8 @@ const commentsOfMoment = query<{ momentId: number; viewer: number }>((p, k) =>
 /** Every comment of a moment, newest first. */
 export async function listComments(viewerId: number, momentId: number): Promise<Result<{ comments: Comment[] }>> {
   const access = await requireMoment(viewerId, momentId);
-  if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToSee });
+  if (!access.ok)
+    return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToSee });
   const rows = await commentsOfMoment.all({ momentId, viewer: viewerId });
   return { ok: true, comments: rows.map(commentFromRow) };
 }
@@ -114,7 +117,11 @@ export async function addComment(
   opts: { token?: unknown } = {},
 ): Promise<Result<{ comment: Comment; replayed?: true }>> {
   const access = await requireMoment(viewerId, momentId);
-  if (!access.ok) return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToComment });
+  if (!access.ok)
+    return reword(access, {
+      "not-found": COMMENT_REFUSALS.logNotFound,
+      forbidden: COMMENT_REFUSALS.notAllowedToComment,
+    });
   const error = commentError(text);
   if (error) return invalidField("comment", error);
   const trimmed = String(text).trim();
@@ -146,9 +153,17 @@ export async function addComment(
  * The comments row of `userId` on the moment, on `conn` (addComment's connection, or a caller's
  * transaction such as the demo seed's), without any check. Answers its id.
  */
-export async function insertComment(conn: Db, momentId: number, userId: number, text: string, at: string = nowIso()): Promise<number> {
+export async function insertComment(
+  conn: Db,
+  momentId: number,
+  userId: number,
+  text: string,
+  at: string = nowIso(),
+): Promise<number> {
   return insertedId(
-    await conn("comments").insert({ daily_log_id: momentId, user_id: userId, comment: text, created_at: at, updated_at: at }).returning("id"),
+    await conn("comments")
+      .insert({ daily_log_id: momentId, user_id: userId, comment: text, created_at: at, updated_at: at })
+      .returning("id"),
   );
 }
 
@@ -181,7 +196,9 @@ export async function updateComment(
   const error = commentError(text);
   if (error) return invalidField("comment", error);
   const updated = await writeTransaction((trx) =>
-    trx("comments").where({ id: commentId, user_id: viewerId }).update({ comment: String(text).trim(), updated_at: nowIso() }),
+    trx("comments")
+      .where({ id: commentId, user_id: viewerId })
+      .update({ comment: String(text).trim(), updated_at: nowIso() }),
   );
   const comment = updated ? await getComment(commentId) : null;
   if (!comment) return notFound(COMMENT_REFUSALS.commentNotFound);

@@ -27,7 +27,10 @@ export const EMAIL_UNDO_MESSAGES = {
  * On `conn` (the transaction that changes the address): a new undo link for the change, mailed to
  * the old address. `origin`: the site's origin, as for sign-in links.
  */
-export async function recordEmailChange(conn: Db, input: { userId: number; oldEmail: string; newEmail: string; origin: string }): Promise<void> {
+export async function recordEmailChange(
+  conn: Db,
+  input: { userId: number; oldEmail: string; newEmail: string; origin: string },
+): Promise<void> {
   const { token, hash } = newLinkToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + EMAIL_UNDO_DAYS * 24 * 60 * 60_000).toISOString();
@@ -39,18 +42,27 @@ export async function recordEmailChange(conn: Db, input: { userId: number; oldEm
     created_at: now.toISOString(),
     expires_at: expiresAt,
   });
-  const mail = emailChangedMail({ to: input.oldEmail, newEmail: input.newEmail, url: input.origin + emailUndoPath(token), expiresAt });
+  const mail = emailChangedMail({
+    to: input.oldEmail,
+    newEmail: input.newEmail,
+    url: input.origin + emailUndoPath(token),
+    expiresAt,
+  });
   await enqueueMail(conn, { ...mail, users: [input.userId] });
 }
 
 export type EmailUndoState = "valid" | "used" | "expired" | "unknown";
 
 const changeByHash = query<{ hash: string }>((p, k) =>
-  k("email_changes").where("token_hash", p("hash")).first("id", "user_id", "old_email", "new_email", "expires_at", "used_at"),
+  k("email_changes")
+    .where("token_hash", p("hash"))
+    .first("id", "user_id", "old_email", "new_email", "expires_at", "used_at"),
 );
 
 /** What an undo link is, without using it (the page that offers the button). */
-export async function readEmailUndo(token: string | undefined): Promise<{ state: EmailUndoState; oldEmail: string | null }> {
+export async function readEmailUndo(
+  token: string | undefined,
+): Promise<{ state: EmailUndoState; oldEmail: string | null }> {
   if (!looksLikeLinkToken(token)) return { state: "unknown", oldEmail: null };
   const row = await changeByHash.first({ hash: hashLinkToken(token) });
   if (!row) return { state: "unknown", oldEmail: null };
@@ -79,13 +91,20 @@ export async function undoEmailChange(token: string | undefined): Promise<Result
     const oldEmail = String(row.old_email);
     const owner = await addressOwner.first({ email: oldEmail }, { conn: trx });
     if (owner && Number(owner.id) !== userId) return conflict(EMAIL_UNDO_MESSAGES.taken);
-    const changed = await trx("email_changes").where("id", Number(row.id)).whereNull("used_at").update({ used_at: now });
+    const changed = await trx("email_changes")
+      .where("id", Number(row.id))
+      .whereNull("used_at")
+      .update({ used_at: now });
     if (changed !== 1) return conflict(EMAIL_UNDO_MESSAGES.unusable);
     await trx("users").where("id", userId).update({ email: oldEmail, email_normalized: oldEmail, password_hash: "" });
     await deleteOtherSessions(trx, userId, null);
     await trx("sign_in_links").where("user_id", userId).whereNull("used_at").update({ used_at: now });
     // a later change was made from the account as it was taken: its undo would hand it back
-    await trx("email_changes").where("user_id", userId).andWhere("id", ">", Number(row.id)).whereNull("used_at").update({ used_at: now });
+    await trx("email_changes")
+      .where("user_id", userId)
+      .andWhere("id", ">", Number(row.id))
+      .whereNull("used_at")
+      .update({ used_at: now });
     await closeRelativeLinks(trx, userId);
     return { ok: true, userId };
   });

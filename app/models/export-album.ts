@@ -57,7 +57,11 @@ ${body}
 
 /** The album page of one kid: where it sits in the export. */
 export function kidPagePath(kid: ExportKid, taken: Set<string>): string {
-  const base = kid.name.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase() || "kid";
+  const base =
+    kid.name
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .toLowerCase() || "kid";
   for (let n = 1; ; n++) {
     const path = `kids/${base}${n === 1 ? "" : `-${n}`}.html`;
     if (!taken.has(path)) {
@@ -72,9 +76,10 @@ export function indexPage(data: ExportData, kidPages: Map<number, string>): stri
   const kids = data.kids.length
     ? `<ul class="kids">${data.kids
         .map(
-          (k) => `<li><a href="${href(kidPages.get(k.id)!)}">${
-            k.photo ? `<img src="${href(k.photo.file)}" alt="">` : ""
-          }<strong>${escapeHtml(k.name)}</strong></a><p class="meta">${escapeHtml(ageText(k.birth_date, data.today))}</p><p class="meta">${k.moments.length} moment${k.moments.length === 1 ? "" : "s"}</p></li>`,
+          (k) =>
+            `<li><a href="${href(kidPages.get(k.id)!)}">${
+              k.photo ? `<img src="${href(k.photo.file)}" alt="">` : ""
+            }<strong>${escapeHtml(k.name)}</strong></a><p class="meta">${escapeHtml(ageText(k.birth_date, data.today))}</p><p class="meta">${k.moments.length} moment${k.moments.length === 1 ? "" : "s"}</p></li>`,
         )
         .join("\n")}</ul>`
     : "<p>No kids yet.</p>";
@@ -94,9 +99,17 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
         .map((m) => {
           const age = ageText(kid.birth_date, m.taken_on);
           // several photos: a grid (docs/decisions/0030-several-photos-per-moment.md), each with its alt text
-          const imgs = m.photos.map((p) => `<img src="${up(p.file)}" alt="${escapeHtml(p.alt ?? m.title)}" width="${p.photo.width}" height="${p.photo.height}" loading="lazy">`);
-          const photos = m.photos.length > 1 ? `<p class="photo-grid">${imgs.join("")}</p>` : imgs.map((i) => `<p>${i}</p>`).join("");
-          const likes = m.likes.length ? `<p class="meta">Liked by ${m.likes.map((l) => escapeHtml(l.by)).join(", ")}</p>` : "";
+          const imgs = m.photos.map(
+            (p) =>
+              `<img src="${up(p.file)}" alt="${escapeHtml(p.alt ?? m.title)}" width="${p.photo.width}" height="${p.photo.height}" loading="lazy">`,
+          );
+          const photos =
+            m.photos.length > 1
+              ? `<p class="photo-grid">${imgs.join("")}</p>`
+              : imgs.map((i) => `<p>${i}</p>`).join("");
+          const likes = m.likes.length
+            ? `<p class="meta">Liked by ${m.likes.map((l) => escapeHtml(l.by)).join(", ")}</p>`
+            : "";
           const comments = m.comments.length
             ? `<ul class="comments" aria-label="Comments">${m.comments
                 .map((c) => `<li><strong>${escapeHtml(c.by)}</strong>: ${escapeHtml(c.comment)}</li>`)

@@ -7,14 +7,30 @@ import { withNewImage } from "~/images/storage.server";
 import { readStored } from "~/images/test-fixtures.server";
 import { makeUser } from "../../tests/helpers";
 import { collect, unzip } from "../../tests/unit/support/unzip";
-import { insertCoParent, insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "../../tests/unit/friends-fixtures";
+import {
+  insertCoParent,
+  insertComment,
+  insertFriendship,
+  insertKid,
+  insertLike,
+  insertMoment,
+  storePhoto,
+} from "../../tests/unit/friends-fixtures";
 import { exportZip } from "./export-zip.server";
 import { safeName } from "./export.server";
 
 // docs/spec.md §2 "Your data": the export's ZIP.
 
 async function noisyPhoto(kind: "kid" | "log", ownerId: number, seed: number) {
-  const bytes = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 100 + seed, sigma: 60 } } })
+  const bytes = await sharp({
+    create: {
+      width: 900,
+      height: 700,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 100 + seed, sigma: 60 },
+    },
+  })
     .jpeg({ quality: 95 })
     .toBuffer();
   const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
@@ -39,14 +55,31 @@ describe("the export ZIP", () => {
     const odd = await insertMoment(elsa, 'A/B: "what?" <b>', p3.imageId);
     await insertMoment(elsa, "No photo today");
     // a moment's date is the parent's (taken_on), not the day it was posted: names, order and ages follow it
-    await db()("daily_logs").where("id", first).update({ taken_on: "2024-06-06", created_at: "2024-08-02T10:00:00.000Z", milestone: "First steps" });
-    await db()("daily_logs").where("id", again).update({ taken_on: "2024-06-06", created_at: "2024-08-01T10:00:00.000Z" });
-    await db()("daily_logs").where("id", odd).update({ taken_on: "2024-07-01", created_at: "2024-06-01T10:00:00.000Z" });
+    await db()("daily_logs")
+      .where("id", first)
+      .update({ taken_on: "2024-06-06", created_at: "2024-08-02T10:00:00.000Z", milestone: "First steps" });
+    await db()("daily_logs")
+      .where("id", again)
+      .update({ taken_on: "2024-06-06", created_at: "2024-08-01T10:00:00.000Z" });
+    await db()("daily_logs")
+      .where("id", odd)
+      .update({ taken_on: "2024-07-01", created_at: "2024-06-01T10:00:00.000Z" });
     // a moment with three photos, each with its alt text
-    const beachPhotos = [await storePhoto("log", me.id, "#a11"), await storePhoto("log", me.id, "#a22"), await storePhoto("log", me.id, "#a33")];
+    const beachPhotos = [
+      await storePhoto("log", me.id, "#a11"),
+      await storePhoto("log", me.id, "#a22"),
+      await storePhoto("log", me.id, "#a33"),
+    ];
     const beach = await insertMoment(elsa, "Beach day", beachPhotos[0]!.imageId);
     await db()("daily_logs").where("id", beach).update({ taken_on: "2024-06-20", photo_count: 3 });
-    await db()("moment_photos").insert(beachPhotos.map((p, position) => ({ daily_log_id: beach, image_id: p.imageId, position, alt: `Sand ${position + 1}` })));
+    await db()("moment_photos").insert(
+      beachPhotos.map((p, position) => ({
+        daily_log_id: beach,
+        image_id: p.imageId,
+        position,
+        alt: `Sand ${position + 1}`,
+      })),
+    );
     await insertLike(first, friend);
     await insertComment(first, friend, "So proud of her <3");
     // the friend's family: visible to me, but theirs to export
@@ -102,13 +135,24 @@ describe("the export ZIP", () => {
     }
 
     const data = JSON.parse(file("data.json").toString("utf8"));
-    expect(data.account).toMatchObject({ id: me.id, username: me.username, email: me.email, first_name: "Maria", profile_picture: "profile-picture.webp" });
+    expect(data.account).toMatchObject({
+      id: me.id,
+      username: me.username,
+      email: me.email,
+      first_name: "Maria",
+      profile_picture: "profile-picture.webp",
+    });
     expect(data.friends).toEqual([{ name: "Fred Friend", username: friend.username }]);
     expect(data.kids.map((k: { name: string; role: string }) => [k.name, k.role])).toEqual([
       ["Elsa", "owner"],
       ["Bea", "co-parent"],
     ]);
-    expect(data.kids[0]).toMatchObject({ name: "Elsa", birth_date: "2020-05-06", relationship: "Mom", photo: "photos/Elsa.webp" });
+    expect(data.kids[0]).toMatchObject({
+      name: "Elsa",
+      birth_date: "2020-05-06",
+      relationship: "Mom",
+      photo: "photos/Elsa.webp",
+    });
     const moments = data.kids[0].moments;
     // newest first by the moment's own date, then by creation (as the kid's page)
     expect(moments.map((m: { title: string; taken_on: string }) => [m.taken_on, m.title])).toEqual([
@@ -128,14 +172,23 @@ describe("the export ZIP", () => {
       photos: [{ file: "photos/2024-06-06 Elsa - First steps.webp", alt: "First steps" }],
     });
     expect(withComment.likes).toEqual([{ by: "Fred Friend", created_at: expect.any(String) }]);
-    expect(withComment.comments).toEqual([{ by: "Fred Friend", comment: "So proud of her <3", created_at: expect.any(String), updated_at: expect.any(String) }]);
+    expect(withComment.comments).toEqual([
+      {
+        by: "Fred Friend",
+        comment: "So proud of her <3",
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
+    ]);
     expect(moments.find((m: { id: number }) => m.id === again).milestone).toBeNull();
     expect(moments.find((m: { id: number }) => m.id === beach).photos).toEqual([
       { file: "photos/2024-06-20 Elsa - Beach day.webp", alt: "Sand 1" },
       { file: "photos/2024-06-20 Elsa - Beach day (2).webp", alt: "Sand 2" },
       { file: "photos/2024-06-20 Elsa - Beach day (3).webp", alt: "Sand 3" },
     ]);
-    expect(data.kids[1].moments.map((m: { title: string; posted_by: string }) => [m.title, m.posted_by])).toEqual([["Swim", "Maria Lopez"]]);
+    expect(data.kids[1].moments.map((m: { title: string; posted_by: string }) => [m.title, m.posted_by])).toEqual([
+      ["Swim", "Maria Lopez"],
+    ]);
     expect(JSON.stringify(data)).not.toContain("Anna");
     expect(JSON.stringify(data)).not.toContain("Otto's own");
 

@@ -4,7 +4,13 @@ import { displayName } from "~/lib/names";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import type { Audience } from "~/forms/circles";
-import { whereCommentShown, whereKidParentIs, whereMomentExportedBy, whereNoBlockWith, whereOwnedBy } from "./access.server";
+import {
+  whereCommentShown,
+  whereKidParentIs,
+  whereMomentExportedBy,
+  whereNoBlockWith,
+  whereOwnedBy,
+} from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friendships.server";
 import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./moments.server";
@@ -73,14 +79,30 @@ type Row = Record<string, unknown>;
 const accountOf = query<{ id: number }>((p, k) =>
   whereOwnedBy(k("users"), "users.id", p("id"))
     .leftJoin("images as pic", "pic.id", "users.image_id")
-    .first("users.id", "users.username", "users.email", "users.first_name", "users.last_name", "users.created_at", ...photoColumns("pic", "pic")),
+    .first(
+      "users.id",
+      "users.username",
+      "users.email",
+      "users.first_name",
+      "users.last_name",
+      "users.created_at",
+      ...photoColumns("pic", "pic"),
+    ),
 );
 
 const kidsOf = query<{ id: number }>((p, k) =>
   whereKidParentIs(k("kids"), p("id"))
     .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
     .orderBy("kids.id", "asc")
-    .select("kids.id", "kids.user_id", "kids.name", "kids.birth_date", "kids.relationship", "kids.created_at", ...photoColumns("kid_images", "kid")),
+    .select(
+      "kids.id",
+      "kids.user_id",
+      "kids.name",
+      "kids.birth_date",
+      "kids.relationship",
+      "kids.created_at",
+      ...photoColumns("kid_images", "kid"),
+    ),
 );
 
 /** The exported moments: the moments model's columns and order (MOMENT_ORDER), kid by kid, with the poster's name. */
@@ -88,23 +110,38 @@ const momentsOf = query<{ id: number }>((p, k) =>
   whereMomentExportedBy(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id"), p("id"))
     .leftJoin("users as poster", "poster.id", "daily_logs.posted_by")
     .orderBy([{ column: "daily_logs.kid_id", order: "asc" }, ...MOMENT_ORDER])
-    .select([...momentColumns, "poster.username as poster_username", "poster.first_name as poster_first_name", "poster.last_name as poster_last_name"]),
+    .select([
+      ...momentColumns,
+      "poster.username as poster_username",
+      "poster.first_name as poster_first_name",
+      "poster.last_name as poster_last_name",
+    ]),
 );
 
 /** Every photo of the exported moments, in each moment's order (several per moment). */
 const photosOf = query<{ id: number }>((p, k) =>
   whereMomentExportedBy(
-    k("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    k("moment_photos")
+      .join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id")
+      .join("kids", "kids.id", "daily_logs.kid_id"),
     p("id"),
   )
     .join("images as log_images", "log_images.id", "moment_photos.image_id")
-    .orderBy([{ column: "moment_photos.daily_log_id" }, { column: "moment_photos.position" }, { column: "moment_photos.id" }])
+    .orderBy([
+      { column: "moment_photos.daily_log_id" },
+      { column: "moment_photos.position" },
+      { column: "moment_photos.id" },
+    ])
     .select("moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log_image")),
 );
 
 const likesOf = query<{ id: number }>((p, k) =>
   whereMomentExportedBy(
-    whereNoBlockWith(k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"), "likes.user_id", p("id")),
+    whereNoBlockWith(
+      k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+      "likes.user_id",
+      p("id"),
+    ),
     p("id"),
   )
     .join("users", "users.id", "likes.user_id")
@@ -114,16 +151,30 @@ const likesOf = query<{ id: number }>((p, k) =>
 
 const commentsOf = query<{ id: number }>((p, k) =>
   whereMomentExportedBy(
-    whereNoBlockWith(commentsQuery(k).join("daily_logs", "daily_logs.id", "comments.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"), "comments.user_id", p("id")),
+    whereNoBlockWith(
+      commentsQuery(k)
+        .join("daily_logs", "daily_logs.id", "comments.daily_log_id")
+        .join("kids", "kids.id", "daily_logs.kid_id"),
+      "comments.user_id",
+      p("id"),
+    ),
     p("id"),
   )
-    .orderBy([{ column: "comments.created_at", order: "asc" }, { column: "comments.id", order: "asc" }])
+    .orderBy([
+      { column: "comments.created_at", order: "asc" },
+      { column: "comments.id", order: "asc" },
+    ])
     // the comments shown on the moments: none the kid's owner (or a former owner, before a hand-over) hid by a block
     .modify((q) => void whereCommentShown(q))
     .select(commentColumns),
 );
 
-const person = (r: Row) => displayName({ username: String(r.username), first_name: r.first_name as string | null, last_name: r.last_name as string | null });
+const person = (r: Row) =>
+  displayName({
+    username: String(r.username),
+    first_name: r.first_name as string | null,
+    last_name: r.last_name as string | null,
+  });
 
 /** Turns a title into a file name part: no path separators, reserved or control characters. */
 export function safeName(text: string, max = 80): string {
@@ -156,7 +207,14 @@ export class FileNames {
  * The one place a moment is shaped for the export (see the top of this file). Its photos are named
  * `{taken_on} {kid} - {title}.webp`; the 2nd and 3rd photo (or a namesake moment's) get " (2)", " (3)".
  */
-function shapeMoment(row: Row, kidName: string, names: FileNames, likes: ExportLike[], comments: ExportComment[], photoRows: Row[] = []): ExportMoment {
+function shapeMoment(
+  row: Row,
+  kidName: string,
+  names: FileNames,
+  likes: ExportLike[],
+  comments: ExportComment[],
+  photoRows: Row[] = [],
+): ExportMoment {
   const moment = momentFromRow(row);
   // every photo in order (moment_photos), or the one of daily_logs.image_id
   const all = photoRows.length
@@ -175,7 +233,10 @@ function shapeMoment(row: Row, kidName: string, names: FileNames, likes: ExportL
     taken_on: moment.taken_on,
     milestone: moment.milestone,
     audience: moment.audience,
-    posted_by: row.poster_username == null ? null : person({ username: row.poster_username, first_name: row.poster_first_name, last_name: row.poster_last_name }),
+    posted_by:
+      row.poster_username == null
+        ? null
+        : person({ username: row.poster_username, first_name: row.poster_first_name, last_name: row.poster_last_name }),
     created_at: moment.created_at,
     updated_at: moment.updated_at,
     photos: all.map(({ photo, alt }) => ({ photo, alt, file: names.take("photos/", base, ".webp") })),
@@ -208,7 +269,11 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     listFriends(userId),
   ]);
   const names = new FileNames();
-  const likes = group(likeRows, "daily_log_id", (r): ExportLike => ({ by: person(r), created_at: String(r.created_at) }));
+  const likes = group(
+    likeRows,
+    "daily_log_id",
+    (r): ExportLike => ({ by: person(r), created_at: String(r.created_at) }),
+  );
   const photosByMoment = group(photoRows, "daily_log_id", (r) => r);
   const comments = group(commentRows, "daily_log_id", (r): ExportComment => {
     const c = commentFromRow(r);
@@ -234,7 +299,9 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     const kid = byId.get(Number(row.kid_id));
     if (!kid) continue;
     const id = Number(row.id);
-    kid.moments.push(shapeMoment(row, kid.name, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)));
+    kid.moments.push(
+      shapeMoment(row, kid.name, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)),
+    );
   }
   return {
     exported_at: new Date().toISOString(),
@@ -274,7 +341,10 @@ export function exportJson(data: ExportData): string {
       kids: data.kids.map((k) => ({
         ...k,
         photo: file(k.photo),
-        moments: k.moments.map((m) => ({ ...m, photos: m.photos.map((p) => ({ file: p.file, alt: p.alt ?? m.title })) })),
+        moments: k.moments.map((m) => ({
+          ...m,
+          photos: m.photos.map((p) => ({ file: p.file, alt: p.alt ?? m.title })),
+        })),
       })),
       friends: data.friends,
     },

@@ -20,7 +20,14 @@ async function kidOf(ownerId: number, name: string, birth = "2020-01-01") {
 
 async function moment(kidId: number, title: string, takenOn: string, createdAt = `${takenOn}T12:00:00.000Z`) {
   const [row] = await db()("daily_logs")
-    .insert({ kid_id: kidId, title, content: `${title}!`, taken_on: takenOn, created_at: createdAt, updated_at: createdAt })
+    .insert({
+      kid_id: kidId,
+      title,
+      content: `${title}!`,
+      taken_on: takenOn,
+      created_at: createdAt,
+      updated_at: createdAt,
+    })
     .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
@@ -29,7 +36,14 @@ const titles = (page: { moments: { title: string }[] }) => page.moments.map((m) 
 
 describe("the home feed", () => {
   it("lists the moments of the viewer's kids and their accepted friends' kids only: own, friend, pending, stranger, ex-friend", async () => {
-    const [me, friend, fan, pending, stranger, ex] = [await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser()];
+    const [me, friend, fan, pending, stranger, ex] = [
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+    ];
     await befriend(me.id, friend.id);
     await befriend(fan.id, me.id); // they asked, I accepted: the other direction counts too
     await befriend(pending.id, me.id, "pending");
@@ -111,7 +125,10 @@ describe("the home feed", () => {
     const many = await load(big);
     expect(one.result.entries).toHaveLength(1);
     expect(many.result.entries).toHaveLength(20);
-    expect(many.result.entries[0]).toMatchObject({ title: "own", kid: { name: "Own", line: "Own · 4 years, 1 month" } });
+    expect(many.result.entries[0]).toMatchObject({
+      title: "own",
+      kid: { name: "Own", line: "Own · 4 years, 1 month" },
+    });
     expect(many.result.entries[1]!.social!.likeCount).toBe(1);
     expect(many.n).toBe(one.n);
     const older = await load(big, `?before=${encodeURIComponent(many.result.next!)}`);
@@ -125,7 +142,9 @@ describe("the home feed", () => {
   it("answers 400 for a cursor that is not one of ours", async () => {
     const me = await makeUser();
     const cookie = await cookieFor(me);
-    await expect(feedLoader(args(req("/feed?before=nonsense", { cookie })) as never)).rejects.toMatchObject({ init: { status: 400 } });
+    await expect(feedLoader(args(req("/feed?before=nonsense", { cookie })) as never)).rejects.toMatchObject({
+      init: { status: 400 },
+    });
   });
 
   it("on this day: the same calendar day in earlier years, visible moments only", async () => {

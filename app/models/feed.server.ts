@@ -43,8 +43,14 @@ const feedColumns = [
  * with or without table statistics, instead of scanning every moment
  * (docs/decisions/0028-moment-dates-and-feed.md).
  */
-function visibleMomentRows(k: Knex, viewer: string, narrow?: (q: Knex.QueryBuilder) => Knex.QueryBuilder): Knex.QueryBuilder {
-  const q = k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").whereIn("daily_logs.kid_id", visibleKidIds(k, viewer));
+function visibleMomentRows(
+  k: Knex,
+  viewer: string,
+  narrow?: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+): Knex.QueryBuilder {
+  const q = k("daily_logs")
+    .join("kids", "kids.id", "daily_logs.kid_id")
+    .whereIn("daily_logs.kid_id", visibleKidIds(k, viewer));
   // cheap conditions on the moment's own columns (`narrow`) come before the audience rule, so the
   // rule's subqueries run only for the rows they leave
   return whereMomentVisibleTo(narrow ? narrow(q) : q, viewer);
@@ -90,7 +96,9 @@ export const feedQueries = { first: feedFirst, after: feedAfter };
 /** One page of `viewerId`'s feed (at most `limit` moments older than `before`), one query. */
 export async function listFeed(viewerId: number, opts: { limit: number; before?: Cursor | null }): Promise<FeedPage> {
   const limit = opts.limit + 1;
-  const rows = opts.before ? await feedAfter.all({ viewer: viewerId, limit, ...opts.before }) : await feedFirst.all({ viewer: viewerId, limit });
+  const rows = opts.before
+    ? await feedAfter.all({ viewer: viewerId, limit, ...opts.before })
+    : await feedFirst.all({ viewer: viewerId, limit });
   const { next } = pageOf(rows, opts.limit);
   return { moments: await withAllPhotos(rows.slice(0, opts.limit).map(feedMomentFromRow)), next };
 }
@@ -114,9 +122,17 @@ const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; 
  * years, newest first, with how many years ago. One query. 29 February shows only on 29 February.
  */
 export async function onThisDay(viewerId: number, today: string): Promise<(FeedMoment & { yearsAgo: number })[]> {
-  const rows = await onThisDayQuery.all({ viewer: viewerId, monthDay: today.slice(5, 10), today, limit: ON_THIS_DAY_MAX });
+  const rows = await onThisDayQuery.all({
+    viewer: viewerId,
+    monthDay: today.slice(5, 10),
+    today,
+    limit: ON_THIS_DAY_MAX,
+  });
   const moments = await withAllPhotos(rows.map(feedMomentFromRow));
-  return moments.map((moment) => ({ ...moment, yearsAgo: Number(today.slice(0, 4)) - Number(moment.taken_on.slice(0, 4)) }));
+  return moments.map((moment) => ({
+    ...moment,
+    yearsAgo: Number(today.slice(0, 4)) - Number(moment.taken_on.slice(0, 4)),
+  }));
 }
 
 // ---- the last visit ----
@@ -142,7 +158,13 @@ export async function recordFeedVisit(userId: number, now = nowIso(), { record =
   const sameVisit = row && Date.parse(now) - Date.parse(String(row.seen_at)) < VISIT_GAP_MS;
   const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
   // a reload within a minute changes nothing worth a write (one writer: keep the feed a read)
-  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS)) return since;
-  await writeTransaction((trx) => trx("feed_visits").insert({ user_id: userId, seen_at: now, since }).onConflict("user_id").merge(["seen_at", "since"]));
+  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS))
+    return since;
+  await writeTransaction((trx) =>
+    trx("feed_visits")
+      .insert({ user_id: userId, seen_at: now, since })
+      .onConflict("user_id")
+      .merge(["seen_at", "since"]),
+  );
   return since;
 }

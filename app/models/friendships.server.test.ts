@@ -18,13 +18,32 @@ const SELF = "You cannot send a friend request to yourself.";
 const EXISTS = "Friendship already exists. Please try another name.";
 
 async function rowsBetween(a: { id: number }, b: { id: number }) {
-  return db()("friendships").where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) }).select("*");
+  return db()("friendships")
+    .where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) })
+    .select("*");
 }
 
 describe("parseUserId", () => {
   it("reads an id however a client writes it", () => {
     for (const v of [7, "7", " 7 ", "07", "+7", "7.0", 7.0]) expect(parseUserId(v)).toBe(7);
-    for (const v of [0, -7, "-7", 7.5, "7.5", "7a", "", " ", null, undefined, {}, [7], true, "0x7", "1e1", Number.MAX_VALUE]) {
+    for (const v of [
+      0,
+      -7,
+      "-7",
+      7.5,
+      "7.5",
+      "7a",
+      "",
+      " ",
+      null,
+      undefined,
+      {},
+      [7],
+      true,
+      "0x7",
+      "1e1",
+      Number.MAX_VALUE,
+    ]) {
       expect(parseUserId(v)).toBeNull();
     }
   });
@@ -34,7 +53,11 @@ describe("sending a request", () => {
   it("creates one pending row from sender to receiver", async () => {
     const [a, b] = [await makeUser(), await makeUser()];
     const result = await sendFriendRequest(a.id, b.id);
-    expect(result).toMatchObject({ ok: true, friendship: { user_id: a.id, friend_id: b.id, status: "pending" }, friend: { id: b.id } });
+    expect(result).toMatchObject({
+      ok: true,
+      friendship: { user_id: a.id, friend_id: b.id, status: "pending" },
+      friend: { id: b.id },
+    });
     expect(await rowsBetween(a, b)).toHaveLength(1);
     expect(await pendingRequestTo(a.id, b.id)).toMatchObject({ id: b.id, first_name: b.first_name });
     expect(await pendingRequestTo(b.id, a.id)).toBeNull();
@@ -100,20 +123,44 @@ describe("answering a request", () => {
   it("refuses the sender, strangers, unknown ids, other statuses and non-pending requests", async () => {
     const [a, b, stranger] = [await makeUser(), await makeUser(), await makeUser()];
     const id = await insertFriendship(a, b, "pending");
-    const forbidden = { ok: false, kind: "forbidden", message: "Only the recipient can update the friend request status" };
+    const forbidden = {
+      ok: false,
+      kind: "forbidden",
+      message: "Only the recipient can update the friend request status",
+    };
     expect(await answerFriendRequest(a.id, id, "accepted")).toEqual(forbidden);
     expect(await answerFriendRequest(stranger.id, id, "denied")).toEqual(forbidden);
-    expect(await answerFriendRequest(b.id, 999999, "accepted")).toEqual({ ok: false, kind: "not-found", message: "Friendship not found" });
+    expect(await answerFriendRequest(b.id, 999999, "accepted")).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Friendship not found",
+    });
     for (const status of ["pending", "ACCEPTED", "", undefined, null, 1]) {
-      expect(await answerFriendRequest(b.id, id, status)).toEqual({ ok: false, kind: "invalid", message: "Invalid status update" });
+      expect(await answerFriendRequest(b.id, id, status)).toEqual({
+        ok: false,
+        kind: "invalid",
+        message: "Invalid status update",
+      });
     }
     expect((await getFriendship(id))?.status).toBe("pending");
     // answered once: no second answer either way
     expect((await answerFriendRequest(b.id, id, "denied")).ok).toBe(true);
-    expect(await answerFriendRequest(b.id, id, "accepted")).toEqual({ ok: false, kind: "conflict", message: "Invalid status update" });
-    expect(await answerFriendRequest(b.id, id, "denied")).toEqual({ ok: false, kind: "conflict", message: "Invalid status update" });
+    expect(await answerFriendRequest(b.id, id, "accepted")).toEqual({
+      ok: false,
+      kind: "conflict",
+      message: "Invalid status update",
+    });
+    expect(await answerFriendRequest(b.id, id, "denied")).toEqual({
+      ok: false,
+      kind: "conflict",
+      message: "Invalid status update",
+    });
     const accepted = await insertFriendship(stranger, b, "accepted");
-    expect(await answerFriendRequest(b.id, accepted, "denied")).toEqual({ ok: false, kind: "conflict", message: "Invalid status update" });
+    expect(await answerFriendRequest(b.id, accepted, "denied")).toEqual({
+      ok: false,
+      kind: "conflict",
+      message: "Invalid status update",
+    });
     expect((await getFriendship(id))?.status).toBe("denied");
   });
 
@@ -147,16 +194,30 @@ describe("deleting", () => {
   it("refuses strangers (403) and unknown ids (404)", async () => {
     const [a, b, c] = [await makeUser(), await makeUser(), await makeUser()];
     const id = await insertFriendship(a, b, "accepted");
-    expect(await deleteFriendship(c.id, id)).toEqual({ ok: false, kind: "forbidden", message: "You are not authorized" });
-    expect(await deleteFriendship(a.id, 999999)).toEqual({ ok: false, kind: "not-found", message: "Friendship not found" });
+    expect(await deleteFriendship(c.id, id)).toEqual({
+      ok: false,
+      kind: "forbidden",
+      message: "You are not authorized",
+    });
+    expect(await deleteFriendship(a.id, 999999)).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Friendship not found",
+    });
     expect(await getFriendship(id)).not.toBeNull();
   });
 
   it("a button's expectation keeps a stale click from doing something else", async () => {
     const [a, b] = [await makeUser(), await makeUser()];
     const id = await insertFriendship(a, b, "accepted"); // b accepted while a still saw "Cancel Request"
-    expect(await deleteFriendship(a.id, id, { status: "pending", role: "sender" })).toMatchObject({ ok: false, kind: "conflict" });
-    expect(await deleteFriendship(b.id, id, { status: "accepted", role: "sender" })).toMatchObject({ ok: false, kind: "forbidden" });
+    expect(await deleteFriendship(a.id, id, { status: "pending", role: "sender" })).toMatchObject({
+      ok: false,
+      kind: "conflict",
+    });
+    expect(await deleteFriendship(b.id, id, { status: "accepted", role: "sender" })).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+    });
     expect(await getFriendship(id)).not.toBeNull();
     expect((await deleteFriendship(b.id, id, { status: "accepted" })).ok).toBe(true);
   });
@@ -174,7 +235,13 @@ describe("lists", () => {
   it("groups pending (sent or received), confirmed (with kids) and denied (sent only); kids in one query", async () => {
     const me = await makeUser();
     const [friend1, friend2, asked, asker, refuser, refused, noKids] = [
-      await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
     ];
     const photo = await storePhoto("kid", friend1.id);
     const k1 = await insertKid(friend1, "Ada", photo.imageId);
@@ -199,7 +266,8 @@ describe("lists", () => {
     db().off("query", onQuery);
     expect(queries).toHaveLength(2);
 
-    const byId = (entries: typeof lists.confirmed) => entries.map((e) => [e.friendshipId, e.user.id, e.direction, e.status]);
+    const byId = (entries: typeof lists.confirmed) =>
+      entries.map((e) => [e.friendshipId, e.user.id, e.direction, e.status]);
     expect(byId(lists.pending)).toEqual([
       [p1, asked.id, "sent", "pending"],
       [p2, asker.id, "received", "pending"],
@@ -212,7 +280,12 @@ describe("lists", () => {
       [k1, "Ada"],
       [k2, "Bo"],
     ]);
-    expect(kidsOf(friend1.id)[0]).toMatchObject({ user_id: friend1.id, birth_date: "2020-05-06", relationship: "Mom", photo: { key: photo.key } });
+    expect(kidsOf(friend1.id)[0]).toMatchObject({
+      user_id: friend1.id,
+      birth_date: "2020-05-06",
+      relationship: "Mom",
+      photo: { key: photo.key },
+    });
     expect(kidsOf(friend2.id).map((k) => k.id)).toEqual([k3]);
     expect(kidsOf(noKids.id)).toEqual([]);
     // no email anywhere

@@ -106,7 +106,13 @@ const publicUserById = query<{ id: number }>((p, k) =>
   k("users")
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
     .where("users.id", p("id"))
-    .first(["users.id", "users.username", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")]),
+    .first([
+      "users.id",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+      ...photoColumns("user_images", "user_image"),
+    ]),
 );
 
 /** The public face of a user (no email), or null. */
@@ -146,7 +152,8 @@ export async function sendFriendRequest(
   if (!friend) return notFound(MESSAGES.friendNotFound);
   // a block: the blocked user is not told (the blocker answers as nobody at all)
   const block = await isBlockedBetween(senderId, friendId);
-  if (block.blocked) return block.blockedBy === senderId ? conflict(MESSAGES.youBlocked) : notFound(MESSAGES.friendNotFound);
+  if (block.blocked)
+    return block.blockedBy === senderId ? conflict(MESSAGES.youBlocked) : notFound(MESSAGES.friendNotFound);
   // a repeat of a request that was sent (a double click) answers that request, not "already exists"
   const sentBefore = async (id: number) => {
     const f = await getFriendship(id);
@@ -198,7 +205,10 @@ export async function insertFriendship(
 }
 
 const pairStatus = query<{ low: number; high: number }>((p, k) =>
-  k("friendships").where("friendships.user_low", p("low")).andWhere("friendships.user_high", p("high")).first("friendships.status"),
+  k("friendships")
+    .where("friendships.user_low", p("low"))
+    .andWhere("friendships.user_high", p("high"))
+    .first("friendships.status"),
 );
 
 /**
@@ -225,7 +235,9 @@ export async function befriendByInvitation(
       inviterId === pair.user_low
         ? { low_circle: preset.circle, low_relationship: preset.relationship }
         : { high_circle: preset.circle, high_relationship: preset.relationship };
-    await conn("friendships").where(pair).update({ status: "accepted", ...side, updated_at: nowIso() });
+    await conn("friendships")
+      .where(pair)
+      .update({ status: "accepted", ...side, updated_at: nowIso() });
   }
   await notify(conn, [{ userId: inviterId, kind: "invite-accepted", actorId: userId }]);
   return true;
@@ -248,13 +260,18 @@ export async function answerFriendRequest(
   if (status !== "accepted" && status !== "denied") return invalid(MESSAGES.invalidStatus);
   if (current.status !== "pending") return conflict(MESSAGES.invalidStatus);
   const changed = await writeTransaction(async (trx) => {
-    const n = await trx("friendships").where({ id: friendshipId, friend_id: viewerId, status: "pending" }).update({ status, updated_at: nowIso() });
-    if (n && status === "accepted") await notify(trx, [{ userId: current.user_id, kind: "friend-accepted", actorId: viewerId }]);
+    const n = await trx("friendships")
+      .where({ id: friendshipId, friend_id: viewerId, status: "pending" })
+      .update({ status, updated_at: nowIso() });
+    if (n && status === "accepted")
+      await notify(trx, [{ userId: current.user_id, kind: "friend-accepted", actorId: viewerId }]);
     return n;
   });
   if (!changed) {
     // cancelled or answered between the read and the update
-    return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
+    return (await getFriendship(friendshipId))
+      ? conflict(MESSAGES.invalidStatus)
+      : notFound(MESSAGES.friendshipNotFound);
   }
   return { ok: true, friendship: { ...current, status } };
 }
@@ -288,7 +305,9 @@ export async function deleteFriendship(
     return n;
   });
   if (!removed) {
-    return (await getFriendship(friendshipId)) ? conflict(MESSAGES.invalidStatus) : notFound(MESSAGES.friendshipNotFound);
+    return (await getFriendship(friendshipId))
+      ? conflict(MESSAGES.invalidStatus)
+      : notFound(MESSAGES.friendshipNotFound);
   }
   return { ok: true, friendship: current };
 }
@@ -298,7 +317,9 @@ export async function deleteFriendship(
  * status, and every co-parent role and invitation between them, on `conn` (the block's transaction).
  */
 export async function endFriendshipBetween(conn: Db, a: number, b: number): Promise<void> {
-  await conn("friendships").where({ user_low: Math.min(a, b), user_high: Math.max(a, b) }).delete();
+  await conn("friendships")
+    .where({ user_low: Math.min(a, b), user_high: Math.max(a, b) })
+    .delete();
   await endCoParentingBetween(conn, a, b);
 }
 
@@ -315,7 +336,10 @@ export async function setFriendshipLabel(
   side: "low" | "high",
   label: FriendLabel,
 ): Promise<number> {
-  const columns = side === "low" ? { low_circle: label.circle, low_relationship: label.relationship } : { high_circle: label.circle, high_relationship: label.relationship };
+  const columns =
+    side === "low"
+      ? { low_circle: label.circle, low_relationship: label.relationship }
+      : { high_circle: label.circle, high_relationship: label.relationship };
   return conn("friendships")
     .where({ id: friendshipId, status: "accepted", [side === "low" ? "user_low" : "user_high"]: viewerId })
     .update({ ...columns, updated_at: nowIso() });
@@ -385,7 +409,10 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
 
   const confirmed = entries.filter((e) => e.status === "accepted");
   if (confirmed.length) {
-    const kids = await listVisibleKidsOf(viewerId, confirmed.map((e) => e.user.id));
+    const kids = await listVisibleKidsOf(
+      viewerId,
+      confirmed.map((e) => e.user.id),
+    );
     for (const entry of confirmed) entry.kids = kids.get(entry.user.id) ?? [];
   }
   confirmed.sort((a, b) => BY_USERNAME.compare(a.user.username, b.user.username) || a.user.id - b.user.id);
@@ -439,7 +466,9 @@ export async function countFriends(userId: number): Promise<number> {
 }
 
 const pendingRequest = query<{ senderId: number; friendId: number }>((p, k) =>
-  k("friendships").where({ user_id: p("senderId"), friend_id: p("friendId"), status: "pending" }).first("id"),
+  k("friendships")
+    .where({ user_id: p("senderId"), friend_id: p("friendId"), status: "pending" })
+    .first("id"),
 );
 
 /** For the search page: did `senderId` send a still-pending request to `friendId`? Then who is it. */

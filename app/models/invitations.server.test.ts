@@ -48,7 +48,12 @@ describe("invitations", () => {
     expect(mail.text_body).toContain(made.url);
     expect(mail.text_body).toContain("For Grandma");
     expect((await listInvitations(parent.id)).map((i) => [i.id, i.state])).toEqual([[made.invitation.id, "pending"]]);
-    expect(await readInvitation(token)).toEqual({ state: "pending", inviterId: parent.id, inviterName: "Maria Lopez", note: "For Grandma" });
+    expect(await readInvitation(token)).toEqual({
+      state: "pending",
+      inviterId: parent.id,
+      inviterName: "Maria Lopez",
+      note: "For Grandma",
+    });
   });
 
   it("joining signed out: an account without a password, an accepted friend of the inviter; the link is then used", async () => {
@@ -58,12 +63,22 @@ describe("invitations", () => {
     const token = tokenOf(made.url);
     const joined = await joinByInvitation(token, { name: "Rosa María Pérez", email: "Rosa@Example.com" }, ORIGIN, FROM);
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
-    expect(joined.user).toMatchObject({ email: "rosa@example.com", first_name: "Rosa", last_name: "María Pérez", username: "rosa.maria.perez" });
+    expect(joined.user).toMatchObject({
+      email: "rosa@example.com",
+      first_name: "Rosa",
+      last_name: "María Pérez",
+      username: "rosa.maria.perez",
+    });
     expect((await getUserWithPasswordByEmail("rosa@example.com"))!.password_hash).toBe("");
     expect(await canSeeKidsOf(joined.user.id, parent.id)).toBe(true);
-    expect((await listInvitations(parent.id))[0]).toMatchObject({ state: "accepted", friend: { id: joined.user.id, name: "Rosa María Pérez", hasPassword: false } });
+    expect((await listInvitations(parent.id))[0]).toMatchObject({
+      state: "accepted",
+      friend: { id: joined.user.id, name: "Rosa María Pérez", hasPassword: false },
+    });
     expect((await readInvitation(token)).state).toBe("accepted");
-    expect(await joinByInvitation(token, { name: "Another", email: "another@example.com" }, ORIGIN, FROM)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(
+      await joinByInvitation(token, { name: "Another", email: "another@example.com" }, ORIGIN, FROM),
+    ).toMatchObject({ ok: false, kind: "conflict" });
     expect(await getUserWithPasswordByEmail("another@example.com")).toBeNull();
   });
 
@@ -74,24 +89,41 @@ describe("invitations", () => {
     if (!made.ok) throw new Error("refused");
     const token = tokenOf(made.url);
     // the stranger opens their own link signed out and "joins" with the victim's address
-    expect(await joinByInvitation(token, { name: "Someone", email: victim.email.toUpperCase() }, ORIGIN, FROM)).toEqual({ ok: true, outcome: "check-email" });
+    expect(await joinByInvitation(token, { name: "Someone", email: victim.email.toUpperCase() }, ORIGIN, FROM)).toEqual(
+      { ok: true, outcome: "check-email" },
+    );
     expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
     expect(await canSeeKidsOf(stranger.id, victim.id)).toBe(false);
     // used for everyone else; offered to the victim, who sees who sent it
     expect((await readInvitation(token)).state).toBe("used");
     expect((await readInvitation(token, stranger.id)).state).toBe("used");
-    expect(await readInvitation(token, victim.id)).toEqual({ state: "offered", inviterId: stranger.id, inviterName: "Sam Stranger", note: "Let us share our photos" });
+    expect(await readInvitation(token, victim.id)).toEqual({
+      state: "offered",
+      inviterId: stranger.id,
+      inviterName: "Sam Stranger",
+      note: "Let us share our photos",
+    });
     const [mail] = await queued(victim.email);
-    expect(mail).toMatchObject({ kind: "invitation-answer", subject: "Sam Stranger invited you to be friends on Sweet Moments" });
+    expect(mail).toMatchObject({
+      kind: "invitation-answer",
+      subject: "Sam Stranger invited you to be friends on Sweet Moments",
+    });
     for (const body of [mail.text_body, mail.html_body]) {
       expect(body).toContain("Let us share our photos");
-      expect(body).toContain("If you accept, you and Sam Stranger become friends: Sam Stranger sees the moments you share with your friends");
+      expect(body).toContain(
+        "If you accept, you and Sam Stranger become friends: Sam Stranger sees the moments you share with your friends",
+      );
       expect(body).toContain("Nothing changes unless you accept.");
       expect(body).toContain(`${ORIGIN}/invite/${token}`);
     }
     const link = new RegExp(`${ORIGIN}/login/link/([A-Za-z0-9_-]{43})\\?invitation=${token}`).exec(mail.text_body)![1]!;
     // signing in leads to the invitation, and makes nobody a friend
-    expect(await useSignInLink(link, { invitation: token })).toMatchObject({ ok: true, user: { id: victim.id }, purpose: "sign-in", invitation: token });
+    expect(await useSignInLink(link, { invitation: token })).toMatchObject({
+      ok: true,
+      user: { id: victim.id },
+      purpose: "sign-in",
+      invitation: token,
+    });
     expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
     expect(await canSeeKidsOf(stranger.id, victim.id)).toBe(false);
     expect(await db()("notifications").where({ user_id: stranger.id, kind: "invite-accepted" })).toEqual([]);
@@ -116,7 +148,12 @@ describe("invitations", () => {
     await joinByInvitation(token, { name: "Aunt", email: aunt.email }, ORIGIN, FROM);
     expect(await declineInvitation(aunt.id, token)).toEqual({ ok: true });
     expect(await declineInvitation(aunt.id, token)).toEqual({ ok: true }); // a repeat
-    expect(await readInvitation(token, aunt.id)).toEqual({ state: "declined", inviterId: null, inviterName: null, note: null });
+    expect(await readInvitation(token, aunt.id)).toEqual({
+      state: "declined",
+      inviterId: null,
+      inviterName: null,
+      note: null,
+    });
     expect(await acceptInvitation(aunt.id, token)).toMatchObject({ ok: false, kind: "conflict" });
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(false);
     expect((await listInvitations(parent.id))[0]).toMatchObject({ state: "used", friend: null });
@@ -135,7 +172,10 @@ describe("invitations", () => {
       const answer = async (email: string, address: string) => {
         const made = await createInvitation(parent, {}, ORIGIN);
         if (!made.ok) throw new Error("refused");
-        expect(await joinByInvitation(tokenOf(made.url), { name: "Someone", email }, ORIGIN, { address })).toEqual({ ok: true, outcome: "check-email" });
+        expect(await joinByInvitation(tokenOf(made.url), { name: "Someone", email }, ORIGIN, { address })).toEqual({
+          ok: true,
+          outcome: "check-email",
+        });
         return tokenOf(made.url);
       };
       // per account: answers and "Email me a sign-in link" share one count
@@ -176,7 +216,10 @@ describe("invitations", () => {
     expect(await canSeeKidsOf(uncle.id, parent.id)).toBe(true);
     // used: done for the one who used it (a repeat), "can no longer be used" for anyone else
     expect(await acceptInvitation(uncle.id, tokenOf(made.url))).toMatchObject({ ok: true });
-    expect(await acceptInvitation((await makeUser()).id, tokenOf(made.url))).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await acceptInvitation((await makeUser()).id, tokenOf(made.url))).toMatchObject({
+      ok: false,
+      kind: "conflict",
+    });
   });
 
   it("revoked and expired links can no longer be used; only the inviter revokes", async () => {
@@ -186,13 +229,27 @@ describe("invitations", () => {
     const b = await createInvitation(parent, {}, ORIGIN);
     if (!a.ok || !b.ok) throw new Error("refused");
     expect(await revokeInvitation(other.id, a.invitation.id)).toMatchObject({ ok: false, kind: "not-found" });
-    expect(await revokeInvitation(parent.id, a.invitation.id)).toMatchObject({ ok: true, invitation: { state: "revoked" } });
+    expect(await revokeInvitation(parent.id, a.invitation.id)).toMatchObject({
+      ok: true,
+      invitation: { state: "revoked" },
+    });
     expect(await revokeInvitation(parent.id, a.invitation.id)).toMatchObject({ ok: false, kind: "conflict" });
-    expect(await readInvitation(tokenOf(a.url))).toEqual({ state: "revoked", inviterId: null, inviterName: null, note: null });
-    expect(await joinByInvitation(tokenOf(a.url), { name: "X Y", email: "xy@example.com" }, ORIGIN, FROM)).toMatchObject({ ok: false, kind: "conflict" });
-    await db()("invitations").where("id", b.invitation.id).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    expect(await readInvitation(tokenOf(a.url))).toEqual({
+      state: "revoked",
+      inviterId: null,
+      inviterName: null,
+      note: null,
+    });
+    expect(
+      await joinByInvitation(tokenOf(a.url), { name: "X Y", email: "xy@example.com" }, ORIGIN, FROM),
+    ).toMatchObject({ ok: false, kind: "conflict" });
+    await db()("invitations")
+      .where("id", b.invitation.id)
+      .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
     expect((await readInvitation(tokenOf(b.url))).state).toBe("expired");
-    expect(await joinByInvitation(tokenOf(b.url), { name: "X Y", email: "xy@example.com" }, ORIGIN, FROM)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(
+      await joinByInvitation(tokenOf(b.url), { name: "X Y", email: "xy@example.com" }, ORIGIN, FROM),
+    ).toMatchObject({ ok: false, kind: "conflict" });
     expect((await readInvitation("not-a-token")).state).toBe("unknown");
   });
 
@@ -201,14 +258,21 @@ describe("invitations", () => {
     const parent = await makeUser();
     const aunt = await makeUser();
     const labelsOf = async (a: number, b: number) => {
-      const row = await db()("friendships").where({ user_low: Math.min(a, b), user_high: Math.max(a, b) }).first();
+      const row = await db()("friendships")
+        .where({ user_low: Math.min(a, b), user_high: Math.max(a, b) })
+        .first();
       return { [a]: labelFromRow(row, a), [b]: labelFromRow(row, b), status: row.status };
     };
     // signed out: a new account (the inviter is the low side)
     const family = await createInvitation(parent, { circle: "family", relationship: "grandparent" }, ORIGIN);
     if (!family.ok) throw new Error("refused");
     expect(family.invitation).toMatchObject({ circle: "family", relationship: "grandparent" });
-    const joined = await joinByInvitation(tokenOf(family.url), { name: "Oma Greta", email: "oma-preset@example.com" }, ORIGIN, FROM);
+    const joined = await joinByInvitation(
+      tokenOf(family.url),
+      { name: "Oma Greta", email: "oma-preset@example.com" },
+      ORIGIN,
+      FROM,
+    );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
     expect(await labelsOf(parent.id, joined.user.id)).toEqual({
       [parent.id]: { circle: "family", relationship: "grandparent" },
@@ -219,7 +283,10 @@ describe("invitations", () => {
     const cousin = await createInvitation(parent, { circle: "family", relationship: "cousin" }, ORIGIN);
     if (!cousin.ok) throw new Error("refused");
     expect(await acceptInvitation(uncle.id, tokenOf(cousin.url))).toMatchObject({ ok: true });
-    expect(await labelsOf(parent.id, uncle.id)).toMatchObject({ [parent.id]: { circle: "family", relationship: "cousin" }, [uncle.id]: { circle: "friends", relationship: null } });
+    expect(await labelsOf(parent.id, uncle.id)).toMatchObject({
+      [parent.id]: { circle: "family", relationship: "cousin" },
+      [uncle.id]: { circle: "friends", relationship: null },
+    });
     // offered to an existing address, and accepted by its account
     const caregiver = await createInvitation(parent, { circle: "family", relationship: "caregiver" }, ORIGIN);
     if (!caregiver.ok) throw new Error("refused");
@@ -230,8 +297,12 @@ describe("invitations", () => {
     const plain = await createInvitation(parent, {}, ORIGIN);
     if (!plain.ok) throw new Error("refused");
     expect(plain.invitation).toMatchObject({ circle: "friends", relationship: null });
-    const row = await db()("friendships").where({ user_low: Math.min(parent.id, uncle.id), user_high: Math.max(parent.id, uncle.id) }).first("id");
-    expect(await setFriendLabel(parent.id, row.id, { circle: "friends", relationship: "other" })).toMatchObject({ ok: true });
+    const row = await db()("friendships")
+      .where({ user_low: Math.min(parent.id, uncle.id), user_high: Math.max(parent.id, uncle.id) })
+      .first("id");
+    expect(await setFriendLabel(parent.id, row.id, { circle: "friends", relationship: "other" })).toMatchObject({
+      ok: true,
+    });
     expect(await acceptInvitation(uncle.id, tokenOf(plain.url))).toMatchObject({ ok: true });
     const again = await createInvitation(parent, { circle: "family" }, ORIGIN);
     if (!again.ok) throw new Error("refused");
@@ -247,7 +318,8 @@ describe("invitations", () => {
     const toBlocked = await createInvitation(blocker, { email: blocked.email }, ORIGIN);
     const toBlocker = await createInvitation(blocked, { email: blocker.email.toUpperCase() }, ORIGIN);
     const toNobody = await createInvitation(blocked, { email: "nobody-here@example.com" }, ORIGIN);
-    for (const made of [toBlocked, toBlocker, toNobody]) expect(made).toMatchObject({ ok: true, invitation: { state: "pending" } });
+    for (const made of [toBlocked, toBlocker, toNobody])
+      expect(made).toMatchObject({ ok: true, invitation: { state: "pending" } });
     expect(await queued(blocked.email)).toEqual([]);
     expect(await queued(blocker.email)).toEqual([]);
     expect(await queued("nobody-here@example.com")).toHaveLength(1);
@@ -257,12 +329,21 @@ describe("invitations", () => {
       [blocked, toBlocked],
       [blocker, toBlocker],
     ] as const) {
-      expect(await acceptInvitation(viewer.id, tokenOf(made.url))).toEqual({ ok: false, kind: "invalid", message: INVITATION_MESSAGES.unusable });
+      expect(await acceptInvitation(viewer.id, tokenOf(made.url))).toEqual({
+        ok: false,
+        kind: "invalid",
+        message: INVITATION_MESSAGES.unusable,
+      });
       expect((await readInvitation(tokenOf(made.url))).state).toBe("pending");
     }
     expect(await canSeeKidsOf(blocked.id, blocker.id)).toBe(false);
     expect(await canSeeKidsOf(blocker.id, blocked.id)).toBe(false);
-    expect(await db()("friendships").where({ user_low: Math.min(blocker.id, blocked.id), user_high: Math.max(blocker.id, blocked.id) })).toEqual([]);
+    expect(
+      await db()("friendships").where({
+        user_low: Math.min(blocker.id, blocked.id),
+        user_high: Math.max(blocker.id, blocked.id),
+      }),
+    ).toEqual([]);
     // signed out with the address of the other one, either way: "check your email" as for any
     // account, but no mail and no offer (a blocked user cannot make the server write to the blocker)
     const ownLink = await createInvitation(blocked, {}, ORIGIN);
@@ -271,14 +352,20 @@ describe("invitations", () => {
       [toBlocked, blocked],
       [ownLink, blocker],
     ] as const) {
-      expect(await joinByInvitation(tokenOf(made.url), { name: "Someone", email: to.email }, ORIGIN, FROM)).toEqual({ ok: true, outcome: "check-email" });
+      expect(await joinByInvitation(tokenOf(made.url), { name: "Someone", email: to.email }, ORIGIN, FROM)).toEqual({
+        ok: true,
+        outcome: "check-email",
+      });
       expect((await readInvitation(tokenOf(made.url), to.id)).state).toBe("used");
       expect(await acceptInvitation(to.id, tokenOf(made.url))).toMatchObject({ ok: false, kind: "conflict" });
     }
     expect(await queued(blocked.email)).toEqual([]);
     expect(await queued(blocker.email)).toEqual([]);
     expect(await canSeeKidsOf(blocked.id, blocker.id)).toBe(false);
-    expect((await listInvitations(blocker.id)).find((i) => i.id === toBlocked.invitation.id)).toMatchObject({ state: "used", friend: null });
+    expect((await listInvitations(blocker.id)).find((i) => i.id === toBlocked.invitation.id)).toMatchObject({
+      state: "used",
+      friend: null,
+    });
     expect(await db()("notifications").where({ user_id: blocker.id, kind: "invite-accepted" })).toEqual([]);
     // an invitation offered before the block: its Accept makes no friendship afterwards
     const parent = await makeUser();
@@ -287,7 +374,11 @@ describe("invitations", () => {
     if (!early.ok) throw new Error("refused");
     await joinByInvitation(tokenOf(early.url), { name: "Aunt", email: aunt.email }, ORIGIN, FROM);
     expect(await blockUser(aunt.id, parent.id)).toMatchObject({ ok: true });
-    expect(await acceptInvitation(aunt.id, tokenOf(early.url))).toEqual({ ok: false, kind: "invalid", message: INVITATION_MESSAGES.unusable });
+    expect(await acceptInvitation(aunt.id, tokenOf(early.url))).toEqual({
+      ok: false,
+      kind: "invalid",
+      message: INVITATION_MESSAGES.unusable,
+    });
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(false);
   });
 
@@ -323,7 +414,9 @@ describe("sign-in links", () => {
     expect(mail.kind).toBe("reset");
     const token = /\/login\/link\/([A-Za-z0-9_-]{43})/.exec(mail.text_body)![1]!;
     expect((await readSignInLink(token)).purpose).toBe("reset");
-    await db()("sign_in_links").where("token_hash", hashLinkToken(token)).update({ expires_at: new Date(Date.now() - 1).toISOString() });
+    await db()("sign_in_links")
+      .where("token_hash", hashLinkToken(token))
+      .update({ expires_at: new Date(Date.now() - 1).toISOString() });
     expect((await readSignInLink(token)).state).toBe("expired");
     expect(await useSignInLink(token)).toMatchObject({ ok: false, kind: "conflict" });
   });
@@ -331,10 +424,12 @@ describe("sign-in links", () => {
   /** `perAccount` links reach one address (from several clients); one client gets `perAddress` requests through, then none. */
   async function expectSignInLinkLimits(perAccount: number, perAddress: number, net: string) {
     const user = await makeUser();
-    for (let i = 0; i < perAccount + 2; i++) await requestSignInLink(user.email, { reset: false, origin: ORIGIN, address: `${net}.1.${i}` });
+    for (let i = 0; i < perAccount + 2; i++)
+      await requestSignInLink(user.email, { reset: false, origin: ORIGIN, address: `${net}.1.${i}` });
     expect(await queued(user.email)).toHaveLength(perAccount);
     const other = await makeUser();
-    for (let i = 0; i < perAddress; i++) await requestSignInLink(`x${i}-${net}@example.com`, { reset: false, origin: ORIGIN, address: `${net}.9.9` });
+    for (let i = 0; i < perAddress; i++)
+      await requestSignInLink(`x${i}-${net}@example.com`, { reset: false, origin: ORIGIN, address: `${net}.9.9` });
     await requestSignInLink(other.email, { reset: false, origin: ORIGIN, address: `${net}.9.9` });
     expect(await queued(other.email)).toHaveLength(0);
     await requestSignInLink(other.email, { reset: false, origin: ORIGIN, address: `${net}.9.8` });
@@ -363,17 +458,35 @@ describe("sign-in links", () => {
     const stranger = await makeUser();
     const made = await createInvitation(parent, {}, ORIGIN);
     if (!made.ok) throw new Error("refused");
-    const joined = await joinByInvitation(tokenOf(made.url), { name: "Opa Hans", email: "opa@example.com" }, ORIGIN, FROM);
+    const joined = await joinByInvitation(
+      tokenOf(made.url),
+      { name: "Opa Hans", email: "opa@example.com" },
+      ORIGIN,
+      FROM,
+    );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
-    expect(await createFriendSignInLink(stranger.id, joined.user.id, ORIGIN)).toMatchObject({ ok: false, kind: "not-found" });
-    expect(await createFriendSignInLink(parent.id, stranger.id, ORIGIN)).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await createFriendSignInLink(stranger.id, joined.user.id, ORIGIN)).toMatchObject({
+      ok: false,
+      kind: "not-found",
+    });
+    expect(await createFriendSignInLink(parent.id, stranger.id, ORIGIN)).toMatchObject({
+      ok: false,
+      kind: "not-found",
+    });
     expect(await createFriendSignInLink(parent.id, "abc", ORIGIN)).toMatchObject({ ok: false, kind: "not-found" });
     const link = await createFriendSignInLink(parent.id, joined.user.id, ORIGIN);
     if (!link.ok) throw new Error("refused");
     expect(link.url).toMatch(/^https:\/\/moments\.test\/login\/link\/[A-Za-z0-9_-]{43}$/);
-    expect(await useSignInLink(tokenOf(link.url))).toMatchObject({ ok: true, user: { id: joined.user.id }, purpose: "friend" });
+    expect(await useSignInLink(tokenOf(link.url))).toMatchObject({
+      ok: true,
+      user: { id: joined.user.id },
+      purpose: "friend",
+    });
     // once the friend has a password, the parent no longer stands in for them
     await db()("users").where("id", joined.user.id).update({ password_hash: "scrypt$x" });
-    expect(await createFriendSignInLink(parent.id, joined.user.id, ORIGIN)).toMatchObject({ ok: false, kind: "forbidden" });
+    expect(await createFriendSignInLink(parent.id, joined.user.id, ORIGIN)).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+    });
   });
 });

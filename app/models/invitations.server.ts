@@ -18,7 +18,14 @@ import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, tooMany, type Result } from "./refusal";
 import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath, linkWithinLimits } from "./sign-in-links.server";
-import { getUserById, insertUser, normalizeEmail, normalizeUsername, usersWithEmailOrUsername, type User } from "./users.server";
+import {
+  getUserById,
+  insertUser,
+  normalizeEmail,
+  normalizeUsername,
+  usersWithEmailOrUsername,
+  type User,
+} from "./users.server";
 import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
 // Invitation links (issue #16.1; docs/decisions/0026-invitations-and-sign-in-links.md). A parent
@@ -106,10 +113,18 @@ function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invita
     friend: row.accepted_by
       ? {
           id: Number(row.accepted_by),
-          name: displayName({ username: String(row.friend_username), first_name: row.friend_first_name as string | null, last_name: row.friend_last_name as string | null }),
+          name: displayName({
+            username: String(row.friend_username),
+            first_name: row.friend_first_name as string | null,
+            last_name: row.friend_last_name as string | null,
+          }),
           hasPassword: String(row.friend_password_hash ?? "") !== "",
           // the same rule requireInvitedFriend asks (the friendship itself is asked when a link is made)
-          canMakeLink: relativeLinksOpen(row.made_user_id == null ? null : { password_hash: row.friend_password_hash, links_closed_at: row.made_links_closed_at }),
+          canMakeLink: relativeLinksOpen(
+            row.made_user_id == null
+              ? null
+              : { password_hash: row.friend_password_hash, links_closed_at: row.made_links_closed_at },
+          ),
         }
       : null,
   };
@@ -119,7 +134,9 @@ function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invita
 const withFriend = (q: Knex.QueryBuilder) =>
   q
     .leftJoin("users as friend", "friend.id", "invitations.accepted_by")
-    .leftJoin("invited_accounts as made", (j) => j.on("made.user_id", "invitations.accepted_by").andOn("made.inviter_id", "invitations.inviter_id"));
+    .leftJoin("invited_accounts as made", (j) =>
+      j.on("made.user_id", "invitations.accepted_by").andOn("made.inviter_id", "invitations.inviter_id"),
+    );
 
 const invitationsOf = query<{ inviterId: number }>((p, k) =>
   withFriend(k("invitations"))
@@ -134,10 +151,14 @@ export async function listInvitations(inviterId: number): Promise<Invitation[]> 
   return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
 }
 
-const invitationById = query<{ id: number }>((p, k) => withFriend(k("invitations")).where("invitations.id", p("id")).first(invitationColumns));
+const invitationById = query<{ id: number }>((p, k) =>
+  withFriend(k("invitations")).where("invitations.id", p("id")).first(invitationColumns),
+);
 
 const invitationHashById = query<{ id: number; inviterId: number }>((p, k) =>
-  k("invitations").where({ id: p("id"), inviter_id: p("inviterId") }).first("token_hash"),
+  k("invitations")
+    .where({ id: p("id"), inviter_id: p("inviterId") })
+    .first("token_hash"),
 );
 
 /**
@@ -157,14 +178,20 @@ export async function createInvitation(
   opts: { token?: unknown } = {},
 ): Promise<Result<{ invitation: Invitation; url: string; replayed?: true }>> {
   const seeded = (seed: string) => repeatableLinkToken("invitation", inviter.id, seed);
-  const once = await submissionOnce(inviter.id, "invitation", opts.token, () => [input], async (id) => {
-    const stored = await invitationHashById.first({ id, inviterId: inviter.id });
-    const seed = parseSubmissionToken(opts.token);
-    if (!stored || !seed) return null;
-    const { token, hash } = seeded(seed);
-    const row = hash === stored.token_hash ? await invitationById.first({ id }) : null;
-    return row ? { invitation: invitationFromRow(row), url: origin + invitationPath(token) } : null;
-  });
+  const once = await submissionOnce(
+    inviter.id,
+    "invitation",
+    opts.token,
+    () => [input],
+    async (id) => {
+      const stored = await invitationHashById.first({ id, inviterId: inviter.id });
+      const seed = parseSubmissionToken(opts.token);
+      if (!stored || !seed) return null;
+      const { token, hash } = seeded(seed);
+      const row = hash === stored.token_hash ? await invitationById.first({ id }) : null;
+      return row ? { invitation: invitationFromRow(row), url: origin + invitationPath(token) } : null;
+    },
+  );
   if (once.first) return { ok: true, ...once.first, replayed: true };
   if (!(await withinLimit("invitesPerUser", String(inviter.id)))) return tooMany(INVITATION_MESSAGES.tooMany);
   const { token, hash } = once.token ? seeded(once.token) : newLinkToken();
@@ -190,7 +217,16 @@ export async function createInvitation(
       );
       // not to an address whose account is in a block with the inviter (nothing says so)
       if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
-        await enqueueMail(trx, { ...invitationMail({ to: input.email, inviterName: displayName(inviter), note: input.note ?? null, url, expiresAt }), users: [inviter.id] });
+        await enqueueMail(trx, {
+          ...invitationMail({
+            to: input.email,
+            inviterName: displayName(inviter),
+            note: input.note ?? null,
+            url,
+            expiresAt,
+          }),
+          users: [inviter.id],
+        });
       }
       return id;
     });
@@ -205,11 +241,18 @@ export async function createInvitation(
 }
 
 /** Revokes an unused invitation of the viewer's. Someone else's: not found. Used or revoked already: conflict. */
-export async function revokeInvitation(viewerId: number, invitationId: number): Promise<Result<{ invitation: Invitation }>> {
+export async function revokeInvitation(
+  viewerId: number,
+  invitationId: number,
+): Promise<Result<{ invitation: Invitation }>> {
   const grant = await requireInvitationOwner(viewerId, invitationId);
   if (!grant.ok) return grant;
   const changed = await writeTransaction((trx) =>
-    trx("invitations").where({ id: invitationId, inviter_id: viewerId }).whereNull("accepted_at").whereNull("revoked_at").update({ revoked_at: nowIso() }),
+    trx("invitations")
+      .where({ id: invitationId, inviter_id: viewerId })
+      .whereNull("accepted_at")
+      .whereNull("revoked_at")
+      .update({ revoked_at: nowIso() }),
   );
   if (!changed) return conflict(INVITATION_MESSAGES.notPending);
   const row = await invitationById.first({ id: invitationId }, { conn: db() });
@@ -255,7 +298,10 @@ function stateFor(row: Record<string, unknown>, viewerId: number | null, now: st
  * What an invitation link is (the page a link opens) to `viewerId` (null: signed out): its state
  * and, while the viewer may answer it (pending, or offered to them), who sent it.
  */
-export async function readInvitation(token: string | undefined, viewerId: number | null = null): Promise<InvitationLink> {
+export async function readInvitation(
+  token: string | undefined,
+  viewerId: number | null = null,
+): Promise<InvitationLink> {
   const none: InvitationLink = { state: "unknown", inviterId: null, inviterName: null, note: null };
   if (!looksLikeLinkToken(token)) return none;
   const row = await invitationByHash.first({ hash: hashLinkToken(token) });
@@ -266,7 +312,11 @@ export async function readInvitation(token: string | undefined, viewerId: number
   return {
     state,
     inviterId: Number(row.inviter_id),
-    inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }),
+    inviterName: displayName({
+      username: String(row.username),
+      first_name: row.first_name as string | null,
+      last_name: row.last_name as string | null,
+    }),
     note: (row.note as string | null) ?? null,
   };
 }
@@ -294,7 +344,12 @@ async function taken(trx: Db, hash: string) {
  * Answers on `trx` the invitation offered to `viewerId` (accepted_by, or declined_at), if it still
  * waits for their answer (the conditional UPDATE is the single answer); answers like `consume`.
  */
-async function answerOffer(trx: Db, token: string, viewerId: number, answer: { accepted_by: number } | { declined_at: string }) {
+async function answerOffer(
+  trx: Db,
+  token: string,
+  viewerId: number,
+  answer: { accepted_by: number } | { declined_at: string },
+) {
   const hash = hashLinkToken(token);
   const changed = await trx("invitations")
     .where({ token_hash: hash, offered_to: viewerId })
@@ -322,11 +377,20 @@ async function offerToAccount(
   if (!link.mailAllowed || account.id === invitation.inviterId) return;
   if ((await isBlockedBetween(invitation.inviterId, account.id, trx)).blocked) return;
   await trx("invitations").where("id", invitation.id).update({ offered_to: account.id });
-  const signIn = await insertSignInLink(trx, { userId: account.id, purpose: "sign-in", ttlMs: EMAILED_LINK_MINUTES * 60_000, invitationId: invitation.id });
+  const signIn = await insertSignInLink(trx, {
+    userId: account.id,
+    purpose: "sign-in",
+    ttlMs: EMAILED_LINK_MINUTES * 60_000,
+    invitationId: invitation.id,
+  });
   const row = (await invitationByHash.first({ hash: hashLinkToken(link.token) }, { conn: trx }))!;
   const mail = invitationAnswerMail({
     to: account.email,
-    inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }),
+    inviterName: displayName({
+      username: String(row.username),
+      first_name: row.first_name as string | null,
+      last_name: row.last_name as string | null,
+    }),
     note: (row.note as string | null) ?? null,
     url: link.origin + invitationSignInPath(signIn.token, link.token),
     invitationUrl: link.origin + invitationPath(link.token),
@@ -405,7 +469,13 @@ export async function joinByInvitation(
     const user = same ? await getUserById(Number(row.accepted_by)) : null;
     return user ? { outcome: "joined", user } : null;
   };
-  const once = await submissionOnce(SIGNUP_USER, "join", opts.token, () => [hashLinkToken(token), email, input.name, Boolean(input.password)], repeatOf);
+  const once = await submissionOnce(
+    SIGNUP_USER,
+    "join",
+    opts.token,
+    () => [hashLinkToken(token), email, input.name, Boolean(input.password)],
+    repeatOf,
+  );
   if (once.first) return { ok: true, ...once.first };
   const password_hash = input.password ? await hashPassword(input.password) : "";
   // an address with an account is mailed: counted as an emailed sign-in link is, before the write
@@ -418,10 +488,12 @@ export async function joinByInvitation(
         const invitation = await consume(trx, token);
         if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
         const candidates = usernameCandidates(input.name, email);
-        const taken = await usersWithEmailOrUsername.all<{ id: number; email_normalized: string; username_normalized: string; reserved: number }>(
-          { email, username: normalizeUsername(candidates[0]!), now: nowIso() },
-          { conn: trx },
-        );
+        const taken = await usersWithEmailOrUsername.all<{
+          id: number;
+          email_normalized: string;
+          username_normalized: string;
+          reserved: number;
+        }>({ email, username: normalizeUsername(candidates[0]!), now: nowIso() }, { conn: trx });
         const existing = taken.find((r) => r.email_normalized === email);
         if (existing && Number(existing.reserved) === 1) {
           // an address its account was just moved away from stays that account's until the undo
@@ -431,7 +503,11 @@ export async function joinByInvitation(
         }
         if (existing) {
           const account = { id: Number(existing.id), email };
-          await offerToAccount(trx, invitation, account, { token, origin, mailAllowed: mailAllowed && Number(known?.id) === account.id });
+          await offerToAccount(trx, invitation, account, {
+            token,
+            origin,
+            mailAllowed: mailAllowed && Number(known?.id) === account.id,
+          });
           await once.claim(trx, invitation.id);
           return { ok: true, joined: null };
         }
@@ -439,7 +515,11 @@ export async function joinByInvitation(
         const userId = await insertUser(trx, { email, username, password_hash, ...names });
         await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
         // made by this invitation: its inviter may make sign-in links for it while it has no password
-        await trx("invited_accounts").insert({ user_id: userId, inviter_id: invitation.inviterId, links_closed_at: password_hash ? nowIso() : null });
+        await trx("invited_accounts").insert({
+          user_id: userId,
+          inviter_id: invitation.inviterId,
+          links_closed_at: password_hash ? nowIso() : null,
+        });
         await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
         await insertDefaultDigest(trx, userId);
         await once.claim(trx, invitation.id);
@@ -483,7 +563,15 @@ const acceptedByHash = query<{ hash: string; viewerId: number }>((p, k) =>
 );
 
 const inviterOf = (row: Record<string, unknown> | undefined) =>
-  row ? { inviterName: displayName({ username: String(row.username), first_name: row.first_name as string | null, last_name: row.last_name as string | null }) } : null;
+  row
+    ? {
+        inviterName: displayName({
+          username: String(row.username),
+          first_name: row.first_name as string | null,
+          last_name: row.last_name as string | null,
+        }),
+      }
+    : null;
 
 /**
  * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is
@@ -493,23 +581,38 @@ const inviterOf = (row: Record<string, unknown> | undefined) =>
  * `token`: the form's one-time submission token; a repeat of an accept that went through (a double
  * click on "Accept") answers the same success instead of "already used".
  */
-export async function acceptInvitation(viewerId: number, token: string | undefined, opts: { token?: unknown } = {}): Promise<Result<{ inviterName: string }>> {
+export async function acceptInvitation(
+  viewerId: number,
+  token: string | undefined,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ inviterName: string }>> {
   if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
-  const once = await submissionOnce(viewerId, "accept", opts.token, () => [hashLinkToken(token)], async (id) => inviterOf(await acceptedBy.first({ id, viewerId })));
+  const once = await submissionOnce(
+    viewerId,
+    "accept",
+    opts.token,
+    () => [hashLinkToken(token)],
+    async (id) => inviterOf(await acceptedBy.first({ id, viewerId })),
+  );
   if (once.first) return { ok: true, ...once.first };
   const link = await readInvitation(token, viewerId);
   if (link.state !== "pending" && link.state !== "offered") {
     // used by the viewer themself: a repeat (of this accept, or of the join that made the account
     // and signed it in before its form was sent again) is done, not "already used"
-    const first = (await once.winner()) ?? inviterOf(await acceptedByHash.first({ hash: hashLinkToken(token), viewerId }));
+    const first =
+      (await once.winner()) ?? inviterOf(await acceptedByHash.first({ hash: hashLinkToken(token), viewerId }));
     return first ? { ok: true, ...first } : conflict(INVITATION_MESSAGES.unusable);
   }
   if (link.inviterId === viewerId) return invalid(INVITATION_MESSAGES.own);
   try {
     const done = await writeTransaction(async (trx) => {
-      const invitation = link.state === "offered" ? await answerOffer(trx, token, viewerId, { accepted_by: viewerId }) : await consume(trx, token);
+      const invitation =
+        link.state === "offered"
+          ? await answerOffer(trx, token, viewerId, { accepted_by: viewerId })
+          : await consume(trx, token);
       if (!invitation) return false;
-      if (!(await befriendByInvitation(trx, invitation.inviterId, viewerId, invitation.preset))) throw new NoFriendship();
+      if (!(await befriendByInvitation(trx, invitation.inviterId, viewerId, invitation.preset)))
+        throw new NoFriendship();
       await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
       await once.claim(trx, invitation.id);
       return true;
@@ -536,7 +639,11 @@ export async function acceptInvitation(viewerId: number, token: string | undefin
 export async function declineInvitation(viewerId: number, token: string | undefined): Promise<Result> {
   if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
   const state = async () => (await readInvitation(token, viewerId)).state;
-  if ((await state()) === "offered" && (await writeTransaction((trx) => answerOffer(trx, token, viewerId, { declined_at: nowIso() })))) return { ok: true };
+  if (
+    (await state()) === "offered" &&
+    (await writeTransaction((trx) => answerOffer(trx, token, viewerId, { declined_at: nowIso() })))
+  )
+    return { ok: true };
   // declined already (a double click), or by this answer's twin at the same moment
   return (await state()) === "declined" ? { ok: true } : conflict(INVITATION_MESSAGES.unusable);
 }
@@ -547,5 +654,7 @@ export async function declineInvitation(viewerId: number, token: string | undefi
  * address. On `conn`, the deleting transaction.
  */
 export async function forgetInvitedAddress(conn: Db, email: string): Promise<void> {
-  await conn("invitations").whereRaw("lower(email) = ?", [normalizeEmail(email)]).update({ email: null });
+  await conn("invitations")
+    .whereRaw("lower(email) = ?", [normalizeEmail(email)])
+    .update({ email: null });
 }

@@ -4,7 +4,9 @@ import { db, nowIso } from "~/lib/db.server";
 import { uploadFromBuffer, type UploadedFile } from "~/images/multipart.server";
 
 export async function jpeg(width = 64, height = 48, background = "#c33"): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** A real JPEG as an uploaded temp file, as the multipart parser would hand it over. */
@@ -13,7 +15,11 @@ export async function jpegUpload(width = 64, height = 48): Promise<UploadedFile>
 }
 
 /** An accepted friendship between two users (the friends screens are someone else's work). */
-export async function befriend(a: number, b: number, status: "accepted" | "pending" | "denied" = "accepted"): Promise<void> {
+export async function befriend(
+  a: number,
+  b: number,
+  status: "accepted" | "pending" | "denied" = "accepted",
+): Promise<void> {
   const now = nowIso();
   await db()("friendships").insert({
     user_id: a,
@@ -27,7 +33,11 @@ export async function befriend(a: number, b: number, status: "accepted" | "pendi
 }
 
 /** Inserts `count` moments for a kid directly (no photos), created one second apart. */
-export async function insertMoments(kidId: number, count: number, start = Date.parse("2024-01-01T00:00:00.000Z")): Promise<number[]> {
+export async function insertMoments(
+  kidId: number,
+  count: number,
+  start = Date.parse("2024-01-01T00:00:00.000Z"),
+): Promise<number[]> {
   const owner = await db()("kids").where("id", kidId).first("user_id");
   const rows = Array.from({ length: count }, (_, i) => {
     const at = new Date(start + i * 1000).toISOString();
@@ -43,7 +53,9 @@ export async function insertMoments(kidId: number, count: number, start = Date.p
   });
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 200) {
-    const inserted = await db()("daily_logs").insert(rows.slice(i, i + 200)).returning("id");
+    const inserted = await db()("daily_logs")
+      .insert(rows.slice(i, i + 200))
+      .returning("id");
     ids.push(...inserted.map((r: { id: number } | number) => (typeof r === "object" ? r.id : r)));
   }
   return ids;
@@ -52,5 +64,11 @@ export async function insertMoments(kidId: number, count: number, start = Date.p
 export async function insertLikeAndComment(logId: number, userId: number): Promise<void> {
   const now = nowIso();
   await db()("likes").insert({ daily_log_id: logId, user_id: userId, created_at: now });
-  await db()("comments").insert({ daily_log_id: logId, user_id: userId, comment: "So sweet", created_at: now, updated_at: now });
+  await db()("comments").insert({
+    daily_log_id: logId,
+    user_id: userId,
+    comment: "So sweet",
+    created_at: now,
+    updated_at: now,
+  });
 }

@@ -26,7 +26,13 @@ describe("kids", () => {
     const b = await createKid(owner.id, { ...elsa, name: "Leo" }, await jpegUpload());
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
-    expect(a.kid).toEqual({ id: expect.any(Number), user_id: owner.id, ...elsa, photo: null, default_audience: "everyone" });
+    expect(a.kid).toEqual({
+      id: expect.any(Number),
+      user_id: owner.id,
+      ...elsa,
+      photo: null,
+      default_audience: "everyone",
+    });
     expect(b.kid.photo).toMatchObject({ key: expect.any(String), widths: expect.any(Array) });
     const kids = await listKidsOf(owner.id);
     expect(kids.map((k) => k.name)).toEqual(["Elsa", "Leo"]);
@@ -38,8 +44,17 @@ describe("kids", () => {
   it("refuses a file that is not an image, leaving nothing behind", async () => {
     const owner = await makeUser();
     const images = await countImageRows();
-    const result = await createKid(owner.id, elsa, await uploadFromBuffer(Buffer.from("not an image at all"), "x.jpg", "image/jpeg"));
-    expect(result).toEqual({ ok: false, kind: "invalid", message: "Only image files are accepted.", fieldErrors: { image: ["Only image files are accepted."] } });
+    const result = await createKid(
+      owner.id,
+      elsa,
+      await uploadFromBuffer(Buffer.from("not an image at all"), "x.jpg", "image/jpeg"),
+    );
+    expect(result).toEqual({
+      ok: false,
+      kind: "invalid",
+      message: "Only image files are accepted.",
+      fieldErrors: { image: ["Only image files are accepted."] },
+    });
     expect(await countImageRows()).toBe(images);
     expect(await listKidsOf(owner.id)).toEqual([]);
   });
@@ -74,8 +89,16 @@ describe("kids", () => {
     expect(await updateKid((await makeUser()).id, created.kid.id, elsa, null)).toEqual(HIDDEN);
     expect(await updateKid(owner.id, 999999, elsa, null)).toEqual(KID_NOT_FOUND);
 
-    const textOnly = await updateKid(owner.id, created.kid.id, { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad" }, null);
-    expect(textOnly).toMatchObject({ ok: true, kid: { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad", photo: { key: oldKey } } });
+    const textOnly = await updateKid(
+      owner.id,
+      created.kid.id,
+      { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad" },
+      null,
+    );
+    expect(textOnly).toMatchObject({
+      ok: true,
+      kid: { name: "Elsa Marie", birth_date: "2019-03-15", relationship: "Dad", photo: { key: oldKey } },
+    });
 
     const withPhoto = await updateKid(owner.id, created.kid.id, elsa, await jpegUpload(80, 80));
     if (!withPhoto.ok) throw new Error("update failed");
@@ -92,7 +115,9 @@ describe("kids", () => {
     const bad = await uploadFromBuffer(Buffer.from("GIF89a broken"), "x.gif", "image/gif");
     const result = await updateKid(owner.id, created.kid.id, { ...elsa, name: "Changed" }, bad);
     expect(result).toMatchObject({ ok: false, kind: "invalid" });
-    expect((await viewKid(owner.id, created.kid.id)) as { kid: { name: string } }).toMatchObject({ kid: { name: "Elsa" } });
+    expect((await viewKid(owner.id, created.kid.id)) as { kid: { name: string } }).toMatchObject({
+      kid: { name: "Elsa" },
+    });
     expect(fs.existsSync(bad.path)).toBe(false);
   });
 
@@ -105,7 +130,12 @@ describe("kids", () => {
     if (!created.ok || !other.ok) throw new Error("setup");
     const m1 = await createMoment(owner.id, created.kid.id, { title: "One", content: "First" }, await jpegUpload());
     const m2 = await createMoment(owner.id, created.kid.id, { title: "Two", content: "Second" }, await jpegUpload());
-    const keep = await createMoment(owner.id, other.kid.id, { title: "Keep", content: "Other kid" }, await jpegUpload());
+    const keep = await createMoment(
+      owner.id,
+      other.kid.id,
+      { title: "Keep", content: "Other kid" },
+      await jpegUpload(),
+    );
     if (!m1.ok || !m2.ok || !keep.ok) throw new Error("setup");
     await insertLikeAndComment(m1.moment.id, friend.id);
     await insertLikeAndComment(m2.moment.id, owner.id);
@@ -118,8 +148,12 @@ describe("kids", () => {
     expect(await removeKid(owner.id, created.kid.id)).toEqual(KID_NOT_FOUND);
 
     expect(await db()("daily_logs").where("kid_id", created.kid.id).count({ n: "*" }).first()).toEqual({ n: 0 });
-    expect(await db()("likes").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first()).toEqual({ n: 0 });
-    expect(await db()("comments").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first()).toEqual({ n: 0 });
+    expect(await db()("likes").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first()).toEqual(
+      { n: 0 },
+    );
+    expect(
+      await db()("comments").whereIn("daily_log_id", [m1.moment.id, m2.moment.id]).count({ n: "*" }).first(),
+    ).toEqual({ n: 0 });
     expect(await db()("images").whereIn("key", doomedKeys).count({ n: "*" }).first()).toEqual({ n: 0 });
     for (const key of doomedKeys) expect(await isStored(key)).toBe(false);
     // the other kid and its moment are untouched

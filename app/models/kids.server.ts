@@ -25,7 +25,6 @@ export type Kid = {
   default_audience: Audience;
 };
 
-
 export const kidColumns = [
   "kids.id",
   "kids.user_id",
@@ -126,7 +125,13 @@ export async function createKid(
   file: UploadedFile | null,
   opts: { token?: unknown } = {},
 ): Promise<Result<{ kid: Kid; replayed?: true }>> {
-  const once = await submissionOnce(ownerId, "kid", opts.token, async () => [input, file ? await fileDigest(file) : null], getKid);
+  const once = await submissionOnce(
+    ownerId,
+    "kid",
+    opts.token,
+    async () => [input, file ? await fileDigest(file) : null],
+    getKid,
+  );
   if (once.first) {
     await file?.discard();
     return { ok: true, kid: once.first, replayed: true };
@@ -171,11 +176,16 @@ export async function insertKid(
     relationship: input.relationship,
     ...defaultAudienceChange(input),
   };
-  return insertedId(await conn("kids").insert({ ...row, image_id: imageId, created_at: createdAt }).returning("id"));
+  return insertedId(
+    await conn("kids")
+      .insert({ ...row, image_id: imageId, created_at: createdAt })
+      .returning("id"),
+  );
 }
 
 /** The kid's default audience column: only when the input names one (docs/spec.md §6). */
-const defaultAudienceChange = (input: KidInput) => (input.default_audience ? { default_audience: input.default_audience } : {});
+const defaultAudienceChange = (input: KidInput) =>
+  input.default_audience ? { default_audience: input.default_audience } : {};
 
 /** Updates a kid (owner or co-parent); a new photo replaces the old one, whose files go after the commit. */
 export async function updateKid(
@@ -189,24 +199,37 @@ export async function updateKid(
     await file?.discard();
     return access;
   }
-  const changes = { name: input.name, birth_date: input.birth_date, relationship: input.relationship, ...defaultAudienceChange(input) };
+  const changes = {
+    name: input.name,
+    birth_date: input.birth_date,
+    relationship: input.relationship,
+    ...defaultAudienceChange(input),
+  };
   // inside the write: still theirs to change (a co-parent may have left meanwhile)
   const stillParent = async (trx: Db) => (await requireKid(viewerId, kidId, "change", trx)).ok;
   if (file) {
     try {
-      const result = await withNewImage(file, { kind: "kid", ownerId: access.ownerId }, async (trx, imageId, { dropImages }) => {
-        const kid = await trx("kids").where({ id: kidId }).first("image_id");
-        if (!kid || !(await stillParent(trx))) throw new Gone();
-        await trx("kids").where({ id: kidId }).update({ ...changes, image_id: imageId });
-        await dropImages([kid.image_id]);
-      });
+      const result = await withNewImage(
+        file,
+        { kind: "kid", ownerId: access.ownerId },
+        async (trx, imageId, { dropImages }) => {
+          const kid = await trx("kids").where({ id: kidId }).first("image_id");
+          if (!kid || !(await stillParent(trx))) throw new Gone();
+          await trx("kids")
+            .where({ id: kidId })
+            .update({ ...changes, image_id: imageId });
+          await dropImages([kid.image_id]);
+        },
+      );
       if (!result.ok) return result;
     } catch (error) {
       if (error instanceof Gone) return kidGone();
       throw error;
     }
   } else {
-    const count = await writeTransaction(async (trx) => ((await stillParent(trx)) ? trx("kids").where({ id: kidId }).update(changes) : 0));
+    const count = await writeTransaction(async (trx) =>
+      (await stillParent(trx)) ? trx("kids").where({ id: kidId }).update(changes) : 0,
+    );
     if (!count) return kidGone();
   }
   const kid = await getKid(kidId);
@@ -228,12 +251,21 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
     const images: { id: number; key: string }[] = await trx("images")
       .whereIn("id", trx("daily_logs").where("kid_id", kidId).whereNotNull("image_id").select("image_id"))
       .orWhereIn("id", trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id"))
-      .orWhereIn("id", trx("moment_photos").join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id").where("daily_logs.kid_id", kidId).select("moment_photos.image_id"))
+      .orWhereIn(
+        "id",
+        trx("moment_photos")
+          .join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id")
+          .where("daily_logs.kid_id", kidId)
+          .select("moment_photos.image_id"),
+      )
       .select("id", "key");
     // the kid first: its moments, likes and comments go by cascade; then the now unreferenced photos
     await trx("kids").where("id", kidId).delete();
     const ids = images.map((i) => i.id);
-    for (let i = 0; i < ids.length; i += 500) await trx("images").whereIn("id", ids.slice(i, i + 500)).delete();
+    for (let i = 0; i < ids.length; i += 500)
+      await trx("images")
+        .whereIn("id", ids.slice(i, i + 500))
+        .delete();
     keys.push(...images.map((i) => i.key));
     return true;
   });
@@ -252,11 +284,15 @@ export async function setKidPhoto(kidId: number, file: UploadedFile): Promise<Re
     await file.discard();
     throw new Error(`no kid ${kidId}`);
   }
-  const result = await withNewImage(file, { kind: "kid", ownerId: Number(owner.user_id) }, async (trx, imageId, { dropImages }) => {
-    const kid = await trx("kids").where("id", kidId).first("image_id");
-    if (!kid) throw new Gone();
-    await trx("kids").where("id", kidId).update({ image_id: imageId });
-    await dropImages([kid.image_id]);
-  });
+  const result = await withNewImage(
+    file,
+    { kind: "kid", ownerId: Number(owner.user_id) },
+    async (trx, imageId, { dropImages }) => {
+      const kid = await trx("kids").where("id", kidId).first("image_id");
+      if (!kid) throw new Gone();
+      await trx("kids").where("id", kidId).update({ image_id: imageId });
+      await dropImages([kid.image_id]);
+    },
+  );
   return result.ok ? { ok: true } : result;
 }

@@ -1,4 +1,11 @@
-import { insertedId, isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import {
+  insertedId,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  nowIso,
+  writeTransaction,
+  type Db,
+} from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { requireMoment, whereMomentVisibleTo } from "./access.server";
 import { notify } from "./notifications.server";
@@ -47,13 +54,16 @@ const likeById = query<{ likeId: number }>((p, k) =>
   k("likes").join("users", "users.id", "likes.user_id").where("likes.id", p("likeId")).first(likeColumns),
 );
 const likeOf = query<{ momentId: number; userId: number }>((p, k) =>
-  k("likes").where({ "likes.daily_log_id": p("momentId"), "likes.user_id": p("userId") }).first("likes.id"),
+  k("likes")
+    .where({ "likes.daily_log_id": p("momentId"), "likes.user_id": p("userId") })
+    .first("likes.id"),
 );
 
 /** Every like of a moment, oldest first. */
 export async function listLikes(viewerId: number, momentId: number): Promise<Result<{ likes: Like[] }>> {
   const access = await requireMoment(viewerId, momentId);
-  if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
+  if (!access.ok)
+    return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
   const rows = await likesOfMoment.all({ momentId, viewer: viewerId });
   return { ok: true, likes: rows.map(likeFromRow) };
 }
@@ -64,7 +74,8 @@ export async function listLikes(viewerId: number, momentId: number): Promise<Res
  */
 export async function likeMoment(viewerId: number, momentId: number): Promise<Result<{ like: Like }>> {
   const access = await requireMoment(viewerId, momentId);
-  if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
+  if (!access.ok)
+    return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
   let id: number;
   try {
     id = await writeTransaction(async (trx) => {
@@ -88,13 +99,16 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
  * transaction such as the demo seed's), without any check. Answers its id.
  */
 export async function insertLike(conn: Db, momentId: number, userId: number, at: string = nowIso()): Promise<number> {
-  return insertedId(await conn("likes").insert({ daily_log_id: momentId, user_id: userId, created_at: at }).returning("id"));
+  return insertedId(
+    await conn("likes").insert({ daily_log_id: momentId, user_id: userId, created_at: at }).returning("id"),
+  );
 }
 
 /** Removes `viewerId`'s like of the moment and answers its id. No like (any more): not found. */
 export async function unlikeMoment(viewerId: number, momentId: number): Promise<Result<{ id: number }>> {
   const access = await requireMoment(viewerId, momentId);
-  if (!access.ok) return reword(access, { "not-found": LIKE_MESSAGES.likeNotFound, forbidden: LIKE_MESSAGES.notAllowedToUnlike });
+  if (!access.ok)
+    return reword(access, { "not-found": LIKE_MESSAGES.likeNotFound, forbidden: LIKE_MESSAGES.notAllowedToUnlike });
   const like = await likeOf.first({ momentId, userId: viewerId });
   if (!like) return notFound(LIKE_MESSAGES.likeNotFound);
   const removed = await writeTransaction((trx) => trx("likes").where("id", Number(like.id)).del());

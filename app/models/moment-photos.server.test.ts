@@ -26,7 +26,11 @@ const COLOURS = ["#c33", "#3c3", "#33c", "#cc3", "#3cc", "#c3c", "#888", "#111",
 async function photos(n: number, alts = (i: number) => `Photo ${i + 1}`): Promise<MomentPhotos> {
   const added = [];
   for (let i = 0; i < n; i++) {
-    added.push({ file: await uploadFromBuffer(await jpeg(40 + i, 30, COLOURS[i]), `p${i}.jpg`, "image/jpeg"), alt: alts(i), slot: i + 1 });
+    added.push({
+      file: await uploadFromBuffer(await jpeg(40 + i, 30, COLOURS[i]), `p${i}.jpg`, "image/jpeg"),
+      alt: alts(i),
+      slot: i + 1,
+    });
   }
   return { added };
 }
@@ -57,7 +61,11 @@ describe("several photos per moment", () => {
     const kid = await kidOf(owner.id);
     const heic = fs.readFileSync(path.resolve(import.meta.dirname, "../../tests/fixtures/iphone.heic"));
     const upload = await photos(1, () => "A JPEG");
-    upload.added.push({ file: await uploadFromBuffer(heic, "IMG_0001.HEIC", "image/heic"), alt: "From the iPhone", slot: 2 });
+    upload.added.push({
+      file: await uploadFromBuffer(heic, "IMG_0001.HEIC", "image/heic"),
+      alt: "From the iPhone",
+      slot: 2,
+    });
     const made = await createMoment(owner.id, kid.id, input, upload);
     if (!made.ok) throw new Error(JSON.stringify(made));
     expect(made.moment.photos.map((p) => p.alt)).toEqual(["A JPEG", "From the iPhone"]);
@@ -74,7 +82,11 @@ describe("several photos per moment", () => {
     const rows = await countImageRows();
     const stored = (await listStored()).length;
     const missing = await createMoment(owner.id, kid.id, input, await photos(3, (i) => (i === 1 ? " " : "ok")));
-    expect(missing).toMatchObject({ ok: false, kind: "invalid", fieldErrors: { alt_2: [expect.stringContaining("alt text of photo 2")] } });
+    expect(missing).toMatchObject({
+      ok: false,
+      kind: "invalid",
+      fieldErrors: { alt_2: [expect.stringContaining("alt text of photo 2")] },
+    });
     expect(await countImageRows()).toBe(rows);
     expect((await listStored()).length).toBe(stored);
   });
@@ -93,7 +105,11 @@ describe("several photos per moment", () => {
     });
     const bad = await photos(3);
     await bad.added[2]!.file.discard();
-    bad.added[2] = { file: await uploadFromBuffer(Buffer.from("not an image at all"), "notes.txt", "text/plain"), alt: "Text", slot: 3 };
+    bad.added[2] = {
+      file: await uploadFromBuffer(Buffer.from("not an image at all"), "notes.txt", "text/plain"),
+      alt: "Text",
+      slot: 3,
+    };
     expect(await createMoment(owner.id, kid.id, input, bad)).toMatchObject({
       ok: false,
       kind: "invalid",
@@ -122,7 +138,11 @@ describe("several photos per moment", () => {
     const kid = await kidOf(owner.id);
     const made = await createMoment(owner.id, kid.id, input, await photos(3));
     if (!made.ok) throw new Error("setup");
-    const [a, b, c] = made.moment.photos as [(typeof made.moment.photos)[0], (typeof made.moment.photos)[0], (typeof made.moment.photos)[0]];
+    const [a, b, c] = made.moment.photos as [
+      (typeof made.moment.photos)[0],
+      (typeof made.moment.photos)[0],
+      (typeof made.moment.photos)[0],
+    ];
     await db()("daily_logs").where("id", made.moment.id).update({ updated_at: "2020-01-01T00:00:00.000Z" });
 
     const added = await photos(1, () => "New one");
@@ -147,7 +167,10 @@ describe("several photos per moment", () => {
 
     // removing every photo is refused; removing down to one keeps its alt text
     const all = after.map((p) => ({ id: p.id, remove: true }));
-    expect(await updateMoment(owner.id, made.moment.id, input, { added: [], edits: all })).toMatchObject({ ok: false, fieldErrors: { image: [expect.any(String)] } });
+    expect(await updateMoment(owner.id, made.moment.id, input, { added: [], edits: all })).toMatchObject({
+      ok: false,
+      fieldErrors: { image: [expect.any(String)] },
+    });
     const down = await updateMoment(owner.id, made.moment.id, input, { added: [], edits: all.slice(1) });
     if (!down.ok) throw new Error("down");
     expect(down.moment.photos.map((p) => p.key)).toEqual([c.key]);
@@ -181,7 +204,8 @@ describe("several photos per moment", () => {
     }
     // a moment for the parents only: the friend loses every photo of it
     await db()("daily_logs").where("id", made.moment.id).update({ audience: "us" });
-    for (const p of made.moment.photos) expect(await canViewImage(friend.id, (await findImageByKey(p.key))!)).toBe(false);
+    for (const p of made.moment.photos)
+      expect(await canViewImage(friend.id, (await findImageByKey(p.key))!)).toBe(false);
   });
 
   it("deleting a moment or its kid removes every photo's rows and files", async () => {
@@ -195,7 +219,9 @@ describe("several photos per moment", () => {
       expect(await isStored(p.key)).toBe(false);
       expect(await findImageByKey(p.key)).toBeNull();
     }
-    expect(await db()("moment_photos").where("daily_log_id", first.moment.id).count({ n: "*" }).first()).toMatchObject({ n: 0 });
+    expect(await db()("moment_photos").where("daily_log_id", first.moment.id).count({ n: "*" }).first()).toMatchObject({
+      n: 0,
+    });
     expect(await removeKid(owner.id, kid.id)).toEqual({ ok: true });
     for (const p of second.moment.photos) {
       expect(await isStored(p.key)).toBe(false);

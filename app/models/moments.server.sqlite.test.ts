@@ -7,14 +7,24 @@ describe("moments on SQLite", () => {
   it("uses the cursor index for a page, whatever its depth", async () => {
     const sql = db()("daily_logs")
       .where("kid_id", 1)
-      .whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) < (?, ?, ?)", ["2024-01-01", "2024-01-01T00:00:00.000Z", 5])
-      .orderBy([{ column: "taken_on", order: "desc" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
+      .whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) < (?, ?, ?)", [
+        "2024-01-01",
+        "2024-01-01T00:00:00.000Z",
+        5,
+      ])
+      .orderBy([
+        { column: "taken_on", order: "desc" },
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
       .limit(21)
       .toSQL()
       .toNative();
     const plan = await db().raw(`EXPLAIN QUERY PLAN ${sql.sql}`, sql.bindings as never);
     const detail = (plan as { detail: string }[]).map((r) => r.detail).join(" | ");
-    expect(detail).toMatch(/SEARCH daily_logs USING (COVERING )?INDEX daily_logs_kid_taken \(kid_id=\? AND \(taken_on,created_at\)<\(\?,\?\)\)/);
+    expect(detail).toMatch(
+      /SEARCH daily_logs USING (COVERING )?INDEX daily_logs_kid_taken \(kid_id=\? AND \(taken_on,created_at\)<\(\?,\?\)\)/,
+    );
     expect(detail).not.toMatch(/TEMP B-TREE/);
   });
 
@@ -23,7 +33,10 @@ describe("moments on SQLite", () => {
     const plans: string[] = [];
     const cases = [
       [feedQueries.first, { viewer: 1, limit: 21 }],
-      [feedQueries.after, { viewer: 1, limit: 21, takenOn: "2024-01-01", createdAt: "2024-01-01T00:00:00.000Z", id: 5 }],
+      [
+        feedQueries.after,
+        { viewer: 1, limit: 21, takenOn: "2024-01-01", createdAt: "2024-01-01T00:00:00.000Z", id: 5 },
+      ],
     ] as const;
     for (const [q, params] of cases) {
       const plan = await db().raw(`EXPLAIN QUERY PLAN ${q.sql}`, q.bindings(params as never) as never);
@@ -32,7 +45,9 @@ describe("moments on SQLite", () => {
     for (const detail of plans) {
       expect(detail).toMatch(/SEARCH daily_logs USING (COVERING )?INDEX daily_logs_kid_taken \(kid_id=\?/);
       expect(detail).not.toMatch(/SCAN daily_logs/);
-      expect(detail).toMatch(/SEARCH friendships USING (COVERING )?INDEX friendships_user_low_user_high_unique \(user_low=\?\)/);
+      expect(detail).toMatch(
+        /SEARCH friendships USING (COVERING )?INDEX friendships_user_low_user_high_unique \(user_low=\?\)/,
+      );
       expect(detail).toMatch(/SEARCH friendships USING (COVERING )?INDEX friendships_user_high_status \(user_high=\?/);
       expect(detail).not.toMatch(/SCAN friendships/);
     }

@@ -39,15 +39,29 @@ describe("moments", () => {
 
     expect(await createMoment(friend.id, kid.id, { title: "t", content: "c" }, await jpegUpload())).toEqual(NOT_OWNER);
     expect(await createMoment(stranger.id, kid.id, { title: "t", content: "c" }, await jpegUpload())).toEqual(HIDDEN);
-    expect(await createMoment(owner.id, 999999, { title: "t", content: "c" }, await jpegUpload())).toEqual(KID_NOT_FOUND);
-    expect(await createMoment(owner.id, kid.id, { title: "t", content: "c" }, null)).toMatchObject({ ok: false, kind: "invalid" });
+    expect(await createMoment(owner.id, 999999, { title: "t", content: "c" }, await jpegUpload())).toEqual(
+      KID_NOT_FOUND,
+    );
+    expect(await createMoment(owner.id, kid.id, { title: "t", content: "c" }, null)).toMatchObject({
+      ok: false,
+      kind: "invalid",
+    });
 
     const made = await createMoment(owner.id, kid.id, { title: "Park", content: "Pigeons" }, await jpegUpload());
     if (!made.ok) throw new Error("create failed");
-    expect(made.moment).toMatchObject({ kid_id: kid.id, title: "Park", content: "Pigeons", photo: { key: expect.any(String) } });
+    expect(made.moment).toMatchObject({
+      kid_id: kid.id,
+      title: "Park",
+      content: "Pigeons",
+      photo: { key: expect.any(String) },
+    });
     expect(made.moment.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
-    expect(await viewMoment(owner.id, made.moment.id)).toMatchObject({ ok: true, isOwner: true, kid: { id: kid.id, name: "Elsa" } });
+    expect(await viewMoment(owner.id, made.moment.id)).toMatchObject({
+      ok: true,
+      isOwner: true,
+      kid: { id: kid.id, name: "Elsa" },
+    });
     expect(await viewMoment(friend.id, made.moment.id)).toMatchObject({ ok: true, isOwner: false });
     expect(await viewMoment(stranger.id, made.moment.id)).toEqual(HIDDEN);
     expect(await viewMoment(owner.id, 999999)).toEqual(MOMENT_NOT_FOUND);
@@ -90,7 +104,14 @@ describe("moments", () => {
   it("sorts by the moment's date first, then creation, and pages through equal dates", async () => {
     const owner = await makeUser();
     const kid = await kidOf(owner.id);
-    const row = (title: string, taken_on: string, created_at: string) => ({ kid_id: kid.id, title, content: "x", taken_on, created_at, updated_at: created_at });
+    const row = (title: string, taken_on: string, created_at: string) => ({
+      kid_id: kid.id,
+      title,
+      content: "x",
+      taken_on,
+      created_at,
+      updated_at: created_at,
+    });
     await db()("daily_logs").insert([
       row("Back-dated, added last", "2023-05-01", "2024-03-01T10:00:00.000Z"),
       row("Newest date", "2024-02-01", "2024-02-01T10:00:00.000Z"),
@@ -114,7 +135,14 @@ describe("moments", () => {
     const c = encodeCursor({ taken_on: "2024-06-01", created_at: "2024-06-06T18:04:05.000Z", id: 42 });
     expect(decodeCursor(c)).toEqual({ takenOn: "2024-06-01", createdAt: "2024-06-06T18:04:05.000Z", id: 42 });
     const old = Buffer.from("2024-06-06T18:04:05.000Z_42").toString("base64url");
-    for (const bad of ["", "abc", "!!!", old, Buffer.from("2024-06-06_1").toString("base64url"), Buffer.from("2024-06-01_2024-06-06T18:04:05.000Z_0").toString("base64url")]) {
+    for (const bad of [
+      "",
+      "abc",
+      "!!!",
+      old,
+      Buffer.from("2024-06-06_1").toString("base64url"),
+      Buffer.from("2024-06-01_2024-06-06T18:04:05.000Z_0").toString("base64url"),
+    ]) {
       expect(decodeCursor(bad)).toBeNull();
     }
   });
@@ -130,9 +158,17 @@ describe("moments", () => {
 
     expect(await updateMoment(friend.id, made.moment.id, { title: "x", content: "y" }, null)).toEqual(NOT_OWNER);
     const text = await updateMoment(owner.id, made.moment.id, { title: "New", content: "New text" }, null);
-    expect(text).toMatchObject({ ok: true, moment: { title: "New", content: "New text", created_at: made.moment.created_at, photo: { key: oldKey } } });
+    expect(text).toMatchObject({
+      ok: true,
+      moment: { title: "New", content: "New text", created_at: made.moment.created_at, photo: { key: oldKey } },
+    });
 
-    const photo = await updateMoment(owner.id, made.moment.id, { title: "New", content: "New text" }, await jpegUpload(90, 60));
+    const photo = await updateMoment(
+      owner.id,
+      made.moment.id,
+      { title: "New", content: "New text" },
+      await jpegUpload(90, 60),
+    );
     if (!photo.ok) throw new Error("update failed");
     expect(photo.moment.photo!.key).not.toBe(oldKey);
     expect(photo.moment.created_at).toBe(made.moment.created_at);
@@ -145,32 +181,77 @@ describe("moments", () => {
     const kid = await kidOf(owner.id); // born 2020-01-01
     const exifPhoto = async (date: string) =>
       uploadFromBuffer(
-        await sharp({ create: { width: 32, height: 24, channels: 3, background: "#3c3" } }).jpeg().withExif({ IFD2: { DateTimeOriginal: date } }).toBuffer(),
+        await sharp({ create: { width: 32, height: 24, channels: 3, background: "#3c3" } })
+          .jpeg()
+          .withExif({ IFD2: { DateTimeOriginal: date } })
+          .toBuffer(),
         "phone.jpg",
         "image/jpeg",
       );
-    const given = await createMoment(owner.id, kid.id, { title: "Given", content: "x", takenOn: "2021-05-06" }, await exifPhoto("2022:01:02 10:00:00"));
+    const given = await createMoment(
+      owner.id,
+      kid.id,
+      { title: "Given", content: "x", takenOn: "2021-05-06" },
+      await exifPhoto("2022:01:02 10:00:00"),
+    );
     expect(given).toMatchObject({ ok: true, moment: { taken_on: "2021-05-06", milestone: null } });
-    const fromExif = await createMoment(owner.id, kid.id, { title: "Exif", content: "x", milestone: "First steps" }, await exifPhoto("2022:01:02 10:00:00"));
+    const fromExif = await createMoment(
+      owner.id,
+      kid.id,
+      { title: "Exif", content: "x", milestone: "First steps" },
+      await exifPhoto("2022:01:02 10:00:00"),
+    );
     expect(fromExif).toMatchObject({ ok: true, moment: { taken_on: "2022-01-02", milestone: "First steps" } });
     const plain = await createMoment(owner.id, kid.id, { title: "Today", content: "x" }, await jpegUpload());
     expect(plain).toMatchObject({ ok: true, moment: { taken_on: today() } });
-    const tooOldExif = await createMoment(owner.id, kid.id, { title: "Old camera", content: "x" }, await exifPhoto("2001:01:01 10:00:00"));
+    const tooOldExif = await createMoment(
+      owner.id,
+      kid.id,
+      { title: "Old camera", content: "x" },
+      await exifPhoto("2001:01:01 10:00:00"),
+    );
     expect(tooOldExif).toMatchObject({ ok: true, moment: { taken_on: today() } });
 
-    const future = await createMoment(owner.id, kid.id, { title: "F", content: "x", takenOn: "2999-01-01" }, await jpegUpload());
-    expect(future).toMatchObject({ ok: false, kind: "invalid", fieldErrors: { taken_on: ["Date can not be in the future"] } });
-    const early = await createMoment(owner.id, kid.id, { title: "E", content: "x", takenOn: "2018-12-31" }, await jpegUpload());
-    expect(early).toMatchObject({ ok: false, kind: "invalid", fieldErrors: { taken_on: ["Date can not be more than 1 year before Elsa's birth date"] } });
-    expect(await createMoment(owner.id, kid.id, { title: "E", content: "x", takenOn: "2019-01-01" }, await jpegUpload())).toMatchObject({ ok: true });
+    const future = await createMoment(
+      owner.id,
+      kid.id,
+      { title: "F", content: "x", takenOn: "2999-01-01" },
+      await jpegUpload(),
+    );
+    expect(future).toMatchObject({
+      ok: false,
+      kind: "invalid",
+      fieldErrors: { taken_on: ["Date can not be in the future"] },
+    });
+    const early = await createMoment(
+      owner.id,
+      kid.id,
+      { title: "E", content: "x", takenOn: "2018-12-31" },
+      await jpegUpload(),
+    );
+    expect(early).toMatchObject({
+      ok: false,
+      kind: "invalid",
+      fieldErrors: { taken_on: ["Date can not be more than 1 year before Elsa's birth date"] },
+    });
+    expect(
+      await createMoment(owner.id, kid.id, { title: "E", content: "x", takenOn: "2019-01-01" }, await jpegUpload()),
+    ).toMatchObject({ ok: true });
 
     // updating: absent date and milestone stay; given ones change; null clears the milestone
     if (!fromExif.ok) throw new Error("setup");
     const same = await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y" }, null);
     expect(same).toMatchObject({ ok: true, moment: { taken_on: "2022-01-02", milestone: "First steps" } });
-    const moved = await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y", takenOn: "2021-12-31", milestone: null }, null);
+    const moved = await updateMoment(
+      owner.id,
+      fromExif.moment.id,
+      { title: "Exif", content: "y", takenOn: "2021-12-31", milestone: null },
+      null,
+    );
     expect(moved).toMatchObject({ ok: true, moment: { taken_on: "2021-12-31", milestone: null } });
-    expect(await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y", takenOn: "2999-01-01" }, null)).toMatchObject({
+    expect(
+      await updateMoment(owner.id, fromExif.moment.id, { title: "Exif", content: "y", takenOn: "2999-01-01" }, null),
+    ).toMatchObject({
       ok: false,
       kind: "invalid",
       fieldErrors: { taken_on: ["Date cannot be in the future"] },

@@ -1,7 +1,17 @@
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
-import { ALT_MAX, altField, MOMENT_MESSAGES, PHOTO_MESSAGES, photoField, STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
+import {
+  ALT_MAX,
+  altField,
+  MOMENT_MESSAGES,
+  PHOTO_MESSAGES,
+  photoField,
+  STORY_MESSAGES,
+  type FormVariant,
+  type MomentInput,
+  type StoryInput,
+} from "~/forms/moment";
 import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
 import { isOneLine } from "~/lib/one-line";
 import { today } from "~/lib/dates.server";
@@ -50,7 +60,10 @@ export type MomentAudience = { audience: Audience; posted_by: number | null };
 const audienceColumns = ["daily_logs.audience", "daily_logs.posted_by"];
 
 function audienceFromRow(row: Record<string, unknown>): MomentAudience {
-  return { audience: String(row.audience) as Audience, posted_by: row.posted_by == null ? null : Number(row.posted_by) };
+  return {
+    audience: String(row.audience) as Audience,
+    posted_by: row.posted_by == null ? null : Number(row.posted_by),
+  };
 }
 
 /**
@@ -97,13 +110,23 @@ export const momentColumns = [
 export function momentsQuery(conn: Db) {
   return conn("daily_logs")
     .leftJoin("images as log_images", "log_images.id", "daily_logs.image_id")
-    .leftJoin("moment_photos as first_photos", (j) => j.on("first_photos.daily_log_id", "daily_logs.id").andOn("first_photos.image_id", "daily_logs.image_id"));
+    .leftJoin("moment_photos as first_photos", (j) =>
+      j.on("first_photos.daily_log_id", "daily_logs.id").andOn("first_photos.image_id", "daily_logs.image_id"),
+    );
 }
 
 export function momentFromRow(row: Record<string, unknown>): Moment {
   const photo = photoFromRow(row, "log_image");
   const title = String(row.title);
-  const first: MomentPhoto[] = photo ? [{ ...photo, id: Number(row.first_photo_id ?? 0), alt: row.first_photo_alt == null ? title : String(row.first_photo_alt) }] : [];
+  const first: MomentPhoto[] = photo
+    ? [
+        {
+          ...photo,
+          id: Number(row.first_photo_id ?? 0),
+          alt: row.first_photo_alt == null ? title : String(row.first_photo_alt),
+        },
+      ]
+    : [];
   return {
     id: Number(row.id),
     kid_id: Number(row.kid_id),
@@ -122,9 +145,22 @@ export function momentFromRow(row: Record<string, unknown>): Moment {
 
 /** Every photo of these moments, in order, one query (run only when one of them has several). */
 const photosOfMoments = query<{ ids: number[] }>((p, k) =>
-  inList(k("moment_photos").join("images as log_images", "log_images.id", "moment_photos.image_id"), "moment_photos.daily_log_id", p("ids"))
-    .orderBy([{ column: "moment_photos.daily_log_id" }, { column: "moment_photos.position" }, { column: "moment_photos.id" }])
-    .select("moment_photos.id", "moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log_image")),
+  inList(
+    k("moment_photos").join("images as log_images", "log_images.id", "moment_photos.image_id"),
+    "moment_photos.daily_log_id",
+    p("ids"),
+  )
+    .orderBy([
+      { column: "moment_photos.daily_log_id" },
+      { column: "moment_photos.position" },
+      { column: "moment_photos.id" },
+    ])
+    .select(
+      "moment_photos.id",
+      "moment_photos.daily_log_id",
+      "moment_photos.alt",
+      ...photoColumns("log_images", "log_image"),
+    ),
 );
 
 /**
@@ -191,7 +227,10 @@ export function olderThanCursor<P>(q: Knex.QueryBuilder, p: ParamFn<P & CursorPa
 export type CursorParams = { takenOn: string; createdAt: string; id: number };
 
 /** Rows (limit + 1 asked) → the page and the next cursor. */
-export function pageOf(rows: Record<string, unknown>[], limit: number | undefined): { moments: Moment[]; next: string | null } {
+export function pageOf(
+  rows: Record<string, unknown>[],
+  limit: number | undefined,
+): { moments: Moment[]; next: string | null } {
   const more = limit !== undefined && rows.length > limit;
   const moments = (more ? rows.slice(0, limit) : rows).map(momentFromRow);
   const last = moments[moments.length - 1];
@@ -230,7 +269,10 @@ type MomentsPageParams = { kidId: number; viewer: number; limit: number } & Curs
 /** A kid's moments, newest first (MOMENT_ORDER), optionally older than a cursor; `limit ?` last. */
 function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boolean) {
   // the kid's moments the viewer may see (their audience: app/models/access.server.ts)
-  const q = whereMomentVisibleTo(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")), p("viewer"))
+  const q = whereMomentVisibleTo(
+    momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")),
+    p("viewer"),
+  )
     .orderBy(MOMENT_ORDER)
     .select(momentColumns);
   // a range on the (kid_id, taken_on, created_at, id) index, however deep the page
@@ -238,7 +280,9 @@ function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boo
   return limitParam(k, q, p("limit"));
 }
 // the first page asks for no cursor parameters
-const momentsPage = query<{ kidId: number; viewer: number; limit: number }>((p, k) => momentsPageSql(p as ParamFn<MomentsPageParams>, k, false));
+const momentsPage = query<{ kidId: number; viewer: number; limit: number }>((p, k) =>
+  momentsPageSql(p as ParamFn<MomentsPageParams>, k, false),
+);
 const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
 
 export type MomentView = {
@@ -253,7 +297,12 @@ const momentById = query<{ momentId: number }>((p, k) =>
   momentsQuery(k)
     .join("kids", "kids.id", "daily_logs.kid_id")
     .where("daily_logs.id", p("momentId"))
-    .first([...momentColumns, "kids.name as kid_name", "kids.user_id as kid_user_id", "kids.birth_date as kid_birth_date"]),
+    .first([
+      ...momentColumns,
+      "kids.name as kid_name",
+      "kids.user_id as kid_user_id",
+      "kids.birth_date as kid_birth_date",
+    ]),
 );
 
 /** One moment with its kid's name, as `viewerId` may see it; with `need` "change", as its owner or a co-parent. */
@@ -269,7 +318,12 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   return {
     ok: true,
     moment: (await withAllPhotos([momentFromRow(row!)]))[0]!,
-    kid: { id: access.kidId, name: String(row!.kid_name), user_id: access.ownerId, birth_date: String(row!.kid_birth_date) },
+    kid: {
+      id: access.kidId,
+      name: String(row!.kid_name),
+      user_id: access.ownerId,
+      birth_date: String(row!.kid_birth_date),
+    },
     isOwner: access.isOwner,
     isParent: access.isParent,
   };
@@ -289,11 +343,19 @@ type NeighbourParams = { kidId: number; viewer: number } & CursorParams;
  */
 function neighbourSql(p: ParamFn<NeighbourParams>, k: Knex, side: "newer" | "older") {
   const q = whereMomentVisibleTo(
-    k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", p("kidId")).andWhere("daily_logs.photo_count", ">", 0),
+    k("daily_logs")
+      .join("kids", "kids.id", "daily_logs.kid_id")
+      .where("daily_logs.kid_id", p("kidId"))
+      .andWhere("daily_logs.photo_count", ">", 0),
     p("viewer"),
   );
   if (side === "older") olderThanCursor(q, p);
-  else q.whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) > (?, ?, ?)", [p("takenOn"), p("createdAt"), p("id")]);
+  else
+    q.whereRaw("(daily_logs.taken_on, daily_logs.created_at, daily_logs.id) > (?, ?, ?)", [
+      p("takenOn"),
+      p("createdAt"),
+      p("id"),
+    ]);
   const order = side === "older" ? MOMENT_ORDER : MOMENT_ORDER.map((o) => ({ ...o, order: "asc" as const }));
   return q.orderBy(order).first("daily_logs.id", "daily_logs.photo_count");
 }
@@ -309,9 +371,16 @@ export async function photoNeighbours(
   viewerId: number,
   moment: Pick<Moment, "id" | "kid_id" | "taken_on" | "created_at">,
 ): Promise<{ previous: PhotoNeighbour | null; next: PhotoNeighbour | null }> {
-  const params = { kidId: moment.kid_id, viewer: viewerId, takenOn: moment.taken_on, createdAt: moment.created_at, id: moment.id };
+  const params = {
+    kidId: moment.kid_id,
+    viewer: viewerId,
+    takenOn: moment.taken_on,
+    createdAt: moment.created_at,
+    id: moment.id,
+  };
   const [newer, older] = await Promise.all([newerNeighbour.first(params), olderNeighbour.first(params)]);
-  const of = (row: Record<string, unknown> | undefined) => (row ? { momentId: Number(row.id), photoCount: Number(row.photo_count) } : null);
+  const of = (row: Record<string, unknown> | undefined) =>
+    row ? { momentId: Number(row.id), photoCount: Number(row.photo_count) } : null;
   return { previous: of(newer), next: of(older) };
 }
 
@@ -371,7 +440,9 @@ const existingPhotos = query<{ momentId: number }>((p, k) =>
     .select("moment_photos.id", "moment_photos.image_id", "moment_photos.alt"),
 );
 
-const legacyPhoto = query<{ momentId: number }>((p, k) => k("daily_logs").where("daily_logs.id", p("momentId")).first("daily_logs.image_id", "daily_logs.title"));
+const legacyPhoto = query<{ momentId: number }>((p, k) =>
+  k("daily_logs").where("daily_logs.id", p("momentId")).first("daily_logs.image_id", "daily_logs.title"),
+);
 
 /** The moment's photos in order; a row written without moment_photos (image_id only) counts as its one photo. */
 async function readExisting(momentId: number, conn?: Db): Promise<ExistingPhoto[]> {
@@ -385,7 +456,12 @@ async function readExisting(momentId: number, conn?: Db): Promise<ExistingPhoto[
  * The moment's photos after the change, in order, or why not: at most MAX_PHOTOS, at least one,
  * and an alt text for each when there are several (one photo without one gets the title).
  */
-function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: string, variant: FormVariant): Result<{ plan: PlannedPhoto[] }> {
+function planPhotos(
+  existing: ExistingPhoto[],
+  photos: MomentPhotos,
+  title: string,
+  variant: FormVariant,
+): Result<{ plan: PlannedPhoto[] }> {
   const m = PHOTO_MESSAGES;
   // `field` and `n`: where an error goes, and the photo's number as the form labels it
   const kept: (PlannedPhoto & { field: string; n: number; order: number[] })[] = [];
@@ -398,11 +474,22 @@ function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: stri
       // by the places asked for; on a tie the photo that was moved there comes first ("put photo 3
       // at 1" puts it before the one that was at 1), then the old order
       const moved = place !== i + 1 ? 0 : 1;
-      kept.push({ imageId: photo.image_id, alt: edit?.alt ?? photo.alt, field: photoField(photo.id, "alt"), n: i + 1, order: [place, moved, i] });
+      kept.push({
+        imageId: photo.image_id,
+        alt: edit?.alt ?? photo.alt,
+        field: photoField(photo.id, "alt"),
+        n: i + 1,
+        order: [place, moved, i],
+      });
     });
     kept.sort((a, b) => a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!);
   }
-  const added = photos.added.map((p, i) => ({ added: i, alt: p.alt, field: altField(p.slot), n: existing.length + p.slot }));
+  const added = photos.added.map((p, i) => ({
+    added: i,
+    alt: p.alt,
+    field: altField(p.slot),
+    n: existing.length + p.slot,
+  }));
   const all = [...kept, ...added];
   if (all.length > MAX_PHOTOS) return invalidField(IMAGE_FIELD, m.tooMany);
   // a moment that never had a photo (older data) can still be edited; one that has photos keeps one
@@ -429,7 +516,13 @@ function planPhotos(existing: ExistingPhoto[], photos: MomentPhotos, title: stri
  * points daily_logs.image_id at the first, counts them, and drops the images of the photos that
  * went (rows now, files after the commit). Inside the caller's transaction.
  */
-async function writePhotos(trx: Db, momentId: number, plan: PlannedPhoto[], newIds: number[], drop: (ids: number[]) => Promise<void>) {
+async function writePhotos(
+  trx: Db,
+  momentId: number,
+  plan: PlannedPhoto[],
+  newIds: number[],
+  drop: (ids: number[]) => Promise<void>,
+) {
   const before: number[] = (await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id")).map(Number);
   const legacy = await trx("daily_logs").where("id", momentId).first("image_id");
   // a kept photo that went meanwhile (a concurrent update) is skipped
@@ -438,8 +531,13 @@ async function writePhotos(trx: Db, momentId: number, plan: PlannedPhoto[], newI
     .map((p) => ({ imageId: "imageId" in p ? p.imageId : newIds[p.added]!, alt: p.alt }));
   const keep = new Set(rows.map((r) => r.imageId));
   await trx("moment_photos").where("daily_log_id", momentId).delete();
-  if (rows.length) await trx("moment_photos").insert(rows.map((r, position) => ({ daily_log_id: momentId, image_id: r.imageId, position, alt: r.alt })));
-  await trx("daily_logs").where("id", momentId).update({ image_id: rows[0]?.imageId ?? null, photo_count: rows.length });
+  if (rows.length)
+    await trx("moment_photos").insert(
+      rows.map((r, position) => ({ daily_log_id: momentId, image_id: r.imageId, position, alt: r.alt })),
+    );
+  await trx("daily_logs")
+    .where("id", momentId)
+    .update({ image_id: rows[0]?.imageId ?? null, photo_count: rows.length });
   await drop([...before, Number(legacy?.image_id ?? 0)].filter((id) => id && !keep.has(id)));
 }
 
@@ -470,7 +568,13 @@ export async function createMoment(
   const planned = planPhotos([], photos, input.title, "add");
   if (!planned.ok) return refused(planned);
   const digests = async () => Promise.all(photos.added.map((p) => fileDigest(p.file)));
-  const once = await submissionOnce(viewerId, "moment", opts.token, async () => [kidId, input, ...(await digests())], getMoment);
+  const once = await submissionOnce(
+    viewerId,
+    "moment",
+    opts.token,
+    async () => [kidId, input, ...(await digests())],
+    getMoment,
+  );
   if (once.first) {
     await discardAll(photos);
     return { ok: true, moment: once.first, replayed: true };
@@ -480,14 +584,24 @@ export async function createMoment(
   const now = nowIso();
   try {
     const files = photos.added.map((p) => p.file);
-    const result = await withNewImages(files, { kind: "log", ownerId: access.ownerId }, (i) => slotField(photos.added[i]!.slot), async (trx, imageIds, { dropImages }) => {
-      // still theirs to post to (a co-parent may have left meanwhile)
-      if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
-      const id = await insertMoment(trx, kidId, { ...input, ...story.columns }, { imageId: null, createdAt: now, postedBy: viewerId });
-      await writePhotos(trx, id, planned.plan, imageIds, dropImages);
-      await once.claim(trx, id);
-      return id;
-    });
+    const result = await withNewImages(
+      files,
+      { kind: "log", ownerId: access.ownerId },
+      (i) => slotField(photos.added[i]!.slot),
+      async (trx, imageIds, { dropImages }) => {
+        // still theirs to post to (a co-parent may have left meanwhile)
+        if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
+        const id = await insertMoment(
+          trx,
+          kidId,
+          { ...input, ...story.columns },
+          { imageId: null, createdAt: now, postedBy: viewerId },
+        );
+        await writePhotos(trx, id, planned.plan, imageIds, dropImages);
+        await once.claim(trx, id);
+        return id;
+      },
+    );
     if (!result.ok) return result;
     const moment = await getMoment(result.value);
     return moment ? { ok: true, moment } : kidGone();
@@ -501,7 +615,9 @@ export async function createMoment(
 
 // ---- the moment's date and milestone (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
 
-const kidBirth = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"));
+const kidBirth = query<{ kidId: number }>((p, k) =>
+  k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"),
+);
 
 /**
  * The date and milestone to write: the parent's date when given (refused outside [birth date − 1
@@ -552,11 +668,22 @@ export async function insertMoment(
   input: MomentInput,
   { imageId, createdAt = nowIso(), postedBy }: { imageId: number | null; createdAt?: string; postedBy?: number },
 ): Promise<number> {
-  const row = { kid_id: kidId, title: input.title, content: input.content, image_id: imageId, ...newMomentAudience(conn, kidId, input, postedBy) };
+  const row = {
+    kid_id: kidId,
+    title: input.title,
+    content: input.content,
+    image_id: imageId,
+    ...newMomentAudience(conn, kidId, input, postedBy),
+  };
   const story = { taken_on: input.takenOn ?? createdAt.slice(0, 10), milestone: input.milestone ?? null };
   const photo = { photo_count: imageId ? 1 : 0 };
-  const id = insertedId(await conn("daily_logs").insert({ ...row, ...story, ...photo, created_at: createdAt, updated_at: createdAt }).returning("id"));
-  if (imageId) await conn("moment_photos").insert({ daily_log_id: id, image_id: imageId, position: 0, alt: input.title });
+  const id = insertedId(
+    await conn("daily_logs")
+      .insert({ ...row, ...story, ...photo, created_at: createdAt, updated_at: createdAt })
+      .returning("id"),
+  );
+  if (imageId)
+    await conn("moment_photos").insert({ daily_log_id: id, image_id: imageId, position: 0, alt: input.title });
   return id;
 }
 
@@ -582,17 +709,28 @@ export async function updateMoment(
   if (!planned.ok) return refused(planned);
   const story = await storyColumns(access.kidId, input, "update", photos.added[0]?.file ?? null);
   if (!story.ok) return refused(story);
-  const changes = { title: input.title, content: input.content, ...storyRow(story.columns), ...audienceChange(input), updated_at: nowIso() };
+  const changes = {
+    title: input.title,
+    content: input.content,
+    ...storyRow(story.columns),
+    ...audienceChange(input),
+    updated_at: nowIso(),
+  };
   // inside the write: still theirs to change (a co-parent may have left meanwhile)
   const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
   const files = photos.added.map((p) => p.file);
   try {
-    const result = await withNewImages(files, { kind: "log", ownerId: access.ownerId }, (i) => slotField(photos.added[i]!.slot), async (trx, imageIds, { dropImages }) => {
-      const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.id");
-      if (!moment || !(await stillParent(trx))) throw new Gone();
-      await trx("daily_logs").where("id", momentId).update(changes);
-      await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
-    });
+    const result = await withNewImages(
+      files,
+      { kind: "log", ownerId: access.ownerId },
+      (i) => slotField(photos.added[i]!.slot),
+      async (trx, imageIds, { dropImages }) => {
+        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.id");
+        if (!moment || !(await stillParent(trx))) throw new Gone();
+        await trx("daily_logs").where("id", momentId).update(changes);
+        await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
+      },
+    );
     if (!result.ok) return result;
   } catch (error) {
     if (error instanceof Gone) return momentGone();
@@ -610,7 +748,9 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
   const kidId = await withImageTransaction(async (trx, { dropImages }) => {
-    const moment = await trx("daily_logs").where({ "daily_logs.id": momentId }).first("daily_logs.kid_id", "daily_logs.image_id");
+    const moment = await trx("daily_logs")
+      .where({ "daily_logs.id": momentId })
+      .first("daily_logs.kid_id", "daily_logs.image_id");
     if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
     const photos = await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id");
     await trx("daily_logs").where("id", momentId).delete();
@@ -631,9 +771,14 @@ export async function setMomentPhoto(momentId: number, file: UploadedFile): Prom
     throw new Error(`no moment ${momentId}`);
   }
   const plan: PlannedPhoto[] = [{ added: 0, alt: String(owner.title) }];
-  const result = await withNewImages([file], { kind: "log", ownerId: Number(owner.kid_user_id) }, () => IMAGE_FIELD, async (trx, imageIds, { dropImages }) => {
-    if (!(await trx("daily_logs").where("id", momentId).first("id"))) throw new Gone();
-    await writePhotos(trx, momentId, plan, imageIds, dropImages);
-  });
+  const result = await withNewImages(
+    [file],
+    { kind: "log", ownerId: Number(owner.kid_user_id) },
+    () => IMAGE_FIELD,
+    async (trx, imageIds, { dropImages }) => {
+      if (!(await trx("daily_logs").where("id", momentId).first("id"))) throw new Gone();
+      await writePhotos(trx, momentId, plan, imageIds, dropImages);
+    },
+  );
   return result.ok ? { ok: true } : result;
 }

@@ -38,7 +38,12 @@ describe("notifications", () => {
     for (const fan of fans) expect((await likeMoment(fan.id, moment)).ok).toBe(true);
     const { notifications, unread } = await listNotifications(owner.id);
     expect(notifications.map((n) => n.text)).toEqual(["Di Test and 3 others liked “Beach day”"]);
-    expect(notifications[0]).toMatchObject({ kind: "like", unread: true, href: `/dailyLogs/${moment}`, moment: { id: moment, title: "Beach day" } });
+    expect(notifications[0]).toMatchObject({
+      kind: "like",
+      unread: true,
+      href: `/dailyLogs/${moment}`,
+      moment: { id: moment, title: "Beach day" },
+    });
     expect(notifications[0]!.actors.map((a) => a.name)).toEqual(["Di Test", "Cy Test", "Bo Test", "Ana Test"]);
     expect(unread).toBe(1);
     expect(await unreadNotifications(owner.id)).toBe(1);
@@ -79,8 +84,15 @@ describe("notifications", () => {
     const parent = await named("Pia");
     const made = await createInvitation(parent, {}, "http://localhost");
     if (!made.ok) throw new Error("refused");
-    await joinByInvitation(made.url.split("/").pop(), { name: "Grandma Rose", email: "rose@example.com" }, "http://localhost", { address: "192.0.2.1" });
-    expect(await texts(parent.id)).toEqual(["Grandma Rose accepted your invitation and can now see your kids' moments"]);
+    await joinByInvitation(
+      made.url.split("/").pop(),
+      { name: "Grandma Rose", email: "rose@example.com" },
+      "http://localhost",
+      { address: "192.0.2.1" },
+    );
+    expect(await texts(parent.id)).toEqual([
+      "Grandma Rose accepted your invitation and can now see your kids' moments",
+    ]);
   });
 
   it("the API lists without marking and marks on POST", async () => {
@@ -117,9 +129,14 @@ describe("notifications", () => {
     const [ana, ben, cy] = [await named("Ana"), await named("Ben"), await named("Cy")];
     await sendFriendRequest(ana.id, ben.id);
     const cookie = await cookieFor(ben);
-    const shown = await notificationsPage.loader(args(req("/notifications", { cookie, headers: { "Sec-Fetch-Site": "cross-site" } })));
+    const shown = await notificationsPage.loader(
+      args(req("/notifications", { cookie, headers: { "Sec-Fetch-Site": "cross-site" } })),
+    );
     expect(shown.unread).toBe(1);
-    expect(await notificationsPage.loader(args(req("/notifications", { cookie })))).toMatchObject({ unread: 1, upTo: shown.upTo });
+    expect(await notificationsPage.loader(args(req("/notifications", { cookie })))).toMatchObject({
+      unread: 1,
+      upTo: shown.upTo,
+    });
     expect(await unreadNotifications(ben.id)).toBe(1);
     // one that arrives after the page was shown stays new
     await sendFriendRequest(cy.id, ben.id);
@@ -135,7 +152,9 @@ describe("notifications", () => {
     ]);
     // the page's own marking with JavaScript answers data, not a redirect
     const latest = await notificationsPage.loader(args(req("/notifications", { cookie })));
-    expect(await notificationsPage.action(form({ intent: "mark-read", upTo: String(latest.upTo), auto: "1" }))).toEqual({ marked: true });
+    expect(await notificationsPage.action(form({ intent: "mark-read", upTo: String(latest.upTo), auto: "1" }))).toEqual(
+      { marked: true },
+    );
     expect(await unreadNotifications(ben.id)).toBe(0);
   });
 });

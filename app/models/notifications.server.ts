@@ -10,7 +10,14 @@ import { whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 // row about a moment passes the access module's whereMomentVisibleTo, and none is by a user in a
 // block with the reader (whereNoBlockWith), never a condition of ours.
 
-export type NotificationKind = "friend-request" | "friend-accepted" | "invite-accepted" | "like" | "comment" | "reply" | "kid-handed-over";
+export type NotificationKind =
+  | "friend-request"
+  | "friend-accepted"
+  | "invite-accepted"
+  | "like"
+  | "comment"
+  | "reply"
+  | "kid-handed-over";
 
 /** Kinds about the recipient's own account (the actor is the recipient): not dropped as "to oneself". */
 const ABOUT_ONESELF: ReadonlySet<NotificationKind> = new Set(["kid-handed-over"]);
@@ -23,7 +30,13 @@ export async function notify(conn: Db, rows: NewNotification[]): Promise<void> {
   const wanted = rows.filter((r) => r.userId !== r.actorId || ABOUT_ONESELF.has(r.kind));
   if (!wanted.length) return;
   await conn("notifications").insert(
-    wanted.map((r) => ({ user_id: r.userId, kind: r.kind, actor_id: r.actorId, moment_id: r.momentId ?? null, created_at: at })),
+    wanted.map((r) => ({
+      user_id: r.userId,
+      kind: r.kind,
+      actor_id: r.actorId,
+      moment_id: r.momentId ?? null,
+      created_at: at,
+    })),
   );
 }
 
@@ -70,7 +83,9 @@ function visibleNotifications(unreadOnly: boolean) {
       .leftJoin("daily_logs", "daily_logs.id", "notifications.moment_id")
       .leftJoin("kids", "kids.id", "daily_logs.kid_id")
       .where("notifications.user_id", p("viewer"))
-      .andWhere((w) => w.whereNull("notifications.moment_id").orWhere((v) => void whereMomentVisibleTo(v, p("viewer"))));
+      .andWhere((w) =>
+        w.whereNull("notifications.moment_id").orWhere((v) => void whereMomentVisibleTo(v, p("viewer"))),
+      );
     whereNoBlockWith(q, "notifications.actor_id", p("viewer"));
     if (unreadOnly) q.whereNull("notifications.read_at");
     return q
@@ -157,15 +172,24 @@ function group(rows: Record<string, unknown>[]): NotificationGroup[] {
       g.seen.add(actorId);
       g.actors.push({
         id: actorId,
-        name: displayName({ username: String(row.actor_username), first_name: row.actor_first_name as string | null, last_name: row.actor_last_name as string | null }),
+        name: displayName({
+          username: String(row.actor_username),
+          first_name: row.actor_first_name as string | null,
+          last_name: row.actor_last_name as string | null,
+        }),
       });
     }
   }
-  return [...groups.values()].map(({ seen: _seen, ...g }) => ({ ...g, text: sentence(g.kind, names(g.actors), g.moment?.title ?? null) }));
+  return [...groups.values()].map(({ seen: _seen, ...g }) => ({
+    ...g,
+    text: sentence(g.kind, names(g.actors), g.moment?.title ?? null),
+  }));
 }
 
 /** The viewer's notifications, grouped, newest first, and how many groups are unread. */
-export async function listNotifications(viewerId: number): Promise<{ notifications: NotificationGroup[]; unread: number }> {
+export async function listNotifications(
+  viewerId: number,
+): Promise<{ notifications: NotificationGroup[]; unread: number }> {
   const notifications = group(await allVisible.all({ viewer: viewerId }));
   return { notifications, unread: notifications.filter((n) => n.unread).length };
 }

@@ -25,7 +25,11 @@ async function neighbours(viewerId: number, momentId: number) {
   const view = await viewMoment(viewerId, momentId);
   if (!view.ok) throw new Error("view");
   const around = await photoNeighbours(viewerId, view.moment);
-  return { previous: around.previous?.momentId ?? null, next: around.next?.momentId ?? null, count: around.previous?.photoCount };
+  return {
+    previous: around.previous?.momentId ?? null,
+    next: around.next?.momentId ?? null,
+    count: around.previous?.photoCount,
+  };
 }
 
 describe("the photo viewer's neighbouring moments", () => {

@@ -48,9 +48,18 @@ describe("setProfilePicture", () => {
     if (!first.ok) throw new Error("refused");
     const files = await listAllUploads();
     const rows = await countImageRows();
-    for (const bytes of [Buffer.from("just some text, named whatever"), Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"), Buffer.alloc(0)]) {
+    for (const bytes of [
+      Buffer.from("just some text, named whatever"),
+      Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj\n"),
+      Buffer.alloc(0),
+    ]) {
       const result = await set(user.id, bytes);
-      expect(result).toEqual({ ok: false, kind: "invalid", message: "Only image files are accepted.", fieldErrors: { image: ["Only image files are accepted."] } });
+      expect(result).toEqual({
+        ok: false,
+        kind: "invalid",
+        message: "Only image files are accepted.",
+        fieldErrors: { image: ["Only image files are accepted."] },
+      });
     }
     expect(await listAllUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
@@ -61,7 +70,11 @@ describe("setProfilePicture", () => {
     const user = await makeUser();
     const files = await listAllUploads();
     const rows = await countImageRows();
-    expect(await set(user.id, await makeImage("jpeg", 300, 300), { mustExist: true })).toEqual({ ok: false, kind: "not-found", message: "profile picture not found" });
+    expect(await set(user.id, await makeImage("jpeg", 300, 300), { mustExist: true })).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "profile picture not found",
+    });
     expect(await listAllUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
     expect((await getUserById(user.id))?.photo).toBeNull();

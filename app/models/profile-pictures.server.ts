@@ -25,7 +25,9 @@ const noPicture = () => notFound(PROFILE_PICTURE_NOT_FOUND);
 class NoPicture extends Error {}
 
 /** Whether the user has a profile picture now. */
-const userImage = query<{ userId: number }>((p, k) => k("users").where("users.id", p("userId")).first("users.image_id"));
+const userImage = query<{ userId: number }>((p, k) =>
+  k("users").where("users.id", p("userId")).first("users.image_id"),
+);
 
 export async function hasProfilePicture(userId: number): Promise<boolean> {
   const row = await userImage.first({ userId });

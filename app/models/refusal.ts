@@ -37,7 +37,11 @@ export type Refusal = {
 export type Result<T extends object = object> = ({ ok: true } & T) | Refusal;
 
 /** A refusal with only the parts given (no `undefined` keys: refusals compare and print cleanly). */
-function refusal(kind: RefusalKind, message?: string, extra: { hidden?: boolean; fieldErrors?: FieldErrors } = {}): Refusal {
+function refusal(
+  kind: RefusalKind,
+  message?: string,
+  extra: { hidden?: boolean; fieldErrors?: FieldErrors } = {},
+): Refusal {
   return {
     ok: false,
     kind,

@@ -23,7 +23,11 @@ const USER_AGENT_MAX = 255;
  * A new session. `linkBy`: the parent whose sign-in link for a relative started it (such sessions
  * end when the relative secures the account: deleteLinkSessions).
  */
-export async function createSession(userId: number, userAgent?: string | null, linkBy?: number | null): Promise<{ token: string; expires: Date }> {
+export async function createSession(
+  userId: number,
+  userAgent?: string | null,
+  linkBy?: number | null,
+): Promise<{ token: string; expires: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
   const now = nowIso();
@@ -91,14 +95,23 @@ export type SessionInfo = {
 const sessionsOf = query<{ user: number; now: string }>((p, k) =>
   whereOwnedBy(k("sessions"), "sessions.user_id", p("user"))
     .andWhere("sessions.expires_at", ">", p("now"))
-    .orderBy([{ column: "sessions.last_seen_at", order: "desc" }, { column: "sessions.created_at", order: "desc" }])
+    .orderBy([
+      { column: "sessions.last_seen_at", order: "desc" },
+      { column: "sessions.created_at", order: "desc" },
+    ])
     .select("sessions.id", "sessions.handle", "sessions.user_agent", "sessions.created_at", "sessions.last_seen_at"),
 );
 
 /** The user's live sessions, most recently seen first; `currentToken`'s is marked `current`. */
 export async function listSessions(userId: number, currentToken: string | null): Promise<SessionInfo[]> {
   const current = currentToken ? hashToken(currentToken) : null;
-  const rows = await sessionsOf.all<{ id: string; handle: string; user_agent: string | null; created_at: string; last_seen_at: string | null }>({
+  const rows = await sessionsOf.all<{
+    id: string;
+    handle: string;
+    user_agent: string | null;
+    created_at: string;
+    last_seen_at: string | null;
+  }>({
     user: userId,
     now: nowIso(),
   });
@@ -114,7 +127,9 @@ export async function listSessions(userId: number, currentToken: string | null):
 /** Ends one of the user's own sessions, named by its handle. Refused: not-found (not theirs, or gone). */
 export async function endSessionByHandle(userId: number, handle: string): Promise<Result> {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(handle)) return notFound("Session not found");
-  const deleted = await writeTransaction((trx) => whereOwnedBy(trx("sessions"), "user_id", userId).andWhere("handle", handle).delete());
+  const deleted = await writeTransaction((trx) =>
+    whereOwnedBy(trx("sessions"), "user_id", userId).andWhere("handle", handle).delete(),
+  );
   return deleted ? { ok: true } : notFound("Session not found");
 }
 
@@ -141,7 +156,9 @@ export async function deleteOtherSessions(conn: Db, userId: number, keepToken: s
   return whereOwnedBy(conn("sessions"), "user_id", userId).andWhereNot("id", keep).delete();
 }
 
-const sessionStart = query<{ hash: string }>((p, k) => k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"));
+const sessionStart = query<{ hash: string }>((p, k) =>
+  k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"),
+);
 
 /** When the session of this token began (a fresh sign-in confirms deleting an account without a password). */
 export async function sessionStartedAt(token: string | null): Promise<string | null> {

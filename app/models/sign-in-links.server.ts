@@ -46,12 +46,19 @@ export function linkThen(value: string | null): LinkThen | undefined {
  * The invitation's token rides in the URL because only its hash is stored; the link row names the
  * invitation, so useSignInLink leads nowhere else.
  */
-export const invitationSignInPath = (token: string, invitationToken: string) => `/login/link/${token}?invitation=${invitationToken}`;
+export const invitationSignInPath = (token: string, invitationToken: string) =>
+  `/login/link/${token}?invitation=${invitationToken}`;
 
 /** A new link row on `conn`; answers the token (shown once, never stored). */
 export async function insertSignInLink(
   conn: Db,
-  input: { userId: number; purpose: LinkPurpose; ttlMs: number; createdBy?: number | null; invitationId?: number | null },
+  input: {
+    userId: number;
+    purpose: LinkPurpose;
+    ttlMs: number;
+    createdBy?: number | null;
+    invitationId?: number | null;
+  },
 ): Promise<{ id: number; token: string; expiresAt: string }> {
   const { token, hash } = newLinkToken();
   const now = new Date();
@@ -72,14 +79,19 @@ export async function insertSignInLink(
   return { id, token, expiresAt };
 }
 
-const userIdByEmail = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id", "email", "is_demo"));
+const userIdByEmail = query<{ email: string }>((p, k) =>
+  k("users").where("email_normalized", p("email")).first("id", "email", "is_demo"),
+);
 
 /**
  * "Email me a sign-in link" / "Forgot your password?": when an account has this address (and the
  * limits allow), a link is queued to it. Always answers the same, found or not, limited or not:
  * nothing here tells whether an address has an account.
  */
-export async function requestSignInLink(emailInput: string, opts: { reset: boolean; origin: string; address: string }): Promise<void> {
+export async function requestSignInLink(
+  emailInput: string,
+  opts: { reset: boolean; origin: string; address: string },
+): Promise<void> {
   const email = normalizeEmail(emailInput);
   if (!(await linkWithinLimits(email, opts.address))) return;
   const user = await userIdByEmail.first<{ id: number; email: string; is_demo: unknown }>({ email });
@@ -94,15 +106,28 @@ export async function linkWithinLimits(email: string, address: string): Promise<
   return perAccount && perAddress;
 }
 
-async function queueEmailedLink(user: { id: number; email: string }, opts: { reset: boolean; origin: string; then?: LinkThen }): Promise<void> {
+async function queueEmailedLink(
+  user: { id: number; email: string },
+  opts: { reset: boolean; origin: string; then?: LinkThen },
+): Promise<void> {
   await writeTransaction(async (trx) => {
-    const link = await insertSignInLink(trx, { userId: user.id, purpose: opts.reset ? "reset" : "sign-in", ttlMs: EMAILED_LINK_MINUTES * 60_000 });
-    const mail = signInLinkMail({ to: user.email, url: opts.origin + signInLinkPath(link.token, opts.then), reset: opts.reset, deleting: opts.then === "delete" });
+    const link = await insertSignInLink(trx, {
+      userId: user.id,
+      purpose: opts.reset ? "reset" : "sign-in",
+      ttlMs: EMAILED_LINK_MINUTES * 60_000,
+    });
+    const mail = signInLinkMail({
+      to: user.email,
+      url: opts.origin + signInLinkPath(link.token, opts.then),
+      reset: opts.reset,
+      deleting: opts.then === "delete",
+    });
     await enqueueMail(trx, { ...mail, users: [user.id] });
   });
 }
 
-export const DELETE_LINK_TOO_MANY = "You have asked for as many sign-in links as one may for now. Try again in an hour.";
+export const DELETE_LINK_TOO_MANY =
+  "You have asked for as many sign-in links as one may for now. Try again in an hour.";
 
 /**
  * "Email me a sign-in link" on the delete page of a signed-in account without a password: a link to
@@ -110,7 +135,10 @@ export const DELETE_LINK_TOO_MANY = "You have asked for as many sign-in links as
  * confirms the deletion (FRESH_SIGN_IN_MS, app/models/account.server.ts). Same limits as any
  * emailed link. Refused: not-found, too-many.
  */
-export async function emailDeleteConfirmLink(userId: number, opts: { origin: string; address: string }): Promise<Result<{ email: string }>> {
+export async function emailDeleteConfirmLink(
+  userId: number,
+  opts: { origin: string; address: string },
+): Promise<Result<{ email: string }>> {
   const user = await getUserById(userId);
   if (!user) return notFound("User not found");
   if (!(await linkWithinLimits(normalizeEmail(user.email), opts.address))) return tooMany(DELETE_LINK_TOO_MANY);
@@ -132,9 +160,15 @@ export async function createFriendSignInLink(
   if (friendId === null) return notFound("Friend not found");
   const grant = await requireInvitedFriend(viewerId, friendId);
   if (!grant.ok) return grant;
-  if (!(await withinLimit("invitesPerUser", String(viewerId)))) return tooMany(SIGN_IN_LINK_MESSAGES.tooManyFriendLinks);
+  if (!(await withinLimit("invitesPerUser", String(viewerId))))
+    return tooMany(SIGN_IN_LINK_MESSAGES.tooManyFriendLinks);
   const link = await writeTransaction((trx) =>
-    insertSignInLink(trx, { userId: friendId, purpose: "friend", ttlMs: config().inviteDays * 24 * 60 * 60_000, createdBy: viewerId }),
+    insertSignInLink(trx, {
+      userId: friendId,
+      purpose: "friend",
+      ttlMs: config().inviteDays * 24 * 60 * 60_000,
+      createdBy: viewerId,
+    }),
   );
   return { ok: true, url: origin + signInLinkPath(link.token), expiresAt: link.expiresAt, friendId };
 }
@@ -142,7 +176,9 @@ export async function createFriendSignInLink(
 export type LinkState = "valid" | "used" | "expired" | "unknown";
 
 const linkByHash = query<{ hash: string }>((p, k) =>
-  k("sign_in_links").where("token_hash", p("hash")).first("id", "user_id", "purpose", "expires_at", "used_at", "invitation_id", "created_by"),
+  k("sign_in_links")
+    .where("token_hash", p("hash"))
+    .first("id", "user_id", "purpose", "expires_at", "used_at", "invitation_id", "created_by"),
 );
 
 function stateOf(row: Record<string, unknown> | undefined, now = nowIso()): LinkState {
@@ -152,7 +188,9 @@ function stateOf(row: Record<string, unknown> | undefined, now = nowIso()): Link
 }
 
 /** What a link is, without using it (the page that offers "Sign in"). */
-export async function readSignInLink(token: string | undefined): Promise<{ state: LinkState; purpose: LinkPurpose | null }> {
+export async function readSignInLink(
+  token: string | undefined,
+): Promise<{ state: LinkState; purpose: LinkPurpose | null }> {
   if (!looksLikeLinkToken(token)) return { state: "unknown", purpose: null };
   const row = await linkByHash.first({ hash: hashLinkToken(token) });
   return { state: stateOf(row), purpose: row ? (String(row.purpose) as LinkPurpose) : null };
@@ -174,7 +212,11 @@ export async function useSignInLink(
   const hash = hashLinkToken(token);
   const used = await writeTransaction(async (trx) => {
     const now = nowIso();
-    const changed = await trx("sign_in_links").where("token_hash", hash).whereNull("used_at").andWhere("expires_at", ">", now).update({ used_at: now });
+    const changed = await trx("sign_in_links")
+      .where("token_hash", hash)
+      .whereNull("used_at")
+      .andWhere("expires_at", ">", now)
+      .update({ used_at: now });
     if (changed !== 1) return null;
     const row = (await linkByHash.first({ hash }, { conn: trx }))!;
     const userId = Number(row.user_id);
@@ -186,11 +228,23 @@ export async function useSignInLink(
       // an emailed link proves the mailbox: the parent no longer stands in for it
       await closeRelativeLinks(trx, userId);
     }
-    const offered = row.invitation_id && looksLikeLinkToken(opts.invitation ?? undefined) ? await invitationHash.first({ id: Number(row.invitation_id) }, { conn: trx }) : null;
+    const offered =
+      row.invitation_id && looksLikeLinkToken(opts.invitation ?? undefined)
+        ? await invitationHash.first({ id: Number(row.invitation_id) }, { conn: trx })
+        : null;
     const invitation = offered && offered.token_hash === hashLinkToken(opts.invitation!) ? opts.invitation! : null;
     // the other emailed links of this account stop working too: one sign-in per request
-    await trx("sign_in_links").where("user_id", userId).whereNull("used_at").whereNot("purpose", "friend").update({ used_at: now });
-    return { userId, purpose: String(row.purpose) as LinkPurpose, invitation, madeBy: row.purpose === "friend" ? Number(row.created_by) : null };
+    await trx("sign_in_links")
+      .where("user_id", userId)
+      .whereNull("used_at")
+      .whereNot("purpose", "friend")
+      .update({ used_at: now });
+    return {
+      userId,
+      purpose: String(row.purpose) as LinkPurpose,
+      invitation,
+      madeBy: row.purpose === "friend" ? Number(row.created_by) : null,
+    };
   });
   if (!used) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
   const user = await getUserById(used.userId);
@@ -210,7 +264,11 @@ export async function closeRelativeLinks(conn: Db, userId: number, keepToken: st
   // and whoever is signed in by such a link is signed out
   await deleteLinkSessions(conn, userId, keepToken);
   await conn("invited_accounts").where("user_id", userId).whereNull("links_closed_at").update({ links_closed_at: now });
-  await conn("sign_in_links").where({ user_id: userId, purpose: "friend" }).whereNull("used_at").andWhere("expires_at", ">", now).update({ expires_at: now });
+  await conn("sign_in_links")
+    .where({ user_id: userId, purpose: "friend" })
+    .whereNull("used_at")
+    .andWhere("expires_at", ">", now)
+    .update({ expires_at: now });
 }
 
 export type LinkMadeForMe = { by: { id: number | null; name: string }; createdAt: string; usedAt: string | null };
@@ -221,11 +279,21 @@ const linksMadeFor = query<{ user: number }>((p, k) =>
     .leftJoin("users as maker", "maker.id", "sign_in_links.created_by")
     .where({ "sign_in_links.user_id": p("user"), "sign_in_links.purpose": "friend" })
     .orderBy("sign_in_links.id", "desc")
-    .select("sign_in_links.created_at", "sign_in_links.used_at", "maker.id as maker_id", "maker.username", "maker.first_name", "maker.last_name"),
+    .select(
+      "sign_in_links.created_at",
+      "sign_in_links.used_at",
+      "maker.id as maker_id",
+      "maker.username",
+      "maker.first_name",
+      "maker.last_name",
+    ),
 );
 
 const linksState = query<{ user: number }>((p, k) =>
-  k("invited_accounts").join("users", "users.id", "invited_accounts.user_id").where("invited_accounts.user_id", p("user")).first("users.password_hash", "invited_accounts.links_closed_at"),
+  k("invited_accounts")
+    .join("users", "users.id", "invited_accounts.user_id")
+    .where("invited_accounts.user_id", p("user"))
+    .first("users.password_hash", "invited_accounts.links_closed_at"),
 );
 
 /** The settings page: who made sign-in links for the user and when, and whether they still can. */
@@ -236,7 +304,14 @@ export async function linksMadeForMe(userId: number): Promise<LinksMadeForMe> {
     links: rows.map((r) => ({
       by: {
         id: r.maker_id == null ? null : Number(r.maker_id),
-        name: r.maker_id == null ? "Someone" : displayName({ username: String(r.username), first_name: r.first_name as string | null, last_name: r.last_name as string | null }),
+        name:
+          r.maker_id == null
+            ? "Someone"
+            : displayName({
+                username: String(r.username),
+                first_name: r.first_name as string | null,
+                last_name: r.last_name as string | null,
+              }),
       },
       createdAt: String(r.created_at),
       usedAt: (r.used_at as string | null) ?? null,

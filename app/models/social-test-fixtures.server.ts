@@ -25,7 +25,11 @@ export async function makeMoment(ownerId: number): Promise<number> {
   return makeLog(await makeKid(ownerId));
 }
 
-export async function befriend(senderId: number, receiverId: number, status: "pending" | "accepted" | "denied" = "accepted") {
+export async function befriend(
+  senderId: number,
+  receiverId: number,
+  status: "pending" | "accepted" | "denied" = "accepted",
+) {
   const now = nowIso();
   await db()("friendships").insert({
     user_id: senderId,

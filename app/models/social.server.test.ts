@@ -48,7 +48,11 @@ describe("likes", () => {
 
   it("a second like is refused with 400, and concurrent likes leave exactly one row", async () => {
     const { friend, logId } = await trio();
-    const results = await Promise.all([likeMoment(friend.id, logId), likeMoment(friend.id, logId), likeMoment(friend.id, logId)]);
+    const results = await Promise.all([
+      likeMoment(friend.id, logId),
+      likeMoment(friend.id, logId),
+      likeMoment(friend.id, logId),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     for (const r of results.filter((r) => !r.ok)) {
       expect(r).toMatchObject({ ok: false, kind: "conflict", message: "You have already liked this daily log" });
@@ -62,12 +66,21 @@ describe("likes", () => {
     const { stranger, pending, logId } = await trio();
     for (const who of [stranger, pending]) {
       expect(await listLikes(who.id, logId)).toMatchObject({ ok: false, kind: "forbidden" });
-      expect(await likeMoment(who.id, logId)).toEqual({ ok: false, kind: "forbidden", message: "You are not allowed to like this daily log", hidden: true });
+      expect(await likeMoment(who.id, logId)).toEqual({
+        ok: false,
+        kind: "forbidden",
+        message: "You are not allowed to like this daily log",
+        hidden: true,
+      });
       expect(await unlikeMoment(who.id, logId)).toMatchObject({ ok: false, kind: "forbidden" });
       // loadSocial applies the same rule: nothing leaks even if a caller forgot to check
       expect((await loadSocial(who, [logId]))[logId]).toMatchObject({ likeCount: 0, commentCount: 0 });
     }
-    expect(await listLikes(stranger.id, 999999)).toEqual({ ok: false, kind: "not-found", message: "Daily log not found" });
+    expect(await listLikes(stranger.id, 999999)).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Daily log not found",
+    });
     expect(await likeMoment(stranger.id, 999999)).toMatchObject({ kind: "not-found", message: "Daily log not found" });
     expect(await unlikeMoment(stranger.id, 999999)).toMatchObject({ kind: "not-found", message: "Like not found" });
     expect(await db()("likes").where("daily_log_id", logId)).toHaveLength(0);
@@ -76,7 +89,9 @@ describe("likes", () => {
   it("a friendship that ends takes the access with it", async () => {
     const { owner, friend, logId } = await trio();
     expect((await likeMoment(friend.id, logId)).ok).toBe(true);
-    await db()("friendships").where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) }).del();
+    await db()("friendships")
+      .where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) })
+      .del();
     expect(await listLikes(friend.id, logId)).toMatchObject({ kind: "forbidden" });
     expect(await addComment(friend.id, logId, "hi")).toMatchObject({ kind: "forbidden" });
   });
@@ -88,7 +103,12 @@ describe("comments", () => {
     const first = await addComment(friend.id, logId, "  first  ");
     expect(first).toMatchObject({
       ok: true,
-      comment: { daily_log_id: logId, user_id: friend.id, comment: "first", user: { first_name: friend.first_name, last_name: friend.last_name, photo: null } },
+      comment: {
+        daily_log_id: logId,
+        user_id: friend.id,
+        comment: "first",
+        user: { first_name: friend.first_name, last_name: friend.last_name, photo: null },
+      },
     });
     await addComment(owner.id, logId, "second");
     const list = await listComments(friend.id, logId);
@@ -99,7 +119,12 @@ describe("comments", () => {
     const { friend, logId } = await trio();
     for (const bad of ["", "   \n\t ", undefined, null, 42 as unknown as string]) {
       const r = await addComment(friend.id, logId, bad);
-      expect(r).toEqual({ ok: false, kind: "invalid", message: "Comment is required", fieldErrors: { comment: ["Comment is required"] } });
+      expect(r).toEqual({
+        ok: false,
+        kind: "invalid",
+        message: "Comment is required",
+        fieldErrors: { comment: ["Comment is required"] },
+      });
     }
     expect(await addComment(friend.id, logId, "x".repeat(1001))).toMatchObject({
       kind: "invalid",
@@ -131,7 +156,10 @@ describe("comments", () => {
     });
 
     const edited = await updateComment(friend.id, a.comment.id, "  oldest, edited ");
-    expect(edited).toMatchObject({ ok: true, comment: { comment: "oldest, edited", created_at: a.comment.created_at } });
+    expect(edited).toMatchObject({
+      ok: true,
+      comment: { comment: "oldest, edited", created_at: a.comment.created_at },
+    });
     const list = await listComments(owner.id, logId);
     expect(list.ok && list.comments.map((c) => c.comment)).toEqual(["newest", "middle", "oldest, edited"]);
     const social = (await loadSocial(friend, [logId]))[logId]!;
@@ -141,14 +169,25 @@ describe("comments", () => {
       ["oldest, edited", true, true],
     ]);
 
-    expect(await updateComment(friend.id, a.comment.id, "   ")).toMatchObject({ kind: "invalid", fieldErrors: { comment: ["Comment is required"] } });
-    expect(await updateComment(friend.id, 999999, "x")).toEqual({ ok: false, kind: "not-found", message: "Comment not found" });
+    expect(await updateComment(friend.id, a.comment.id, "   ")).toMatchObject({
+      kind: "invalid",
+      fieldErrors: { comment: ["Comment is required"] },
+    });
+    expect(await updateComment(friend.id, 999999, "x")).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Comment not found",
+    });
     // the page names the moment too: a comment of another moment is "not found"
     const other = await makeLog(await makeKid(owner.id));
     expect(await updateComment(friend.id, a.comment.id, "x", { momentId: other })).toMatchObject({ kind: "not-found" });
 
     expect(await deleteComment(friend.id, a.comment.id)).toMatchObject({ ok: true, comment: { id: a.comment.id } });
-    expect(await deleteComment(friend.id, a.comment.id)).toEqual({ ok: false, kind: "not-found", message: "Comment not found" });
+    expect(await deleteComment(friend.id, a.comment.id)).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Comment not found",
+    });
     const after = await listComments(owner.id, logId);
     expect(after.ok && after.comments.map((c) => c.comment)).toEqual(["newest", "middle"]);
   });
@@ -159,7 +198,12 @@ describe("comments", () => {
     if (!c.ok) throw new Error("add failed");
     for (const who of [stranger, pending]) {
       expect(await listComments(who.id, logId)).toMatchObject({ ok: false, kind: "forbidden" });
-      expect(await addComment(who.id, logId, "hi")).toEqual({ ok: false, kind: "forbidden", message: "You are not allowed to comment this daily log", hidden: true });
+      expect(await addComment(who.id, logId, "hi")).toEqual({
+        ok: false,
+        kind: "forbidden",
+        message: "You are not allowed to comment this daily log",
+        hidden: true,
+      });
       expect(await updateComment(who.id, c.comment.id, "x")).toMatchObject({ kind: "forbidden", hidden: true });
       expect(await deleteComment(who.id, c.comment.id)).toMatchObject({ kind: "forbidden", hidden: true });
     }
@@ -211,7 +255,10 @@ describe("loadSocial", () => {
     const capped = await loadSocial(owner, ids, { commentsPerMoment: 2 });
     for (const id of ids) {
       expect(capped[id]!.commentCount).toBe(3);
-      expect(capped[id]!.comments.map((c) => c.comment)).toEqual([expect.stringMatching(/^owner on/), expect.stringMatching(/^from /)]);
+      expect(capped[id]!.comments.map((c) => c.comment)).toEqual([
+        expect.stringMatching(/^owner on/),
+        expect.stringMatching(/^from /),
+      ]);
     }
     const none = await loadSocial(owner, ids, { commentsPerMoment: 0 });
     expect(none[ids[0]!]).toMatchObject({ commentCount: 3, comments: [] });

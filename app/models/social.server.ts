@@ -32,7 +32,13 @@ export type MomentSocialData = {
   comments: CommentView[];
 };
 
-export const emptySocial = (): MomentSocialData => ({ likeCount: 0, likers: [], likedByMe: false, commentCount: 0, comments: [] });
+export const emptySocial = (): MomentSocialData => ({
+  likeCount: 0,
+  likers: [],
+  likedByMe: false,
+  commentCount: 0,
+  comments: [],
+});
 
 export type LoadSocialOptions = {
   /**
@@ -45,7 +51,9 @@ export type LoadSocialOptions = {
 /** Rows of `likes`/`comments` of the moments `ids` that `viewer` may see (joined to their moment and kid). */
 function ofVisibleMoments(qb: Knex.QueryBuilder, momentColumn: string, p: ParamFn<SocialParams>): Knex.QueryBuilder {
   return whereMomentVisibleTo(
-    inList(qb, momentColumn, p("ids")).join("daily_logs", "daily_logs.id", momentColumn).join("kids", "kids.id", "daily_logs.kid_id"),
+    inList(qb, momentColumn, p("ids"))
+      .join("daily_logs", "daily_logs.id", momentColumn)
+      .join("kids", "kids.id", "daily_logs.kid_id"),
     p("viewer"),
   );
 }
@@ -61,14 +69,17 @@ const likesOf = query<SocialParams>((p, k) =>
 );
 
 // comments of users the kid's owner blocked stay hidden unless the owner chose otherwise
-const commentsBase = (p: ParamFn<SocialParams>, k: Knex) => whereCommentShown(ofVisibleMoments(commentsQuery(k), "comments.daily_log_id", p));
+const commentsBase = (p: ParamFn<SocialParams>, k: Knex) =>
+  whereCommentShown(ofVisibleMoments(commentsQuery(k), "comments.daily_log_id", p));
 
 const newestFirst = (table: string) => [
   { column: `${table}.created_at`, order: "desc" as const },
   { column: `${table}.id`, order: "desc" as const },
 ];
 
-const commentsOf = query<SocialParams>((p, k) => commentsBase(p, k).orderBy(newestFirst("comments")).select(commentColumns));
+const commentsOf = query<SocialParams>((p, k) =>
+  commentsBase(p, k).orderBy(newestFirst("comments")).select(commentColumns),
+);
 
 // window functions (SQLite ≥ 3.25, PostgreSQL): the newest `cap` per moment, and the total
 const newestCommentsOf = query<SocialParams & { cap: number }>((p, k) =>

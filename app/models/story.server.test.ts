@@ -21,7 +21,15 @@ async function setup() {
   const kid = made.kid;
   const add = async (title: string, taken_on: string, milestone: string | null = null) => {
     const at = `${taken_on}T10:00:00.000Z`;
-    await db()("daily_logs").insert({ kid_id: kid.id, title, content: "x", taken_on, milestone, created_at: at, updated_at: at });
+    await db()("daily_logs").insert({
+      kid_id: kid.id,
+      title,
+      content: "x",
+      taken_on,
+      milestone,
+      created_at: at,
+      updated_at: at,
+    });
   };
   await add("Bump", "2020-01-10");
   await add("Smile", "2020-05-01", "First smile");
@@ -46,8 +54,15 @@ describe("a kid's story", () => {
     expect(list).toMatchObject({ isOwner: false, isParent: false }); // a friend is not told how to mark one
     expect(await listMilestones(owner.id, kid.id)).toMatchObject({ ok: true, isOwner: true, isParent: true });
     expect(await listMilestones(stranger.id, kid.id)).toMatchObject({ ok: false, kind: "forbidden", hidden: true });
-    const page = await milestonesLoader(args(req(`/kids/${kid.id}/milestones`, { cookie: await cookieFor(owner) }), { kidId: String(kid.id) }) as never);
-    expect(page.moments.map((m) => m.date.age)).toEqual(["Elsa was 1 month", "Elsa was 8 months", "Elsa was 1 year, 0 months", "Elsa was 2 years, 3 months"]);
+    const page = await milestonesLoader(
+      args(req(`/kids/${kid.id}/milestones`, { cookie: await cookieFor(owner) }), { kidId: String(kid.id) }) as never,
+    );
+    expect(page.moments.map((m) => m.date.age)).toEqual([
+      "Elsa was 1 month",
+      "Elsa was 8 months",
+      "Elsa was 1 year, 0 months",
+      "Elsa was 2 years, 3 months",
+    ]);
   });
 
   it("groups the months by year of age and pages inside a period with the cursor", async () => {
@@ -64,7 +79,8 @@ describe("a kid's story", () => {
     ]);
     expect(await timelineMonths(stranger.id, kid.id)).toMatchObject({ ok: false, kind: "forbidden" });
     const cookie = await cookieFor(friend);
-    const load = (query: string) => timelineLoader(args(req(`/kids/${kid.id}/timeline${query}`, { cookie }), { kidId: String(kid.id) }) as never);
+    const load = (query: string) =>
+      timelineLoader(args(req(`/kids/${kid.id}/timeline${query}`, { cookie }), { kidId: String(kid.id) }) as never);
     const index = await load("");
     expect(index.index.map((a) => [a.heading, a.months.map((m) => m.month)])).toEqual([
       ["Before birth", ["2020-01"]],
@@ -78,7 +94,15 @@ describe("a kid's story", () => {
     expect(age1.moments).toHaveLength(20);
     expect(age1.moments[0]!.title).toBe("June 25");
     const rest = await load(`?age=1&before=${encodeURIComponent(age1.next!)}`);
-    expect(rest.moments.map((m) => m.title)).toEqual(["June 5", "June 4", "June 3", "June 2", "June 1", "Steps", "Cake"]);
+    expect(rest.moments.map((m) => m.title)).toEqual([
+      "June 5",
+      "June 4",
+      "June 3",
+      "June 2",
+      "June 1",
+      "Steps",
+      "Cake",
+    ]);
     expect(rest.next).toBeNull();
     const march = await load("?month=2021-03");
     expect(march.moments.map((m) => m.title)).toEqual(["Cake"]);
@@ -87,8 +111,16 @@ describe("a kid's story", () => {
     }
     // the model: a period is [from, to), paged newest first
     const p = await momentsInPeriod(owner.id, kid.id, monthPeriod("2021-06")!, { limit: 10 });
-    const p2 = await momentsInPeriod(owner.id, kid.id, monthPeriod("2021-06")!, { limit: 10, before: decodeCursor(p.next!) });
-    expect([...p.moments, ...p2.moments].map((m) => m.title).slice(8, 12)).toEqual(["June 17", "June 16", "June 15", "June 14"]);
+    const p2 = await momentsInPeriod(owner.id, kid.id, monthPeriod("2021-06")!, {
+      limit: 10,
+      before: decodeCursor(p.next!),
+    });
+    expect([...p.moments, ...p2.moments].map((m) => m.title).slice(8, 12)).toEqual([
+      "June 17",
+      "June 16",
+      "June 15",
+      "June 14",
+    ]);
   });
 
   it("computes periods of age and months on the calendar", () => {

@@ -2,7 +2,18 @@ import type { Knex } from "knex";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import { whereMomentVisibleTo } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
-import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery, olderThanCursor, pageOf, withAllPhotos, type Cursor, type CursorParams, type Moment } from "./moments.server";
+import {
+  MOMENT_ORDER,
+  momentColumns,
+  momentFromRow,
+  momentsQuery,
+  olderThanCursor,
+  pageOf,
+  withAllPhotos,
+  type Cursor,
+  type CursorParams,
+  type Moment,
+} from "./moments.server";
 import type { Result } from "./refusal";
 
 // A kid's story (issue #15): the milestones in date order and the timeline by age and month. Each
@@ -11,13 +22,19 @@ import type { Result } from "./refusal";
 
 /** A kid's moments (joined to the kid, as whereMomentVisibleTo needs) as `viewer` may see them. */
 function kidMoments(k: Knex, kidId: string, viewer: string): Knex.QueryBuilder {
-  return whereMomentVisibleTo(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", kidId), viewer);
+  return whereMomentVisibleTo(
+    momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.kid_id", kidId),
+    viewer,
+  );
 }
 
 const OLDEST_FIRST = MOMENT_ORDER.map((o) => ({ ...o, order: "asc" as const }));
 
 const milestonesOf = query<{ kidId: number; viewer: number }>((p, k) =>
-  kidMoments(k, p("kidId"), p("viewer")).whereNotNull("daily_logs.milestone").orderBy(OLDEST_FIRST).select(momentColumns),
+  kidMoments(k, p("kidId"), p("viewer"))
+    .whereNotNull("daily_logs.milestone")
+    .orderBy(OLDEST_FIRST)
+    .select(momentColumns),
 );
 
 /** A kid's milestones, oldest first (the order of a life), as `viewerId` may see them. */
@@ -28,7 +45,13 @@ export async function listMilestones(
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const rows = await milestonesOf.all({ kidId, viewer: viewerId });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, moments: await withAllPhotos(rows.map(momentFromRow)) };
+  return {
+    ok: true,
+    kid: view.kid,
+    isOwner: view.isOwner,
+    isParent: view.isParent,
+    moments: await withAllPhotos(rows.map(momentFromRow)),
+  };
 }
 
 const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>
@@ -40,11 +63,20 @@ const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>
 );
 
 /** The calendar months ("YYYY-MM") that have moments `viewerId` may see, oldest first, with how many. */
-export async function timelineMonths(viewerId: number, kidId: number): Promise<Result<{ kid: Kid; isOwner: boolean; isParent: boolean; months: { month: string; count: number }[] }>> {
+export async function timelineMonths(
+  viewerId: number,
+  kidId: number,
+): Promise<Result<{ kid: Kid; isOwner: boolean; isParent: boolean; months: { month: string; count: number }[] }>> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
   const rows = await monthsOf.all<{ month: string; n: number | string }>({ kidId, viewer: viewerId });
-  return { ok: true, kid: view.kid, isOwner: view.isOwner, isParent: view.isParent, months: rows.map((r) => ({ month: String(r.month), count: Number(r.n) })) };
+  return {
+    ok: true,
+    kid: view.kid,
+    isOwner: view.isOwner,
+    isParent: view.isParent,
+    months: rows.map((r) => ({ month: String(r.month), count: Number(r.n) })),
+  };
 }
 
 type PeriodParams = { kidId: number; viewer: number; from: string; to: string; limit: number } & CursorParams;
@@ -58,7 +90,9 @@ function periodSql(p: ParamFn<PeriodParams>, k: Knex, afterCursor: boolean) {
   if (afterCursor) olderThanCursor(q, p);
   return limitParam(k, q, p("limit"));
 }
-const periodFirst = query<Omit<PeriodParams, keyof CursorParams>>((p, k) => periodSql(p as ParamFn<PeriodParams>, k, false));
+const periodFirst = query<Omit<PeriodParams, keyof CursorParams>>((p, k) =>
+  periodSql(p as ParamFn<PeriodParams>, k, false),
+);
 const periodAfter = query<PeriodParams>((p, k) => periodSql(p, k, true));
 
 /**

@@ -10,14 +10,21 @@ import { addComment } from "./comments.server";
 import { createUser } from "./users.server";
 import { jpeg, jpegUpload } from "./kids-test-helpers.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
-import { fingerprintOf, newSubmissionToken, purgeSubmissions, submissionOnce, SUBMISSION_MAX_AGE_MS } from "./submissions.server";
+import {
+  fingerprintOf,
+  newSubmissionToken,
+  purgeSubmissions,
+  submissionOnce,
+  SUBMISSION_MAX_AGE_MS,
+} from "./submissions.server";
 import { runMaintenance } from "./maintenance.server";
 
 // The one-time submission store and every domain create that uses it: the same token twice gives
 // one row and the same answer, in sequence and at the same moment; other content is a new one.
 
 const ELSA = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" as const };
-const count = async (table: string, where: Record<string, unknown>) => Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
+const count = async (table: string, where: Record<string, unknown>) =>
+  Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
 const claims = (token: string) => count("submissions", { token });
 
 describe("tokens", () => {
@@ -107,7 +114,10 @@ describe("createKid", () => {
     const yours = await createKid(you.id, ELSA, null, { token });
     expect(mine.ok && yours.ok && mine.kid.user_id === me.id && yours.kid.user_id === you.id).toBe(true);
     // the same token on another form of the same user: a friend request, not a repeat of the kid
-    expect(await sendFriendRequest(me.id, you.id, { token })).toMatchObject({ ok: true, friendship: { friend_id: you.id } });
+    expect(await sendFriendRequest(me.id, you.id, { token })).toMatchObject({
+      ok: true,
+      friendship: { friend_id: you.id },
+    });
     expect(await claims(token)).toBe(3);
   });
 
@@ -124,7 +134,9 @@ describe("createKid", () => {
   it("a refused submission claims nothing: the corrected form with the same token goes through", async () => {
     const me = await makeUser();
     const token = newSubmissionToken();
-    const refused = await createKid(me.id, ELSA, await uploadFromBuffer(Buffer.from("not a picture"), "a.jpg"), { token });
+    const refused = await createKid(me.id, ELSA, await uploadFromBuffer(Buffer.from("not a picture"), "a.jpg"), {
+      token,
+    });
     expect(refused).toMatchObject({ ok: false, kind: "invalid" });
     expect(await claims(token)).toBe(0);
     expect(await createKid(me.id, ELSA, null, { token })).toMatchObject({ ok: true });
@@ -157,9 +169,16 @@ describe("createMoment, sendFriendRequest, addComment", () => {
     const token = newSubmissionToken();
     const first = await sendFriendRequest(me.id, you.id, { token });
     expect(await sendFriendRequest(me.id, String(you.id), { token })).toEqual({ ...first, replayed: true });
-    expect(await sendFriendRequest(me.id, you.id)).toMatchObject({ ok: false, kind: "conflict", message: "Friendship already exists. Please try another name." });
+    expect(await sendFriendRequest(me.id, you.id)).toMatchObject({
+      ok: false,
+      kind: "conflict",
+      message: "Friendship already exists. Please try another name.",
+    });
     // the same token for someone else: a new request, not a replay
-    expect(await sendFriendRequest(me.id, them.id, { token })).toMatchObject({ ok: true, friendship: { friend_id: them.id } });
+    expect(await sendFriendRequest(me.id, them.id, { token })).toMatchObject({
+      ok: true,
+      friendship: { friend_id: them.id },
+    });
     const together = newSubmissionToken();
     const [x, y] = await Promise.all([
       sendFriendRequest(you.id, them.id, { token: together }),
@@ -177,7 +196,10 @@ describe("createMoment, sendFriendRequest, addComment", () => {
     if (!moment.ok) throw new Error("setup");
     const id = moment.moment.id;
     const token = newSubmissionToken();
-    const [a, b] = await Promise.all([addComment(me.id, id, " Cute! ", { token }), addComment(me.id, id, "Cute!", { token })]);
+    const [a, b] = await Promise.all([
+      addComment(me.id, id, " Cute! ", { token }),
+      addComment(me.id, id, "Cute!", { token }),
+    ]);
     expect(a.ok && b.ok && a.comment.id === b.comment.id).toBe(true);
     expect(await addComment(me.id, id, "Cute!", { token })).toMatchObject({ ok: true, replayed: true });
     expect(await addComment(me.id, id, "Cute!", { token: newSubmissionToken() })).toMatchObject({ ok: true });
@@ -188,7 +210,13 @@ describe("createMoment, sendFriendRequest, addComment", () => {
 describe("createUser (sign-up)", () => {
   const account = () => {
     const tag = Math.random().toString(36).slice(2, 10);
-    return { email: `s${tag}@example.com`, username: `s${tag}`, password: "secret12", first_name: "Sam", last_name: "Sign" };
+    return {
+      email: `s${tag}@example.com`,
+      username: `s${tag}`,
+      password: "secret12",
+      first_name: "Sam",
+      last_name: "Sign",
+    };
   };
 
   it("a double Register: one account, and the repeat answers it (to sign in) instead of 'already in use'", async () => {

@@ -63,7 +63,13 @@ export type Once<T> = {
 
 /** No token, other content, or a first result that is gone: everything runs as it always did. */
 function none<T>(): Once<T> {
-  return { token: null, first: null, claim: async () => {}, create: (write) => writeTransaction(write), winner: async () => null };
+  return {
+    token: null,
+    first: null,
+    claim: async () => {},
+    create: (write) => writeTransaction(write),
+    winner: async () => null,
+  };
 }
 
 /** The first submission of a token lost a race to another of the same content: roll back, answer that one. */
@@ -85,7 +91,10 @@ const claimed = query<Key>((p, k) =>
 
 /** sha256 (hex) of what was submitted, as JSON. */
 export function fingerprintOf(content: unknown): string {
-  return crypto.createHash("sha256").update(JSON.stringify(content ?? null)).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify(content ?? null))
+    .digest("hex");
 }
 
 /**

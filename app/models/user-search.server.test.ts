@@ -86,7 +86,7 @@ describe("searchUsers", () => {
   it("users without names (older sign-up page) only match through the name they have", async () => {
     const nameless = await makeUser({ first_name: null, last_name: null, username: "snorkwhistle" });
     expect(await searchUsers("snorkwhistle")).toEqual([]);
-    expect((await searchUsers(" "))).toBeNull();
+    expect(await searchUsers(" ")).toBeNull();
     expect(nameless.first_name).toBeNull();
   });
 

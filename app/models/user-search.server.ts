@@ -24,7 +24,11 @@ export type PersonHit = SearchHit & { username: string; relation: Relation | "se
  */
 export function normalizeSearchQuery(query: string | null | undefined): string {
   // eslint-disable-next-line no-control-regex
-  return (query ?? "").replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "").trim().replace(/\s+/g, " ").toLowerCase();
+  return (query ?? "")
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "")
+    .trim()
+    .replace(/\s+/g, " ")
+    .toLowerCase();
 }
 
 /** LIKE pattern for a literal substring: `\`, `%` and `_` are escaped (used with ESCAPE '\'). */
@@ -34,17 +38,23 @@ export function likeSubstring(text: string): string {
 
 // users who blocked the viewer are not found (docs/spec.md §6): whereNotBlockedBy
 function matchingUsers(k: Knex, pattern: string, viewer: string) {
-  return whereNotBlockedBy(k("users"), "users.id", viewer)
-    .leftJoin("images as user_images", "user_images.id", "users.image_id")
-    // one condition covers all three: a substring of the first or the last name is a substring of
-    // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
-    .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [pattern])
-    .orderByRaw("lower(coalesce(users.last_name, '')), lower(coalesce(users.first_name, '')), users.id")
-    .limit(SEARCH_LIMIT);
+  return (
+    whereNotBlockedBy(k("users"), "users.id", viewer)
+      .leftJoin("images as user_images", "user_images.id", "users.image_id")
+      // one condition covers all three: a substring of the first or the last name is a substring of
+      // "first last" too. lower() on both sides, so PostgreSQL (case-sensitive LIKE) agrees.
+      .whereRaw("lower(coalesce(users.first_name, '') || ' ' || coalesce(users.last_name, '')) like ? escape '\\'", [
+        pattern,
+      ])
+      .orderByRaw("lower(coalesce(users.last_name, '')), lower(coalesce(users.first_name, '')), users.id")
+      .limit(SEARCH_LIMIT)
+  );
 }
 
 const hitColumns = ["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")];
-const matching = query<{ pattern: string; viewer: number }>((p, k) => matchingUsers(k, p("pattern"), p("viewer")).select(hitColumns));
+const matching = query<{ pattern: string; viewer: number }>((p, k) =>
+  matchingUsers(k, p("pattern"), p("viewer")).select(hitColumns),
+);
 const matchingWithUsername = query<{ pattern: string; viewer: number }>((p, k) =>
   matchingUsers(k, p("pattern"), p("viewer")).select([...hitColumns, "users.username"]),
 );
@@ -82,7 +92,10 @@ export async function searchPeople(viewerId: number, query: string | null | unde
   if (!q) return null;
   if (q.length > LONGEST_MATCHABLE) return [];
   const rows = await matchingWithUsername.all({ pattern: likeSubstring(q), viewer: viewerId });
-  const relations = await relationsWith(viewerId, rows.map((r) => Number(r.id)));
+  const relations = await relationsWith(
+    viewerId,
+    rows.map((r) => Number(r.id)),
+  );
   return rows.map((row) => {
     const hit = hitFromRow(row);
     const relation = hit.id === viewerId ? "self" : (relations.get(hit.id) ?? null);

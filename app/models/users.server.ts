@@ -64,12 +64,12 @@ export async function getUserById(id: number): Promise<User | null> {
 }
 
 const userWithPasswordByEmail = query<{ email: string }>((p, k) =>
-  usersQuery(k).where("users.email_normalized", p("email")).first([...userColumns, "users.password_hash"]),
+  usersQuery(k)
+    .where("users.email_normalized", p("email"))
+    .first([...userColumns, "users.password_hash"]),
 );
 
-export async function getUserWithPasswordByEmail(
-  email: string,
-): Promise<(User & { password_hash: string }) | null> {
+export async function getUserWithPasswordByEmail(email: string): Promise<(User & { password_hash: string }) | null> {
   const row = await userWithPasswordByEmail.first({ email: normalizeEmail(email) });
   return row ? { ...userFromRow(row), password_hash: String(row.password_hash) } : null;
 }
@@ -98,7 +98,12 @@ export const usersWithEmailOrUsername = query<{ email: string; username: string;
         .where("old_email", p("email"))
         .whereNull("used_at")
         .andWhere("expires_at", ">", p("now"))
-        .select("user_id as id", "old_email as email_normalized", k.raw("'' as username_normalized"), k.raw("1 as reserved")),
+        .select(
+          "user_id as id",
+          "old_email as email_normalized",
+          k.raw("'' as username_normalized"),
+          k.raw("1 as reserved"),
+        ),
     ),
 );
 
@@ -109,7 +114,11 @@ type Taken = { email_normalized: string; username_normalized: string; id?: numbe
  * (an account changing its own) do not count.
  */
 export async function takenErrors(email: string, username: string, exceptUserId?: number): Promise<FieldErrors | null> {
-  const rows = await usersWithEmailOrUsername.all<Taken>({ email: normalizeEmail(email), username: normalizeUsername(username), now: new Date().toISOString() });
+  const rows = await usersWithEmailOrUsername.all<Taken>({
+    email: normalizeEmail(email),
+    username: normalizeUsername(username),
+    now: new Date().toISOString(),
+  });
   return conflictErrors(
     rows.filter((r) => r.id === undefined || Number(r.id) !== exceptUserId),
     normalizeEmail(email),
@@ -118,7 +127,9 @@ export async function takenErrors(email: string, username: string, exceptUserId?
 }
 
 const userWithPasswordById = query<{ id: number }>((p, k) =>
-  usersQuery(k).where("users.id", p("id")).first([...userColumns, "users.password_hash"]),
+  usersQuery(k)
+    .where("users.id", p("id"))
+    .first([...userColumns, "users.password_hash"]),
 );
 
 /**
@@ -131,7 +142,10 @@ const userWithPasswordById = query<{ id: number }>((p, k) =>
  * the caller to sign in), and only when the password is that account's: the token alone proves
  * nothing. Otherwise it is a new sign-up (and then "already in use", as always).
  */
-export async function createUser(input: NewUser, opts: { token?: unknown } = {}): Promise<Result<{ user: User; replayed?: true }>> {
+export async function createUser(
+  input: NewUser,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ user: User; replayed?: true }>> {
   const email = normalizeEmail(input.email);
   const username = input.username.trim();
   const firstName = input.first_name?.trim() || null;
@@ -145,7 +159,12 @@ export async function createUser(input: NewUser, opts: { token?: unknown } = {})
   const content = () => [email, normalizeUsername(username), firstName, lastName];
   const once = await submissionOnce(SIGNUP_USER, "signup", opts.token, content, sameAccount);
   if (once.first) return { ok: true, user: once.first, replayed: true };
-  const taken = () => usersWithEmailOrUsername.all<Taken>({ email, username: normalizeUsername(username), now: new Date().toISOString() });
+  const taken = () =>
+    usersWithEmailOrUsername.all<Taken>({
+      email,
+      username: normalizeUsername(username),
+      now: new Date().toISOString(),
+    });
   const errors = conflictErrors(await taken(), email, username);
   if (errors) {
     // the first submission of this sign-up may have committed since we looked
@@ -162,7 +181,10 @@ export async function createUser(input: NewUser, opts: { token?: unknown } = {})
     const first = await once.winner(error);
     if (first) return { ok: true, user: first, replayed: true };
     if (!isUniqueViolation(error)) throw error;
-    return conflict(undefined, conflictErrors(await taken(), email, username) ?? { email: ["Email address is already in use."] });
+    return conflict(
+      undefined,
+      conflictErrors(await taken(), email, username) ?? { email: ["Email address is already in use."] },
+    );
   }
 }
 
@@ -185,7 +207,10 @@ export function signUp(
  * email and username trimmed, with their normalized copies; empty names stored as null. No
  * uniqueness check beyond the database's unique indexes (createUser does the friendly one).
  */
-export async function insertUser(conn: Db, input: Omit<NewUser, "password"> & { password_hash: string }): Promise<number> {
+export async function insertUser(
+  conn: Db,
+  input: Omit<NewUser, "password"> & { password_hash: string },
+): Promise<number> {
   const email = normalizeEmail(input.email);
   const username = input.username.trim();
   return insertedId(

@@ -20,7 +20,10 @@ import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 // stop the moment the relative secures the account. Pages as a browser without JavaScript posts
 // them, the API as a client calls it; mail read from the real queue.
 
-type Answer = { data?: { intent?: string; result?: { error?: Record<string, string[]> }; error?: string }; init?: { status?: number } };
+type Answer = {
+  data?: { intent?: string; result?: { error?: Record<string, string[]> }; error?: string };
+  init?: { status?: number };
+};
 
 async function call(run: () => Promise<unknown>): Promise<Answer | Response> {
   try {
@@ -30,8 +33,13 @@ async function call(run: () => Promise<unknown>): Promise<Answer | Response> {
   }
 }
 
-const post = (mod: { action: (a: never) => Promise<unknown> }, path: string, form: Record<string, string>, cookie?: string, params: Record<string, string> = {}) =>
-  call(() => mod.action(args(req(path, { cookie, form }), params)));
+const post = (
+  mod: { action: (a: never) => Promise<unknown> },
+  path: string,
+  form: Record<string, string>,
+  cookie?: string,
+  params: Record<string, string> = {},
+) => call(() => mod.action(args(req(path, { cookie, form }), params)));
 
 const signedIn = async (cookie: string) => (await getUser(req("/", { cookie }))) !== null;
 const cookieOf = (res: Response) => res.headers.get("Set-Cookie")!.split(";")[0]!;
@@ -45,13 +53,20 @@ describe("a new password ends every other session", () => {
     const u = await makeUser();
     const here = await cookieFor(u);
     const elsewhere = await cookieFor(u);
-    const res = (await post(settings, "/settings", { intent: "password", current_password: "secret1", password: "better1", confirmPassword: "better1" }, here)) as Response;
+    const res = (await post(
+      settings,
+      "/settings",
+      { intent: "password", current_password: "secret1", password: "better1", confirmPassword: "better1" },
+      here,
+    )) as Response;
     expect(res.status).toBe(303);
     expect(res.headers.get("Location")).toBe("/settings?done=password");
     expect(await signedIn(elsewhere)).toBe(false);
     expect(await signedIn(here)).toBe(true);
     const page = await settings.loader(args(req("/settings?done=password", { cookie: here })));
-    expect(page.done).toBe("Your password has been saved. Every other session has been signed out: log in there again with the new password.");
+    expect(page.done).toBe(
+      "Your password has been saved. Every other session has been signed out: log in there again with the new password.",
+    );
     expect(page.sessions.map((s) => s.current)).toEqual([true]);
   });
 
@@ -64,7 +79,12 @@ describe("a new password ends every other session", () => {
     const used = (await post(loginLink, path!, {}, undefined, { token: token! })) as Response;
     expect(used.headers.get("Location")).toBe("/settings#password");
     const fresh = cookieOf(used);
-    const res = (await post(settings, "/settings", { intent: "password", password: "better1", confirmPassword: "better1" }, fresh)) as Response;
+    const res = (await post(
+      settings,
+      "/settings",
+      { intent: "password", password: "better1", confirmPassword: "better1" },
+      fresh,
+    )) as Response;
     expect(res.headers.get("Location")).toBe("/settings?done=password");
     expect(await signedIn(thief)).toBe(false);
     expect(await signedIn(fresh)).toBe(true);
@@ -74,9 +94,20 @@ describe("a new password ends every other session", () => {
     const u = await makeUser();
     const here = await cookieFor(u);
     const elsewhere = [await cookieFor(u), await cookieFor(u)];
-    const res = await apiPassword.action(args(req("/api/users/current/password", { method: "PUT", cookie: here, json: { current_password: "secret1", password: "better1", confirmPassword: "better1" } })));
+    const res = await apiPassword.action(
+      args(
+        req("/api/users/current/password", {
+          method: "PUT",
+          cookie: here,
+          json: { current_password: "secret1", password: "better1", confirmPassword: "better1" },
+        }),
+      ),
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ message: "Your password is saved. Every other session is signed out.", other_sessions_ended: 2 });
+    expect(await res.json()).toEqual({
+      message: "Your password is saved. Every other session is signed out.",
+      other_sessions_ended: 2,
+    });
     for (const cookie of elsewhere) expect(await signedIn(cookie)).toBe(false);
     expect(await signedIn(here)).toBe(true);
   });
@@ -92,11 +123,23 @@ describe("an email change can be undone from the old address", () => {
     const moved = (await post(
       settings,
       "/settings",
-      { intent: "profile", username: u.username, email: `taker${u.id}@example.com`, first_name: u.first_name ?? "", last_name: u.last_name ?? "", current_password: "secret1" },
+      {
+        intent: "profile",
+        username: u.username,
+        email: `taker${u.id}@example.com`,
+        first_name: u.first_name ?? "",
+        last_name: u.last_name ?? "",
+        current_password: "secret1",
+      },
       taker,
     )) as Response;
     expect(moved.headers.get("Location")).toBe("/settings?done=profile");
-    await post(settings, "/settings", { intent: "password", current_password: "secret1", password: "taken12", confirmPassword: "taken12" }, taker);
+    await post(
+      settings,
+      "/settings",
+      { intent: "password", current_password: "secret1", password: "taken12", confirmPassword: "taken12" },
+      taker,
+    );
     expect(await signedIn(taker)).toBe(true);
 
     const notice = await lastMailTo(oldEmail);
@@ -136,7 +179,15 @@ describe("an email change can be undone from the old address", () => {
     const u = await makeUser();
     const cookie = await cookieFor(u);
     const put = (email: string, current_password?: string) =>
-      apiAccount.action(args(req("/api/users/current", { method: "PUT", cookie, json: { username: u.username, email, first_name: u.first_name, last_name: u.last_name, current_password } })));
+      apiAccount.action(
+        args(
+          req("/api/users/current", {
+            method: "PUT",
+            cookie,
+            json: { username: u.username, email, first_name: u.first_name, last_name: u.last_name, current_password },
+          }),
+        ),
+      );
     expect((await put(`second${u.id}@example.com`, "secret1")).status).toBe(200);
     expect((await put(`third${u.id}@example.com`, "secret1")).status).toBe(200);
     const first = linkIn((await lastMailTo(u.email)).text_body, "/email/undo")!;
@@ -144,7 +195,9 @@ describe("an email change can be undone from the old address", () => {
     expect(((await post(emailUndo, first[1]!, {}, undefined, { token: first[2]! })) as Response).status).toBe(303);
     expect((await getAccount(u.id))!.email).toBe(u.email);
     // the address the account was moved to in between cannot take it back
-    expect(((await post(emailUndo, second[1]!, {}, undefined, { token: second[2]! })) as Answer).init?.status).toBe(409);
+    expect(((await post(emailUndo, second[1]!, {}, undefined, { token: second[2]! })) as Answer).init?.status).toBe(
+      409,
+    );
     expect((await getAccount(u.id))!.email).toBe(u.email);
   });
 });
@@ -155,7 +208,19 @@ describe("the old address stays the account's while the change can be undone", (
     const other = await makeUser();
     const cookie = await cookieFor(u);
     const res = await apiAccount.action(
-      args(req("/api/users/current", { method: "PUT", cookie, json: { username: u.username, email: `away${u.id}@example.com`, first_name: u.first_name, last_name: u.last_name, current_password: "secret1" } })),
+      args(
+        req("/api/users/current", {
+          method: "PUT",
+          cookie,
+          json: {
+            username: u.username,
+            email: `away${u.id}@example.com`,
+            first_name: u.first_name,
+            last_name: u.last_name,
+            current_password: "secret1",
+          },
+        }),
+      ),
     );
     expect(res.status).toBe(200);
     expect(await signUp({ email: u.email, username: `squat${u.id}`, password: "secret1" })).toMatchObject({
@@ -164,7 +229,19 @@ describe("the old address stays the account's while the change can be undone", (
     });
     const otherCookie = await cookieFor(other);
     const moved = await apiAccount.action(
-      args(req("/api/users/current", { method: "PUT", cookie: otherCookie, json: { username: other.username, email: u.email, first_name: other.first_name, last_name: other.last_name, current_password: "secret1" } })),
+      args(
+        req("/api/users/current", {
+          method: "PUT",
+          cookie: otherCookie,
+          json: {
+            username: other.username,
+            email: u.email,
+            first_name: other.first_name,
+            last_name: other.last_name,
+            current_password: "secret1",
+          },
+        }),
+      ),
     );
     expect(moved.status).toBe(400);
     expect(await moved.json()).toEqual({ errors: { email: ["Email address is already in use."] } });
@@ -173,12 +250,21 @@ describe("the old address stays the account's while the change can be undone", (
     const invite = await createInvitation(stranger, {}, "https://moments.test");
     if (!invite.ok) throw new Error("refused");
     const mailsBefore = Number((await db()("mail_messages").where("to_address", u.email).count({ n: "*" }).first())!.n);
-    expect(await joinByInvitation(invite.url.split("/").pop(), { name: "Squat Ter", email: u.email }, "https://moments.test", { address: "192.0.2.9" })).toEqual({
+    expect(
+      await joinByInvitation(
+        invite.url.split("/").pop(),
+        { name: "Squat Ter", email: u.email },
+        "https://moments.test",
+        { address: "192.0.2.9" },
+      ),
+    ).toEqual({
       ok: true,
       outcome: "check-email",
     });
     expect(await db()("users").where("email_normalized", u.email).first()).toBeUndefined();
-    expect(Number((await db()("mail_messages").where("to_address", u.email).count({ n: "*" }).first())!.n)).toBe(mailsBefore);
+    expect(Number((await db()("mail_messages").where("to_address", u.email).count({ n: "*" }).first())!.n)).toBe(
+      mailsBefore,
+    );
     const [, path, token] = linkIn((await lastMailTo(u.email)).text_body, "/email/undo")!;
     expect(((await post(emailUndo, path!, {}, undefined, { token: token! })) as Response).status).toBe(303);
     expect((await getAccount(u.id))!.email).toBe(u.email);
@@ -190,7 +276,12 @@ async function invitedRelative(tag: string) {
   const parent = await makeUser({ first_name: "Maria", last_name: "Lopez" });
   const made = await createInvitation(parent, {}, "https://moments.test");
   if (!made.ok) throw new Error("refused");
-  const joined = await joinByInvitation(made.url.split("/").pop(), { name: "Opa Hans", email: `opa-${tag}@example.com` }, "https://moments.test", { address: "192.0.2.1" });
+  const joined = await joinByInvitation(
+    made.url.split("/").pop(),
+    { name: "Opa Hans", email: `opa-${tag}@example.com` },
+    "https://moments.test",
+    { address: "192.0.2.1" },
+  );
   if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
   return { parent, relative: joined.user };
 }
@@ -207,10 +298,18 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const early = await friendLink(parent.id, relative.id);
     expect((await listInvitations(parent.id))[0]!.friend).toMatchObject({ canMakeLink: true });
     const cookie = await cookieFor(relative);
-    const set = (await post(settings, "/settings", { intent: "password", password: "mine123", confirmPassword: "mine123" }, cookie)) as Response;
+    const set = (await post(
+      settings,
+      "/settings",
+      { intent: "password", password: "mine123", confirmPassword: "mine123" },
+      cookie,
+    )) as Response;
     expect(set.headers.get("Location")).toBe("/settings?done=password");
     expect(await useSignInLink(early)).toMatchObject({ ok: false, kind: "conflict" });
-    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({ ok: false, kind: "forbidden" });
+    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+    });
     expect((await listInvitations(parent.id))[0]!.friend).toMatchObject({ canMakeLink: false });
   });
 
@@ -221,7 +320,10 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const [, , token] = linkIn((await lastMailTo(relative.email)).text_body, "/login/link")!;
     expect(await useSignInLink(token)).toMatchObject({ ok: true, user: { id: relative.id } });
     expect(await useSignInLink(early)).toMatchObject({ ok: false });
-    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({ ok: false, kind: "forbidden" });
+    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+    });
   });
 
   it("an existing account that accepted the parent's invitation was not made by it: no links for it", async () => {
@@ -231,7 +333,10 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const made = await createInvitation(parent, {}, "https://moments.test");
     if (!made.ok) throw new Error("refused");
     expect(await acceptInvitation(cousin.id, made.url.split("/").pop())).toMatchObject({ ok: true });
-    expect(await createFriendSignInLink(parent.id, cousin.id, "https://moments.test")).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await createFriendSignInLink(parent.id, cousin.id, "https://moments.test")).toMatchObject({
+      ok: false,
+      kind: "not-found",
+    });
   });
 
   it("the relative's settings page lists who made links and when, and turns them off (the older links stop too)", async () => {
@@ -249,7 +354,10 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const off = (await post(settings, "/settings", { intent: "links-off" }, cookie)) as Response;
     expect(off.headers.get("Location")).toBe("/settings?done=links-off");
     expect(await useSignInLink(unused)).toMatchObject({ ok: false });
-    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({ ok: false, kind: "forbidden" });
+    expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+    });
     expect((await settings.loader(args(req("/settings", { cookie })))).linksForMe.open).toBe(false);
   });
 
@@ -273,9 +381,18 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const other = await invitedRelative("sessions-pw");
     const token1 = await friendLink(other.parent.id, other.relative.id);
     const token2 = await friendLink(other.parent.id, other.relative.id);
-    const first = cookieOf((await post(loginLink, `/login/link/${token1}`, {}, undefined, { token: token1 })) as Response);
-    const second = cookieOf((await post(loginLink, `/login/link/${token2}`, {}, undefined, { token: token2 })) as Response);
-    const set = (await post(settings, "/settings", { intent: "password", password: "mine123", confirmPassword: "mine123" }, second)) as Response;
+    const first = cookieOf(
+      (await post(loginLink, `/login/link/${token1}`, {}, undefined, { token: token1 })) as Response,
+    );
+    const second = cookieOf(
+      (await post(loginLink, `/login/link/${token2}`, {}, undefined, { token: token2 })) as Response,
+    );
+    const set = (await post(
+      settings,
+      "/settings",
+      { intent: "password", password: "mine123", confirmPassword: "mine123" },
+      second,
+    )) as Response;
     expect(set.headers.get("Location")).toBe("/settings?done=password");
     expect(await signedIn(first)).toBe(false);
     expect(await signedIn(second)).toBe(true);
@@ -286,7 +403,10 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const unused = await friendLink(parent.id, relative.id);
     const cookie = await cookieFor(relative);
     const listed = await apiLinksForMe.loader(args(req("/api/users/current/sign-in-links", { cookie })));
-    expect(await listed.json()).toEqual({ open: true, links: [{ made_by: { id: parent.id, name: "Maria Lopez" }, created_at: expect.any(String), used_at: null }] });
+    expect(await listed.json()).toEqual({
+      open: true,
+      links: [{ made_by: { id: parent.id, name: "Maria Lopez" }, created_at: expect.any(String), used_at: null }],
+    });
     const off = await apiLinksForMe.action(args(req("/api/users/current/sign-in-links", { method: "DELETE", cookie })));
     expect(off.status).toBe(200);
     expect(await off.json()).toMatchObject({ open: false });

@@ -38,7 +38,8 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
         <title>This unsubscribe link does not work – Sweet Moments</title>
         <h1>This unsubscribe link does not work</h1>
         <p>
-          Check that you have the whole link, or <Link to="/settings/email">change your email settings</Link> after logging in.
+          Check that you have the whole link, or <Link to="/settings/email">change your email settings</Link> after
+          logging in.
         </p>
       </div>
     );
@@ -48,7 +49,10 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
       <div className="page narrow">
         <title>You are unsubscribed – Sweet Moments</title>
         <h1>You are unsubscribed</h1>
-        <p role="status">You will get no more digests. You can turn them on again in your <Link to="/settings/email">email settings</Link>.</p>
+        <p role="status">
+          You will get no more digests. You can turn them on again in your{" "}
+          <Link to="/settings/email">email settings</Link>.
+        </p>
       </div>
     );
   }

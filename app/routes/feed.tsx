@@ -29,7 +29,11 @@ const conditional = conditionalPage(async ({ request }) => {
   const now = today();
   const otd = before ? [] : await onThisDay(user.id, now);
   const page = await listFeed(user.id, { limit: PAGE_SIZE, before });
-  const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const social = await loadSocial(
+    user,
+    page.moments.map((m) => m.id),
+    { commentsPerMoment: 3 },
+  );
   const posters = await posterNames([...page.moments, ...otd].map((m) => m.posted_by));
   const view = {
     entries: page.moments.map((m) => feedEntryView(m, { since, social: social[m.id], posters })),
@@ -89,7 +93,9 @@ export default function Feed({ loaderData }: Route.ComponentProps) {
           <h2 id="feed-heading" className="visually-hidden">
             Moments
           </h2>
-          {newCount > 0 ? <p className="feed-summary">{`${newCount} new since your last visit on this page.`}</p> : null}
+          {newCount > 0 ? (
+            <p className="feed-summary">{`${newCount} new since your last visit on this page.`}</p>
+          ) : null}
           <ol className="feed-list">
             {entries.map((e, i) => (
               <li key={e.id}>

@@ -75,7 +75,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     q,
     result: undefined,
-    hits: found.map((h) => ({ id: h.id, name: fullName(h), username: h.username, photo: h.photo, relation: h.relation })),
+    hits: found.map((h) => ({
+      id: h.id,
+      name: fullName(h),
+      username: h.username,
+      photo: h.photo,
+      relation: h.relation,
+    })),
     sent,
   };
 }
@@ -91,7 +97,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ error: AUTH_FAILED, status: 401 }, { status: 401 });
   }
   const form = await request.formData();
-  if (form.get("intent") !== "add") return data<ActionData>({ error: "That request could not be handled.", status: 400 }, { status: 400 });
+  if (form.get("intent") !== "add")
+    return data<ActionData>({ error: "That request could not be handled.", status: 400 }, { status: 400 });
   // a repeat of the same form (a double click) answers the request it sent: the same redirect
   const result = await sendFriendRequest(user.id, form.get("friendId"), { token: form.get(SUBMISSION_FIELD) });
   if (!result.ok) {
@@ -199,7 +206,11 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
                       </span>
                     </div>
                   </div>
-                  {h.relation ? <Relation relation={h.relation} name={h.name} /> : <AddFriend hit={h} action={searchAction} />}
+                  {h.relation ? (
+                    <Relation relation={h.relation} name={h.name} />
+                  ) : (
+                    <AddFriend hit={h} action={searchAction} />
+                  )}
                   {h.relation !== "self" ? <BlockButton userId={h.id} who={h.name} /> : null}
                 </li>
               ))}

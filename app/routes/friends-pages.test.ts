@@ -9,7 +9,8 @@ import { insertFriendship, insertKid } from "../../tests/unit/friends-fixtures";
 
 type DataWithResponseInit = { type: "DataWithResponseInit"; data: unknown; init: { status?: number } | null };
 const isData = (v: unknown): v is DataWithResponseInit => (v as DataWithResponseInit)?.type === "DataWithResponseInit";
-const unwrap = (v: unknown) => (isData(v) ? { status: v.init?.status ?? 200, data: v.data as never } : { status: 200, data: v as never });
+const unwrap = (v: unknown) =>
+  isData(v) ? { status: v.init?.status ?? 200, data: v.data as never } : { status: 200, data: v as never };
 
 async function thrown(fn: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -38,7 +39,16 @@ describe("/current/friends", () => {
     const d = await insertFriendship(me, refuser, "denied");
     const data = await friendsPage.loader(args(req("/current/friends", { cookie: await cookieFor(me) })));
     expect(data.friends).toEqual([
-      { friendshipId: f, userId: friend.id, username: friend.username, name: `${friend.first_name} ${friend.last_name}`, photo: null, kids: [{ id: kid, name: "Ada", photo: null }], label: { circle: "friends", relationship: null }, ends: null },
+      {
+        friendshipId: f,
+        userId: friend.id,
+        username: friend.username,
+        name: `${friend.first_name} ${friend.last_name}`,
+        photo: null,
+        kids: [{ id: kid, name: "Ada", photo: null }],
+        label: { circle: "friends", relationship: null },
+        ends: null,
+      },
     ]);
     expect(data.received.map((p) => [p.friendshipId, p.userId])).toEqual([[r, asker.id]]);
     expect(data.sent.map((p) => [p.friendshipId, p.userId, p.denied])).toEqual([
@@ -53,12 +63,15 @@ describe("/current/friends", () => {
     const cookie = await cookieFor(me);
     const post = async (intent: string, friendshipId: number | string) => {
       try {
-        return await friendsPage.action(args(req("/current/friends", { cookie, form: { intent, friendshipId: String(friendshipId) } })));
+        return await friendsPage.action(
+          args(req("/current/friends", { cookie, form: { intent, friendshipId: String(friendshipId) } })),
+        );
       } catch (e) {
         return e;
       }
     };
-    const isRedirect = (v: unknown) => v instanceof Response && v.status === 303 && v.headers.get("Location") === "/current/friends";
+    const isRedirect = (v: unknown) =>
+      v instanceof Response && v.status === 303 && v.headers.get("Location") === "/current/friends";
     const [a, b, c, d, e] = [await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser()];
 
     const received = await insertFriendship(a, me, "pending");
@@ -132,7 +145,9 @@ describe("/friendships/new", () => {
     // a crafted URL says nothing
     const stranger = await makeUser();
     expect((await load(`/friendships/new?sent=${stranger.id}`, cookie)).data).toMatchObject({ sent: null });
-    expect((await load(`/friendships/new?sent=${friend.id}`, await cookieFor(stranger))).data).toMatchObject({ sent: null });
+    expect((await load(`/friendships/new?sent=${friend.id}`, await cookieFor(stranger))).data).toMatchObject({
+      sent: null,
+    });
   });
 
   it("Add friend refusals: oneself, already exists, unknown, and a session that ended", async () => {
@@ -141,11 +156,24 @@ describe("/friendships/new", () => {
     const other = await makeUser();
     await insertFriendship(other, me, "pending");
     const add = async (friendId: string, c: string | null = cookie) =>
-      unwrap(await searchPage.action(args(req("/friendships/new?q=x", { cookie: c ?? undefined, form: { intent: "add", friendId } }))));
-    expect(await add(String(me.id))).toEqual({ status: 400, data: { error: "You cannot send a friend request to yourself.", status: 400 } });
-    expect(await add(String(other.id))).toEqual({ status: 400, data: { error: "Friendship already exists. Please try another name.", status: 400 } });
+      unwrap(
+        await searchPage.action(
+          args(req("/friendships/new?q=x", { cookie: c ?? undefined, form: { intent: "add", friendId } })),
+        ),
+      );
+    expect(await add(String(me.id))).toEqual({
+      status: 400,
+      data: { error: "You cannot send a friend request to yourself.", status: 400 },
+    });
+    expect(await add(String(other.id))).toEqual({
+      status: 400,
+      data: { error: "Friendship already exists. Please try another name.", status: 400 },
+    });
     expect(await add("99999999")).toEqual({ status: 404, data: { error: "Friend not found", status: 404 } });
-    expect(await add(String(other.id), null)).toEqual({ status: 401, data: { error: "Failed to authenticate. Please log in again.", status: 401 } });
+    expect(await add(String(other.id), null)).toEqual({
+      status: 401,
+      data: { error: "Failed to authenticate. Please log in again.", status: 401 },
+    });
   });
 
   it("each hit shows its username and where the searcher stands: You, Friends, Request sent/received/denied, or nothing", async () => {
@@ -167,7 +195,9 @@ describe("/friendships/new", () => {
     await insertFriendship(refuser, me, "denied");
     const { status, data } = await load("/friendships/new?q=quillon", cookie);
     expect(status).toBe(200);
-    const byId = new Map((data as { hits: { id: number; username: string; relation: string | null }[] }).hits.map((h) => [h.id, h]));
+    const byId = new Map(
+      (data as { hits: { id: number; username: string; relation: string | null }[] }).hits.map((h) => [h.id, h]),
+    );
     expect(byId.get(me.id)).toMatchObject({ username: me.username, relation: "self" });
     expect(byId.get(friend.id)).toMatchObject({ username: friend.username, relation: "friends" });
     expect(byId.get(asked.id)).toMatchObject({ relation: "sent" });
@@ -196,4 +226,3 @@ describe("/friendships/new", () => {
     expect(res.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
   });
 });
-

@@ -16,13 +16,23 @@ import {
 } from "~/models/friendships.server";
 import { displayName } from "~/lib/names";
 import { refusalStatus } from "~/web/refusal.server";
-import { invitationAction, linkFlashMiddleware, readLinkFlash, type InvitationActionData } from "~/web/invitations.server";
+import {
+  invitationAction,
+  linkFlashMiddleware,
+  readLinkFlash,
+  type InvitationActionData,
+} from "~/web/invitations.server";
 import { listInvitations } from "~/models/invitations.server";
 import { InvitationsSection as FamilyInvitations } from "~/components/invitations";
 import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from "~/components/circles";
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
-import { answerCoParentInvitation, coParentInvitationsFor, coParentingBetween, endsCoParentingText } from "~/models/co-parents.server";
+import {
+  answerCoParentInvitation,
+  coParentInvitationsFor,
+  coParentingBetween,
+  endsCoParentingText,
+} from "~/models/co-parents.server";
 import { ConfirmDialog } from "~/components/modal";
 import { EmptyState } from "~/components/empty-state";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
@@ -56,7 +66,9 @@ export const middleware: Route.MiddlewareFunction[] = [linkFlashMiddleware];
 
 /** Where a Remove Friend or Block that also ends co-parenting asks first. */
 function confirmUrl(intent: "remove" | "block", id: number): string {
-  return intent === "remove" ? `/current/friends?confirm=remove&friendshipId=${id}` : `/current/friends?confirm=block&userId=${id}`;
+  return intent === "remove"
+    ? `/current/friends?confirm=remove&friendshipId=${id}`
+    : `/current/friends?confirm=block&userId=${id}`;
 }
 
 type Confirm = { intent: "remove" | "block"; who: string; id: number; ends: string | null };
@@ -72,10 +84,20 @@ function confirmFrom(url: URL, people: (Person & { ends: string | null })[]): Co
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [lists, familyInvitations, newLink] = await Promise.all([listFriends(user.id), listInvitations(user.id), readLinkFlash(request)]);
+  const [lists, familyInvitations, newLink] = await Promise.all([
+    listFriends(user.id),
+    listInvitations(user.id),
+    readLinkFlash(request),
+  ]);
   const receivedEntries = lists.pending.filter((e) => e.direction === "received");
-  const shared = await coParentingBetween(user.id, [...lists.confirmed, ...receivedEntries].map((e) => e.user.id));
-  const withEnds = (e: FriendEntry) => ({ ...person(e), ends: endsCoParentingText(e.user.username, shared.get(e.user.id)) });
+  const shared = await coParentingBetween(
+    user.id,
+    [...lists.confirmed, ...receivedEntries].map((e) => e.user.id),
+  );
+  const withEnds = (e: FriendEntry) => ({
+    ...person(e),
+    ends: endsCoParentingText(e.user.username, shared.get(e.user.id)),
+  });
   const friends = lists.confirmed.map((e) => ({
     ...withEnds(e),
     kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
@@ -91,7 +113,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
       .sort((a, b) => a.friendshipId - b.friendshipId)
       .map((e) => ({ ...person(e), denied: e.status === "denied" })),
-    blocked: (await listBlocked(user.id)).map((b) => ({ id: b.id, username: b.username, showComments: b.showComments })),
+    blocked: (await listBlocked(user.id)).map((b) => ({
+      id: b.id,
+      username: b.username,
+      showComments: b.showComments,
+    })),
     invitations: await coParentInvitationsFor(user.id),
   };
 }
@@ -167,13 +193,19 @@ export async function action({ request }: Route.ActionArgs) {
     case "remove": {
       const current = await getFriendship(id);
       const other = current ? (current.user_id === user.id ? current.friend_id : current.user_id) : null;
-      const ask = current && (current.user_id === user.id || current.friend_id === user.id) ? await askFirst(user.id, other, form, confirmUrl("remove", id)) : null;
+      const ask =
+        current && (current.user_id === user.id || current.friend_id === user.id)
+          ? await askFirst(user.id, other, form, confirmUrl("remove", id))
+          : null;
       if (ask) return ask;
       result = await deleteFriendship(user.id, id, { status: "accepted" });
       break;
     }
     case "label":
-      result = await setFriendLabel(user.id, id, { circle: form.get("circle"), relationship: form.get("relationship") });
+      result = await setFriendLabel(user.id, id, {
+        circle: form.get("circle"),
+        relationship: form.get("relationship"),
+      });
       if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
       break;
     default:
@@ -188,7 +220,19 @@ export function meta() {
 }
 
 /** Remove Friend or Block of someone who co-parents with the user: a link to the step that asks first. */
-function AskFirstLink({ intent, id, label, who, variant }: { intent: "remove" | "block"; id: number; label: string; who: string; variant: "secondary" | "danger" }) {
+function AskFirstLink({
+  intent,
+  id,
+  label,
+  who,
+  variant,
+}: {
+  intent: "remove" | "block";
+  id: number;
+  label: string;
+  who: string;
+  variant: "secondary" | "danger";
+}) {
   return (
     <Link to={confirmUrl(intent, id)} preventScrollReset className={`button button--small button--${variant}`}>
       {label}
@@ -348,7 +392,14 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
                 {f.kids.map((k) => (
                   <li key={k.id}>
                     <Link to={`/kids/${k.id}/dailyLogs`} className="friend-kid">
-                      <Photo photo={k.photo} alt={k.name} decorative icon="child" sizes="40px" className="friend-kid__photo" />
+                      <Photo
+                        photo={k.photo}
+                        alt={k.name}
+                        decorative
+                        icon="child"
+                        sizes="40px"
+                        className="friend-kid__photo"
+                      />
                       <span>{k.name}</span>
                     </Link>
                   </li>
@@ -361,12 +412,24 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
             <div className="button-row">
               {f.ends ? (
                 <>
-                  <AskFirstLink intent="remove" id={f.friendshipId} label="Remove Friend" who={f.username} variant="secondary" />
+                  <AskFirstLink
+                    intent="remove"
+                    id={f.friendshipId}
+                    label="Remove Friend"
+                    who={f.username}
+                    variant="secondary"
+                  />
                   <AskFirstLink intent="block" id={f.userId} label="Block" who={f.username} variant="danger" />
                 </>
               ) : (
                 <>
-                  <ActionButton intent="remove" friendshipId={f.friendshipId} label="Remove Friend" busyLabel="Removing…" who={f.username} />
+                  <ActionButton
+                    intent="remove"
+                    friendshipId={f.friendshipId}
+                    label="Remove Friend"
+                    busyLabel="Removing…"
+                    who={f.username}
+                  />
                   <BlockButton userId={f.userId} who={f.username} />
                 </>
               )}
@@ -375,25 +438,60 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         )}
       </FriendSection>
 
-      <FriendSection id="requests-received" heading="Friend Requests Received" empty="No friend requests received" people={received}>
+      <FriendSection
+        id="requests-received"
+        heading="Friend Requests Received"
+        empty="No friend requests received"
+        people={received}
+      >
         {(r) => (
           <div className="button-row">
-            <ActionButton intent="accept" friendshipId={r.friendshipId} label="Accept" busyLabel="Accepting…" who={r.username} variant="primary" />
-            <ActionButton intent="deny" friendshipId={r.friendshipId} label="Deny" busyLabel="Denying…" who={r.username} />
+            <ActionButton
+              intent="accept"
+              friendshipId={r.friendshipId}
+              label="Accept"
+              busyLabel="Accepting…"
+              who={r.username}
+              variant="primary"
+            />
+            <ActionButton
+              intent="deny"
+              friendshipId={r.friendshipId}
+              label="Deny"
+              busyLabel="Denying…"
+              who={r.username}
+            />
             <BlockButton userId={r.userId} who={r.username} />
           </div>
         )}
       </FriendSection>
 
-      <FriendSection id="requests-sent" heading="You Sent A Friend Request To" empty="No friend requests sent" people={sent}>
+      <FriendSection
+        id="requests-sent"
+        heading="You Sent A Friend Request To"
+        empty="No friend requests sent"
+        people={sent}
+      >
         {(s) =>
           s.denied ? (
             <div className="button-row">
               <span className="friend-status friend-status--denied">Denied</span>
-              <ActionButton intent="delete-denied" friendshipId={s.friendshipId} label="Delete Request" busyLabel="Deleting…" who={s.username} />
+              <ActionButton
+                intent="delete-denied"
+                friendshipId={s.friendshipId}
+                label="Delete Request"
+                busyLabel="Deleting…"
+                who={s.username}
+              />
             </div>
           ) : (
-            <ActionButton intent="cancel" friendshipId={s.friendshipId} label="Cancel Request" busyLabel="Cancelling…" who={s.username} />
+            <ActionButton
+              intent="cancel"
+              friendshipId={s.friendshipId}
+              label="Cancel Request"
+              busyLabel="Cancelling…"
+              who={s.username}
+            />
           )
         }
       </FriendSection>

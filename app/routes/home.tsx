@@ -16,39 +16,39 @@ export default function Home(_: Route.ComponentProps) {
       ) : null}
       <section className="hero">
         <div className="hero__text">
-        <h1 className="hero__title">Your Daily Dose Of Joy And Connection</h1>
-        <p className="hero__lead">
-          Sweet Moments is a private place to keep the little snapshots of your little ones: a photo, a few words, a
-          date. Share them only with the family and friends you confirm, and let them like and comment.
-        </p>
-        {user ? (
-          <p className="button-row">
-            <Link to="/my-kids-list" className="button button--primary">
-              Go to My Kids
-            </Link>
+          <h1 className="hero__title">Your Daily Dose Of Joy And Connection</h1>
+          <p className="hero__lead">
+            Sweet Moments is a private place to keep the little snapshots of your little ones: a photo, a few words, a
+            date. Share them only with the family and friends you confirm, and let them like and comment.
           </p>
-        ) : (
-          <div className="button-row">
-            <Link to="/?modal=signup" preventScrollReset className="button button--primary">
-              Sign Up
-            </Link>
-            <Link to="/?modal=login" preventScrollReset className="button button--secondary">
-              Log In
-            </Link>
-            {data?.demo ? (
-              <Form method="post" action="/login">
-                <input type="hidden" name="intent" value="demo" />
-                <button type="submit" className="button button--secondary">
-                  Try the Demo User
-                </button>
-              </Form>
-            ) : null}
-          </div>
-        )}
-        <p className="hero__promise">
-          <strong>Private by design.</strong> No ads, no public pages: only the family and friends you confirm ever see your
-          kids.
-        </p>
+          {user ? (
+            <p className="button-row">
+              <Link to="/my-kids-list" className="button button--primary">
+                Go to My Kids
+              </Link>
+            </p>
+          ) : (
+            <div className="button-row">
+              <Link to="/?modal=signup" preventScrollReset className="button button--primary">
+                Sign Up
+              </Link>
+              <Link to="/?modal=login" preventScrollReset className="button button--secondary">
+                Log In
+              </Link>
+              {data?.demo ? (
+                <Form method="post" action="/login">
+                  <input type="hidden" name="intent" value="demo" />
+                  <button type="submit" className="button button--secondary">
+                    Try the Demo User
+                  </button>
+                </Form>
+              ) : null}
+            </div>
+          )}
+          <p className="hero__promise">
+            <strong>Private by design.</strong> No ads, no public pages: only the family and friends you confirm ever
+            see your kids.
+          </p>
         </div>
         <SampleMoment />
       </section>
@@ -76,8 +76,19 @@ export default function Home(_: Route.ComponentProps) {
  */
 function SampleMoment() {
   return (
-    <div className="sample-moment" role="img" aria-label="An example moment: a photo of a first step in the garden, titled First steps, with its date, the child's age and three likes">
-      <svg className="sample-moment__photo" viewBox="0 0 320 220" width="320" height="220" aria-hidden="true" focusable="false">
+    <div
+      className="sample-moment"
+      role="img"
+      aria-label="An example moment: a photo of a first step in the garden, titled First steps, with its date, the child's age and three likes"
+    >
+      <svg
+        className="sample-moment__photo"
+        viewBox="0 0 320 220"
+        width="320"
+        height="220"
+        aria-hidden="true"
+        focusable="false"
+      >
         <rect width="320" height="220" className="art-sky" />
         <circle cx="250" cy="60" r="26" className="art-sun" />
         <path d="M0 170 Q80 120 170 160 T320 150 V220 H0z" className="art-hill" />

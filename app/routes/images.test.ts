@@ -23,10 +23,19 @@ async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<S
     if (kind === "user") return;
     const at = new Date().toISOString();
     const kid = { user_id: ownerId, name: "Pic", birth_date: "2020-01-02", relationship: "Mom", created_at: at };
-    const [row] = await trx("kids").insert({ ...kid, image_id: kind === "kid" ? imageId : null }).returning("id");
+    const [row] = await trx("kids")
+      .insert({ ...kid, image_id: kind === "kid" ? imageId : null })
+      .returning("id");
     if (kind !== "log") return;
     const kidId = Number(typeof row === "object" ? row.id : row);
-    await trx("daily_logs").insert({ kid_id: kidId, title: "Pic", content: "Pic", image_id: imageId, created_at: at, updated_at: at });
+    await trx("daily_logs").insert({
+      kid_id: kidId,
+      title: "Pic",
+      content: "Pic",
+      image_id: imageId,
+      created_at: at,
+      updated_at: at,
+    });
   });
   if (!result.ok) throw new Error(result.message);
   return result.image;
@@ -66,7 +75,8 @@ beforeAll(async () => {
   await befriend(friend, owner, "accepted"); // friend sent, owner accepted
   await befriend(requester, owner, "pending"); // not yet accepted
   await befriend(owner, denied, "denied");
-  for (const [name, user] of Object.entries({ owner, friend, stranger, requester, denied })) cookies[name] = await cookieFor(user);
+  for (const [name, user] of Object.entries({ owner, friend, stranger, requester, denied }))
+    cookies[name] = await cookieFor(user);
   kidPhoto = await store(await makeImage("jpeg", 1600, 1200), "kid", owner.id);
   logPhoto = await store(await makeImage("png", 900, 600), "log", owner.id);
   profilePhoto = await store(await makeImage("webp", 400, 400), "user", owner.id);
@@ -101,7 +111,9 @@ describe("who may see a photo", () => {
     const photo = await store(await makeImage("jpeg", 300, 200), "log", a.id);
     const cookie = await cookieFor(b);
     expect((await get(photoUrl(photo), { cookie })).status).toBe(200);
-    await db()("friendships").where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) }).delete();
+    await db()("friendships")
+      .where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) })
+      .delete();
     expect((await get(photoUrl(photo), { cookie })).status).toBe(404);
   });
 });
@@ -135,12 +147,23 @@ describe("responses", () => {
 
   it("a request abandoned before its body is read lets go of the stored file", async () => {
     // a noisy photo, so its 1280 px file is far larger than what a stream buffers ahead
-    const noisy = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } })
+    const noisy = await sharp({
+      create: {
+        width: 1600,
+        height: 1200,
+        channels: 3,
+        background: "#888",
+        noise: { type: "gaussian", mean: 128, sigma: 60 },
+      },
+    })
       .jpeg({ quality: 95 })
       .toBuffer();
     const photo = await store(noisy, "log", owner.id);
     const controller = new AbortController();
-    const request = new Request(`http://localhost:3000${photoUrl(photo, 1280)}`, { headers: { Cookie: cookies.owner! }, signal: controller.signal });
+    const request = new Request(`http://localhost:3000${photoUrl(photo, 1280)}`, {
+      headers: { Cookie: cookies.owner! },
+      signal: controller.signal,
+    });
     const res = await loader(args(request, { key: photo.key, file: "1280.webp" }));
     expect(res.status).toBe(200);
     const size = Number(res.headers.get("Content-Length"));
@@ -172,7 +195,9 @@ describe("responses", () => {
       expect(res.headers.get("ETag")).toBe(etag);
       expect(res.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
     }
-    expect((await get(url, { cookie: cookies.friend, headers: { "If-None-Match": '"something-else"' } })).status).toBe(200);
+    expect((await get(url, { cookie: cookies.friend, headers: { "If-None-Match": '"something-else"' } })).status).toBe(
+      200,
+    );
     expect((await get(url, { cookie: cookies.stranger, headers: { "If-None-Match": etag } })).status).toBe(404);
     expect((await get(url, { headers: { "If-None-Match": etag } })).status).toBe(404);
   });
@@ -188,7 +213,11 @@ describe("responses", () => {
 
   it("the same plain 404 for unknown keys, widths and malformed names", async () => {
     const forbidden = await get(photoUrl(kidPhoto, 320), { cookie: cookies.stranger });
-    const reference = { status: forbidden.status, type: forbidden.headers.get("Content-Type"), body: await forbidden.text() };
+    const reference = {
+      status: forbidden.status,
+      type: forbidden.headers.get("Content-Type"),
+      body: await forbidden.text(),
+    };
     expect(reference.status).toBe(404);
     const urls = [
       `/images/${"A".repeat(24)}/320.webp`, // unknown key
@@ -204,7 +233,10 @@ describe("responses", () => {
     ];
     for (const url of urls) {
       const res = await get(url, { cookie: cookies.owner });
-      expect({ url, status: res.status, type: res.headers.get("Content-Type"), body: await res.text() }).toEqual({ url, ...reference });
+      expect({ url, status: res.status, type: res.headers.get("Content-Type"), body: await res.text() }).toEqual({
+        url,
+        ...reference,
+      });
       expect(res.headers.get("ETag")).toBeNull();
     }
   });
@@ -223,9 +255,16 @@ describe("privacy of the bytes", () => {
       .withExif({
         IFD0: { Make: "Phone", Model: "Phone 15", Copyright: "Family", ImageDescription: "Our house" },
         IFD2: { DateTimeOriginal: "2024:06:06 18:04:05" },
-        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 300/100" },
+        IFD3: {
+          GPSLatitudeRef: "N",
+          GPSLatitude: "48/1 51/1 2400/100",
+          GPSLongitudeRef: "E",
+          GPSLongitude: "2/1 21/1 300/100",
+        },
       })
-      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Mom</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>')
+      .withXmp(
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Mom</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>',
+      )
       .withIccProfile("p3")
       .jpeg()
       .toBuffer();
@@ -245,13 +284,17 @@ describe("privacy of the bytes", () => {
       expect(meta.icc).toBeUndefined();
       expect(meta.orientation).toBeUndefined();
       const text = body.toString("latin1");
-      for (const needle of ["Exif", "EXIF", "XMP ", "ICCP", "Phone", "GPS", "Mom", "2024:06:06"]) expect(text).not.toContain(needle);
+      for (const needle of ["Exif", "EXIF", "XMP ", "ICCP", "Phone", "GPS", "Mom", "2024:06:06"])
+        expect(text).not.toContain(needle);
     }
   });
 
   it("a sideways photo (EXIF orientation 6) is served upright", async () => {
     // stored 1600×1200 (landscape, red left / blue right) with "rotate 90° clockwise to display"
-    const sideways = await sharp(await makeImage("jpeg", 1600, 1200)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const sideways = await sharp(await makeImage("jpeg", 1600, 1200))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     const photo = await store(sideways, "kid", owner.id);
     expect([photo.width, photo.height]).toEqual([1200, 1600]);
     expect(photo.widths).toEqual([160, 320, 640, 1200]);
@@ -260,7 +303,8 @@ describe("privacy of the bytes", () => {
     const meta = await sharp(body).metadata();
     expect([meta.width, meta.height]).toEqual([1200, 1600]); // portrait now
     const { data, info } = await sharp(body).raw().toBuffer({ resolveWithObject: true });
-    const at = (x: number, y: number) => data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3);
+    const at = (x: number, y: number) =>
+      data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3);
     expect(at(600, 100)[0]).toBeGreaterThan(150); // top is the red (formerly left) half
     expect(at(600, 1500)[2]).toBeGreaterThan(150); // bottom is the blue half
   });

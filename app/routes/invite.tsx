@@ -2,10 +2,24 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/invite";
-import { ErrorSummary, Field, pageTitle, SubmissionToken, SubmitButton, summaryErrors, useSubmitOnce } from "~/components/forms";
+import {
+  ErrorSummary,
+  Field,
+  pageTitle,
+  SubmissionToken,
+  SubmitButton,
+  summaryErrors,
+  useSubmitOnce,
+} from "~/components/forms";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
-import { acceptInvitation, declineInvitation, invitationPath, joinByInvitation, readInvitation } from "~/models/invitations.server";
+import {
+  acceptInvitation,
+  declineInvitation,
+  invitationPath,
+  joinByInvitation,
+  readInvitation,
+} from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";
@@ -48,26 +62,48 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ result: undefined, error: refusalMessage(accepted) }, { status: refusalStatus(accepted) });
   }
   const submission = parseWithZod(form, { schema: JoinSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }), error: null }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: ["password"] }), error: null }, { status: 400 });
   if (!(await withinLimit("inviteAnswersPerAddress", clientAddress(context)))) {
-    return data({ result: submission.reply({ formErrors: [TOO_MANY], hideFields: ["password"] }), error: null }, { status: 429 });
+    return data(
+      { result: submission.reply({ formErrors: [TOO_MANY], hideFields: ["password"] }), error: null },
+      { status: 429 },
+    );
   }
-  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(), { token: form.get(SUBMISSION_FIELD), address: clientAddress(context) });
+  const joined = await joinByInvitation(params.token, submission.value, siteOrigin(), {
+    token: form.get(SUBMISSION_FIELD),
+    address: clientAddress(context),
+  });
   if (!joined.ok) return redirect(here, 303);
   if (joined.outcome === "check-email") return redirect("/login/email?sent=1", 303);
-  return redirect("/current/friends", { status: 303, headers: { "Set-Cookie": await startSession(request, joined.user) } });
+  return redirect("/current/friends", {
+    status: 303,
+    headers: { "Set-Cookie": await startSession(request, joined.user) },
+  });
 }
 
 const GONE: Record<string, { title: string; text: string }> = {
-  accepted: { title: "This invitation has already been used", text: "Each invitation link works once. If it was you who used it, log in; otherwise ask the person who invited you for a new link." },
+  accepted: {
+    title: "This invitation has already been used",
+    text: "Each invitation link works once. If it was you who used it, log in; otherwise ask the person who invited you for a new link.",
+  },
   used: {
     title: "This invitation has already been used",
     text: "Each invitation link works once. If it was answered with your email address, log in and open this link again to accept or decline it; otherwise ask the person who invited you for a new link.",
   },
-  declined: { title: "You declined this invitation", text: "Nothing changed: you are not friends with the person who invited you. If you change your mind, ask them for a new link." },
+  declined: {
+    title: "You declined this invitation",
+    text: "Nothing changed: you are not friends with the person who invited you. If you change your mind, ask them for a new link.",
+  },
   expired: { title: "This invitation has expired", text: "Ask the person who invited you for a new link." },
-  revoked: { title: "This invitation was withdrawn", text: "The person who made it has withdrawn it. Ask them for a new link." },
-  unknown: { title: "This invitation link does not work", text: "Check that you have the whole link, or ask the person who invited you for a new one." },
+  revoked: {
+    title: "This invitation was withdrawn",
+    text: "The person who made it has withdrawn it. Ask them for a new link.",
+  },
+  unknown: {
+    title: "This invitation link does not work",
+    text: "Check that you have the whole link, or ask the person who invited you for a new one.",
+  },
 };
 
 function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
@@ -87,7 +123,13 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
       <Form method="post" {...once(getFormProps(form))} className="stack">
         <SubmissionToken />
         <Field meta={fields.name} label="Your name" inputProps={{ autoComplete: "name" }} />
-        <Field meta={fields.email} label="Your email address" type="email" hint="To send you a sign-in link when you need one." inputProps={{ autoComplete: "email", spellCheck: false }} />
+        <Field
+          meta={fields.email}
+          label="Your email address"
+          type="email"
+          hint="To send you a sign-in link when you need one."
+          inputProps={{ autoComplete: "email", spellCheck: false }}
+        />
         <Field
           meta={fields.password}
           label="Password (optional)"
@@ -117,7 +159,9 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         <h1>{gone.title}</h1>
         <p>{gone.text}</p>
         <p>
-          <Link to={signedIn ? "/my-kids-list" : `/login?redirectTo=${encodeURIComponent(location.pathname)}`}>{signedIn ? "Go to My Kids" : "Log in"}</Link>
+          <Link to={signedIn ? "/my-kids-list" : `/login?redirectTo=${encodeURIComponent(location.pathname)}`}>
+            {signedIn ? "Go to My Kids" : "Log in"}
+          </Link>
         </p>
       </div>
     );
@@ -128,7 +172,10 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
     <div className="page narrow">
       <title>{pageTitle(heading, hasErrors)}</title>
       <h1>{heading}</h1>
-      <p>A private family album: {inviterName} shares photos and little moments of their kids with the people they choose.</p>
+      <p>
+        A private family album: {inviterName} shares photos and little moments of their kids with the people they
+        choose.
+      </p>
       {note ? (
         <figure className="invite-note">
           <blockquote>{note}</blockquote>
@@ -145,15 +192,22 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
       ) : state === "offered" ? (
         <>
           <p>
-            Someone answered this invitation with your email address. If you accept, you and {inviterName} become friends: {inviterName} sees the moments you share with
-            your friends, and you see the moments {inviterName} shares with you. Nothing changes unless you accept.
+            Someone answered this invitation with your email address. If you accept, you and {inviterName} become
+            friends: {inviterName} sees the moments you share with your friends, and you see the moments {inviterName}{" "}
+            shares with you. Nothing changes unless you accept.
           </p>
           <Form method="post" {...once()} className="button-row">
             <SubmissionToken />
             <SubmitButton name="intent" value="accept" pending={answering === "accept"} pendingText="Accepting…">
               Accept: become friends with {inviterName}
             </SubmitButton>
-            <SubmitButton name="intent" value="decline" className="button button--secondary" pending={answering === "decline"} pendingText="Declining…">
+            <SubmitButton
+              name="intent"
+              value="decline"
+              className="button button--secondary"
+              pending={answering === "decline"}
+              pendingText="Declining…"
+            >
               Decline
             </SubmitButton>
           </Form>
@@ -169,7 +223,9 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         <>
           <JoinForm lastResult={actionData?.result} />
           <p>
-            Already have an account? <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open this link again.
+            Already have an account?{" "}
+            <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open this link
+            again.
           </p>
         </>
       )}

@@ -4,7 +4,13 @@ import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { viewKid } from "~/models/kids.server";
-import { coParentsOf, inviteCoParent, isKidShownToFriends, removeCoParent, showKidToFriends } from "~/models/co-parents.server";
+import {
+  coParentsOf,
+  inviteCoParent,
+  isKidShownToFriends,
+  removeCoParent,
+  showKidToFriends,
+} from "~/models/co-parents.server";
 import { listFriends } from "~/models/friendships.server";
 import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
 import { SUBMISSION_FIELD } from "~/forms/submission";
@@ -62,8 +68,10 @@ export async function action({ request, params }: Route.ActionArgs) {
       return data({ error: "That request could not be handled." }, { status: 400 });
   }
   if (!result.ok) {
-    if (result.kind === "invalid" || result.kind === "conflict") return data({ error: result.message ?? "That did not work." }, { status: 400 });
-    if (result.kind === "not-found" && intent !== "invite") return data({ error: "That co-parent is no longer there." }, { status: refusalStatus(result) });
+    if (result.kind === "invalid" || result.kind === "conflict")
+      return data({ error: result.message ?? "That did not work." }, { status: 400 });
+    if (result.kind === "not-found" && intent !== "invite")
+      return data({ error: "That co-parent is no longer there." }, { status: refusalStatus(result) });
     throw pageRefusal(result, { forbidden: OWNER_ONLY });
   }
   return redirect(`/kids/${kidId}/co-parents`, 303);
@@ -80,7 +88,9 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
         <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
       </p>
       <h1>Co-parents of {kid.name}</h1>
-      <p>Co-parents add moments, change any moment of {kid.name} and {kid.name} itself, and see moments for “Only us”.</p>
+      <p>
+        Co-parents add moments, change any moment of {kid.name} and {kid.name} itself, and see moments for “Only us”.
+      </p>
       {actionData?.error ? (
         <p className="notice notice--error" role="alert">
           {actionData.error}
@@ -88,11 +98,15 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
       ) : null}
       {hiddenFromFriends ? (
         <section aria-labelledby="handed-over" className="card stack">
-          <h2 id="handed-over">Only {kid.name}'s parents see {kid.name}</h2>
+          <h2 id="handed-over">
+            Only {kid.name}'s parents see {kid.name}
+          </h2>
           <p>
-            {kid.name} was handed over when {kid.name}'s other parent deleted their account. Nobody else sees {kid.name} or any moment until{" "}
-            {isOwner ? "you choose" : "the owner chooses"}: every moment is “Only us”.
-            {isOwner ? ` Once you show ${kid.name} to your friends, each moment is seen as its audience says (change it on the moment).` : ""}
+            {kid.name} was handed over when {kid.name}'s other parent deleted their account. Nobody else sees {kid.name}{" "}
+            or any moment until {isOwner ? "you choose" : "the owner chooses"}: every moment is “Only us”.
+            {isOwner
+              ? ` Once you show ${kid.name} to your friends, each moment is seen as its audience says (change it on the moment).`
+              : ""}
           </p>
           {isOwner ? (
             <Form method="post">

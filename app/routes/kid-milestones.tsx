@@ -38,7 +38,12 @@ export default function KidMilestones({ loaderData }: Route.ComponentProps) {
           text={
             <>
               No milestones yet.{" "}
-              {canChange ? <>Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update it.</> : null}
+              {canChange ? (
+                <>
+                  Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update
+                  it.
+                </>
+              ) : null}
             </>
           }
         />

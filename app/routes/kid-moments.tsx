@@ -20,7 +20,13 @@ import { MomentPhotos } from "~/components/moment-photos-view";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
-import { DeleteMomentDialog, KidAge, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
+import {
+  DeleteMomentDialog,
+  KidAge,
+  MomentOwnerActions,
+  onlyConfirmChanged,
+  withoutConfirm,
+} from "~/components/kid-views";
 import { EmptyState, FirstMomentLink } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
@@ -36,7 +42,11 @@ const page = conditionalPage(async ({ request, params }) => {
   const page = await listMoments(user.id, kidId, { limit: PAGE_SIZE, before });
   if (!page.ok) throw pageRefusal(page);
   // list page: the newest few comments per moment; the moment's own page shows them all
-  const social = await loadSocial(user, page.moments.map((m) => m.id), { commentsPerMoment: 3 });
+  const social = await loadSocial(
+    user,
+    page.moments.map((m) => m.id),
+    { commentsPerMoment: 3 },
+  );
   const posters = await posterNames(page.moments.map((m) => m.posted_by));
   const { kid } = page;
   const view = {
@@ -69,7 +79,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   return deleteMomentForm(request, user.id);
 }
 
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
   return defaultShouldRevalidate;
 }
@@ -93,7 +108,15 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
     <div className="page kid-moments">
       <title>{`${heading}${isOlderPage ? " (older)" : ""} – Sweet Moments`}</title>
       <section className="kid-header" aria-label={`About ${kid.name}`}>
-        <Photo photo={kid.photo} alt={kid.name} decorative icon="child" sizes="96px" priority className="kid-header__photo" />
+        <Photo
+          photo={kid.photo}
+          alt={kid.name}
+          decorative
+          icon="child"
+          sizes="96px"
+          priority
+          className="kid-header__photo"
+        />
         <div className="kid-header__text">
           <p className="kid-header__name">{kid.name}</p>
           <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
@@ -132,9 +155,21 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   sizes="(max-width: 42rem) 100vw, 640px"
                   priority={i === 0}
                   timing={i === 0 ? "first-moment" : undefined}
-                  overlay={<ListLink to={`/dailyLogs/${m.id}`} tabIndex={-1} aria-hidden="true" aria-label={m.title} className="moment__photo-link" />}
+                  overlay={
+                    <ListLink
+                      to={`/dailyLogs/${m.id}`}
+                      tabIndex={-1}
+                      aria-hidden="true"
+                      aria-label={m.title}
+                      className="moment__photo-link"
+                    />
+                  }
                 />
-                <h2 id={`moment-${m.id}-title`} className="moment__title" {...(i === 0 ? { elementtiming: "first-moment" } : {})}>
+                <h2
+                  id={`moment-${m.id}-title`}
+                  className="moment__title"
+                  {...(i === 0 ? { elementtiming: "first-moment" } : {})}
+                >
                   <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />
@@ -160,7 +195,9 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       ) : null}
-      {confirmMoment ? <DeleteMomentDialog momentId={confirmMoment.id} action={location.pathname} closeTo={here} /> : null}
+      {confirmMoment ? (
+        <DeleteMomentDialog momentId={confirmMoment.id} action={location.pathname} closeTo={here} />
+      ) : null}
     </div>
   );
 }

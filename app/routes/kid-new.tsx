@@ -21,10 +21,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return savePhotoForm(request, kidFormSchema("add", today()), {
-    save: (value, file, token) => createKid(user.id, value, file, { token }),
-    to: () => "/my-kids-list",
-  }, { uploader: user.id });
+  return savePhotoForm(
+    request,
+    kidFormSchema("add", today()),
+    {
+      save: (value, file, token) => createKid(user.id, value, file, { token }),
+      to: () => "/my-kids-list",
+    },
+    { uploader: user.id },
+  );
 }
 
 export default function AddKid({ loaderData, actionData }: Route.ComponentProps) {

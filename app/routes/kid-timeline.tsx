@@ -54,7 +54,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     canChange: index.isParent,
     index: [...ages.entries()].map(([age, months]) => ({ age, heading: ageHeading(age), months })),
     periodLabel,
-    periodQuery: monthParam !== null ? `month=${encodeURIComponent(monthParam)}` : ageParam !== null ? `age=${encodeURIComponent(ageParam)}` : "",
+    periodQuery:
+      monthParam !== null
+        ? `month=${encodeURIComponent(monthParam)}`
+        : ageParam !== null
+          ? `age=${encodeURIComponent(ageParam)}`
+          : "",
     moments: (page?.moments ?? []).map((m) => kidMomentView(m, kid)),
     next: page?.next ?? null,
     isOlderPage: Boolean(before),
@@ -86,7 +91,10 @@ export default function KidTimeline({ loaderData }: Route.ComponentProps) {
                   {a.months.map((m) => (
                     <li key={m.month}>
                       <Link to={`${location.pathname}?month=${m.month}`}>
-                        {m.label} <span className="visually-hidden">({m.count} {m.count === 1 ? "moment" : "moments"})</span>
+                        {m.label}{" "}
+                        <span className="visually-hidden">
+                          ({m.count} {m.count === 1 ? "moment" : "moments"})
+                        </span>
                       </Link>
                     </li>
                   ))}
@@ -114,7 +122,10 @@ export default function KidTimeline({ loaderData }: Route.ComponentProps) {
           )}
           {next ? (
             <p className="older-link">
-              <Link to={`${location.pathname}?${periodQuery}&before=${encodeURIComponent(next)}`} className="button button--secondary">
+              <Link
+                to={`${location.pathname}?${periodQuery}&before=${encodeURIComponent(next)}`}
+                className="button button--secondary"
+              >
                 Older moments
               </Link>
             </p>

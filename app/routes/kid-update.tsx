@@ -16,7 +16,6 @@ import { KID_FIELD_ORDER, KidFields, PhotoField, SubmitOrCancel, usePhotoForm } 
 
 const FORM_ID = "kid-update";
 
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewKid(user.id, pageId(params.kidId), "change");
@@ -28,11 +27,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
-  return savePhotoForm(request, kidFormSchema("update", today()), {
-    allowed: () => checkKidOwner(user.id, kidId),
-    save: (value, file) => updateKid(user.id, kidId, value, file),
-    to: () => "/my-kids-list",
-  }, { uploader: user.id });
+  return savePhotoForm(
+    request,
+    kidFormSchema("update", today()),
+    {
+      allowed: () => checkKidOwner(user.id, kidId),
+      save: (value, file) => updateKid(user.id, kidId, value, file),
+      to: () => "/my-kids-list",
+    },
+    { uploader: user.id },
+  );
 }
 
 export default function UpdateKid({ loaderData, actionData }: Route.ComponentProps) {

@@ -41,7 +41,12 @@ function errorsOf(result: unknown): Record<string, string[] | null> {
 function multipart(fields: Record<string, string>, image?: Buffer | Blob) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.set(k, v);
-  if (image) fd.set("image", image instanceof Blob ? image : new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "photo.jpg");
+  if (image)
+    fd.set(
+      "image",
+      image instanceof Blob ? image : new Blob([new Uint8Array(image)], { type: "image/jpeg" }),
+      "photo.jpg",
+    );
   return fd;
 }
 
@@ -64,7 +69,15 @@ describe("My Kids page", () => {
     const { owner, kid, cookies } = await people();
     const data = await myKids.loader(args(req("/my-kids-list", { cookie: cookies.owner })));
     expect(data.kids).toEqual([
-      { id: kid.id, name: "Elsa", photo: null, birthDate: "2019-03-14", born: "14 March 2019", age: expect.stringMatching(/^\d+ years, \d+ months?, \d+ days?$/), coParented: false },
+      {
+        id: kid.id,
+        name: "Elsa",
+        photo: null,
+        birthDate: "2019-03-14",
+        born: "14 March 2019",
+        age: expect.stringMatching(/^\d+ years, \d+ months?, \d+ days?$/),
+        coParented: false,
+      },
     ]);
     const remove = (cookie: string, kidId: string) =>
       myKids.action(args(req("/my-kids-list", { cookie, form: { intent: "remove-kid", kidId } })));
@@ -88,11 +101,20 @@ describe("Add Kid and Update Kid pages", () => {
   it("adds a kid with a photo and goes to My Kids", async () => {
     const { owner, cookies } = await people();
     const res = await kidNew.action(
-      args(req("/kids/add-new", { cookie: cookies.owner, form: multipart({ name: "Leo", year: "2021", month: "08", day: "02", relationship: "Dad" }, await jpeg()) })),
+      args(
+        req("/kids/add-new", {
+          cookie: cookies.owner,
+          form: multipart({ name: "Leo", year: "2021", month: "08", day: "02", relationship: "Dad" }, await jpeg()),
+        }),
+      ),
     );
     expect(statusOf(res)).toBe(302);
     const kids = await listKidsOf(owner.id);
-    expect(kids.find((k) => k.name === "Leo")).toMatchObject({ birth_date: "2021-08-02", relationship: "Dad", photo: { key: expect.any(String) } });
+    expect(kids.find((k) => k.name === "Leo")).toMatchObject({
+      birth_date: "2021-08-02",
+      relationship: "Dad",
+      photo: { key: expect.any(String) },
+    });
   });
 
   it("answers 400 with every message, the image error beside the image field, and adds nothing", async () => {
@@ -107,11 +129,27 @@ describe("Add Kid and Update Kid pages", () => {
       relationship: ["Please choose a relationship"],
     });
     const notImage = await kidNew.action(
-      args(req("/kids/add-new", { cookie: cookies.owner, form: multipart({ name: "Leo", year: "2021", month: "02", day: "29", relationship: "Dad" }, new Blob(["text"], { type: "image/jpeg" })) })),
+      args(
+        req("/kids/add-new", {
+          cookie: cookies.owner,
+          form: multipart(
+            { name: "Leo", year: "2021", month: "02", day: "29", relationship: "Dad" },
+            new Blob(["text"], { type: "image/jpeg" }),
+          ),
+        }),
+      ),
     );
     expect(errorsOf(notImage)).toMatchObject({ day: ["February 2021 has only 28 days. Please choose a real date"] });
     const badFile = await kidNew.action(
-      args(req("/kids/add-new", { cookie: cookies.owner, form: multipart({ name: "Leo", year: "2021", month: "02", day: "28", relationship: "Dad" }, new Blob(["text"], { type: "image/jpeg" })) })),
+      args(
+        req("/kids/add-new", {
+          cookie: cookies.owner,
+          form: multipart(
+            { name: "Leo", year: "2021", month: "02", day: "28", relationship: "Dad" },
+            new Blob(["text"], { type: "image/jpeg" }),
+          ),
+        }),
+      ),
     );
     expect(statusOf(badFile)).toBe(400);
     expect(errorsOf(badFile)).toMatchObject({ image: ["Only image files are accepted."] });
@@ -121,14 +159,24 @@ describe("Add Kid and Update Kid pages", () => {
 
   it("update: prefilled for the owner, 403 for a friend, 404 for a stranger; update wording", async () => {
     const { kid, cookies } = await people();
-    const load = (cookie: string) => kidUpdate.loader(args(req(`/kids/${kid.id}/update`, { cookie }), { kidId: String(kid.id) }));
+    const load = (cookie: string) =>
+      kidUpdate.loader(args(req(`/kids/${kid.id}/update`, { cookie }), { kidId: String(kid.id) }));
     const data = await load(cookies.owner);
-    expect(data.defaults).toEqual({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom", default_audience: "everyone" });
+    expect(data.defaults).toEqual({
+      name: "Elsa",
+      year: "2019",
+      month: "03",
+      day: "14",
+      relationship: "Mom",
+      default_audience: "everyone",
+    });
     expect((await thrown(() => load(cookies.friend))).status).toBe(403);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
 
     const post = (cookie: string, fields: Record<string, string>) =>
-      kidUpdate.action(args(req(`/kids/${kid.id}/update`, { cookie, form: multipart(fields) }), { kidId: String(kid.id) }));
+      kidUpdate.action(
+        args(req(`/kids/${kid.id}/update`, { cookie, form: multipart(fields) }), { kidId: String(kid.id) }),
+      );
     expect((await thrown(() => post(cookies.friend, { name: "X" }))).status).toBe(403);
     expect((await thrown(() => post(cookies.stranger, { name: "X" }))).status).toBe(404);
     const invalid = await post(cookies.owner, { name: "n".repeat(51) });
@@ -139,7 +187,13 @@ describe("Add Kid and Update Kid pages", () => {
       day: ["Please choose a day"],
       relationship: ["Please choose a relationship"],
     });
-    const ok = await post(cookies.owner, { name: "Elsa Marie", year: "2019", month: "03", day: "15", relationship: "Other" });
+    const ok = await post(cookies.owner, {
+      name: "Elsa Marie",
+      year: "2019",
+      month: "03",
+      day: "15",
+      relationship: "Other",
+    });
     expect(statusOf(ok)).toBe(302);
     expect((ok as Response).headers.get("Location")).toBe("/my-kids-list");
   });
@@ -173,7 +227,13 @@ describe("a kid's moments page", () => {
 
     expect((await load(cookies.friend)).canChange).toBe(false);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
-    expect((await thrown(() => kidMoments.loader(args(req("/kids/999999/dailyLogs", { cookie: cookies.owner }), { kidId: "999999" })))).status).toBe(404);
+    expect(
+      (
+        await thrown(() =>
+          kidMoments.loader(args(req("/kids/999999/dailyLogs", { cookie: cookies.owner }), { kidId: "999999" })),
+        )
+      ).status,
+    ).toBe(404);
     expect((await thrown(() => load(cookies.owner, "?before=garbage"))).status).toBe(400);
   });
 
@@ -182,16 +242,23 @@ describe("a kid's moments page", () => {
     const friendCookie = cookies.friend;
     const counts: number[] = [];
     for (const n of [1, 25]) {
-      const made = await createKid(owner.id, { name: `Kid${n}`, birth_date: "2020-01-01", relationship: "Dad" }, await jpegUpload());
+      const made = await createKid(
+        owner.id,
+        { name: `Kid${n}`, birth_date: "2020-01-01", relationship: "Dad" },
+        await jpegUpload(),
+      );
       if (!made.ok) throw new Error("setup");
-      for (let i = 0; i < Math.min(n, 3); i++) await createMoment(owner.id, made.kid.id, { title: `p${i}`, content: "x" }, await jpegUpload());
+      for (let i = 0; i < Math.min(n, 3); i++)
+        await createMoment(owner.id, made.kid.id, { title: `p${i}`, content: "x" }, await jpegUpload());
       if (n > 3) await insertMoments(made.kid.id, n - 3);
       for (const cookie of [cookies.owner, friendCookie]) {
         let queries = 0;
         const count = () => void queries++;
         db().on("query", count);
         try {
-          const page = await kidMoments.loader(args(req(`/kids/${made.kid.id}/dailyLogs`, { cookie }), { kidId: String(made.kid.id) }));
+          const page = await kidMoments.loader(
+            args(req(`/kids/${made.kid.id}/dailyLogs`, { cookie }), { kidId: String(made.kid.id) }),
+          );
           expect(page.moments).toHaveLength(Math.min(n, 20));
         } finally {
           db().off("query", count);
@@ -210,7 +277,15 @@ describe("a kid's moments page", () => {
     const made = await createMoment(owner.id, kid.id, { title: "Bye", content: "x" }, await jpegUpload());
     if (!made.ok) throw new Error("setup");
     const del = (cookie: string) =>
-      kidMoments.action(args(req(`/kids/${kid.id}/dailyLogs`, { cookie, form: { intent: "delete-moment", dailyLogId: String(made.moment.id) } }), { kidId: String(kid.id) }));
+      kidMoments.action(
+        args(
+          req(`/kids/${kid.id}/dailyLogs`, {
+            cookie,
+            form: { intent: "delete-moment", dailyLogId: String(made.moment.id) },
+          }),
+          { kidId: String(kid.id) },
+        ),
+      );
     expect((await thrown(() => del(cookies.friend))).status).toBe(403);
     expect((await thrown(() => del(cookies.stranger))).status).toBe(404);
     const ok = await del(cookies.owner);
@@ -222,16 +297,23 @@ describe("a kid's moments page", () => {
 describe("moment pages", () => {
   it("adds a moment (owner only, image required) and goes to its page", async () => {
     const { kid, cookies } = await people();
-    const load = (cookie: string) => momentNew.loader(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie }), { kidId: String(kid.id) }));
+    const load = (cookie: string) =>
+      momentNew.loader(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie }), { kidId: String(kid.id) }));
     expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa", defaultAudience: "everyone" });
     expect((await thrown(() => load(cookies.friend))).status).toBe(403);
     expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
 
     const post = (cookie: string, body: FormData) =>
       momentNew.action(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie, form: body }), { kidId: String(kid.id) }));
-    expect((await thrown(() => post(cookies.friend, multipart({ title: "t", content: "c" }, Buffer.from("x"))))).status).toBe(403);
+    expect(
+      (await thrown(() => post(cookies.friend, multipart({ title: "t", content: "c" }, Buffer.from("x"))))).status,
+    ).toBe(403);
     const invalid = await post(cookies.owner, multipart({}));
-    expect(errorsOf(invalid)).toMatchObject({ title: ["Title is required"], content: ["Content is required"], image: ["Image is required"] });
+    expect(errorsOf(invalid)).toMatchObject({
+      title: ["Title is required"],
+      content: ["Content is required"],
+      image: ["Image is required"],
+    });
     const ok = await post(cookies.owner, multipart({ title: "Park", content: "Pigeons" }, await jpeg()));
     expect(statusOf(ok)).toBe(302);
     const location = (ok as Response).headers.get("Location")!;
@@ -239,8 +321,15 @@ describe("moment pages", () => {
 
     const id = location.split("/").pop()!;
     const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { dailyLogId: id }));
-    expect(detail).toMatchObject({ moment: { title: "Park", content: "Pigeons" }, kid: { id: kid.id, name: "Elsa" }, canChange: false });
-    expect((await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id })))).status).toBe(404);
+    expect(detail).toMatchObject({
+      moment: { title: "Park", content: "Pigeons" },
+      kid: { id: kid.id, name: "Elsa" },
+      canChange: false,
+    });
+    expect(
+      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id }))))
+        .status,
+    ).toBe(404);
   });
 
   it("updates a moment (cannot wording) and deletes it from its page", async () => {
@@ -248,12 +337,26 @@ describe("moment pages", () => {
     const made = await createMoment(owner.id, kid.id, { title: "Old", content: "Old" }, await jpegUpload());
     if (!made.ok) throw new Error("setup");
     const id = String(made.moment.id);
-    const data = await momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }));
-    expect(data.moment).toMatchObject({ title: "Old", content: "Old", photos: [{ key: made.moment.photo!.key, alt: "Old" }] });
-    expect((await thrown(() => momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { dailyLogId: id })))).status).toBe(403);
+    const data = await momentUpdate.loader(
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+    );
+    expect(data.moment).toMatchObject({
+      title: "Old",
+      content: "Old",
+      photos: [{ key: made.moment.photo!.key, alt: "Old" }],
+    });
+    expect(
+      (
+        await thrown(() =>
+          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { dailyLogId: id })),
+        )
+      ).status,
+    ).toBe(403);
 
     const post = (fields: Record<string, string>) =>
-      momentUpdate.action(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { dailyLogId: id }));
+      momentUpdate.action(
+        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { dailyLogId: id }),
+      );
     expect(errorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
       title: ["Title cannot be more than 50 characters"],
       content: ["Content is required"],
@@ -262,11 +365,19 @@ describe("moment pages", () => {
     expect((ok as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
 
     const del = (cookie: string) =>
-      momentPage.action(args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { dailyLogId: id }));
+      momentPage.action(
+        args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { dailyLogId: id }),
+      );
     expect((await thrown(() => del(cookies.friend))).status).toBe(403);
     const gone = await del(cookies.owner);
     expect(gone.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
-    expect((await thrown(() => momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id })))).status).toBe(404);
+    expect(
+      (
+        await thrown(() =>
+          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id })),
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it("several photos (issue #15.3): slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
@@ -275,27 +386,60 @@ describe("moment pages", () => {
       const fd = new FormData();
       for (const [k, v] of Object.entries(fields)) fd.set(k, v);
       // like a browser: one part per file input, an empty one for a slot left empty
-      for (const f of files) fd.append("image", f ? new Blob([new Uint8Array(f)], { type: "image/jpeg" }) : new Blob([]), f ? "photo.jpg" : "");
+      for (const f of files)
+        fd.append(
+          "image",
+          f ? new Blob([new Uint8Array(f)], { type: "image/jpeg" }) : new Blob([]),
+          f ? "photo.jpg" : "",
+        );
       return fd;
     };
-    const post = (body: FormData) => momentNew.action(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }));
+    const post = (body: FormData) =>
+      momentNew.action(
+        args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }),
+      );
     const [a, b, c] = [await jpeg(60, 40, "#c33"), await jpeg(61, 40, "#3c3"), await jpeg(62, 40, "#33c")];
 
     // slot 2 without alt text, slot 3 not an image: both named on their own fields, nothing saved
-    const bad = await post(await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }));
+    const bad = await post(
+      await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }),
+    );
     expect(errorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
-    const notImage = await post(await slots([a, null, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion", alt_3: "Text" }));
+    const notImage = await post(
+      await slots([a, null, Buffer.from("not an image")], {
+        title: "Zoo",
+        content: "Lions",
+        alt_1: "A lion",
+        alt_3: "Text",
+      }),
+    );
     expect(errorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
-    expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({ n: 0 });
+    expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({
+      n: 0,
+    });
 
     // three photos in slots 1, 3 and 4 (slot 2 left empty): their own alt texts, in that order
-    const ok = await post(await slots([a, null, b, c], { title: "Zoo", content: "Lions", alt_1: "A lion", alt_3: "A bear", alt_4: "A seal" }));
+    const ok = await post(
+      await slots([a, null, b, c], {
+        title: "Zoo",
+        content: "Lions",
+        alt_1: "A lion",
+        alt_3: "A bear",
+        alt_4: "A seal",
+      }),
+    );
     const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
     const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
-    expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([["A lion", 60], ["A bear", 61], ["A seal", 62]]);
+    expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([
+      ["A lion", 60],
+      ["A bear", 61],
+      ["A seal", 62],
+    ]);
 
     // update: the seal first, the lion removed, the bear's alt text changed
-    const form = await momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }));
+    const form = await momentUpdate.loader(
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+    );
     const [lion, bear, seal] = form.moment.photos as { id: number }[];
     const update = new FormData();
     for (const [k, v] of Object.entries({
@@ -311,7 +455,9 @@ describe("moment pages", () => {
     }))
       update.set(k, v);
     update.append("image", new Blob([]), "");
-    const updated = await momentUpdate.action(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { dailyLogId: id }));
+    const updated = await momentUpdate.action(
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { dailyLogId: id }),
+    );
     expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
     const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
     expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);

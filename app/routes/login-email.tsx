@@ -49,7 +49,10 @@ export default function LoginEmailPage({ actionData }: Route.ComponentProps) {
           If an account uses that address, we have sent it a sign-in link. It works once, for 15 minutes.
           {reset ? " Once signed in, you can choose a new password." : ""}
         </p>
-        <p>Nothing arrived? Check your spam folder, or <Link to={reset ? "/login/email?reset=1" : "/login/email"}>ask for another link</Link>.</p>
+        <p>
+          Nothing arrived? Check your spam folder, or{" "}
+          <Link to={reset ? "/login/email?reset=1" : "/login/email"}>ask for another link</Link>.
+        </p>
         <p>
           <Link to="/login">Back to Log In</Link>
         </p>
@@ -68,7 +71,12 @@ export default function LoginEmailPage({ actionData }: Route.ComponentProps) {
       <ErrorSummary errors={errors} formId={form.id} />
       <Form method="post" {...once(getFormProps(form))} className="stack">
         {reset ? <input type="hidden" name="reset" value="1" /> : null}
-        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
+        <Field
+          meta={fields.email}
+          label="Email"
+          type="email"
+          inputProps={{ autoComplete: "email", spellCheck: false }}
+        />
         <SubmitButton pending={navigation.state !== "idle"} pendingText="Sending…">
           Email me a sign-in link
         </SubmitButton>

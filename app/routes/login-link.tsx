@@ -27,14 +27,26 @@ export async function action({ request, params }: Route.ActionArgs) {
   // the page now says why: its own path (with JavaScript the request's path is the data URL, "….data")
   if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
   const then = linkThen(search.get("then"));
-  const to = used.purpose === "reset" ? AFTER_RESET : then ? LINK_THEN[then] : used.invitation ? invitationPath(used.invitation) : "/my-kids-list";
+  const to =
+    used.purpose === "reset"
+      ? AFTER_RESET
+      : then
+        ? LINK_THEN[then]
+        : used.invitation
+          ? invitationPath(used.invitation)
+          : "/my-kids-list";
   return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user, used.madeBy) } });
 }
 
 export default function LoginLinkPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   if (loaderData.state !== "valid") {
-    const title = loaderData.state === "used" ? "This sign-in link has already been used" : loaderData.state === "expired" ? "This sign-in link has expired" : "This sign-in link does not work";
+    const title =
+      loaderData.state === "used"
+        ? "This sign-in link has already been used"
+        : loaderData.state === "expired"
+          ? "This sign-in link has expired"
+          : "This sign-in link does not work";
     return (
       <div className="page narrow">
         <title>{`${title} – Sweet Moments`}</title>

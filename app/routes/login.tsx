@@ -40,7 +40,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ hideFields: ["password"] }), variant: "login" }, { status: 400 });
   }
   try {
-    const credentials = new Request(request.url, { method: "POST", body: new URLSearchParams({ email: String(form.get("email")), password: String(form.get("password")) }) });
+    const credentials = new Request(request.url, {
+      method: "POST",
+      body: new URLSearchParams({ email: String(form.get("email")), password: String(form.get("password")) }),
+    });
     const user = await authenticator(clientAddress(context)).authenticate("form", credentials);
     return redirect(to, { headers: { "Set-Cookie": await startSession(request, user) } });
   } catch (error) {
@@ -60,9 +63,16 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <div className="page narrow">
       <h1>Log In</h1>
-      <LoginForm id="login-page" title="Log In" lastResult={actionData?.result} redirectTo={redirectTo} demo={loaderData.demo} />
+      <LoginForm
+        id="login-page"
+        title="Log In"
+        lastResult={actionData?.result}
+        redirectTo={redirectTo}
+        demo={loaderData.demo}
+      />
       <p>
-        New here? <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>Sign up</Link>
+        New here?{" "}
+        <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>Sign up</Link>
       </p>
     </div>
   );

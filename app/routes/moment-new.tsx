@@ -20,7 +20,6 @@ import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/
 const FORM_ID = "moment-add";
 const schema = momentFormSchema("add");
 
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewKid(user.id, pageId(params.kidId), "change");
@@ -31,11 +30,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
-  return savePhotoForm(request, schema, {
-    allowed: () => checkKidOwner(user.id, kidId),
-    save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
-    to: ({ moment }) => `/dailyLogs/${moment.id}`,
-  }, { uploader: user.id, maxFiles: MAX_PHOTOS });
+  return savePhotoForm(
+    request,
+    schema,
+    {
+      allowed: () => checkKidOwner(user.id, kidId),
+      save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
+      to: ({ moment }) => `/dailyLogs/${moment.id}`,
+    },
+    { uploader: user.id, maxFiles: MAX_PHOTOS },
+  );
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {

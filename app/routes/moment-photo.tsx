@@ -29,8 +29,17 @@ export async function loader({ request, params }: Route.LoaderArgs): Promise<Pho
   // past the first or last photo: the kid's neighbouring moments (two queries, only then)
   const around = n === 1 || n === count ? await photoNeighbours(user.id, moment) : { previous: null, next: null };
   const prev: ViewerStep | null =
-    n > 1 ? { momentId: moment.id, n: n - 1, label: "Previous photo" } : around.previous && { momentId: around.previous.momentId, n: around.previous.photoCount, label: "Previous moment" };
-  const next: ViewerStep | null = n < count ? { momentId: moment.id, n: n + 1, label: "Next photo" } : around.next && { momentId: around.next.momentId, n: 1, label: "Next moment" };
+    n > 1
+      ? { momentId: moment.id, n: n - 1, label: "Previous photo" }
+      : around.previous && {
+          momentId: around.previous.momentId,
+          n: around.previous.photoCount,
+          label: "Previous moment",
+        };
+  const next: ViewerStep | null =
+    n < count
+      ? { momentId: moment.id, n: n + 1, label: "Next photo" }
+      : around.next && { momentId: around.next.momentId, n: 1, label: "Next moment" };
   return {
     moment: { id: moment.id, title: moment.title, date: momentDateView(moment.taken_on, kid.name, kid.birth_date) },
     kid: { id: kid.id, name: kid.name },

@@ -49,7 +49,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 
   /** Not allowed or not there: the plain not-found page, or 403 with the reason for a non-author. */
   const refused = (r: Refusal) => {
-    if (viaFetcher) return data<SocialActionData>({ ok: false, intent, message: r.message }, { status: refusalStatus(r) });
+    if (viaFetcher)
+      return data<SocialActionData>({ ok: false, intent, message: r.message }, { status: refusalStatus(r) });
     throw pageRefusal(r);
   };
 
@@ -85,7 +86,8 @@ export async function action({ request, params }: Route.ActionArgs) {
       if (!commentId) throw data("Not found", { status: 404 });
       const r = await updateComment(user.id, commentId, text(form.get("comment")), { momentId });
       if (r.ok) return done({ showComments: momentId }, `#comment-${commentId}`, commentId);
-      if (r.kind === "invalid") return invalid(r, { showComments: momentId, editComment: commentId }, `#comment-${commentId}`);
+      if (r.kind === "invalid")
+        return invalid(r, { showComments: momentId, editComment: commentId }, `#comment-${commentId}`);
       return refused(r);
     }
     case "delete-comment": {

@@ -19,7 +19,6 @@ import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/
 const FORM_ID = "moment-update";
 const schema = momentFormSchema("update");
 
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewMoment(user.id, pageId(params.dailyLogId), "change");
@@ -30,7 +29,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       id: moment.id,
       title: moment.title,
       content: moment.content,
-      photos: moment.photos.map(({ id, key, width, height, widths, placeholder, alt }) => ({ id, key, width, height, widths, placeholder, alt })),
+      photos: moment.photos.map(({ id, key, width, height, widths, placeholder, alt }) => ({
+        id,
+        key,
+        width,
+        height,
+        widths,
+        placeholder,
+        alt,
+      })),
       takenOn: moment.taken_on,
       milestone: moment.milestone,
       audience: moment.audience,
@@ -42,11 +49,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const momentId = pageId(params.dailyLogId);
-  return savePhotoForm(request, schema, {
-    allowed: () => checkMomentOwner(user.id, momentId),
-    save: (value, _file, _token, upload) => updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
-    to: () => `/dailyLogs/${momentId}`,
-  }, { uploader: user.id, maxFiles: MAX_PHOTOS });
+  return savePhotoForm(
+    request,
+    schema,
+    {
+      allowed: () => checkMomentOwner(user.id, momentId),
+      save: (value, _file, _token, upload) =>
+        updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
+      to: () => `/dailyLogs/${momentId}`,
+    },
+    { uploader: user.id, maxFiles: MAX_PHOTOS },
+  );
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
@@ -73,7 +86,11 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
       <Form method="post" encType="multipart/form-data" {...once(getFormProps(form))} className="stack moment-form">
         <MomentFields fields={fields} />
         <StoryFields fields={fields} variant="update" kidName={kid.name} />
-        <MomentPhotoFields fields={fields as never} existing={moment.photos} hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`} />
+        <MomentPhotoFields
+          fields={fields as never}
+          existing={moment.photos}
+          hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`}
+        />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
           Update

@@ -21,7 +21,6 @@ import { Modal } from "~/components/modal";
 import { PhotoViewer, photoPage, type PhotoViewerData } from "~/components/photo-viewer";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
-
 // conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
 const page = conditionalPage(async ({ request, params }) => {
   const user = await requireUser(request);
@@ -55,7 +54,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   return deleteMomentForm(request, user.id, pageId(params.dailyLogId));
 }
 
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (!formMethod && (onlyConfirmChanged(currentUrl, nextUrl) || onlyPhotoChanged(currentUrl, nextUrl))) return false;
   return defaultShouldRevalidate;
 }
@@ -74,7 +78,10 @@ function onlyPhotoChanged(currentUrl: URL, nextUrl: URL): boolean {
 }
 
 /** The viewer's step links inside the dialog: this page with ?photo=n, the viewer's URL in the URL bar. */
-const inPlace = (momentId: number, n: number) => ({ to: `/dailyLogs/${momentId}?photo=${n}`, mask: photoPage(momentId, n) });
+const inPlace = (momentId: number, n: number) => ({
+  to: `/dailyLogs/${momentId}?photo=${n}`,
+  mask: photoPage(momentId, n),
+});
 
 /**
  * The photo viewer as a dialog over this page (issue #20 point 3, with JavaScript): the photo links
@@ -103,7 +110,8 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(withoutPhoto(location.search));
   const photo = params.get("photo");
-  const confirming = canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
+  const confirming =
+    canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
   return (
     <div className="page moment-detail">
       <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
@@ -111,7 +119,14 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
       </p>
       <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
-        <MomentPhotos photos={moment.photos} title={moment.title} sizes="(max-width: 48rem) 100vw, 768px" gridSizes="(max-width: 40rem) 50vw, 256px" priority viewer={moment.id} />
+        <MomentPhotos
+          photos={moment.photos}
+          title={moment.title}
+          sizes="(max-width: 48rem) 100vw, 768px"
+          gridSizes="(max-width: 40rem) 50vw, 256px"
+          priority
+          viewer={moment.id}
+        />
         <h1 id="moment-title" className="moment__title">
           {moment.title}
         </h1>
@@ -134,8 +149,12 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         ) : null}
         <MomentSocial momentId={moment.id} social={social} returnTo={here} />
       </article>
-      {photo && /^[1-9][0-9]?$/.test(photo) && Number(photo) <= moment.photos.length ? <PhotoDialog momentId={moment.id} n={photo} closeTo={here} /> : null}
-      {confirming ? <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} replace /> : null}
+      {photo && /^[1-9][0-9]?$/.test(photo) && Number(photo) <= moment.photos.length ? (
+        <PhotoDialog momentId={moment.id} n={photo} closeTo={here} />
+      ) : null}
+      {confirming ? (
+        <DeleteMomentDialog momentId={moment.id} action={location.pathname} closeTo={here} replace />
+      ) : null}
     </div>
   );
 }

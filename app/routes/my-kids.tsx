@@ -50,7 +50,12 @@ export async function action({ request }: Route.ActionArgs) {
   return redirect("/my-kids-list", { headers: FORGET_KEPT_PAGES });
 }
 
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
   return defaultShouldRevalidate;
 }

@@ -27,7 +27,8 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const upTo = parseId(typeof form.get("upTo") === "string" ? String(form.get("upTo")) : undefined);
-  if (form.get("intent") !== MARK_READ || upTo === null) throw data("That request could not be handled.", { status: 400 });
+  if (form.get("intent") !== MARK_READ || upTo === null)
+    throw data("That request could not be handled.", { status: 400 });
   await markNotificationsRead(user.id, upTo);
   // the page's own marking (JavaScript) stays on the page; the form goes back to it (post, redirect, get)
   return form.get("auto") ? { marked: true } : redirect("/notifications", 303);
@@ -44,7 +45,11 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
   const fetcher = useFetcher();
   const marked = fetcher.state === "idle" && fetcher.data !== undefined;
   useEffect(() => {
-    if (unread && upTo !== null) void fetcher.submit({ intent: MARK_READ, upTo: String(upTo), auto: "1" }, { method: "post", action: "/notifications" });
+    if (unread && upTo !== null)
+      void fetcher.submit(
+        { intent: MARK_READ, upTo: String(upTo), auto: "1" },
+        { method: "post", action: "/notifications" },
+      );
     // once per list shown (the fetcher itself is a new object on every render)
   }, [upTo, unread]);
   return (

@@ -1,7 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { PICTURE_MESSAGES, PictureSchema } from "~/forms/profile-picture";
-import { IMAGE_MESSAGES, MAX_IMAGE_BYTES as PICTURE_MAX_BYTES, MULTIPART_MESSAGES, UPLOAD_LIMITS } from "~/images/limits";
+import {
+  IMAGE_MESSAGES,
+  MAX_IMAGE_BYTES as PICTURE_MAX_BYTES,
+  MULTIPART_MESSAGES,
+  UPLOAD_LIMITS,
+} from "~/images/limits";
 import { countImageRows, listAllUploads, makeImage } from "~/images/test-fixtures.server";
 import { getUserById, type User } from "~/models/users.server";
 import { action, loader, middleware } from "./profile-picture";
@@ -10,7 +15,11 @@ import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 // /profile/picture: the forms' action without JavaScript (redirect or the page with errors) and
 // the JSON answer for the upload sent by XMLHttpRequest (same handling, through the middleware).
 
-type ActionData = { type: string; data: { result: { status: string; error: Record<string, string[]> } }; init: { status: number } };
+type ActionData = {
+  type: string;
+  data: { result: { status: string; error: Record<string, string[]> } };
+  init: { status: number };
+};
 
 function form(bytes: Buffer | null, intent: string, name = "photo.jpg", type = "image/jpeg"): FormData {
   const f = new FormData();
@@ -48,7 +57,9 @@ describe("the page action (no JavaScript)", () => {
     const user = await makeUser();
     await action(args(await post(user, form(await makeImage("jpeg", 300, 300), "upload"))));
     const first = (await getUserById(user.id))!.photo!;
-    const res = (await action(args(await post(user, form(await makeImage("png", 400, 300), "update", "x.png", "image/png"))))) as Response;
+    const res = (await action(
+      args(await post(user, form(await makeImage("png", 400, 300), "update", "x.png", "image/png"))),
+    )) as Response;
     expect(res.status).toBe(302);
     const second = (await getUserById(user.id))!.photo!;
     expect(second.key).not.toBe(first.key);
@@ -69,22 +80,26 @@ describe("the page action (no JavaScript)", () => {
     expect(out.init.status).toBe(400);
     expect(out.data.result.status).toBe("error");
     expect(out.data.result.error.image).toEqual(["Image is required"]);
-    expect((await listAllUploads())).toEqual(files);
+    expect(await listAllUploads()).toEqual(files);
     expect(await countImageRows()).toBe(rows);
   });
 
   it("not an image: 400 with the image module's message; nothing stored", async () => {
     const user = await makeUser();
     const files = await listAllUploads();
-    const out = (await action(args(await post(user, form(Buffer.from("hello"), "upload", "notes.jpg"))))) as unknown as ActionData;
+    const out = (await action(
+      args(await post(user, form(Buffer.from("hello"), "upload", "notes.jpg"))),
+    )) as unknown as ActionData;
     expect(out.init.status).toBe(400);
     expect(out.data.result.error.image).toEqual(["Only image files are accepted."]);
-    expect((await listAllUploads())).toEqual(files);
+    expect(await listAllUploads()).toEqual(files);
     expect((await getUserById(user.id))?.photo).toBeNull();
   });
 
   it("signed out: to the log-in page", async () => {
-    const res = await action(args(await post(null, form(await makeImage("jpeg", 200, 200), "upload")))).catch((r: Response) => r);
+    const res = await action(args(await post(null, form(await makeImage("jpeg", 200, 200), "upload")))).catch(
+      (r: Response) => r,
+    );
     expect((res as Response).status).toBe(302);
     expect((res as Response).headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
     const page = await loader(args(req("/profile/picture"))).catch((r: Response) => r);
@@ -102,7 +117,9 @@ describe("the upload sent by XMLHttpRequest (JSON)", () => {
 
   it("success: 200 {ok, redirectTo}; the picture is set", async () => {
     const user = await makeUser();
-    const { response, nextCalled } = await viaMiddleware(await post(user, form(await makeImage("webp", 500, 500), "upload"), xhr));
+    const { response, nextCalled } = await viaMiddleware(
+      await post(user, form(await makeImage("webp", 500, 500), "upload"), xhr),
+    );
     expect(nextCalled).toBe(false);
     expect(response!.status).toBe(200);
     expect(response!.headers.get("Content-Type")).toMatch(/^application\/json/);
@@ -115,7 +132,9 @@ describe("the upload sent by XMLHttpRequest (JSON)", () => {
     const none = await viaMiddleware(await post(user, form(null, "upload"), xhr));
     expect(none.response!.status).toBe(400);
     expect((await none.response!.json()).result.error.image).toEqual(["Image is required"]);
-    const bad = await viaMiddleware(await post(user, form(Buffer.from("%PDF-1.7"), "upload", "x.pdf", "application/pdf"), xhr));
+    const bad = await viaMiddleware(
+      await post(user, form(Buffer.from("%PDF-1.7"), "upload", "x.pdf", "application/pdf"), xhr),
+    );
     expect(bad.response!.status).toBe(400);
     expect((await bad.response!.json()).result.error.image).toEqual(["Only image files are accepted."]);
     expect((await getUserById(user.id))?.photo).toBeNull();
@@ -150,10 +169,12 @@ describe("the form's schema (what the browser checks before sending)", () => {
   it("required, too large, declared non-image; a chosen image passes", () => {
     expect(check(undefined).error?.image).toEqual(["Image is required"]);
     expect(check(new File([], "")).error?.image).toEqual(["Image is required"]);
-    expect(check(new File([new Uint8Array(PICTURE_MAX_BYTES + 1)], "big.jpg", { type: "image/jpeg" })).error?.image).toEqual([
-      "Image must be 15 MB or smaller.",
+    expect(
+      check(new File([new Uint8Array(PICTURE_MAX_BYTES + 1)], "big.jpg", { type: "image/jpeg" })).error?.image,
+    ).toEqual(["Image must be 15 MB or smaller."]);
+    expect(check(new File(["hello"], "notes.txt", { type: "text/plain" })).error?.image).toEqual([
+      "Only image files are accepted.",
     ]);
-    expect(check(new File(["hello"], "notes.txt", { type: "text/plain" })).error?.image).toEqual(["Only image files are accepted."]);
     expect(check(new File(["bytes"], "me.jpg", { type: "image/jpeg" })).status).toBe("success");
   });
 });

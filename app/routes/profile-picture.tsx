@@ -63,7 +63,12 @@ async function handlePictureForm(request: Request, user: User): Promise<Outcome>
   }
 }
 
-function invalid(formData: FormData, fieldErrors: Record<string, string[]>, formErrors: string[], status = 400): Outcome {
+function invalid(
+  formData: FormData,
+  fieldErrors: Record<string, string[]>,
+  formErrors: string[],
+  status = 400,
+): Outcome {
   const submission = parseWithZod(formData, { schema: PictureSchema });
   const result = submission.reply({ fieldErrors, formErrors, hideFields: ["image"] });
   return { ok: false, status, result };

@@ -49,13 +49,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const sent = await emailDeleteConfirmLink(user.id, { origin: siteOrigin(), address: clientAddress(context) });
     if (sent.ok) return redirect("/settings/delete?sent=1", 303);
     const empty = parseWithZod(new FormData(), { schema: DeleteAccountSchema });
-    return data({ result: empty.reply({ formErrors: [sent.message ?? SIGN_IN_AGAIN] }) }, { status: sent.kind === "too-many" ? 429 : 400 });
+    return data(
+      { result: empty.reply({ formErrors: [sent.message ?? SIGN_IN_AGAIN] }) },
+      { status: sent.kind === "too-many" ? 429 : 400 },
+    );
   }
   const form = new FormData();
   const password = asFormValue(raw.password);
   if (password !== undefined) form.set("password", password);
   const submission = parseWithZod(form, { schema: DeleteAccountSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const deleted = await deleteAccount(user.id, {
     password: submission.value.password,
     signedInAt: await sessionStartedAt(await sessionToken(request)),
@@ -72,22 +76,27 @@ export async function action({ request, context }: Route.ActionArgs) {
 function SignInAgain({ email, signedInRecently }: { email: string; signedInRecently: boolean }) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  if (signedInRecently) return <p>You signed in a moment ago: you can delete your account now (within 10 minutes of signing in).</p>;
+  if (signedInRecently)
+    return <p>You signed in a moment ago: you can delete your account now (within 10 minutes of signing in).</p>;
   return (
     <>
       <p>
-        Your account has no password. To confirm that it is you, sign in again: we email a sign-in link to {email}. Open it, sign in,
-        and it brings you back here, where you can delete your account within 10 minutes.
+        Your account has no password. To confirm that it is you, sign in again: we email a sign-in link to {email}. Open
+        it, sign in, and it brings you back here, where you can delete your account within 10 minutes.
       </p>
       {params.get("sent") === "1" ? (
         <p role="status" className="notice notice--success">
-          We have sent a sign-in link to {email}. It works once, for 15 minutes. Nothing arrived? Check your spam folder, or ask for another
-          link.
+          We have sent a sign-in link to {email}. It works once, for 15 minutes. Nothing arrived? Check your spam
+          folder, or ask for another link.
         </p>
       ) : null}
       <Form method="post">
         <input type="hidden" name="intent" value="email-link" />
-        <SubmitButton className="button" pending={navigation.state !== "idle" && navigation.formData?.get("intent") === "email-link"} pendingText="Sending…">
+        <SubmitButton
+          className="button"
+          pending={navigation.state !== "idle" && navigation.formData?.get("intent") === "email-link"}
+          pendingText="Sending…"
+        >
           Email me a sign-in link
         </SubmitButton>
       </Form>
@@ -106,10 +115,19 @@ function DeleteForm({ hasPassword, lastResult }: { hasPassword: boolean; lastRes
       <ErrorSummary errors={errors} formId={id} />
       <Form method="post" {...getFormProps(form)} className="stack">
         {hasPassword ? (
-          <Field meta={fields.password} label="Your password" type="password" inputProps={{ autoComplete: "current-password" }} />
+          <Field
+            meta={fields.password}
+            label="Your password"
+            type="password"
+            inputProps={{ autoComplete: "current-password" }}
+          />
         ) : null}
         <div className="button-row">
-          <SubmitButton className="button button--danger" pending={navigation.state !== "idle" && navigation.formData?.get("intent") !== "email-link"} pendingText="Deleting…">
+          <SubmitButton
+            className="button button--danger"
+            pending={navigation.state !== "idle" && navigation.formData?.get("intent") !== "email-link"}
+            pendingText="Deleting…"
+          >
             Delete my account and everything in it
           </SubmitButton>
           <Link to="/settings">Cancel</Link>
@@ -134,7 +152,9 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
       </ul>
       <p>Your friends lose access at once. Their own kids, moments and photos stay theirs.</p>
       <p>A kid you share with a co-parent stays with them, with its moments and photos.</p>
-      {loaderData.hasPassword ? null : <SignInAgain email={loaderData.email} signedInRecently={loaderData.signedInRecently} />}
+      {loaderData.hasPassword ? null : (
+        <SignInAgain email={loaderData.email} signedInRecently={loaderData.signedInRecently} />
+      )}
       <DeleteForm hasPassword={loaderData.hasPassword} lastResult={actionData?.result} />
     </div>
   );

@@ -54,7 +54,10 @@ export default function EmailSettingsPage({ loaderData, actionData }: Route.Comp
       ) : null}
       <ErrorSummary errors={errors} formId={form.id} />
       <Form method="post" {...getFormProps(form)} className="stack">
-        <fieldset className={"fieldset field" + (digest.errors?.length ? " field--error" : "")} aria-describedby={digest.errors?.length ? digest.errorId : undefined}>
+        <fieldset
+          className={"fieldset field" + (digest.errors?.length ? " field--error" : "")}
+          aria-describedby={digest.errors?.length ? digest.errorId : undefined}
+        >
           <legend>How often do you want an email about new moments and comments?</legend>
           {digest.errors?.length ? (
             <p id={digest.errorId} className="field-error">
@@ -64,12 +67,23 @@ export default function EmailSettingsPage({ loaderData, actionData }: Route.Comp
           ) : null}
           {CHOICES.map((c, i) => (
             <div key={c.value} className="radio">
-              <input type="radio" id={i === 0 ? digest.id : `${digest.id}-${c.value}`} name={digest.name} value={c.value} defaultChecked={loaderData.prefs.digest === c.value} />
+              <input
+                type="radio"
+                id={i === 0 ? digest.id : `${digest.id}-${c.value}`}
+                name={digest.name}
+                value={c.value}
+                defaultChecked={loaderData.prefs.digest === c.value}
+              />
               <label htmlFor={i === 0 ? digest.id : `${digest.id}-${c.value}`}>{c.label}</label>
             </div>
           ))}
         </fieldset>
-        <SelectField meta={fields.hour} label={`At what time (${loaderData.timeZone})?`} placeholder="Choose an hour" options={HOURS} />
+        <SelectField
+          meta={fields.hour}
+          label={`At what time (${loaderData.timeZone})?`}
+          placeholder="Choose an hour"
+          options={HOURS}
+        />
         <SubmitButton pending={navigation.state !== "idle"} pendingText="Saving…">
           Save email settings
         </SubmitButton>

@@ -9,9 +9,18 @@ import { listSessions } from "~/models/sessions.server";
 
 // docs/spec.md §2: the settings pages' forms, as a browser without JavaScript posts them.
 
-type Answer = { type?: string; data?: { intent: string; result?: { error?: Record<string, string[]> }; error?: string }; init?: { status?: number } };
+type Answer = {
+  type?: string;
+  data?: { intent: string; result?: { error?: Record<string, string[]> }; error?: string };
+  init?: { status?: number };
+};
 
-async function post(mod: { action: (a: never) => Promise<unknown> }, path: string, cookie: string, form: Record<string, string>) {
+async function post(
+  mod: { action: (a: never) => Promise<unknown> },
+  path: string,
+  cookie: string,
+  form: Record<string, string>,
+) {
   try {
     return (await mod.action(args(req(path, { cookie, form })))) as Answer | Response;
   } catch (thrown) {
@@ -33,16 +42,35 @@ describe("/settings", () => {
   it("answers field errors with 400 and saves a valid form with a redirect (post, redirect, get)", async () => {
     const u = await makeUser();
     const cookie = await cookieFor(u);
-    const bad = (await post(settings, "/settings", cookie, { intent: "profile", username: u.username, email: "not-an-email", first_name: "Al" })) as Answer;
+    const bad = (await post(settings, "/settings", cookie, {
+      intent: "profile",
+      username: u.username,
+      email: "not-an-email",
+      first_name: "Al",
+    })) as Answer;
     expect(bad.init?.status).toBe(400);
-    expect(bad.data?.result?.error).toEqual({ email: ["Please provide a valid email."], first_name: ["First name must be between 3 and 30 characters."] });
+    expect(bad.data?.result?.error).toEqual({
+      email: ["Please provide a valid email."],
+      first_name: ["First name must be between 3 and 30 characters."],
+    });
 
-    const ok = (await post(settings, "/settings", cookie, { intent: "profile", username: u.username, email: u.email, first_name: "Alice", last_name: "" })) as Response;
+    const ok = (await post(settings, "/settings", cookie, {
+      intent: "profile",
+      username: u.username,
+      email: u.email,
+      first_name: "Alice",
+      last_name: "",
+    })) as Response;
     expect(ok.status).toBe(303);
     expect(ok.headers.get("Location")).toBe("/settings?done=profile");
     expect(await getAccount(u.id)).toMatchObject({ first_name: "Alice", last_name: null });
 
-    const pw = (await post(settings, "/settings", cookie, { intent: "password", current_password: "secret1", password: "abc", confirmPassword: "abc" })) as Answer;
+    const pw = (await post(settings, "/settings", cookie, {
+      intent: "password",
+      current_password: "secret1",
+      password: "abc",
+      confirmPassword: "abc",
+    })) as Answer;
     expect(pw.data?.result?.error).toEqual({ password: ["Password must be between 6 and 20 characters."] });
   });
 
@@ -81,10 +109,14 @@ describe("/settings/delete", () => {
     await db()("users").where("id", u.id).update({ password_hash: "" });
     const cookie = await cookieFor(u);
     // a session that signed in long ago
-    await db()("sessions").where("user_id", u.id).update({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() });
+    await db()("sessions")
+      .where("user_id", u.id)
+      .update({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() });
     const page = await del.loader(args(req("/settings/delete", { cookie })));
     expect(page).toMatchObject({ hasPassword: false, signedInRecently: false, email: u.email });
-    expect(page.summary).toContain("your invitations and sign-in links, and the emails to you, from you or about your moments");
+    expect(page.summary).toContain(
+      "your invitations and sign-in links, and the emails to you, from you or about your moments",
+    );
     const refused = (await post(del, "/settings/delete", cookie, {})) as Answer;
     expect(refused.init?.status).toBe(400);
     expect(await getAccount(u.id)).not.toBeNull();
@@ -96,7 +128,9 @@ describe("/settings/delete", () => {
     expect(mail.text_body).toContain("then you can delete your account within 10 minutes");
     const path = /http:\/\/[^/\s]+(\/login\/link\/[A-Za-z0-9_-]+\?then=delete)/.exec(mail.text_body)![1]!;
 
-    const used = (await loginLink.action(args(req(path, { form: {} }), { token: path.split("/")[3]!.split("?")[0]! }))) as Response;
+    const used = (await loginLink.action(
+      args(req(path, { form: {} }), { token: path.split("/")[3]!.split("?")[0]! }),
+    )) as Response;
     expect(used.status).toBe(303);
     expect(used.headers.get("Location")).toBe("/settings/delete");
     const fresh = used.headers.get("Set-Cookie")!.split(";")[0]!;

@@ -23,11 +23,13 @@ import { requireUser, sessionToken } from "~/web/auth.server";
 
 const DONE: Record<string, string> = {
   profile: "Your details have been saved.",
-  password: "Your password has been saved. Every other session has been signed out: log in there again with the new password.",
+  password:
+    "Your password has been saved. Every other session has been signed out: log in there again with the new password.",
   session: "That session has been signed out.",
   others: "Every other session has been signed out.",
   "links-off": "Sign-in links made for you are turned off. To sign in, use your password or a link sent to your email.",
-  "email-undone": "The email change is undone and every other session is signed out. Choose a new password now: the old one was removed.",
+  "email-undone":
+    "The email change is undone and every other session is signed out. Choose a new password now: the old one was removed.",
 };
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -45,7 +47,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     linksForMe: {
       open: linksForMe.open,
-      links: linksForMe.links.map((l) => ({ by: l.by.name, created: formatInstantDate(l.createdAt, tz), used: l.usedAt ? formatInstantDate(l.usedAt, tz) : null })),
+      links: linksForMe.links.map((l) => ({
+        by: l.by.name,
+        created: formatInstantDate(l.createdAt, tz),
+        used: l.usedAt ? formatInstantDate(l.usedAt, tz) : null,
+      })),
     },
     account: {
       first_name: account.first_name ?? "",
@@ -61,7 +67,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { intent: "profile" | "password"; result: SubmissionResult<string[]> } | { intent: "session"; error: string };
+type ActionData =
+  | { intent: "profile" | "password"; result: SubmissionResult<string[]> }
+  | { intent: "session"; error: string };
 
 const HIDDEN = ["current_password", "password", "confirmPassword"];
 
@@ -73,10 +81,14 @@ async function submit<S extends z.ZodObject>(
   save: (value: z.output<S>) => Promise<Result>,
 ) {
   const submission = parseWithZod(form, { schema });
-  if (submission.status !== "success") return data<ActionData>({ intent, result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data<ActionData>({ intent, result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
   const saved = await save(submission.value);
   if (!saved.ok) {
-    return data<ActionData>({ intent, result: submission.reply({ fieldErrors: saved.fieldErrors ?? {}, hideFields: HIDDEN }) }, { status: 400 });
+    return data<ActionData>(
+      { intent, result: submission.reply({ fieldErrors: saved.fieldErrors ?? {}, hideFields: HIDDEN }) },
+      { status: 400 },
+    );
   }
   return redirect(`/settings?done=${intent}`, 303);
 }
@@ -102,7 +114,11 @@ export async function action({ request }: Route.ActionArgs) {
       });
     case "end-session": {
       const ended = await endSessionByHandle(user.id, fields.session ?? "");
-      if (!ended.ok) return data<ActionData>({ intent: "session", error: "That session has already ended. The list below is up to date." }, { status: 404 });
+      if (!ended.ok)
+        return data<ActionData>(
+          { intent: "session", error: "That session has already ended. The list below is up to date." },
+          { status: 404 },
+        );
       return redirect("/settings?done=session", 303);
     }
     case "links-off": {
@@ -118,11 +134,27 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-function ProfileForm({ account, lastResult }: { account: Route.ComponentProps["loaderData"]["account"]; lastResult?: SubmissionResult<string[]> }) {
+function ProfileForm({
+  account,
+  lastResult,
+}: {
+  account: Route.ComponentProps["loaderData"]["account"];
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const id = "settings-profile";
   const navigation = useNavigation();
-  const [form, fields] = useSchemaForm(id, ProfileSchema, lastResult, { first_name: account.first_name, last_name: account.last_name, username: account.username, email: account.email });
-  const errors = summaryErrors(fields as never, ["first_name", "last_name", "username", "email", "current_password"], form.errors, id);
+  const [form, fields] = useSchemaForm(id, ProfileSchema, lastResult, {
+    first_name: account.first_name,
+    last_name: account.last_name,
+    username: account.username,
+    email: account.email,
+  });
+  const errors = summaryErrors(
+    fields as never,
+    ["first_name", "last_name", "username", "email", "current_password"],
+    form.errors,
+    id,
+  );
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "profile";
   return (
     <section aria-labelledby="details-heading" className="settings-section">
@@ -133,7 +165,12 @@ function ProfileForm({ account, lastResult }: { account: Route.ComponentProps["l
         <Field meta={fields.first_name} label="First name" inputProps={{ autoComplete: "given-name" }} />
         <Field meta={fields.last_name} label="Last name" inputProps={{ autoComplete: "family-name" }} />
         <Field meta={fields.username} label="Username" inputProps={{ autoComplete: "username", spellCheck: false }} />
-        <Field meta={fields.email} label="Email" type="email" inputProps={{ autoComplete: "email", spellCheck: false }} />
+        <Field
+          meta={fields.email}
+          label="Email"
+          type="email"
+          inputProps={{ autoComplete: "email", spellCheck: false }}
+        />
         {account.has_password ? (
           <Field
             meta={fields.current_password}
@@ -177,12 +214,27 @@ function PasswordForm({
             meta={fields.current_password}
             label="Current password"
             type="password"
-            hint={freshSignIn ? "Not needed in the first 10 minutes after you log in, for example from an emailed sign-in link." : undefined}
+            hint={
+              freshSignIn
+                ? "Not needed in the first 10 minutes after you log in, for example from an emailed sign-in link."
+                : undefined
+            }
             inputProps={{ autoComplete: "current-password" }}
           />
         ) : null}
-        <Field meta={fields.password} label="New password" type="password" hint="6 to 20 characters." inputProps={{ autoComplete: "new-password" }} />
-        <Field meta={fields.confirmPassword} label="Confirm new password" type="password" inputProps={{ autoComplete: "new-password" }} />
+        <Field
+          meta={fields.password}
+          label="New password"
+          type="password"
+          hint="6 to 20 characters."
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <Field
+          meta={fields.confirmPassword}
+          label="Confirm new password"
+          type="password"
+          inputProps={{ autoComplete: "new-password" }}
+        />
         <SubmitButton pending={pending} pendingText="Saving…">
           {hasPassword ? "Change password" : "Set password"}
         </SubmitButton>
@@ -198,9 +250,11 @@ function LinksForMe({ linksForMe }: { linksForMe: Route.ComponentProps["loaderDa
     <section aria-labelledby="links-heading" className="settings-section">
       <h2 id="links-heading">Sign-in links made for you</h2>
       <p>
-        The person who invited you can make a link that signs in to your account, for as long as you have no password and have not
-        used a link from your email.
-        {linksForMe.open ? null : " That is over: nobody can make such links for you any more, and the ones made before no longer work."}
+        The person who invited you can make a link that signs in to your account, for as long as you have no password
+        and have not used a link from your email.
+        {linksForMe.open
+          ? null
+          : " That is over: nobody can make such links for you any more, and the ones made before no longer work."}
       </p>
       {linksForMe.links.length ? (
         <ul className="session-list">
@@ -244,8 +298,16 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           {done}
         </p>
       ) : null}
-      <ProfileForm key={`profile-${account.username}-${account.email}`} account={account} lastResult={result("profile")} />
-      <PasswordForm hasPassword={account.has_password} freshSignIn={loaderData.freshSignIn} lastResult={result("password")} />
+      <ProfileForm
+        key={`profile-${account.username}-${account.email}`}
+        account={account}
+        lastResult={result("profile")}
+      />
+      <PasswordForm
+        hasPassword={account.has_password}
+        freshSignIn={loaderData.freshSignIn}
+        lastResult={result("password")}
+      />
 
       <section aria-labelledby="email-heading" className="settings-section">
         <h2 id="email-heading">Email</h2>
@@ -277,7 +339,11 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
                   <input type="hidden" name="intent" value="end-session" />
                   <input type="hidden" name="session" value={s.id} />
                   <button type="submit" className="button button--small button--secondary">
-                    Sign out<span className="visually-hidden"> {s.device}, last seen {s.lastSeen}</span>
+                    Sign out
+                    <span className="visually-hidden">
+                      {" "}
+                      {s.device}, last seen {s.lastSeen}
+                    </span>
                   </button>
                 </Form>
               )}
@@ -299,8 +365,8 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
       <section aria-labelledby="data-heading" className="settings-section">
         <h2 id="data-heading">Your data</h2>
         <p>
-          One ZIP file with every photo of your kids and moments at full size, your data as <code>data.json</code>, and an
-          album that opens in any browser without this site.
+          One ZIP file with every photo of your kids and moments at full size, your data as <code>data.json</code>, and
+          an album that opens in any browser without this site.
         </p>
         <ExportLink />
         <p>

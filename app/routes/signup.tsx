@@ -2,7 +2,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/signup";
 import { SignupForm } from "~/components/auth-forms";
-import { anonymousPageLoader, checkSignupAllowed, clientAddress, LoginError, requireAnonymous, startSession } from "~/web/auth.server";
+import {
+  anonymousPageLoader,
+  checkSignupAllowed,
+  clientAddress,
+  LoginError,
+  requireAnonymous,
+  startSession,
+} from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { LegacySignupSchema, SignupSchema } from "~/forms/auth";
 import { signUp } from "~/models/users.server";
@@ -16,7 +23,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const variant = form.get("variant") === "modal" ? "modal" : "page";
   const submission = parseWithZod(form, { schema: variant === "modal" ? SignupSchema : LegacySignupSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }), variant }, { status: 400 });
+    return data(
+      { result: submission.reply({ hideFields: ["password", "confirmPassword"] }), variant },
+      { status: 400 },
+    );
   }
   try {
     await checkSignupAllowed(clientAddress(context));
@@ -28,7 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const created = await signUp(submission.value, { token: form.get(SUBMISSION_FIELD) });
   if (!created.ok) {
     return data(
-      { result: submission.reply({ fieldErrors: created.fieldErrors, hideFields: ["password", "confirmPassword"] }), variant },
+      {
+        result: submission.reply({ fieldErrors: created.fieldErrors, hideFields: ["password", "confirmPassword"] }),
+        variant,
+      },
       { status: 400 },
     );
   }
@@ -44,7 +57,13 @@ export default function SignupPage({ actionData }: Route.ComponentProps) {
     <div className="page narrow">
       <h1>{variant === "modal" ? "Create your account" : "Sign Up"}</h1>
       {variant === "modal" ? <p>Registration is easy</p> : null}
-      <SignupForm id={`signup-${variant}`} title={variant === "modal" ? "Create your account" : "Sign Up"} variant={variant} lastResult={actionData?.result} redirectTo={redirectTo} />
+      <SignupForm
+        id={`signup-${variant}`}
+        title={variant === "modal" ? "Create your account" : "Sign Up"}
+        variant={variant}
+        lastResult={actionData?.result}
+        redirectTo={redirectTo}
+      />
       <p>
         Already have an account? <Link to="/login">Log in</Link>
       </p>

@@ -16,7 +16,10 @@ let sessionCookie: { secret: string; cookie: Cookie } | null = null;
 function cookie(): Cookie {
   const secret = config().sessionSecret;
   if (sessionCookie?.secret !== secret) {
-    sessionCookie = { secret, cookie: createCookie("sm_session", { httpOnly: true, sameSite: "lax", path: "/", secrets: [secret] }) };
+    sessionCookie = {
+      secret,
+      cookie: createCookie("sm_session", { httpOnly: true, sameSite: "lax", path: "/", secrets: [secret] }),
+    };
     verifiedTokens.clear();
   }
   return sessionCookie.cookie;
@@ -160,7 +163,11 @@ function tooMany(ms: number): LoginError {
 export const ACCOUNT_LOCKED_HINT = "Or log in with a sign-in link sent to your email.";
 
 function accountLocked(ms: number): LoginError {
-  return new LoginError(429, { email: [`Too many attempts. Try again in ${minutesText(ms)}. ${ACCOUNT_LOCKED_HINT}`] }, ms);
+  return new LoginError(
+    429,
+    { email: [`Too many attempts. Try again in ${minutesText(ms)}. ${ACCOUNT_LOCKED_HINT}`] },
+    ms,
+  );
 }
 
 /** The counters of log-in failures (app/lib/rate-limit.server.ts; docs/decisions/0039-*). */
@@ -218,7 +225,11 @@ export async function checkSignupAllowed(address: string): Promise<void> {
     windowMs: cfg.signupWindowMinutes * 60_000,
   });
   if (blocked) {
-    throw new LoginError(429, { email: [`Too many sign-ups from your network. Try again in ${minutesText(retryAfterMs)}.`] }, retryAfterMs);
+    throw new LoginError(
+      429,
+      { email: [`Too many sign-ups from your network. Try again in ${minutesText(retryAfterMs)}.`] },
+      retryAfterMs,
+    );
   }
 }
 

@@ -72,7 +72,11 @@ export function conditionalPage<T>(load: (args: Args) => Promise<Loaded<T>>) {
     if (!user) return next();
     let etag: string;
     try {
-      const [page, unread, access] = await Promise.all([loadOnce(args), unreadOnce(context, user.id), accessStamp(user.id)]);
+      const [page, unread, access] = await Promise.all([
+        loadOnce(args),
+        unreadOnce(context, user.id),
+        accessStamp(user.id),
+      ]);
       const url = new URL(request.url);
       etag = pageETag({
         url: url.pathname + url.search,
@@ -87,7 +91,8 @@ export function conditionalPage<T>(load: (args: Args) => Promise<Loaded<T>>) {
       return next();
     }
     const headers = { ETag: etag, "Cache-Control": CONDITIONAL_CACHE_CONTROL, Vary: "Cookie" };
-    if (ifNoneMatchHits(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
+    if (ifNoneMatchHits(request.headers.get("If-None-Match"), etag))
+      return new Response(null, { status: 304, headers });
     let response = await next();
     if (response.status !== 200) return response;
     try {

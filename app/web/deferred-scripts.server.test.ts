@@ -19,15 +19,22 @@ describe("deferScripts", () => {
       'rel="x-deferred-modulepreload" href="/assets/entry.client-1.js"',
     ]);
     expect(out).not.toContain('type="module"');
-    expect(out).toContain('<script nonce="abc" type="text/x-deferred-module" data-deferred-module="">import "/assets/manifest-1.js";');
+    expect(out).toContain(
+      '<script nonce="abc" type="text/x-deferred-module" data-deferred-module="">import "/assets/manifest-1.js";',
+    );
     // the stylesheet, the content and the classic scripts are untouched
     expect(out).toContain('<link rel="stylesheet" href="/assets/root-1.css"/>');
     expect(out).toContain('<script nonce="abc">window.__reactRouterContext = {};</script>');
-    expect(out.replace(/x-deferred-modulepreload/g, "modulepreload").replace(' type="text/x-deferred-module" data-deferred-module=""', ' type="module" async=""')).toBe(DOC);
+    expect(
+      out
+        .replace(/x-deferred-modulepreload/g, "modulepreload")
+        .replace(' type="text/x-deferred-module" data-deferred-module=""', ' type="module" async=""'),
+    ).toBe(DOC);
   });
 
   it("leaves a document without React Router's module script as it is", () => {
-    const other = '<html><head><link rel="modulepreload" href="/x.js"/></head><body><script type="module" src="/y.js"></script></body></html>';
+    const other =
+      '<html><head><link rel="modulepreload" href="/x.js"/></head><body><script type="module" src="/y.js"></script></body></html>';
     expect(deferScripts(other)).toBe(other);
     const bytes = Buffer.from(other);
     expect(deferScriptsIn(bytes)).toBe(bytes);
@@ -38,11 +45,18 @@ describe("deferScripts", () => {
     const doc = DOC.replace("<main>content</main>", `<main>${text}</main>`).replaceAll(' nonce="abc"', "");
     const out = deferScriptsIn(Buffer.from(doc)).toString("utf8");
     expect(out).toContain(`<main>${text}</main>`);
-    expect(out).toContain('<script type="text/x-deferred-module" data-deferred-module="">import "/assets/manifest-1.js";');
+    expect(out).toContain(
+      '<script type="text/x-deferred-module" data-deferred-module="">import "/assets/manifest-1.js";',
+    );
     expect(out.match(/x-deferred-modulepreload/g)).toHaveLength(2);
-    expect(out.replace(/x-deferred-modulepreload/g, "modulepreload").replace(' type="text/x-deferred-module" data-deferred-module=""', ' type="module" async=""')).toBe(doc);
+    expect(
+      out
+        .replace(/x-deferred-modulepreload/g, "modulepreload")
+        .replace(' type="text/x-deferred-module" data-deferred-module=""', ' type="module" async=""'),
+    ).toBe(doc);
     // a module script tag that is not React Router's (another attribute between) is left alone
-    const foreign = '<html><head><link rel="modulepreload" href="/x.js"/></head><body><script src="/y.js" type="module" async=""></script></body></html>';
+    const foreign =
+      '<html><head><link rel="modulepreload" href="/x.js"/></head><body><script src="/y.js" type="module" async=""></script></body></html>';
     expect(deferScripts(foreign)).toBe(foreign);
   });
 });

@@ -39,7 +39,10 @@ export function deferScriptsIn(doc: Buffer): Buffer {
     parts.push(doc.subarray(from, start), replacement);
     from = end;
   };
-  const inertScript = Buffer.from(`<script${script.nonce} type="text/x-deferred-module" data-deferred-module="">`, "latin1");
+  const inertScript = Buffer.from(
+    `<script${script.nonce} type="text/x-deferred-module" data-deferred-module="">`,
+    "latin1",
+  );
   let scriptDone = false;
   for (let at = doc.indexOf(PRELOAD); at >= 0; at = doc.indexOf(PRELOAD, at + PRELOAD.length)) {
     if (!scriptDone && script.start < at) {

@@ -11,7 +11,10 @@ export async function exportResponse(request: Request, userId: number): Promise<
   if (!zip) return null;
   // the browser went away: stop reading photos
   request.signal.addEventListener("abort", () => zip.stream.destroy(), { once: true });
-  return new Response(createReadableStreamFromReadable(zip.stream), { status: 200, headers: headers(zip.fileName, zip.entries) });
+  return new Response(createReadableStreamFromReadable(zip.stream), {
+    status: 200,
+    headers: headers(zip.fileName, zip.entries),
+  });
 }
 
 function headers(fileName: string, entries: number | null): HeadersInit {

@@ -37,7 +37,12 @@ export function feedEntryView(
   return {
     ...kidMomentView(m, m.kid),
     // a 40-pixel avatar needs no blurred placeholder (as comments' avatars): keep the page's data small
-    kid: { id: m.kid.id, name: m.kid.name, photo: m.kid.photo ? { ...m.kid.photo, placeholder: "" } : null, line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on) },
+    kid: {
+      id: m.kid.id,
+      name: m.kid.name,
+      photo: m.kid.photo ? { ...m.kid.photo, placeholder: "" } : null,
+      line: kidAgeLine(m.kid.name, m.kid.birth_date, m.taken_on),
+    },
     isNew: opts.since !== null && m.created_at > opts.since,
     social: opts.social ?? null,
     postedBy: m.posted_by === null ? null : (opts.posters?.[m.posted_by] ?? null),

@@ -29,7 +29,12 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
   steps: {
     allowed?: () => Promise<Result>;
     /** `token`: the form's one-time submission token as sent (a creating form passes it to its model). */
-    save: (value: z.output<S>, file: UploadedFile | null, token: string | undefined, upload: PhotoFormUpload) => Promise<Result<T>>;
+    save: (
+      value: z.output<S>,
+      file: UploadedFile | null,
+      token: string | undefined,
+      upload: PhotoFormUpload,
+    ) => Promise<Result<T>>;
     to: (saved: T) => string;
   },
   opts: PhotoBodyOptions,
@@ -41,7 +46,10 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
   try {
     if (form.photoLimitWaitMs) {
       // past the hourly photo limit: the form again with the message, nothing decoded
-      return data({ result: form.reply() }, { status: 429, headers: { "Retry-After": String(retryAfterSeconds(form.photoLimitWaitMs)) } });
+      return data(
+        { result: form.reply() },
+        { status: 429, headers: { "Retry-After": String(retryAfterSeconds(form.photoLimitWaitMs)) } },
+      );
     }
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
     const saved = await save(form.value, form.file, form.submissionToken, { files: form.files, fields: form.fields });

@@ -26,7 +26,13 @@ function cookie(): Cookie {
     flashCookie = {
       secret,
       // path /current: the page (/current/friends) and its data requests (/current/friends.data)
-      cookie: createCookie("sm_new_link", { httpOnly: true, sameSite: "lax", path: "/current", maxAge: 600, secrets: [secret] }),
+      cookie: createCookie("sm_new_link", {
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/current",
+        maxAge: 600,
+        secrets: [secret],
+      }),
     };
   }
   return flashCookie.cookie;
@@ -43,14 +49,21 @@ export async function readLinkFlash(request: Request): Promise<LinkFlash | null>
 /** On the page that shows a new link: a GET that carried it answers with the cookie cleared. */
 export const linkFlashMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const response = await next();
-  if (request.method === "GET" && request.headers.get("Cookie")?.includes("sm_new_link=") && !response.headers.has("Set-Cookie")) {
+  if (
+    request.method === "GET" &&
+    request.headers.get("Cookie")?.includes("sm_new_link=") &&
+    !response.headers.has("Set-Cookie")
+  ) {
     response.headers.append("Set-Cookie", await cookie().serialize("", { maxAge: 0, expires: new Date(0) }));
   }
   return response;
 };
 
 async function showLink(flash: LinkFlash) {
-  return redirect(`${FRIENDS_PATH}#new-link`, { status: 303, headers: { "Set-Cookie": await cookie().serialize(flash) } });
+  return redirect(`${FRIENDS_PATH}#new-link`, {
+    status: 303,
+    headers: { "Set-Cookie": await cookie().serialize(flash) },
+  });
 }
 
 export type InvitationActionData = { inviteResult?: SubmissionResult<string[]>; error?: string };
@@ -60,21 +73,40 @@ export async function invitationAction(user: User, form: FormData, request: Requ
   const intent = form.get("intent");
   if (intent === "invite") {
     const submission = parseWithZod(form, { schema: InviteSchema });
-    if (submission.status !== "success") return data<InvitationActionData>({ inviteResult: submission.reply() }, { status: 400 });
+    if (submission.status !== "success")
+      return data<InvitationActionData>({ inviteResult: submission.reply() }, { status: 400 });
     const made = await createInvitation(user, submission.value, siteOrigin(), { token: form.get(SUBMISSION_FIELD) });
-    if (!made.ok) return data<InvitationActionData>({ inviteResult: submission.reply({ formErrors: [refusalMessage(made)] }) }, { status: refusalStatus(made) });
-    return showLink({ kind: "invitation", url: made.url, expiresAt: made.invitation.expiresAt, who: made.invitation.email });
+    if (!made.ok)
+      return data<InvitationActionData>(
+        { inviteResult: submission.reply({ formErrors: [refusalMessage(made)] }) },
+        { status: refusalStatus(made) },
+      );
+    return showLink({
+      kind: "invitation",
+      url: made.url,
+      expiresAt: made.invitation.expiresAt,
+      who: made.invitation.email,
+    });
   }
   if (intent === "revoke-invite") {
     const id = parseId(typeof form.get("invitationId") === "string" ? String(form.get("invitationId")) : undefined);
     const result = id === null ? null : await revokeInvitation(user.id, id);
-    if (!result?.ok) return data<InvitationActionData>({ error: "That invitation has changed in the meantime. The lists below are up to date." }, { status: result ? refusalStatus(result) : 400 });
+    if (!result?.ok)
+      return data<InvitationActionData>(
+        { error: "That invitation has changed in the meantime. The lists below are up to date." },
+        { status: result ? refusalStatus(result) : 400 },
+      );
     return redirect(`${FRIENDS_PATH}#invitations`, 303);
   }
   if (intent === "friend-link") {
     const made = await createFriendSignInLink(user.id, form.get("friendId"), siteOrigin());
     if (!made.ok) return data<InvitationActionData>({ error: refusalMessage(made) }, { status: refusalStatus(made) });
-    return showLink({ kind: "sign-in", url: made.url, expiresAt: made.expiresAt, who: typeof form.get("friendName") === "string" ? String(form.get("friendName")).slice(0, 80) : null });
+    return showLink({
+      kind: "sign-in",
+      url: made.url,
+      expiresAt: made.expiresAt,
+      who: typeof form.get("friendName") === "string" ? String(form.get("friendName")).slice(0, 80) : null,
+    });
   }
   return null;
 }

@@ -13,7 +13,8 @@ import { refusalMessage, refusalStatus } from "~/api/refusal.server";
 export const OWNER_ONLY = "Only the owner can change this kid and its moments.";
 
 export function pageRefusal(refusal: Refusal, opts: { forbidden?: string } = {}) {
-  if (refusal.kind === "not-found" || (refusal.kind === "forbidden" && refusal.hidden)) return data("Not found", { status: 404 });
+  if (refusal.kind === "not-found" || (refusal.kind === "forbidden" && refusal.hidden))
+    return data("Not found", { status: 404 });
   if (refusal.kind === "forbidden") return data(opts.forbidden ?? refusalMessage(refusal), { status: 403 });
   return data(refusalMessage(refusal), { status: refusalStatus(refusal) });
 }

@@ -13,13 +13,20 @@ function contextWith(state: RequestState | null = newRequestState()) {
   return ctx;
 }
 
-async function guard(request: Request, state = newRequestState(), answer = () => new Response("route", { status: 200 })) {
+async function guard(
+  request: Request,
+  state = newRequestState(),
+  answer = () => new Response("route", { status: 200 }),
+) {
   let reached = false;
   try {
-    const res = (await requestGuard({ request, context: contextWith(state), params: {}, unstable_pattern: "" } as never, async () => {
-      reached = true;
-      return answer();
-    })) as Response;
+    const res = (await requestGuard(
+      { request, context: contextWith(state), params: {}, unstable_pattern: "" } as never,
+      async () => {
+        reached = true;
+        return answer();
+      },
+    )) as Response;
     return { res, reached, thrown: false };
   } catch (error) {
     return { res: error as Response, reached, thrown: true };
@@ -28,10 +35,13 @@ async function guard(request: Request, state = newRequestState(), answer = () =>
 
 async function secure(request: Request, answer: () => Response) {
   let reached = false;
-  const res = (await securityMiddleware({ request, context: contextWith(), params: {}, unstable_pattern: "" } as never, async () => {
-    reached = true;
-    return answer();
-  })) as Response;
+  const res = (await securityMiddleware(
+    { request, context: contextWith(), params: {}, unstable_pattern: "" } as never,
+    async () => {
+      reached = true;
+      return answer();
+    },
+  )) as Response;
   return { res, reached };
 }
 
@@ -64,7 +74,14 @@ describe("which bodies may be as big as photos", () => {
     expect(bodyLimit("/KIDS/7/dailyLogs/new.data", multipart)).toBe(BODY_LIMITS.multipart);
     expect(bodyLimit("/profile/picture/", multipart)).toBe(BODY_LIMITS.multipart);
     expect(bodyLimit("/kids/add-new", "application/x-www-form-urlencoded")).toBe(BODY_LIMITS.text);
-    for (const path of ["/login", "/login.data", "/signup", "/dailyLogs/7/social", "/api/auth/login", "/api/kids/7/co_parents"]) {
+    for (const path of [
+      "/login",
+      "/login.data",
+      "/signup",
+      "/dailyLogs/7/social",
+      "/api/auth/login",
+      "/api/kids/7/co_parents",
+    ]) {
       expect(bodyLimit(path, multipart), path).toBe(BODY_LIMITS.text);
     }
     expect(BODY_LIMITS.text).toBe(1024 * 1024);
@@ -99,9 +116,18 @@ describe("the request guard", () => {
   it("turns a failure caused by the body into its 4xx, and leaves a photo form's own 400", async () => {
     const tooLarge = () => ({ ...newRequestState(), bodyTooLarge: true });
     const crashed = () => new Response("boom", { status: 500 });
-    const form = (type: string) => new Request(`${BASE}/login`, { method: "POST", headers: { "Content-Type": type }, body: "x" });
+    const form = (type: string) =>
+      new Request(`${BASE}/login`, { method: "POST", headers: { "Content-Type": type }, body: "x" });
     expect((await guard(form("application/x-www-form-urlencoded"), tooLarge(), crashed)).res.status).toBe(413);
-    const photoForm = await guard(new Request(`${BASE}/kids/add-new`, { method: "POST", headers: { "Content-Type": "multipart/form-data; boundary=x" }, body: "x" }), tooLarge(), () => new Response("form", { status: 400 }));
+    const photoForm = await guard(
+      new Request(`${BASE}/kids/add-new`, {
+        method: "POST",
+        headers: { "Content-Type": "multipart/form-data; boundary=x" },
+        body: "x",
+      }),
+      tooLarge(),
+      () => new Response("form", { status: 400 }),
+    );
     expect([photoForm.thrown, photoForm.res.status]).toEqual([false, 400]);
     const notAForm = await guard(form("application/json"), { ...newRequestState(), unreadableBody: "type" }, crashed);
     expect(notAForm.res.status).toBe(415);
@@ -130,29 +156,42 @@ describe("security middleware additions", () => {
     expect(signedIn.res.headers.get("Cache-Control")).toBe("private, no-store");
     const signedOut = await secure(new Request(`${BASE}/`), page);
     expect(signedOut.res.headers.get("Cache-Control")).toBe("private, no-cache");
-    const loggingIn = await secure(new Request(`${BASE}/`), () => new Response(null, { status: 302, headers: { Location: "/", "Set-Cookie": "a=b" } }));
+    const loggingIn = await secure(
+      new Request(`${BASE}/`),
+      () => new Response(null, { status: 302, headers: { Location: "/", "Set-Cookie": "a=b" } }),
+    );
     expect(loggingIn.res.headers.get("Cache-Control")).toBe("private, no-store");
-    const photo = await secure(new Request(`${BASE}/images/a/1.webp`, { headers: { Cookie: cookie } }), () =>
-      new Response("x", { headers: { "Cache-Control": "private, max-age=31536000, immutable" } }),
+    const photo = await secure(
+      new Request(`${BASE}/images/a/1.webp`, { headers: { Cookie: cookie } }),
+      () => new Response("x", { headers: { "Cache-Control": "private, max-age=31536000, immutable" } }),
     );
     expect(photo.res.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
   });
 
   it("refuses GET /api/auth/logout from another site, not from ours", async () => {
     const json = () => new Response("{}", { headers: { "Content-Type": "application/json" } });
-    const cross = await secure(new Request(`${BASE}/api/auth/logout`, { headers: { "Sec-Fetch-Site": "cross-site" } }), json);
+    const cross = await secure(
+      new Request(`${BASE}/api/auth/logout`, { headers: { "Sec-Fetch-Site": "cross-site" } }),
+      json,
+    );
     expect([cross.reached, cross.res.status]).toEqual([false, 403]);
     expect(await cross.res.json()).toEqual({ errors: { message: "Cross-site request refused" } });
-    const foreign = await secure(new Request(`${BASE}/api/auth/logout`, { headers: { Origin: "https://evil.test" } }), json);
+    const foreign = await secure(
+      new Request(`${BASE}/api/auth/logout`, { headers: { Origin: "https://evil.test" } }),
+      json,
+    );
     expect(foreign.res.status).toBe(403);
     for (const site of [null, "same-origin", "none"]) {
       const headers: Record<string, string> = site ? { "Sec-Fetch-Site": site } : {};
-      expect((await secure(new Request(`${BASE}/api/auth/logout`, { headers }), json)).reached, String(site)).toBe(true);
+      expect((await secure(new Request(`${BASE}/api/auth/logout`, { headers }), json)).reached, String(site)).toBe(
+        true,
+      );
     }
   });
 
   it("names the allowed methods on a 405", async () => {
-    const res = (await secure(new Request(`${BASE}/`, { method: "POST" }), () => new Response("no", { status: 405 }))).res;
+    const res = (await secure(new Request(`${BASE}/`, { method: "POST" }), () => new Response("no", { status: 405 })))
+      .res;
     expect(res.headers.get("Allow")).toBe("GET, HEAD, POST");
   });
 });

@@ -53,13 +53,18 @@ const PHOTO_PATHS = [
 
 /** True when `pathname`'s route reads photos (its multipart body may be up to BODY_LIMITS.multipart). */
 export function takesPhotos(pathname: string): boolean {
-  const path = pathname.toLowerCase().replace(/\.data$/, "").replace(/(.)\/+$/, "$1");
+  const path = pathname
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/(.)\/+$/, "$1");
   return PHOTO_PATHS.some((re) => re.test(path));
 }
 
 /** The most body bytes read for a request to `pathname` with `contentType`. */
 export function bodyLimit(pathname: string, contentType: string | null | undefined): number {
-  return /^multipart\/form-data\b/i.test(contentType ?? "") && takesPhotos(pathname) ? BODY_LIMITS.multipart : BODY_LIMITS.text;
+  return /^multipart\/form-data\b/i.test(contentType ?? "") && takesPhotos(pathname)
+    ? BODY_LIMITS.multipart
+    : BODY_LIMITS.text;
 }
 
 /** The Allow header of a 405 on this path. */
@@ -146,7 +151,11 @@ export function isUnavailable(error: unknown, context: Pick<RouterContextProvide
 
 function unavailable(kind: PathKind, retryAfter: number): Response {
   if (kind === "api") return apiUnavailable(retryAfter);
-  const headers = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(retryAfter) };
+  const headers = {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Retry-After": String(retryAfter),
+  };
   const response = new Response(UNAVAILABLE_MESSAGE, { status: 503, headers });
   if (kind === "page") throw response; // the root error boundary shows it as its heading
   return response;
@@ -186,7 +195,8 @@ function bodyRejection(state: RequestState, request: Request, response: Response
     // photo on the form, and the API's answer for it is 400 (B), api-contract.md); anything else
     // built on a cut body is moot.
     const photoBody = bodyLimit(new URL(request.url).pathname, request.headers.get("Content-Type")) > BODY_LIMITS.text;
-    if (response.status >= 500 || (response.status === 400 && !photoBody)) return { status: 413, reason: "body over its limit" };
+    if (response.status >= 500 || (response.status === 400 && !photoBody))
+      return { status: 413, reason: "body over its limit" };
   }
   if (state.unreadableBody && response.status >= 500) {
     return state.unreadableBody === "type"
@@ -196,14 +206,20 @@ function bodyRejection(state: RequestState, request: Request, response: Response
   return null;
 }
 
-async function refuse(request: Request, context: Pick<RouterContextProvider, "get">, kind: PathKind, rejection: Rejection): Promise<Response> {
+async function refuse(
+  request: Request,
+  context: Pick<RouterContextProvider, "get">,
+  kind: PathKind,
+  rejection: Rejection,
+): Promise<Response> {
   noteRejection(context, rejection);
   const { status } = rejection;
   if (kind === "api") {
     // api-contract.md: 401 comes first; an unknown method is "not found". A refusal with words of
     // its own (a Host the site does not answer for) comes before: the request is not for this site.
     const path = new URL(request.url).pathname.toLowerCase();
-    if (!rejection.message && !PUBLIC_API_PATHS.has(path) && !(await getUser(request))) return apiError(401, "Unauthorized");
+    if (!rejection.message && !PUBLIC_API_PATHS.has(path) && !(await getUser(request)))
+      return apiError(401, "Unauthorized");
     return apiError(status === 405 ? 404 : status, rejection.message ?? API_MESSAGES[status] ?? API_MESSAGES[400]!);
   }
   const plain = new Response(rejection.message ?? PAGE_MESSAGES[status] ?? PAGE_MESSAGES[400], {

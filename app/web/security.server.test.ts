@@ -9,10 +9,13 @@ const post = (path: string, headers: Record<string, string>) =>
 async function run(request: Request) {
   const ctx = context();
   let reached = false;
-  const res = (await securityMiddleware({ request, context: ctx, params: {}, unstable_pattern: "" } as never, async () => {
-    reached = true;
-    return new Response("ok", { headers: { "Content-Type": "text/html" } });
-  })) as Response;
+  const res = (await securityMiddleware(
+    { request, context: ctx, params: {}, unstable_pattern: "" } as never,
+    async () => {
+      reached = true;
+      return new Response("ok", { headers: { "Content-Type": "text/html" } });
+    },
+  )) as Response;
   return { res, reached, nonce: ctx.get(nonceContext) };
 }
 
@@ -22,7 +25,9 @@ describe("cross-site rule", () => {
     expect(isCrossSiteRequest(post("/x", {}))).toBe(false);
     expect(isCrossSiteRequest(post("/x", { "Sec-Fetch-Site": "same-origin" }))).toBe(false);
     expect(isCrossSiteRequest(post("/x", { "Sec-Fetch-Site": "none" }))).toBe(false);
-    expect(isCrossSiteRequest(new Request("http://localhost:3000/x", { headers: { Origin: "https://evil.test" } }))).toBe(false);
+    expect(
+      isCrossSiteRequest(new Request("http://localhost:3000/x", { headers: { Origin: "https://evil.test" } })),
+    ).toBe(false);
   });
   it("refuses another origin, Origin null, and cross-site fetch metadata", () => {
     expect(isCrossSiteRequest(post("/x", { Origin: "https://evil.test" }))).toBe(true);

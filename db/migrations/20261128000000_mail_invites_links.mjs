@@ -68,7 +68,9 @@ export async function up(knex) {
   await knex.schema.createTable("notifications", (t) => {
     t.increments("id").primary();
     t.integer("user_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
-    t.string("kind", 20).notNullable().checkIn(["friend-request", "friend-accepted", "invite-accepted", "like", "comment", "reply"]);
+    t.string("kind", 20)
+      .notNullable()
+      .checkIn(["friend-request", "friend-accepted", "invite-accepted", "like", "comment", "reply"]);
     t.integer("actor_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
     t.integer("moment_id").nullable().references("id").inTable("daily_logs").onDelete("CASCADE");
     t.string("created_at", 24).notNullable();
@@ -95,5 +97,6 @@ export async function up(knex) {
 
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
-  for (const table of ["email_preferences", "notifications", "sign_in_links", "invitations", "mail_messages"]) await knex.schema.dropTableIfExists(table);
+  for (const table of ["email_preferences", "notifications", "sign_in_links", "invitations", "mail_messages"])
+    await knex.schema.dropTableIfExists(table);
 }

@@ -15,7 +15,9 @@ export async function up(knex) {
     t.string("audience", 8).notNullable().defaultTo("everyone").checkIn(AUDIENCES, "daily_logs_audience");
     t.integer("posted_by").nullable().references("id").inTable("users").onDelete("SET NULL");
   });
-  await knex("daily_logs").update({ posted_by: knex("kids").select("kids.user_id").where("kids.id", knex.ref("daily_logs.kid_id")) });
+  await knex("daily_logs").update({
+    posted_by: knex("kids").select("kids.user_id").where("kids.id", knex.ref("daily_logs.kid_id")),
+  });
   await knex.schema.alterTable("kids", (t) => {
     t.string("default_audience", 8).notNullable().defaultTo("everyone").checkIn(AUDIENCES, "kids_default_audience");
   });

@@ -23,10 +23,18 @@ export async function up(knex) {
   await knex.schema.alterTable("daily_logs", (t) => {
     t.integer("photo_count").notNullable().defaultTo(0);
   });
-  await knex.raw(
-    "insert into ?? (??, ??, ??, ??) select ??, ??, 0, ?? from ?? where ?? is not null",
-    ["moment_photos", "daily_log_id", "image_id", "position", "alt", "id", "image_id", "title", "daily_logs", "image_id"],
-  );
+  await knex.raw("insert into ?? (??, ??, ??, ??) select ??, ??, 0, ?? from ?? where ?? is not null", [
+    "moment_photos",
+    "daily_log_id",
+    "image_id",
+    "position",
+    "alt",
+    "id",
+    "image_id",
+    "title",
+    "daily_logs",
+    "image_id",
+  ]);
   await knex("daily_logs").whereNotNull("image_id").update({ photo_count: 1 });
 }
 

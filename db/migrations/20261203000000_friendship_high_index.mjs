@@ -13,5 +13,7 @@ export async function up(knex) {
 
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
-  await knex.schema.alterTable("friendships", (t) => t.dropIndex(["user_high", "status"], "friendships_user_high_status"));
+  await knex.schema.alterTable("friendships", (t) =>
+    t.dropIndex(["user_high", "status"], "friendships_user_high_status"),
+  );
 }

@@ -43,7 +43,9 @@ async function notificationKinds(knex, kinds) {
     for (const columns of NOTIFICATION_INDEXES) t.index(columns);
   });
   const columns = ["id", "user_id", "kind", "actor_id", "moment_id", "created_at", "read_at"];
-  await knex.into(knex.raw("?? (??, ??, ??, ??, ??, ??, ??)", ["notifications", ...columns])).insert(knex("notifications_before").whereIn("kind", kinds).select(columns));
+  await knex
+    .into(knex.raw("?? (??, ??, ??, ??, ??, ??, ??)", ["notifications", ...columns]))
+    .insert(knex("notifications_before").whereIn("kind", kinds).select(columns));
   await knex.schema.dropTable("notifications_before");
 }
 
@@ -61,8 +63,16 @@ export async function up(knex) {
         .where("friendships.status", "accepted")
         .andWhere((pair) =>
           pair
-            .where((x) => x.where("friendships.user_low", knex.ref("kids.user_id")).andWhere("friendships.user_high", knex.ref("co_parents.user_id")))
-            .orWhere((y) => y.where("friendships.user_high", knex.ref("kids.user_id")).andWhere("friendships.user_low", knex.ref("co_parents.user_id"))),
+            .where((x) =>
+              x
+                .where("friendships.user_low", knex.ref("kids.user_id"))
+                .andWhere("friendships.user_high", knex.ref("co_parents.user_id")),
+            )
+            .orWhere((y) =>
+              y
+                .where("friendships.user_high", knex.ref("kids.user_id"))
+                .andWhere("friendships.user_low", knex.ref("co_parents.user_id")),
+            ),
         ),
     )
     .delete();

@@ -15,9 +15,12 @@ const say = (line: string) => console.log(line);
 export async function moveFromEnvironment(environment = process.env, log = say): Promise<MoveReport> {
   const cfg = withEnvironment(environment, readEnv);
   if (!cfg.databaseUrl) throw new MoveRefused("set DATABASE_URL to the new, empty PostgreSQL database (postgres://…)");
-  if (!fs.existsSync(cfg.databaseFile)) throw new MoveRefused(`there is no SQLite database at ${cfg.databaseFile} (set DATABASE_FILE)`);
+  if (!fs.existsSync(cfg.databaseFile))
+    throw new MoveRefused(`there is no SQLite database at ${cfg.databaseFile} (set DATABASE_FILE)`);
   log(`From ${cfg.databaseFile} and the photos in ${cfg.uploadsDir}`);
-  log(`To PostgreSQL ${redacted(cfg.databaseUrl)} and ${cfg.storage.kind === "s3" ? `the S3 bucket ${cfg.storage.bucket}` : "the same photo folder (STORAGE is not s3)"}`);
+  log(
+    `To PostgreSQL ${redacted(cfg.databaseUrl)} and ${cfg.storage.kind === "s3" ? `the S3 bucket ${cfg.storage.bucket}` : "the same photo folder (STORAGE is not s3)"}`,
+  );
 
   const source = knexFactory(knexConfig(cfg.databaseFile));
   const target = knexFactory(knexConfig(cfg.databaseUrl));
@@ -29,7 +32,9 @@ export async function moveFromEnvironment(environment = process.env, log = say):
     await target.migrate.latest();
     const report = await moveInstallation({ source, target, sourceStore, targetStore, log });
     const rows = report.tables.reduce((n, t) => n + t.rows, 0);
-    log(`Moved ${rows} rows in ${report.tables.length} tables and ${report.photos.keys} photos (${report.photos.files} files).`);
+    log(
+      `Moved ${rows} rows in ${report.tables.length} tables and ${report.photos.keys} photos (${report.photos.files} files).`,
+    );
     if (report.leftBehind.length) log(`Not copied (not made by the migrations): ${report.leftBehind.join(", ")}`);
     return report;
   } finally {

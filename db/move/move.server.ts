@@ -62,7 +62,8 @@ export function dependencyOrder(tables: Map<string, Set<string>>): string[] {
   const state = new Map<string, "visiting" | "done">();
   const visit = (table: string, path: string[]) => {
     if (state.get(table) === "done") return;
-    if (state.get(table) === "visiting") throw new MoveRefused(`the foreign keys of ${[...path, table].join(" → ")} form a cycle`);
+    if (state.get(table) === "visiting")
+      throw new MoveRefused(`the foreign keys of ${[...path, table].join(" → ")} form a cycle`);
     state.set(table, "visiting");
     for (const parent of [...(tables.get(table) ?? [])].sort()) if (tables.has(parent)) visit(parent, [...path, table]);
     state.set(table, "done");
@@ -95,11 +96,17 @@ function quoteIdent(name: string): string {
 async function assertEmpty(target: Knex, tables: string[], store: PhotoStore | null): Promise<void> {
   for (const table of tables) {
     const row = await target(table).first(target.raw("1 as one"));
-    if (row) throw new MoveRefused(`the target database is not empty: table ${table} has rows. Move into a new, empty database.`);
+    if (row)
+      throw new MoveRefused(
+        `the target database is not empty: table ${table} has rows. Move into a new, empty database.`,
+      );
   }
-  if (store) for await (const { key } of store.listKeys()) {
-    throw new MoveRefused(`the target photo store is not empty (it holds ${key}). Use an empty bucket (or a new S3_PREFIX).`);
-  }
+  if (store)
+    for await (const { key } of store.listKeys()) {
+      throw new MoveRefused(
+        `the target photo store is not empty (it holds ${key}). Use an empty bucket (or a new S3_PREFIX).`,
+      );
+    }
 }
 
 /** SQLite keeps booleans as 0/1; PostgreSQL wants true/false. Everything else is copied as it is. */
@@ -111,7 +118,13 @@ function converter(columns: Column[]): (row: Record<string, unknown>) => Record<
   };
 }
 
-async function copyTable(source: Knex, trx: Knex.Transaction, table: string, columns: Column[], batchRows: number): Promise<number> {
+async function copyTable(
+  source: Knex,
+  trx: Knex.Transaction,
+  table: string,
+  columns: Column[],
+  batchRows: number,
+): Promise<number> {
   const names = columns.map((c) => c.name);
   const convert = converter(columns);
   const perInsert = Math.max(1, Math.min(batchRows, Math.floor(60_000 / Math.max(1, names.length))));
@@ -142,7 +155,10 @@ async function resetSequences(trx: Knex.Transaction, table: string): Promise<voi
     [table],
   );
   for (const { column_name, seq } of rows as { column_name: string; seq: string }[]) {
-    await trx.raw(`select setval(?::regclass, coalesce((select max(${quoteIdent(column_name)}) from ${quoteIdent(table)}), 0) + 1, false)`, [seq]);
+    await trx.raw(
+      `select setval(?::regclass, coalesce((select max(${quoteIdent(column_name)}) from ${quoteIdent(table)}), 0) + 1, false)`,
+      [seq],
+    );
   }
 }
 
@@ -172,8 +188,10 @@ async function copyPhotos(from: PhotoStore, to: PhotoStore, copied: string[], lo
 export async function moveInstallation(options: MoveOptions): Promise<MoveReport> {
   const { source, target, sourceStore, targetStore, batchRows = 1000 } = options;
   const log = options.log ?? (() => {});
-  if (target.client.config.client !== "pg") throw new MoveRefused("the target must be a PostgreSQL database (DATABASE_URL=postgres://…)");
-  if (source.client.config.client !== "sqlite3") throw new MoveRefused("the source must be the SQLite file (DATABASE_FILE)");
+  if (target.client.config.client !== "pg")
+    throw new MoveRefused("the target must be a PostgreSQL database (DATABASE_URL=postgres://…)");
+  if (source.client.config.client !== "sqlite3")
+    throw new MoveRefused("the source must be the SQLite file (DATABASE_FILE)");
 
   const sourceTables = await sqliteTables(source);
   const targetColumns = await postgresColumns(target);
@@ -187,16 +205,25 @@ export async function moveInstallation(options: MoveOptions): Promise<MoveReport
     const have: { name: string }[] = await source.raw(`pragma table_info(${quoteIdent(table)})`);
     const targetCols = targetColumns.get(table)!;
     const missing = have.map((c) => c.name).filter((n) => !targetCols.some((c) => c.name === n));
-    if (missing.length) throw new MoveRefused(`the target's table ${table} has no column ${missing.join(", ")}: are both at the same migration?`);
+    if (missing.length)
+      throw new MoveRefused(
+        `the target's table ${table} has no column ${missing.join(", ")}: are both at the same migration?`,
+      );
     plan.push({ table, columns: targetCols.filter((c) => have.some((h) => h.name === c.name)) });
   }
 
   const samePlace = sourceStore === targetStore;
-  await assertEmpty(target, [...targetColumns.keys()].filter((t) => !SKIPPED_TABLES.includes(t)), samePlace ? null : targetStore);
+  await assertEmpty(
+    target,
+    [...targetColumns.keys()].filter((t) => !SKIPPED_TABLES.includes(t)),
+    samePlace ? null : targetStore,
+  );
 
   const copiedKeys: string[] = [];
   try {
-    const photos = samePlace ? { keys: 0, files: 0, bytes: 0 } : await copyPhotos(sourceStore, targetStore, copiedKeys, log);
+    const photos = samePlace
+      ? { keys: 0, files: 0, bytes: 0 }
+      : await copyPhotos(sourceStore, targetStore, copiedKeys, log);
     if (!samePlace) log(`Photos: ${photos.keys} (${photos.files} files, ${photos.bytes} bytes)`);
     const tables: MoveReport["tables"] = [];
     await target.transaction(async (trx) => {

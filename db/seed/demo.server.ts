@@ -2,7 +2,13 @@ import { db, nowIso, writeTransaction } from "~/lib/db.server";
 import { hashPassword } from "~/lib/password.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { loadSharp } from "~/images/sharp.server";
-import { deleteImageFiles, insertImageRow, storeImage, type ImageKind, type StoredImage } from "~/images/storage.server";
+import {
+  deleteImageFiles,
+  insertImageRow,
+  storeImage,
+  type ImageKind,
+  type StoredImage,
+} from "~/images/storage.server";
 import { insertComment } from "~/models/comments.server";
 import { insertFriendship, type FriendshipStatus } from "~/models/friendships.server";
 import { insertKid } from "~/models/kids.server";
@@ -59,8 +65,14 @@ const KIDS: SeedKid[] = [
 ];
 
 const MOMENTS: [string, string][] = [
-  ["First day at the park", "Chased every pigeon in sight and then fell asleep in the stroller before we even got home."],
-  ["Pancake Sunday", "Flipped a pancake all by herself. Half of it landed on the floor, the other half was declared delicious."],
+  [
+    "First day at the park",
+    "Chased every pigeon in sight and then fell asleep in the stroller before we even got home.",
+  ],
+  [
+    "Pancake Sunday",
+    "Flipped a pancake all by herself. Half of it landed on the floor, the other half was declared delicious.",
+  ],
   ["Bath-time concert", "A full song about bubbles, with three verses and a chorus nobody else was allowed to sing."],
   ["New shoes", "Insisted on wearing them to bed. We compromised: shoes on the pillow, feet under the blanket."],
   ["Grandma's garden", "Picked a strawberry, inspected it for a long time, then gave it to the dog."],
@@ -153,7 +165,12 @@ function kidSvg(i: number): Buffer {
     style === 1
       ? `<circle cx="165" cy="190" r="62" fill="${hair}"/><circle cx="475" cy="190" r="62" fill="${hair}"/>`
       : style === 2
-        ? [0, 1, 2, 3, 4, 5, 6].map((k) => `<circle cx="${190 + k * 43}" cy="${170 - Math.sin((k / 6) * Math.PI) * 40}" r="52" fill="${hair}"/>`).join("")
+        ? [0, 1, 2, 3, 4, 5, 6]
+            .map(
+              (k) =>
+                `<circle cx="${190 + k * 43}" cy="${170 - Math.sin((k / 6) * Math.PI) * 40}" r="52" fill="${hair}"/>`,
+            )
+            .join("")
         : "";
   const fringe = `<path d="M160 300 Q170 140 320 130 Q470 140 480 300 Q430 215 320 210 Q220 215 160 300 Z" fill="${hair}"/>`;
   return svg(
@@ -183,8 +200,10 @@ const SCENE_SCALE = 800 / 960;
 /** One scene per moment title (MOMENTS order). */
 function sceneSvgs(): Buffer[] {
   const scene = (body: string) => svg(SW, SH, body, SCENE_SCALE);
-  const sky = (a: string, b: string) => `<defs>${linear("sky", a, b)}</defs><rect width="${SW}" height="${SH}" fill="url(#sky)"/>`;
-  const sun = (x: number, y: number, r = 60) => `<circle cx="${x}" cy="${y}" r="${r}" fill="#ffd166"/><circle cx="${x}" cy="${y}" r="${r + 25}" fill="#ffd166" opacity=".25"/>`;
+  const sky = (a: string, b: string) =>
+    `<defs>${linear("sky", a, b)}</defs><rect width="${SW}" height="${SH}" fill="url(#sky)"/>`;
+  const sun = (x: number, y: number, r = 60) =>
+    `<circle cx="${x}" cy="${y}" r="${r}" fill="#ffd166"/><circle cx="${x}" cy="${y}" r="${r + 25}" fill="#ffd166" opacity=".25"/>`;
   const tree = (x: number, y: number, s = 1) =>
     `<rect x="${x - 12 * s}" y="${y}" width="${24 * s}" height="${90 * s}" fill="#8d6346"/><circle cx="${x}" cy="${y - 10 * s}" r="${70 * s}" fill="#52b788"/><circle cx="${x - 40 * s}" cy="${y + 20 * s}" r="${45 * s}" fill="#40916c"/><circle cx="${x + 45 * s}" cy="${y + 15 * s}" r="${48 * s}" fill="#40916c"/>`;
   const bubbles = (n: number, seed: number) =>
@@ -194,7 +213,10 @@ function sceneSvgs(): Buffer[] {
       const r = 14 + ((k * 29) % 40);
       return `<circle cx="${x}" cy="${y}" r="${r}" fill="#fff" opacity=".55" stroke="#bde0fe" stroke-width="3"/>`;
     }).join("");
-  const flakes = Array.from({ length: 60 }, (_, k) => `<circle cx="${(k * 157) % SW}" cy="${(k * 97) % 520}" r="${3 + (k % 5)}" fill="#fff" opacity=".9"/>`).join("");
+  const flakes = Array.from(
+    { length: 60 },
+    (_, k) => `<circle cx="${(k * 157) % SW}" cy="${(k * 97) % 520}" r="${3 + (k % 5)}" fill="#fff" opacity=".9"/>`,
+  ).join("");
   const books = Array.from({ length: 14 }, (_, k) => {
     const colours = ["#e63946", "#457b9d", "#f4a261", "#2a9d8f", "#9d4edd", "#ffb703", "#06d6a0"];
     const h = 150 + ((k * 37) % 60);
@@ -228,10 +250,12 @@ function sceneSvgs(): Buffer[] {
     // Grandma's garden
     scene(`${sky("#bde0fe", "#fefae0")}${sun(150, 120, 55)}
       <rect x="0" y="470" width="${SW}" height="250" fill="#7f5539"/>
-      ${[0, 1, 2, 3, 4].map((k) => {
-        const x = 160 + k * 160;
-        return `<path d="M${x} 470 q-40 -90 -70 -100 q60 0 70 60 q10 -60 70 -60 q-30 10 -70 100 z" fill="#2d6a4f"/><path d="M${x - 25} 440 q25 -30 50 0 q0 60 -25 80 q-25 -20 -25 -80 z" fill="#e63946"/><circle cx="${x - 8}" cy="465" r="3" fill="#ffe66d"/><circle cx="${x + 8}" cy="475" r="3" fill="#ffe66d"/>`;
-      }).join("")}`),
+      ${[0, 1, 2, 3, 4]
+        .map((k) => {
+          const x = 160 + k * 160;
+          return `<path d="M${x} 470 q-40 -90 -70 -100 q60 0 70 60 q10 -60 70 -60 q-30 10 -70 100 z" fill="#2d6a4f"/><path d="M${x - 25} 440 q25 -30 50 0 q0 60 -25 80 q-25 -20 -25 -80 z" fill="#e63946"/><circle cx="${x - 8}" cy="465" r="3" fill="#ffe66d"/><circle cx="${x + 8}" cy="475" r="3" fill="#ffe66d"/>`;
+        })
+        .join("")}`),
     // Rainy day fort
     scene(`${sky("#6c757d", "#adb5bd")}
       ${Array.from({ length: 40 }, (_, k) => `<line x1="${(k * 71) % SW}" y1="${(k * 53) % 300}" x2="${((k * 71) % SW) - 14}" y2="${((k * 53) % 300) + 40}" stroke="#dee2e6" stroke-width="4" stroke-linecap="round"/>`).join("")}
@@ -259,7 +283,18 @@ function sceneSvgs(): Buffer[] {
       <path d="M600 600 q30 -50 60 0 z" fill="#ffafcc"/><path d="M700 630 q20 -35 40 0 z" fill="#cdb4db"/><circle cx="540" cy="640" r="14" fill="#fff"/>`),
     // Lost tooth
     scene(`${sky("#ffc8dd", "#cdb4db")}
-      ${[[180, 160], [780, 200], [240, 560], [760, 560], [480, 110]].map(([x, y]) => `<path d="M${x} ${y! - 30} l9 21 l21 9 l-21 9 l-9 21 l-9 -21 l-21 -9 l21 -9 z" fill="#fff" opacity=".9"/>`).join("")}
+      ${[
+        [180, 160],
+        [780, 200],
+        [240, 560],
+        [760, 560],
+        [480, 110],
+      ]
+        .map(
+          ([x, y]) =>
+            `<path d="M${x} ${y! - 30} l9 21 l21 9 l-21 9 l-9 21 l-9 -21 l-21 -9 l21 -9 z" fill="#fff" opacity=".9"/>`,
+        )
+        .join("")}
       <path d="M360 230 Q480 180 600 230 Q660 330 600 420 Q580 560 540 560 Q510 560 500 470 Q480 430 460 470 Q450 560 420 560 Q380 560 360 420 Q300 330 360 230 Z" fill="#fff" stroke="#e5e5e5" stroke-width="6"/>
       <circle cx="440" cy="320" r="10" fill="#2b2d42"/><circle cx="520" cy="320" r="10" fill="#2b2d42"/><path d="M450 360 Q480 385 510 360" stroke="#2b2d42" stroke-width="6" fill="none" stroke-linecap="round"/>`),
   ];
@@ -271,7 +306,11 @@ async function jpeg(source: Buffer): Promise<Buffer> {
 }
 
 /** Every demo picture as JPEG bytes: profiles by user key, kids by KIDS index, scenes by MOMENTS index. */
-export async function renderDemoArt(): Promise<{ profiles: Map<string, Buffer>; kids: Map<number, Buffer>; scenes: Buffer[] }> {
+export async function renderDemoArt(): Promise<{
+  profiles: Map<string, Buffer>;
+  kids: Map<number, Buffer>;
+  scenes: Buffer[];
+}> {
   const profileUsers = USERS.filter((u) => USERS_WITH_PICTURE.has(u.key));
   const kidIndexes = KIDS.map((_, i) => i).filter((i) => !KIDS_WITHOUT_PICTURE.has(i));
   const [profiles, kids, scenes] = await Promise.all([

@@ -5,7 +5,10 @@ import { mailTo } from "./mail";
 // mailed to the old address, whose link undoes it and signs the account out everywhere; a relative
 // sees who made sign-in links for them and turns them off, after which the parent's link is dead.
 
-test("an email change can be undone from the old address: the address is back and every other session is signed out", async ({ page, browser }, testInfo) => {
+test("an email change can be undone from the old address: the address is back and every other session is signed out", async ({
+  page,
+  browser,
+}, testInfo) => {
   const account = await signUp(page, newAccount("undo"));
   const other = await freshPage(browser, testInfo);
   await logIn(other, account.email, account.password);
@@ -43,7 +46,10 @@ test("an email change can be undone from the old address: the address is back an
   await expect(owner.getByRole("heading", { level: 1 })).toHaveText("This link does not work");
 });
 
-test("a relative sees who made sign-in links for them and turns them off; the parent's link then signs no one in", async ({ page, browser }, testInfo) => {
+test("a relative sees who made sign-in links for them and turns them off; the parent's link then signs no one in", async ({
+  page,
+  browser,
+}, testInfo) => {
   const parent = await signUp(page, newAccount("linker"));
   await page.goto("/current/friends");
   const region = page.getByRole("region", { name: "Invite family" });
@@ -58,7 +64,10 @@ test("a relative sees who made sign-in links for them and turns them off; the pa
   await expect(relative).toHaveURL(/\/current\/friends$/);
 
   await page.goto("/current/friends");
-  const joined = page.getByRole("list", { name: "Joined by your invitations" }).getByRole("listitem").filter({ hasText: "Oma Greta" });
+  const joined = page
+    .getByRole("list", { name: "Joined by your invitations" })
+    .getByRole("listitem")
+    .filter({ hasText: "Oma Greta" });
   await joined.getByRole("button", { name: /^Make a sign-in link/ }).click();
   const signInUrl = await page.getByLabel("Sign-in link").inputValue();
 
@@ -68,7 +77,9 @@ test("a relative sees who made sign-in links for them and turns them off; the pa
   await expect(links.locator(".session__dates")).toContainText("· not used");
   await expectAccessible(relative, browser);
   await links.getByRole("button", { name: "Turn off sign-in links made for me" }).click();
-  await expect(relative.getByRole("status").filter({ hasText: "Sign-in links made for you are turned off." })).toBeVisible();
+  await expect(
+    relative.getByRole("status").filter({ hasText: "Sign-in links made for you are turned off." }),
+  ).toBeVisible();
   await expect(links.getByRole("button", { name: "Turn off sign-in links made for me" })).toHaveCount(0);
 
   const late = await freshPage(browser, testInfo);

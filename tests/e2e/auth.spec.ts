@@ -30,7 +30,10 @@ test.describe("accounts", () => {
     await expect(page.locator(".profile-menu__username")).toHaveText(account.username);
     await expect(page.locator(".profile-menu__email")).toHaveText(account.email);
     await expect(page.getByRole("link", { name: "Add profile picture" })).toBeVisible();
-    await expect(page.locator(".profile-menu").getByRole("link", { name: "Friends" })).toHaveAttribute("href", "/current/friends");
+    await expect(page.locator(".profile-menu").getByRole("link", { name: "Friends" })).toHaveAttribute(
+      "href",
+      "/current/friends",
+    );
 
     const oldCookies = await context.cookies();
     await page.getByRole("button", { name: "Log Out" }).click();
@@ -107,7 +110,9 @@ test.describe("accounts", () => {
     await page.getByLabel("Password", { exact: true }).fill("secret12");
     await page.getByLabel("Confirm password").fill("secret13");
     await page.getByRole("button", { name: "Sign Up" }).click();
-    await expect(page.locator(".field-error", { hasText: "Confirm Password field must be the same as the Password field." })).toBeVisible();
+    await expect(
+      page.locator(".field-error", { hasText: "Confirm Password field must be the same as the Password field." }),
+    ).toBeVisible();
     await expectAccessible(page, browser);
     const account = newAccount("old");
     await page.getByLabel("Email").fill(account.email);
@@ -120,7 +125,10 @@ test.describe("accounts", () => {
     await expect(page.locator(".profile-menu__username")).toHaveText(account.username);
   });
 
-  test("every log-in message; a wrong password does not say which part was wrong", async ({ page, browser }, testInfo) => {
+  test("every log-in message; a wrong password does not say which part was wrong", async ({
+    page,
+    browser,
+  }, testInfo) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Log In" }).click();
     await expect(page.locator(".error-summary")).toBeFocused();
@@ -133,7 +141,9 @@ test.describe("accounts", () => {
     await page.getByLabel("Password").fill("123");
     await page.getByRole("button", { name: "Log In" }).click();
     await expect(page.locator(".field-error", { hasText: "Please provide a valid email." })).toBeVisible();
-    await expect(page.locator(".field-error", { hasText: "Password must be between 6 and 20 characters." })).toBeVisible();
+    await expect(
+      page.locator(".field-error", { hasText: "Password must be between 6 and 20 characters." }),
+    ).toBeVisible();
 
     await page.getByLabel("Email").fill(`nobody${testInfo.project.name}@example.com`);
     await page.getByLabel("Password").fill("wrongpass");
@@ -154,7 +164,9 @@ test.describe("accounts", () => {
     }
     await page.getByLabel("Password").fill(account.password);
     await page.getByRole("button", { name: "Log In" }).click();
-    await expect(page.locator(".field-error", { hasText: /Too many attempts\. Try again in \d+ minutes?\./ })).toBeVisible();
+    await expect(
+      page.locator(".field-error", { hasText: /Too many attempts\. Try again in \d+ minutes?\./ }),
+    ).toBeVisible();
   });
 
   test("Demo User logs in as the demo account", async ({ page }) => {

@@ -11,8 +11,15 @@ test.afterAll(async () => {
   await closeE2eDb();
 });
 
-async function person(browser: Browser, testInfo: TestInfo, prefix: string): Promise<{ page: Page; id: number; username: string }> {
-  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+async function person(
+  browser: Browser,
+  testInfo: TestInfo,
+  prefix: string,
+): Promise<{ page: Page; id: number; username: string }> {
+  const ctx = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
   const page = await ctx.newPage();
   const account = await signUp(page, newAccount(prefix));
   return { page, id: await myId(page.request), username: account.username };
@@ -22,7 +29,9 @@ const friendCard = (page: Page, username: string) =>
   page.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: username }).first();
 
 test.describe("who sees what", () => {
-  test("family circle, a Family-only moment, a co-parent added and removed, block and unblock", async ({ browser }, testInfo) => {
+  test("family circle, a Family-only moment, a co-parent added and removed, block and unblock", async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(240_000);
     const alice = await person(browser, testInfo, "alice");
     const grandma = await person(browser, testInfo, "gran");
@@ -96,7 +105,9 @@ test.describe("who sees what", () => {
 
     // ---- Alice blocks Grandma: the friendship and the moment are gone for her; then unblocks
     await alice.page.goto("/current/friends");
-    await friendCard(alice.page, grandma.username).getByRole("button", { name: `Block (${grandma.username})` }).click();
+    await friendCard(alice.page, grandma.username)
+      .getByRole("button", { name: `Block (${grandma.username})` })
+      .click();
     const blocked = alice.page.getByRole("region", { name: "Blocked users" });
     await expect(blocked).toContainText(grandma.username);
     await expect(alice.page.getByRole("region", { name: "All Friends" })).not.toContainText(grandma.username);
@@ -108,7 +119,9 @@ test.describe("who sees what", () => {
 });
 
 test.describe("co-parenting follows the friendship", () => {
-  test("Remove Friend of a co-parent asks first, says what it ends, then ends the co-parenting", async ({ browser }, testInfo) => {
+  test("Remove Friend of a co-parent asks first, says what it ends, then ends the co-parenting", async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(180_000);
     const alice = await person(browser, testInfo, "alice");
     const pal = await person(browser, testInfo, "pal");
@@ -116,13 +129,17 @@ test.describe("co-parenting follows the friendship", () => {
     const kid = await apiCreateKid(alice.page.request, { name: "Nora", birth_date: "2022-04-05", relationship: "Mom" });
     const invited = await alice.page.request.post(`/api/kids/${kid.id}/co_parents`, { data: { user_id: pal.id } });
     expect(invited.status()).toBe(201);
-    const accepted = await pal.page.request.put(`/api/co_parent_invitations/${(await invited.json()).id}`, { data: { status: "accepted" } });
+    const accepted = await pal.page.request.put(`/api/co_parent_invitations/${(await invited.json()).id}`, {
+      data: { status: "accepted" },
+    });
     expect(accepted.status()).toBe(200);
 
     await alice.page.goto("/current/friends");
     const ends = `This also ends ${pal.username}'s co-parenting of Nora. Co-parenting lasts only as long as the friendship.`;
     // "No" keeps the friend
-    await friendCard(alice.page, pal.username).getByRole("link", { name: `Remove Friend (${pal.username})` }).click();
+    await friendCard(alice.page, pal.username)
+      .getByRole("link", { name: `Remove Friend (${pal.username})` })
+      .click();
     const dialog = alice.page.getByRole("dialog", { name: "Confirm Remove Friend" });
     await expect(dialog).toContainText(`Remove ${pal.username} from your friends? ${ends}`);
     await expectAccessible(alice.page, browser);
@@ -130,8 +147,13 @@ test.describe("co-parenting follows the friendship", () => {
     await expect(alice.page.getByRole("dialog")).toHaveCount(0);
     await expect(friendCard(alice.page, pal.username)).toBeVisible();
     // "Yes" removes the friend and ends the co-parenting: Pal no longer sees Nora
-    await friendCard(alice.page, pal.username).getByRole("link", { name: `Remove Friend (${pal.username})` }).click();
-    await alice.page.getByRole("dialog", { name: "Confirm Remove Friend" }).getByRole("button", { name: "Yes (Remove Friend)" }).click();
+    await friendCard(alice.page, pal.username)
+      .getByRole("link", { name: `Remove Friend (${pal.username})` })
+      .click();
+    await alice.page
+      .getByRole("dialog", { name: "Confirm Remove Friend" })
+      .getByRole("button", { name: "Yes (Remove Friend)" })
+      .click();
     await expect(alice.page).toHaveURL(/\/current\/friends$/);
     await expect(alice.page.getByRole("region", { name: "All Friends" })).not.toContainText(pal.username);
     expect((await pal.page.goto(`/kids/${kid.id}/dailyLogs`))?.status()).toBe(404);

@@ -58,16 +58,26 @@ test.describe("dialogs and focus with JavaScript", () => {
     await expect(tip).toBeVisible();
   });
 
-  test("after deleting a moment on its page, Back leads to the page before it, not to 'Page not found'", async ({ page }) => {
+  test("after deleting a moment on its page, Back leads to the page before it, not to 'Page not found'", async ({
+    page,
+  }) => {
     await signUp(page, newAccount("bk"));
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2019-09-09", relationship: "Mom" });
-    const moment = await apiCreateMoment(page.request, kid.id, { title: "Puddles", content: "All of them" }, await jpegFile());
+    const moment = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Puddles", content: "All of them" },
+      await jpegFile(),
+    );
     await page.goto(`/kids/${kid.id}/dailyLogs`);
     await hydrated(page);
     await page.getByRole("link", { name: "Puddles", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${moment.id}$`));
     await page.getByRole("link", { name: "Delete Puddles" }).click();
-    await page.getByRole("dialog", { name: "Confirm Delete" }).getByRole("button", { name: "Yes (Remove Daily Log)" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Delete" })
+      .getByRole("button", { name: "Yes (Remove Daily Log)" })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/kids/${kid.id}/dailyLogs$`));
     await expect(page.getByText("No Moments found")).toBeVisible();
     await page.goBack();

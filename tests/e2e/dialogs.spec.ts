@@ -11,14 +11,33 @@ async function hydrated(page: Page) {
 }
 
 test.describe("dialogs and focus", () => {
-  test("every confirm dialog opens on its safe choice: Enter keeps the kid, the moment, the comment and the picture", async ({ page }) => {
+  test("every confirm dialog opens on its safe choice: Enter keeps the kid, the moment, the comment and the picture", async ({
+    page,
+  }) => {
     await signUp(page, newAccount("cf"));
     const kid = await apiCreateKid(page.request, { name: "Juno", birth_date: "2021-04-04", relationship: "Mom" });
-    const moment = await apiCreateMoment(page.request, kid.id, { title: "Kite", content: "Up it went" }, await jpegFile());
-    expect((await page.request.post(`/api/comments/${moment.id}/new-comment`, { data: { comment: "Windy!" } })).status()).toBe(201);
-    expect((await page.request.post("/api/users/upload-profile-picture", { multipart: { image: await jpegFile("me.jpg") } })).status()).toBe(201);
+    const moment = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Kite", content: "Up it went" },
+      await jpegFile(),
+    );
+    expect(
+      (await page.request.post(`/api/comments/${moment.id}/new-comment`, { data: { comment: "Windy!" } })).status(),
+    ).toBe(201);
+    expect(
+      (
+        await page.request.post("/api/users/upload-profile-picture", { multipart: { image: await jpegFile("me.jpg") } })
+      ).status(),
+    ).toBe(201);
 
-    const cases: { page: string; open: (p: Page) => Promise<void>; dialog: string; no: string; still: (p: Page) => Promise<void> }[] = [
+    const cases: {
+      page: string;
+      open: (p: Page) => Promise<void>;
+      dialog: string;
+      no: string;
+      still: (p: Page) => Promise<void>;
+    }[] = [
       {
         page: "/my-kids-list",
         open: (p) => p.getByRole("link", { name: "Remove Juno" }).click(),
@@ -45,7 +64,8 @@ test.describe("dialogs and focus", () => {
         open: (p) => p.getByRole("dialog").getByRole("link", { name: "Delete Image" }).click(),
         dialog: "Confirm Delete",
         no: "No (Keep Image)",
-        still: async (p) => expect((await (await p.request.get("/api/auth")).json()).user_image_url).toMatch(/^\/images\//),
+        still: async (p) =>
+          expect((await (await p.request.get("/api/auth")).json()).user_image_url).toMatch(/^\/images\//),
       },
     ];
     for (const c of cases) {
@@ -87,9 +107,11 @@ test.describe("dialogs and focus", () => {
     await page.goto("/my-kids-list?modal=picture");
     await hydrated(page);
     await expect.poll(title).not.toMatch(/^Error: /);
-    await page.getByRole("dialog", { name: "Add Your Profile Picture" }).getByRole("button", { name: "Upload" }).click();
+    await page
+      .getByRole("dialog", { name: "Add Your Profile Picture" })
+      .getByRole("button", { name: "Upload" })
+      .click();
     await expect(page.locator(".error-summary")).toBeVisible();
     await expect.poll(title).toMatch(/^Error: /);
   });
-
 });

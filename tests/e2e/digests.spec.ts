@@ -20,7 +20,12 @@ test.afterAll(async () => {
 });
 
 /** Chooses a digest and its hour on the email settings page (signed in on `page`). */
-async function chooseDigest(page: Page, browser: Browser, choice: "A daily digest" | "A weekly digest (on Sundays)", hour: string) {
+async function chooseDigest(
+  page: Page,
+  browser: Browser,
+  choice: "A daily digest" | "A weekly digest (on Sundays)",
+  hour: string,
+) {
   await page.goto("/notifications");
   await page.getByRole("link", { name: "Email settings" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Email settings");
@@ -39,10 +44,16 @@ test("choose a weekly digest and its hour", async ({ page, browser }) => {
   const account = await signUp(page, newAccount("digest"));
   await chooseDigest(page, browser, "A weekly digest (on Sundays)", "18");
   const id = await userIdByEmail(account.email);
-  expect(await e2eDb()("email_preferences").where("user_id", id).first("digest", "hour")).toEqual({ digest: "weekly", hour: 18 });
+  expect(await e2eDb()("email_preferences").where("user_id", id).first("digest", "hour")).toEqual({
+    digest: "weekly",
+    hour: 18,
+  });
 });
 
-test("a relative's daily digest arrives with the new moment and an inline thumbnail without location; its unsubscribe link works", async ({ page, browser }, testInfo) => {
+test("a relative's daily digest arrives with the new moment and an inline thumbnail without location; its unsubscribe link works", async ({
+  page,
+  browser,
+}, testInfo) => {
   // the relative chooses a daily digest (the news start now)
   const oma = await freshPage(browser, testInfo);
   const relative = await signUp(oma, newAccount("oma"));
@@ -56,25 +67,33 @@ test("a relative's daily digest arrives with the new moment and an inline thumbn
   await page.goto(`/kids/${kid.id}/dailyLogs/new`);
   await page.getByLabel("Title").fill("Picking strawberries");
   await page.getByLabel("Content").fill("A whole basket, and most of them eaten.");
-  await page.getByLabel("Image Upload").setInputFiles({ name: "garden.jpg", mimeType: "image/jpeg", buffer: await jpegWithGps() });
+  await page
+    .getByLabel("Image Upload")
+    .setInputFiles({ name: "garden.jpg", mimeType: "image/jpeg", buffer: await jpegWithGps() });
   await page.getByLabel("Alt text of photo 1", { exact: true }).fill("Mila with a basket of strawberries");
   await page.getByRole("button", { name: "Add your new dailyLog" }).click();
   await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
   const momentId = Number(/\/dailyLogs\/(\d+)$/.exec(page.url())![1]);
 
   // the relative's digest is due now: the server's scheduler sends it
-  await e2eDb()("email_preferences").where("user_id", relativeId).update({ next_digest_at: new Date(Date.now() - 1000).toISOString() });
+  await e2eDb()("email_preferences")
+    .where("user_id", relativeId)
+    .update({ next_digest_at: new Date(Date.now() - 1000).toISOString() });
   const mail = await mailTo(relative.email, { timeout: 30_000 });
   expect(mail.subject).toBe("Your daily Sweet Moments: 1 new moment");
 
   // the moment: kid name and age, title, the sharer, a link to it, in the HTML and the plain text
-  const origin = /^(https?:\/\/[^/]+)\/settings\/email$/.exec(/Change how often you get this: (\S+)/.exec(mail.text ?? "")![1]!)![1]!;
+  const origin = /^(https?:\/\/[^/]+)\/settings\/email$/.exec(
+    /Change how often you get this: (\S+)/.exec(mail.text ?? "")![1]!,
+  )![1]!;
   const link = `${origin}/dailyLogs/${momentId}`;
   const kidLine = `Mila, ${ageText("2021-03-04", new Date().toISOString().slice(0, 10))}`; // TIME_ZONE is UTC
   const html = String(mail.html);
   expect(html).toContain(`<a href="${link}">Picking strawberries</a>`);
   expect(html).toContain(`${kidLine} · shared by ${parent.first} ${parent.last}`);
-  expect(mail.text).toContain(`- Picking strawberries (${kidLine}, shared by ${parent.first} ${parent.last})\n  ${link}`);
+  expect(mail.text).toContain(
+    `- Picking strawberries (${kidLine}, shared by ${parent.first} ${parent.last})\n  ${link}`,
+  );
   expect(mail.text).not.toContain("<");
 
   // one inline thumbnail, referred to by cid: in the HTML, without EXIF, GPS or camera data

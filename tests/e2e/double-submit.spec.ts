@@ -69,11 +69,15 @@ async function doubleClick(page: Page, url: RegExp, button: Locator, settled: ()
   return posts;
 }
 
-const count = async (table: string, where: Record<string, unknown>) => Number((await e2eDb()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
+const count = async (table: string, where: Record<string, unknown>) =>
+  Number((await e2eDb()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
 
 /** Someone else, signed up in their own browser context (closed at the end of the test). */
 async function otherPerson(browser: Browser, testInfo: TestInfo, prefix: string) {
-  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  const ctx = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
   const page = await ctx.newPage();
   const account = await signUp(page, newAccount(prefix));
   return { ctx, page, account, id: await myId(page.request) };
@@ -104,9 +108,14 @@ test.describe("a double click creates one thing", () => {
     await page.getByLabel("Day").selectOption("01");
     await page.getByLabel("Relationship").selectOption("Dad");
     await page.getByLabel("Profile Image Upload").setInputFiles(await jpegFile("twinkle.jpg"));
-    const posts = await doubleClick(page, /\/kids\/add-new/, page.locator("form.kid-form button[type=submit]"), async () => {
-      await expect(page).toHaveURL(/\/my-kids-list$/);
-    });
+    const posts = await doubleClick(
+      page,
+      /\/kids\/add-new/,
+      page.locator("form.kid-form button[type=submit]"),
+      async () => {
+        await expect(page).toHaveURL(/\/my-kids-list$/);
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.locator(".kid-card", { hasText: "Twinkle" })).toHaveCount(1);
     expect(await count("kids", { user_id: myId })).toBe(1);
@@ -121,9 +130,14 @@ test.describe("a double click creates one thing", () => {
     await page.getByLabel("Title").fill("First steps");
     await page.getByLabel("Content").fill("Three of them!");
     await page.getByLabel("Image Upload").setInputFiles(await jpegFile("steps.jpg"));
-    const posts = await doubleClick(page, /\/dailyLogs\/new/, page.locator("form.moment-form button[type=submit]"), async () => {
-      await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
-    });
+    const posts = await doubleClick(
+      page,
+      /\/dailyLogs\/new/,
+      page.locator("form.moment-form button[type=submit]"),
+      async () => {
+        await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.getByRole("heading", { level: 1, name: "First steps" })).toBeVisible();
     expect(await count("daily_logs", { kid_id: kid.id })).toBe(1);
@@ -144,17 +158,28 @@ test.describe("a double click creates one thing", () => {
   });
 
   test("Add friend: the success message, not 'Friendship already exists'", async ({ page, browser }, testInfo) => {
-    const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+    const other = await browser.newContext({
+      baseURL: testInfo.project.use.baseURL,
+      javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+    });
     const friend = await signUp(await other.newPage(), newAccount("df"));
     await other.close();
     const me = await signUp(page, newAccount("dg"));
     await page.goto(`/friendships/new?q=${encodeURIComponent(friend.first)}`);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
-    const hit = page.getByRole("region", { name: "Search Results" }).getByRole("listitem").filter({ hasText: `${friend.first} ${friend.last}` });
+    const hit = page
+      .getByRole("region", { name: "Search Results" })
+      .getByRole("listitem")
+      .filter({ hasText: `${friend.first} ${friend.last}` });
     const message = page.getByText(`Friend request sent successfully to ${friend.first} ${friend.last}!`);
-    const posts = await doubleClick(page, /\/friendships\/new/, hit.locator("button[type=submit]").first() /* Add friend; Block comes after it */, async () => {
-      await expect(message).toBeVisible();
-    });
+    const posts = await doubleClick(
+      page,
+      /\/friendships\/new/,
+      hit.locator("button[type=submit]").first() /* Add friend; Block comes after it */,
+      async () => {
+        await expect(message).toBeVisible();
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.getByText("Friendship already exists")).toHaveCount(0);
     await expect(hit.getByText("Request sent", { exact: true })).toBeVisible();
@@ -164,14 +189,24 @@ test.describe("a double click creates one thing", () => {
   test("a comment", async ({ page }, testInfo) => {
     await signUp(page, newAccount("dc"));
     const kid = await apiCreateKid(page.request, { name: "Bo", birth_date: "2020-01-01", relationship: "Dad" });
-    const moment = await apiCreateMoment(page.request, kid.id, { title: "Cake", content: "All of it" }, await jpegFile());
+    const moment = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Cake", content: "All of it" },
+      await jpegFile(),
+    );
     await page.goto(`/dailyLogs/${moment.id}`);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     const block = page.locator(`.moment-social[data-moment="${moment.id}"]`);
     await block.getByRole("textbox", { name: "Write a comment" }).fill("Yum!");
-    const posts = await doubleClick(page, /\/social/, block.locator("form.comment-new button[type=submit]"), async () => {
-      await expect(block.locator(".comment__text")).toHaveText(["Yum!"]);
-    });
+    const posts = await doubleClick(
+      page,
+      /\/social/,
+      block.locator("form.comment-new button[type=submit]"),
+      async () => {
+        await expect(block.locator(".comment__text")).toHaveText(["Yum!"]);
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(block.getByText("1 comment", { exact: true })).toBeVisible();
     expect(await count("comments", { daily_log_id: moment.id })).toBe(1);
@@ -182,9 +217,14 @@ test.describe("a double click creates one thing", () => {
     await page.goto("/current/friends");
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     await page.getByLabel("Note (optional)").fill("For Grandma");
-    const posts = await doubleClick(page, /\/current\/friends/, page.locator("form.invite-form button[type=submit]"), async () => {
-      await expect(page.getByRole("heading", { name: "Your invitation link" })).toBeVisible();
-    });
+    const posts = await doubleClick(
+      page,
+      /\/current\/friends/,
+      page.locator("form.invite-form button[type=submit]"),
+      async () => {
+        await expect(page.getByRole("heading", { name: "Your invitation link" })).toBeVisible();
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     const rows = await e2eDb()("invitations").where({ inviter_id: myUserId }).select("token_hash");
     expect(rows).toHaveLength(1);
@@ -205,31 +245,47 @@ test.describe("a double click creates one thing", () => {
     await page.goto(`/kids/${kid.id}/co-parents`);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     await page.getByLabel("Invite a friend as co-parent").selectOption({ label: friend.account.username });
-    const posts = await doubleClick(page, /\/co-parents/, page.getByRole("button", { name: "Invite as co-parent" }), async () => {
-      await expect(page.getByText(`${friend.account.username} (invited)`)).toBeVisible();
-    });
+    const posts = await doubleClick(
+      page,
+      /\/co-parents/,
+      page.getByRole("button", { name: "Invite as co-parent" }),
+      async () => {
+        await expect(page.getByText(`${friend.account.username} (invited)`)).toBeVisible();
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.getByText("already a co-parent")).toHaveCount(0);
     expect(await count("co_parents", { kid_id: kid.id })).toBe(1);
   });
 
-  test("Join by invitation (signed out): the new account is signed in, never told the link is used", async ({ page, browser }, testInfo) => {
+  test("Join by invitation (signed out): the new account is signed in, never told the link is used", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const { path } = await invitationLink(browser, testInfo);
     const email = `join${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
     await page.goto(path);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     await page.getByLabel("Your name").fill("Rosa Pérez");
     await page.getByLabel("Your email address").fill(email);
-    const posts = await doubleClick(page, /\/invite\//, page.locator("form#join-form button[type=submit]") /* "Joining…" once sent */, async () => {
-      await expect(page).toHaveURL(/\/current\/friends$/);
-    });
+    const posts = await doubleClick(
+      page,
+      /\/invite\//,
+      page.locator("form#join-form button[type=submit]") /* "Joining…" once sent */,
+      async () => {
+        await expect(page).toHaveURL(/\/current\/friends$/);
+      },
+    );
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.getByText("already been used")).toHaveCount(0);
     expect((await (await page.request.get("/api/auth")).json()).email).toBe(email);
     expect(await count("users", { email_normalized: email })).toBe(1);
   });
 
-  test("Accept an invitation (signed in): one friendship, never told the link is used", async ({ page, browser }, testInfo) => {
+  test("Accept an invitation (signed in): one friendship, never told the link is used", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const { inviter, path } = await invitationLink(browser, testInfo);
     await signUp(page, newAccount("da"));
     const me = await myId(page.request);

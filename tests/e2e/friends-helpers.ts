@@ -45,9 +45,15 @@ export async function userIdByEmail(email: string): Promise<number> {
 }
 
 /** A real photo: a WebP file <key>/320.webp in the photo store and its images row. */
-async function insertPhoto(kind: "user" | "kid" | "log", ownerId: number, color: string): Promise<{ imageId: number; url: string }> {
+async function insertPhoto(
+  kind: "user" | "kid" | "log",
+  ownerId: number,
+  color: string,
+): Promise<{ imageId: number; url: string }> {
   const key = crypto.randomBytes(18).toString("base64url");
-  const bytes = await sharp({ create: { width: 320, height: 240, channels: 3, background: color } }).webp().toBuffer();
+  const bytes = await sharp({ create: { width: 320, height: 240, channels: 3, background: color } })
+    .webp()
+    .toBuffer();
   await e2eStore().putAll(key, [{ name: "320.webp", data: bytes }]);
   const [row] = await e2eDb()("images")
     .insert({
@@ -70,11 +76,25 @@ export async function insertKidWithMoment(ownerId: number, name: string) {
   const logPhoto = await insertPhoto("log", ownerId, "#37a");
   const now = new Date().toISOString();
   const [kidRow] = await e2eDb()("kids")
-    .insert({ user_id: ownerId, name, birth_date: "2021-03-04", relationship: "Dad", image_id: kidPhoto.imageId, created_at: now })
+    .insert({
+      user_id: ownerId,
+      name,
+      birth_date: "2021-03-04",
+      relationship: "Dad",
+      image_id: kidPhoto.imageId,
+      created_at: now,
+    })
     .returning("id");
   const kidId = idOf(kidRow);
   const [logRow] = await e2eDb()("daily_logs")
-    .insert({ kid_id: kidId, title: "At the beach", content: "Sand everywhere.", image_id: logPhoto.imageId, created_at: now, updated_at: now })
+    .insert({
+      kid_id: kidId,
+      title: "At the beach",
+      content: "Sand everywhere.",
+      image_id: logPhoto.imageId,
+      created_at: now,
+      updated_at: now,
+    })
     .returning("id");
   return { kidId, logId: idOf(logRow), kidPhotoUrl: kidPhoto.url, logPhotoUrl: logPhoto.url };
 }

@@ -37,7 +37,9 @@ function section(page: Page, name: "All Friends" | "Friend Requests Received" | 
 
 async function sendRequest(page: Page, to: { first: string; last: string }, testInfo: TestInfo) {
   await search(page, to.first);
-  await resultFor(page, `${to.first} ${to.last}`).getByRole("button", { name: /^Add friend/ }).click();
+  await resultFor(page, `${to.first} ${to.last}`)
+    .getByRole("button", { name: /^Add friend/ })
+    .click();
   const message = page.getByText(`Friend request sent successfully to ${to.first} ${to.last}!`);
   await expect(message).toBeVisible();
   if (!isNoJs(testInfo)) {
@@ -48,7 +50,10 @@ async function sendRequest(page: Page, to: { first: string; last: string }, test
 }
 
 test.describe("friends", () => {
-  test("the whole lifecycle: search, request, cancel, deny, delete, accept, kids, remove", async ({ page, browser }, testInfo) => {
+  test("the whole lifecycle: search, request, cancel, deny, delete, accept, kids, remove", async ({
+    page,
+    browser,
+  }, testInfo) => {
     test.setTimeout(240_000);
     const bob = await signUp(page, newAccount("bob"));
     const alicePage = await secondPage(browser, testInfo);
@@ -65,7 +70,10 @@ test.describe("friends", () => {
     await expectAccessible(page, browser);
     await page.getByRole("link", { name: "Add A New Friend" }).click();
     await expect(page).toHaveURL(/\/friendships\/new$/);
-    await expect(page.getByRole("searchbox", { name: "Find a friend by name" })).toHaveAttribute("placeholder", PLACEHOLDER);
+    await expect(page.getByRole("searchbox", { name: "Find a friend by name" })).toHaveAttribute(
+      "placeholder",
+      PLACEHOLDER,
+    );
     await expectAccessible(page, browser);
 
     // ---- search messages
@@ -95,12 +103,18 @@ test.describe("friends", () => {
     await sendRequest(page, alice, testInfo);
     // the same search now says where Bob stands instead of offering a request that would be refused
     await search(page, alice.first);
-    await expect(resultFor(page, `${alice.first} ${alice.last}`).getByText("Request sent", { exact: true })).toBeVisible();
-    await expect(resultFor(page, `${alice.first} ${alice.last}`).getByRole("button", { name: /^Add friend/ })).toHaveCount(0);
+    await expect(
+      resultFor(page, `${alice.first} ${alice.last}`).getByText("Request sent", { exact: true }),
+    ).toBeVisible();
+    await expect(
+      resultFor(page, `${alice.first} ${alice.last}`).getByRole("button", { name: /^Add friend/ }),
+    ).toHaveCount(0);
     await expectAccessible(page, browser);
     // and Alice sees the request she received, linked to where she answers it
     await search(alicePage, bob.first);
-    await expect(resultFor(alicePage, `${bob.first} ${bob.last}`).getByRole("link", { name: /^Request received/ })).toHaveAttribute("href", "/current/friends");
+    await expect(
+      resultFor(alicePage, `${bob.first} ${bob.last}`).getByRole("link", { name: /^Request received/ }),
+    ).toHaveAttribute("href", "/current/friends");
 
     await page.goto("/current/friends");
     const sent = section(page, "You Sent A Friend Request To");
@@ -180,16 +194,25 @@ test.describe("friends", () => {
     await alicePage.context().close();
   });
 
-  test("an ended session: the search page says so, with and without JavaScript", async ({ page, context, browser }, testInfo) => {
+  test("an ended session: the search page says so, with and without JavaScript", async ({
+    page,
+    context,
+    browser,
+  }, testInfo) => {
     const other = await secondPage(browser, testInfo);
     const dave = await signUp(other, newAccount("dave"));
     await other.context().close();
     await signUp(page, newAccount("carol"));
     await search(page, dave.first);
     await context.clearCookies();
-    await resultFor(page, `${dave.first} ${dave.last}`).getByRole("button", { name: /^Add friend/ }).click();
+    await resultFor(page, `${dave.first} ${dave.last}`)
+      .getByRole("button", { name: /^Add friend/ })
+      .click();
     await expect(page.getByRole("alert").getByText("Failed to authenticate. Please log in again.")).toBeVisible();
-    await expect(page.getByRole("alert").getByRole("link", { name: "Log In" })).toHaveAttribute("href", /^\/login\?redirectTo=%2Ffriendships%2Fnew/);
+    await expect(page.getByRole("alert").getByRole("link", { name: "Log In" })).toHaveAttribute(
+      "href",
+      /^\/login\?redirectTo=%2Ffriendships%2Fnew/,
+    );
     await expectAccessible(page, browser);
     await page.getByRole("alert").getByRole("link", { name: "Log In" }).click();
     await expect(page).toHaveURL(/\/login\?redirectTo=/);

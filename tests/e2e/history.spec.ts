@@ -25,7 +25,9 @@ test("Back after Log Out does not show the signed-in page again", async ({ page 
   await expect(page.getByText(account.username)).toHaveCount(0);
 });
 
-test("Back after Log Out from a kid's page, which the browser keeps for revisits, does not show it again", async ({ page }) => {
+test("Back after Log Out from a kid's page, which the browser keeps for revisits, does not show it again", async ({
+  page,
+}) => {
   // The kid's moments page, a moment and the feed are `private, no-cache` with an ETag (revisits
   // answered 304, docs/decisions/0034-conditional-pages.md), not `no-store`: the browser keeps them,
   // but must ask again before showing one (and log-out's `Clear-Site-Data: "cache"` empties what it
@@ -50,7 +52,12 @@ test("Back after Log Out from a kid's page, which the browser keeps for revisits
 test("Back after deleting a moment does not show it again, nor its confirm dialog", async ({ page }) => {
   await signUp(page, newAccount("del"));
   const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2022-03-04", relationship: "Mom" });
-  const moment = await apiCreateMoment(page.request, kid.id, { title: "Kite day", content: "It flew" }, await jpegFile());
+  const moment = await apiCreateMoment(
+    page.request,
+    kid.id,
+    { title: "Kite day", content: "It flew" },
+    await jpegFile(),
+  );
   await page.goto(`/dailyLogs/${moment.id}`);
   await page.getByRole("link", { name: "Delete Kite day" }).click();
   const dialog = page.getByRole("dialog", { name: "Confirm Delete" });

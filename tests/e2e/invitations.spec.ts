@@ -29,15 +29,22 @@ async function createInvitation(page: Page, browser: Browser, note?: string): Pr
   return url;
 }
 
-test("a parent invites; the relative joins in a fresh browser without a password and sees the kid's moments", async ({ page, browser }, testInfo) => {
+test("a parent invites; the relative joins in a fresh browser without a password and sees the kid's moments", async ({
+  page,
+  browser,
+}, testInfo) => {
   const parent = await signUp(page, newAccount("parent"));
   const { kidId } = await insertKidWithMoment(await userIdByEmail(parent.email), "Mila");
   const link = await createInvitation(page, browser, "Photos of Mila for you, Oma!");
-  await expect(page.getByRole("region", { name: "Invite family" }).getByText("“Photos of Mila for you, Oma!”")).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Invite family" }).getByText("“Photos of Mila for you, Oma!”"),
+  ).toBeVisible();
 
   const oma = await freshPage(browser, testInfo);
   await oma.goto(link);
-  await expect(oma.getByRole("heading", { level: 1 })).toHaveText(`${parent.first} ${parent.last} invited you to Sweet Moments`);
+  await expect(oma.getByRole("heading", { level: 1 })).toHaveText(
+    `${parent.first} ${parent.last} invited you to Sweet Moments`,
+  );
   await expect(oma.getByText("Photos of Mila for you, Oma!")).toBeVisible();
   await expectAccessible(oma, browser);
   // a missing name: the error summary, tied to the field
@@ -56,7 +63,10 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await expect(entry.getByRole("link", { name: /Mila/ })).toHaveAttribute("href", `/kids/${kidId}/dailyLogs`);
   await expectAccessible(oma, browser);
   await oma.goto("/current/friends");
-  const friend = oma.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: parent.username });
+  const friend = oma
+    .getByRole("region", { name: "All Friends" })
+    .getByRole("listitem")
+    .filter({ hasText: parent.username });
   await friend.getByRole("link", { name: "Mila" }).click();
   await expect(oma).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs$`));
   await expect(oma.getByText("At the beach")).toBeVisible();
@@ -72,7 +82,9 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await page.goto("/current/friends");
   await expect(page.getByRole("link", { name: "Notifications 1 unread" })).toBeVisible();
   await page.getByRole("link", { name: "Notifications 1 unread" }).click();
-  await expect(page.getByRole("link", { name: "Oma Greta accepted your invitation and can now see your kids' moments" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Oma Greta accepted your invitation and can now see your kids' moments" }),
+  ).toBeVisible();
   await expectAccessible(page, browser);
   // opening the page marked nothing read: its "Mark all as read" form does (with JavaScript the page
   // sends it by itself once shown, and the button goes)
@@ -87,7 +99,10 @@ test("a parent invites; the relative joins in a fresh browser without a password
   // the parent sees Oma among those who joined, and can make her a sign-in link
   await page.goto("/current/friends");
   await expect(page.getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
-  const joined = page.getByRole("list", { name: "Joined by your invitations" }).getByRole("listitem").filter({ hasText: "Oma Greta" });
+  const joined = page
+    .getByRole("list", { name: "Joined by your invitations" })
+    .getByRole("listitem")
+    .filter({ hasText: "Oma Greta" });
   await joined.getByRole("button", { name: /^Make a sign-in link/ }).click();
   const signInUrl = await page.getByLabel("Sign-in link").inputValue();
   expect(signInUrl).toMatch(/\/login\/link\/[A-Za-z0-9_-]{43}$/);
@@ -97,7 +112,10 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await expect(again).toHaveURL(/\/my-kids-list$/);
 });
 
-test("an invitation presets the circle: the relative who joins is in the parent's Family circle, as a Grandparent", async ({ page, browser }, testInfo) => {
+test("an invitation presets the circle: the relative who joins is in the parent's Family circle, as a Grandparent", async ({
+  page,
+  browser,
+}, testInfo) => {
   const parent = await signUp(page, newAccount("preset"));
   await page.goto("/current/friends");
   const region = page.getByRole("region", { name: "Invite family" });
@@ -107,7 +125,9 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await region.getByRole("button", { name: "Create invitation link" }).click();
   await expect(page).toHaveURL(/\/current\/friends#new-link$/);
   const link = await region.getByLabel("Invitation link").inputValue();
-  await expect(region.getByRole("list", { name: "Pending invitations" }).getByRole("listitem")).toContainText("Family (Grandparent)");
+  await expect(region.getByRole("list", { name: "Pending invitations" }).getByRole("listitem")).toContainText(
+    "Family (Grandparent)",
+  );
   await expectAccessible(page, browser);
 
   const opa = await freshPage(browser, testInfo);
@@ -118,7 +138,10 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await opa.getByRole("button", { name: "Join and see the photos" }).click();
   await expect(opa).toHaveURL(/\/current\/friends$/);
   // the relative's own side is the default: Friends, no relationship
-  const theirs = opa.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: parent.username });
+  const theirs = opa
+    .getByRole("region", { name: "All Friends" })
+    .getByRole("listitem")
+    .filter({ hasText: parent.username });
   await expect(theirs.getByLabel(/^Circle/)).toHaveValue("friends");
   await expect(theirs.getByLabel(/^Relationship/)).toHaveValue("");
 
@@ -130,7 +153,10 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await expectAccessible(page, browser);
 });
 
-test("an invitation answered with the address of an existing account makes no friendship: the mail says who and what, its link signs in to Accept or Decline", async ({ page, browser }, testInfo) => {
+test("an invitation answered with the address of an existing account makes no friendship: the mail says who and what, its link signs in to Accept or Decline", async ({
+  page,
+  browser,
+}, testInfo) => {
   const stranger = await signUp(page, newAccount("stranger"));
   const strangerName = `${stranger.first} ${stranger.last}`;
   const aunt = await freshPage(browser, testInfo);
@@ -152,7 +178,9 @@ test("an invitation answered with the address of an existing account makes no fr
     expect(mail.subject).toBe(`${strangerName} invited you to be friends on Sweet Moments`);
     expect(mail.text).toContain(`Note ${answer}`);
     expect(mail.text).toContain(`If you accept, you and ${strangerName} become friends`);
-    const signIn = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}\?invitation=[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
+    const signIn = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}\?invitation=[A-Za-z0-9_-]{43}/.exec(
+      mail.text ?? "",
+    )![0];
     await aunt.goto(signIn);
     await aunt.getByRole("button", { name: "Sign in" }).click();
     await expect(aunt).toHaveURL(new URL(link).pathname);
@@ -162,7 +190,9 @@ test("an invitation answered with the address of an existing account makes no fr
     // signed in, and still nobody's friend until the answer
     const auntId = await userIdByEmail(account.email);
     expect(await e2eDb()("friendships").where("user_id", auntId).orWhere("friend_id", auntId)).toEqual([]);
-    await aunt.getByRole("button", { name: answer === "Accept" ? `Accept: become friends with ${strangerName}` : "Decline" }).click();
+    await aunt
+      .getByRole("button", { name: answer === "Accept" ? `Accept: become friends with ${strangerName}` : "Decline" })
+      .click();
     if (answer === "Decline") {
       await expect(aunt.getByRole("heading", { level: 1 })).toHaveText("You declined this invitation");
       await expectAccessible(aunt, browser);
@@ -170,7 +200,9 @@ test("an invitation answered with the address of an existing account makes no fr
       await expect(aunt.getByRole("region", { name: "All Friends" }).getByText("No friends found")).toBeVisible();
     } else {
       await expect(aunt).toHaveURL(/\/current\/friends$/);
-      await expect(aunt.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: stranger.username })).toBeVisible();
+      await expect(
+        aunt.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: stranger.username }),
+      ).toBeVisible();
     }
     await aunt.context().clearCookies();
   }
@@ -200,7 +232,10 @@ test("sign in by an emailed link; the link works once", async ({ page, browser }
   await expectAccessible(page, browser);
 });
 
-test("forgot your password: the emailed link signs in and a new password is set without the old one", async ({ page, browser }) => {
+test("forgot your password: the emailed link signs in and a new password is set without the old one", async ({
+  page,
+  browser,
+}) => {
   const account = await signUp(page, newAccount("forgot"));
   await page.context().clearCookies();
   await page.goto("/login");
@@ -242,7 +277,9 @@ test("revoked and expired invitations get a clear page", async ({ page, browser 
   await visitor.getByLabel("Your name").fill("Late Larry");
   await visitor.getByLabel("Your email address").fill(newAccount("larry").email);
   const newest = await e2eDb()("invitations").max({ id: "id" }).first();
-  await e2eDb()("invitations").where("id", newest!.id).update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+  await e2eDb()("invitations")
+    .where("id", newest!.id)
+    .update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
   await visitor.getByRole("button", { name: "Join and see the photos" }).click();
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("This invitation has expired");
   await expect(visitor).toHaveURL(new URL(expired).pathname);
@@ -266,7 +303,9 @@ test("expired and unknown sign-in links get a clear page", async ({ page, browse
   await page.goto(url);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to Sweet Moments");
   const userId = await userIdByEmail(account.email);
-  const expired = await e2eDb()("sign_in_links").where("user_id", userId).update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+  const expired = await e2eDb()("sign_in_links")
+    .where("user_id", userId)
+    .update({ expires_at: new Date(Date.now() - 60_000).toISOString() });
   expect(expired).toBe(1);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This sign-in link has expired");

@@ -36,7 +36,14 @@ export async function insertMoments(kidId: number, count: number): Promise<void>
   const start = Date.parse("2024-01-01T00:00:00.000Z");
   const rows = Array.from({ length: count }, (_, i) => {
     const at = new Date(start + i * 60_000).toISOString();
-    return { kid_id: kidId, title: `Moment ${i + 1}`, content: `Content ${i + 1}`, taken_on: at.slice(0, 10), created_at: at, updated_at: at };
+    return {
+      kid_id: kidId,
+      title: `Moment ${i + 1}`,
+      content: `Content ${i + 1}`,
+      taken_on: at.slice(0, 10),
+      created_at: at,
+      updated_at: at,
+    };
   });
   await e2eDb()("daily_logs").insert(rows);
 }
@@ -44,12 +51,23 @@ export async function insertMoments(kidId: number, count: number): Promise<void>
 export type FilePayload = { name: string; mimeType: string; buffer: Buffer };
 
 /** A real JPEG made with sharp, ready for setInputFiles or a multipart request. */
-export async function jpegFile(name = "photo.jpg", width = 160, height = 120, background = "#c33"): Promise<FilePayload> {
-  const buffer = await sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+export async function jpegFile(
+  name = "photo.jpg",
+  width = 160,
+  height = 120,
+  background = "#c33",
+): Promise<FilePayload> {
+  const buffer = await sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
   return { name, mimeType: "image/jpeg", buffer };
 }
 
-export const textFile: FilePayload = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") };
+export const textFile: FilePayload = {
+  name: "notes.txt",
+  mimeType: "text/plain",
+  buffer: Buffer.from("not a picture"),
+};
 
 /** The signed-in user's id (the request shares the page's cookies). */
 export async function myId(request: APIRequestContext): Promise<number> {

@@ -1,6 +1,15 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, closeE2eDb, insertMoments, jpegFile, makeFriends, myId, textFile } from "./kids-helpers";
+import {
+  apiCreateKid,
+  apiCreateMoment,
+  closeE2eDb,
+  insertMoments,
+  jpegFile,
+  makeFriends,
+  myId,
+  textFile,
+} from "./kids-helpers";
 
 test.afterAll(async () => {
   await closeE2eDb();
@@ -41,7 +50,10 @@ async function otherUser(browser: Browser, testInfo: TestInfo) {
 }
 
 test.describe("kids", () => {
-  test("the kid form's photo picker: a preview for an image, a clear message for a file that is not one; without JavaScript a refused form says to choose the photo again", async ({ page, browser }, testInfo) => {
+  test("the kid form's photo picker: a preview for an image, a clear message for a file that is not one; without JavaScript a refused form says to choose the photo again", async ({
+    page,
+    browser,
+  }, testInfo) => {
     await signUp(page, newAccount("kp"));
     await page.goto("/kids/add-new");
     const picker = page.getByLabel("Profile Image Upload");
@@ -92,13 +104,25 @@ test.describe("kids", () => {
     await expect(years).toHaveCount(100);
     await expect(years.first()).toHaveText(String(todayParts().year));
     await expect(page.getByLabel("Day").locator("option").nth(1)).toHaveText("01");
-    await expect(page.getByLabel("Relationship").locator("option:not([value=''])")).toHaveText(["Mom", "Dad", "Grandpa", "Grandma", "Other"]);
+    await expect(page.getByLabel("Relationship").locator("option:not([value=''])")).toHaveText([
+      "Mom",
+      "Dad",
+      "Grandpa",
+      "Grandma",
+      "Other",
+    ]);
     await expect(page.getByLabel("Profile Image Upload")).toHaveAttribute("accept", "image/*");
     await expectAccessible(page, browser);
 
     // nothing filled in: every add message
     await page.getByRole("button", { name: "Add a new kid" }).click();
-    await expectErrors(page, ["Name is required", "Select Year", "Select Month", "Select Day", "Please choose a relationship"]);
+    await expectErrors(page, [
+      "Name is required",
+      "Select Year",
+      "Select Month",
+      "Select Day",
+      "Please choose a relationship",
+    ]);
     await expect(page).toHaveTitle(/^Error: /);
     await expectAccessible(page, browser);
 
@@ -119,7 +143,12 @@ test.describe("kids", () => {
     const tomorrow = new Date(Date.UTC(t.year, t.month - 1, t.day + 1));
     if (tomorrow.getUTCFullYear() === t.year) {
       await page.getByLabel("Name").fill("Future");
-      await chooseBirthDate(page, String(t.year), String(tomorrow.getUTCMonth() + 1).padStart(2, "0"), String(tomorrow.getUTCDate()).padStart(2, "0"));
+      await chooseBirthDate(
+        page,
+        String(t.year),
+        String(tomorrow.getUTCMonth() + 1).padStart(2, "0"),
+        String(tomorrow.getUTCDate()).padStart(2, "0"),
+      );
       await page.getByLabel("Relationship").selectOption("Mom");
       await page.getByLabel("Profile Image Upload").setInputFiles([]);
       await page.getByRole("button", { name: "Add a new kid" }).click();
@@ -134,7 +163,10 @@ test.describe("kids", () => {
     await page.getByRole("button", { name: "Add a new kid" }).click();
     await expect(page).toHaveURL(/\/my-kids-list$/);
     const card = page.locator(".kid-card", { hasText: "Elsa" });
-    await expect(card.getByRole("link", { name: "Elsa", exact: true })).toHaveAttribute("href", /^\/kids\/\d+\/dailyLogs$/);
+    await expect(card.getByRole("link", { name: "Elsa", exact: true })).toHaveAttribute(
+      "href",
+      /^\/kids\/\d+\/dailyLogs$/,
+    );
     await expect(card.locator("img")).toHaveAttribute("src", /^\/images\//);
     // the age and its tooltip, reachable by keyboard and described for screen readers
     const age = card.getByRole("button", { name: /^Age: \d+ years?, \d+ months?, \d+ days?$/ });
@@ -164,12 +196,22 @@ test.describe("kids", () => {
     await page.getByLabel("Day").selectOption("");
     await page.getByLabel("Relationship").selectOption("");
     await page.getByRole("button", { name: "Update", exact: true }).click();
-    await expectErrors(page, ["Name cannot be more than 50 characters", "Please choose a day", "Please choose a relationship"]);
+    await expectErrors(page, [
+      "Name cannot be more than 50 characters",
+      "Please choose a day",
+      "Please choose a relationship",
+    ]);
     await page.getByLabel("Name").fill("");
     await page.getByLabel("Year").selectOption("");
     await page.getByLabel("Month").selectOption("");
     await page.getByRole("button", { name: "Update", exact: true }).click();
-    await expectErrors(page, ["Name is required", "Please choose a year", "Please choose a month", "Please choose a day", "Please choose a relationship"]);
+    await expectErrors(page, [
+      "Name is required",
+      "Please choose a year",
+      "Please choose a month",
+      "Please choose a day",
+      "Please choose a relationship",
+    ]);
     await expectAccessible(page, browser);
     await page.getByLabel("Name").fill("Elsa Marie");
     await chooseBirthDate(page, "2019", "03", "15");
@@ -191,7 +233,10 @@ test.describe("kids", () => {
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(updated).toBeVisible();
     await updated.getByRole("link", { name: "Remove Elsa Marie" }).click();
-    await page.getByRole("dialog", { name: "Confirm Remove" }).getByRole("button", { name: "Yes (Remove Kid)" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Remove" })
+      .getByRole("button", { name: "Yes (Remove Kid)" })
+      .click();
     await expect(page).toHaveURL(/\/my-kids-list$/);
     await expect(page.getByText("No kids found. Please add your kid.")).toBeVisible();
   });
@@ -214,7 +259,11 @@ test.describe("kids", () => {
     await page.getByLabel("Content").fill("c".repeat(2001));
     await page.getByLabel("Image Upload").setInputFiles(textFile);
     await page.getByRole("button", { name: "Add your new dailyLog" }).click();
-    await expectErrors(page, ["Title can not be more than 50 characters", "Content can not be more than 2000 characters", "Only image files are accepted."]);
+    await expectErrors(page, [
+      "Title can not be more than 50 characters",
+      "Content can not be more than 2000 characters",
+      "Only image files are accepted.",
+    ]);
 
     await page.getByLabel("Title").fill("First day at the park");
     await page.getByLabel("Content").fill("Chased every pigeon.\nThen slept.");
@@ -242,7 +291,10 @@ test.describe("kids", () => {
     await page.getByLabel("Title").fill("t".repeat(51));
     await page.getByLabel("Content").fill("c".repeat(2001));
     await page.getByRole("button", { name: "Update", exact: true }).click();
-    await expectErrors(page, ["Title cannot be more than 50 characters", "Content cannot be more than 2000 characters"]);
+    await expectErrors(page, [
+      "Title cannot be more than 50 characters",
+      "Content cannot be more than 2000 characters",
+    ]);
     await page.getByLabel("Title").fill(" ");
     await page.getByLabel("Content").fill("");
     await page.getByRole("button", { name: "Update", exact: true }).click();
@@ -260,7 +312,10 @@ test.describe("kids", () => {
     // the list shows it with its date, detail link and owner buttons
     await page.getByRole("link", { name: "Leo's Moments" }).click();
     const moment = page.locator("article.moment", { hasText: "Park day" });
-    await expect(moment.getByRole("link", { name: "Park day", exact: true })).toHaveAttribute("href", new URL(momentUrl).pathname);
+    await expect(moment.getByRole("link", { name: "Park day", exact: true })).toHaveAttribute(
+      "href",
+      new URL(momentUrl).pathname,
+    );
     await expect(moment.locator("time")).toBeVisible();
     await expectAccessible(page, browser);
 
@@ -272,12 +327,20 @@ test.describe("kids", () => {
     await dialog.getByRole("link", { name: "No (Keep Daily Log)" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await moment.getByRole("link", { name: "Delete Park day" }).click();
-    await page.getByRole("dialog", { name: "Confirm Delete" }).getByRole("button", { name: "Yes (Remove Daily Log)" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Delete" })
+      .getByRole("button", { name: "Yes (Remove Daily Log)" })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/kids/${kid.id}/dailyLogs$`));
     await expect(page.getByText("No Moments found")).toBeVisible();
 
     // delete from the detail page
-    const second = await apiCreateMoment(page.request, kid.id, { title: "Snow", content: "Eleven flakes" }, await jpegFile());
+    const second = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Snow", content: "Eleven flakes" },
+      await jpegFile(),
+    );
     await page.goto(`/dailyLogs/${second.id}`);
     await page.getByRole("link", { name: "Delete Snow" }).click();
     await expect(page.getByRole("dialog", { name: "Confirm Delete" })).toBeVisible();
@@ -311,7 +374,8 @@ test.describe("kids", () => {
     if (!isNoJs(testInfo)) await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
     await page.getByRole("link", { name: "Moment 22", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Moment 22" })).toBeVisible();
-    if (!isNoJs(testInfo)) expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    if (!isNoJs(testInfo))
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
     // and Back returns to the list
     await page.goBack();
     await expect(titles.first()).toHaveText("Moment 23");
@@ -320,8 +384,17 @@ test.describe("kids", () => {
   test("owner, accepted friend and stranger see different things", async ({ page, browser }, testInfo) => {
     await signUp(page, newAccount("own"));
     const ownerId = await myId(page.request);
-    const kid = await apiCreateKid(page.request, { name: "Noah", birth_date: "2018-11-20", relationship: "Dad" }, await jpegFile());
-    const moment = await apiCreateMoment(page.request, kid.id, { title: "Lost tooth", content: "During dinner." }, await jpegFile());
+    const kid = await apiCreateKid(
+      page.request,
+      { name: "Noah", birth_date: "2018-11-20", relationship: "Dad" },
+      await jpegFile(),
+    );
+    const moment = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Lost tooth", content: "During dinner." },
+      await jpegFile(),
+    );
 
     const friend = await otherUser(browser, testInfo);
     const stranger = await otherUser(browser, testInfo);
@@ -341,10 +414,14 @@ test.describe("kids", () => {
       await expectAccessible(friend.page, browser);
       // owner-only pages and a forged delete are refused
       await friend.page.goto(`/kids/${kid.id}/dailyLogs/new`);
-      await expect(friend.page.getByRole("heading", { level: 1, name: "Only the owner can change this kid and its moments." })).toBeVisible();
+      await expect(
+        friend.page.getByRole("heading", { level: 1, name: "Only the owner can change this kid and its moments." }),
+      ).toBeVisible();
       const refused = await friend.page.goto(`/dailyLogs/${moment.id}/update`);
       expect(refused?.status()).toBe(403);
-      await expect(friend.page.getByRole("heading", { level: 1, name: "Only the owner can change this kid and its moments." })).toBeVisible();
+      await expect(
+        friend.page.getByRole("heading", { level: 1, name: "Only the owner can change this kid and its moments." }),
+      ).toBeVisible();
       await expectAccessible(friend.page, browser);
       const forged = await friend.page.request.delete(`/api/daily_logs/${moment.id}`);
       expect(forged.status()).toBe(403);
@@ -353,7 +430,12 @@ test.describe("kids", () => {
       await expect(friend.page.getByText("No kids found. Please add your kid.")).toBeVisible();
 
       // a stranger gets the plain not-found page, the same as for a kid that does not exist
-      for (const url of [`/kids/${kid.id}/dailyLogs`, `/dailyLogs/${moment.id}`, `/kids/${kid.id}/update`, "/kids/999999/dailyLogs"]) {
+      for (const url of [
+        `/kids/${kid.id}/dailyLogs`,
+        `/dailyLogs/${moment.id}`,
+        `/kids/${kid.id}/update`,
+        "/kids/999999/dailyLogs",
+      ]) {
         const res = await stranger.page.goto(url);
         expect(res?.status()).toBe(404);
         await expect(stranger.page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
@@ -363,7 +445,10 @@ test.describe("kids", () => {
 
       // the owner still has everything
       await page.goto(`/kids/${kid.id}/DailyLogs`);
-      await expect(page.getByRole("link", { name: "Add Sweet Moment" })).toHaveAttribute("href", `/kids/${kid.id}/dailyLogs/new`);
+      await expect(page.getByRole("link", { name: "Add Sweet Moment" })).toHaveAttribute(
+        "href",
+        `/kids/${kid.id}/dailyLogs/new`,
+      );
       await expect(page.getByRole("link", { name: "Update Lost tooth" })).toBeVisible();
     } finally {
       await friend.context.close();

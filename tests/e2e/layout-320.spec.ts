@@ -35,14 +35,24 @@ async function expectNoSidewaysScroll(page: Page, path: string) {
 }
 
 test("no page scrolls sideways at 320 px, long unbroken words included", async ({ page, browser }, testInfo) => {
-  for (const path of ["/", "/login", "/signup", "/?modal=signup", "/?modal=login"]) await expectNoSidewaysScroll(page, path);
+  for (const path of ["/", "/login", "/signup", "/?modal=signup", "/?modal=login"])
+    await expectNoSidewaysScroll(page, path);
 
   await signUp(page, newAccount("w"));
   // the empty states (drawing, sentence, next action) fit too
   for (const path of ["/my-kids-list", "/feed", "/current/friends"]) await expectNoSidewaysScroll(page, path);
   await expect(page.locator(".empty-state__art").first()).toBeVisible();
-  const kid = await apiCreateKid(page.request, { name: LONG_NAME, birth_date: "2021-03-04", relationship: "Mom" }, await jpegFile("kid.jpg", 400, 300));
-  const moment = await apiCreateMoment(page.request, kid.id, { title: LONG_TITLE, content: LONG_COMMENT }, await jpegFile("m.jpg", 300, 600, "#36c"));
+  const kid = await apiCreateKid(
+    page.request,
+    { name: LONG_NAME, birth_date: "2021-03-04", relationship: "Mom" },
+    await jpegFile("kid.jpg", 400, 300),
+  );
+  const moment = await apiCreateMoment(
+    page.request,
+    kid.id,
+    { title: LONG_TITLE, content: LONG_COMMENT },
+    await jpegFile("m.jpg", 300, 600, "#36c"),
+  );
 
   // a friend whose kid also has a long name (the friends page shows it), who commented one long word
   const friend = await otherPerson(browser, testInfo, "f");
@@ -58,8 +68,20 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
       created_at: now,
       updated_at: now,
     });
-    await e2eDb()("kids").insert({ user_id: friend.account.id, name: LONG_NAME, birth_date: "2020-01-02", relationship: "Dad", created_at: now });
-    await e2eDb()("comments").insert({ daily_log_id: moment.id, user_id: friend.account.id, comment: LONG_COMMENT, created_at: now, updated_at: now });
+    await e2eDb()("kids").insert({
+      user_id: friend.account.id,
+      name: LONG_NAME,
+      birth_date: "2020-01-02",
+      relationship: "Dad",
+      created_at: now,
+    });
+    await e2eDb()("comments").insert({
+      daily_log_id: moment.id,
+      user_id: friend.account.id,
+      comment: LONG_COMMENT,
+      created_at: now,
+      updated_at: now,
+    });
   } finally {
     await friend.close();
   }
@@ -102,7 +124,9 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
   expect(w.scrollWidth, `refused form scrolls sideways: ${w.wide.join(", ")}`).toBeLessThanOrEqual(w.clientWidth);
 });
 
-test("the danger link-button is readable at rest and on hover; a refused photo form says to choose the photo again", async ({ page }, testInfo) => {
+test("the danger link-button is readable at rest and on hover; a refused photo form says to choose the photo again", async ({
+  page,
+}, testInfo) => {
   await signUp(page, newAccount("d"));
   const kid = await apiCreateKid(page.request, { name: "Elsa", birth_date: "2021-03-04", relationship: "Mom" });
   await page.goto("/my-kids-list");

@@ -1,7 +1,10 @@
 import { expectAccessible, expect, isNoJs, test } from "./utils";
 
 test.describe("layout", () => {
-  test("the log-in modal: opens from the menu, closes by link, Escape and background; focus comes back", async ({ page, browser }, testInfo) => {
+  test("the log-in modal: opens from the menu, closes by link, Escape and background; focus comes back", async ({
+    page,
+    browser,
+  }, testInfo) => {
     await page.goto("/");
     const menu = page.locator("details.profile-menu");
     await menu.locator("summary").click();

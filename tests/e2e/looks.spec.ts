@@ -20,20 +20,51 @@ async function photo(name: string, width: number, height: number, from: string, 
   return { name, mimeType: "image/jpeg", buffer: await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer() };
 }
 
-type Seeded = { full: Cookie[]; empty: Cookie[]; kidId: number; emptyKidId: number; portraitId: number; landscapeId: number; severalId: number };
+type Seeded = {
+  full: Cookie[];
+  empty: Cookie[];
+  kidId: number;
+  emptyKidId: number;
+  portraitId: number;
+  landscapeId: number;
+  severalId: number;
+};
 
 async function seed(browser: Browser, page: Page, baseURL: string): Promise<Seeded> {
   const owner = await signUp(page, newAccount("look"));
-  const kid = await apiCreateKid(page.request, { name: "Elsa", birth_date: "2021-03-04", relationship: "Mom" }, await photo("elsa.jpg", 600, 600, "#f8bbd0", "#ce93d8"));
-  const emptyKid = await apiCreateKid(page.request, { name: "Oskar", birth_date: "2023-09-12", relationship: "Mom" }, await photo("oskar.jpg", 600, 600, "#b3e5fc", "#81d4fa"));
+  const kid = await apiCreateKid(
+    page.request,
+    { name: "Elsa", birth_date: "2021-03-04", relationship: "Mom" },
+    await photo("elsa.jpg", 600, 600, "#f8bbd0", "#ce93d8"),
+  );
+  const emptyKid = await apiCreateKid(
+    page.request,
+    { name: "Oskar", birth_date: "2023-09-12", relationship: "Mom" },
+    await photo("oskar.jpg", 600, 600, "#b3e5fc", "#81d4fa"),
+  );
   // a moment with several photos (the grid; the viewer steps through them)
-  const several = await apiCreateMoment(page.request, kid.id, { title: "Picnic in the park", content: "Kites, a blanket and far too many strawberries." }, [
-    { file: await photo("swing.jpg", 800, 800, "#c5e1a5", "#fff59d"), alt: "Elsa on the swing" },
-    { file: await photo("kite.jpg", 1200, 800, "#81d4fa", "#e1f5fe"), alt: "Grandpa with the kite" },
-    { file: await photo("blanket.jpg", 600, 900, "#ffccbc", "#f8bbd0"), alt: "A picnic blanket in the sun" },
-  ]);
-  const landscape = await apiCreateMoment(page.request, kid.id, { title: "A day at the lake", content: "She fed the ducks and named every one of them." }, await photo("lake.jpg", 1200, 800, "#90caf9", "#e3f2fd"));
-  const portrait = await apiCreateMoment(page.request, kid.id, { title: "First steps", content: "Three steps from the sofa to Grandma, then a big laugh." }, await photo("steps.jpg", 600, 1000, "#ffe0b2", "#ffab91"));
+  const several = await apiCreateMoment(
+    page.request,
+    kid.id,
+    { title: "Picnic in the park", content: "Kites, a blanket and far too many strawberries." },
+    [
+      { file: await photo("swing.jpg", 800, 800, "#c5e1a5", "#fff59d"), alt: "Elsa on the swing" },
+      { file: await photo("kite.jpg", 1200, 800, "#81d4fa", "#e1f5fe"), alt: "Grandpa with the kite" },
+      { file: await photo("blanket.jpg", 600, 900, "#ffccbc", "#f8bbd0"), alt: "A picnic blanket in the sun" },
+    ],
+  );
+  const landscape = await apiCreateMoment(
+    page.request,
+    kid.id,
+    { title: "A day at the lake", content: "She fed the ducks and named every one of them." },
+    await photo("lake.jpg", 1200, 800, "#90caf9", "#e3f2fd"),
+  );
+  const portrait = await apiCreateMoment(
+    page.request,
+    kid.id,
+    { title: "First steps", content: "Three steps from the sofa to Grandma, then a big laugh." },
+    await photo("steps.jpg", 600, 1000, "#ffe0b2", "#ffab91"),
+  );
   // a friend (with no kids of their own) for the friends page
   const ctx = await browser.newContext({ baseURL, javaScriptEnabled: true });
   const other = await ctx.newPage();
@@ -48,7 +79,15 @@ async function seed(browser: Browser, page: Page, baseURL: string): Promise<Seed
   await Promise.all([ctx.close(), fresh.close()]);
   void owner;
   void friend;
-  return { full: await page.context().cookies(), empty, kidId: kid.id, emptyKidId: emptyKid.id, portraitId: portrait.id, landscapeId: landscape.id, severalId: several.id };
+  return {
+    full: await page.context().cookies(),
+    empty,
+    kidId: kid.id,
+    emptyKidId: emptyKid.id,
+    portraitId: portrait.id,
+    landscapeId: landscape.id,
+    severalId: several.id,
+  };
 }
 
 /** `submit`: a button pressed after loading (a form with errors); `open`: a photo of the grid clicked. */
@@ -69,7 +108,12 @@ function screens(s: Seeded, js: boolean): Screen[] {
     { name: "moment-photos", path: `/dailyLogs/${s.severalId}`, as: "full" },
     { name: "viewer", path: `/dailyLogs/${s.portraitId}/photos/1`, as: "full" },
     // a grid photo opened: with JavaScript the viewer is a dialog over the moment, without it its page
-    { name: js ? "viewer-dialog" : "viewer-several", path: `/dailyLogs/${s.severalId}`, as: "full", open: "Grandpa with the kite" },
+    {
+      name: js ? "viewer-dialog" : "viewer-several",
+      path: `/dailyLogs/${s.severalId}`,
+      as: "full",
+      open: "Grandpa with the kite",
+    },
     { name: "kid-moments-empty", path: `/kids/${s.kidId}/milestones`, as: "full" },
     { name: "timeline-empty", path: `/kids/${s.emptyKidId}/timeline`, as: "full" },
     { name: "friends", path: "/current/friends", as: "full" },
@@ -84,7 +128,11 @@ const WIDTHS = [
 ] as const;
 const THEMES = ["light", "dark"] as const;
 
-test("the main screens at 400 and 1280 px, light and dark: screenshots attached, axe clean in both themes", async ({ page, browser, baseURL }, testInfo) => {
+test("the main screens at 400 and 1280 px, light and dark: screenshots attached, axe clean in both themes", async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(900_000); // 18 screens × 4 (widths, themes) with axe, on a busy 2-core machine
   const seeded = await seed(browser, page, baseURL!);
   const js = testInfo.project.use.javaScriptEnabled !== false;
@@ -117,7 +165,9 @@ test("the main screens at 400 and 1280 px, light and dark: screenshots attached,
             if (js) await p.locator("body.js-enabled").waitFor();
             await p.locator(".photo-grid").getByRole("link", { name: screen.open }).click();
             await expect(p).toHaveURL(new RegExp(`/dailyLogs/${seeded.severalId}/photos/2$`));
-            const viewer = js ? p.getByRole("dialog", { name: "Picnic in the park" }).locator(".photo-viewer") : p.locator(".photo-viewer");
+            const viewer = js
+              ? p.getByRole("dialog", { name: "Picnic in the park" }).locator(".photo-viewer")
+              : p.locator(".photo-viewer");
             await expect(viewer.getByRole("img", { name: screen.open })).toBeVisible();
             await expect(viewer.getByText("Photo 2 of 3")).toBeVisible();
             if (js) {
@@ -132,14 +182,21 @@ test("the main screens at 400 and 1280 px, light and dark: screenshots attached,
                   return { color: getComputedStyle(el).color, background: paint(el) };
                 });
               const rest = await colours();
-              expect(contrast(rest.color, rest.background), `close at rest ${JSON.stringify(rest)}`).toBeGreaterThanOrEqual(4.5);
+              expect(
+                contrast(rest.color, rest.background),
+                `close at rest ${JSON.stringify(rest)}`,
+              ).toBeGreaterThanOrEqual(4.5);
               await close.hover();
               const hover = await colours();
-              expect(contrast(hover.color, hover.background), `close on hover ${JSON.stringify(hover)}`).toBeGreaterThanOrEqual(4.5);
+              expect(
+                contrast(hover.color, hover.background),
+                `close on hover ${JSON.stringify(hover)}`,
+              ).toBeGreaterThanOrEqual(4.5);
               await p.mouse.move(0, 0);
             }
           }
-          if (screen.name === "timeline-empty") await expect(p.getByRole("link", { name: "Post Oskar's first moment" })).toBeVisible();
+          if (screen.name === "timeline-empty")
+            await expect(p.getByRole("link", { name: "Post Oskar's first moment" })).toBeVisible();
           // the empty lists draw their picture; the landing shows a sample moment and the promise
           if (screen.name.endsWith("-empty")) await expect(p.locator(".empty-state__art").first()).toBeVisible();
           if (screen.name === "landing") {
@@ -163,7 +220,11 @@ test("the main screens at 400 and 1280 px, light and dark: screenshots attached,
   }
 });
 
-test("photos first: a centered column on a wide screen, portrait photos within the viewport, the photo opens the moment", async ({ page, browser, baseURL }) => {
+test("photos first: a centered column on a wide screen, portrait photos within the viewport, the photo opens the moment", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const seeded = await seed(browser, page, baseURL!);
   await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -19,10 +19,13 @@ export async function mailTo(to: string, { timeout }: { timeout?: number } = {})
   const address = to.toLowerCase();
   let found: Received | undefined;
   await expect
-    .poll(async () => {
-      found = (await received()).findLast((m) => m.to.some((t) => t.toLowerCase() === address));
-      return Boolean(found);
-    }, { message: `a message to ${to} reaches the test SMTP server`, timeout })
+    .poll(
+      async () => {
+        found = (await received()).findLast((m) => m.to.some((t) => t.toLowerCase() === address));
+        return Boolean(found);
+      },
+      { message: `a message to ${to} reaches the test SMTP server`, timeout },
+    )
     .toBe(true);
   // keepCidLinks: the HTML as sent (mailparser otherwise inlines cid: images as data: URLs)
   return simpleParser(found!.raw, { keepCidLinks: true });

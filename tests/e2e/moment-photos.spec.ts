@@ -10,7 +10,10 @@ test.afterAll(async () => {
 });
 
 test.describe("several photos per moment", () => {
-  test("three photos with alt texts; a missing alt text is refused on its field; reorder and remove", async ({ page, browser }, testInfo) => {
+  test("three photos with alt texts; a missing alt text is refused on its field; reorder and remove", async ({
+    page,
+    browser,
+  }, testInfo) => {
     await signUp(page, newAccount("mp"));
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-05-04", relationship: "Mom" });
 
@@ -57,7 +60,7 @@ test.describe("several photos per moment", () => {
     await expect(page.locator("article.moment .photo-grid").getByRole("img")).toHaveCount(3);
 
     // update: the seal first, the bear removed
-    const momentUrl = `/dailyLogs/${/\d+/.exec(await page.locator("article.moment").first().getAttribute("id") ?? "")![0]}`;
+    const momentUrl = `/dailyLogs/${/\d+/.exec((await page.locator("article.moment").first().getAttribute("id")) ?? "")![0]}`;
     await page.goto(`${momentUrl}/update`);
     await expect(page.getByRole("img", { name: "Photo 2: A brown bear" })).toBeVisible();
     await expectAccessible(page, browser);
@@ -115,12 +118,25 @@ test.describe("several photos per moment", () => {
     await expect(page.locator("article.moment")).toHaveCount(0);
   });
 
-  test("the viewer goes on to the kid's neighbouring moments; with JavaScript arrow keys, Escape and swipe, no reload", async ({ page, browser }, testInfo) => {
+  test("the viewer goes on to the kid's neighbouring moments; with JavaScript arrow keys, Escape and swipe, no reload", async ({
+    page,
+    browser,
+  }, testInfo) => {
     await signUp(page, newAccount("mv"));
     const kid = await apiCreateKid(page.request, { name: "Noa", birth_date: "2022-03-03", relationship: "Mom" });
     // created in this order: the kid's page shows "Swings" above "Sandpit"
-    const older = await apiCreateMoment(page.request, kid.id, { title: "Sandpit", content: "Sand" }, await jpegFile("sand.jpg", 200, 150, "#cb8"));
-    const newer = await apiCreateMoment(page.request, kid.id, { title: "Swings", content: "High" }, await jpegFile("swing.jpg", 200, 150, "#8bc"));
+    const older = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Sandpit", content: "Sand" },
+      await jpegFile("sand.jpg", 200, 150, "#cb8"),
+    );
+    const newer = await apiCreateMoment(
+      page.request,
+      kid.id,
+      { title: "Swings", content: "High" },
+      await jpegFile("swing.jpg", 200, 150, "#8bc"),
+    );
 
     await page.goto(`/dailyLogs/${newer.id}/photos/1`);
     await expect(page.getByRole("link", { name: "Previous moment" })).toHaveCount(0);
@@ -135,7 +151,8 @@ test.describe("several photos per moment", () => {
 
     // keys: client navigations (the page's own window survives), focus on the viewer's heading
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    const sameDocument = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+    const sameDocument = () =>
+      page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
     await page.keyboard.press("ArrowRight");
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${older.id}/photos/1$`));
     await expect(page.getByRole("heading", { level: 1, name: "Sandpit" })).toBeFocused();
@@ -149,7 +166,14 @@ test.describe("several photos per moment", () => {
     // a swipe to the left on a touch screen: the next photo
     const figure = page.locator(".photo-viewer__figure");
     const box = (await figure.boundingBox())!;
-    const at = (x: number) => ({ pointerType: "touch", pointerId: 7, isPrimary: true, clientX: box.x + x, clientY: box.y + box.height / 2, bubbles: true });
+    const at = (x: number) => ({
+      pointerType: "touch",
+      pointerId: 7,
+      isPrimary: true,
+      clientX: box.x + x,
+      clientY: box.y + box.height / 2,
+      bubbles: true,
+    });
     await figure.dispatchEvent("pointerdown", at(box.width - 10));
     await figure.dispatchEvent("pointerup", at(box.width - 120));
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${older.id}/photos/1$`));
@@ -166,7 +190,9 @@ test.describe("several photos per moment", () => {
     expect(await sameDocument()).toBe(true);
   });
 
-  test("the picker never shows a broken preview: a clear message for a file that is not an image", async ({ page }, testInfo) => {
+  test("the picker never shows a broken preview: a clear message for a file that is not an image", async ({
+    page,
+  }, testInfo) => {
     await signUp(page, newAccount("mq"));
     const kid = await apiCreateKid(page.request, { name: "Ada", birth_date: "2022-02-02", relationship: "Dad" });
     if (!isNoJs(testInfo)) {

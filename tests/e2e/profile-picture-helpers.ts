@@ -5,7 +5,9 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 /** A JPEG of `width` × `height` in one colour. */
 export async function jpeg(width: number, height: number, colour: string): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /** A JPEG that carries GPS position, camera and date in its EXIF. */
@@ -14,7 +16,12 @@ export async function jpegWithGps(): Promise<Buffer> {
     .withExif({
       IFD0: { Make: "PhoneMaker", Model: "Phone 15", ImageDescription: "Our house" },
       IFD2: { DateTimeOriginal: "2024:06:06 18:04:05" },
-      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100", GPSLongitudeRef: "E", GPSLongitude: "2/1 21/1 300/100" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "48/1 51/1 2400/100",
+        GPSLongitudeRef: "E",
+        GPSLongitude: "2/1 21/1 300/100",
+      },
     })
     .jpeg()
     .toBuffer();
@@ -32,7 +39,8 @@ export function avatar(page: Page): Locator {
 export async function openPictureModal(page: Page, linkName: "Add profile picture" | "Update/Delete profile picture") {
   await page.locator("details.profile-menu summary").click();
   await page.locator(".profile-menu").getByRole("link", { name: linkName }).click();
-  const title = linkName === "Add profile picture" ? "Add Your Profile Picture" : "Update Or Delete Your Profile Picture";
+  const title =
+    linkName === "Add profile picture" ? "Add Your Profile Picture" : "Update Or Delete Your Profile Picture";
   const dialog = page.getByRole("dialog", { name: title });
   await expect(dialog).toBeVisible();
   return dialog;

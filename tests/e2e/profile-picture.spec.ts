@@ -38,21 +38,29 @@ test.describe("profile picture", () => {
     await expectAccessible(page, browser);
 
     // a text file: refused with the image module's message (checked in the browser with JS)
-    await scope.getByLabel("Choose a picture").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    await scope
+      .getByLabel("Choose a picture")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await scope.getByRole("button", { name: "Upload" }).click();
     scope = noJs ? page.locator("main") : dialog;
     await expect(scope.locator(".field-error", { hasText: "Only image files are accepted." })).toBeVisible();
 
     // text that claims to be a JPEG: only the server can tell, and it says the same
-    await scope
-      .getByLabel("Choose a picture")
-      .setInputFiles({ name: "holiday.jpg", mimeType: "image/jpeg", buffer: Buffer.from("this is not a photo at all") });
+    await scope.getByLabel("Choose a picture").setInputFiles({
+      name: "holiday.jpg",
+      mimeType: "image/jpeg",
+      buffer: Buffer.from("this is not a photo at all"),
+    });
     await scope.getByRole("button", { name: "Upload" }).click();
     await expect(scope.locator(".field-error", { hasText: "Only image files are accepted." })).toBeVisible();
-    await expect(scope.locator(".error-summary").getByRole("link", { name: "Only image files are accepted." })).toBeVisible();
+    await expect(
+      scope.locator(".error-summary").getByRole("link", { name: "Only image files are accepted." }),
+    ).toBeVisible();
 
     // a real JPEG: uploaded; with JS a preview shows first
-    await scope.getByLabel("Choose a picture").setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: await jpeg(800, 600, "#c33") });
+    await scope
+      .getByLabel("Choose a picture")
+      .setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: await jpeg(800, 600, "#c33") });
     if (!noJs) {
       const preview = scope.getByRole("img", { name: "Preview of the chosen picture" });
       await expect(preview).toBeVisible();
@@ -82,7 +90,9 @@ test.describe("profile picture", () => {
     await expect(dialog.getByRole("button", { name: "Update" })).toBeVisible();
     await expect(dialog.getByRole("link", { name: "Cancel" })).toBeVisible();
     await expectAccessible(page, browser);
-    await dialog.getByLabel("Choose a new picture").setInputFiles({ name: "new.jpg", mimeType: "image/jpeg", buffer: await jpeg(640, 640, "#36c") });
+    await dialog
+      .getByLabel("Choose a new picture")
+      .setInputFiles({ name: "new.jpg", mimeType: "image/jpeg", buffer: await jpeg(640, 640, "#36c") });
     if (noJs) {
       await dialog.getByRole("button", { name: "Update" }).click();
     } else {
@@ -138,7 +148,13 @@ test.describe("profile picture", () => {
     await expect(page).toHaveTitle(/^Add Your Profile Picture/);
     await expectAccessible(page, browser);
     const main = page.locator("main");
-    await main.getByLabel("Choose a picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await sharp(await jpeg(300, 200, "#fc0")).png().toBuffer() });
+    await main.getByLabel("Choose a picture").setInputFiles({
+      name: "me.png",
+      mimeType: "image/png",
+      buffer: await sharp(await jpeg(300, 200, "#fc0"))
+        .png()
+        .toBuffer(),
+    });
     await main.getByRole("button", { name: "Upload" }).click();
     await expect(page).toHaveURL(/\/my-kids-list$/);
     await expect(avatar(page)).toBeVisible(); // the header shows it at once
@@ -162,11 +178,15 @@ test.describe("profile picture", () => {
   test("a photo's GPS and camera EXIF never come back from its image URLs", async ({ page }) => {
     await signUp(page);
     const dialog = await openPictureModal(page, "Add profile picture");
-    await dialog.getByLabel("Choose a picture").setInputFiles({ name: "gps.jpg", mimeType: "image/jpeg", buffer: await jpegWithGps() });
+    await dialog
+      .getByLabel("Choose a picture")
+      .setInputFiles({ name: "gps.jpg", mimeType: "image/jpeg", buffer: await jpegWithGps() });
     await dialog.getByRole("button", { name: "Upload" }).click();
     await expect(page).toHaveURL(/\/my-kids-list$/);
 
-    const current = (await openPictureModal(page, "Update/Delete profile picture")).getByRole("img", { name: "Your current profile picture" });
+    const current = (await openPictureModal(page, "Update/Delete profile picture")).getByRole("img", {
+      name: "Your current profile picture",
+    });
     const urls = await srcsetUrls(current);
     expect(urls.length).toBeGreaterThanOrEqual(3);
     for (const url of urls) {

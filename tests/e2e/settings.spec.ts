@@ -34,7 +34,9 @@ async function expectError(page: Page, message: string) {
 }
 
 async function unzipTo(file: string, dir: string) {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true }, (e, z) => (e || !z ? reject(e) : resolve(z))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (e, z) => (e || !z ? reject(e) : resolve(z))),
+  );
   await new Promise<void>((resolve, reject) => {
     zip.on("entry", (entry: yauzl.Entry) => {
       const dest = path.join(dir, entry.fileName);
@@ -51,7 +53,10 @@ async function unzipTo(file: string, dir: string) {
 }
 
 test.describe("settings", () => {
-  test("change each field after a validation error, and sign out another session", async ({ page, browser }, testInfo) => {
+  test("change each field after a validation error, and sign out another session", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const account = await signUp(page);
     await openSettings(page);
     await expectAccessible(page, browser);
@@ -119,7 +124,10 @@ test.describe("settings", () => {
     await expect(sessions).toHaveCount(2);
     await expect(sessions.filter({ hasText: "(this device)" })).toHaveCount(1);
     await expectAccessible(page, browser);
-    await sessions.filter({ hasNotText: "(this device)" }).getByRole("button", { name: /^Sign out/ }).click();
+    await sessions
+      .filter({ hasNotText: "(this device)" })
+      .getByRole("button", { name: /^Sign out/ })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: "That session has been signed out." })).toBeVisible();
     await expect(sessions).toHaveCount(1);
     await otherPage.goto("/my-kids-list");
@@ -127,20 +135,36 @@ test.describe("settings", () => {
     await other.close();
   });
 
-  test("export: the ZIP's offline album opens from disk with the kid's photos and comments", async ({ page, browser }) => {
+  test("export: the ZIP's offline album opens from disk with the kid's photos and comments", async ({
+    page,
+    browser,
+  }) => {
     await signUp(page);
     // a kid with a photo, a moment with a photo, and a comment: through the API of this session
-    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#48a" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#48a" } })
+      .jpeg()
+      .toBuffer();
     const kid = await page.request.post("/api/kids/new", {
-      multipart: { name: "Elsa", birth_date: "2020-01-02", relationship: "Mom", image: { name: "elsa.jpg", mimeType: "image/jpeg", buffer: photo } },
+      multipart: {
+        name: "Elsa",
+        birth_date: "2020-01-02",
+        relationship: "Mom",
+        image: { name: "elsa.jpg", mimeType: "image/jpeg", buffer: photo },
+      },
     });
     expect(kid.status()).toBe(201);
     const kidId = (await kid.json()).id;
     const moment = await page.request.post(`/api/kids/${kidId}/daily_logs/new`, {
-      multipart: { title: "First steps", content: "Across the room!", image: { name: "steps.jpg", mimeType: "image/jpeg", buffer: photo } },
+      multipart: {
+        title: "First steps",
+        content: "Across the room!",
+        image: { name: "steps.jpg", mimeType: "image/jpeg", buffer: photo },
+      },
     });
     expect(moment.status()).toBe(201);
-    const comment = await page.request.post(`/api/comments/${(await moment.json()).id}/new-comment`, { data: { comment: "Proud mum moment" } });
+    const comment = await page.request.post(`/api/comments/${(await moment.json()).id}/new-comment`, {
+      data: { comment: "Proud mum moment" },
+    });
     expect(comment.status()).toBe(201);
 
     await openSettings(page);
@@ -204,14 +228,18 @@ test.describe("settings", () => {
     // as an account made by an invitation, without a password, whose session signed in an hour ago
     const user = await e2eDb()("users").where("email_normalized", account.email.toLowerCase()).first("id");
     await e2eDb()("users").where("id", user.id).update({ password_hash: "" });
-    await e2eDb()("sessions").where("user_id", user.id).update({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() });
+    await e2eDb()("sessions")
+      .where("user_id", user.id)
+      .update({ created_at: new Date(Date.now() - 60 * 60_000).toISOString() });
     await openSettings(page);
     await page.getByRole("link", { name: "Delete my account" }).click();
     await expect(page.getByText("your invitations and sign-in links")).toBeVisible();
     await expect(page.getByLabel("Your password")).toHaveCount(0);
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await expect(page).toHaveURL(/\/settings\/delete\?sent=1$/);
-    await expect(page.getByRole("status").filter({ hasText: `We have sent a sign-in link to ${account.email}` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `We have sent a sign-in link to ${account.email}` }),
+    ).toBeVisible();
     await expectAccessible(page, browser);
 
     const mail = await mailTo(account.email);

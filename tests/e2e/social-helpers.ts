@@ -74,7 +74,13 @@ export async function momentOf(owner: Account, title = "First steps"): Promise<n
 export async function kidWithMoments(owner: Account, count: number): Promise<{ kidId: number; logIds: number[] }> {
   const start = Date.now() - count * 1000;
   const [kid] = await e2eDb()("kids")
-    .insert({ user_id: owner.id, name: "Noah", birth_date: "2022-05-06", relationship: "Dad", created_at: new Date(start).toISOString() })
+    .insert({
+      user_id: owner.id,
+      name: "Noah",
+      birth_date: "2022-05-06",
+      relationship: "Dad",
+      created_at: new Date(start).toISOString(),
+    })
     .returning("id");
   const kidId = Number(typeof kid === "object" ? kid.id : kid);
   const logIds: number[] = [];

@@ -18,7 +18,10 @@ async function commentTexts(page: Page, logId: number) {
 }
 
 test.describe("likes and comments", () => {
-  test("like and unlike; the likers on hover, focus and for screen readers; the count labels", async ({ page, browser }, testInfo) => {
+  test("like and unlike; the likers on hover, focus and for screen readers; the count labels", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
     await befriend(owner.account, viewer);
@@ -44,7 +47,9 @@ test.describe("likes and comments", () => {
     }
     await expect(like).toHaveAttribute("aria-pressed", "true");
     await expect(like).toHaveClass(/like-button--on/);
-    await expect(social.getByRole("button", { name: "1 like", exact: true })).toHaveAccessibleDescription(`Liked by ${viewer.username}`);
+    await expect(social.getByRole("button", { name: "1 like", exact: true })).toHaveAccessibleDescription(
+      `Liked by ${viewer.username}`,
+    );
 
     // the owner likes it too (through the API): two likers, in order
     const res = await owner.page.request.post(`/api/likes/${logId}/like`);
@@ -72,17 +77,25 @@ test.describe("likes and comments", () => {
     await expect(social.getByRole("button", { name: "Like", exact: true })).toHaveAttribute("aria-pressed", "false");
     await expect(social.getByRole("button", { name: "1 like", exact: true })).toBeVisible();
     await page.reload();
-    await expect(social.getByRole("button", { name: "1 like", exact: true })).toHaveAccessibleDescription(`Liked by ${owner.account.username}`);
+    await expect(social.getByRole("button", { name: "1 like", exact: true })).toHaveAccessibleDescription(
+      `Liked by ${owner.account.username}`,
+    );
 
     // two likes at once never make two rows, and never a 500
-    const [a, b] = await Promise.all([page.request.post(`/api/likes/${logId}/like`), page.request.post(`/api/likes/${logId}/like`)]);
+    const [a, b] = await Promise.all([
+      page.request.post(`/api/likes/${logId}/like`),
+      page.request.post(`/api/likes/${logId}/like`),
+    ]);
     expect([a.status(), b.status()].sort()).toEqual([201, 400]);
     const likes = await (await page.request.get(`/api/likes/${logId}`)).json();
     expect(likes).toHaveLength(2);
     await owner.close();
   });
 
-  test("add, edit, cancel an edit and delete a comment; blank comments are refused", async ({ page, browser }, testInfo) => {
+  test("add, edit, cancel an edit and delete a comment; blank comments are refused", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
     await befriend(viewer, owner.account);
@@ -152,7 +165,9 @@ test.describe("likes and comments", () => {
     await expect(social.locator(".comment__text")).toHaveText(["Second one", "What a superstar! (edited)"]);
 
     // cancel an edit: nothing changes
-    const second = page.locator(`#${(await social.locator(".comment").filter({ hasText: "Second one" }).getAttribute("id"))!}`);
+    const second = page.locator(
+      `#${(await social.locator(".comment").filter({ hasText: "Second one" }).getAttribute("id"))!}`,
+    );
     await second.getByRole("link", { name: "Edit" }).click();
     await second.getByRole("textbox", { name: "Edit your comment" }).fill("Changed my mind");
     await second.getByRole("link", { name: "Cancel" }).click();
@@ -173,7 +188,10 @@ test.describe("likes and comments", () => {
     await expect(social.locator(".comment__text")).toHaveText(["Second one", "What a superstar! (edited)"]);
 
     await second.getByRole("link", { name: "Delete" }).click();
-    await page.getByRole("dialog", { name: "Confirm Delete Comment" }).getByRole("button", { name: "Yes (Delete Comment)" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Delete Comment" })
+      .getByRole("button", { name: "Yes (Delete Comment)" })
+      .click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(social.locator(".comment__text")).toHaveText(["What a superstar! (edited)"]);
     await expect(social.getByText("1 comment", { exact: true })).toBeVisible();
@@ -185,7 +203,13 @@ test.describe("likes and comments", () => {
     const viewer = await signUpAs(page, "fan");
     await befriend(owner.account, viewer);
     const logId = await momentOf(owner.account);
-    expect((await owner.page.request.post(`/api/comments/${logId}/new-comment`, { data: { comment: "Hello from the owner" } })).status()).toBe(201);
+    expect(
+      (
+        await owner.page.request.post(`/api/comments/${logId}/new-comment`, {
+          data: { comment: "Hello from the owner" },
+        })
+      ).status(),
+    ).toBe(201);
     await owner.close();
 
     // on the moment's page the section starts open
@@ -201,7 +225,10 @@ test.describe("likes and comments", () => {
     await expect(social.getByText("1 comment", { exact: true })).toBeVisible();
   });
 
-  test("on the kid's moments page every moment has its block, and posts come back to that moment", async ({ page, browser }, testInfo) => {
+  test("on the kid's moments page every moment has its block, and posts come back to that moment", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
     await befriend(owner.account, viewer);
@@ -222,7 +249,10 @@ test.describe("likes and comments", () => {
     if (isNoJs(testInfo)) await expect(page).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs#moment-${older}$`));
     await expect(target.getByRole("button", { name: "1 like", exact: true })).toBeVisible();
     await expect(block(page, newer).getByText("0 likes", { exact: true })).toBeVisible();
-    await expect(block(page, newer).getByRole("button", { name: "Like", exact: true })).toHaveAttribute("aria-pressed", "false");
+    await expect(block(page, newer).getByRole("button", { name: "Like", exact: true })).toHaveAttribute(
+      "aria-pressed",
+      "false",
+    );
 
     // a link to ?showComments= before the scripts run and without them, a <details> summary after
     await target.locator(".comment-toggle").click();
@@ -232,16 +262,22 @@ test.describe("likes and comments", () => {
     await expect(target.locator(".comment__text")).toHaveText(["Lovely day"]);
     await expect(target.getByText("1 comment", { exact: true })).toBeVisible();
     await expect(block(page, newer).getByText("0 comments", { exact: true })).toBeVisible();
-    if (isNoJs(testInfo)) await expect(page).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs\\?showComments=${older}#comment-\\d+$`));
+    if (isNoJs(testInfo))
+      await expect(page).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs\\?showComments=${older}#comment-\\d+$`));
     await expectAccessible(page, browser);
   });
 
-  test("a non-author sees no Edit or Delete, and the server refuses their forged requests", async ({ page, browser }, testInfo) => {
+  test("a non-author sees no Edit or Delete, and the server refuses their forged requests", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
     await befriend(owner.account, viewer);
     const logId = await momentOf(owner.account);
-    const made = await owner.page.request.post(`/api/comments/${logId}/new-comment`, { data: { comment: "Owner's words" } });
+    const made = await owner.page.request.post(`/api/comments/${logId}/new-comment`, {
+      data: { comment: "Owner's words" },
+    });
     const commentId = (await made.json()).id as number;
     await owner.close();
 
@@ -258,7 +294,12 @@ test.describe("likes and comments", () => {
 
     // forged form posts to the block's action
     const edit = await page.request.post(`/dailyLogs/${logId}/social`, {
-      form: { intent: "edit-comment", commentId: String(commentId), comment: "hacked", returnTo: `/dailyLogs/${logId}` },
+      form: {
+        intent: "edit-comment",
+        commentId: String(commentId),
+        comment: "hacked",
+        returnTo: `/dailyLogs/${logId}`,
+      },
       maxRedirects: 0,
     });
     expect(edit.status()).toBe(403);
@@ -279,7 +320,10 @@ test.describe("likes and comments", () => {
     await expect(item.locator(".comment__text")).toHaveText("Owner's words");
   });
 
-  test("someone who is not an accepted friend can neither see, like nor comment", async ({ page, browser }, testInfo) => {
+  test("someone who is not an accepted friend can neither see, like nor comment", async ({
+    page,
+    browser,
+  }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const pendingFriend = await signUpAs(page, "pnd");
     await befriend(pendingFriend, owner.account, "pending");
@@ -291,11 +335,16 @@ test.describe("likes and comments", () => {
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     const like = await page.request.post(`/dailyLogs/${logId}/social`, { form: { intent: "like" }, maxRedirects: 0 });
     expect(like.status()).toBe(404);
-    const comment = await page.request.post(`/dailyLogs/${logId}/social`, { form: { intent: "comment", comment: "hi" }, maxRedirects: 0 });
+    const comment = await page.request.post(`/dailyLogs/${logId}/social`, {
+      form: { intent: "comment", comment: "hi" },
+      maxRedirects: 0,
+    });
     expect(comment.status()).toBe(404);
     expect((await page.request.get(`/api/likes/${logId}`)).status()).toBe(403);
     expect((await page.request.post(`/api/likes/${logId}/like`)).status()).toBe(403);
     expect((await page.request.get(`/api/comments/${logId}/comments`)).status()).toBe(403);
-    expect((await page.request.post(`/api/comments/${logId}/new-comment`, { data: { comment: "hi" } })).status()).toBe(403);
+    expect((await page.request.post(`/api/comments/${logId}/new-comment`, { data: { comment: "hi" } })).status()).toBe(
+      403,
+    );
   });
 });

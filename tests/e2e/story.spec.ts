@@ -11,7 +11,10 @@ test.afterAll(async () => {
 });
 
 async function otherUser(browser: Browser, testInfo: TestInfo, prefix: string) {
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: !isNoJs(testInfo) });
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: !isNoJs(testInfo),
+  });
   const page = await context.newPage();
   await signUp(page, newAccount(prefix));
   return { page, context, id: await myId(page.request) };
@@ -35,7 +38,10 @@ test.describe("the family's story", () => {
     await expectAccessible(page, browser);
   });
 
-  test("post a back-dated milestone, see it in a friend's feed with the right age, milestones and timeline", async ({ page, browser }, testInfo) => {
+  test("post a back-dated milestone, see it in a friend's feed with the right age, milestones and timeline", async ({
+    page,
+    browser,
+  }, testInfo) => {
     await signUp(page, newAccount("story"));
     const me = await myId(page.request);
     const kid = await apiCreateKid(page.request, { name: "Leo", birth_date: "2021-08-02", relationship: "Dad" });
@@ -95,7 +101,10 @@ test.describe("the family's story", () => {
     await news.getByRole("link", { name: "See everything new" }).click();
     await expect(friend.page).toHaveURL(/\/feed$/);
     const entry = friend.page.locator("article.feed-entry", { hasText: "First steps!" });
-    await expect(entry.getByRole("link", { name: "Leo · 1 year, 9 months" })).toHaveAttribute("href", `/kids/${kid.id}/dailyLogs`);
+    await expect(entry.getByRole("link", { name: "Leo · 1 year, 9 months" })).toHaveAttribute(
+      "href",
+      `/kids/${kid.id}/dailyLogs`,
+    );
     await expect(entry.locator(".milestone-badge")).toHaveText(/First walk to the sofa/);
     await expect(entry.getByRole("img", { name: "Photo: First steps!" })).toBeVisible();
     await expectAccessible(friend.page, browser);
@@ -107,7 +116,9 @@ test.describe("the family's story", () => {
     await friend.page.goto(`/kids/${kid.id}/dailyLogs`);
     await friend.page.getByRole("link", { name: "Milestones" }).click();
     await expect(friend.page.getByRole("heading", { level: 1, name: "Leo's Milestones" })).toBeVisible();
-    await expect(friend.page.locator("article.moment .moment__date")).toHaveText("5 May 2023 · Leo was 1 year, 9 months");
+    await expect(friend.page.locator("article.moment .moment__date")).toHaveText(
+      "5 May 2023 · Leo was 1 year, 9 months",
+    );
     await expectAccessible(friend.page, browser);
     await friend.page.getByRole("link", { name: "Timeline by age" }).click();
     await friend.page.getByRole("link", { name: "Age 1" }).click();

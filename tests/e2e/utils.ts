@@ -9,7 +9,10 @@ export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
 
 /** A page in a new browser context (no cookies), with the test's base URL and JavaScript setting. */
 export async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const ctx = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  const ctx = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
   return ctx.newPage();
 }
 
@@ -41,7 +44,11 @@ export async function expectAccessible(page: Page, browser: Browser, options: { 
     const html = await page.content();
     const url = page.url();
     // the copy sees the page in the same theme (prefers-color-scheme) as the original
-    const ctx = await browser.newContext({ javaScriptEnabled: true, colorScheme: options.colorScheme ?? "light", viewport: page.viewportSize() });
+    const ctx = await browser.newContext({
+      javaScriptEnabled: true,
+      colorScheme: options.colorScheme ?? "light",
+      viewport: page.viewportSize(),
+    });
     const copy = await ctx.newPage();
     await copy.route("**/*", async (route) => {
       const r = route.request();
@@ -57,7 +64,9 @@ export async function expectAccessible(page: Page, browser: Browser, options: { 
   }
   try {
     const results = await new AxeBuilder({ page: target }).withTags(AXE_TAGS).analyze();
-    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+    const summary = results.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
+    );
     expect(summary, `axe violations on ${page.url()}`).toEqual([]);
   } finally {
     await cleanup();

@@ -78,7 +78,13 @@ const friendsPage: Row = { signedOut: "login", stranger: 404, pending: 404, frie
  * A page only the owner uses (forms that change a kid or a moment). Those who may not see the kid
  * get the plain not-found page; a friend, who may see it (so learns nothing new), gets 403.
  */
-const ownerPage = (ok: Outcome = 200): Row => ({ signedOut: "login", stranger: 404, pending: 404, friend: 403, owner: ok });
+const ownerPage = (ok: Outcome = 200): Row => ({
+  signedOut: "login",
+  stranger: 404,
+  pending: 404,
+  friend: 403,
+  owner: ok,
+});
 /** An /api call friends and the owner may make. */
 const friendsApi = (ok: number): Row => ({ signedOut: 401, stranger: 403, pending: 403, friend: ok, owner: ok });
 /** An /api call only the owner may make. */
@@ -152,7 +158,13 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/kid-new.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/kid-update.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
-    { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
+    {
+      label: "POST (empty form)",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: () => ({ form: {} }),
+      expect: ownerPage(400),
+    },
   ],
   "routes/kid-moments.tsx": [{ label: "GET", params: kidParam("kidId"), expect: friendsPage }],
   "routes/kid-milestones.tsx": [{ label: "GET", params: kidParam("kidId"), expect: friendsPage }],
@@ -163,7 +175,13 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/moment-new.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
-    { label: "POST (empty form)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
+    {
+      label: "POST (empty form)",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: () => ({ form: {} }),
+      expect: ownerPage(400),
+    },
   ],
   "routes/moment.tsx": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsPage }],
   // the photo viewer (issue #20 point 3): every photo of the moment, as the moment
@@ -174,7 +192,13 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/moment-update.tsx": [
     { label: "GET", params: logParam("dailyLogId"), expect: ownerPage() },
-    { label: "POST (empty form)", method: "POST", params: logParam("dailyLogId"), body: () => ({ form: {} }), expect: ownerPage(400) },
+    {
+      label: "POST (empty form)",
+      method: "POST",
+      params: logParam("dailyLogId"),
+      body: () => ({ form: {} }),
+      expect: ownerPage(400),
+    },
   ],
   "routes/moment-social.tsx": [
     // GET only sends to the moment page, which decides (no answer differs by access here)
@@ -185,14 +209,26 @@ const MATRIX: Record<string, Probe[]> = {
       prepare: freshLog,
       params: (_w, _v, p) => ({ dailyLogId: String(p.logId) }),
       body: () => ({ form: { intent: "like" } }),
-      expect: { signedOut: "login", stranger: 404, pending: 404, friend: { redirect: "/dailyLogs/" }, owner: { redirect: "/dailyLogs/" } },
+      expect: {
+        signedOut: "login",
+        stranger: 404,
+        pending: 404,
+        friend: { redirect: "/dailyLogs/" },
+        owner: { redirect: "/dailyLogs/" },
+      },
     },
     {
       label: "POST comment",
       method: "POST",
       params: logParam("dailyLogId"),
       body: () => ({ form: { intent: "comment", comment: "So sweet" } }),
-      expect: { signedOut: "login", stranger: 404, pending: 404, friend: { redirect: "/dailyLogs/" }, owner: { redirect: "/dailyLogs/" } },
+      expect: {
+        signedOut: "login",
+        stranger: 404,
+        pending: 404,
+        friend: { redirect: "/dailyLogs/" },
+        owner: { redirect: "/dailyLogs/" },
+      },
     },
   ],
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
@@ -218,15 +254,30 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/login-email.tsx": [
     { label: "GET", expect: all(200, { redirect: "/" }) },
-    { label: "POST", method: "POST", body: () => ({ form: { email: "nobody@example.com" } }), expect: all({ redirect: "/login/email?sent=1" }, { redirect: "/" }) },
+    {
+      label: "POST",
+      method: "POST",
+      body: () => ({ form: { email: "nobody@example.com" } }),
+      expect: all({ redirect: "/login/email?sent=1" }, { redirect: "/" }),
+    },
   ],
   "routes/login-link.tsx": [
     { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
-    { label: "POST (unknown token)", method: "POST", params: () => ({ token: UNKNOWN_TOKEN }), expect: all({ redirect: "/login/link/" }, { redirect: "/login/link/" }) },
+    {
+      label: "POST (unknown token)",
+      method: "POST",
+      params: () => ({ token: UNKNOWN_TOKEN }),
+      expect: all({ redirect: "/login/link/" }, { redirect: "/login/link/" }),
+    },
   ],
   "routes/notifications.tsx": [
     { label: "GET", expect: all("login", 200) },
-    { label: "POST (mark read up to 1)", method: "POST", body: () => ({ form: { intent: "mark-read", upTo: "1" } }), expect: all("login", { redirect: "/notifications" }) },
+    {
+      label: "POST (mark read up to 1)",
+      method: "POST",
+      body: () => ({ form: { intent: "mark-read", upTo: "1" } }),
+      expect: all("login", { redirect: "/notifications" }),
+    },
   ],
   "routes/settings-email.tsx": [
     { label: "GET", expect: all("login", 200) },
@@ -235,7 +286,13 @@ const MATRIX: Record<string, Probe[]> = {
   // the signed link decides, not a session: a forged one is a clear page and changes nothing
   "routes/email-unsubscribe.tsx": [
     { label: "GET (forged link)", query: "?u=1&s=forged", expect: all(200, 200) },
-    { label: "POST (forged link)", method: "POST", query: "?u=1&s=forged", body: () => ({ form: {} }), expect: all(200, 200) },
+    {
+      label: "POST (forged link)",
+      method: "POST",
+      query: "?u=1&s=forged",
+      body: () => ({ form: {} }),
+      expect: all(200, 200),
+    },
   ],
   // the undo link of an email change decides, not a session: an unknown one is a clear page
   "routes/email-undo.tsx": [
@@ -244,7 +301,13 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/kid-co-parents.tsx": [
     { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
-    { label: "POST (no intent)", method: "POST", params: kidParam("kidId"), body: () => ({ form: {} }), expect: ownerPage(400) },
+    {
+      label: "POST (no intent)",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: () => ({ form: {} }),
+      expect: ownerPage(400),
+    },
   ],
   // one's own account: everyone signed in gets their own, nobody anyone else's (docs/spec.md §2)
   "routes/settings.tsx": [
@@ -260,7 +323,12 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/settings-delete.tsx": [
     { label: "GET", expect: all("login", 200) },
-    { label: "POST (wrong password)", method: "POST", body: () => ({ form: { password: "wrong-password" } }), expect: all("login", 400) },
+    {
+      label: "POST (wrong password)",
+      method: "POST",
+      body: () => ({ form: { password: "wrong-password" } }),
+      expect: all("login", 400),
+    },
   ],
   "routes/settings-export.ts": [
     { label: "GET", expect: all("login", 200) },
@@ -278,8 +346,12 @@ const MATRIX: Record<string, Probe[]> = {
 
   // JSON API
   "routes/api/auth.ts": [{ label: "GET", expect: all(401, 200) }],
-  "routes/api/auth-login.ts": [{ label: "POST (no credentials)", method: "POST", body: () => ({ json: {} }), expect: all(401, 401) }],
-  "routes/api/auth-signup.ts": [{ label: "POST (no fields)", method: "POST", body: () => ({ json: {} }), expect: all(401, 401) }],
+  "routes/api/auth-login.ts": [
+    { label: "POST (no credentials)", method: "POST", body: () => ({ json: {} }), expect: all(401, 401) },
+  ],
+  "routes/api/auth-signup.ts": [
+    { label: "POST (no fields)", method: "POST", body: () => ({ json: {} }), expect: all(401, 401) },
+  ],
   "routes/api/auth-logout.ts": [{ label: "GET", ownSession: true, expect: all(200, 200) }],
   "routes/api/auth-unauthorized.ts": [{ label: "GET", expect: all(401, 401) }],
   "routes/api/auth-magic-link.ts": [
@@ -300,7 +372,9 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/notifications.ts": [{ label: "GET", expect: all(401, 200) }],
-  "routes/api/notifications-read.ts": [{ label: "POST", method: "POST", body: () => ({ json: {} }), expect: all(401, 200) }],
+  "routes/api/notifications-read.ts": [
+    { label: "POST", method: "POST", body: () => ({ json: {} }), expect: all(401, 200) },
+  ],
   "routes/api/users-upload-profile-picture.ts": [
     { label: "POST", method: "POST", body: (w) => ({ form: pictureForm(w) }), expect: all(401, 201) },
   ],
@@ -325,10 +399,20 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/api/users-current.ts": [
     { label: "GET", expect: all(401, 200) },
     { label: "PUT (no fields)", method: "PUT", body: () => ({ json: {} }), expect: all(401, 400) },
-    { label: "DELETE (wrong password)", method: "DELETE", body: () => ({ json: { password: "wrong-password" } }), expect: all(401, 400) },
+    {
+      label: "DELETE (wrong password)",
+      method: "DELETE",
+      body: () => ({ json: { password: "wrong-password" } }),
+      expect: all(401, 400),
+    },
   ],
   "routes/api/users-current-password.ts": [
-    { label: "PUT (wrong current password)", method: "PUT", body: () => ({ json: { current_password: "nope12", password: "secret2", confirmPassword: "secret2" } }), expect: all(401, 400) },
+    {
+      label: "PUT (wrong current password)",
+      method: "PUT",
+      body: () => ({ json: { current_password: "nope12", password: "secret2", confirmPassword: "secret2" } }),
+      expect: all(401, 400),
+    },
   ],
   "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/users-current-sign-in-links.ts": [
@@ -348,10 +432,18 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/api/export.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/users-search.ts": [{ label: "GET", query: "?query=a", expect: all(401, 200) }],
   "routes/api/kids-current.ts": [{ label: "GET", expect: all(401, 200) }],
-  "routes/api/kids-new.ts": [{ label: "POST", method: "POST", body: () => ({ form: kidForm() }), expect: all(401, 201) }],
+  "routes/api/kids-new.ts": [
+    { label: "POST", method: "POST", body: () => ({ form: kidForm() }), expect: all(401, 201) },
+  ],
   "routes/api/kids-id.ts": [
     { label: "GET", params: (w) => ({ id: String(w.kidId) }), expect: friendsApi(200) },
-    { label: "PUT", method: "PUT", params: (w) => ({ id: String(w.kidId) }), body: () => ({ form: kidForm() }), expect: ownerApi(200) },
+    {
+      label: "PUT",
+      method: "PUT",
+      params: (w) => ({ id: String(w.kidId) }),
+      body: () => ({ form: kidForm() }),
+      expect: ownerApi(200),
+    },
     {
       label: "DELETE",
       method: "DELETE",
@@ -362,11 +454,23 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/api/kids-daily-logs.ts": [{ label: "GET", params: kidParam("kidId"), expect: friendsApi(200) }],
   "routes/api/kids-daily-logs-new.ts": [
-    { label: "POST", method: "POST", params: kidParam("kidId"), body: (w) => ({ form: momentForm(w, true) }), expect: ownerApi(201) },
+    {
+      label: "POST",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: (w) => ({ form: momentForm(w, true) }),
+      expect: ownerApi(201),
+    },
   ],
   "routes/api/daily-logs-id.ts": [
     { label: "GET", params: (w) => ({ id: String(w.logId) }), expect: friendsApi(200) },
-    { label: "PUT", method: "PUT", params: (w) => ({ id: String(w.logId) }), body: (w) => ({ form: momentForm(w, false) }), expect: ownerApi(200) },
+    {
+      label: "PUT",
+      method: "PUT",
+      params: (w) => ({ id: String(w.logId) }),
+      body: (w) => ({ form: momentForm(w, false) }),
+      expect: ownerApi(200),
+    },
     {
       label: "DELETE",
       method: "DELETE",
@@ -479,7 +583,9 @@ const MATRIX: Record<string, Probe[]> = {
       // an invitation to the friend: only they answer it; to anyone else it does not exist
       label: "PUT",
       method: "PUT",
-      prepare: async (w) => ({ invitationId: await insertCoParent(await insertKid(w.users.owner, "Invited"), w.users.friend, "pending") }),
+      prepare: async (w) => ({
+        invitationId: await insertCoParent(await insertKid(w.users.owner, "Invited"), w.users.friend, "pending"),
+      }),
       params: (_w, _v, p) => ({ id: String(p.invitationId) }),
       body: () => ({ json: { status: "accepted" } }),
       expect: { signedOut: 401, stranger: 404, pending: 404, friend: 200, owner: 404 },
@@ -511,7 +617,13 @@ const MATRIX: Record<string, Probe[]> = {
   ],
   "routes/api/comments.ts": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsApi(200) }],
   "routes/api/comments-new.ts": [
-    { label: "POST", method: "POST", params: logParam("dailyLogId"), body: () => ({ json: { comment: "Cute!" } }), expect: friendsApi(201) },
+    {
+      label: "POST",
+      method: "POST",
+      params: logParam("dailyLogId"),
+      body: () => ({ json: { comment: "Cute!" } }),
+      expect: friendsApi(201),
+    },
   ],
   "routes/api/comments-update.ts": [
     {
@@ -550,7 +662,9 @@ const ROUTES = flatten(routes as unknown as RouteEntry[]);
 function urlFor(pattern: string, params: Record<string, string>, query = ""): string {
   const filled = pattern
     .split("/")
-    .map((seg) => (seg.startsWith(":") ? encodeURIComponent(params[seg.slice(1)] ?? "") : seg === "*" ? (params["*"] ?? "") : seg))
+    .map((seg) =>
+      seg.startsWith(":") ? encodeURIComponent(params[seg.slice(1)] ?? "") : seg === "*" ? (params["*"] ?? "") : seg,
+    )
     .join("/");
   return (filled || "/") + query;
 }
@@ -566,10 +680,15 @@ async function answerOf(run: () => Promise<unknown>): Promise<Answer> {
   } catch (thrown) {
     value = thrown;
   }
-  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location"), response: value };
+  if (value instanceof Response)
+    return { status: value.status, location: value.headers.get("Location"), response: value };
   const d = value as { type?: string; init?: { status?: number; headers?: HeadersInit } | null };
   if (d && d.type === "DataWithResponseInit") {
-    return { status: d.init?.status ?? 200, location: new Headers(d.init?.headers).get("Location"), data: (d as { data?: unknown }).data };
+    return {
+      status: d.init?.status ?? 200,
+      location: new Headers(d.init?.headers).get("Location"),
+      data: (d as { data?: unknown }).data,
+    };
   }
   if (isRouteErrorResponse(value)) return { status: value.status, location: null };
   if (value instanceof Error) return { status: 500, location: null, error: value };
@@ -583,7 +702,8 @@ function matches(answer: Answer, want: Outcome): boolean {
   return isRedirect && (answer.location ?? "").startsWith(want.redirect);
 }
 
-const describeOutcome = (o: Outcome) => (typeof o === "number" ? String(o) : o === "login" ? "→ /login" : `→ ${o.redirect}`);
+const describeOutcome = (o: Outcome) =>
+  typeof o === "number" ? String(o) : o === "login" ? "→ /login" : `→ ${o.redirect}`;
 
 let world: World;
 
@@ -612,28 +732,53 @@ beforeAll(async () => {
     kidId,
     logId,
     lonely,
-    urls: { profile: photoUrl(profilePhoto), kid: photoUrl(kidPhoto), log: photoUrl(logPhoto), logThird: photoUrl(thirdPhoto) },
-    jpeg: await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } }).jpeg().toBuffer(),
+    urls: {
+      profile: photoUrl(profilePhoto),
+      kid: photoUrl(kidPhoto),
+      log: photoUrl(logPhoto),
+      logThird: photoUrl(thirdPhoto),
+    },
+    jpeg: await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } })
+      .jpeg()
+      .toBuffer(),
   };
 });
 
 describe("the access matrix covers the route list", () => {
   it("every route in app/routes.ts has an entry, and every entry is a route", () => {
     const files = ROUTES.map((r) => r.file);
-    expect(files.filter((f) => !MATRIX[f]), "routes without a matrix entry").toEqual([]);
-    expect(Object.keys(MATRIX).filter((f) => !files.includes(f)), "matrix entries for no route").toEqual([]);
+    expect(
+      files.filter((f) => !MATRIX[f]),
+      "routes without a matrix entry",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((f) => !files.includes(f)),
+      "matrix entries for no route",
+    ).toEqual([]);
     expect(new Set(files).size).toBe(files.length);
   });
 
   it("it has a photo of each kind and five viewers per probe", () => {
-    expect(MATRIX["routes/images.ts"]!.map((p) => p.label)).toEqual(["profile picture", "kid photo", "moment photo", "moment's third photo"]);
-    for (const probes of Object.values(MATRIX)) for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
+    expect(MATRIX["routes/images.ts"]!.map((p) => p.label)).toEqual([
+      "profile picture",
+      "kid photo",
+      "moment photo",
+      "moment's third photo",
+    ]);
+    for (const probes of Object.values(MATRIX))
+      for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
   });
 });
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 /** /api routes open to signed-out callers (their 401s, if any, are log-in failures, envelope A). */
-const PUBLIC_API = new Set(["routes/api/auth-magic-link.ts", "routes/api/auth-login.ts", "routes/api/auth-signup.ts", "routes/api/auth-logout.ts", "routes/api/auth-unauthorized.ts"]);
+const PUBLIC_API = new Set([
+  "routes/api/auth-magic-link.ts",
+  "routes/api/auth-login.ts",
+  "routes/api/auth-signup.ts",
+  "routes/api/auth-logout.ts",
+  "routes/api/auth-unauthorized.ts",
+]);
 
 for (const route of ROUTES) {
   describe(`${route.path} (${route.file})`, () => {
@@ -715,10 +860,9 @@ describe("the guards, called directly", () => {
   };
 
   beforeAll(async () => {
-    const users = Object.fromEntries(await Promise.all(GUARD_VIEWERS.map(async (v) => [v, await quickUser()] as const))) as Record<
-      GuardViewer,
-      { id: number }
-    >;
+    const users = Object.fromEntries(
+      await Promise.all(GUARD_VIEWERS.map(async (v) => [v, await quickUser()] as const)),
+    ) as Record<GuardViewer, { id: number }>;
     const { owner } = users;
     const friendships = {
       pending: await insertFriendship(users.pending, owner, "pending"),
@@ -777,18 +921,28 @@ describe("the guards, called directly", () => {
       const { requireMoment } = await access();
       const id = g.users[viewer].id;
       const moment = { momentId: g.momentId, kidId: g.kidId, ownerId: g.ownerId };
-      expect(await requireMoment(id, g.momentId, "view")).toEqual(SEES[viewer] ? { ...seen(viewer), ...moment } : HIDDEN);
+      expect(await requireMoment(id, g.momentId, "view")).toEqual(
+        SEES[viewer] ? { ...seen(viewer), ...moment } : HIDDEN,
+      );
       const change = viewer === "owner" ? { ...seen(viewer), ...moment } : SEES[viewer] ? NOT_OWNER : HIDDEN;
       expect(await requireMoment(id, g.momentId, "change")).toEqual(change);
       expect(await requireMoment(id, { id: g.momentId, kidId: g.kidId, ownerId: g.ownerId }, "change")).toEqual(change);
-      expect(await requireMoment(id, 999999, "view")).toEqual({ ok: false, kind: "not-found", message: "Daily log not found" });
+      expect(await requireMoment(id, 999999, "view")).toEqual({
+        ok: false,
+        kind: "not-found",
+        message: "Daily log not found",
+      });
     });
 
     it(`requireCommentAuthor as ${viewer} (the friend's comment)`, async () => {
       const { requireCommentAuthor } = await access();
       const id = g.users[viewer].id;
       const want =
-        viewer === "friend" ? { ok: true, commentId: g.commentId, momentId: g.momentId } : SEES[viewer] ? NOT_OWNER : HIDDEN;
+        viewer === "friend"
+          ? { ok: true, commentId: g.commentId, momentId: g.momentId }
+          : SEES[viewer]
+            ? NOT_OWNER
+            : HIDDEN;
       expect(await requireCommentAuthor(id, g.commentId)).toEqual(want);
       expect(await requireCommentAuthor(id, g.commentId, { momentId: g.momentId })).toEqual(want);
       const notFound = { ok: false, kind: "not-found", message: "Comment not found" };
@@ -820,15 +974,26 @@ describe("the guards, called directly", () => {
         ).select("daily_logs.id"),
       );
       const id = g.users[viewer].id;
-      expect((await kids.all({ viewer: id, owner: g.ownerId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
-      expect((await moments.all({ viewer: id, moment: g.momentId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.momentId] : []);
+      expect((await kids.all({ viewer: id, owner: g.ownerId })).map((r) => r.id)).toEqual(
+        SEES[viewer] ? [g.kidId] : [],
+      );
+      expect((await moments.all({ viewer: id, moment: g.momentId })).map((r) => r.id)).toEqual(
+        SEES[viewer] ? [g.momentId] : [],
+      );
     });
 
     it(`visibleKidIds (the feed's kids, from the viewer's side of the pair) holds the owner's kid for ${viewer} only when allowed`, async () => {
       const { visibleKidIds } = await access();
       const { query } = await import("~/lib/query.server");
-      const visible = query<{ viewer: number; kid: number }>((p, k) => k("kids").where("kids.id", p("kid")).whereIn("kids.id", visibleKidIds(k, p("viewer"))).select("kids.id"));
-      expect((await visible.all({ viewer: g.users[viewer].id, kid: g.kidId })).map((r) => r.id)).toEqual(SEES[viewer] ? [g.kidId] : []);
+      const visible = query<{ viewer: number; kid: number }>((p, k) =>
+        k("kids")
+          .where("kids.id", p("kid"))
+          .whereIn("kids.id", visibleKidIds(k, p("viewer")))
+          .select("kids.id"),
+      );
+      expect((await visible.all({ viewer: g.users[viewer].id, kid: g.kidId })).map((r) => r.id)).toEqual(
+        SEES[viewer] ? [g.kidId] : [],
+      );
     });
 
     it(`requireFriendshipParty as ${viewer}: only the two parties, on their own side`, async () => {
@@ -838,9 +1003,19 @@ describe("the guards, called directly", () => {
       expect(await requireFriendshipParty(id, 999999)).toEqual(notFound);
       const own = g.friendships[viewer];
       if (own !== undefined) {
-        expect(await requireFriendshipParty(id, own)).toEqual({ ok: true, friendshipId: own, side: id < g.ownerId ? "low" : "high", accepted: SEES[viewer] });
+        expect(await requireFriendshipParty(id, own)).toEqual({
+          ok: true,
+          friendshipId: own,
+          side: id < g.ownerId ? "low" : "high",
+          accepted: SEES[viewer],
+        });
         // the owner is the other party of the same row
-        expect(await requireFriendshipParty(g.ownerId, own)).toEqual({ ok: true, friendshipId: own, side: id < g.ownerId ? "high" : "low", accepted: SEES[viewer] });
+        expect(await requireFriendshipParty(g.ownerId, own)).toEqual({
+          ok: true,
+          friendshipId: own,
+          side: id < g.ownerId ? "high" : "low",
+          accepted: SEES[viewer],
+        });
       }
       // someone else's friendship (the friend's, or the pending one for the friend): not a party
       const others = viewer === "friend" ? g.friendships.pending! : g.friendships.friend!;
@@ -870,7 +1045,13 @@ describe("a blocked author across digest, notifications and export", () => {
     const person = async (first: string, last: string, word: string): Promise<Person> => {
       const user = await makeUser({ first_name: first, last_name: last });
       const kidId = await insertKid(user, `${first}'s kid`);
-      return { id: user.id, cookie: await cookieFor(user), name: `${first} ${last}`, word, momentId: await insertMoment(kidId, `${first}'s moment`) };
+      return {
+        id: user.id,
+        cookie: await cookieFor(user),
+        name: `${first} ${last}`,
+        word,
+        momentId: await insertMoment(kidId, `${first}'s moment`),
+      };
     };
     blocker = await person("Bea", "Blockwell", "Words of Bea");
     blocked = await person("Ben", "Blockedson", "Words of Ben");
@@ -903,11 +1084,16 @@ describe("a blocked author across digest, notifications and export", () => {
   const notificationActors = async (reader: Person) => {
     const pageModule = await import("~/routes/notifications");
     const apiModule = await import("~/routes/api/notifications");
-    const onPage = (await pageModule.loader(args(req("/notifications", { cookie: reader.cookie })) as never)) as { notifications: { actors: { id: number }[] }[] };
-    const response = (await apiModule.loader(args(req("/api/notifications", { cookie: reader.cookie })) as never)) as Response;
+    const onPage = (await pageModule.loader(args(req("/notifications", { cookie: reader.cookie })) as never)) as {
+      notifications: { actors: { id: number }[] }[];
+    };
+    const response = (await apiModule.loader(
+      args(req("/api/notifications", { cookie: reader.cookie })) as never,
+    )) as Response;
     expect(response.status).toBe(200);
     const onApi = (await response.json()) as { notifications: { actors: { id: number }[] }[] };
-    const ids = (list: { actors: { id: number }[] }[]) => [...new Set(list.flatMap((n) => n.actors.map((a) => a.id)))].sort();
+    const ids = (list: { actors: { id: number }[] }[]) =>
+      [...new Set(list.flatMap((n) => n.actors.map((a) => a.id)))].sort();
     return { page: ids(onPage.notifications), api: ids(onApi.notifications) };
   };
   /** Everything of `reader`'s export ZIP as text (data.json and the album), from the settings page and from /api. */
@@ -917,10 +1103,17 @@ describe("a blocked author across digest, notifications and export", () => {
       ["routes/settings-export.ts", "/settings/export"],
       ["routes/api/export.ts", "/api/export"],
     ] as const) {
-      const mod = (await import(/* @vite-ignore */ path.join(appDir, file))) as { loader: (a: never) => Promise<Response> };
+      const mod = (await import(/* @vite-ignore */ path.join(appDir, file))) as {
+        loader: (a: never) => Promise<Response>;
+      };
       const response = await mod.loader(args(req(url, { cookie: reader.cookie })) as never);
       expect([url, response.status, response.headers.get("Content-Type")]).toEqual([url, 200, "application/zip"]);
-      const entries = new Map([...(await unzip(Buffer.from(await response.arrayBuffer())))].map(([name, bytes]) => [name, bytes.toString("utf8")]));
+      const entries = new Map(
+        [...(await unzip(Buffer.from(await response.arrayBuffer())))].map(([name, bytes]) => [
+          name,
+          bytes.toString("utf8"),
+        ]),
+      );
       const json = JSON.parse([...entries].find(([name]) => name.endsWith("/data.json"))![1]) as {
         kids: { moments: { likes: { by: string }[]; comments: { by: string; comment: string }[] }[] }[];
       };
@@ -949,7 +1142,10 @@ describe("a blocked author across digest, notifications and export", () => {
       expect(zip.likes.includes(other.name), `${reader.name}'s export has ${other.name}'s like`).toBe(carries);
       expect(zip.comments.includes(other.name), `${reader.name}'s export has ${other.name}'s comment`).toBe(carries);
       expect(zip.text.includes(other.word), `${reader.name}'s export has ${other.name}'s words anywhere`).toBe(carries);
-      expect([zip.likes, zip.comments], `${reader.name}'s export still has the bystander's like and comment`).toEqual([expect.arrayContaining([bystander.name]), expect.arrayContaining([bystander.name])]);
+      expect([zip.likes, zip.comments], `${reader.name}'s export still has the bystander's like and comment`).toEqual([
+        expect.arrayContaining([bystander.name]),
+        expect.arrayContaining([bystander.name]),
+      ]);
     }
   }
 
@@ -1021,7 +1217,10 @@ type Circles = {
   cookies: Record<Actor, string | undefined>;
   kidId: number;
   /** `photos`: every photo of the moment (three: a multi-photo moment), the first being `photo`. */
-  moments: Record<Aud, { id: number; photo: { key: string; widths: number[] }; photos: { key: string; widths: number[] }[] }>;
+  moments: Record<
+    Aud,
+    { id: number; photo: { key: string; widths: number[] }; photos: { key: string; widths: number[] }[] }
+  >;
   /** The month of the moments' own date (their timeline page: ?month=). */
   month: string;
   blockedCommentId: number;
@@ -1081,7 +1280,12 @@ async function listed(file: string, actor: Actor, aud: Aud, pathOf: string, pick
 }
 
 /** A page that lists moments: does its loader's data show the moment? (`got` false when the page refuses.) */
-function pageLists<D>(name: string, file: string, at: () => { path: string; params?: Record<string, string> }, shows: (data: D, aud: Aud) => boolean): Surface {
+function pageLists<D>(
+  name: string,
+  file: string,
+  at: () => { path: string; params?: Record<string, string> },
+  shows: (data: D, aud: Aud) => boolean,
+): Surface {
   return {
     name,
     run: async (actor, aud) => {
@@ -1102,7 +1306,12 @@ const showsTitle = (d: StoryList, aud: Aud) => d.moments.some((m) => m.title ===
  * the rows change; every other actor gets a refusal (401, 403, 404 or the log-in page) and the rows
  * stay exactly as they were. Anything else (a 400, a success that changed nothing) fails the cell.
  */
-type WriteCell = CallInit & { file: string; params: Record<string, string>; rows: () => Promise<unknown>; cleanUp?: () => Promise<unknown> };
+type WriteCell = CallInit & {
+  file: string;
+  params: Record<string, string>;
+  rows: () => Promise<unknown>;
+  cleanUp?: () => Promise<unknown>;
+};
 function write(name: string, want: Surface["want"], cell: (actor: Actor, aud: Aud) => Promise<WriteCell>): Surface {
   return {
     name,
@@ -1129,7 +1338,8 @@ function write(name: string, want: Surface["want"], cell: (actor: Actor, aud: Au
 }
 const momentRow = (id: number) => db()("daily_logs").where({ id }).first();
 const likesOn = (id: number) => db()("likes").where({ daily_log_id: id }).orderBy("id").select("id", "user_id");
-const commentsOn = (id: number) => db()("comments").where({ daily_log_id: id }).orderBy("id").select("id", "user_id", "comment");
+const commentsOn = (id: number) =>
+  db()("comments").where({ daily_log_id: id }).orderBy("id").select("id", "user_id", "comment");
 /** A cell that writes a comment of `text`: the moment's comments are its rows; the comment goes after. */
 const commentBy = (id: number, text: string) => ({
   rows: () => commentsOn(id),
@@ -1159,14 +1369,25 @@ const likeWrite = (name: string, file: string, verb: "like" | "unlike", method: 
     const id = momentOf(aud);
     const mine = await ownLike(actor, id);
     await (verb === "like" ? mine.remove() : mine.add());
-    return { file, params: { dailyLogId: String(id) }, path: `/api/likes/${id}/${verb}`, method, rows: () => likesOn(id), cleanUp: mine.restore };
+    return {
+      file,
+      params: { dailyLogId: String(id) },
+      path: `/api/likes/${id}/${verb}`,
+      method,
+      rows: () => likesOn(id),
+      cleanUp: mine.restore,
+    };
   });
 /** Comments are changed by their author only, and only while the author may see the moment. */
 const familyAuthor = (actor: Actor, aud: Aud) => actor === "family" && seesMoment(actor, aud);
 /** A fresh comment of the Family friend's on the moment (its cell's own: deleted after). */
 async function familyComment(aud: Aud) {
   const id = await insertComment(momentOf(aud), cw.users.family, "From grandma");
-  return { id, rows: () => db()("comments").where({ id }).first(), cleanUp: () => db()("comments").where({ id }).delete() };
+  return {
+    id,
+    rows: () => db()("comments").where({ id }).first(),
+    cleanUp: () => db()("comments").where({ id }).delete(),
+  };
 }
 
 const SURFACES: Surface[] = [
@@ -1175,7 +1396,9 @@ const SURFACES: Surface[] = [
     // the photo viewer's page of the moment's third photo (issue #20 point 3)
     name: "page /dailyLogs/:id/photos/3",
     run: async (actor, aud) => {
-      const a = await call("routes/moment-photo.tsx", { dailyLogId: String(momentOf(aud)), n: "3" }, actor, { path: `/dailyLogs/${momentOf(aud)}/photos/3` });
+      const a = await call("routes/moment-photo.tsx", { dailyLogId: String(momentOf(aud)), n: "3" }, actor, {
+        path: `/dailyLogs/${momentOf(aud)}/photos/3`,
+      });
       return { got: a.status === 200, detail: statusOf(a) };
     },
   },
@@ -1183,17 +1406,32 @@ const SURFACES: Surface[] = [
     ...page("routes/moment-update.tsx", (id) => `/dailyLogs/${id}/update`, "dailyLogId"),
     want: (actor) => isParent(actor),
   },
-  pageLists("page /kids/:kidId/dailyLogs lists it", "routes/kid-moments.tsx", kidPage("/dailyLogs"), (d: StoryList, aud) =>
-    d.moments.some((m) => m.id === momentOf(aud)),
+  pageLists(
+    "page /kids/:kidId/dailyLogs lists it",
+    "routes/kid-moments.tsx",
+    kidPage("/dailyLogs"),
+    (d: StoryList, aud) => d.moments.some((m) => m.id === momentOf(aud)),
   ),
   // the kid's story pages (issue #15.7): every moment of the grid is a milestone of this month
-  pageLists("page /kids/:kidId/milestones shows its title", "routes/kid-milestones.tsx", kidPage("/milestones"), showsTitle),
-  pageLists("page /kids/:kidId/timeline?month= shows its title", "routes/kid-timeline.tsx", () => kidPage(`/timeline?month=${cw.month}`)(), showsTitle),
+  pageLists(
+    "page /kids/:kidId/milestones shows its title",
+    "routes/kid-milestones.tsx",
+    kidPage("/milestones"),
+    showsTitle,
+  ),
+  pageLists(
+    "page /kids/:kidId/timeline?month= shows its title",
+    "routes/kid-timeline.tsx",
+    () => kidPage(`/timeline?month=${cw.month}`)(),
+    showsTitle,
+  ),
   api("routes/api/daily-logs-id.ts", (id) => `/api/daily_logs/${id}`, "id"),
   {
     name: "GET /api/kids/:kidId/daily_logs lists it",
     run: (actor, aud) =>
-      listed("routes/api/kids-daily-logs.ts", actor, aud, `/api/kids/${cw.kidId}/daily_logs`, (d) => (d as { daily_logs: { id: number }[] }).daily_logs.map((l) => l.id)),
+      listed("routes/api/kids-daily-logs.ts", actor, aud, `/api/kids/${cw.kidId}/daily_logs`, (d) =>
+        (d as { daily_logs: { id: number }[] }).daily_logs.map((l) => l.id),
+      ),
   },
   api("routes/api/likes.ts", (id) => `/api/likes/${id}`, "dailyLogId"),
   api("routes/api/comments.ts", (id) => `/api/comments/${id}/comments`, "dailyLogId"),
@@ -1206,8 +1444,11 @@ const SURFACES: Surface[] = [
       return { got: social[momentOf(aud)]!.likers.includes(cw.users.owner.username), detail: "likers" };
     },
   },
-  pageLists("page /feed lists it", "routes/feed.tsx", () => ({ path: "/feed" }), (d: { entries: { id: number }[] }, aud) =>
-    d.entries.some((m) => m.id === momentOf(aud)),
+  pageLists(
+    "page /feed lists it",
+    "routes/feed.tsx",
+    () => ({ path: "/feed" }),
+    (d: { entries: { id: number }[] }, aud) => d.entries.some((m) => m.id === momentOf(aud)),
   ),
   {
     // a digest never lists the reader's own kids' moments (docs/spec.md "Email digests")
@@ -1223,8 +1464,12 @@ const SURFACES: Surface[] = [
   },
   // each actor has a notification about each moment (set up below): it is listed only while the
   // reader may see the moment (docs/spec.md "Notifications")
-  pageLists("page /notifications lists it", "routes/notifications.tsx", () => ({ path: "/notifications" }), (d: { notifications: { moment: { id: number } | null }[] }, aud) =>
-    d.notifications.some((n) => n.moment?.id === momentOf(aud)),
+  pageLists(
+    "page /notifications lists it",
+    "routes/notifications.tsx",
+    () => ({ path: "/notifications" }),
+    (d: { notifications: { moment: { id: number } | null }[] }, aud) =>
+      d.notifications.some((n) => n.moment?.id === momentOf(aud)),
   ),
   {
     name: "GET /api/notifications lists it",
@@ -1300,7 +1545,13 @@ const SURFACES: Surface[] = [
   }),
   write("DELETE /api/comments/:commentId (the Family friend's comment)", familyAuthor, async (_actor, aud) => {
     const comment = await familyComment(aud);
-    return { ...comment, file: "routes/api/comments-id.ts", params: { commentId: String(comment.id) }, path: `/api/comments/${comment.id}`, method: "DELETE" };
+    return {
+      ...comment,
+      file: "routes/api/comments-id.ts",
+      params: { commentId: String(comment.id) },
+      path: `/api/comments/${comment.id}`,
+      method: "DELETE",
+    };
   }),
 ];
 
@@ -1316,7 +1567,9 @@ for (const width of DERIVATIVE_WIDTHS) {
       const answers: string[] = [];
       for (const { key, widths } of cw.moments[aud].photos) {
         if (!widths.includes(width)) throw new Error(`the test photo has no ${width} derivative (${widths})`);
-        const a = await call("routes/images.ts", { key, file: `${width}.webp` }, actor, { path: `/images/${key}/${width}.webp` });
+        const a = await call("routes/images.ts", { key, file: `${width}.webp` }, actor, {
+          path: `/images/${key}/${width}.webp`,
+        });
         if (a.status !== 200) answers.push(String(a.status));
         else {
           const { format, width: got } = await sharp(Buffer.from(await a.response!.arrayBuffer())).metadata();
@@ -1349,7 +1602,12 @@ describe("who sees what: actors × audiences × surfaces", () => {
     const kidId = await insertKid(users.owner, "Circled", kidPhoto.imageId);
     await insertFriendship(users.owner, users.coParent, "accepted");
     await insertCoParent(kidId, users.coParent, "accepted");
-    await fileFriend(await insertFriendship(users.family, users.owner, "accepted"), users.owner, "family", "grandparent");
+    await fileFriend(
+      await insertFriendship(users.family, users.owner, "accepted"),
+      users.owner,
+      "family",
+      "grandparent",
+    );
     await insertFriendship(users.owner, users.friendsCircle, "accepted");
     await insertFriendship(users.pending, users.owner, "pending");
     await fileFriend(await insertFriendship(users.owner, users.blocked, "accepted"), users.owner, "family", "cousin");
@@ -1361,7 +1619,10 @@ describe("who sees what: actors × audiences × surfaces", () => {
       const id = await insertMoment(kidId, titleOf(audience), photo.imageId);
       // a milestone: the kid's milestones page lists it
       await db()("daily_logs").where({ id }).update({ audience, milestone: "First steps" });
-      const more = [await addMomentPhotos(id, users.owner.id, 1, 1, LARGE), await addMomentPhotos(id, users.owner.id, 1, 2, LARGE)];
+      const more = [
+        await addMomentPhotos(id, users.owner.id, 1, 1, LARGE),
+        await addMomentPhotos(id, users.owner.id, 1, 2, LARGE),
+      ];
       const first = { key: photo.key, widths: photo.widths };
       moments[audience] = { id, photo: first, photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))] };
       for (const p of moments[audience].photos) expect(p.widths).toEqual([...DERIVATIVE_WIDTHS]);
@@ -1375,7 +1636,12 @@ describe("who sees what: actors × audiences × surfaces", () => {
       const liker = name === "owner" ? users.coParent : users.owner;
       await notify(
         db(),
-        AUDIENCE_LIST.map((audience) => ({ userId: user.id, kind: name === "owner" ? "like" : "reply", actorId: liker.id, momentId: moments[audience].id })),
+        AUDIENCE_LIST.map((audience) => ({
+          userId: user.id,
+          kind: name === "owner" ? "like" : "reply",
+          actorId: liker.id,
+          momentId: moments[audience].id,
+        })),
       );
     }
     const comment = await addComment(users.blocked.id, moments.everyone.id, "Before the block");
@@ -1389,8 +1655,15 @@ describe("who sees what: actors × audiences × surfaces", () => {
   // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 23 surfaces + 4 photo widths
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
-    console.info(`who sees what: ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`);
-    expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([8, 3, 23 + DERIVATIVE_WIDTHS.length, 648]);
+    console.info(
+      `who sees what: ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`,
+    );
+    expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([
+      8,
+      3,
+      23 + DERIVATIVE_WIDTHS.length,
+      648,
+    ]);
   });
 
   for (const surface of SURFACES) {
@@ -1419,7 +1692,9 @@ describe("who sees what: actors × audiences × surfaces", () => {
 
   it("the DailyLog's audience is shown to the owner and co-parents only; posted_by to all who see it", async () => {
     for (const actor of ["owner", "coParent", "family", "friendsCircle"] as const) {
-      const a = await call("routes/api/daily-logs-id.ts", { id: String(momentOf("everyone")) }, actor, { path: `/api/daily_logs/${momentOf("everyone")}` });
+      const a = await call("routes/api/daily-logs-id.ts", { id: String(momentOf("everyone")) }, actor, {
+        path: `/api/daily_logs/${momentOf("everyone")}`,
+      });
       const body = await a.response!.json();
       expect(body.posted_by).toBe(cw.users.owner.id);
       expect("audience" in body, actor).toBe(isParent(actor));
@@ -1451,12 +1726,20 @@ describe("who sees what: actors × audiences × surfaces", () => {
     const { sendFriendRequest } = await import("~/models/friendships.server");
     const { isBlockedBetween } = await import("~/models/access.server");
     const owner = await db()("users").where("id", cw.users.owner.id).first("last_name");
-    const found = async (viewer: number) => ((await searchUsers(String(owner.last_name), viewer)) ?? []).map((h) => h.id);
+    const found = async (viewer: number) =>
+      ((await searchUsers(String(owner.last_name), viewer)) ?? []).map((h) => h.id);
     expect(await found(cw.users.stranger.id)).toContain(cw.users.owner.id);
     expect(await found(cw.users.blocked.id)).not.toContain(cw.users.owner.id);
-    expect(await sendFriendRequest(cw.users.blocked.id, cw.users.owner.id)).toEqual({ ok: false, kind: "not-found", message: "Friend not found" });
+    expect(await sendFriendRequest(cw.users.blocked.id, cw.users.owner.id)).toEqual({
+      ok: false,
+      kind: "not-found",
+      message: "Friend not found",
+    });
     expect((await sendFriendRequest(cw.users.owner.id, cw.users.blocked.id)).ok).toBe(false);
-    expect(await isBlockedBetween(cw.users.blocked.id, cw.users.owner.id)).toEqual({ blocked: true, blockedBy: cw.users.owner.id });
+    expect(await isBlockedBetween(cw.users.blocked.id, cw.users.owner.id)).toEqual({
+      blocked: true,
+      blockedBy: cw.users.owner.id,
+    });
     expect((await isBlockedBetween(cw.users.stranger.id, cw.users.owner.id)).blocked).toBe(false);
   });
 
@@ -1476,11 +1759,23 @@ describe("who sees what: actors × audiences × surfaces", () => {
       }
     };
     const change = async (by: { id: number }, audience: Aud) => {
-      const changed = await updateMoment(by.id, id, { title: titleOf("everyone"), content: `Now for ${audience}`, audience }, null);
+      const changed = await updateMoment(
+        by.id,
+        id,
+        { title: titleOf("everyone"), content: `Now for ${audience}`, audience },
+        null,
+      );
       expect(changed.ok).toBe(true);
       await isNow(audience);
     };
-    expect(reads.map((s) => s.name)).toEqual(expect.arrayContaining(["page /kids/:kidId/dailyLogs lists it", "page /feed lists it", "GET /api/kids/:kidId/daily_logs lists it", "email digest content lists it"]));
+    expect(reads.map((s) => s.name)).toEqual(
+      expect.arrayContaining([
+        "page /kids/:kidId/dailyLogs lists it",
+        "page /feed lists it",
+        "GET /api/kids/:kidId/daily_logs lists it",
+        "email digest content lists it",
+      ]),
+    );
     await isNow("everyone");
     await change(cw.users.owner, "us");
     // a co-parent changes it to Family, then back to Everyone
@@ -1490,18 +1785,36 @@ describe("who sees what: actors × audiences × surfaces", () => {
 });
 
 /** Gives a moment `n` more photos (moment_photos rows from `position`); answers the last one. */
-async function addMomentPhotos(momentId: number, ownerId: number, n: number, position = 1, size?: { width: number; height: number }) {
+async function addMomentPhotos(
+  momentId: number,
+  ownerId: number,
+  n: number,
+  position = 1,
+  size?: { width: number; height: number },
+) {
   let last: Awaited<ReturnType<typeof storePhoto>> | null = null;
   // the fixtures' insertMoment writes daily_logs.image_id only: its moment_photos row, as the app writes it
   const moment = await db()("daily_logs").where("id", momentId).first("image_id", "title");
   if (moment.image_id && !(await db()("moment_photos").where({ daily_log_id: momentId, position: 0 }).first("id"))) {
-    await db()("moment_photos").insert({ daily_log_id: momentId, image_id: moment.image_id, position: 0, alt: moment.title });
+    await db()("moment_photos").insert({
+      daily_log_id: momentId,
+      image_id: moment.image_id,
+      position: 0,
+      alt: moment.title,
+    });
   }
   for (let i = 0; i < n; i++) {
     last = await storePhoto("log", ownerId, "#7a3", size);
-    await db()("moment_photos").insert({ daily_log_id: momentId, image_id: last.imageId, position: position + i, alt: `Photo ${position + i + 1}` });
+    await db()("moment_photos").insert({
+      daily_log_id: momentId,
+      image_id: last.imageId,
+      position: position + i,
+      alt: `Photo ${position + i + 1}`,
+    });
   }
-  await db()("daily_logs").where("id", momentId).update({ photo_count: position + n });
+  await db()("daily_logs")
+    .where("id", momentId)
+    .update({ photo_count: position + n });
   return last!;
 }
 
@@ -1536,7 +1849,15 @@ async function gridKid(owner: GridUser, readers: GridUser[]): Promise<Pick<Circl
   }
   const { notify } = await import("~/models/notifications.server");
   for (const reader of readers) {
-    await notify(db(), AUDIENCE_LIST.map((audience) => ({ userId: reader.id, kind: "reply" as const, actorId: owner.id, momentId: moments[audience].id })));
+    await notify(
+      db(),
+      AUDIENCE_LIST.map((audience) => ({
+        userId: reader.id,
+        kind: "reply" as const,
+        actorId: owner.id,
+        momentId: moments[audience].id,
+      })),
+    );
   }
   const { taken_on: takenOn } = await db()("daily_logs").where({ id: moments.us.id }).first("taken_on");
   return { kidId, moments, month: String(takenOn).slice(0, 7) };
@@ -1569,7 +1890,15 @@ describe("the unfriended co-parent", () => {
   let invitationId: number;
 
   beforeAll(async () => {
-    const [owner, coParent, family, friendsCircle, pending, blocked, stranger] = [await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser()];
+    const [owner, coParent, family, friendsCircle, pending, blocked, stranger] = [
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+    ];
     invitee = await gridUser();
     const users = { owner, coParent, family, friendsCircle, pending, blocked, stranger };
     const grid = await gridKid(owner, [coParent]);
@@ -1586,8 +1915,15 @@ describe("the unfriended co-parent", () => {
     await inWorld(world, async () => {
       const surface = SURFACES.find((s) => s.name === "page /kids/:kidId/dailyLogs lists it")!;
       for (const audience of AUDIENCE_LIST) expect((await surface.run("coParent", audience)).got, audience).toBe(true);
-      const friendship = await db()("friendships").where({ user_low: Math.min(world.users.owner.id, world.users.coParent.id) }).andWhere({ user_high: Math.max(world.users.owner.id, world.users.coParent.id) }).first("id");
-      const removed = await call("routes/friends.tsx", {}, "owner", { path: "/current/friends", method: "POST", form: { intent: "remove", friendshipId: String(friendship.id), confirmed: "yes" } });
+      const friendship = await db()("friendships")
+        .where({ user_low: Math.min(world.users.owner.id, world.users.coParent.id) })
+        .andWhere({ user_high: Math.max(world.users.owner.id, world.users.coParent.id) })
+        .first("id");
+      const removed = await call("routes/friends.tsx", {}, "owner", {
+        path: "/current/friends",
+        method: "POST",
+        form: { intent: "remove", friendshipId: String(friendship.id), confirmed: "yes" },
+      });
       expect(statusOf(removed)).toBe("303 → /current/friends");
       await seesNothing("coParent", "the unfriended co-parent");
     });
@@ -1603,11 +1939,19 @@ describe("the unfriended co-parent", () => {
       });
       expect(posted.status).toBe(403);
       expect(await db()("daily_logs").where({ kid_id: world.kidId }).count({ n: "*" }).first()).toEqual(before);
-      const kid = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, "coParent", { path: `/api/kids/${world.kidId}` });
+      const kid = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, "coParent", {
+        path: `/api/kids/${world.kidId}`,
+      });
       expect(kid.status).toBe(403);
       const image = await db()("kids").where({ id: world.kidId }).first("image_id");
       const { canViewImage } = await import("~/models/access.server");
-      expect(await canViewImage(world.users.coParent.id, { id: Number(image.image_id), kind: "kid", owner_id: world.users.owner.id })).toBe(false);
+      expect(
+        await canViewImage(world.users.coParent.id, {
+          id: Number(image.image_id),
+          kind: "kid",
+          owner_id: world.users.owner.id,
+        }),
+      ).toBe(false);
       const { listKidsOf } = await import("~/models/kids.server");
       expect((await listKidsOf(world.users.coParent.id)).map((k) => k.id)).not.toContain(world.kidId);
     });
@@ -1616,12 +1960,25 @@ describe("the unfriended co-parent", () => {
   it("a pending co-parent invitation cannot be accepted once the friendship has ended (DELETE /api/friendships/{id})", async () => {
     const cookie = await cookieFor(invitee);
     const ownerCookie = world.cookies.owner;
-    const friendship = await db()("friendships").where({ user_low: Math.min(world.users.owner.id, invitee.id), user_high: Math.max(world.users.owner.id, invitee.id) }).first("id");
+    const friendship = await db()("friendships")
+      .where({
+        user_low: Math.min(world.users.owner.id, invitee.id),
+        user_high: Math.max(world.users.owner.id, invitee.id),
+      })
+      .first("id");
     const mod = await import("~/routes/api/friendships-id");
-    const ended = (await mod.action(args(req(`/api/friendships/${friendship.id}`, { method: "DELETE", cookie: ownerCookie }), { id: String(friendship.id) }))) as Response;
+    const ended = (await mod.action(
+      args(req(`/api/friendships/${friendship.id}`, { method: "DELETE", cookie: ownerCookie }), {
+        id: String(friendship.id),
+      }),
+    )) as Response;
     expect(ended.status).toBe(200);
     const answer = await import("~/routes/api/co-parent-invitations-id");
-    const accepted = (await answer.action(args(req(`/api/co_parent_invitations/${invitationId}`, { method: "PUT", cookie, json: { status: "accepted" } }), { id: String(invitationId) }))) as Response;
+    const accepted = (await answer.action(
+      args(req(`/api/co_parent_invitations/${invitationId}`, { method: "PUT", cookie, json: { status: "accepted" } }), {
+        id: String(invitationId),
+      }),
+    )) as Response;
     expect(accepted.status).toBe(404);
     expect(await db()("co_parents").where({ kid_id: world.kidId, user_id: invitee.id }).first()).toBeUndefined();
   });
@@ -1637,7 +1994,14 @@ describe("the handed-over kid", () => {
     // O owns the kid, C co-parents it; S is C's friend (Family circle) and a stranger to O; B was
     // friends with both and commented on every moment, then O blocked B; F is O's friend, and C's
     const owner = await makeUser();
-    const [coParent, stranger, blockedUser, friend, pending, other] = [await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser(), await gridUser()];
+    const [coParent, stranger, blockedUser, friend, pending, other] = [
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+      await gridUser(),
+    ];
     const grid = await gridKid(owner, [stranger, blockedUser, friend]);
     await insertFriendship(owner, coParent, "accepted");
     await insertCoParent(grid.kidId, coParent, "accepted");
@@ -1648,12 +2012,21 @@ describe("the handed-over kid", () => {
     await fileFriend(await insertFriendship(coParent, stranger, "accepted"), coParent, "family");
     await insertFriendship(pending, coParent, "pending");
     let blockedCommentId = 0;
-    for (const audience of AUDIENCE_LIST) blockedCommentId = await insertComment(grid.moments[audience].id, blockedUser, "Before the block");
+    for (const audience of AUDIENCE_LIST)
+      blockedCommentId = await insertComment(grid.moments[audience].id, blockedUser, "Before the block");
     shownCommentId = await insertComment(grid.moments.everyone.id, friend, "Lovely");
     expect((await blockUser(owner.id, blockedUser.id)).ok).toBe(true);
     expect(await deleteAccount(owner.id, { password: "secret1" })).toEqual({ ok: true });
     // the grid's actors, seen from the new owner: C owns the kid, S is in their Family circle, F in it too
-    const users = { owner: coParent, coParent: other, family: stranger, friendsCircle: friend, pending, blocked: blockedUser, stranger: other };
+    const users = {
+      owner: coParent,
+      coParent: other,
+      family: stranger,
+      friendsCircle: friend,
+      pending,
+      blocked: blockedUser,
+      stranger: other,
+    };
     const cookies = { signedOut: undefined } as Circles["cookies"];
     for (const [name, user] of Object.entries(users)) cookies[name as Actor] = await cookieFor(user);
     world = { users, cookies, ...grid, blockedCommentId };
@@ -1678,18 +2051,31 @@ describe("the handed-over kid", () => {
   it("the kid itself (its page, the API's Kid, its photo) is hidden from the new owner's friends until the new owner shows it", async () => {
     await inWorld(world, async () => {
       const kidSeenBy = async (actor: Actor) => {
-        const a = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, actor, { path: `/api/kids/${world.kidId}` });
-        const page = await call("routes/kid-moments.tsx", { kidId: String(world.kidId) }, actor, { path: `/kids/${world.kidId}/dailyLogs` });
+        const a = await call("routes/api/kids-id.ts", { id: String(world.kidId) }, actor, {
+          path: `/api/kids/${world.kidId}`,
+        });
+        const page = await call("routes/kid-moments.tsx", { kidId: String(world.kidId) }, actor, {
+          path: `/kids/${world.kidId}/dailyLogs`,
+        });
         const image = await db()("kids").where({ id: world.kidId }).first("image_id");
         const { canViewImage } = await import("~/models/access.server");
-        const photo = await canViewImage(world.users[actor as Exclude<Actor, "signedOut">].id, { id: Number(image.image_id), kind: "kid", owner_id: world.users.owner.id });
+        const photo = await canViewImage(world.users[actor as Exclude<Actor, "signedOut">].id, {
+          id: Number(image.image_id),
+          kind: "kid",
+          owner_id: world.users.owner.id,
+        });
         return `${a.status} ${page.status} ${photo}`;
       };
-      for (const actor of ["family", "friendsCircle", "blocked"] as const) expect(await kidSeenBy(actor), actor).toBe("403 404 false");
+      for (const actor of ["family", "friendsCircle", "blocked"] as const)
+        expect(await kidSeenBy(actor), actor).toBe("403 404 false");
       expect(await kidSeenBy("owner")).toBe("200 200 true");
-      const shown = await call("routes/api/kids-show-to-friends.ts", { id: String(world.kidId) }, "owner", { path: `/api/kids/${world.kidId}/show_to_friends`, method: "POST" });
+      const shown = await call("routes/api/kids-show-to-friends.ts", { id: String(world.kidId) }, "owner", {
+        path: `/api/kids/${world.kidId}/show_to_friends`,
+        method: "POST",
+      });
       expect(shown.status).toBe(200);
-      for (const actor of ["family", "friendsCircle", "blocked"] as const) expect(await kidSeenBy(actor), actor).toBe("200 200 true");
+      for (const actor of ["family", "friendsCircle", "blocked"] as const)
+        expect(await kidSeenBy(actor), actor).toBe("200 200 true");
       // shown, the kid's old moments stay "Only us" until the new owner changes each
       await seesNothing("family", "the new owner's Family friend, once the kid is shown");
     });
@@ -1700,7 +2086,9 @@ describe("the handed-over kid", () => {
       await db()("kids").where({ id: world.kidId }).update({ shown_to_friends: true });
       const id = world.moments.everyone.id;
       const commentIdsFor = async (actor: Actor) => {
-        const a = await call("routes/api/comments.ts", { dailyLogId: String(id) }, actor, { path: `/api/comments/${id}/comments` });
+        const a = await call("routes/api/comments.ts", { dailyLogId: String(id) }, actor, {
+          path: `/api/comments/${id}/comments`,
+        });
         if (a.status !== 200) return `${a.status}`;
         return ((await a.response!.json()) as { id: number }[]).map((c) => c.id);
       };
@@ -1711,7 +2099,8 @@ describe("the handed-over kid", () => {
         json: { title: titleOf("everyone"), content: "Shared again", audience: "everyone" },
       });
       expect(shared.status).toBe(200);
-      for (const actor of ["owner", "family", "friendsCircle", "blocked"] as const) expect(await commentIdsFor(actor), actor).toEqual([shownCommentId]);
+      for (const actor of ["owner", "family", "friendsCircle", "blocked"] as const)
+        expect(await commentIdsFor(actor), actor).toEqual([shownCommentId]);
       const { loadSocial } = await import("~/models/social.server");
       const social = await loadSocial(world.users.family, [id]);
       expect(JSON.stringify(social[id])).not.toContain("Before the block");

@@ -22,7 +22,14 @@ type ConfigRoute = { id?: string; file: string; path?: string; index?: boolean; 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 const idOf = (r: ConfigRoute) => r.id ?? r.file.replace(/\.[jt]sx?$/, "");
 
-type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; module: any };
+type ManifestRoute = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  module: any;
+};
 
 /** The build's route manifest shape: the root, and every route of app/routes.ts under it. */
 async function manifest(withModules: boolean) {
@@ -44,7 +51,15 @@ async function manifest(withModules: boolean) {
 
 /** URLs for every route: sample values, odd values, trailing slashes, other letter cases, encodings. */
 function corpus(): string[] {
-  const urls = new Set<string>(["/", "/api", "/api/", "/api/nope", "/api/kids/1/daily_logs/new/extra", "/API/KIDS/CURRENT", "//api//kids//1"]);
+  const urls = new Set<string>([
+    "/",
+    "/api",
+    "/api/",
+    "/api/nope",
+    "/api/kids/1/daily_logs/new/extra",
+    "/API/KIDS/CURRENT",
+    "//api//kids//1",
+  ]);
   for (const r of routes as ConfigRoute[]) {
     if (r.path === undefined) continue;
     for (const value of ["1", "42", "abc", "1.5", "%20", "caf%C3%A9", "a%2Fb", "0"]) {
@@ -62,7 +77,13 @@ describe("the fast path's route matching", () => {
     const m = await manifest(false);
     const match = createMatcher(m);
     const tree: RouteObject[] = [
-      { id: "root", path: "", children: (routes as ConfigRoute[]).map((r) => ({ id: idOf(r), path: r.path, index: r.index, caseSensitive: r.caseSensitive }) as RouteObject) },
+      {
+        id: "root",
+        path: "",
+        children: (routes as ConfigRoute[]).map(
+          (r) => ({ id: idOf(r), path: r.path, index: r.index, caseSensitive: r.caseSensitive }) as RouteObject,
+        ),
+      },
     ];
     const urls = corpus();
     expect(urls.length).toBeGreaterThan(300);
@@ -109,7 +130,8 @@ function zipNames(res: Response): Promise<string[]> {
 async function seen(res: Response) {
   const headers = [...res.headers].map(([k, v]) => [k, v.replace(/'nonce-[^']*'/g, "'nonce-…'")]);
   // the export's ZIP says when it was made (data.json, entry times): compared by its entry names
-  if (res.headers.get("Content-Type") === "application/zip") return { status: res.status, headers, body: await zipNames(res) };
+  if (res.headers.get("Content-Type") === "application/zip")
+    return { status: res.status, headers, body: await zipNames(res) };
   return { status: res.status, headers, body: await res.text() };
 }
 
@@ -135,7 +157,11 @@ describe("the fast path's answers", () => {
     const request = await sendFriendRequest(owner.id, friend.id);
     if (!request.ok) throw new Error("friendship");
     await answerFriendRequest(friend.id, request.friendship.id, "accepted");
-    [ownerCookie, friendCookie, strangerCookie] = await Promise.all([cookieFor(owner), cookieFor(friend), cookieFor(stranger)]);
+    [ownerCookie, friendCookie, strangerCookie] = await Promise.all([
+      cookieFor(owner),
+      cookieFor(friend),
+      cookieFor(stranger),
+    ]);
     logId = await makeLog(await makeKid(owner.id));
     if (!(await likeMoment(friend.id, logId)).ok) throw new Error("like");
     const comment = await addComment(friend.id, logId, "Lovely!");
@@ -145,10 +171,17 @@ describe("the fast path's answers", () => {
 
   it("gives React Router's own answers for every GET /api route (owner, friend, stranger, signed out)", async () => {
     const reference = reactRouter(routeManifest);
-    const urls = new Set(["/api/", "/api/no/such/thing", "/API/KIDS/CURRENT", "/api/kids/current/", "/api/users/search?q=user"]);
+    const urls = new Set([
+      "/api/",
+      "/api/no/such/thing",
+      "/API/KIDS/CURRENT",
+      "/api/kids/current/",
+      "/api/users/search?q=user",
+    ]);
     for (const r of routes as ConfigRoute[]) {
       if (!r.path?.startsWith("api/") || r.path === "api/*") continue;
-      for (const value of [kidId, logId, commentId, "abc", "999999"]) urls.add("/" + r.path.replace(/:[\w-]+/g, String(value)));
+      for (const value of [kidId, logId, commentId, "abc", "999999"])
+        urls.add("/" + r.path.replace(/:[\w-]+/g, String(value)));
     }
     let taken = 0;
     for (const cookie of [ownerCookie, friendCookie, strangerCookie, undefined]) {
@@ -249,7 +282,14 @@ describe("a request the fast path takes never runs twice", () => {
     const answer = setup(apiHandler(async () => json({ ok: true })));
     expect((await answer.get())!.status).toBe(200);
     expect(answer.calls).toEqual({ middleware: 1, loader: 1 });
-    const thrown = setup(Object.assign(async () => { throw json({ nope: true }, { status: 409 }); }, { [ANSWERS_RESPONSE]: true }));
+    const thrown = setup(
+      Object.assign(
+        async () => {
+          throw json({ nope: true }, { status: 409 });
+        },
+        { [ANSWERS_RESPONSE]: true },
+      ),
+    );
     expect((await thrown.get())!.status).toBe(409);
     expect(thrown.calls).toEqual({ middleware: 1, loader: 1 });
   });
@@ -257,7 +297,12 @@ describe("a request the fast path takes never runs twice", () => {
   it("never hands a started request to React Router: a marked loader that breaks its promise is a 500", async () => {
     // data instead of a Response, or an error: the server answers 500 (server/index.mjs) and React
     // Router is not asked, so the loader does not run a second time
-    for (const loader of [async () => ({ data: 1 }), async () => { throw new Error("bug"); }]) {
+    for (const loader of [
+      async () => ({ data: 1 }),
+      async () => {
+        throw new Error("bug");
+      },
+    ]) {
       const { calls, get } = setup(Object.assign(loader, { [ANSWERS_RESPONSE]: true }));
       await expect(get()).rejects.toThrow();
       expect(calls).toEqual({ middleware: 1, loader: 1 });

@@ -32,7 +32,9 @@ function photoFiles(dir: string): string[] {
 }
 
 async function tables(k: ReturnType<typeof knexFactory>): Promise<string[]> {
-  const rows: { name: string }[] = await k.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name");
+  const rows: { name: string }[] = await k.raw(
+    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+  );
   return rows.map((r) => r.name);
 }
 
@@ -42,7 +44,10 @@ describe("backup and restore", () => {
     const alice = await makeUser();
     const bob = await makeUser();
     await insertFriendship(alice, bob, "accepted");
-    for (const [who, color] of [[alice, "#a11"], [bob, "#1b1"]] as const) {
+    for (const [who, color] of [
+      [alice, "#a11"],
+      [bob, "#1b1"],
+    ] as const) {
       const kidPhoto = await storePhoto("kid", who.id, color);
       const kid = await insertKid(who, "Kid", kidPhoto.imageId);
       for (let i = 0; i < 3; i++) {
@@ -65,7 +70,13 @@ describe("backup and restore", () => {
     let written = 0;
     while (!done) {
       const now = nowIso();
-      await db()("comments").insert({ daily_log_id: seededMoment, user_id: bob.id, comment: `load ${written}`, created_at: now, updated_at: now });
+      await db()("comments").insert({
+        daily_log_id: seededMoment,
+        user_id: bob.id,
+        comment: `load ${written}`,
+        created_at: now,
+        updated_at: now,
+      });
       written++;
     }
     const result = await backingUp;
@@ -74,7 +85,10 @@ describe("backup and restore", () => {
     expect(written).toBeGreaterThan(0);
 
     // restore into an empty folder elsewhere
-    const target = { DATABASE_FILE: path.join(work, "restored", "data", "db.sqlite"), UPLOADS_DIR: path.join(work, "restored", "uploads") };
+    const target = {
+      DATABASE_FILE: path.join(work, "restored", "data", "db.sqlite"),
+      UPLOADS_DIR: path.join(work, "restored", "uploads"),
+    };
     const restored = await run("restore.mjs", [archive], target);
     expect(restored.out).toContain("Restored the database");
     expect(restored.code).toBe(0);
@@ -87,7 +101,10 @@ describe("backup and restore", () => {
         const rows = (await copy(table).select("*")).map((r) => JSON.stringify(r));
         const sourceRows = new Set((await source(table).select("*")).map((r) => JSON.stringify(r)));
         // every row of the copy is the source's row, unchanged
-        expect(rows.filter((r) => !sourceRows.has(r)), table).toEqual([]);
+        expect(
+          rows.filter((r) => !sourceRows.has(r)),
+          table,
+        ).toEqual([]);
         if (table !== "comments" && table !== "knex_migrations_lock") expect(rows.length, table).toBe(sourceRows.size);
       }
       // the comments written during the backup: the copy holds those of one moment, a prefix of them
@@ -123,16 +140,25 @@ describe("backup and restore", () => {
     // the wrong kind of file is refused, and changes nothing
     const notBackup = path.join(work, "not-a-backup.zip");
     fs.writeFileSync(notBackup, "hello");
-    const bad = await run("restore.mjs", [notBackup], { DATABASE_FILE: path.join(work, "empty", "db.sqlite"), UPLOADS_DIR: path.join(work, "empty", "up") });
+    const bad = await run("restore.mjs", [notBackup], {
+      DATABASE_FILE: path.join(work, "empty", "db.sqlite"),
+      UPLOADS_DIR: path.join(work, "empty", "up"),
+    });
     expect(bad.code).toBe(1);
     expect(fs.existsSync(path.join(work, "empty", "db.sqlite"))).toBe(false);
   });
 
   it("refuses PostgreSQL and S3 with what to use instead", async () => {
-    const pg = await run("backup.mjs", [path.join(work, "x.zip")], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" });
+    const pg = await run("backup.mjs", [path.join(work, "x.zip")], {
+      DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+    });
     expect(pg.code).toBe(1);
     expect(pg.out).toContain("pg_dump");
-    const s3 = await run("backup.mjs", [path.join(work, "y.zip")], { STORAGE: "s3", S3_BUCKET: "b", DATABASE_FILE: config().databaseFile });
+    const s3 = await run("backup.mjs", [path.join(work, "y.zip")], {
+      STORAGE: "s3",
+      S3_BUCKET: "b",
+      DATABASE_FILE: config().databaseFile,
+    });
     expect(s3.code).toBe(1);
     expect(s3.out).toContain("aws s3 sync");
   });

@@ -70,8 +70,15 @@ beforeAll(async () => {
   owner = await signUp("owner");
   friend = await signUp("friend");
   stranger = await signUp("stranger");
-  ids.kid = (await api("/api/kids/new", { cookie: owner.cookie, form: { name: "Corpus Kid", birth_date: "2020-01-02", relationship: "Mom" } })).data.id;
-  const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3a6" } }).jpeg().toBuffer();
+  ids.kid = (
+    await api("/api/kids/new", {
+      cookie: owner.cookie,
+      form: { name: "Corpus Kid", birth_date: "2020-01-02", relationship: "Mom" },
+    })
+  ).data.id;
+  const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3a6" } })
+    .jpeg()
+    .toBuffer();
   const form = new FormData();
   form.set("title", "Corpus moment");
   form.set("content", "For the corpus");
@@ -81,9 +88,17 @@ beforeAll(async () => {
   const [, key, file] = /^\/images\/([^/]+)\/([^/]+)$/.exec(moment.image_url)!;
   ids.imageKey = key!;
   ids.imageFile = file!;
-  ids.friendship = (await api("/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })).data.id;
-  await api(`/api/friendships/${ids.friendship}/update`, { method: "PUT", cookie: friend.cookie, json: { status: "accepted" } });
-  ids.comment = (await api(`/api/comments/${ids.moment}/new-comment`, { cookie: friend.cookie, json: { comment: "Lovely" } })).data.id;
+  ids.friendship = (
+    await api("/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })
+  ).data.id;
+  await api(`/api/friendships/${ids.friendship}/update`, {
+    method: "PUT",
+    cookie: friend.cookie,
+    json: { status: "accepted" },
+  });
+  ids.comment = (
+    await api(`/api/comments/${ids.moment}/new-comment`, { cookie: friend.cookie, json: { comment: "Lovely" } })
+  ).data.id;
   await api(`/api/likes/${ids.moment}/like`, { method: "POST", cookie: friend.cookie });
 }, 180_000);
 
@@ -114,7 +129,10 @@ type Case = {
 
 type RouteEntry = { path: string; file: string };
 
-function flatten(entries: readonly { path?: string; index?: boolean; file: string; children?: unknown }[], prefix = ""): RouteEntry[] {
+function flatten(
+  entries: readonly { path?: string; index?: boolean; file: string; children?: unknown }[],
+  prefix = "",
+): RouteEntry[] {
   const out: RouteEntry[] = [];
   for (const entry of entries) {
     const path = [prefix, entry.path ?? ""].filter(Boolean).join("/");
@@ -151,11 +169,14 @@ function goodValue(pattern: string, param: string): string {
 
 /** The route's path with its parameters filled in; `bad` replaces one parameter. */
 function fill(pattern: string, bad?: { param: string; value: string }): string {
-  const segments = pattern.split("/").filter(Boolean).map((segment) => {
-    const param = segment.startsWith(":") ? segment.slice(1) : segment === "*" ? "*" : null;
-    if (!param) return segment;
-    return bad && bad.param === param ? bad.value : goodValue(pattern, param);
-  });
+  const segments = pattern
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => {
+      const param = segment.startsWith(":") ? segment.slice(1) : segment === "*" ? "*" : null;
+      if (!param) return segment;
+      return bad && bad.param === param ? bad.value : goodValue(pattern, param);
+    });
   return "/" + segments.join("/");
 }
 
@@ -163,9 +184,23 @@ const json = (text: string): RawBody => ({ kind: "bytes", data: Buffer.from(text
 const BROKEN_MULTIPART = Buffer.from('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xy');
 const WRONG_TYPES = JSON.stringify(
   Object.fromEntries(
-    ["email", "password", "username", "name", "birth_date", "relationship", "title", "content", "comment", "status", "friend_id", "intent", "query", "friendId", "friendshipId"].map(
-      (name, i) => [name, i % 2 ? [] : { nested: null }],
-    ),
+    [
+      "email",
+      "password",
+      "username",
+      "name",
+      "birth_date",
+      "relationship",
+      "title",
+      "content",
+      "comment",
+      "status",
+      "friend_id",
+      "intent",
+      "query",
+      "friendId",
+      "friendshipId",
+    ].map((name, i) => [name, i % 2 ? [] : { nested: null }]),
   ),
 );
 
@@ -180,18 +215,30 @@ const BODIES: BodyCase[] = [
   { name: "json wrong types", type: "application/json", body: json(WRONG_TYPES) },
   { name: "text/plain null", type: "text/plain", body: json("null") },
   { name: "untyped null", type: null, body: json("null") },
-  { name: "urlencoded garbage", type: "application/x-www-form-urlencoded", body: json("%ZZ=%%&&=&a=%E0%A4%A&intent=%00") },
-  { name: "broken multipart", type: "multipart/form-data; boundary=xyz", body: { kind: "bytes", data: BROKEN_MULTIPART } },
+  {
+    name: "urlencoded garbage",
+    type: "application/x-www-form-urlencoded",
+    body: json("%ZZ=%%&&=&a=%E0%A4%A&intent=%00"),
+  },
+  {
+    name: "broken multipart",
+    type: "multipart/form-data; boundary=xyz",
+    body: { kind: "bytes", data: BROKEN_MULTIPART },
+  },
   { name: "multipart without boundary", type: "multipart/form-data", body: { kind: "bytes", data: BROKEN_MULTIPART } },
   { name: "octet-stream", type: "application/octet-stream", body: { kind: "bytes", data: crypto.randomBytes(300) } },
 ];
-const FEW_BODIES = BODIES.filter((b) => ["no body", "json null", "text/plain null", "broken multipart"].includes(b.name));
+const FEW_BODIES = BODIES.filter((b) =>
+  ["no body", "json null", "text/plain null", "broken multipart"].includes(b.name),
+);
 
 const ONE_MB = 1024 * 1024;
 const overUrlencoded = Buffer.from("a=" + "x".repeat(ONE_MB));
 const overJson = Buffer.from(JSON.stringify({ comment: "x".repeat(ONE_MB) }));
 function overMultipart(bytes: number): Buffer {
-  const head = Buffer.from('--xyz\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n');
+  const head = Buffer.from(
+    '--xyz\r\nContent-Disposition: form-data; name="image"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n',
+  );
   const tail = Buffer.from('\r\n--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nafter\r\n--xyz--\r\n');
   return Buffer.concat([head, Buffer.alloc(bytes), tail]);
 }
@@ -208,7 +255,15 @@ const BIG_MULTIPART_ROUTES = new Set([
   "api/kids/:kidId/daily_logs/new",
 ]);
 
-const BAD_HOSTS = ["exa mple.example", "[::1", "example.example:99999", "", "user@evil.example", "evil.example/x", "évil.example"];
+const BAD_HOSTS = [
+  "exa mple.example",
+  "[::1",
+  "example.example:99999",
+  "",
+  "user@evil.example",
+  "evil.example/x",
+  "évil.example",
+];
 
 function corpus(): Case[] {
   const cases: Case[] = [];
@@ -235,10 +290,12 @@ function corpus(): Case[] {
 
     // reads
     for (const target of [good, ...encoded]) {
-      for (const auth of ["signed-out", "stranger"] as const) add({ auth, method: "GET", target, label: "get", ownSession });
+      for (const auth of ["signed-out", "stranger"] as const)
+        add({ auth, method: "GET", target, label: "get", ownSession });
     }
     for (const target of badPaths) add({ auth: "stranger", method: "GET", target, label: "get bad id", ownSession });
-    for (const auth of ["signed-out", "stranger"] as const) add({ auth, method: "HEAD", target: good, label: "head", ownSession });
+    for (const auth of ["signed-out", "stranger"] as const)
+      add({ auth, method: "HEAD", target: good, label: "head", ownSession });
 
     // writes with bad bodies
     const writeAuths = (method: string): Auth[] => {
@@ -265,7 +322,15 @@ function corpus(): Case[] {
     for (const target of badPaths.filter((_, i) => i % 5 === 2)) {
       for (const body of FEW_BODIES) {
         for (const auth of ["signed-out", "stranger"] as const) {
-          add({ auth, method: "POST", target, headers: body.type ? [["Content-Type", body.type]] : [], body: body.body, label: `bad id, ${body.name}`, ownSession });
+          add({
+            auth,
+            method: "POST",
+            target,
+            headers: body.type ? [["Content-Type", body.type]] : [],
+            body: body.body,
+            label: `bad id, ${body.name}`,
+            ownSession,
+          });
         }
       }
     }
@@ -277,36 +342,118 @@ function corpus(): Case[] {
     add({ auth: "stranger", method: "TRACE", target: good, label: "odd method", ownSession });
 
     // bad Host headers, request-targets that name another host
-    for (const bad of BAD_HOSTS) add({ auth: "signed-out", method: "GET", target: good, host: bad, label: `host ${JSON.stringify(bad)}` });
+    for (const bad of BAD_HOSTS)
+      add({ auth: "signed-out", method: "GET", target: good, host: bad, label: `host ${JSON.stringify(bad)}` });
     add({ auth: "signed-out", method: "GET", target: good, host: null, label: "no host" });
     add({ auth: "signed-out", method: "GET", target: good, hostTwice: true, label: "two hosts" });
-    const attacker: [string, string][] = [["Origin", "http://attacker.example"], ["Content-Type", "application/x-www-form-urlencoded"]];
+    const attacker: [string, string][] = [
+      ["Origin", "http://attacker.example"],
+      ["Content-Type", "application/x-www-form-urlencoded"],
+    ];
     // a well-formed Host the site does not answer for (docs/decisions/0038-the-site-address.md)
     add({ auth: "signed-out", method: "GET", target: good, host: "attacker.example", label: "host not the site's" });
-    add({ auth: "stranger", method: "POST", target: good, host: "attacker.example", headers: attacker, body: json("a=1"), label: "host not the site's, post", ownSession });
+    add({
+      auth: "stranger",
+      method: "POST",
+      target: good,
+      host: "attacker.example",
+      headers: attacker,
+      body: json("a=1"),
+      label: "host not the site's, post",
+      ownSession,
+    });
     for (const target of [`http://attacker.example${good}`, `//attacker.example${good}`]) {
       add({ auth: "signed-out", method: "GET", target, label: "other host in target" });
-      add({ auth: "stranger", method: "POST", target, headers: attacker, body: json("a=1"), label: "other host in target, cross-site", ownSession });
+      add({
+        auth: "stranger",
+        method: "POST",
+        target,
+        headers: attacker,
+        body: json("a=1"),
+        label: "other host in target, cross-site",
+        ownSession,
+      });
     }
     for (const origin of ["http://[bad", "null", "http://attacker.example"]) {
-      add({ auth: "stranger", method: "POST", target: good, headers: [["Origin", origin], ["Content-Type", "application/x-www-form-urlencoded"]], body: json("a=1"), label: `origin ${origin}`, ownSession });
+      add({
+        auth: "stranger",
+        method: "POST",
+        target: good,
+        headers: [
+          ["Origin", origin],
+          ["Content-Type", "application/x-www-form-urlencoded"],
+        ],
+        body: json("a=1"),
+        label: `origin ${origin}`,
+        ownSession,
+      });
     }
 
     // oversize bodies
     const form: [string, string][] = [["Content-Type", "application/x-www-form-urlencoded"]];
     for (const auth of ["signed-out", "stranger"] as const) {
-      add({ auth, method: "POST", target: good, headers: [...form, ["Content-Length", String(overUrlencoded.length)]], body: { kind: "bytes", data: overUrlencoded }, label: "urlencoded over 1 MB", ownSession });
-      add({ auth, method: "POST", target: good, headers: form, body: { kind: "chunked", data: overUrlencoded }, label: "urlencoded over 1 MB, chunked", ownSession });
-      add({ auth, method: "POST", target: good, headers: [["Content-Type", "application/json"]], body: { kind: "chunked", data: overJson }, label: "json over 1 MB, chunked", ownSession });
+      add({
+        auth,
+        method: "POST",
+        target: good,
+        headers: [...form, ["Content-Length", String(overUrlencoded.length)]],
+        body: { kind: "bytes", data: overUrlencoded },
+        label: "urlencoded over 1 MB",
+        ownSession,
+      });
+      add({
+        auth,
+        method: "POST",
+        target: good,
+        headers: form,
+        body: { kind: "chunked", data: overUrlencoded },
+        label: "urlencoded over 1 MB, chunked",
+        ownSession,
+      });
+      add({
+        auth,
+        method: "POST",
+        target: good,
+        headers: [["Content-Type", "application/json"]],
+        body: { kind: "chunked", data: overJson },
+        label: "json over 1 MB, chunked",
+        ownSession,
+      });
     }
-    add({ auth: "signed-out", method: "POST", target: good, headers: [...form, ["Content-Length", String(10 * 1024 ** 3)]], label: "10 GB announced, never sent" });
+    add({
+      auth: "signed-out",
+      method: "POST",
+      target: good,
+      headers: [...form, ["Content-Length", String(10 * 1024 ** 3)]],
+      label: "10 GB announced, never sent",
+    });
     if (BIG_MULTIPART_ROUTES.has(pattern)) {
       // past the multipart limit (the photos of a moment together: app/images/limits.ts)
       const big = overMultipart(UPLOAD_LIMITS.maxBodyBytes + ONE_MB);
       const type: [string, string] = ["Content-Type", "multipart/form-data; boundary=xyz"];
-      add({ auth: "owner", method: "POST", target: good, headers: [type], body: { kind: "chunked", data: big, chunkSize: 256 * 1024 }, label: "multipart 65 MB, chunked" });
-      add({ auth: "owner", method: "POST", target: good, headers: [type, ["Content-Length", String(big.length)]], body: { kind: "bytes", data: big }, label: "multipart 65 MB" });
-      add({ auth: "signed-out", method: "POST", target: good, headers: [type, ["Content-Length", String(300 * ONE_MB)]], label: "multipart 300 MB announced, never sent" });
+      add({
+        auth: "owner",
+        method: "POST",
+        target: good,
+        headers: [type],
+        body: { kind: "chunked", data: big, chunkSize: 256 * 1024 },
+        label: "multipart 65 MB, chunked",
+      });
+      add({
+        auth: "owner",
+        method: "POST",
+        target: good,
+        headers: [type, ["Content-Length", String(big.length)]],
+        body: { kind: "bytes", data: big },
+        label: "multipart 65 MB",
+      });
+      add({
+        auth: "signed-out",
+        method: "POST",
+        target: good,
+        headers: [type, ["Content-Length", String(300 * ONE_MB)]],
+        label: "multipart 300 MB announced, never sent",
+      });
     }
   }
   return cases;
@@ -333,17 +480,18 @@ function problems(c: Case, res: RawResponse): string[] {
     if (!type.startsWith("application/json") && !download) out.push(`content-type ${JSON.stringify(type)} on /api`);
     else if (download) {
       // a ZIP, not JSON
-    }
-    else if (hasBody) {
+    } else if (hasBody) {
       try {
         const body = JSON.parse(res.body.toString("utf8"));
-        if (res.status >= 400 && !isErrorEnvelope(body)) out.push(`not an error envelope: ${res.body.toString("utf8").slice(0, 120)}`);
+        if (res.status >= 400 && !isErrorEnvelope(body))
+          out.push(`not an error envelope: ${res.body.toString("utf8").slice(0, 120)}`);
       } catch {
         out.push("body is not JSON");
       }
     }
   } else if (/^\/images\/[^/]+\/[^/]+\/?$/.test(path)) {
-    if (res.status === 200 ? type !== "image/webp" : !type.startsWith("text/plain")) out.push(`content-type ${JSON.stringify(type)} on the image route`);
+    if (res.status === 200 ? type !== "image/webp" : !type.startsWith("text/plain"))
+      out.push(`content-type ${JSON.stringify(type)} on the image route`);
   } else if (res.status >= 300 && res.status < 400) {
     if (!res.headers.location) out.push("redirect without Location");
   } else if (hasBody) {
@@ -354,7 +502,8 @@ function problems(c: Case, res: RawResponse): string[] {
     else if (!res.body.includes("<html")) out.push("not an HTML page");
   }
   if (/ [MG]B\b/.test(c.label) && res.status < 300) out.push("an oversize body was accepted");
-  if (c.label.startsWith("host not the site's") && res.status !== 400) out.push(`status ${res.status} for a Host the site does not answer for`);
+  if (c.label.startsWith("host not the site's") && res.status !== 400)
+    out.push(`status ${res.status} for a Host the site does not answer for`);
   return out;
 }
 
@@ -383,7 +532,13 @@ async function send(c: Case): Promise<RawResponse> {
   if (body.kind === "bytes" && !headers.some(([n]) => n.toLowerCase() === "content-length")) {
     headers.push(["Content-Length", String(body.data.length)]);
   }
-  return rawRequest(server.port, { method: c.method, target: c.target, headers, body, expectNoBody: c.method === "HEAD" });
+  return rawRequest(server.port, {
+    method: c.method,
+    target: c.target,
+    headers,
+    body,
+    expectNoBody: c.method === "HEAD",
+  });
 }
 
 describe("the bad-input corpus", () => {
@@ -407,11 +562,16 @@ describe("the bad-input corpus", () => {
         const after = await rowCounts();
         if (after !== before) found.push(`rows changed: ${before} -> ${after}`);
       }
-      if (found.length) failures.push(`${c.auth} ${c.method} ${c.target.slice(0, 120)} [${c.label}] -> ${res.status}: ${found.join("; ")}`);
+      if (found.length)
+        failures.push(
+          `${c.auth} ${c.method} ${c.target.slice(0, 120)} [${c.label}] -> ${res.status}: ${found.join("; ")}`,
+        );
     }
     // CORPUS_REPORT=<file> writes every problem there (the assertion below shows the first 60)
     if (process.env.CORPUS_REPORT) fs.writeFileSync(process.env.CORPUS_REPORT, failures.join("\n") + "\n");
-    console.log(`bad-input corpus: ${cases.length} requests, ${serverErrors} answered 5xx, ${failures.length} with problems`);
+    console.log(
+      `bad-input corpus: ${cases.length} requests, ${serverErrors} answered 5xx, ${failures.length} with problems`,
+    );
     expect(failures.slice(0, 60), `${failures.length} problems`).toEqual([]);
 
     // rejected requests are logged one line each, rate-limited, never with a stack
@@ -442,7 +602,12 @@ describe("refusals, one by one", () => {
       expect(res.status, target).toBe(403);
       expect(res.cookies, target).toEqual([]);
     }
-    const absolute = await raw("POST", "http://attacker.example/api/auth/login", [["Origin", "http://attacker.example"], JSON_TYPE], credentials);
+    const absolute = await raw(
+      "POST",
+      "http://attacker.example/api/auth/login",
+      [["Origin", "http://attacker.example"], JSON_TYPE],
+      credentials,
+    );
     expect(JSON.parse(text(absolute))).toEqual({ errors: { message: "Cross-site request refused" } });
     // from our own origin the same request signs in
     const ours = await raw("POST", "/api/auth/login", [["Origin", base], JSON_TYPE], credentials);
@@ -451,8 +616,17 @@ describe("refusals, one by one", () => {
   });
 
   it("a cross-site form post gets the contract's 403 as a page, not React Router's 400", async () => {
-    for (const headers of [[["Origin", "http://attacker.example"]], [["Sec-Fetch-Site", "cross-site"]], [["Origin", "http://[bad"]]] as [string, string][][]) {
-      const res = await raw("POST", "/login", [...headers, FORM_TYPE], json(`email=${encodeURIComponent(stranger.email)}&password=secret12`));
+    for (const headers of [
+      [["Origin", "http://attacker.example"]],
+      [["Sec-Fetch-Site", "cross-site"]],
+      [["Origin", "http://[bad"]],
+    ] as [string, string][][]) {
+      const res = await raw(
+        "POST",
+        "/login",
+        [...headers, FORM_TYPE],
+        json(`email=${encodeURIComponent(stranger.email)}&password=secret12`),
+      );
       expect(res.status).toBe(403);
       expect(res.headers["content-type"]).toMatch(/^text\/html/);
       expect(text(res)).toContain("Cross-site request refused");
@@ -462,12 +636,19 @@ describe("refusals, one by one", () => {
 
   it("GET /api/auth/logout from another site is refused; from ours it logs out", async () => {
     const cookie = await freshCookie(stranger);
-    const refused = await raw("GET", "/api/auth/logout", [["Cookie", cookie], ["Sec-Fetch-Site", "cross-site"], ["Sec-Fetch-Mode", "navigate"]]);
+    const refused = await raw("GET", "/api/auth/logout", [
+      ["Cookie", cookie],
+      ["Sec-Fetch-Site", "cross-site"],
+      ["Sec-Fetch-Mode", "navigate"],
+    ]);
     expect(refused.status).toBe(403);
     expect(JSON.parse(text(refused))).toEqual({ errors: { message: "Cross-site request refused" } });
     expect((await raw("GET", "/api/auth/", [["Cookie", cookie]])).status).toBe(200);
 
-    const done = await raw("GET", "/api/auth/logout", [["Cookie", cookie], ["Sec-Fetch-Site", "same-origin"]]);
+    const done = await raw("GET", "/api/auth/logout", [
+      ["Cookie", cookie],
+      ["Sec-Fetch-Site", "same-origin"],
+    ]);
     expect(done.status).toBe(200);
     expect(JSON.parse(text(done))).toEqual({ message: "User logged out" });
     expect((await raw("GET", "/api/auth/", [["Cookie", cookie]])).status).toBe(401);
@@ -475,7 +656,13 @@ describe("refusals, one by one", () => {
 
   it("signed-in pages and personal JSON are no-store, conditional pages no-cache with an ETag; signed-out pages no-cache; photos keep their caching", async () => {
     const cookie: [string, string] = ["Cookie", owner.cookie];
-    for (const path of ["/my-kids-list", "/my-kids-list.data", `/dailyLogs/${ids.moment}.data`, "/login", "/api/kids/current"]) {
+    for (const path of [
+      "/my-kids-list",
+      "/my-kids-list.data",
+      `/dailyLogs/${ids.moment}.data`,
+      "/login",
+      "/api/kids/current",
+    ]) {
       const res = await raw("GET", path, [cookie]);
       expect(res.headers["cache-control"], path).toBe("private, no-store");
     }
@@ -513,10 +700,16 @@ describe("refusals, one by one", () => {
       { kind: "bytes", data: twoMb }, // with its Content-Length
     ] as RawBody[]) {
       const login = await raw("POST", "/login", [multipart], body);
-      expect([login.status, login.headers["content-type"]], body.kind).toEqual([413, expect.stringMatching(/^text\/html/)]);
+      expect([login.status, login.headers["content-type"]], body.kind).toEqual([
+        413,
+        expect.stringMatching(/^text\/html/),
+      ]);
       expect(text(login)).toContain("That was too much to send");
       const apiLogin = await raw("POST", "/api/auth/login", [multipart], body);
-      expect([apiLogin.status, JSON.parse(text(apiLogin))]).toEqual([413, { errors: { message: "Request body is too large." } }]);
+      expect([apiLogin.status, JSON.parse(text(apiLogin))]).toEqual([
+        413,
+        { errors: { message: "Request body is too large." } },
+      ]);
     }
 
     const big: RawBody = { kind: "chunked", data: overMultipart(17 * ONE_MB), chunkSize: 256 * 1024 };
@@ -532,7 +725,10 @@ describe("refusals, one by one", () => {
     const jsonToForm = await raw("POST", "/login", [JSON_TYPE], jsonBody({ email: "a@b.c", password: "secret12" }));
     expect(jsonToForm.status).toBe(415);
     expect(text(jsonToForm)).toContain("it must be sent as a web form");
-    const broken = await raw("POST", "/login", [["Content-Type", "multipart/form-data; boundary=xyz"]], { kind: "bytes", data: BROKEN_MULTIPART });
+    const broken = await raw("POST", "/login", [["Content-Type", "multipart/form-data; boundary=xyz"]], {
+      kind: "bytes",
+      data: BROKEN_MULTIPART,
+    });
     expect(broken.status).toBe(400);
     expect(broken.headers["content-type"]).toMatch(/^text\/html/);
 
@@ -547,9 +743,16 @@ describe("refusals, one by one", () => {
     expect((await raw("TRACE", "/api/kids/current")).status).toBe(401);
 
     const nullBody = await raw("POST", "/api/auth/login", [["Content-Type", "text/plain"]], json("null"));
-    expect([nullBody.status, JSON.parse(text(nullBody))]).toEqual([400, { errors: { message: "The request body could not be read." } }]);
+    expect([nullBody.status, JSON.parse(text(nullBody))]).toEqual([
+      400,
+      { errors: { message: "The request body could not be read." } },
+    ]);
 
-    const badHost = await rawRequest(server.port, { method: "GET", target: "/", headers: [["Host", "exa mple.example"]] });
+    const badHost = await rawRequest(server.port, {
+      method: "GET",
+      target: "/",
+      headers: [["Host", "exa mple.example"]],
+    });
     expect(badHost.status).toBe(400);
     expect(badHost.headers["content-security-policy"]).toBeTruthy();
     const badId = await raw("GET", "/kids/%ZZ/update", [["Cookie", owner.cookie]]);

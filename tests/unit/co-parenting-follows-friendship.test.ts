@@ -19,10 +19,19 @@ import * as coParentsPage from "~/routes/kid-co-parents";
 import * as friendshipsApi from "~/routes/api/friendships-id";
 import * as kidApi from "~/routes/api/kids-id";
 import { args, cookieFor, makeUser, req } from "../helpers";
-import { fileFriend, insertCoParent, insertComment, insertFriendship, insertKid, insertMoment, storePhoto } from "./friends-fixtures";
+import {
+  fileFriend,
+  insertCoParent,
+  insertComment,
+  insertFriendship,
+  insertKid,
+  insertMoment,
+  storePhoto,
+} from "./friends-fixtures";
 
 type Id = { id: number };
-const coParentRows = (kidId: number) => db()("co_parents").where("kid_id", kidId).orderBy("id").select("user_id", "status");
+const coParentRows = (kidId: number) =>
+  db()("co_parents").where("kid_id", kidId).orderBy("id").select("user_id", "status");
 const friendshipRow = (id: number) => db()("friendships").where("id", id).first("id");
 
 /** O owns a kid C co-parents, with an "Only us" moment; C owns a kid O is invited to co-parent. */
@@ -39,7 +48,9 @@ async function coParents() {
   return { owner, coParent, friendshipId, kidId, usMoment, theirKid };
 }
 
-async function answer(run: () => Promise<unknown>): Promise<{ status: number; location: string | null; data?: unknown }> {
+async function answer(
+  run: () => Promise<unknown>,
+): Promise<{ status: number; location: string | null; data?: unknown }> {
   let v: unknown;
   try {
     v = await run();
@@ -60,7 +71,11 @@ describe("co-parenting follows the friendship", () => {
     expect(await coParentRows(w.kidId)).toEqual([]);
     expect(await coParentRows(w.theirKid)).toEqual([]);
     // the former co-parent sees nothing of the kid any more, "Only us" included, and cannot post
-    expect(await requireMoment(w.coParent.id, w.usMoment)).toMatchObject({ ok: false, kind: "forbidden", hidden: true });
+    expect(await requireMoment(w.coParent.id, w.usMoment)).toMatchObject({
+      ok: false,
+      kind: "forbidden",
+      hidden: true,
+    });
     expect(await requireKid(w.coParent.id, w.kidId, "change")).toMatchObject({ ok: false, kind: "forbidden" });
     expect((await listKidsOf(w.coParent.id)).map((k) => k.id)).not.toContain(w.kidId);
   });
@@ -74,11 +89,17 @@ describe("co-parenting follows the friendship", () => {
     if (!sent.ok) throw new Error("setup");
     // the invited friend ends the friendship themselves
     expect((await deleteFriendship(invited.id, f, { status: "accepted" })).ok).toBe(true);
-    expect(await answerCoParentInvitation(invited.id, sent.invitationId, "accepted")).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await answerCoParentInvitation(invited.id, sent.invitationId, "accepted")).toMatchObject({
+      ok: false,
+      kind: "not-found",
+    });
     expect(await requireKid(invited.id, kidId)).toMatchObject({ ok: false });
     // an invitation left behind without a friendship (written before friendships took them along) is refused too
     const legacy = await insertCoParent(kidId, invited, "pending");
-    expect(await answerCoParentInvitation(invited.id, legacy, "accepted")).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await answerCoParentInvitation(invited.id, legacy, "accepted")).toMatchObject({
+      ok: false,
+      kind: "not-found",
+    });
     expect(await coParentRows(kidId)).toEqual([{ user_id: invited.id, status: "pending" }]);
     expect(await requireKid(invited.id, kidId)).toMatchObject({ ok: false });
   });
@@ -95,11 +116,20 @@ describe("co-parenting follows the friendship", () => {
     const cookie = await cookieFor(w.owner);
     const page = await friendsPage.loader(args(req("/current/friends", { cookie })));
     const entry = page.friends.find((f) => f.userId === w.coParent.id)!;
-    expect(entry.ends).toBe(`This also ends ${w.coParent.username}'s co-parenting of Robin and ${w.coParent.username}'s invitation to you to co-parent Sky. Co-parenting lasts only as long as the friendship.`);
+    expect(entry.ends).toBe(
+      `This also ends ${w.coParent.username}'s co-parenting of Robin and ${w.coParent.username}'s invitation to you to co-parent Sky. Co-parenting lasts only as long as the friendship.`,
+    );
     expect(page.confirm).toBeNull();
     // a plain post (a page loaded before, or no dialog) does not take effect: it is sent to the question
-    const plain = await answer(() => friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "remove", friendshipId: String(w.friendshipId) } }))));
-    expect(plain).toMatchObject({ status: 303, location: `/current/friends?confirm=remove&friendshipId=${w.friendshipId}` });
+    const plain = await answer(() =>
+      friendsPage.action(
+        args(req("/current/friends", { cookie, form: { intent: "remove", friendshipId: String(w.friendshipId) } })),
+      ),
+    );
+    expect(plain).toMatchObject({
+      status: 303,
+      location: `/current/friends?confirm=remove&friendshipId=${w.friendshipId}`,
+    });
     expect(await friendshipRow(w.friendshipId)).toBeDefined();
     expect(await coParentRows(w.kidId)).toHaveLength(1);
     // the question
@@ -107,7 +137,14 @@ describe("co-parenting follows the friendship", () => {
     expect(asked.confirm).toEqual({ intent: "remove", who: w.coParent.username, id: w.friendshipId, ends: entry.ends });
     // the answer
     const yes = await answer(() =>
-      friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "remove", friendshipId: String(w.friendshipId), confirmed: "yes" } }))),
+      friendsPage.action(
+        args(
+          req("/current/friends", {
+            cookie,
+            form: { intent: "remove", friendshipId: String(w.friendshipId), confirmed: "yes" },
+          }),
+        ),
+      ),
     );
     expect(yes).toMatchObject({ status: 303, location: "/current/friends" });
     expect(await friendshipRow(w.friendshipId)).toBeUndefined();
@@ -118,13 +155,23 @@ describe("co-parenting follows the friendship", () => {
   it("the Friends page asks first before a Block that ends co-parenting; a friend without any is removed at once", async () => {
     const w = await coParents();
     const cookie = await cookieFor(w.coParent);
-    const plain = await answer(() => friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "block", userId: String(w.owner.id) } }))));
+    const plain = await answer(() =>
+      friendsPage.action(
+        args(req("/current/friends", { cookie, form: { intent: "block", userId: String(w.owner.id) } })),
+      ),
+    );
     expect(plain).toMatchObject({ status: 303, location: `/current/friends?confirm=block&userId=${w.owner.id}` });
     expect(await db()("blocks").where({ blocker_id: w.coParent.id }).first()).toBeUndefined();
     const asked = await friendsPage.loader(args(req(plain.location!, { cookie })));
     expect(asked.confirm).toMatchObject({ intent: "block", who: w.owner.username, id: w.owner.id });
     expect(asked.confirm!.ends).toContain("your co-parenting of Robin");
-    const yes = await answer(() => friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "block", userId: String(w.owner.id), confirmed: "yes" } }))));
+    const yes = await answer(() =>
+      friendsPage.action(
+        args(
+          req("/current/friends", { cookie, form: { intent: "block", userId: String(w.owner.id), confirmed: "yes" } }),
+        ),
+      ),
+    );
     expect(yes).toMatchObject({ status: 303, location: "/current/friends" });
     expect(await coParentRows(w.kidId)).toEqual([]);
     // nothing shared: no question
@@ -132,19 +179,32 @@ describe("co-parenting follows the friendship", () => {
     const f = await insertFriendship(w.coParent, other, "accepted");
     const page = await friendsPage.loader(args(req("/current/friends", { cookie })));
     expect(page.friends.find((x) => x.userId === other.id)?.ends).toBeNull();
-    const removed = await answer(() => friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "remove", friendshipId: String(f) } }))));
+    const removed = await answer(() =>
+      friendsPage.action(
+        args(req("/current/friends", { cookie, form: { intent: "remove", friendshipId: String(f) } })),
+      ),
+    );
     expect(removed).toMatchObject({ status: 303, location: "/current/friends" });
     expect(await friendshipRow(f)).toBeUndefined();
   });
 
   it("DELETE /api/friendships/{id} ends the co-parenting too: the former co-parent's GET of the kid is 403", async () => {
     const w = await coParents();
-    const kidAsCoParent = async () => (await answer(() => kidApi.loader(args(req(`/api/kids/${w.kidId}`, { cookie: coParentCookie }), { id: String(w.kidId) })))).status;
+    const kidAsCoParent = async () =>
+      (
+        await answer(() =>
+          kidApi.loader(args(req(`/api/kids/${w.kidId}`, { cookie: coParentCookie }), { id: String(w.kidId) })),
+        )
+      ).status;
     const coParentCookie = await cookieFor(w.coParent);
     expect(await kidAsCoParent()).toBe(200);
     const ownerCookie = await cookieFor(w.owner);
     const res = await answer(() =>
-      friendshipsApi.action(args(req(`/api/friendships/${w.friendshipId}`, { method: "DELETE", cookie: ownerCookie }), { id: String(w.friendshipId) })),
+      friendshipsApi.action(
+        args(req(`/api/friendships/${w.friendshipId}`, { method: "DELETE", cookie: ownerCookie }), {
+          id: String(w.friendshipId),
+        }),
+      ),
     );
     expect(res.status).toBe(200);
     expect(await kidAsCoParent()).toBe(403);
@@ -159,9 +219,24 @@ describe("deleting an account hands nothing over to strangers", () => {
    * commented too. P is invited to co-parent, E is a second co-parent who is no friend of C.
    */
   async function handOver() {
-    const [owner, coParent, stranger, blocked, friend, invited, second] = [await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser()];
+    const [owner, coParent, stranger, blocked, friend, invited, second] = [
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+      await makeUser(),
+    ];
     for (const u of [coParent, blocked, friend, invited, second]) await insertFriendship(owner, u, "accepted");
-    await fileFriend(await db()("friendships").where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) }).first("id").then((r) => Number(r.id)), owner, "family");
+    await fileFriend(
+      await db()("friendships")
+        .where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) })
+        .first("id")
+        .then((r) => Number(r.id)),
+      owner,
+      "family",
+    );
     await fileFriend(await insertFriendship(coParent, stranger, "accepted"), coParent, "family");
     await insertFriendship(coParent, blocked, "accepted");
     const kidId = await insertKid(owner, "Noa");
@@ -194,7 +269,10 @@ describe("deleting an account hands nothing over to strangers", () => {
       const m = w.moments[audience];
       expect(await requireMoment(w.stranger.id, m.id), audience).toMatchObject({ ok: false, hidden: true });
       expect(await requireMoment(w.blocked.id, m.id), audience).toMatchObject({ ok: false, hidden: true });
-      expect(await canViewImage(w.stranger.id, { id: m.photo.imageId, kind: "log", owner_id: w.coParent.id }), audience).toBe(false);
+      expect(
+        await canViewImage(w.stranger.id, { id: m.photo.imageId, kind: "log", owner_id: w.coParent.id }),
+        audience,
+      ).toBe(false);
       expect(await commentIds(w.stranger, m.id)).toBeNull();
     }
     // every moment is "Only us" now, and so is the kid's default, until the new owner chooses
@@ -210,7 +288,11 @@ describe("deleting an account hands nothing over to strangers", () => {
     expect(exported).toContain("Lovely");
     expect(exported).not.toContain("Before the block");
     const { digestContent } = await import("~/mail/digest.server");
-    const digest = await digestContent(w.coParent.id, "1970-01-01T00:00:00.000Z", new Date(Date.now() + 60_000).toISOString());
+    const digest = await digestContent(
+      w.coParent.id,
+      "1970-01-01T00:00:00.000Z",
+      new Date(Date.now() + 60_000).toISOString(),
+    );
     expect(JSON.stringify(digest)).toContain("Lovely");
     expect(JSON.stringify(digest)).not.toContain("Before the block");
     // the kid itself is hidden from the new owner's friends until the new owner shows it
@@ -220,7 +302,12 @@ describe("deleting an account hands nothing over to strangers", () => {
     expect((await requireKid(w.stranger.id, w.kidId)).ok).toBe(true);
     expect(await requireMoment(w.stranger.id, w.moments.everyone.id)).toMatchObject({ ok: false, hidden: true });
     // the new owner shares the moment again: their friend sees it, the blocked comment stays hidden
-    const shared = await updateMoment(w.coParent.id, w.moments.everyone.id, { title: "For everyone", content: "So proud.", audience: "everyone" }, null);
+    const shared = await updateMoment(
+      w.coParent.id,
+      w.moments.everyone.id,
+      { title: "For everyone", content: "So proud.", audience: "everyone" },
+      null,
+    );
     expect(shared.ok).toBe(true);
     expect(await commentIds(w.stranger, w.moments.everyone.id)).toEqual([w.shownComment]);
     expect(await commentIds(w.blocked, w.moments.everyone.id)).toEqual([w.shownComment]);
@@ -239,11 +326,24 @@ describe("deleting an account hands nothing over to strangers", () => {
     expect(page.hiddenFromFriends).toBe(true);
     // a friend of theirs cannot, and gets the not-found page (the kid is hidden from them)
     const strangerCookie = await cookieFor(w.stranger);
-    const notTheirs = await answer(() => coParentsPage.action(args(req(`/kids/${w.kidId}/co-parents`, { cookie: strangerCookie, form: { intent: "show-to-friends" } }), params)));
+    const notTheirs = await answer(() =>
+      coParentsPage.action(
+        args(
+          req(`/kids/${w.kidId}/co-parents`, { cookie: strangerCookie, form: { intent: "show-to-friends" } }),
+          params,
+        ),
+      ),
+    );
     expect(notTheirs.status).toBe(404);
-    const shown = await answer(() => coParentsPage.action(args(req(`/kids/${w.kidId}/co-parents`, { cookie, form: { intent: "show-to-friends" } }), params)));
+    const shown = await answer(() =>
+      coParentsPage.action(
+        args(req(`/kids/${w.kidId}/co-parents`, { cookie, form: { intent: "show-to-friends" } }), params),
+      ),
+    );
     expect(shown).toMatchObject({ status: 303, location: `/kids/${w.kidId}/co-parents` });
-    expect((await coParentsPage.loader(args(req(`/kids/${w.kidId}/co-parents`, { cookie }), params))).hiddenFromFriends).toBe(false);
+    expect(
+      (await coParentsPage.loader(args(req(`/kids/${w.kidId}/co-parents`, { cookie }), params))).hiddenFromFriends,
+    ).toBe(false);
     expect((await requireKid(w.stranger.id, w.kidId)).ok).toBe(true);
   });
 });

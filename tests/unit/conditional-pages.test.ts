@@ -27,7 +27,15 @@ afterAll(async () => {
   if (buildDir) removeBuild(buildDir);
 });
 
-type World = { owner: User; friend: User; ownerCookie: string; friendCookie: string; kidId: number; logId: number; pages: string[] };
+type World = {
+  owner: User;
+  friend: User;
+  ownerCookie: string;
+  friendCookie: string;
+  kidId: number;
+  logId: number;
+  pages: string[];
+};
 
 async function world(): Promise<World> {
   const owner = await makeUser();
@@ -111,19 +119,35 @@ describe("conditional pages", () => {
 
   it("an edit of the moment gives every page a new tag, and so does a change of its stamp alone", async () => {
     const w = await world();
-    await expectChanged(w, w.friendCookie, () => updateMoment(w.owner.id, w.logId, { title: "First steps!", content: "Sweet." }, null));
+    await expectChanged(w, w.friendCookie, () =>
+      updateMoment(w.owner.id, w.logId, { title: "First steps!", content: "Sweet." }, null),
+    );
     // another change that stamps the moment (photos do) and nothing else the page reads
-    await expectChanged(w, w.friendCookie, () => db()("daily_logs").where({ id: w.logId }).update({ updated_at: "2099-01-01T00:00:00.000Z" }));
+    await expectChanged(w, w.friendCookie, () =>
+      db()("daily_logs").where({ id: w.logId }).update({ updated_at: "2099-01-01T00:00:00.000Z" }),
+    );
   });
 
   it("an audience change gives the owner and the friend a new tag", async () => {
     const w = await world();
-    await expectChanged(w, w.ownerCookie, () => updateMoment(w.owner.id, w.logId, { title: "First steps", content: "Sweet.", audience: "family" }, null));
+    await expectChanged(w, w.ownerCookie, () =>
+      updateMoment(w.owner.id, w.logId, { title: "First steps", content: "Sweet.", audience: "family" }, null),
+    );
     // back to everyone: the friend sees it again, with a new tag
-    await expectChanged(w, w.friendCookie, () => updateMoment(w.owner.id, w.logId, { title: "First steps", content: "Sweet.", audience: "everyone" }, null), [w.pages[0]!, "/feed"]);
+    await expectChanged(
+      w,
+      w.friendCookie,
+      () => updateMoment(w.owner.id, w.logId, { title: "First steps", content: "Sweet.", audience: "everyone" }, null),
+      [w.pages[0]!, "/feed"],
+    );
     // the friend is not in the Family circle: the moment leaves their pages (its own page: not found)
     const momentTag = await tagOf(w.pages[1]!, w.friendCookie);
-    await expectChanged(w, w.friendCookie, () => updateMoment(w.owner.id, w.logId, { title: "First steps", content: "Sweet.", audience: "family" }, null), [w.pages[0]!, "/feed"]);
+    await expectChanged(
+      w,
+      w.friendCookie,
+      () => updateMoment(w.owner.id, w.logId, { title: "First steps", content: "Sweet.", audience: "family" }, null),
+      [w.pages[0]!, "/feed"],
+    );
     expect((await get(w.pages[1]!, w.friendCookie, momentTag)).status).toBe(404);
   });
 

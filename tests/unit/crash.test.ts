@@ -63,7 +63,13 @@ async function apiJson(pathname: string, init: CallInit) {
 
 async function signUp(prefix: string): Promise<Account> {
   const name = `${prefix}${crypto.randomBytes(4).toString("hex")}`;
-  const json = { email: `${name}@example.com`, username: name, password: "secret12", first_name: "Crash", last_name: prefix };
+  const json = {
+    email: `${name}@example.com`,
+    username: name,
+    password: "secret12",
+    first_name: "Crash",
+    last_name: prefix,
+  };
   const { data, cookie } = await apiJson("/api/auth/signup", { json });
   return { id: data.id, cookie };
 }
@@ -134,7 +140,10 @@ class Round {
       acked.moments.set(momentId, title);
       this.ack();
 
-      const liked = await this.send(`/api/likes/${momentId}/like`, { method: "POST", headers: { Cookie: friend.cookie } });
+      const liked = await this.send(`/api/likes/${momentId}/like`, {
+        method: "POST",
+        headers: { Cookie: friend.cookie },
+      });
       if (!liked) return;
       if (liked.status !== 201) return this.unexpected("a like", liked, await liked.text());
       acked.likes.add(`${friend.id}:${momentId}`);
@@ -180,7 +189,8 @@ class Round {
       if (!res) return;
       const location = res.headers.get("location") ?? "";
       const m = /^\/dailyLogs\/(\d+)$/.exec(location);
-      if (res.status < 300 || res.status > 303 || !m) return this.unexpected("the page form", res, `${location} ${await res.text()}`);
+      if (res.status < 300 || res.status > 303 || !m)
+        return this.unexpected("the page form", res, `${location} ${await res.text()}`);
       acked.moments.set(Number(m[1]), title);
       this.ack();
     }
@@ -224,7 +234,10 @@ async function halfSentUpload(): Promise<void> {
 async function countRows(table: string, ids: number[]): Promise<number> {
   let found = 0;
   for (let i = 0; i < ids.length; i += 500) {
-    const row = await knex(table).whereIn("id", ids.slice(i, i + 500)).count({ n: "*" }).first();
+    const row = await knex(table)
+      .whereIn("id", ids.slice(i, i + 500))
+      .count({ n: "*" })
+      .first();
     found += Number(row?.n ?? 0);
   }
   return found;
@@ -239,22 +252,38 @@ async function lostWrites(): Promise<string[]> {
   const comments = new Map<number, string>();
   for (const r of await knex("comments").select("id", "comment")) comments.set(Number(r.id), String(r.comment));
   for (const [id, text] of acked.comments) if (comments.get(id) !== text) lost.push(`comment ${id}`);
-  const likes = new Set((await knex("likes").select("user_id", "daily_log_id")).map((r) => `${r.user_id}:${r.daily_log_id}`));
+  const likes = new Set(
+    (await knex("likes").select("user_id", "daily_log_id")).map((r) => `${r.user_id}:${r.daily_log_id}`),
+  );
   for (const like of acked.likes) if (!likes.has(like)) lost.push(`like ${like}`);
   return lost;
 }
 
 beforeAll(async () => {
-  photo = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#c63" } }).jpeg().toBuffer();
+  photo = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#c63" } })
+    .jpeg()
+    .toBuffer();
   buildDir = buildApp();
   server = await startBuiltServer(buildDir);
   knex = knexFactory(knexConfig(databaseTarget()));
   owner = await signUp("owner");
   friend = await signUp("friend");
-  kidId = (await apiJson("/api/kids/new", { cookie: owner.cookie, form: { name: "Crash Kid", birth_date: "2021-03-04", relationship: "Dad" } })).data.id;
-  const friendship = (await apiJson("/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })).data.id;
-  await apiJson(`/api/friendships/${friendship}/update`, { method: "PUT", cookie: friend.cookie, json: { status: "accepted" } });
-  firstMomentId = Number((await apiJson(`/api/kids/${kidId}/daily_logs/new`, { cookie: owner.cookie, form: momentForm("first") })).data.id);
+  kidId = (
+    await apiJson("/api/kids/new", {
+      cookie: owner.cookie,
+      form: { name: "Crash Kid", birth_date: "2021-03-04", relationship: "Dad" },
+    })
+  ).data.id;
+  const friendship = (await apiJson("/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } }))
+    .data.id;
+  await apiJson(`/api/friendships/${friendship}/update`, {
+    method: "PUT",
+    cookie: friend.cookie,
+    json: { status: "accepted" },
+  });
+  firstMomentId = Number(
+    (await apiJson(`/api/kids/${kidId}/daily_logs/new`, { cookie: owner.cookie, form: momentForm("first") })).data.id,
+  );
   acked.moments.set(firstMomentId, "first");
 }, 240_000);
 
@@ -294,7 +323,10 @@ describe("kill -9 during concurrent writes and uploads", () => {
     figures.lost = (await lostWrites()).length;
     expect(figures.lost).toBe(0);
     // the server works after all this: an ordinary write and its read
-    const res = await call(base(), `/api/comments/${firstMomentId}/new-comment`, { cookie: friend.cookie, json: { comment: "after the crashes" } });
+    const res = await call(base(), `/api/comments/${firstMomentId}/new-comment`, {
+      cookie: friend.cookie,
+      json: { comment: "after the crashes" },
+    });
     expect(res.status).toBe(201);
   }, 600_000);
 
@@ -325,7 +357,11 @@ describe("kill -9 during concurrent writes and uploads", () => {
     // every acknowledged moment has its photo row
     const ids = [...acked.moments.keys()];
     expect(await countRows("daily_logs", ids)).toBe(ids.length);
-    const withPhoto = await knex("daily_logs").whereIn("id", ids.slice(0, 500)).whereNotNull("image_id").count({ n: "*" }).first();
+    const withPhoto = await knex("daily_logs")
+      .whereIn("id", ids.slice(0, 500))
+      .whereNotNull("image_id")
+      .count({ n: "*" })
+      .first();
     expect(Number(withPhoto?.n)).toBe(Math.min(ids.length, 500));
   });
 

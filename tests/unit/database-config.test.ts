@@ -13,7 +13,10 @@ describe("DATABASE_URL chooses PostgreSQL, else the SQLite file", () => {
   it("knexConfig: a postgres:// URL is pg, anything else a SQLite file", () => {
     const pg = knexConfig("postgres://sweet@127.0.0.1:5432/sweet");
     expect(pg.client).toBe("pg");
-    expect(pg.connection).toMatchObject({ connectionString: "postgres://sweet@127.0.0.1:5432/sweet", application_name: "sweet-moments" });
+    expect(pg.connection).toMatchObject({
+      connectionString: "postgres://sweet@127.0.0.1:5432/sweet",
+      application_name: "sweet-moments",
+    });
     expect(pg.pool).toMatchObject({ min: 0, max: 10 });
     expect(knexConfig("postgresql://db.example/x").client).toBe("pg");
     const sqlite = knexConfig("/tmp/x.sqlite");
@@ -23,7 +26,11 @@ describe("DATABASE_URL chooses PostgreSQL, else the SQLite file", () => {
   });
 
   it("parses 64-bit integers and numerics as numbers, other types as pg does", () => {
-    const types = (knexConfig("postgres://h/db").connection as { types: { getTypeParser(oid: number, format?: string): (v: string) => unknown } }).types;
+    const types = (
+      knexConfig("postgres://h/db").connection as {
+        types: { getTypeParser(oid: number, format?: string): (v: string) => unknown };
+      }
+    ).types;
     expect(types.getTypeParser(20, "text")("42")).toBe(42);
     expect(types.getTypeParser(1700, "text")("1.5")).toBe(1.5);
     expect(types.getTypeParser(23, "text")("7")).toBe(7); // int4: pg's own parser

@@ -154,7 +154,10 @@ function parseRules(text: string, media: string, out: Rule[]): Rule[] {
         const colon = d.indexOf(":");
         if (colon < 0) continue;
         const value = d.slice(colon + 1).trim();
-        decls.set(d.slice(0, colon).trim().toLowerCase(), { value: value.replace(/\s*!important$/, ""), important: /!important$/.test(value) });
+        decls.set(d.slice(0, colon).trim().toLowerCase(), {
+          value: value.replace(/\s*!important$/, ""),
+          important: /!important$/.test(value),
+        });
       }
       out.push({ selectors: splitTop(prelude, ","), decls, order: out.length, media });
     }
@@ -163,10 +166,24 @@ function parseRules(text: string, media: string, out: Rule[]): Rule[] {
 }
 
 const stylesDir = path.join(import.meta.dirname, "../../app/styles");
-const sheets = [css, ...fs.readdirSync(stylesDir).filter((f) => f.endsWith(".css")).sort().map((f) => fs.readFileSync(path.join(stylesDir, f), "utf8"))];
+const sheets = [
+  css,
+  ...fs
+    .readdirSync(stylesDir)
+    .filter((f) => f.endsWith(".css"))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(stylesDir, f), "utf8")),
+];
 const rules = sheets.reduce((out, text) => parseRules(text.replace(/\/\*[\s\S]*?\*\//g, ""), "", out), [] as Rule[]);
 
-type El = { tag: string; cls: string[]; attrs: Record<string, string>; states: string[]; parent: El | null; children: El[] };
+type El = {
+  tag: string;
+  cls: string[];
+  attrs: Record<string, string>;
+  states: string[];
+  parent: El | null;
+  children: El[];
+};
 
 /** An element: "tag.class.class", attributes and states ("hover", "focus-visible", "modal"…). */
 function el(spec: string, opts: { attrs?: Record<string, string>; states?: string[] } = {}, children: El[] = []): El {
@@ -245,7 +262,9 @@ function matchesCompound(compound: string, e: El, scope: El | null): boolean {
       if (name === "is" || name === "where") return splitTop(arg!, ",").some((x) => matches(x, e, scope));
       if (name === "has")
         return splitTop(arg!, ",").some((rel) =>
-          rel.startsWith(">") ? e.children.some((c) => matches(rel.slice(1), c, e)) : descendants(e).some((d) => matches(rel, d, e)),
+          rel.startsWith(">")
+            ? e.children.some((c) => matches(rel.slice(1), c, e))
+            : descendants(e).some((d) => matches(rel, d, e)),
         );
       return e.states.includes(name!);
     }
@@ -280,7 +299,8 @@ function specificity(selector: string): number {
       if (p.startsWith("::")) s += 1;
       else if (p.startsWith("#")) s += 1e4;
       else if (p.startsWith(":where(")) continue;
-      else if (/^:(not|is|has)\(/.test(p)) s += Math.max(...splitTop(p.slice(p.indexOf("(") + 1, -1), ",").map((x) => specificity(x.replace(/^>/, ""))));
+      else if (/^:(not|is|has)\(/.test(p))
+        s += Math.max(...splitTop(p.slice(p.indexOf("(") + 1, -1), ",").map((x) => specificity(x.replace(/^>/, ""))));
       else if (p.startsWith(".") || p.startsWith("[") || p.startsWith(":")) s += 100;
       else s += 1;
     }
@@ -291,14 +311,22 @@ function specificity(selector: string): number {
 function cascaded(e: El, props: string[], theme: "light" | "dark"): string | null {
   let best: { important: boolean; spec: number; order: number; value: string } | null = null;
   for (const r of rules) {
-    if (r.media.includes("forced-colors") || r.media.includes(`prefers-color-scheme: ${theme === "dark" ? "light" : "dark"}`)) continue;
+    if (
+      r.media.includes("forced-colors") ||
+      r.media.includes(`prefers-color-scheme: ${theme === "dark" ? "light" : "dark"}`)
+    )
+      continue;
     for (const prop of props) {
       const d = r.decls.get(prop);
       if (!d) continue;
       for (const sel of r.selectors) {
         if (!matches(sel, e)) continue;
         const cand = { important: d.important, spec: specificity(sel), order: r.order, value: d.value };
-        if (!best || [+cand.important - +best.important, cand.spec - best.spec, cand.order - best.order].find((x) => x !== 0)! > 0) best = cand;
+        if (
+          !best ||
+          [+cand.important - +best.important, cand.spec - best.spec, cand.order - best.order].find((x) => x !== 0)! > 0
+        )
+          best = cand;
       }
     }
   }
@@ -406,7 +434,10 @@ describe("design tokens (app/app.css)", () => {
           if (r < min) low.push(`${what}: ${fg} on ${bg} ${r.toFixed(2)}:1 < ${min}`);
         }
       }
-      const focus = Math.max(ratio(resolve(theme, theme["--focus"]!), resolve(theme, theme["--bg"]!)), ratio(resolve(theme, theme["--focus"]!), resolve(theme, theme["--ink"]!)));
+      const focus = Math.max(
+        ratio(resolve(theme, theme["--focus"]!), resolve(theme, theme["--bg"]!)),
+        ratio(resolve(theme, theme["--focus"]!), resolve(theme, theme["--ink"]!)),
+      );
       if (focus < 3) low.push(`focus outline: ${focus.toFixed(2)}:1 against both the page and the ring`);
       expect(low).toEqual([]);
     });
@@ -423,7 +454,10 @@ describe("design tokens (app/app.css)", () => {
         ["page", viewerPage],
         ["dialog", viewerDialog],
       ] as const) {
-        const texts = where === "page" ? ["photo-viewer__title", "moment__date", "photo-viewer__count"] : ["modal__title", "modal__close", "moment__date", "photo-viewer__count"];
+        const texts =
+          where === "page"
+            ? ["photo-viewer__title", "moment__date", "photo-viewer__count"]
+            : ["modal__title", "modal__close", "moment__date", "photo-viewer__count"];
         for (const cls of [...texts, "button--secondary"]) {
           for (const states of STATES) {
             const e = inState(make, cls, states);
@@ -453,13 +487,19 @@ describe("design tokens (app/app.css)", () => {
   it("no literal colour outside the token sections (the skip link on its fixed yellow, the drawings' skin and ink, the sheen over a hovered photo excepted)", () => {
     const literal = rules
       .filter((r) => !r.selectors.includes(":root"))
-      .flatMap((r) => [...r.decls].filter(([, d]) => /#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(/i.test(d.value)).map(([prop, d]) => `${r.selectors.join(", ")} { ${prop}: ${d.value} }`))
+      .flatMap((r) =>
+        [...r.decls]
+          .filter(([, d]) => /#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(/i.test(d.value))
+          .map(([prop, d]) => `${r.selectors.join(", ")} { ${prop}: ${d.value} }`),
+      )
       .filter((x) => !/^\.(skip-link|art-face|art-ink|art-line|moment__photo-link:hover) /.test(x));
     expect(literal).toEqual([]);
   });
 
   it("the dark theme redefines every colour token (none left light by mistake)", () => {
-    const colours = Object.entries(light).filter(([, v]) => /^#/.test(v)).map(([k]) => k);
+    const colours = Object.entries(light)
+      .filter(([, v]) => /^#/.test(v))
+      .map(([k]) => k);
     const notDark = colours.filter((k) => dark[k] === light[k] && !["--focus", "--art-sun"].includes(k));
     expect(notDark).toEqual([]);
   });

@@ -30,10 +30,13 @@ import { befriend } from "../../app/models/social-test-fixtures.server";
 import { createInvitation } from "../../app/models/invitations.server";
 import { readLinkFlash } from "../../app/web/invitations.server";
 
-const count = async (table: string, where: Record<string, unknown>) => Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
+const count = async (table: string, where: Record<string, unknown>) =>
+  Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
 
 /** What an action answered or threw, comparable: a redirect's status and Location, or data's status and body. */
-async function answer(run: () => Promise<unknown>): Promise<{ status: number; location?: string | null; data?: unknown }> {
+async function answer(
+  run: () => Promise<unknown>,
+): Promise<{ status: number; location?: string | null; data?: unknown }> {
   let result: unknown;
   try {
     result = await run();
@@ -69,7 +72,8 @@ async function apiAnswer(res: Response) {
 
 function kidForm(token?: string, image?: Buffer) {
   const fd = new FormData();
-  for (const [k, v] of Object.entries({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom" })) fd.set(k, v);
+  for (const [k, v] of Object.entries({ name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom" }))
+    fd.set(k, v);
   if (token) fd.set(SUBMISSION_FIELD, token);
   if (image) fd.set("image", new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "elsa.jpg");
   return fd;
@@ -81,7 +85,8 @@ describe("pages: a creating form sent twice with its token", () => {
   it("Add a kid: both answers redirect to My Kids, one kid (60 ms apart, and at once, with a photo)", async () => {
     const me = await makeUser();
     const cookie = await cookieFor(me);
-    const post = (token?: string, image?: Buffer) => answer(() => kidNew.action(args(req("/kids/add-new", { cookie, form: kidForm(token, image) }))));
+    const post = (token?: string, image?: Buffer) =>
+      answer(() => kidNew.action(args(req("/kids/add-new", { cookie, form: kidForm(token, image) }))));
     const token = newSubmissionToken();
     const first = await post(token);
     await pause(60);
@@ -188,7 +193,12 @@ describe("pages: a creating form sent twice with its token", () => {
     const post = (friendId: number, token?: string) =>
       answer(() =>
         friendSearch.action(
-          args(req("/friendships/new?q=x", { cookie, form: { intent: "add", friendId: String(friendId), ...(token ? { [SUBMISSION_FIELD]: token } : {}) } })),
+          args(
+            req("/friendships/new?q=x", {
+              cookie,
+              form: { intent: "add", friendId: String(friendId), ...(token ? { [SUBMISSION_FIELD]: token } : {}) },
+            }),
+          ),
         ),
       );
     const token = newSubmissionToken();
@@ -202,7 +212,10 @@ describe("pages: a creating form sent twice with its token", () => {
       { status: 303, location: `/friendships/new?q=x&sent=${them.id}` },
     ]);
     expect(await count("friendships", { user_id: me.id })).toBe(2);
-    expect(await post(you.id)).toEqual({ status: 400, data: { error: "Friendship already exists. Please try another name.", status: 400 } });
+    expect(await post(you.id)).toEqual({
+      status: 400,
+      data: { error: "Friendship already exists. Please try another name.", status: 400 },
+    });
   });
 
   it("a comment (with and without JavaScript): the same answer twice, one comment", async () => {
@@ -215,7 +228,13 @@ describe("pages: a creating form sent twice with its token", () => {
           args(
             req(`/dailyLogs/${logId}/social`, {
               cookie,
-              form: { intent: "comment", comment: "So cute", returnTo: `/dailyLogs/${logId}`, [SUBMISSION_FIELD]: token, ...(viaFetcher ? { _fetcher: "1" } : {}) },
+              form: {
+                intent: "comment",
+                comment: "So cute",
+                returnTo: `/dailyLogs/${logId}`,
+                [SUBMISSION_FIELD]: token,
+                ...(viaFetcher ? { _fetcher: "1" } : {}),
+              },
             }),
             { dailyLogId: String(logId) },
           ),
@@ -224,7 +243,10 @@ describe("pages: a creating form sent twice with its token", () => {
     const plain = newSubmissionToken();
     const first = await post(plain, false);
     await pause(60);
-    expect(first).toMatchObject({ status: 303, location: expect.stringMatching(new RegExp(`^/dailyLogs/${logId}\\?showComments=${logId}#comment-\\d+$`)) });
+    expect(first).toMatchObject({
+      status: 303,
+      location: expect.stringMatching(new RegExp(`^/dailyLogs/${logId}\\?showComments=${logId}#comment-\\d+$`)),
+    });
     expect(await post(plain, false)).toEqual(first);
     const fetched = newSubmissionToken();
     const [a, b] = await Promise.all([post(fetched, true), post(fetched, true)]);
@@ -239,14 +261,29 @@ describe("pages: a creating form sent twice with its token", () => {
     const email = `gran${me.id}@example.com`;
     const post = async (token: string, note = "For Gran") => {
       const res = (await friendsPage.action(
-        args(req("/current/friends", { cookie, form: { intent: "invite", note, email, circle: "family", [SUBMISSION_FIELD]: token } })),
+        args(
+          req("/current/friends", {
+            cookie,
+            form: { intent: "invite", note, email, circle: "family", [SUBMISSION_FIELD]: token },
+          }),
+        ),
       )) as Response;
-      return { status: res.status, location: res.headers.get("Location"), link: await readLinkFlash(new Request("http://x/", { headers: { Cookie: res.headers.get("Set-Cookie")!.split(";")[0]! } })) };
+      return {
+        status: res.status,
+        location: res.headers.get("Location"),
+        link: await readLinkFlash(
+          new Request("http://x/", { headers: { Cookie: res.headers.get("Set-Cookie")!.split(";")[0]! } }),
+        ),
+      };
     };
     const token = newSubmissionToken();
     const first = await post(token);
     await pause(60);
-    expect(first).toMatchObject({ status: 303, location: "/current/friends#new-link", link: { kind: "invitation", url: expect.stringMatching(/\/invite\/[\w-]{43}$/), who: email } });
+    expect(first).toMatchObject({
+      status: 303,
+      location: "/current/friends#new-link",
+      link: { kind: "invitation", url: expect.stringMatching(/\/invite\/[\w-]{43}$/), who: email },
+    });
     expect(await post(token)).toEqual(first);
     expect(await count("invitations", { inviter_id: me.id })).toBe(1);
     expect(await count("mail_messages", { to_address: email })).toBe(1);
@@ -273,7 +310,13 @@ describe("pages: a creating form sent twice with its token", () => {
     const post = (userId: number, token?: string) =>
       answer(() =>
         coParentsPage.action(
-          args(req(`/kids/${kidId}/co-parents`, { cookie, form: { intent: "invite", userId: String(userId), ...(token ? { [SUBMISSION_FIELD]: token } : {}) } }), { kidId }),
+          args(
+            req(`/kids/${kidId}/co-parents`, {
+              cookie,
+              form: { intent: "invite", userId: String(userId), ...(token ? { [SUBMISSION_FIELD]: token } : {}) },
+            }),
+            { kidId },
+          ),
         ),
       );
     const token = newSubmissionToken();
@@ -284,7 +327,10 @@ describe("pages: a creating form sent twice with its token", () => {
     const together = newSubmissionToken();
     expect(await Promise.all([post(other.id, together), post(other.id, together)])).toEqual([first, first]);
     expect(await count("co_parents", { kid_id: kid.kid.id })).toBe(2);
-    expect(await post(friend.id)).toEqual({ status: 400, data: { error: "This user is already a co-parent of this kid or has been invited" } });
+    expect(await post(friend.id)).toEqual({
+      status: 400,
+      data: { error: "This user is already a co-parent of this kid or has been invited" },
+    });
   });
 
   it("Join by invitation (signed out): both answers sign the new account in, never 'already used'", async () => {
@@ -292,7 +338,9 @@ describe("pages: a creating form sent twice with its token", () => {
     const email = `join${link.slice(0, 8).toLowerCase()}@example.com`;
     const post = async (token: string, fields: Record<string, string>) => {
       try {
-        return await invitePage.action(args(req(`/invite/${link}`, { form: { ...fields, [SUBMISSION_FIELD]: token } }), { token: link }));
+        return await invitePage.action(
+          args(req(`/invite/${link}`, { form: { ...fields, [SUBMISSION_FIELD]: token } }), { token: link }),
+        );
       } catch (thrown) {
         return thrown;
       }
@@ -302,36 +350,80 @@ describe("pages: a creating form sent twice with its token", () => {
     const token = newSubmissionToken();
     const first = await signedInAs(await post(token, fields));
     await pause(60);
-    expect(first).toMatchObject({ status: 303, location: "/current/friends", username: expect.stringMatching(/^rosa\.perez/) });
+    expect(first).toMatchObject({
+      status: 303,
+      location: "/current/friends",
+      username: expect.stringMatching(/^rosa\.perez/),
+    });
     expect(await signedInAs(await post(token, fields))).toEqual(first);
     expect(await count("users", { email_normalized: email })).toBe(1);
     // the repeat sent with the session the first answer set (the browser kept its cookie): done, not "already used"
     const session = ((await post(token, fields)) as Response).headers.get("Set-Cookie")!.split(";")[0]!;
-    expect(await answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie: session, form: { ...fields, [SUBMISSION_FIELD]: token } }), { token: link })))).toEqual({
+    expect(
+      await answer(() =>
+        invitePage.action(
+          args(req(`/invite/${link}`, { cookie: session, form: { ...fields, [SUBMISSION_FIELD]: token } }), {
+            token: link,
+          }),
+        ),
+      ),
+    ).toEqual({
       status: 303,
       location: "/current/friends",
     });
     // another token, or other content, after the link was used: the page that says it is used
-    expect(await answer(() => post(newSubmissionToken(), fields) as Promise<unknown>)).toEqual({ status: 303, location: `/invite/${link}` });
-    expect(await answer(() => post(token, { ...fields, name: "Someone Else" }) as Promise<unknown>)).toEqual({ status: 303, location: `/invite/${link}` });
+    expect(await answer(() => post(newSubmissionToken(), fields) as Promise<unknown>)).toEqual({
+      status: 303,
+      location: `/invite/${link}`,
+    });
+    expect(await answer(() => post(token, { ...fields, name: "Someone Else" }) as Promise<unknown>)).toEqual({
+      status: 303,
+      location: `/invite/${link}`,
+    });
 
     // with a password, at the same moment: one account, both signed in; the wrong password is not let in
     const second = await invitation();
     const withPassword = { name: "Tom Lee", email: `x${email}`, password: "secret12" };
     const together = newSubmissionToken();
-    const both = await Promise.all([0, 1].map(async () => signedInAs(await invitePage.action(args(req(`/invite/${second.token}`, { form: { ...withPassword, [SUBMISSION_FIELD]: together } }), { token: second.token })))));
+    const both = await Promise.all(
+      [0, 1].map(async () =>
+        signedInAs(
+          await invitePage.action(
+            args(req(`/invite/${second.token}`, { form: { ...withPassword, [SUBMISSION_FIELD]: together } }), {
+              token: second.token,
+            }),
+          ),
+        ),
+      ),
+    );
     expect(both[1]).toEqual(both[0]);
     expect(both[0]).toMatchObject({ status: 303, location: "/current/friends" });
     expect(await count("users", { email_normalized: withPassword.email })).toBe(1);
-    const wrong = await invitePage.action(args(req(`/invite/${second.token}`, { form: { ...withPassword, password: "other123", [SUBMISSION_FIELD]: together } }), { token: second.token }));
-    expect([(wrong as Response).status, (wrong as Response).headers.get("Location"), (wrong as Response).headers.get("Set-Cookie")]).toEqual([303, `/invite/${second.token}`, null]);
+    const wrong = await invitePage.action(
+      args(
+        req(`/invite/${second.token}`, {
+          form: { ...withPassword, password: "other123", [SUBMISSION_FIELD]: together },
+        }),
+        { token: second.token },
+      ),
+    );
+    expect([
+      (wrong as Response).status,
+      (wrong as Response).headers.get("Location"),
+      (wrong as Response).headers.get("Set-Cookie"),
+    ]).toEqual([303, `/invite/${second.token}`, null]);
   });
 
   it("Accept an invitation (signed in): both answers go to Friends, one friendship", async () => {
     const { inviter, token: link } = await invitation();
     const me = await makeUser();
     const cookie = await cookieFor(me);
-    const post = (token: string) => answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie, form: { [SUBMISSION_FIELD]: token } }), { token: link })));
+    const post = (token: string) =>
+      answer(() =>
+        invitePage.action(
+          args(req(`/invite/${link}`, { cookie, form: { [SUBMISSION_FIELD]: token } }), { token: link }),
+        ),
+      );
     const token = newSubmissionToken();
     const first = await post(token);
     await pause(60);
@@ -341,13 +433,29 @@ describe("pages: a creating form sent twice with its token", () => {
     // an invitation the viewer used is done for them, token or not; for anyone else it is used
     expect(await post("")).toEqual(first);
     const someoneElse = await cookieFor(await makeUser());
-    expect(await answer(() => invitePage.action(args(req(`/invite/${link}`, { cookie: someoneElse, form: { [SUBMISSION_FIELD]: token } }), { token: link })))).toEqual({
+    expect(
+      await answer(() =>
+        invitePage.action(
+          args(req(`/invite/${link}`, { cookie: someoneElse, form: { [SUBMISSION_FIELD]: token } }), { token: link }),
+        ),
+      ),
+    ).toEqual({
       status: 303,
       location: `/invite/${link}`,
     });
     const other = await invitation();
     const together = newSubmissionToken();
-    const both = await Promise.all([0, 1].map(() => answer(() => invitePage.action(args(req(`/invite/${other.token}`, { cookie, form: { [SUBMISSION_FIELD]: together } }), { token: other.token })))));
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        answer(() =>
+          invitePage.action(
+            args(req(`/invite/${other.token}`, { cookie, form: { [SUBMISSION_FIELD]: together } }), {
+              token: other.token,
+            }),
+          ),
+        ),
+      ),
+    );
     expect(both).toEqual([first, first]);
   });
 });
@@ -360,8 +468,11 @@ describe("/api creates with an Idempotency-Key header", () => {
     const cookie = await cookieFor(me);
     const post = async (key?: string) => {
       const fd = new FormData();
-      for (const [k, v] of Object.entries({ name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" })) fd.set(k, v);
-      return apiAnswer(await apiKidsNew.action(args(req("/api/kids/new", { cookie, form: fd, headers: withKey(key) }))));
+      for (const [k, v] of Object.entries({ name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" }))
+        fd.set(k, v);
+      return apiAnswer(
+        await apiKidsNew.action(args(req("/api/kids/new", { cookie, form: fd, headers: withKey(key) }))),
+      );
     };
     const first = await post("kid-1");
     await pause(60);
@@ -403,11 +514,21 @@ describe("/api creates with an Idempotency-Key header", () => {
     const [me, you] = [await makeUser(), await makeUser()];
     const cookie = await cookieFor(me);
     const post = async (key?: string) =>
-      apiAnswer(await apiFriendshipsNew.action(args(req("/api/friendships/new", { cookie, json: { friend_id: you.id }, headers: withKey(key) }))));
+      apiAnswer(
+        await apiFriendshipsNew.action(
+          args(req("/api/friendships/new", { cookie, json: { friend_id: you.id }, headers: withKey(key) })),
+        ),
+      );
     const [a, b] = await Promise.all([post("f-1"), post("f-1")]);
-    expect(a).toEqual({ status: 201, body: { id: expect.any(Number), user_id: me.id, friend_id: you.id, status: "pending" } });
+    expect(a).toEqual({
+      status: 201,
+      body: { id: expect.any(Number), user_id: me.id, friend_id: you.id, status: "pending" },
+    });
     expect(b).toEqual(a);
-    expect(await post()).toEqual({ status: 400, body: { errors: { message: "Friendship already exists. Please try another name." } } });
+    expect(await post()).toEqual({
+      status: 400,
+      body: { errors: { message: "Friendship already exists. Please try another name." } },
+    });
     expect(await count("friendships", { user_id: me.id })).toBe(1);
   });
 
@@ -417,7 +538,12 @@ describe("/api creates with an Idempotency-Key header", () => {
     const logId = await makeMoment(me.id);
     const post = async (key?: string) =>
       apiAnswer(
-        await apiCommentsNew.action(args(req(`/api/comments/${logId}/new-comment`, { cookie, json: { comment: "Lovely" }, headers: withKey(key) }), { dailyLogId: String(logId) })),
+        await apiCommentsNew.action(
+          args(
+            req(`/api/comments/${logId}/new-comment`, { cookie, json: { comment: "Lovely" }, headers: withKey(key) }),
+            { dailyLogId: String(logId) },
+          ),
+        ),
       );
     const first = await post("c-1");
     await pause(60);
@@ -439,15 +565,24 @@ describe("/api creates with an Idempotency-Key header", () => {
     expect(b.headers.get("Set-Cookie")).toMatch(/HttpOnly/);
     const wrong = await post("s-1", "other12");
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toEqual({ email: ["Email address is already in use."], username: ["Username is already in use."] });
+    expect(await wrong.json()).toEqual({
+      email: ["Email address is already in use."],
+      username: ["Username is already in use."],
+    });
     expect(await count("users", { email_normalized: body.email })).toBe(1);
   });
   it("POST /api/invites: the same 201 with the same link twice, one invitation", async () => {
     const me = await makeUser();
     const cookie = await cookieFor(me);
-    const post = async (key?: string) => apiAnswer(await apiInvites.action(args(req("/api/invites", { cookie, json: { note: "Hi" }, headers: withKey(key) }))));
+    const post = async (key?: string) =>
+      apiAnswer(
+        await apiInvites.action(args(req("/api/invites", { cookie, json: { note: "Hi" }, headers: withKey(key) }))),
+      );
     const [a, b] = await Promise.all([post("i-1"), post("i-1")]);
-    expect(a).toMatchObject({ status: 201, body: { id: expect.any(Number), url: expect.stringMatching(/\/invite\/[\w-]{43}$/) } });
+    expect(a).toMatchObject({
+      status: 201,
+      body: { id: expect.any(Number), url: expect.stringMatching(/\/invite\/[\w-]{43}$/) },
+    });
     expect(b).toEqual(a);
     await pause(60);
     expect(await post("i-1")).toEqual(a);
@@ -464,13 +599,25 @@ describe("/api creates with an Idempotency-Key header", () => {
     if (!kid.ok) throw new Error("setup");
     const id = String(kid.kid.id);
     const post = async (key?: string) =>
-      apiAnswer(await apiCoParents.action(args(req(`/api/kids/${id}/co_parents`, { cookie, json: { user_id: friend.id }, headers: withKey(key) }), { id })));
+      apiAnswer(
+        await apiCoParents.action(
+          args(req(`/api/kids/${id}/co_parents`, { cookie, json: { user_id: friend.id }, headers: withKey(key) }), {
+            id,
+          }),
+        ),
+      );
     const [a, b] = await Promise.all([post("cp-1"), post("cp-1")]);
-    expect(a).toEqual({ status: 201, body: { id: expect.any(Number), kid_id: kid.kid.id, user_id: friend.id, status: "pending" } });
+    expect(a).toEqual({
+      status: 201,
+      body: { id: expect.any(Number), kid_id: kid.kid.id, user_id: friend.id, status: "pending" },
+    });
     expect(b).toEqual(a);
     await pause(60);
     expect(await post("cp-1")).toEqual(a);
-    expect(await post()).toEqual({ status: 400, body: { errors: { message: "This user is already a co-parent of this kid or has been invited" } } });
+    expect(await post()).toEqual({
+      status: 400,
+      body: { errors: { message: "This user is already a co-parent of this kid or has been invited" } },
+    });
     expect(await count("co_parents", { kid_id: kid.kid.id })).toBe(1);
   });
 });

@@ -20,7 +20,8 @@ import { listUploads } from "../../app/images/test-fixtures.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 
 const NOT_AN_IMAGE = "Only image files are accepted.";
-const count = async (table: string, where: Record<string, unknown>) => Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
+const count = async (table: string, where: Record<string, unknown>) =>
+  Number((await db()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
 
 function form(fields: Record<string, string>, file?: File) {
   const fd = new FormData();
@@ -31,8 +32,10 @@ function form(fields: Record<string, string>, file?: File) {
 const emptyJpeg = () => new File([], "empty.jpg", { type: "image/jpeg" });
 const noFile = () => new File([], "", { type: "application/octet-stream" });
 const KID = { name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom" };
-const errorsOf = (result: unknown) => (result as { data: { result: { error: Record<string, string[]> } } }).data.result.error;
-const statusOf = (result: unknown) => (result instanceof Response ? result.status : ((result as { init?: { status?: number } }).init?.status ?? 200));
+const errorsOf = (result: unknown) =>
+  (result as { data: { result: { error: Record<string, string[]> } } }).data.result.error;
+const statusOf = (result: unknown) =>
+  result instanceof Response ? result.status : ((result as { init?: { status?: number } }).init?.status ?? 200);
 
 describe("a zero-byte photo", () => {
   it("Add a kid (page): refused on the photo, no kid; no file chosen: the kid is added", async () => {
@@ -51,7 +54,9 @@ describe("a zero-byte photo", () => {
   it("POST /api/kids/new: 400 (B) on image; no kid", async () => {
     const me = await makeUser();
     const fields = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" };
-    const res = await apiKidsNew.action(args(req("/api/kids/new", { cookie: await cookieFor(me), form: form(fields, emptyJpeg()) })));
+    const res = await apiKidsNew.action(
+      args(req("/api/kids/new", { cookie: await cookieFor(me), form: form(fields, emptyJpeg()) })),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ errors: { image: [NOT_AN_IMAGE] } });
     expect(await count("kids", { user_id: me.id })).toBe(0);
@@ -63,14 +68,26 @@ describe("a zero-byte photo", () => {
     const kid = await createKid(me.id, { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" }, null);
     if (!kid.ok) throw new Error("setup");
     const fields = { title: "Beach", content: "Sand" };
-    const page = await momentNew.action(args(req(`/kids/${kid.kid.id}/dailyLogs/new`, { cookie, form: form(fields, emptyJpeg()) }), { kidId: String(kid.kid.id) }));
+    const page = await momentNew.action(
+      args(req(`/kids/${kid.kid.id}/dailyLogs/new`, { cookie, form: form(fields, emptyJpeg()) }), {
+        kidId: String(kid.kid.id),
+      }),
+    );
     expect(statusOf(page)).toBe(400);
     expect(errorsOf(page).image).toEqual([NOT_AN_IMAGE]);
-    const api = await apiMomentsNew.action(args(req(`/api/kids/${kid.kid.id}/daily_logs/new`, { cookie, form: form(fields, emptyJpeg()) }), { kidId: String(kid.kid.id) }));
+    const api = await apiMomentsNew.action(
+      args(req(`/api/kids/${kid.kid.id}/daily_logs/new`, { cookie, form: form(fields, emptyJpeg()) }), {
+        kidId: String(kid.kid.id),
+      }),
+    );
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ errors: { image: [NOT_AN_IMAGE] } });
     // no file chosen is still "Image is required"
-    const none = await momentNew.action(args(req(`/kids/${kid.kid.id}/dailyLogs/new`, { cookie, form: form(fields, noFile()) }), { kidId: String(kid.kid.id) }));
+    const none = await momentNew.action(
+      args(req(`/kids/${kid.kid.id}/dailyLogs/new`, { cookie, form: form(fields, noFile()) }), {
+        kidId: String(kid.kid.id),
+      }),
+    );
     expect(errorsOf(none).image).toEqual(["Image is required"]);
     expect(await count("daily_logs", { kid_id: kid.kid.id })).toBe(0);
   });
@@ -78,10 +95,14 @@ describe("a zero-byte photo", () => {
   it("the profile picture (page and /api): 'Only image files are accepted.'", async () => {
     const me = await makeUser();
     const cookie = await cookieFor(me);
-    const page = await picture.action(args(req("/profile/picture", { cookie, form: form({ intent: "upload" }, emptyJpeg()) })));
+    const page = await picture.action(
+      args(req("/profile/picture", { cookie, form: form({ intent: "upload" }, emptyJpeg()) })),
+    );
     expect(statusOf(page)).toBe(400);
     expect(errorsOf(page).image).toEqual([NOT_AN_IMAGE]);
-    const api = await apiUpload.action(args(req("/api/users/upload-profile-picture", { cookie, form: form({}, emptyJpeg()) })));
+    const api = await apiUpload.action(
+      args(req("/api/users/upload-profile-picture", { cookie, form: form({}, emptyJpeg()) })),
+    );
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ errors: { image: [NOT_AN_IMAGE] } });
   });
@@ -89,7 +110,11 @@ describe("a zero-byte photo", () => {
   it("the browser's check says the same before sending; a nameless empty part is no file", () => {
     expect(chosenFileProblem(emptyJpeg())).toBe(IMAGE_MESSAGES.notAnImage);
     expect(chosenFileProblem(noFile())).toBeNull();
-    const check = (schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>, file: File) => {
+    const check = (
+      schema: Parameters<typeof parseWithZod>[1]["schema"],
+      fields: Record<string, string>,
+      file: File,
+    ) => {
       const submission = parseWithZod(form(fields, file), { schema });
       return submission.status === "error" ? submission.error?.image : undefined;
     };

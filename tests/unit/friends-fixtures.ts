@@ -34,7 +34,9 @@ export async function storePhoto(
   color = "#c33",
   size = { width: 400, height: 300 },
 ): Promise<StoredImage & { imageId: number }> {
-  const bytes = await sharp({ create: { ...size, channels: 3, background: color } }).jpeg().toBuffer();
+  const bytes = await sharp({ create: { ...size, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
   const result = await withNewImage(await uploadFromBuffer(bytes), { kind, ownerId }, async () => {});
   if (!result.ok) throw new Error(result.message);
   return { ...result.image, imageId: result.imageId };
@@ -42,12 +44,23 @@ export async function storePhoto(
 
 export async function insertKid(owner: Id, name = "Kiddo", imageId: number | null = null): Promise<number> {
   const [row] = await db()("kids")
-    .insert({ user_id: owner.id, name, birth_date: "2020-05-06", relationship: "Mom", image_id: imageId, created_at: nowIso() })
+    .insert({
+      user_id: owner.id,
+      name,
+      birth_date: "2020-05-06",
+      relationship: "Mom",
+      image_id: imageId,
+      created_at: nowIso(),
+    })
     .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
 
-export async function insertMoment(kidId: number, title = "First steps", imageId: number | null = null): Promise<number> {
+export async function insertMoment(
+  kidId: number,
+  title = "First steps",
+  imageId: number | null = null,
+): Promise<number> {
   const now = nowIso();
   const [row] = await db()("daily_logs")
     .insert({
@@ -65,7 +78,9 @@ export async function insertMoment(kidId: number, title = "First steps", imageId
 }
 
 export async function insertLike(logId: number, user: Id): Promise<number> {
-  const [row] = await db()("likes").insert({ daily_log_id: logId, user_id: user.id, created_at: nowIso() }).returning("id");
+  const [row] = await db()("likes")
+    .insert({ daily_log_id: logId, user_id: user.id, created_at: nowIso() })
+    .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
 
@@ -105,18 +120,32 @@ export async function givePicture(userId: number): Promise<void> {
 
 /** A co-parent row: `user` co-parents (or is invited to) the kid. */
 export async function insertCoParent(kidId: number, user: Id, status: "pending" | "accepted"): Promise<number> {
-  const [row] = await db()("co_parents").insert({ kid_id: kidId, user_id: user.id, status, created_at: nowIso() }).returning("id");
+  const [row] = await db()("co_parents")
+    .insert({ kid_id: kidId, user_id: user.id, status, created_at: nowIso() })
+    .returning("id");
   return Number(typeof row === "object" ? row.id : row);
 }
 
 /** A block of `blocked` by `blocker` (the row only; app/models/blocks.server.ts blockUser also ends their ties). */
 export async function insertBlock(blocker: Id, blocked: Id): Promise<void> {
-  await db()("blocks").insert({ blocker_id: blocker.id, blocked_id: blocked.id, show_comments: false, created_at: nowIso() });
+  await db()("blocks").insert({
+    blocker_id: blocker.id,
+    blocked_id: blocked.id,
+    show_comments: false,
+    created_at: nowIso(),
+  });
 }
 
 /** How `user` files the other side of friendship `friendshipId` (circle and relationship). */
-export async function fileFriend(friendshipId: number, user: Id, circle: "family" | "friends", relationship: string | null = null): Promise<void> {
+export async function fileFriend(
+  friendshipId: number,
+  user: Id,
+  circle: "family" | "friends",
+  relationship: string | null = null,
+): Promise<void> {
   const row = await db()("friendships").where("id", friendshipId).first("user_low");
   const side = Number(row.user_low) === user.id ? "low" : "high";
-  await db()("friendships").where("id", friendshipId).update({ [`${side}_circle`]: circle, [`${side}_relationship`]: relationship });
+  await db()("friendships")
+    .where("id", friendshipId)
+    .update({ [`${side}_circle`]: circle, [`${side}_relationship`]: relationship });
 }

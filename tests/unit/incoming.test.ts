@@ -10,10 +10,28 @@ import { rawRequest } from "./support/raw-http";
 
 describe("request line and Host", () => {
   it("accepts names, addresses and ports; refuses anything else", () => {
-    for (const ok of ["localhost", "localhost:3000", "127.0.0.1:8080", "[::1]:3000", "family.example.org", "my_box", "a-b.example."]) {
+    for (const ok of [
+      "localhost",
+      "localhost:3000",
+      "127.0.0.1:8080",
+      "[::1]:3000",
+      "family.example.org",
+      "my_box",
+      "a-b.example.",
+    ]) {
       expect(isValidHost(ok), ok).toBe(true);
     }
-    for (const bad of ["", "exa mple.org", "[::1", "example.org:99999", "user@example.org", "example.org/x", "évil.example", "-a.example", "a:b:c"]) {
+    for (const bad of [
+      "",
+      "exa mple.org",
+      "[::1",
+      "example.org:99999",
+      "user@example.org",
+      "example.org/x",
+      "évil.example",
+      "-a.example",
+      "a:b:c",
+    ]) {
       expect(isValidHost(bad), bad).toBe(false);
     }
   });
@@ -39,9 +57,23 @@ describe("request line and Host", () => {
 describe("ALLOWED_HOSTS", () => {
   it("takes names and addresses as a browser's address bar shows them, and stops the start on anything else", () => {
     expect(parseAllowedHosts(undefined)).toEqual([]);
-    expect(parseAllowedHosts(" localhost, 192.168.1.5 ,::1,[fd00::2],Photos.Example.org.")).toEqual(["localhost", "192.168.1.5", "[::1]", "[fd00::2]", "photos.example.org"]);
+    expect(parseAllowedHosts(" localhost, 192.168.1.5 ,::1,[fd00::2],Photos.Example.org.")).toEqual([
+      "localhost",
+      "192.168.1.5",
+      "[::1]",
+      "[fd00::2]",
+      "photos.example.org",
+    ]);
     expect(() => parseAllowedHosts("*")).toThrow(/DNS rebinding/);
-    for (const bad of ["localhost:3000", "http://localhost", "[::1]:3000", "example.org/x", "user@example.org", "évil.example", "exa mple.org"]) {
+    for (const bad of [
+      "localhost:3000",
+      "http://localhost",
+      "[::1]:3000",
+      "example.org/x",
+      "user@example.org",
+      "évil.example",
+      "exa mple.org",
+    ]) {
       expect(() => parseAllowedHosts(bad), bad).toThrow(/ALLOWED_HOSTS: .* is not a host name or address/);
     }
   });
@@ -52,7 +84,13 @@ describe("the log of refused requests", () => {
     const lines: string[] = [];
     let now = 0;
     const log = createRejectionLog({ perMinute: 2, write: (line) => lines.push(line), now: () => now });
-    const entry = { status: 400, method: "GET", target: "/x\n[fake] line", reason: "malformed Host header", address: "10.0.0.1" };
+    const entry = {
+      status: 400,
+      method: "GET",
+      target: "/x\n[fake] line",
+      reason: "malformed Host header",
+      address: "10.0.0.1",
+    };
     for (let i = 0; i < 5; i++) log(entry);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe('[refused] 400 GET "/x\\n[fake] line": malformed Host header from 10.0.0.1');
@@ -95,7 +133,9 @@ describe("the body limit", () => {
   it("gives a body up to its limit", async () => {
     const res = await post({ kind: "bytes", data: Buffer.alloc(1000, 97) }, [["Content-Length", "1000"]]);
     expect(res.body.toString()).toBe("read 1000");
-    expect((await post({ kind: "chunked", data: Buffer.alloc(1000, 97), chunkSize: 100 })).body.toString()).toBe("read 1000");
+    expect((await post({ kind: "chunked", data: Buffer.alloc(1000, 97), chunkSize: 100 })).body.toString()).toBe(
+      "read 1000",
+    );
   });
 
   it("fails past it, whatever the framing, and the client still gets the answer", async () => {

@@ -4,7 +4,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkLayers, collectEdges, findCycles, formatCycle, layerViolations, type Edge } from "../../scripts/check-layers";
+import {
+  checkLayers,
+  collectEdges,
+  findCycles,
+  formatCycle,
+  layerViolations,
+  type Edge,
+} from "../../scripts/check-layers";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -22,11 +29,22 @@ describe("the tree", () => {
     expect(has("app/lib/config.server.ts", "server/env.mjs")).toBe(true);
     expect(has("server/index.mjs", "server/env.mjs")).toBe(true);
     expect(has("db/seed/cli.server.ts", "db/seed/demo.server.ts")).toBe(true);
-    expect(edges.some((e) => e.from === "app/components/moment-social.tsx" && e.to === "app/models/social.server.ts" && e.typeOnly)).toBe(true);
+    expect(
+      edges.some(
+        (e) => e.from === "app/components/moment-social.tsx" && e.to === "app/models/social.server.ts" && e.typeOnly,
+      ),
+    ).toBe(true);
   });
 });
 
-const edge = (from: string, to: string, extra: Partial<Edge> = {}): Edge => ({ from, line: 1, to, typeOnly: false, resolved: true, ...extra });
+const edge = (from: string, to: string, extra: Partial<Edge> = {}): Edge => ({
+  from,
+  line: 1,
+  to,
+  typeOnly: false,
+  resolved: true,
+  ...extra,
+});
 const broken = (...edges: Edge[]) => layerViolations(edges).map((v) => `${v.edge.from} → ${v.edge.to}`);
 
 describe("the layer rules", () => {
@@ -63,7 +81,10 @@ describe("the layer rules", () => {
         edge("app/routes/images.test.ts", "app/routes/images.ts"),
         edge("tests/unit/x.test.ts", "app/root.tsx"),
       ),
-    ).toEqual(["app/components/moment-social.tsx → app/routes/moment-social.tsx", "app/routes/kid-new.tsx → app/routes/my-kids.tsx"]);
+    ).toEqual([
+      "app/components/moment-social.tsx → app/routes/moment-social.tsx",
+      "app/routes/kid-new.tsx → app/routes/my-kids.tsx",
+    ]);
   });
 
   it("let components import server modules for their types only", () => {
@@ -97,7 +118,10 @@ describe("the layer rules", () => {
 
   it("refuse test code in the app and imports that name no file", () => {
     expect(
-      broken(edge("app/models/kids.server.ts", "tests/helpers.ts"), edge("app/lib/x.ts", "./missing", { resolved: false })),
+      broken(
+        edge("app/models/kids.server.ts", "tests/helpers.ts"),
+        edge("app/lib/x.ts", "./missing", { resolved: false }),
+      ),
     ).toEqual(["app/models/kids.server.ts → tests/helpers.ts", "app/lib/x.ts → ./missing"]);
   });
 });

@@ -64,7 +64,10 @@ describe("the sender in server processes", { timeout: 120_000 }, () => {
     const before = smtp.received.length;
     const ids: number[] = [];
     for (let i = 0; i < 20; i++) ids.push(await enqueueMail(db(), mail(100 + i)));
-    const [a, b] = await Promise.all([startBuiltServer(buildDir, { SMTP_URL: smtp.url }), startBuiltServer(buildDir, { SMTP_URL: smtp.url })]);
+    const [a, b] = await Promise.all([
+      startBuiltServer(buildDir, { SMTP_URL: smtp.url }),
+      startBuiltServer(buildDir, { SMTP_URL: smtp.url }),
+    ]);
     servers.push(a, b);
     const got = (await smtp.waitForCount(before + 20)).slice(before);
     await Promise.all([a.stop(), b.stop()]);
@@ -73,7 +76,12 @@ describe("the sender in server processes", { timeout: 120_000 }, () => {
     expect(smtp.received.length).toBe(before + 20);
     const rows = await db()("mail_messages").whereIn("id", ids).select("status", "attempts");
     expect(rows.every((r) => r.status === "sent" && Number(r.attempts) === 1)).toBe(true);
-    expect(a.errorLines().concat(b.errorLines()).filter((l) => l.includes("[mail]"))).toEqual([]);
+    expect(
+      a
+        .errorLines()
+        .concat(b.errorLines())
+        .filter((l) => l.includes("[mail]")),
+    ).toEqual([]);
   });
 
   it("two server processes starting their digest schedulers at once on one database: each due digest arrives once", async () => {
@@ -84,17 +92,25 @@ describe("the sender in server processes", { timeout: 120_000 }, () => {
       await saveEmailPreferences(r.id, { digest: "daily", hour: 8 });
       await db()("email_preferences")
         .where("user_id", r.id)
-        .update({ next_digest_at: new Date(Date.now() - 1000).toISOString(), last_digest_at: new Date(Date.now() - 60_000).toISOString() });
+        .update({
+          next_digest_at: new Date(Date.now() - 1000).toISOString(),
+          last_digest_at: new Date(Date.now() - 60_000).toISOString(),
+        });
     }
     await insertMoment(await insertKid(parent, "Lou"), "Swimming");
     const before = smtp.received.length;
-    const [a, b] = await Promise.all([startBuiltServer(buildDir, { SMTP_URL: smtp.url }), startBuiltServer(buildDir, { SMTP_URL: smtp.url })]);
+    const [a, b] = await Promise.all([
+      startBuiltServer(buildDir, { SMTP_URL: smtp.url }),
+      startBuiltServer(buildDir, { SMTP_URL: smtp.url }),
+    ]);
     servers.push(a, b);
     const got = (await smtp.waitForCount(before + readers.length)).slice(before);
     await Promise.all([a.stop(), b.stop()]);
     expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(readers.map((r) => r.email).sort());
     expect(smtp.received.length).toBe(before + readers.length);
     expect(got.every((m) => m.parsed.subject === "Your daily Sweet Moments: 1 new moment")).toBe(true);
-    expect(Number((await db()("mail_messages").where("kind", "digest").count({ n: "*" }).first())!.n)).toBe(readers.length);
+    expect(Number((await db()("mail_messages").where("kind", "digest").count({ n: "*" }).first())!.n)).toBe(
+      readers.length,
+    );
   });
 });

@@ -29,18 +29,34 @@ describe("migrating a database that already has moments", () => {
     await knex("users").insert(person("someone")); // a second user: posted_by must be the owner, not any user
     const kidId = idOf(
       await knex("kids")
-        .insert({ user_id: ownerId, name: "Elsa", birth_date: "2023-04-05", relationship: "Mom", created_at: "2025-01-02T03:04:05.000Z" })
+        .insert({
+          user_id: ownerId,
+          name: "Elsa",
+          birth_date: "2023-04-05",
+          relationship: "Mom",
+          created_at: "2025-01-02T03:04:05.000Z",
+        })
         .returning("id"),
     );
     // created late in the UTC day: taken_on is that UTC date (docs/decisions/0028-moment-dates-and-feed.md)
     const createdAt = "2025-06-30T23:30:00.000Z";
     const momentId = idOf(
-      await knex("daily_logs").insert({ kid_id: kidId, title: "Old moment", content: "Before audiences.", created_at: createdAt, updated_at: createdAt }).returning("id"),
+      await knex("daily_logs")
+        .insert({
+          kid_id: kidId,
+          title: "Old moment",
+          content: "Before audiences.",
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        .returning("id"),
     );
 
     await knex.migrate.latest();
     expect(await nextMigration()).toBeNull();
-    const moment = await knex("daily_logs").where("id", momentId).first("taken_on", "audience", "posted_by", "milestone", "created_at");
+    const moment = await knex("daily_logs")
+      .where("id", momentId)
+      .first("taken_on", "audience", "posted_by", "milestone", "created_at");
     expect({ ...moment, posted_by: Number(moment.posted_by) }).toEqual({
       taken_on: "2025-06-30",
       audience: "everyone",
@@ -64,25 +80,60 @@ describe("migrating a database that already has relatives who joined by invitati
     await knex.migrate.down({ name: ACCOUNT_SAFETY });
     const at = (n: number) => `2025-01-0${n}T00:00:00.000Z`;
     const user = async (name: string, password_hash: string) =>
-      idOf(await knex("users").insert({ username: name, username_normalized: name, email: `${name}@example.com`, email_normalized: `${name}@example.com`, password_hash, created_at: at(1) }).returning("id"));
+      idOf(
+        await knex("users")
+          .insert({
+            username: name,
+            username_normalized: name,
+            email: `${name}@example.com`,
+            email_normalized: `${name}@example.com`,
+            password_hash,
+            created_at: at(1),
+          })
+          .returning("id"),
+      );
     const parent = await user("bf-parent", "x");
     const otherParent = await user("bf-parent2", "x");
-    const [oma, opa, aunt, cousin] = [await user("bf-oma", ""), await user("bf-opa", ""), await user("bf-aunt", "x"), await user("bf-cousin", "")];
+    const [oma, opa, aunt, cousin] = [
+      await user("bf-oma", ""),
+      await user("bf-opa", ""),
+      await user("bf-aunt", "x"),
+      await user("bf-cousin", ""),
+    ];
     let n = 0;
     const answered = async (inviter: number, by: number, day: number) => {
       n += 1;
-      await knex("invitations").insert({ inviter_id: inviter, token_hash: `bf${n}`.padEnd(64, "0"), created_at: at(day), expires_at: at(9), accepted_at: at(day), accepted_by: by });
+      await knex("invitations").insert({
+        inviter_id: inviter,
+        token_hash: `bf${n}`.padEnd(64, "0"),
+        created_at: at(day),
+        expires_at: at(9),
+        accepted_at: at(day),
+        accepted_by: by,
+      });
     };
     await answered(parent, oma, 2);
     await answered(parent, opa, 2);
     await answered(parent, aunt, 2);
     await answered(otherParent, cousin, 2); // made by the other parent's invitation…
     await answered(parent, cousin, 3); // …and accepted this one later
-    await knex("sign_in_links").insert({ user_id: opa, token_hash: "bf-link".padEnd(64, "0"), purpose: "sign-in", created_at: at(3), expires_at: at(4), used_at: at(3) });
+    await knex("sign_in_links").insert({
+      user_id: opa,
+      token_hash: "bf-link".padEnd(64, "0"),
+      purpose: "sign-in",
+      created_at: at(3),
+      expires_at: at(4),
+      used_at: at(3),
+    });
 
     await knex.migrate.latest();
-    const rows = await knex("invited_accounts").whereIn("user_id", [oma, opa, aunt, cousin]).orderBy("user_id").select("user_id", "inviter_id", "links_closed_at");
-    expect(rows.map((r) => [Number(r.user_id), Number(r.inviter_id), r.links_closed_at === null ? "open" : "closed"])).toEqual([
+    const rows = await knex("invited_accounts")
+      .whereIn("user_id", [oma, opa, aunt, cousin])
+      .orderBy("user_id")
+      .select("user_id", "inviter_id", "links_closed_at");
+    expect(
+      rows.map((r) => [Number(r.user_id), Number(r.inviter_id), r.links_closed_at === null ? "open" : "closed"]),
+    ).toEqual([
       [oma, parent, "open"],
       [opa, parent, "closed"],
       [cousin, otherParent, "open"],

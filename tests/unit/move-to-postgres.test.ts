@@ -23,10 +23,18 @@ let source: Knex;
 let target: Knex;
 let sourceStore: PhotoStore;
 let targetStore: PhotoStore;
-const moveEnv = () => ({ ...process.env, ...s3.env, DATABASE_URL: targetUrl, DATABASE_FILE: sourceFile, UPLOADS_DIR: uploadsDir });
+const moveEnv = () => ({
+  ...process.env,
+  ...s3.env,
+  DATABASE_URL: targetUrl,
+  DATABASE_FILE: sourceFile,
+  UPLOADS_DIR: uploadsDir,
+});
 
 async function sourceTables(): Promise<string[]> {
-  const rows: { name: string }[] = await source.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name");
+  const rows: { name: string }[] = await source.raw(
+    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+  );
   return rows.map((r) => r.name).filter((n) => !SKIPPED_TABLES.includes(n));
 }
 
@@ -99,7 +107,9 @@ describe("npm run move-to-postgres", () => {
     const report = await moveFromEnvironment(moveEnv(), (l) => lines.push(l));
 
     const tables = await sourceTables();
-    expect(tables).toEqual(expect.arrayContaining(["users", "images", "kids", "daily_logs", "likes", "comments", "friendships", "sessions"]));
+    expect(tables).toEqual(
+      expect.arrayContaining(["users", "images", "kids", "daily_logs", "likes", "comments", "friendships", "sessions"]),
+    );
     expect(report.tables.map((t) => t.table).sort()).toEqual(tables);
     expect(report.leftBehind).toEqual([]);
     // parents before children
@@ -156,7 +166,9 @@ describe("npm run move-to-postgres", () => {
 
   it("refuses without a PostgreSQL target or without the SQLite file", async () => {
     await expect(moveFromEnvironment({ ...moveEnv(), DATABASE_URL: "" }, () => {})).rejects.toThrow(/DATABASE_URL/);
-    await expect(moveFromEnvironment({ ...moveEnv(), DATABASE_FILE: `${sourceFile}.missing` }, () => {})).rejects.toThrow(/no SQLite database/);
+    await expect(
+      moveFromEnvironment({ ...moveEnv(), DATABASE_FILE: `${sourceFile}.missing` }, () => {}),
+    ).rejects.toThrow(/no SQLite database/);
   });
 });
 
@@ -168,6 +180,13 @@ describe("dependencyOrder", () => {
       ["a", new Set<string>()],
     ]);
     expect(dependencyOrder(graph)).toEqual(["a", "b", "c"]);
-    expect(() => dependencyOrder(new Map([["x", new Set(["y"])], ["y", new Set(["x"])]]))).toThrow(MoveRefused);
+    expect(() =>
+      dependencyOrder(
+        new Map([
+          ["x", new Set(["y"])],
+          ["y", new Set(["x"])],
+        ]),
+      ),
+    ).toThrow(MoveRefused);
   });
 });

@@ -22,7 +22,9 @@ describe("dropping a test database", () => {
     await holder.raw("select 1");
     try {
       // what a bare FORCE does when such a backend is attached
-      await expect(withConnection(pgRun.base, (knex) => knex.raw(`drop database ${name} with (force)`))).rejects.toMatchObject({
+      await expect(
+        withConnection(pgRun.base, (knex) => knex.raw(`drop database ${name} with (force)`)),
+      ).rejects.toMatchObject({
         code: "42501",
       });
       const dropping = dropDatabase(pgRun.base, name);

@@ -33,7 +33,9 @@ describe("photo tests on both backends", () => {
   });
 
   it("the S3 project runs them with the S3 setup after the database setup", () => {
-    const projects = (config.test?.projects ?? []) as { test?: { name?: string; include?: string[]; setupFiles?: string[] } }[];
+    const projects = (config.test?.projects ?? []) as {
+      test?: { name?: string; include?: string[]; setupFiles?: string[] };
+    }[];
     const s3 = projects.find((p) => p.test?.name === "s3");
     expect(s3?.test?.include).toEqual(PHOTO_TEST_FILES);
     expect(s3?.test?.setupFiles).toEqual(["./tests/setup-s3.ts"]);

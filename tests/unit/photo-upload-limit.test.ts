@@ -19,7 +19,8 @@ import { args, cookieFor, makeUser, req } from "../helpers";
 // "photo" here is not even an image, and the answer is the limit's, not "Only image files".
 
 const LIMIT = 3;
-const MESSAGE = /^You have uploaded as many photos as you may in an hour \(3\)\. Try again in (60 minutes|59 minutes)\.$/;
+const MESSAGE =
+  /^You have uploaded as many photos as you may in an hour \(3\)\. Try again in (60 minutes|59 minutes)\.$/;
 
 beforeEach(async () => {
   process.env.PHOTO_UPLOADS_PER_HOUR = String(LIMIT);
@@ -52,12 +53,15 @@ describe("photos per account per hour", () => {
     if (!made.ok) throw new Error("setup");
     const kidId = String(made.kid.id);
     const postMoment = (photos: (Buffer | string)[]) =>
-      apiMomentNew.action(args(req(`/api/kids/${kidId}/daily_logs/new`, { cookie, form: momentForm(photos) }), { kidId }));
+      apiMomentNew.action(
+        args(req(`/api/kids/${kidId}/daily_logs/new`, { cookie, form: momentForm(photos) }), { kidId }),
+      );
 
     // two photos of a moment, then a kid's photo: three, the hour's limit
     expect((await postMoment([await jpeg(), await jpeg()])).status).toBe(201);
     const kidForm = new FormData();
-    for (const [k, v] of Object.entries({ name: "Ola", birth_date: "2020-01-02", relationship: "Mom" })) kidForm.set(k, v);
+    for (const [k, v] of Object.entries({ name: "Ola", birth_date: "2020-01-02", relationship: "Mom" }))
+      kidForm.set(k, v);
     kidForm.set("image", new Blob([new Uint8Array(await jpeg())], { type: "image/jpeg" }), "kid.jpg");
     expect((await apiKidNew.action(args(req("/api/kids/new", { cookie, form: kidForm })))).status).toBe(201);
     const rows = await countImageRows();
@@ -71,7 +75,9 @@ describe("photos per account per hour", () => {
     expect(await moments(made.kid.id)).toBe(1);
 
     // the moment's page form: the same message on the form, 429
-    const page = (await momentNew.action(args(req(`/kids/${kidId}/dailyLogs/new`, { cookie, form: momentForm([await jpeg()]) }), { kidId }))) as {
+    const page = (await momentNew.action(
+      args(req(`/kids/${kidId}/dailyLogs/new`, { cookie, form: momentForm([await jpeg()]) }), { kidId }),
+    )) as {
       init: { status: number; headers: Record<string, string> };
       data: { result: { error: Record<string, string[]> } };
     };
@@ -84,9 +90,16 @@ describe("photos per account per hour", () => {
       fd.set("image", new Blob([new Uint8Array(await jpeg())], { type: "image/jpeg" }), "me.jpg");
       return fd;
     };
-    const api = await apiPicture.action(args(req("/api/users/upload-profile-picture", { cookie, form: await pictureForm() })));
-    expect([api.status, ((await api.json()) as { errors: { message: string } }).errors.message]).toEqual([429, expect.stringMatching(MESSAGE)]);
-    const picture = (await picturePage.action(args(req("/profile/picture", { cookie, form: await pictureForm() })))) as { init: { status: number } };
+    const api = await apiPicture.action(
+      args(req("/api/users/upload-profile-picture", { cookie, form: await pictureForm() })),
+    );
+    expect([api.status, ((await api.json()) as { errors: { message: string } }).errors.message]).toEqual([
+      429,
+      expect.stringMatching(MESSAGE),
+    ]);
+    const picture = (await picturePage.action(
+      args(req("/profile/picture", { cookie, form: await pictureForm() })),
+    )) as { init: { status: number } };
     expect(picture.init.status).toBe(429);
 
     // nothing of the refused uploads was kept: no photo row, no temp file, no moment
@@ -102,7 +115,9 @@ describe("photos per account per hour", () => {
     edit.set("content", "Eleven flakes");
     edit.append("image", new Blob([]), "");
     const dailyLogId = String(moment.id);
-    const edited = await apiMoment.action(args(req(`/api/daily_logs/${dailyLogId}`, { method: "PUT", cookie, form: edit }), { id: dailyLogId }));
+    const edited = await apiMoment.action(
+      args(req(`/api/daily_logs/${dailyLogId}`, { method: "PUT", cookie, form: edit }), { id: dailyLogId }),
+    );
     expect(edited.status).toBe(200);
     expect((await db()("daily_logs").where("id", moment.id).first()).title).toBe("Snow day");
 
@@ -111,7 +126,15 @@ describe("photos per account per hour", () => {
     const otherKid = await createKid(other.id, { name: "Mo", birth_date: "2019-03-14", relationship: "Dad" }, null);
     if (!otherKid.ok) throw new Error("setup");
     const otherId = String(otherKid.kid.id);
-    const theirs = await apiMomentNew.action(args(req(`/api/kids/${otherId}/daily_logs/new`, { cookie: await cookieFor(other), form: momentForm([await jpeg()]) }), { kidId: otherId }));
+    const theirs = await apiMomentNew.action(
+      args(
+        req(`/api/kids/${otherId}/daily_logs/new`, {
+          cookie: await cookieFor(other),
+          form: momentForm([await jpeg()]),
+        }),
+        { kidId: otherId },
+      ),
+    );
     expect(theirs.status).toBe(201);
   });
 
@@ -122,7 +145,9 @@ describe("photos per account per hour", () => {
     const kidId = String(made.kid.id);
     const four = momentForm(await Promise.all([jpeg(), jpeg(), jpeg(), jpeg()]));
     const rows = await countImageRows();
-    const res = await apiMomentNew.action(args(req(`/api/kids/${kidId}/daily_logs/new`, { cookie: await cookieFor(me), form: four }), { kidId }));
+    const res = await apiMomentNew.action(
+      args(req(`/api/kids/${kidId}/daily_logs/new`, { cookie: await cookieFor(me), form: four }), { kidId }),
+    );
     expect(res.status).toBe(429);
     expect(await moments(made.kid.id)).toBe(0);
     expect(await countImageRows()).toBe(rows);

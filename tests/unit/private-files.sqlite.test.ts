@@ -36,7 +36,13 @@ describe("private files", () => {
     const env = { DATABASE_FILE: databaseFile, UPLOADS_DIR: path.join(work, "new", "uploads") };
     const migrated = await run("migrate.mjs", [], env);
     expect(migrated.code, migrated.out).toBe(0);
-    expect([mode(path.join(work, "new")), mode(dataDir), mode(databaseFile), mode(path.join(dataDir, "session-secret")), mode(env.UPLOADS_DIR)]).toEqual(["700", "700", "600", "600", "700"]);
+    expect([
+      mode(path.join(work, "new")),
+      mode(dataDir),
+      mode(databaseFile),
+      mode(path.join(dataDir, "session-secret")),
+      mode(env.UPLOADS_DIR),
+    ]).toEqual(["700", "700", "600", "600", "700"]);
 
     // WAL and SHM while a connection writes (made by SQLite, this process's umask is 000 too)
     const knex = knexFactory(knexConfig(databaseFile));
@@ -50,18 +56,38 @@ describe("private files", () => {
     const archive = path.join(work, "backups", "nightly", "sweet.zip");
     const backedUp = await run("backup.mjs", [archive], env);
     expect(backedUp.code, backedUp.out).toBe(0);
-    expect([mode(path.join(work, "backups")), mode(path.dirname(archive)), mode(archive)]).toEqual(["700", "700", "600"]);
+    expect([mode(path.join(work, "backups")), mode(path.dirname(archive)), mode(archive)]).toEqual([
+      "700",
+      "700",
+      "600",
+    ]);
 
     const restoredDir = path.join(work, "restored", "data");
-    const restored = await run("restore.mjs", [archive], { DATABASE_FILE: path.join(restoredDir, "sweet.sqlite"), UPLOADS_DIR: path.join(work, "restored", "uploads") });
+    const restored = await run("restore.mjs", [archive], {
+      DATABASE_FILE: path.join(restoredDir, "sweet.sqlite"),
+      UPLOADS_DIR: path.join(work, "restored", "uploads"),
+    });
     expect(restored.code, restored.out).toBe(0);
-    expect([mode(restoredDir), mode(path.join(restoredDir, "sweet.sqlite")), mode(path.join(restoredDir, "session-secret"))]).toEqual(["700", "600", "600"]);
+    expect([
+      mode(restoredDir),
+      mode(path.join(restoredDir, "sweet.sqlite")),
+      mode(path.join(restoredDir, "session-secret")),
+    ]).toEqual(["700", "600", "600"]);
   });
 
   it("the mail outbox folder is 0700 and its messages 0600, under umask 000", async () => {
     const outbox = config().outboxDir;
     fs.rmSync(outbox, { recursive: true, force: true });
-    await deliver({ id: 7, kind: "sign-in", to: "ana@example.com", subject: "Your link", text: "a link", messageId: "<m7@localhost>", attempts: 0, claimToken: "t" });
+    await deliver({
+      id: 7,
+      kind: "sign-in",
+      to: "ana@example.com",
+      subject: "Your link",
+      text: "a link",
+      messageId: "<m7@localhost>",
+      attempts: 0,
+      claimToken: "t",
+    });
     const files = fs.readdirSync(outbox);
     expect(files).toEqual(["000007-sign-in.eml"]);
     expect([mode(outbox), mode(path.join(outbox, files[0]!))]).toEqual(["700", "600"]);

@@ -118,7 +118,9 @@ describe("the server while an outside process holds the write lock", () => {
   });
 
   async function signUp(base: string, name: string) {
-    const res = await call(base, "/api/auth/signup", { json: { email: `${name}@example.com`, username: name, password: "secret12" } });
+    const res = await call(base, "/api/auth/signup", {
+      json: { email: `${name}@example.com`, username: name, password: "secret12" },
+    });
     expect(res.status).toBe(200);
     return { id: JSON.parse(res.text).id as number, cookie: res.cookie };
   }
@@ -135,8 +137,20 @@ describe("the server while an outside process holds the write lock", () => {
     const base = `http://127.0.0.1:${server.port}`;
     const owner = await signUp(base, "lockedapi");
     const now = nowIso();
-    const [kidId] = await knex("kids").insert({ user_id: owner.id, name: "Locked Kid", birth_date: "2020-01-02", relationship: "Dad", created_at: now });
-    const [momentId] = await knex("daily_logs").insert({ kid_id: kidId, title: "Locked", content: "x", created_at: now, updated_at: now });
+    const [kidId] = await knex("kids").insert({
+      user_id: owner.id,
+      name: "Locked Kid",
+      birth_date: "2020-01-02",
+      relationship: "Dad",
+      created_at: now,
+    });
+    const [momentId] = await knex("daily_logs").insert({
+      kid_id: kidId,
+      title: "Locked",
+      content: "x",
+      created_at: now,
+      updated_at: now,
+    });
 
     const remove = () => call(base, `/api/daily_logs/${momentId}`, { method: "DELETE", cookie: owner.cookie });
     const holder = new LockHolder();
@@ -160,7 +174,10 @@ describe("the server while an outside process holds the write lock", () => {
     const sessions = async () => (await knex("sessions").where("user_id", user.id).count({ n: "*" }).first())?.n;
     // Log In writes a session row
     const logIn = () =>
-      call(base, "/login", { headers: { Origin: base }, form: { email: "lockedpage@example.com", password: "secret12" } });
+      call(base, "/login", {
+        headers: { Origin: base },
+        form: { email: "lockedpage@example.com", password: "secret12" },
+      });
     expect(await sessions()).toBe(1);
     const holder = new LockHolder();
     await holder.lock();

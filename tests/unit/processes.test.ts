@@ -21,7 +21,13 @@ type Account = { id: number; cookie: string };
 async function signUp(base: string, prefix: string): Promise<Account> {
   const tag = crypto.randomBytes(4).toString("hex");
   const res = await call(base, "/api/auth/signup", {
-    json: { email: `${prefix}${tag}@example.com`, username: `${prefix}${tag}`, password: "secret12", first_name: "Two", last_name: prefix },
+    json: {
+      email: `${prefix}${tag}@example.com`,
+      username: `${prefix}${tag}`,
+      password: "secret12",
+      first_name: "Two",
+      last_name: prefix,
+    },
   });
   expect(res.status).toBe(200);
   return { id: JSON.parse(res.text).id, cookie: res.cookie };
@@ -69,13 +75,32 @@ describe("two server processes on one database", () => {
     const [a, b] = servers.map((s) => `http://127.0.0.1:${s.port}`) as [string, string];
     const owner = await signUp(a, "owner");
     const friend = await signUp(b, "friend");
-    const kid = JSON.parse((await call(a, "/api/kids/new", { cookie: owner.cookie, form: { name: "Two Kid", birth_date: "2020-01-02", relationship: "Mom" } })).text);
-    const friendship = JSON.parse((await call(a, "/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })).text);
-    await call(b, `/api/friendships/${friendship.id}/update`, { method: "PUT", cookie: friend.cookie, json: { status: "accepted" } });
+    const kid = JSON.parse(
+      (
+        await call(a, "/api/kids/new", {
+          cookie: owner.cookie,
+          form: { name: "Two Kid", birth_date: "2020-01-02", relationship: "Mom" },
+        })
+      ).text,
+    );
+    const friendship = JSON.parse(
+      (await call(a, "/api/friendships/new", { cookie: owner.cookie, json: { friend_id: friend.id } })).text,
+    );
+    await call(b, `/api/friendships/${friendship.id}/update`, {
+      method: "PUT",
+      cookie: friend.cookie,
+      json: { status: "accepted" },
+    });
 
     const MOMENTS = 80;
     const now = new Date().toISOString();
-    const rows = Array.from({ length: MOMENTS }, (_, i) => ({ kid_id: kid.id, title: `M${i}`, content: "two processes", created_at: now, updated_at: now }));
+    const rows = Array.from({ length: MOMENTS }, (_, i) => ({
+      kid_id: kid.id,
+      title: `M${i}`,
+      content: "two processes",
+      created_at: now,
+      updated_at: now,
+    }));
     await knex("daily_logs").insert(rows);
     const momentIds: number[] = await knex("daily_logs").where("kid_id", kid.id).pluck("id");
 
@@ -91,7 +116,12 @@ describe("two server processes on one database", () => {
     const statuses = await mapLimit(jobs, 24, async (job) =>
       job.kind === "delete"
         ? (await call(job.base, `/api/daily_logs/${job.id}`, { method: "DELETE", cookie: owner.cookie })).status
-        : (await call(job.base, `/api/comments/${job.id}/new-comment`, { cookie: friend.cookie, json: { comment: "Lovely" } })).status,
+        : (
+            await call(job.base, `/api/comments/${job.id}/new-comment`, {
+              cookie: friend.cookie,
+              json: { comment: "Lovely" },
+            })
+          ).status,
     );
     const byStatus: Record<number, number> = {};
     for (const s of statuses) byStatus[s] = (byStatus[s] ?? 0) + 1;
@@ -106,19 +136,26 @@ describe("two server processes on one database", () => {
       expect(await knex.raw("PRAGMA foreign_key_check")).toEqual([]);
       expect(await knex.raw("PRAGMA integrity_check")).toEqual([{ integrity_check: "ok" }]);
     }
-    for (const s of servers) expect(s.errorLines().filter((l) => /SQLITE_BUSY|\[server\]|\[app\]|\[api\]/.test(l))).toEqual([]);
+    for (const s of servers)
+      expect(s.errorLines().filter((l) => /SQLITE_BUSY|\[server\]|\[app\]|\[api\]/.test(l))).toEqual([]);
   }, 120_000);
 });
 
 describe("limits shared by the processes (docs/decisions/0018-shared-limits-and-job-leases.md)", () => {
   const logIn = (base: string, email: string, password: string, forwardedFor?: string) =>
-    call(base, "/api/auth/login", { json: { email, password }, headers: forwardedFor ? { "X-Forwarded-For": forwardedFor } : {} });
+    call(base, "/api/auth/login", {
+      json: { email, password },
+      headers: forwardedFor ? { "X-Forwarded-For": forwardedFor } : {},
+    });
 
   it("count log-in failures once for both servers: the 11th attempt is refused by either", async () => {
     const [a, b] = servers.map((s) => `http://127.0.0.1:${s.port}`) as [string, string];
-    await call(a, "/api/auth/signup", { json: { email: "shared-count@example.com", username: "sharedcount", password: "secret12" } });
+    await call(a, "/api/auth/signup", {
+      json: { email: "shared-count@example.com", username: "sharedcount", password: "secret12" },
+    });
     // 5 on each: in-memory counters (one per process) would never reach the limit of 10
-    for (let i = 0; i < 10; i++) expect((await logIn(i % 2 ? a : b, "shared-count@example.com", "wrong123")).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await logIn(i % 2 ? a : b, "shared-count@example.com", "wrong123")).status).toBe(401);
     for (const base of [a, b]) {
       const refused = await logIn(base, "shared-count@example.com", "secret12");
       expect(refused.status).toBe(429);
@@ -130,22 +167,31 @@ describe("limits shared by the processes (docs/decisions/0018-shared-limits-and-
     const proxied = await startBuiltServer(buildDir, { TRUST_PROXY: "1", LOGIN_MAX_FAILURES_PER_ADDRESS: "2" });
     servers.push(proxied);
     const p = `http://127.0.0.1:${proxied.port}`;
-    await call(p, "/api/auth/signup", { json: { email: "behind-proxy@example.com", username: "behindproxy", password: "secret12" } });
-    for (let i = 0; i < 2; i++) expect((await logIn(p, `nobody-proxied${i}@example.com`, "wrong123", "203.0.113.5")).status).toBe(401);
+    await call(p, "/api/auth/signup", {
+      json: { email: "behind-proxy@example.com", username: "behindproxy", password: "secret12" },
+    });
+    for (let i = 0; i < 2; i++)
+      expect((await logIn(p, `nobody-proxied${i}@example.com`, "wrong123", "203.0.113.5")).status).toBe(401);
     // the failing client is refused, another client behind the same proxy is not
     expect((await logIn(p, "behind-proxy@example.com", "secret12", "6.6.6.6, 203.0.113.5")).status).toBe(429);
     expect((await logIn(p, "behind-proxy@example.com", "secret12", "203.0.113.9")).status).toBe(200);
     // rotating the forwarded address buys no more guesses on one account (docs/decisions/0039-*)
-    for (let i = 0; i < 10; i++) expect((await logIn(p, "behind-proxy@example.com", "wrong123", `198.51.100.${i}`)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await logIn(p, "behind-proxy@example.com", "wrong123", `198.51.100.${i}`)).status).toBe(401);
     expect((await logIn(p, "behind-proxy@example.com", "secret12", "198.51.100.200")).status).toBe(429);
 
     // without TRUST_PROXY the header is the client's own word: every attempt is the socket's address
     const direct = await startBuiltServer(buildDir, { LOGIN_MAX_FAILURES_PER_ADDRESS: "2" });
     servers.push(direct);
     const a = `http://127.0.0.1:${direct.port}`;
-    await call(a, "/api/auth/signup", { json: { email: "no-proxy@example.com", username: "noproxy", password: "secret12" } });
+    await call(a, "/api/auth/signup", {
+      json: { email: "no-proxy@example.com", username: "noproxy", password: "secret12" },
+    });
     // (earlier tests here failed from this socket address too: its count is past 2 either way)
-    for (let i = 0; i < 2; i++) expect([401, 429]).toContain((await logIn(a, `nobody-direct${i}@example.com`, "wrong123", `203.0.113.${i}`)).status);
+    for (let i = 0; i < 2; i++)
+      expect([401, 429]).toContain(
+        (await logIn(a, `nobody-direct${i}@example.com`, "wrong123", `203.0.113.${i}`)).status,
+      );
     expect((await logIn(a, "no-proxy@example.com", "secret12", "198.51.100.77")).status).toBe(429);
   }, 120_000);
 });
@@ -191,14 +237,18 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
 
     const victim = workers[0]!;
     process.kill(victim, "SIGKILL");
-    const replaced = await primary.waitForOutput(new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`));
+    const replaced = await primary.waitForOutput(
+      new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`),
+    );
     const replacement = Number(replaced[1]);
     expect(childrenOf(primary.pid)).toEqual([workers[1]!, replacement].sort((x, y) => x - y));
     expect((await call(base, "/healthz")).status).toBe(200);
 
     expect(await primary.stop()).toBe(0);
     expect([workers[1]!, replacement].filter(alive)).toEqual([]);
-    expect(primary.errorLines().filter((l) => !l.startsWith(`[cluster] worker ${victim} exited (SIGKILL)`))).toEqual([]);
+    expect(primary.errorLines().filter((l) => !l.startsWith(`[cluster] worker ${victim} exited (SIGKILL)`))).toEqual(
+      [],
+    );
   }, 120_000);
 });
 

@@ -81,7 +81,9 @@ describe("seedDemo", () => {
     expect(await count("images")).toBe(used.length);
 
     // kinds and owners follow the privacy rule's needs
-    const kid = await db()("kids").join("images", "images.id", "kids.image_id").first("kids.user_id", "images.owner_id", "images.kind");
+    const kid = await db()("kids")
+      .join("images", "images.id", "kids.image_id")
+      .first("kids.user_id", "images.owner_id", "images.kind");
     expect(kid.kind).toBe("kid");
     expect(Number(kid.owner_id)).toBe(Number(kid.user_id));
     const log = await db()("daily_logs")
@@ -131,21 +133,29 @@ describe("re-seeding", () => {
 
   beforeAll(async () => {
     outsider = await makeUser();
-    const picture = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#36c" } }).jpeg().toBuffer();
+    const picture = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#36c" } })
+      .jpeg()
+      .toBuffer();
     const set = await setProfilePicture(outsider.id, await uploadFromBuffer(picture));
     if (!set.ok) throw new Error("picture refused");
     outsiderPicture = set.photo.key;
-    const kidPicture = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#c63" } }).jpeg().toBuffer();
-    const stored = await withNewImage(await uploadFromBuffer(kidPicture), { kind: "kid", ownerId: outsider.id }, async (trx, imageId) => {
-      await trx("kids").insert({
-        user_id: outsider.id,
-        name: "Outsider Kid",
-        birth_date: "2020-01-01",
-        relationship: "Dad",
-        image_id: imageId,
-        created_at: new Date().toISOString(),
-      });
-    });
+    const kidPicture = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#c63" } })
+      .jpeg()
+      .toBuffer();
+    const stored = await withNewImage(
+      await uploadFromBuffer(kidPicture),
+      { kind: "kid", ownerId: outsider.id },
+      async (trx, imageId) => {
+        await trx("kids").insert({
+          user_id: outsider.id,
+          name: "Outsider Kid",
+          birth_date: "2020-01-01",
+          relationship: "Dad",
+          image_id: imageId,
+          created_at: new Date().toISOString(),
+        });
+      },
+    );
     if (!stored.ok) throw new Error("kid picture refused");
     outsiderKidImage = stored.image.key;
 

@@ -29,7 +29,12 @@ beforeAll(async () => {
   smtp = await startTestSmtp();
   buildDir = buildApp();
   [site, strict] = await Promise.all([
-    startBuiltServer(buildDir, { SMTP_URL: smtp.url, ALLOWED_HOSTS: "127.0.0.1,alias.example", TRUST_PROXY: "1", DIGEST_CHECK_SECONDS: "1" }),
+    startBuiltServer(buildDir, {
+      SMTP_URL: smtp.url,
+      ALLOWED_HOSTS: "127.0.0.1,alias.example",
+      TRUST_PROXY: "1",
+      DIGEST_CHECK_SECONDS: "1",
+    }),
     startBuiltServer(buildDir, { HEADERS_TIMEOUT_SECONDS: "1", REQUEST_TIMEOUT_SECONDS: "2" }),
   ]);
 }, 240_000);
@@ -84,7 +89,8 @@ async function mailTo(address: string, count = 1): Promise<ReceivedMail[]> {
   }
 }
 
-const rowsTo = async (address: string) => Number((await db()("mail_messages").where("to_address", address).count({ n: "*" }).first())!.n);
+const rowsTo = async (address: string) =>
+  Number((await db()("mail_messages").where("to_address", address).count({ n: "*" }).first())!.n);
 
 describe("the site's names", { timeout: 120_000 }, () => {
   it("a Host the site does not answer for gets a 400 naming ALLOWED_HOSTS, and no sign-in link is mailed; the health checks answer any Host", async () => {
@@ -95,20 +101,35 @@ describe("the site's names", { timeout: 120_000 }, () => {
     expect(api.status).toBe(400);
     expect(JSON.parse(api.body.toString()).errors.message).toMatch(/attacker\.example.*ALLOWED_HOSTS.*ORIGIN/);
 
-    const page = await send(site, { target: "/login/email", host: attacker, form: { email: victim.email }, headers: [["Origin", `http://${attacker}`]] });
+    const page = await send(site, {
+      target: "/login/email",
+      host: attacker,
+      form: { email: victim.email },
+      headers: [["Origin", `http://${attacker}`]],
+    });
     expect(page.status).toBe(400);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
     expect(page.headers["content-security-policy"]).toBeTruthy();
     expect(page.body.toString()).toContain("ALLOWED_HOSTS");
 
     // an absolute-form target naming the site changes nothing: the Host is what the browser was at
-    const absolute = await send(site, { target: `${siteOrigin()}/api/auth/magic-link`, host: attacker, json: { email: victim.email } });
+    const absolute = await send(site, {
+      target: `${siteOrigin()}/api/auth/magic-link`,
+      host: attacker,
+      json: { email: victim.email },
+    });
     expect(absolute.status).toBe(400);
     expect(await rowsTo(victim.email)).toBe(0);
 
-    for (const path of ["/healthz", "/readyz"]) expect((await send(site, { target: path, host: attacker })).status).toBe(200);
+    for (const path of ["/healthz", "/readyz"])
+      expect((await send(site, { target: path, host: attacker })).status).toBe(200);
     // the site's own name (ORIGIN unset: localhost) and the names of ALLOWED_HOSTS are answered
-    for (const host of [`localhost:${site.port}`, `LOCALHOST:${site.port}`, `127.0.0.1:${site.port}`, "alias.example"]) {
+    for (const host of [
+      `localhost:${site.port}`,
+      `LOCALHOST:${site.port}`,
+      `127.0.0.1:${site.port}`,
+      "alias.example",
+    ]) {
       expect((await send(site, { target: "/login", host })).status, host).toBe(200);
     }
     expect((await send(strict, { target: "/login", host: `alias.example:${strict.port}` })).status).toBe(400);
@@ -141,27 +162,51 @@ describe("the site's names", { timeout: 120_000 }, () => {
 
     // a sign-in link, by the API and by the page (with an absolute-form target naming another host)
     expect((await track(at({ target: "/api/auth/magic-link", json: { email: parent.email } }))).status).toBe(202);
-    expect((await track(at({ target: "http://evil.example/login/email?reset=1", form: { email: reader.email, reset: "1" } }))).status).toBe(303);
+    expect(
+      (
+        await track(
+          at({ target: "http://evil.example/login/email?reset=1", form: { email: reader.email, reset: "1" } }),
+        )
+      ).status,
+    ).toBe(303);
     // an invitation by the API (its link in the answer and in the mail to the invited address)
-    const invited = await track(at({ target: "/api/invites", cookie: parentCookie, json: { email: "grandma@example.com", note: "Come and see Lou" } }));
+    const invited = await track(
+      at({
+        target: "/api/invites",
+        cookie: parentCookie,
+        json: { email: "grandma@example.com", note: "Come and see Lou" },
+      }),
+    );
     expect(invited.status).toBe(201);
     const inviteUrl: string = JSON.parse(invited.body.toString()).url;
     expect(inviteUrl.startsWith(`${siteOrigin()}/invite/`)).toBe(true);
     // an invitation by the friends page: its link shown on the page after the redirect
-    const made = await track(at({ target: "/current/friends", cookie: parentCookie, form: { intent: "invite", note: "For Opa" } }));
+    const made = await track(
+      at({ target: "/current/friends", cookie: parentCookie, form: { intent: "invite", note: "For Opa" } }),
+    );
     expect(made.status).toBe(303);
     const flash = made.cookies.map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith("sm_new_link="))!;
-    const shown = (await track(at({ target: "/current/friends", cookie: `${parentCookie}; ${flash}` }))).body.toString();
+    const shown = (
+      await track(at({ target: "/current/friends", cookie: `${parentCookie}; ${flash}` }))
+    ).body.toString();
     expect(shown).toContain(`${siteOrigin()}/invite/`);
     // an invitation answered with the address of an existing account: a sign-in link to that address
     const token = inviteUrl.split("/").pop()!;
-    expect((await track(at({ target: `/invite/${token}`, form: { name: "Someone", email: reader.email } }))).status).toBe(303);
+    expect(
+      (await track(at({ target: `/invite/${token}`, form: { name: "Someone", email: reader.email } }))).status,
+    ).toBe(303);
     // an invitation answered with a new address: an account without a password, which confirms its deletion by mail
-    const second = JSON.parse((await track(at({ target: "/api/invites", cookie: parentCookie, json: {} }))).body.toString()).url as string;
-    const joined = await track(at({ target: `/invite/${second.split("/").pop()}`, form: { name: "Opa Karl", email: "karl@example.com" } }));
+    const second = JSON.parse(
+      (await track(at({ target: "/api/invites", cookie: parentCookie, json: {} }))).body.toString(),
+    ).url as string;
+    const joined = await track(
+      at({ target: `/invite/${second.split("/").pop()}`, form: { name: "Opa Karl", email: "karl@example.com" } }),
+    );
     expect(joined.status).toBe(303);
     const karlCookie = joined.cookies.map((c) => c.split(";")[0] ?? "").find((c) => c.startsWith("sm_session="))!;
-    expect((await track(at({ target: "/settings/delete", cookie: karlCookie, form: { intent: "email-link" } }))).status).toBe(303);
+    expect(
+      (await track(at({ target: "/settings/delete", cookie: karlCookie, form: { intent: "email-link" } }))).status,
+    ).toBe(303);
     // an email change: the notice to the old address, with its undo link
     const mover = await makeUser();
     const moved = await track(
@@ -169,13 +214,22 @@ describe("the site's names", { timeout: 120_000 }, () => {
         target: "/api/users/current",
         method: "PUT",
         cookie: await cookieFor(mover),
-        json: { username: mover.username, email: `moved-${mover.id}@example.com`, first_name: mover.first_name, last_name: mover.last_name, current_password: "secret1" },
+        json: {
+          username: mover.username,
+          email: `moved-${mover.id}@example.com`,
+          first_name: mover.first_name,
+          last_name: mover.last_name,
+          current_password: "secret1",
+        },
       }),
     );
     expect(moved.status).toBe(200);
     // redirects: to the log-in page, and after a log-in
     expect((await track(at({ target: "/my-kids-list" }))).status).toBe(302);
-    expect((await track(at({ target: "/login", form: { email: parent.email, password: "secret1", redirectTo: "/feed" } }))).status).toBe(302);
+    expect(
+      (await track(at({ target: "/login", form: { email: parent.email, password: "secret1", redirectTo: "/feed" } })))
+        .status,
+    ).toBe(302);
     // the export
     const exported = await track(at({ target: "/api/export", cookie: parentCookie }));
     expect(exported.status).toBe(200);
@@ -185,7 +239,10 @@ describe("the site's names", { timeout: 120_000 }, () => {
     await saveEmailPreferences(reader.id, { digest: "daily", hour: 8 });
     await db()("email_preferences")
       .where("user_id", reader.id)
-      .update({ next_digest_at: new Date(Date.now() - 1000).toISOString(), last_digest_at: new Date(Date.now() - 60_000).toISOString() });
+      .update({
+        next_digest_at: new Date(Date.now() - 1000).toISOString(),
+        last_digest_at: new Date(Date.now() - 60_000).toISOString(),
+      });
 
     const mails = [
       ...(await mailTo(parent.email)),
@@ -206,14 +263,20 @@ describe("the site's names", { timeout: 120_000 }, () => {
       if (location !== undefined) expect(location).toMatch(/^\/(?!\/)/);
       if (answer !== exported) expect(answer.body.toString()).not.toMatch(/alias\.example|evil\.example/);
     }
-    for (const [name, bytes] of files) expect(bytes.toString("latin1"), name).not.toMatch(/alias\.example|evil\.example|localhost|127\.0\.0\.1/);
+    for (const [name, bytes] of files)
+      expect(bytes.toString("latin1"), name).not.toMatch(/alias\.example|evil\.example|localhost|127\.0\.0\.1/);
   });
 });
 
 describe("the Secure cookie", { timeout: 60_000 }, () => {
   const logIn = async (server: BuiltServer, headers: [string, string][]) => {
     const user = await makeUser();
-    const answer = await send(server, { target: "/api/auth/login", host: `127.0.0.1:${server.port}`, json: { email: user.email, password: "secret1" }, headers });
+    const answer = await send(server, {
+      target: "/api/auth/login",
+      host: `127.0.0.1:${server.port}`,
+      json: { email: user.email, password: "secret1" },
+      headers,
+    });
     expect(answer.status).toBe(200);
     return answer.cookies.find((c) => c.startsWith("sm_session="))!;
   };
@@ -230,7 +293,10 @@ describe("the Secure cookie", { timeout: 60_000 }, () => {
       host,
       form: { email: user.email, password: "secret1" },
       // the browser was on the https page: its form post says so, and is same-origin
-      headers: [["X-Forwarded-Proto", "https"], ["Origin", `https://${host}`]],
+      headers: [
+        ["X-Forwarded-Proto", "https"],
+        ["Origin", `https://${host}`],
+      ],
     });
     expect(page.status).toBe(302);
     expect(page.cookies.find((c) => c.startsWith("sm_session="))).toMatch(/;\s*Secure/i);
@@ -247,7 +313,12 @@ describe("the Secure cookie", { timeout: 60_000 }, () => {
  * own (a half-close). Resolves with what the server answered and whether the server ended the
  * connection, or after `giveUpMs` with the connection still open.
  */
-function dripUntilClosed(port: number, first: string, next: string, giveUpMs = 60_000): Promise<{ answer: string; closedByServer: boolean }> {
+function dripUntilClosed(
+  port: number,
+  first: string,
+  next: string,
+  giveUpMs = 60_000,
+): Promise<{ answer: string; closedByServer: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true });
     let answer = "";
@@ -272,7 +343,11 @@ function dripUntilClosed(port: number, first: string, next: string, giveUpMs = 6
 
 describe("slow clients", { timeout: 90_000 }, () => {
   it("a client sending one header line after another is answered 408 and disconnected at the header timeout", async () => {
-    const { answer, closedByServer } = await dripUntilClosed(strict.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${strict.port}\r\n`, "X-Slow: 1\r\n");
+    const { answer, closedByServer } = await dripUntilClosed(
+      strict.port,
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${strict.port}\r\n`,
+      "X-Slow: 1\r\n",
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedByServer).toBe(true);
   });

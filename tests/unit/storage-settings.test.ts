@@ -3,7 +3,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readEnv } from "../../server/env.mjs";
 
-const NAMES = ["STORAGE", "S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE", "S3_PREFIX"];
+const NAMES = [
+  "STORAGE",
+  "S3_BUCKET",
+  "S3_ENDPOINT",
+  "S3_REGION",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_FORCE_PATH_STYLE",
+  "S3_PREFIX",
+];
 const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
 
 function withEnv(values: Record<string, string>) {
@@ -63,10 +72,14 @@ describe("storage settings", () => {
   });
 
   it("a clear start-up error for what is missing or wrong, never showing the secret", () => {
-    expect(() => withEnv({ STORAGE: "s3" })).toThrow("STORAGE=s3 needs S3_BUCKET: the name of the bucket that holds the photos.");
+    expect(() => withEnv({ STORAGE: "s3" })).toThrow(
+      "STORAGE=s3 needs S3_BUCKET: the name of the bucket that holds the photos.",
+    );
     expect(() => withEnv({ STORAGE: "s3", S3_BUCKET: " " })).toThrow("STORAGE=s3 needs S3_BUCKET");
     expect(() => withEnv({ STORAGE: "minio" })).toThrow('STORAGE must be "disk" or "s3", not "minio".');
-    expect(() => withEnv({ STORAGE: "s3", S3_BUCKET: "b", S3_ENDPOINT: "localhost:9000" })).toThrow("S3_ENDPOINT must be an http(s) URL");
+    expect(() => withEnv({ STORAGE: "s3", S3_BUCKET: "b", S3_ENDPOINT: "localhost:9000" })).toThrow(
+      "S3_ENDPOINT must be an http(s) URL",
+    );
     let message = "";
     try {
       withEnv({ STORAGE: "s3", S3_BUCKET: "b", S3_SECRET_ACCESS_KEY: "very-secret" });

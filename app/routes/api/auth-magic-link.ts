@@ -7,7 +7,8 @@ import { siteOrigin } from "~/lib/config.server";
 import { requestSignInLink } from "~/models/sign-in-links.server";
 import { clientAddress } from "~/web/auth.server";
 
-export const MAGIC_LINK_ACCEPTED = "If an account uses that address, a sign-in link is on its way. It works once, for 15 minutes.";
+export const MAGIC_LINK_ACCEPTED =
+  "If an account uses that address, a sign-in link is on its way. It works once, for 15 minutes.";
 
 // POST /api/auth/magic-link {email}: 202 whether or not the address has an account (and whether
 // or not a limit held the message back); a malformed address is 400 (B).

@@ -13,7 +13,8 @@ const route = apiRoute({
     if (id === null) return apiError(404, BLOCK_MESSAGES.notBlocked);
     const fields = await readFields(request).catch(() => ({}) as Record<string, unknown>);
     const show = fields.show_comments;
-    if (typeof show !== "boolean" && show !== "true" && show !== "false") return apiError(400, "show_comments must be true or false");
+    if (typeof show !== "boolean" && show !== "true" && show !== "false")
+      return apiError(400, "show_comments must be true or false");
     const result = await showBlockedComments(user.id, id, show === true || show === "true");
     if (!result.ok) return apiRefusal(result);
     return json({ blocked_id: result.blockedId, show_comments: show === true || show === "true" });

@@ -19,7 +19,14 @@ const LOG_SHAPE = {
   taken_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
   milestone: null,
   posted_by: expect.any(Number),
-  photos: [{ url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/), width: expect.any(Number), height: expect.any(Number), alt: expect.any(String) }],
+  photos: [
+    {
+      url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/),
+      width: expect.any(Number),
+      height: expect.any(Number),
+      alt: expect.any(String),
+    },
+  ],
 };
 /** What the kid's owner and co-parents see besides (docs/api.md): the audience. */
 const PARENT_SHAPE = { ...LOG_SHAPE, audience: "everyone" };
@@ -77,9 +84,23 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
       const res = await get(cookie, String(kid.id));
       expect(res.status).toBe(200);
       const body = await res.json();
-      expect(body).toEqual({ daily_logs: [expect.objectContaining(LOG_SHAPE), expect.objectContaining(LOG_SHAPE)], next: null });
+      expect(body).toEqual({
+        daily_logs: [expect.objectContaining(LOG_SHAPE), expect.objectContaining(LOG_SHAPE)],
+        next: null,
+      });
       expect(body.daily_logs.map((l: { id: number }) => l.id)).toEqual([second.moment.id, moment.id]);
-      const keys = ["content", "created_at", "id", "image_url", "kid_id", "milestone", "photos", "posted_by", "taken_on", "title"];
+      const keys = [
+        "content",
+        "created_at",
+        "id",
+        "image_url",
+        "kid_id",
+        "milestone",
+        "photos",
+        "posted_by",
+        "taken_on",
+        "title",
+      ];
       // the audience only to the kid's owner (and co-parents)
       expect(Object.keys(body.daily_logs[0]).sort()).toEqual(cookie === cookies.owner ? ["audience", ...keys] : keys);
       expect(body.daily_logs[0].posted_by).toBe(owner.id);
@@ -99,7 +120,12 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
     const made = await createKid(owner.id, { name: "Leo", birth_date: "2021-01-01", relationship: "Dad" }, null);
     if (!made.ok) throw new Error("setup");
     await insertMoments(made.kid.id, 7);
-    const get = (search: string) => list.loader(args(req(`/api/kids/${made.kid.id}/daily_logs${search}`, { cookie: cookies.owner }), { kidId: String(made.kid.id) }));
+    const get = (search: string) =>
+      list.loader(
+        args(req(`/api/kids/${made.kid.id}/daily_logs${search}`, { cookie: cookies.owner }), {
+          kidId: String(made.kid.id),
+        }),
+      );
     const titles: string[] = [];
     let search = "?limit=3";
     for (let i = 0; i < 5; i++) {
@@ -118,7 +144,12 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
     const { kid, cookies } = await setup();
     const get = (cookie: string, kidId: string, search: string) =>
       list.loader(args(req(`/api/kids/${kidId}/daily_logs${search}`, { cookie }), { kidId }));
-    for (const search of ["?limit=0", "?limit=abc", "?before=nonsense!", "?limit=2&before=" + Buffer.from("x_1").toString("base64url")]) {
+    for (const search of [
+      "?limit=0",
+      "?limit=abc",
+      "?before=nonsense!",
+      "?limit=2&before=" + Buffer.from("x_1").toString("base64url"),
+    ]) {
       const res = await get(cookies.owner, String(kid.id), search);
       expect(res.status).toBe(400);
       expect(Object.keys((await res.json()).errors)).toEqual(["message"]);
@@ -132,7 +163,13 @@ describe("POST /api/kids/{kidId}/daily_logs/new", () => {
   it("creates a moment: 201 DailyLog", async () => {
     const { kid, cookies } = await setup();
     const res = await create.action(
-      args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form({ title: " Snow ", content: "Eleven flakes" }, await jpeg()) }), { kidId: String(kid.id) }),
+      args(
+        req(`/api/kids/${kid.id}/daily_logs/new`, {
+          cookie: cookies.owner,
+          form: form({ title: " Snow ", content: "Eleven flakes" }, await jpeg()),
+        }),
+        { kidId: String(kid.id) },
+      ),
     );
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ ...PARENT_SHAPE, kid_id: kid.id, title: "Snow", content: "Eleven flakes" });
@@ -141,14 +178,39 @@ describe("POST /api/kids/{kidId}/daily_logs/new", () => {
   it("takes taken_on and milestone on create and update (issue #15), with field errors for bad ones", async () => {
     const { kid, cookies } = await setup();
     const post = (fields: Record<string, string>) =>
-      create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form(fields, undefined) }), { kidId: String(kid.id) }));
+      create.action(
+        args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form(fields, undefined) }), {
+          kidId: String(kid.id),
+        }),
+      );
     const withPhoto = async (fields: Record<string, string>) =>
-      create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form(fields, await jpeg()) }), { kidId: String(kid.id) }));
-    const res = await withPhoto({ title: "Steps", content: "Three!", taken_on: "2020-07-01", milestone: "First steps" });
+      create.action(
+        args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: form(fields, await jpeg()) }), {
+          kidId: String(kid.id),
+        }),
+      );
+    const res = await withPhoto({
+      title: "Steps",
+      content: "Three!",
+      taken_on: "2020-07-01",
+      milestone: "First steps",
+    });
     expect(res.status).toBe(201);
     const created = await res.json();
-    expect(created).toEqual({ ...PARENT_SHAPE, kid_id: kid.id, title: "Steps", content: "Three!", taken_on: "2020-07-01", milestone: "First steps" });
-    const other = await withPhoto({ title: "Swim", content: "Splash", milestone: "Other", milestone_label: "First swim" });
+    expect(created).toEqual({
+      ...PARENT_SHAPE,
+      kid_id: kid.id,
+      title: "Steps",
+      content: "Three!",
+      taken_on: "2020-07-01",
+      milestone: "First steps",
+    });
+    const other = await withPhoto({
+      title: "Swim",
+      content: "Splash",
+      milestone: "Other",
+      milestone_label: "First swim",
+    });
     expect(await other.json()).toMatchObject({ milestone: "First swim" });
     const bad = await post({ title: "t", content: "c", taken_on: "2020-02-30", milestone: "Other" });
     expect(bad.status).toBe(400);
@@ -164,7 +226,11 @@ describe("POST /api/kids/{kidId}/daily_logs/new", () => {
     expect(await future.json()).toEqual({ errors: { taken_on: ["Date can not be in the future"] } });
 
     const put = (fields: Record<string, string>) =>
-      one.action(args(req(`/api/daily_logs/${created.id}`, { method: "PUT", cookie: cookies.owner, form: form(fields) }), { id: String(created.id) }));
+      one.action(
+        args(req(`/api/daily_logs/${created.id}`, { method: "PUT", cookie: cookies.owner, form: form(fields) }), {
+          id: String(created.id),
+        }),
+      );
     const kept = await put({ title: "Steps", content: "Four!" });
     expect(await kept.json()).toMatchObject({ content: "Four!", taken_on: "2020-07-01", milestone: "First steps" });
     const cleared = await put({ title: "Steps", content: "Four!", milestone: "none", taken_on: "2020-07-02" });
@@ -188,9 +254,16 @@ describe("POST /api/kids/{kidId}/daily_logs/new", () => {
     expect(await invalid.json()).toEqual({
       errors: { title: ["Title is required"], content: ["Content is required"], image: ["Image is required"] },
     });
-    const long = await post(cookies.owner, String(kid.id), form({ title: "t".repeat(51), content: "c".repeat(2001) }, await jpeg()));
+    const long = await post(
+      cookies.owner,
+      String(kid.id),
+      form({ title: "t".repeat(51), content: "c".repeat(2001) }, await jpeg()),
+    );
     expect(await long.json()).toEqual({
-      errors: { title: ["Title can not be more than 50 characters"], content: ["Content can not be more than 2000 characters"] },
+      errors: {
+        title: ["Title can not be more than 50 characters"],
+        content: ["Content can not be more than 2000 characters"],
+      },
     });
   });
 });
@@ -201,7 +274,13 @@ describe("GET /api/daily_logs/{id}", () => {
     const get = (cookie: string, id: string) => one.loader(args(req(`/api/daily_logs/${id}`, { cookie }), { id }));
     const res = await get(cookies.friend, String(moment.id));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ...LOG_SHAPE, id: moment.id, title: "Park", content: "Pigeons", created_at: moment.created_at });
+    expect(await res.json()).toEqual({
+      ...LOG_SHAPE,
+      id: moment.id,
+      title: "Park",
+      content: "Pigeons",
+      created_at: moment.created_at,
+    });
     const hidden = await get(cookies.stranger, String(moment.id));
     expect(hidden.status).toBe(403);
     expect(await hidden.json()).toEqual({ errors: { message: "You are not authorized" } });
@@ -215,11 +294,21 @@ describe("PUT /api/daily_logs/{id}", () => {
   it("updates text and photo, keeps created_at, deletes the old file", async () => {
     const { moment, cookies } = await setup();
     const put = (body: FormData) =>
-      one.action(args(req(`/api/daily_logs/${moment.id}`, { method: "PUT", cookie: cookies.owner, form: body }), { id: String(moment.id) }));
+      one.action(
+        args(req(`/api/daily_logs/${moment.id}`, { method: "PUT", cookie: cookies.owner, form: body }), {
+          id: String(moment.id),
+        }),
+      );
     const text = await put(form({ title: "Park!", content: "More pigeons", image: "null" }));
     expect(text.status).toBe(200);
     const t = await text.json();
-    expect(t).toEqual({ ...PARENT_SHAPE, id: moment.id, title: "Park!", content: "More pigeons", created_at: moment.created_at });
+    expect(t).toEqual({
+      ...PARENT_SHAPE,
+      id: moment.id,
+      title: "Park!",
+      content: "More pigeons",
+      created_at: moment.created_at,
+    });
     expect(t.image_url).toContain(moment.photo!.key);
     const photo = await put(form({ title: "Park!", content: "More pigeons" }, await jpeg(120, 90)));
     const p = await photo.json();
@@ -238,7 +327,10 @@ describe("PUT /api/daily_logs/{id}", () => {
     const invalid = await put(cookies.owner, String(moment.id), { title: "t".repeat(51), content: "c".repeat(2001) });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toEqual({
-      errors: { title: ["Title cannot be more than 50 characters"], content: ["Content cannot be more than 2000 characters"] },
+      errors: {
+        title: ["Title cannot be more than 50 characters"],
+        content: ["Content cannot be more than 2000 characters"],
+      },
     });
   });
 });
@@ -247,7 +339,8 @@ describe("DELETE /api/daily_logs/{id}", () => {
   it("deletes the moment with its likes, comments and photo; owner only", async () => {
     const { friend, moment, cookies } = await setup();
     await insertLikeAndComment(moment.id, friend.id);
-    const del = (cookie: string) => one.action(args(req(`/api/daily_logs/${moment.id}`, { method: "DELETE", cookie }), { id: String(moment.id) }));
+    const del = (cookie: string) =>
+      one.action(args(req(`/api/daily_logs/${moment.id}`, { method: "DELETE", cookie }), { id: String(moment.id) }));
     expect((await del(cookies.friend)).status).toBe(403);
     expect((await del(cookies.stranger)).status).toBe(403);
     const ok = await del(cookies.owner);
@@ -265,28 +358,49 @@ describe("DELETE /api/daily_logs/{id}", () => {
 describe("several photos (issue #15.3, docs/api.md)", () => {
   const photosForm = async (fields: Record<string, string>, count: number) => {
     const fd = form(fields);
-    for (let i = 0; i < count; i++) fd.append("image", new Blob([new Uint8Array(await jpeg(50 + i, 40))], { type: "image/jpeg" }), `p${i}.jpg`);
+    for (let i = 0; i < count; i++)
+      fd.append("image", new Blob([new Uint8Array(await jpeg(50 + i, 40))], { type: "image/jpeg" }), `p${i}.jpg`);
     return fd;
   };
 
   it("POST takes several image parts with alt_<n>; PUT with image parts replaces them all; 11 are refused", async () => {
     const { kid, cookies } = await setup();
-    const post = (body: FormData) => create.action(args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }));
-    const res = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion", alt_2: "A bear", alt_3: "A seal" }, 3));
+    const post = (body: FormData) =>
+      create.action(
+        args(req(`/api/kids/${kid.id}/daily_logs/new`, { cookie: cookies.owner, form: body }), {
+          kidId: String(kid.id),
+        }),
+      );
+    const res = await post(
+      await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion", alt_2: "A bear", alt_3: "A seal" }, 3),
+    );
     expect(res.status).toBe(201);
     const log = await res.json();
-    expect(log.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([["A lion", 50], ["A bear", 51], ["A seal", 52]]);
+    expect(log.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([
+      ["A lion", 50],
+      ["A bear", 51],
+      ["A seal", 52],
+    ]);
     expect(log.image_url).toBe(log.photos[0].url);
 
     const missing = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion" }, 2));
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ errors: { alt_2: ["Enter the alt text of photo 2 (a short description for people who cannot see it)"] } });
+    expect(await missing.json()).toEqual({
+      errors: { alt_2: ["Enter the alt text of photo 2 (a short description for people who cannot see it)"] },
+    });
     const tooMany = await post(await photosForm({ title: "Zoo", content: "Animals" }, 11));
     expect(tooMany.status).toBe(400);
     expect(await tooMany.json()).toEqual({ errors: { image: ["A moment can have at most 10 photos."] } });
 
     const put = await one.action(
-      args(req(`/api/daily_logs/${log.id}`, { method: "PUT", cookie: cookies.owner, form: await photosForm({ title: "Zoo", content: "Animals", alt_1: "New 1", alt_2: "New 2" }, 2) }), { id: String(log.id) }),
+      args(
+        req(`/api/daily_logs/${log.id}`, {
+          method: "PUT",
+          cookie: cookies.owner,
+          form: await photosForm({ title: "Zoo", content: "Animals", alt_1: "New 1", alt_2: "New 2" }, 2),
+        }),
+        { id: String(log.id) },
+      ),
     );
     expect(put.status).toBe(200);
     const after = await put.json();

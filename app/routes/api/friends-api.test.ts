@@ -12,7 +12,17 @@ import type { User } from "~/models/users.server";
 
 type Mod = { loader: (a: never) => Promise<Response>; action: (a: never) => Promise<Response> };
 
-async function call(mod: Mod, method: string, path: string, opts: { cookie?: string; json?: unknown; form?: Record<string, string> | FormData; params?: Record<string, string> } = {}) {
+async function call(
+  mod: Mod,
+  method: string,
+  path: string,
+  opts: {
+    cookie?: string;
+    json?: unknown;
+    form?: Record<string, string> | FormData;
+    params?: Record<string, string>;
+  } = {},
+) {
   const request = req(path, { method, cookie: opts.cookie, json: opts.json, form: opts.form });
   const fn = method === "GET" || method === "HEAD" ? mod.loader : mod.action;
   const res = await fn(args(request, opts.params ?? {}));
@@ -43,10 +53,21 @@ describe("every friends /api route answers 401 JSON without a session, for every
 describe("unlisted methods answer the JSON 404", () => {
   it("e.g. POST /api/users/friends, GET /api/friendships/new, GET /api/friendships/1", async () => {
     const cookie = await cookieFor(await makeUser());
-    expect(await call(usersFriends, "POST", "/api/users/friends", { cookie })).toEqual({ status: 404, body: err("Not found") });
-    expect(await call(friendshipsNew, "GET", "/api/friendships/new", { cookie })).toEqual({ status: 404, body: err("Not found") });
-    expect(await call(friendshipsId, "GET", "/api/friendships/1", { cookie, params: { id: "1" } })).toEqual({ status: 404, body: err("Not found") });
-    expect(await call(friendshipsUpdate, "POST", "/api/friendships/1/update", { cookie, params: { id: "1" } })).toEqual({ status: 404, body: err("Not found") });
+    expect(await call(usersFriends, "POST", "/api/users/friends", { cookie })).toEqual({
+      status: 404,
+      body: err("Not found"),
+    });
+    expect(await call(friendshipsNew, "GET", "/api/friendships/new", { cookie })).toEqual({
+      status: 404,
+      body: err("Not found"),
+    });
+    expect(await call(friendshipsId, "GET", "/api/friendships/1", { cookie, params: { id: "1" } })).toEqual({
+      status: 404,
+      body: err("Not found"),
+    });
+    expect(await call(friendshipsUpdate, "POST", "/api/friendships/1/update", { cookie, params: { id: "1" } })).toEqual(
+      { status: 404, body: err("Not found") },
+    );
   });
 });
 
@@ -61,19 +82,37 @@ describe("GET /api/users/search", () => {
   });
 
   it("answers users_exist with hits: id, names, picture URL; nothing else", async () => {
-    const { status, body } = await call(usersSearch, "GET", "/api/users/search?query=%20QUILLABETH%20snood%20", { cookie });
+    const { status, body } = await call(usersSearch, "GET", "/api/users/search?query=%20QUILLABETH%20snood%20", {
+      cookie,
+    });
     expect(status).toBe(200);
     expect(body).toEqual({
-      users_exist: [{ id: hit.id, first_name: "Quillabeth", last_name: "Snoodle", user_image_url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/) }],
+      users_exist: [
+        {
+          id: hit.id,
+          first_name: "Quillabeth",
+          last_name: "Snoodle",
+          user_image_url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/),
+        },
+      ],
     });
   });
 
   it("blank or missing query: 400 (C) No search term provided; no hit: 200 message", async () => {
     for (const q of ["", "?query=", "?query=%20%20", "?other=x"]) {
-      expect(await call(usersSearch, "GET", `/api/users/search${q}`, { cookie })).toEqual({ status: 400, body: err("No search term provided") });
+      expect(await call(usersSearch, "GET", `/api/users/search${q}`, { cookie })).toEqual({
+        status: 400,
+        body: err("No search term provided"),
+      });
     }
-    expect(await call(usersSearch, "GET", "/api/users/search?query=zzqqxxnobody", { cookie })).toEqual({ status: 200, body: { message: "No users found" } });
-    expect(await call(usersSearch, "GET", "/api/users/search?query=%25%25%25", { cookie })).toEqual({ status: 200, body: { message: "No users found" } });
+    expect(await call(usersSearch, "GET", "/api/users/search?query=zzqqxxnobody", { cookie })).toEqual({
+      status: 200,
+      body: { message: "No users found" },
+    });
+    expect(await call(usersSearch, "GET", "/api/users/search?query=%25%25%25", { cookie })).toEqual({
+      status: 200,
+      body: { message: "No users found" },
+    });
   });
 });
 
@@ -83,8 +122,14 @@ describe("POST /api/friendships/new", () => {
     const cookie = await cookieFor(me);
     const [a, b, c] = [await makeUser(), await makeUser(), await makeUser()];
     const one = await call(friendshipsNew, "POST", "/api/friendships/new", { cookie, json: { friend_id: a.id } });
-    expect(one).toEqual({ status: 201, body: { id: expect.any(Number), user_id: me.id, friend_id: a.id, status: "pending" } });
-    const two = await call(friendshipsNew, "POST", "/api/friendships/new", { cookie, form: { friend_id: String(b.id) } });
+    expect(one).toEqual({
+      status: 201,
+      body: { id: expect.any(Number), user_id: me.id, friend_id: a.id, status: "pending" },
+    });
+    const two = await call(friendshipsNew, "POST", "/api/friendships/new", {
+      cookie,
+      form: { friend_id: String(b.id) },
+    });
     expect(two.status).toBe(201);
     const form = new FormData();
     form.set("friend_id", String(c.id));
@@ -103,11 +148,16 @@ describe("POST /api/friendships/new", () => {
       });
     }
     for (const json of [{ friend_id: 987654 }, { friend_id: "nope" }, {}, { friend_id: null }]) {
-      expect(await call(friendshipsNew, "POST", "/api/friendships/new", { cookie, json })).toEqual({ status: 404, body: err("Friend not found") });
+      expect(await call(friendshipsNew, "POST", "/api/friendships/new", { cookie, json })).toEqual({
+        status: 404,
+        body: err("Friend not found"),
+      });
     }
     const other = await makeUser();
     await insertFriendship(other, me, "denied");
-    expect(await call(friendshipsNew, "POST", "/api/friendships/new", { cookie, json: { friend_id: other.id } })).toEqual({
+    expect(
+      await call(friendshipsNew, "POST", "/api/friendships/new", { cookie, json: { friend_id: other.id } }),
+    ).toEqual({
       status: 400,
       body: err("Friendship already exists. Please try another name."),
     });
@@ -121,7 +171,9 @@ describe("POST /api/friendships/new", () => {
       call(friendshipsNew, "POST", "/api/friendships/new", { cookie: cb, json: { friend_id: String(a.id) } }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
-    expect(results.find((r) => r.status === 400)!.body).toEqual(err("Friendship already exists. Please try another name."));
+    expect(results.find((r) => r.status === 400)!.body).toEqual(
+      err("Friendship already exists. Please try another name."),
+    );
   });
 
   it("an unreadable body is a 400, not a 500", async () => {
@@ -145,7 +197,8 @@ describe("PUT /api/friendships/{id}/update and DELETE /api/friendships/{id}", ()
   });
   const put = (id: string, cookie: string, json?: unknown) =>
     call(friendshipsUpdate, "PUT", `/api/friendships/${id}/update`, { cookie, json, params: { id } });
-  const del = (id: string, cookie: string) => call(friendshipsId, "DELETE", `/api/friendships/${id}`, { cookie, params: { id } });
+  const del = (id: string, cookie: string) =>
+    call(friendshipsId, "DELETE", `/api/friendships/${id}`, { cookie, params: { id } });
 
   it("the receiver accepts: 200 Friendship", async () => {
     const id = await insertFriendship(sender, receiver, "pending");
@@ -174,7 +227,11 @@ describe("PUT /api/friendships/{id}/update and DELETE /api/friendships/{id}", ()
 
   it("the status may come urlencoded too", async () => {
     const id = String(await insertFriendship(sender, stranger, "pending"));
-    const res = await call(friendshipsUpdate, "PUT", `/api/friendships/${id}/update`, { cookie: cx, form: { status: "accepted" }, params: { id } });
+    const res = await call(friendshipsUpdate, "PUT", `/api/friendships/${id}/update`, {
+      cookie: cx,
+      form: { status: "accepted" },
+      params: { id },
+    });
     expect(res).toMatchObject({ status: 200, body: { status: "accepted" } });
     expect((await del(id, cs)).status).toBe(200);
   });
@@ -233,7 +290,15 @@ describe("GET /api/friendships/current and GET /api/users/friends", () => {
         pending_friends: [entry(asked, "pending"), entry(asker, "pending")],
         confirmed_friends: [
           entry(friend, "accepted", [
-            { id: kid, user_id: friend.id, name: "Ada", birth_date: "2020-05-06", relationship: "Mom", kid_image_url: `/images/${photo.key}/${photo.widths.at(-1)}.webp`, co_parents: [] },
+            {
+              id: kid,
+              user_id: friend.id,
+              name: "Ada",
+              birth_date: "2020-05-06",
+              relationship: "Mom",
+              kid_image_url: `/images/${photo.key}/${photo.widths.at(-1)}.webp`,
+              co_parents: [],
+            },
           ]),
         ],
         denied_friends: [entry(refuser, "denied")],

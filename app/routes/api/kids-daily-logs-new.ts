@@ -22,8 +22,12 @@ const route = apiRoute({
     try {
       const valid = await validateBody(body, momentFormSchema("add"));
       if (!valid.ok) return apiRefusal(valid);
-      const created = await createMoment(user.id, kidId, valid.value, momentPhotosFrom(body), { token: idempotencyKey(request) });
-      return created.ok ? json(serializeDailyLog(created.moment, { parent: true }), { status: 201 }) : apiRefusal(created);
+      const created = await createMoment(user.id, kidId, valid.value, momentPhotosFrom(body), {
+        token: idempotencyKey(request),
+      });
+      return created.ok
+        ? json(serializeDailyLog(created.moment, { parent: true }), { status: 201 })
+        : apiRefusal(created);
     } finally {
       await discardFiles(body);
     }

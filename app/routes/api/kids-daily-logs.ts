@@ -35,7 +35,10 @@ const route = apiRoute({
     }
     const page = await listMoments(user.id, kidId, { limit, before });
     if (!page.ok) return apiRefusal(page);
-    return json({ daily_logs: page.moments.map((m) => serializeDailyLog(m, { parent: page.isParent })), next: page.next });
+    return json({
+      daily_logs: page.moments.map((m) => serializeDailyLog(m, { parent: page.isParent })),
+      next: page.next,
+    });
   },
 });
 

@@ -68,7 +68,13 @@ describe("GET /api/kids/current", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.kids.map((k: { name: string }) => k.name)).toEqual(["Elsa", "Leo"]);
-    expect(body.kids[0]).toEqual({ ...KID_SHAPE, user_id: owner.id, name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" });
+    expect(body.kids[0]).toEqual({
+      ...KID_SHAPE,
+      user_id: owner.id,
+      name: "Elsa",
+      birth_date: "2019-03-14",
+      relationship: "Mom",
+    });
     expect(body.kids[1].kid_image_url).toMatch(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/);
     const friends = await current.loader(args(req("/api/kids/current", { cookie: cookies.friend })));
     expect(await friends.json()).toEqual({ kids: [] });
@@ -89,13 +95,25 @@ describe("POST /api/kids/new", () => {
     const res = await kidsNew.action(args(req("/api/kids/new", { cookie: cookies.owner, form })));
     expect(res.status).toBe(201);
     const kid = await res.json();
-    expect(kid).toEqual({ ...KID_SHAPE, user_id: owner.id, name: "Mia", birth_date: "2024-02-29", relationship: "Grandma", kid_image_url: expect.stringMatching(/^\/images\//) });
+    expect(kid).toEqual({
+      ...KID_SHAPE,
+      user_id: owner.id,
+      name: "Mia",
+      birth_date: "2024-02-29",
+      relationship: "Grandma",
+      kid_image_url: expect.stringMatching(/^\/images\//),
+    });
   });
 
   it("accepts JSON and ignores a text part named image", async () => {
     const { cookies } = await setup();
     const json = await kidsNew.action(
-      args(req("/api/kids/new", { cookie: cookies.owner, json: { name: "Jay", birth_date: "2020-01-01", relationship: "Dad", image: "null" } })),
+      args(
+        req("/api/kids/new", {
+          cookie: cookies.owner,
+          json: { name: "Jay", birth_date: "2020-01-01", relationship: "Dad", image: "null" },
+        }),
+      ),
     );
     expect(json.status).toBe(201);
     expect((await json.json()).kid_image_url).toBeNull();
@@ -117,7 +135,12 @@ describe("POST /api/kids/new", () => {
       },
     });
     const bad = await kidsNew.action(
-      args(req("/api/kids/new", { cookie: cookies.owner, json: { name: "x".repeat(51), birth_date: "2023-02-31", relationship: "Uncle" } })),
+      args(
+        req("/api/kids/new", {
+          cookie: cookies.owner,
+          json: { name: "x".repeat(51), birth_date: "2023-02-31", relationship: "Uncle" },
+        }),
+      ),
     );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({
@@ -128,7 +151,12 @@ describe("POST /api/kids/new", () => {
       },
     });
     const future = await kidsNew.action(
-      args(req("/api/kids/new", { cookie: cookies.owner, json: { name: "A", birth_date: "2999-01-01", relationship: "Mom" } })),
+      args(
+        req("/api/kids/new", {
+          cookie: cookies.owner,
+          json: { name: "A", birth_date: "2999-01-01", relationship: "Mom" },
+        }),
+      ),
     );
     expect(await future.json()).toEqual({ errors: { birth_date: ["Birth date cannot be in the future"] } });
   });
@@ -146,7 +174,13 @@ describe("POST /api/kids/new", () => {
   it("answers 400 (C) for a body that cannot be read", async () => {
     const { cookies } = await setup();
     const res = await kidsNew.action(
-      args(req("/api/kids/new", { method: "POST", cookie: cookies.owner, headers: { "Content-Type": "application/json" } })),
+      args(
+        req("/api/kids/new", {
+          method: "POST",
+          cookie: cookies.owner,
+          headers: { "Content-Type": "application/json" },
+        }),
+      ),
     );
     // an empty JSON body is an empty object: field errors
     expect(res.status).toBe(400);
@@ -167,7 +201,14 @@ describe("GET /api/kids/{id}", () => {
     const get = (cookie: string, id: string) => kidsId.loader(args(req(`/api/kids/${id}`, { cookie }), { id }));
     const own = await get(cookies.owner, String(kid.id));
     expect(own.status).toBe(200);
-    expect(await own.json()).toEqual({ ...KID_SHAPE, id: kid.id, user_id: kid.user_id, name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" });
+    expect(await own.json()).toEqual({
+      ...KID_SHAPE,
+      id: kid.id,
+      user_id: kid.user_id,
+      name: "Elsa",
+      birth_date: "2019-03-14",
+      relationship: "Mom",
+    });
     expect((await get(cookies.friend, String(kid.id))).status).toBe(200);
     const hidden = await get(cookies.stranger, String(kid.id));
     expect(hidden.status).toBe(403);
@@ -183,11 +224,19 @@ describe("GET /api/kids/{id}", () => {
 describe("PUT /api/kids/{id}", () => {
   it("updates the owner's kid and replaces the photo (old file deleted, new URL)", async () => {
     const { owner, cookies } = await setup();
-    const made = await createKid(owner.id, { name: "Leo", birth_date: "2021-08-02", relationship: "Dad" }, await jpegUpload());
+    const made = await createKid(
+      owner.id,
+      { name: "Leo", birth_date: "2021-08-02", relationship: "Dad" },
+      await jpegUpload(),
+    );
     if (!made.ok) throw new Error("setup");
     const oldKey = made.kid.photo!.key;
     const form = await multipart({ name: "Leon", birth_date: "2021-08-03", relationship: "Mom" }, await jpeg(100, 80));
-    const res = await kidsId.action(args(req(`/api/kids/${made.kid.id}`, { method: "PUT", cookie: cookies.owner, form }), { id: String(made.kid.id) }));
+    const res = await kidsId.action(
+      args(req(`/api/kids/${made.kid.id}`, { method: "PUT", cookie: cookies.owner, form }), {
+        id: String(made.kid.id),
+      }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ id: made.kid.id, name: "Leon", birth_date: "2021-08-03", relationship: "Mom" });
@@ -196,7 +245,14 @@ describe("PUT /api/kids/{id}", () => {
 
     // without an image the photo stays
     const again = await kidsId.action(
-      args(req(`/api/kids/${made.kid.id}`, { method: "PUT", cookie: cookies.owner, json: { name: "Leon", birth_date: "2021-08-03", relationship: "Mom" } }), { id: String(made.kid.id) }),
+      args(
+        req(`/api/kids/${made.kid.id}`, {
+          method: "PUT",
+          cookie: cookies.owner,
+          json: { name: "Leon", birth_date: "2021-08-03", relationship: "Mom" },
+        }),
+        { id: String(made.kid.id) },
+      ),
     );
     expect((await again.json()).kid_image_url).toBe(body.kid_image_url);
   });
@@ -222,7 +278,9 @@ describe("PUT /api/kids/{id}", () => {
         relationship: ["Please choose a relationship"],
       },
     });
-    const unchanged = await kidsId.loader(args(req(`/api/kids/${kid.id}`, { cookie: cookies.owner }), { id: String(kid.id) }));
+    const unchanged = await kidsId.loader(
+      args(req(`/api/kids/${kid.id}`, { cookie: cookies.owner }), { id: String(kid.id) }),
+    );
     expect((await unchanged.json()).name).toBe("Elsa");
   });
 });
@@ -230,13 +288,18 @@ describe("PUT /api/kids/{id}", () => {
 describe("DELETE /api/kids/{id}", () => {
   it("removes the kid with its moments, likes, comments and every photo file", async () => {
     const { owner, friend, cookies } = await setup();
-    const made = await createKid(owner.id, { name: "Leo", birth_date: "2021-08-02", relationship: "Dad" }, await jpegUpload());
+    const made = await createKid(
+      owner.id,
+      { name: "Leo", birth_date: "2021-08-02", relationship: "Dad" },
+      await jpegUpload(),
+    );
     if (!made.ok) throw new Error("setup");
     const moment = await createMoment(owner.id, made.kid.id, { title: "t", content: "c" }, await jpegUpload());
     if (!moment.ok) throw new Error("setup");
     await insertLikeAndComment(moment.moment.id, friend.id);
     const keys = [made.kid.photo!.key, moment.moment.photo!.key];
-    const del = (cookie: string, id: string) => kidsId.action(args(req(`/api/kids/${id}`, { method: "DELETE", cookie }), { id }));
+    const del = (cookie: string, id: string) =>
+      kidsId.action(args(req(`/api/kids/${id}`, { method: "DELETE", cookie }), { id }));
 
     expect((await del(cookies.friend, String(made.kid.id))).status).toBe(403);
     expect((await del(cookies.stranger, String(made.kid.id))).status).toBe(403);

@@ -16,14 +16,25 @@ const UPLOAD = "/api/users/upload-profile-picture";
 const UPDATE = "/api/users/update-profile-picture";
 const DELETE = "/api/users/delete-profile-picture";
 
-function imageForm(bytes: Buffer | null, name = "photo.jpg", type = "image/jpeg", extra: Record<string, string> = {}): FormData {
+function imageForm(
+  bytes: Buffer | null,
+  name = "photo.jpg",
+  type = "image/jpeg",
+  extra: Record<string, string> = {},
+): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(extra)) form.set(k, v);
   if (bytes) form.set("image", new Blob([new Uint8Array(bytes)], { type }), name);
   return form;
 }
 
-function call(route: { action: (a: never) => Promise<Response> }, path: string, method: string, cookie?: string, form?: FormData) {
+function call(
+  route: { action: (a: never) => Promise<Response> },
+  path: string,
+  method: string,
+  cookie?: string,
+  form?: FormData,
+) {
   return route.action(args(req(path, { method, cookie, form })));
 }
 
@@ -34,7 +45,11 @@ async function fetchImage(url: string, cookie: string): Promise<Response> {
 
 /** The state a rejected call must leave untouched. */
 async function snapshot(user: User) {
-  return { files: await listAllUploads(), rows: await countImageRows(), photo: (await getUserById(user.id))?.photo ?? null };
+  return {
+    files: await listAllUploads(),
+    rows: await countImageRows(),
+    photo: (await getUserById(user.id))?.photo ?? null,
+  };
 }
 
 let user: User;
@@ -52,7 +67,13 @@ describe("signed out", () => {
   ] as const) {
     it(`${method} ${path}: 401 (C) Unauthorized, nothing stored`, async () => {
       const files = await listAllUploads();
-      const res = await call(route, path, method, undefined, method === "DELETE" ? undefined : imageForm(await makeImage("jpeg", 200, 200)));
+      const res = await call(
+        route,
+        path,
+        method,
+        undefined,
+        method === "DELETE" ? undefined : imageForm(await makeImage("jpeg", 200, 200)),
+      );
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ errors: { message: "Unauthorized" } });
       expect(await listAllUploads()).toEqual(files);
@@ -75,10 +96,18 @@ describe("POST /api/users/upload-profile-picture", () => {
   });
 
   it("replaces an existing picture: new URL, the old URL answers 404 and its files are gone", async () => {
-    const first = await (await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("png", 500, 500), "a.png", "image/png"))).json();
+    const first = await (
+      await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("png", 500, 500), "a.png", "image/png"))
+    ).json();
     const oldKey = first.user_image_url.split("/")[2];
     const rows = await countImageRows();
-    const res = await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("webp", 600, 400), "b.webp", "image/webp"));
+    const res = await call(
+      upload,
+      UPLOAD,
+      "POST",
+      cookie,
+      imageForm(await makeImage("webp", 600, 400), "b.webp", "image/webp"),
+    );
     expect(res.status).toBe(201);
     const second = await res.json();
     expect(second.user_image_url).not.toBe(first.user_image_url);
@@ -134,7 +163,9 @@ describe("POST /api/users/upload-profile-picture", () => {
   });
 
   it("a failed replacement keeps the current picture", async () => {
-    const first = await (await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("jpeg", 300, 300)))).json();
+    const first = await (
+      await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("jpeg", 300, 300)))
+    ).json();
     const before = await snapshot(user);
     const res = await call(upload, UPLOAD, "POST", cookie, imageForm(Buffer.from("nope"), "x.png", "image/png"));
     expect(res.status).toBe(400);
@@ -163,8 +194,16 @@ describe("PUT /api/users/update-profile-picture", () => {
   });
 
   it("200 with the new URL; the old URL answers 404", async () => {
-    const first = await (await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("jpeg", 300, 300)))).json();
-    const res = await call(update, UPDATE, "PUT", await cookieFor(user), imageForm(await makeImage("gif", 320, 240), "x.gif", "image/gif"));
+    const first = await (
+      await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("jpeg", 300, 300)))
+    ).json();
+    const res = await call(
+      update,
+      UPDATE,
+      "PUT",
+      await cookieFor(user),
+      imageForm(await makeImage("gif", 320, 240), "x.gif", "image/gif"),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(Object.keys(body)).toEqual(["user_image_url"]);
@@ -180,7 +219,13 @@ describe("PUT /api/users/update-profile-picture", () => {
     const none = await call(update, UPDATE, "PUT", fresh, new FormData());
     expect(none.status).toBe(400);
     expect(await none.json()).toEqual({ errors: { image: ["Image is required"] } });
-    const bad = await call(update, UPDATE, "PUT", fresh, imageForm(Buffer.from("<html></html>"), "x.html", "text/html"));
+    const bad = await call(
+      update,
+      UPDATE,
+      "PUT",
+      fresh,
+      imageForm(Buffer.from("<html></html>"), "x.html", "text/html"),
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ errors: { image: ["Only image files are accepted."] } });
     expect(await snapshot(user)).toEqual(before);
@@ -194,7 +239,9 @@ describe("PUT /api/users/update-profile-picture", () => {
 
 describe("DELETE /api/users/delete-profile-picture", () => {
   it("200 with the message; the picture's URL answers 404, its row and files are gone", async () => {
-    const first = await (await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("jpeg", 300, 300)))).json();
+    const first = await (
+      await call(upload, UPLOAD, "POST", cookie, imageForm(await makeImage("jpeg", 300, 300)))
+    ).json();
     const key = first.user_image_url.split("/")[2];
     const res = await call(remove, DELETE, "DELETE", cookie);
     expect(res.status).toBe(200);

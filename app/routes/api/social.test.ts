@@ -50,7 +50,12 @@ describe("likes API", () => {
     const liked = await call(like, "POST", `/api/likes/${id}/like`, { dailyLogId: id }, friend);
     expect(liked.status).toBe(201);
     expect(liked.type).toMatch(/^application\/json/);
-    expect(liked.body).toEqual({ id: expect.any(Number), daily_log_id: logId, user_id: friend.id, username: friend.username });
+    expect(liked.body).toEqual({
+      id: expect.any(Number),
+      daily_log_id: logId,
+      user_id: friend.id,
+      username: friend.username,
+    });
 
     await call(like, "POST", `/api/likes/${id}/like`, { dailyLogId: id }, owner);
     const list = await call(likes, "GET", `/api/likes/${id}`, { dailyLogId: id }, owner);
@@ -142,7 +147,9 @@ describe("comments API", () => {
     expect(second.status).toBe(201);
     const multipart = new FormData();
     multipart.set("comment", "third");
-    const third = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, { form: multipart });
+    const third = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+      form: multipart,
+    });
     expect(third.status).toBe(201);
 
     const list = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, owner);
@@ -166,19 +173,25 @@ describe("comments API", () => {
 
   it("the commenter's picture is an authorized image URL", async () => {
     const { friend, id } = await world();
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#c33" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#c33" } })
+      .jpeg()
+      .toBuffer();
     const file = await uploadFromBuffer(jpeg, "me.jpg", "image/jpeg");
     const stored = await withNewImage(file, { kind: "user", ownerId: friend.id }, async (trx, imageId) => {
       await trx("users").where("id", friend.id).update({ image_id: imageId });
     });
     expect(stored.ok).toBe(true);
-    const res = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, { json: { comment: "pic" } });
+    const res = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+      json: { comment: "pic" },
+    });
     expect(res.body.user.user_image_url).toMatch(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/);
   });
 
   it("validation: (B) envelope for empty, whitespace, missing and over-long text", async () => {
     const { friend, id } = await world();
-    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, { json: { comment: "ok" } });
+    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+      json: { comment: "ok" },
+    });
     const cid = String(c.body.id);
     const cases: [unknown, string][] = [
       [{ comment: "" }, "Comment is required"],
@@ -188,7 +201,9 @@ describe("comments API", () => {
       [{ comment: "z".repeat(1001) }, "Comment can not be more than 1000 characters"],
     ];
     for (const [json, message] of cases) {
-      const add = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, { json });
+      const add = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+        json,
+      });
       expect(add).toMatchObject({ status: 400, body: { errors: { comment: [message] } } });
       const upd = await call(updateComment, "PUT", `/api/comments/${cid}/update`, { commentId: cid }, friend, { json });
       expect(upd).toMatchObject({ status: 400, body: { errors: { comment: [message] } } });
@@ -208,7 +223,9 @@ describe("comments API", () => {
 
   it("failures: 401, 404, 403 (who may see, author only), in the contract's order", async () => {
     const { owner, friend, stranger, pending, id } = await world();
-    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, { json: { comment: "mine" } });
+    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+      json: { comment: "mine" },
+    });
     const cid = String(c.body.id);
 
     const routes = [
@@ -232,11 +249,19 @@ describe("comments API", () => {
         body: singular("Daily log not found"),
       });
       // 404 comes before 400: an unknown moment with an empty comment is still "not found"
-      expect(await call(newComment, "POST", "/api/comments/x/new-comment", { dailyLogId: bad }, friend, { json: { comment: "" } })).toMatchObject({
+      expect(
+        await call(newComment, "POST", "/api/comments/x/new-comment", { dailyLogId: bad }, friend, {
+          json: { comment: "" },
+        }),
+      ).toMatchObject({
         status: 404,
         body: singular("Daily log not found"),
       });
-      expect(await call(updateComment, "PUT", "/api/comments/x/update", { commentId: bad }, friend, { json: { comment: "y" } })).toMatchObject({
+      expect(
+        await call(updateComment, "PUT", "/api/comments/x/update", { commentId: bad }, friend, {
+          json: { comment: "y" },
+        }),
+      ).toMatchObject({
         status: 404,
         body: singular("Comment not found"),
       });
@@ -251,13 +276,21 @@ describe("comments API", () => {
       expect(read.status).toBe(403);
       expect(read.body.error.message).toEqual(expect.any(String));
       // 403 comes before 400
-      expect(await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, who, { json: { comment: "" } })).toMatchObject({
+      expect(
+        await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, who, {
+          json: { comment: "" },
+        }),
+      ).toMatchObject({
         status: 403,
         body: singular("You are not allowed to comment this daily log"),
       });
     }
     // the moment's owner sees the comment but did not write it
-    expect(await call(updateComment, "PUT", `/api/comments/${cid}/update`, { commentId: cid }, owner, { json: { comment: "" } })).toMatchObject({
+    expect(
+      await call(updateComment, "PUT", `/api/comments/${cid}/update`, { commentId: cid }, owner, {
+        json: { comment: "" },
+      }),
+    ).toMatchObject({
       status: 403,
       body: singular("You are not authorized to edit this comment"),
     });

@@ -13,7 +13,10 @@ const route = apiRoute({
     const input = await readAccountBody(request, PasswordSchema, ["current_password", "password", "confirmPassword"]);
     const saved = await changePassword(user.id, input, { keepToken: await sessionToken(request) });
     return saved.ok
-      ? json({ message: "Your password is saved. Every other session is signed out.", other_sessions_ended: saved.endedSessions })
+      ? json({
+          message: "Your password is saved. Every other session is signed out.",
+          other_sessions_ended: saved.endedSessions,
+        })
       : apiRefusal(saved);
   },
 });

@@ -6,7 +6,8 @@ import { sessionToken } from "~/web/auth.server";
 
 // GET /api/users/current/sessions: where the caller is logged in, most recently seen first.
 const route = apiRoute({
-  GET: async ({ request }, user) => json({ sessions: (await listSessions(user.id, await sessionToken(request))).map(serializeSession) }),
+  GET: async ({ request }, user) =>
+    json({ sessions: (await listSessions(user.id, await sessionToken(request))).map(serializeSession) }),
 });
 
 export const loader = route.loader;

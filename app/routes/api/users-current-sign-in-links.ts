@@ -13,7 +13,8 @@ const serialize = (made: LinksMadeForMe) => ({
 
 const route = apiRoute({
   GET: async (_args, user) => json(serialize(await linksMadeForMe(user.id))),
-  DELETE: async ({ request }, user) => json(serialize(await turnOffRelativeLinks(user.id, await sessionToken(request)))),
+  DELETE: async ({ request }, user) =>
+    json(serialize(await turnOffRelativeLinks(user.id, await sessionToken(request)))),
 });
 
 export const loader = route.loader;

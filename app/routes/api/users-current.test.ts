@@ -36,19 +36,34 @@ describe("GET and PUT /api/users/current", () => {
 
     let res = await put({ username: "ab", email: "nope" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ errors: { username: ["Username must be between 3 and 30 characters."], email: ["Please provide a valid email."] } });
+    expect(await res.json()).toEqual({
+      errors: { username: ["Username must be between 3 and 30 characters."], email: ["Please provide a valid email."] },
+    });
 
     res = await put({ username: u.username, email: `moved${u.id}@example.com` });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ errors: { current_password: ["Enter your current password to change your username or email."] } });
+    expect(await res.json()).toEqual({
+      errors: { current_password: ["Enter your current password to change your username or email."] },
+    });
 
     res = await put({ username: other.username, email: u.email, current_password: "secret1" });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ errors: { username: ["Username is already in use."] } });
 
-    res = await put({ username: `moved${u.id}`, email: `Moved${u.id}@example.com`, first_name: "New", last_name: "", current_password: "secret1" });
+    res = await put({
+      username: `moved${u.id}`,
+      email: `Moved${u.id}@example.com`,
+      first_name: "New",
+      last_name: "",
+      current_password: "secret1",
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ username: `moved${u.id}`, email: `moved${u.id}@example.com`, first_name: "New", last_name: null });
+    expect(await res.json()).toMatchObject({
+      username: `moved${u.id}`,
+      email: `moved${u.id}@example.com`,
+      first_name: "New",
+      last_name: null,
+    });
   });
 });
 
@@ -56,16 +71,22 @@ describe("PUT /api/users/current/password", () => {
   it("needs the current password, then the new one logs in", async () => {
     const u = await makeUser();
     const cookie = await cookieFor(u);
-    const put = (json: unknown) => password.action(args(req("/api/users/current/password", { method: "PUT", cookie, json })));
+    const put = (json: unknown) =>
+      password.action(args(req("/api/users/current/password", { method: "PUT", cookie, json })));
     let res = await put({ current_password: "wrong1", password: "better1", confirmPassword: "better1" });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ errors: { current_password: ["The current password is incorrect."] } });
     res = await put({ current_password: "secret1", password: "better1", confirmPassword: "other1" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ errors: { confirmPassword: ["Confirm Password field must be the same as the Password field."] } });
+    expect(await res.json()).toEqual({
+      errors: { confirmPassword: ["Confirm Password field must be the same as the Password field."] },
+    });
     res = await put({ current_password: "secret1", password: "better1", confirmPassword: "better1" });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ message: "Your password is saved. Every other session is signed out.", other_sessions_ended: 0 });
+    expect(await res.json()).toEqual({
+      message: "Your password is saved. Every other session is signed out.",
+      other_sessions_ended: 0,
+    });
   });
 });
 
@@ -76,16 +97,23 @@ describe("sessions", () => {
     const cookie = await cookieFor(u);
     const second = await cookieFor(u);
     const otherCookie = await cookieFor(other);
-    const res = await sessions.loader(args(req("/api/users/current/sessions", { cookie, headers: { "User-Agent": "x" } })));
+    const res = await sessions.loader(
+      args(req("/api/users/current/sessions", { cookie, headers: { "User-Agent": "x" } })),
+    );
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { sessions: { id: string; current: boolean; device: string; created_at: string; last_seen_at: string }[] };
+    const body = (await res.json()) as {
+      sessions: { id: string; current: boolean; device: string; created_at: string; last_seen_at: string }[];
+    };
     expect(body.sessions).toHaveLength(2);
     expect(body.sessions.filter((s) => s.current)).toHaveLength(1);
     expect(Object.keys(body.sessions[0]!).sort()).toEqual(["created_at", "current", "device", "id", "last_seen_at"]);
     const otherOne = body.sessions.find((s) => !s.current)!;
 
-    const theirs = (await (await sessions.loader(args(req("/api/users/current/sessions", { cookie: otherCookie })))).json()).sessions[0].id;
-    const del = (id: string, c = cookie) => sessionId.action(args(req(`/api/users/current/sessions/${id}`, { method: "DELETE", cookie: c }), { id }));
+    const theirs = (
+      await (await sessions.loader(args(req("/api/users/current/sessions", { cookie: otherCookie })))).json()
+    ).sessions[0].id;
+    const del = (id: string, c = cookie) =>
+      sessionId.action(args(req(`/api/users/current/sessions/${id}`, { method: "DELETE", cookie: c }), { id }));
     let answer = await del(theirs);
     expect(answer.status).toBe(404);
     expect(await answer.json()).toEqual({ errors: { message: "Session not found" } });
@@ -124,7 +152,9 @@ describe("GET /api/export", () => {
     const res = await exportRoute.loader(args(req("/api/export", { cookie: await cookieFor(u) })));
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/zip");
-    expect(res.headers.get("Content-Disposition")).toMatch(new RegExp(`^attachment; filename="sweet-moments-${u.username}-\\d{4}-\\d{2}-\\d{2}\\.zip"$`));
+    expect(res.headers.get("Content-Disposition")).toMatch(
+      new RegExp(`^attachment; filename="sweet-moments-${u.username}-\\d{4}-\\d{2}-\\d{2}\\.zip"$`),
+    );
     expect(res.headers.get("X-Export-Entries")).toBe("4");
     const zip = Buffer.from(await res.arrayBuffer());
     const names = await new Promise<string[]>((resolve, reject) =>
@@ -135,6 +165,11 @@ describe("GET /api/export", () => {
         file.on("end", () => resolve(out.sort()));
       }),
     );
-    expect(names).toEqual(["data.json", "index.html", "kids/zed.html", expect.stringMatching(/^photos\/\d{4}-\d{2}-\d{2} Zed - Hello\.webp$/)]);
+    expect(names).toEqual([
+      "data.json",
+      "index.html",
+      "kids/zed.html",
+      expect.stringMatching(/^photos\/\d{4}-\d{2}-\d{2} Zed - Hello\.webp$/),
+    ]);
   });
 });

@@ -16,7 +16,13 @@ const route = apiRoute({
     return account ? json(serializeAccount(account)) : apiError(404, "User not found");
   },
   PUT: async ({ request }, user) => {
-    const input = await readAccountBody(request, ProfileSchema, ["first_name", "last_name", "username", "email", "current_password"]);
+    const input = await readAccountBody(request, ProfileSchema, [
+      "first_name",
+      "last_name",
+      "username",
+      "email",
+      "current_password",
+    ]);
     const saved = await updateProfile(user.id, input, siteOrigin());
     if (!saved.ok) return apiRefusal(saved);
     const account = await getAccount(user.id);

@@ -44,7 +44,11 @@ export type BuiltServer = {
  * Starts `node server/index.mjs` (or `entry`, e.g. cluster.mjs) on a free port, on the database and
  * uploads folder of the current test file (tests/setup-db.ts), and waits for its "running at" line.
  */
-export async function startBuiltServer(buildDir: string, env: Record<string, string> = {}, entry = "index.mjs"): Promise<BuiltServer> {
+export async function startBuiltServer(
+  buildDir: string,
+  env: Record<string, string> = {},
+  entry = "index.mjs",
+): Promise<BuiltServer> {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) childEnv[k] = v;
   delete childEnv.ORIGIN;
@@ -142,14 +146,25 @@ async function groupGone(pgid: number): Promise<void> {
   }
 }
 
-export type CallInit = { method?: string; cookie?: string; json?: unknown; form?: FormData | Record<string, string>; headers?: Record<string, string> };
+export type CallInit = {
+  method?: string;
+  cookie?: string;
+  json?: unknown;
+  form?: FormData | Record<string, string>;
+  headers?: Record<string, string>;
+};
 export type CallAnswer = { status: number; headers: Headers; text: string; cookie: string };
 
 /** One request to a started server: a JSON or form body, a session cookie; the whole answer read. */
 export async function call(base: string, path: string, init: CallInit = {}): Promise<CallAnswer> {
   const headers = new Headers(init.headers);
   const body = bodyOf(init, headers);
-  const res = await fetch(base + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
+  const res = await fetch(base + path, {
+    method: init.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+    redirect: "manual",
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, cookie: res.headers.getSetCookie()[0]?.split(";")[0] ?? "" };
 }

@@ -22,7 +22,11 @@ export function runServerScript(
     }
     const command = [path.join(root, "server", script), ...args];
     const child = opts.umask
-      ? spawn("/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...command], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+      ? spawn("/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...command], {
+          cwd: root,
+          env: childEnv,
+          stdio: ["ignore", "pipe", "pipe"],
+        })
       : spawn(process.execPath, command, { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
