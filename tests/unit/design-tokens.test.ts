@@ -159,7 +159,11 @@ function parseRules(text: string, media: string, out: Rule[]): Rule[] {
           important: /!important$/.test(value),
         });
       }
-      out.push({ selectors: splitTop(prelude, ","), decls, order: out.length, media });
+      // a selector as one line, whatever the formatter's line breaks inside :is(…) or :not(…)
+      const selectors = splitTop(prelude, ",").map((sel) =>
+        sel.replace(/\s+/g, " ").replace(/\(\s+/g, "(").replace(/\s+\)/g, ")").trim(),
+      );
+      out.push({ selectors, decls, order: out.length, media });
     }
     at = end + 1;
   }
