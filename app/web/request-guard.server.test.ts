@@ -107,6 +107,8 @@ describe("the request guard", () => {
     const publicApi = await guard(new Request(`${BASE}/api/auth/login`), rejected());
     expect(publicApi.res.status).toBe(413);
     expect(await publicApi.res.json()).toEqual({ errors: { message: "Request body is too large." } });
+    // every route a signed-out caller may use is public: asking for a sign-in link too
+    expect((await guard(new Request(`${BASE}/api/auth/magic-link`), rejected())).res.status).toBe(413);
     expect((await guard(new Request(`${BASE}/api/kids/current`), rejected())).res.status).toBe(401);
     const cookie = await cookieFor(await makeUser());
     const signedIn = await guard(new Request(`${BASE}/api/kids/current`, { headers: { Cookie: cookie } }), rejected());

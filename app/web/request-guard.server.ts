@@ -79,6 +79,7 @@ export const PUBLIC_API_PATHS = new Set([
   "/api/auth/login",
   "/api/auth/signup",
   "/api/auth/logout",
+  "/api/auth/magic-link",
   "/api/auth/unauthorized",
 ]);
 
