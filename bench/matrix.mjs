@@ -1,8 +1,8 @@
 // @ts-check
 // `npm run bench:matrix`: the main load cases of `npm run bench` on several configurations in ONE
 // run, so they share the machine's state: by default SQLite with 1 server process, SQLite with one
-// per core, PostgreSQL with one per core (README "Benchmark", issue 14). The same scale dataset is
-// seeded once per engine (bench/seed-scale.mjs). PostgreSQL: a fresh database on the server of
+// per core, PostgreSQL with one per core (README "Benchmark"). The same scale dataset is seeded
+// once per engine (bench/seed-scale.mjs). PostgreSQL: a fresh database on the server of
 // DATABASE_URL (the role needs CREATEDB), or else a throwaway local cluster (scripts/pg-cluster.sh,
 // port BENCH_PG_PORT, default 54339). Prints one table, writes bench/results-matrix.json.
 //   BENCH_MATRIX="sqlite:1,sqlite:all,postgresql:all"   engine:processes, "all" = the cores

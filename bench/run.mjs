@@ -41,14 +41,14 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // during 4 concurrent uploads plus a 10-photo moment), on an empty database without the scale
 // dataset; figures go to bench/results-photos.json (or BENCH_RESULTS)
 const ONLY = process.env.BENCH_ONLY ?? "";
-// issue #21.1: the page cases again on a second server with one process per core (server/cluster.mjs),
-// after the one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
+// the page cases again on a second server with one process per core (server/cluster.mjs), after the
+// one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
 const ALL_CORES = os.cpus().length;
 const RUN_ALL_CORES = process.env.BENCH_ALL_CORES !== "0" && ALL_CORES > 1 && WORKERS !== ALL_CORES;
 
 /**
- * The original app's SPA on the same slow link (issue #21.7, measured side by side with ours when
- * the issue was written; the original is not part of this repository, so it cannot be rerun here).
+ * The original app's SPA on the same slow link (measured once, side by side with ours; the original
+ * is not part of this repository, so it cannot be rerun here; docs/decisions/0035-slow-networks.md).
  */
 const ORIGINAL_SPA_FIRST_MOMENT_MS = 8600;
 
@@ -72,7 +72,8 @@ async function pageCases(load0, base, H, ids, suffix, cpuPid) {
     url: `${base}/kids/${ids.kid20}/dailyLogs`,
     headers: H,
   });
-  // issue #21.3: a revisit of the unchanged 20-moment page: the few queries of its ETag, no render
+  // a revisit of the unchanged 20-moment page (docs/decisions/0034-*): the few queries of its ETag,
+  // no render
   const name304 = `moments page, If-None-Match (304)${suffix}`;
   let m304 = SKIPPED;
   if (wanted(name304)) {
@@ -87,7 +88,7 @@ async function pageCases(load0, base, H, ids, suffix, cpuPid) {
     url: `${base}/kids/${ids.kid5000}/dailyLogs`,
     headers: H,
   });
-  // the home feed of the benchmark user: their own kids and their 50 friends' kids (issue #15)
+  // the home feed of the benchmark user: their own kids and their 50 friends' kids
   const feed = await load(`/feed, 50 friends' kids${suffix}`, { url: `${base}/feed`, headers: H });
   await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
   await load(`/my-kids-list${suffix}`, { url: `${base}/my-kids-list`, headers: H });
@@ -217,7 +218,7 @@ async function main() {
       });
     }
 
-    // ---- the page cases on every core (issue #21.1): a second server, one process per core ----
+    // ---- the page cases on every core: a second server, one process per core ----
     /** @type {Awaited<ReturnType<typeof pageCases>> | null} */
     let all = null;
     if (RUN_ALL_CORES) {
@@ -226,7 +227,8 @@ async function main() {
       try {
         await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
         await new Promise((r) => setTimeout(r, 1500));
-        // issue #21.6: idle memory of the primary and all its workers, as `npm start` runs them
+        // idle memory of the primary and all its workers, as `npm start` runs them
+        // (docs/decisions/0036-*)
         const idleAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
         results.push({
           case: `memory: idle server (${ALL_CORES} workers)`,
@@ -294,7 +296,8 @@ async function main() {
     const weight = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid5000}/dailyLogs`) : null;
     const weight20 = weighing ? await pageWeight(base, cookie, `/kids/${ids.kid20}/dailyLogs`) : null;
     if (weight) results.push({ case: "page weight: 5,000-moment kid", kind: "weight", ...weight });
-    // #20.6 budgets (docs/design.md): HTML + CSS ≤ 20 KB brotli, first-screen phone images ≤ 150 KB
+    // the page-weight budgets (docs/design.md): HTML + CSS ≤ 20 KB brotli, first-screen phone
+    // images ≤ 150 KB
     if (weight20)
       results.push({
         case: "page weight: 20-moment kid",
@@ -362,7 +365,7 @@ async function main() {
     await stopServer(server);
   }
 
-  // ---- issue #21.7: the kid page's first visit on a slow link (bench/slow-network.mjs, Chromium) ----
+  // ---- the kid page's first visit on a slow link (bench/slow-network.mjs, Chromium) ----
   const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
   if (!ONLY && wanted("slow network")) {
     if (!fs.existsSync(chromium)) log(`\nSlow network: skipped (no Chromium at ${chromium})`);

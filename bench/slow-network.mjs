@@ -1,7 +1,7 @@
 // @ts-check
 // A kid's page (20 moments with photos) on a slow link: 400 kbit/s down and up, 400 ms latency,
 // cache disabled (Chromium's network emulation over CDP), first visit with JavaScript on and off
-// (issue #21 point 7; docs/decisions/0035-slow-networks.md). Not a test: it prints figures.
+// (docs/decisions/0035-slow-networks.md). Not a test: it prints figures.
 //   node bench/slow-network.mjs [runs]   (npm run bench:network; needs a production build in build/)
 // Per run and mode: time to first moment (the first moment's photo and title painted, from the
 // browser's Element Timing entries, relative to navigation start), bytes and requests finished

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
-// A friendly empty list (#20.4): a small illustration drawn inline (no request, follows the theme's
-// colours through CSS custom properties, decorative: hidden from screen readers), the sentence the
-// page always said, and the one next action. Styles: app/app.css (section "empty states").
+// A friendly empty list (docs/design.md "Pages that welcome"): a small illustration drawn inline
+// (no request, follows the theme's colours through CSS custom properties, decorative: hidden from
+// screen readers), the sentence the page always said, and the one next action. Styles: app/app.css
+// (section "empty states").
 
 type Art = "kids" | "moments" | "friends" | "feed";
 

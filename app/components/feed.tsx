@@ -4,9 +4,9 @@ import { Photo } from "./photo";
 import { MomentSocial } from "./moment-social";
 import { MomentSummary } from "./moment-view";
 
-// One moment in the home feed and in My Kids' "news" (issue #15): the kid's picture and name with
-// the age on the moment's date, the date, the milestone badge, title, photo, text, and the same
-// likes/comments block as a kid's page. Styles: app/styles/kids.css.
+// One moment in the home feed and in My Kids' "news" (docs/decisions/0028-*): the kid's picture and
+// name with the age on the moment's date, the date, the milestone badge, title, photo, text, and
+// the same likes/comments block as a kid's page. Styles: app/styles/kids.css.
 
 export function FeedEntry({
   entry,

@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 
 // Links repeated down a list (each moment's title, Update and Delete, each comment's Edit and
 // Delete) as plain <a> elements. React Router's <Link> runs a dozen hooks per link in the server
-// render; on a page of twenty moments that was a measurable share of the page's time (#7). With
+// render; on a page of twenty moments that was a measurable share of the page's time. With
 // JavaScript, one click listener (useListLinkNavigation, in the root) gives them the same
 // client-side navigation as <Link>; without it they are ordinary links.
 

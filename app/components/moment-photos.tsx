@@ -10,9 +10,9 @@ export { MomentPhotos, type MomentPhotoView };
 import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
 import { ALT_MAX, altField, freeSlots, photoField } from "~/forms/moment";
 
-// A moment's photos (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md): shown
-// as one photo or a grid (app/app.css, "Several photos per moment"), and their fields in the add
-// and update forms. Field names: app/forms/moment.ts.
+// A moment's photos (docs/decisions/0030-several-photos-per-moment.md): shown as one photo or a
+// grid (app/app.css, "Several photos per moment"), and their fields in the add and update forms.
+// Field names: app/forms/moment.ts.
 
 type Fields = Record<string, FieldMetadata<unknown>>;
 

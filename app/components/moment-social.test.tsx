@@ -69,8 +69,8 @@ describe("<MomentSocial> (server render, as without JavaScript)", () => {
   it("the comment section: open on the moment's page or when the URL asks; on lists a link that asks for it", () => {
     expect(render(base, "/dailyLogs/5")).toMatch(/<details class="social-comments" open="">/);
     expect(render(base, "/kids/1/dailyLogs?showComments=5")).toMatch(/<details class="social-comments" open="">/);
-    // closed (issue #21.2): neither the form nor the comments are rendered, only the way to them,
-    // which keeps the page's other parameters
+    // closed (docs/decisions/0037-kid-page-cost.md): neither the form nor the comments are
+    // rendered, only the way to them, which keeps the page's other parameters
     const closed = { ...base, commentCount: 1, comments: [comment({ comment: "Not on the list" })] };
     for (const [url, href] of [
       ["/kids/1/dailyLogs", "/kids/1/dailyLogs?showComments=5#comments-5"],

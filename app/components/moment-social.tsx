@@ -113,8 +113,8 @@ export function MomentSocial({
 
       {!open && !hydrated ? (
         // closed, before the page's scripts run (or without JavaScript): a link that asks for the
-        // section by URL, so a list does not carry every moment's comments and form (issue #21.2,
-        // docs/decisions/0037-kid-page-cost.md); once hydrated it becomes the <details> below
+        // section by URL, so a list does not carry every moment's comments and form
+        // (docs/decisions/0037-kid-page-cost.md); once hydrated it becomes the <details> below
         <div className="social-comments">
           <a
             className="button button--small button--secondary comment-toggle"

@@ -2,9 +2,9 @@ import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Field, FieldFrame } from "./forms";
 import { MILESTONE_MAX, MILESTONE_NONE, MILESTONE_OTHER, MILESTONES } from "~/forms/moment";
 
-// The moment forms' "story" fields (issue #15): the moment's date and its milestone. Kept apart
-// from the moment's title/content/photo fields (app/components/kids.tsx) so other additions to the
-// same forms merge without touching these. Styles: app/styles/kids.css.
+// The moment forms' "story" fields (docs/decisions/0028-*): the moment's date and its milestone.
+// Kept apart from the moment's title/content/photo fields (app/components/kids.tsx) so other
+// additions to the same forms merge without touching these. Styles: app/styles/kids.css.
 
 export type StoryFieldsMeta = {
   taken_on: FieldMetadata<unknown>;

@@ -3,10 +3,10 @@ import type { AltPhoto } from "~/images/photo";
 import { ListLink } from "./list-link";
 import { MomentPhotos } from "./moment-photos-view";
 
-// How a moment's story shows on the pages (issue #15): its date and age, its milestone badge, the
-// milestones and timeline lists, the links between the views. The forms' story fields are in
-// app/components/moment-story.tsx; kept apart so the pages that only show moments load no form code
-// (docs/decisions/0035-slow-networks.md). Styles: app/styles/kids.css.
+// How a moment's story shows on the pages (docs/decisions/0028-*): its date and age, its milestone
+// badge, the milestones and timeline lists, the links between the views. The forms' story fields
+// are in app/components/moment-story.tsx; kept apart so the pages that only show moments load no
+// form code (docs/decisions/0035-slow-networks.md). Styles: app/styles/kids.css.
 
 /** A moment's date as pages show it: "14 June 2024 · Elsa was 2 years, 3 months". */
 export type MomentDateView = { takenOn: string; date: string; age: string };

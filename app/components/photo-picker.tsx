@@ -2,9 +2,9 @@ import { useEffect, useRef, useState, type ChangeEvent, type InputHTMLAttributes
 import { chosenFileProblem } from "~/images/limits";
 import "~/styles/photos.css";
 
-// The styled photo picker with a preview (issue #20 points 1 and 5): the profile picture form, the
-// kid forms and every photo slot of the moment forms use it. Without JavaScript it is the styled
-// native file input (the server judges the file). With JavaScript, choosing a file shows its
+// The styled photo picker with a preview (docs/design.md "Fields: one family"): the profile picture
+// form, the kid forms and every photo slot of the moment forms use it. Without JavaScript it is the
+// styled native file input (the server judges the file). With JavaScript, choosing a file shows its
 // preview, or, for a file that is not an image (or one the browser cannot draw, such as HEIC in
 // most browsers), a clear message instead: never a broken image.
 

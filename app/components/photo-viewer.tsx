@@ -4,7 +4,7 @@ import type { AltPhoto } from "~/images/photo";
 import { Photo } from "./photo";
 import { MomentDate } from "./moment-view";
 
-// The photo viewer (issue #20 point 3, docs/decisions/0030-several-photos-per-moment.md): one photo
+// The photo viewer (docs/decisions/0030-several-photos-per-moment.md): one photo
 // of a moment large on a dark backdrop, its place among the moment's photos, previous/next links
 // (within the moment, then the kid's neighbouring moments). The same view is the page
 // /dailyLogs/{id}/photos/{n} (app/routes/moment-photo.tsx) and, with JavaScript, a dialog over the

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { plainText, singleLine } from "./text";
 import { CIRCLE_MESSAGES, CIRCLES, FRIEND_RELATIONSHIPS, type Circle, type FriendRelationship } from "./circles";
 
-// The forms of issue #16: an invitation, joining by one, asking for a sign-in link.
+// The forms of invitations and sign-in links (docs/decisions/0026-*): an invitation, joining by
+// one, asking for a sign-in link.
 
 const optionalText = (max: number, message: string) =>
   z

@@ -34,7 +34,7 @@ export const MOMENT_MESSAGES = {
   },
 } as const;
 
-// ---- several photos (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md) ----
+// ---- several photos (docs/decisions/0030-several-photos-per-moment.md) ----
 //
 // Field names, the same for the pages' forms and /api (docs/api.md):
 // - every file part is named `image`; the n-th one (1-based, empty parts of unused slots counted)
@@ -161,7 +161,7 @@ export function momentFormSchema(variant: FormVariant) {
   );
 }
 
-// ---- the family's story: the moment's date and milestone (docs/spec.md §5, issue #15) ----
+// ---- the family's story: the moment's date and milestone (docs/spec.md §5, docs/decisions/0028-*) ----
 
 export const MILESTONES = ["First smile", "First word", "First steps", "First tooth", "First day at school"] as const;
 /** The select's values besides the milestones: none, or the parent's own label. */

@@ -2,11 +2,11 @@ import { startDigestScheduler } from "~/mail/digest.server";
 import { startMailSender } from "~/mail/sender.server";
 import { runScheduledJobs } from "./maintenance.server";
 
-// The background work of `npm run dev` (docs/architecture.md "Layers"; issue #16). The production
-// server (server/index.mjs) starts the mail sender, the digest scheduler and the periodic jobs' timer
+// The background work of `npm run dev` (docs/architecture.md "Layers"). The production server
+// (server/index.mjs) starts the mail sender, the digest scheduler and the periodic jobs' timer
 // itself; under `react-router dev` there is no such server, so app/entry.server.tsx calls
-// startDevBackground when it is evaluated in Vite's dev mode (never in a production build: the
-// call sits behind import.meta.env.DEV, which the build replaces by false).
+// startDevBackground when it is evaluated in Vite's dev mode (never in a production build: the call
+// sits behind import.meta.env.DEV, which the build replaces by false).
 //
 // Vite evaluates the entry again after an edit (hot module replacement), in the same process. The
 // running set is kept on globalThis, so a new evaluation first stops the set the last one started:

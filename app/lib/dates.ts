@@ -164,7 +164,7 @@ export function formatInstantDate(instant: string, timeZone: string): string {
   return formatter("en-GB", { timeZone, day: "numeric", month: "long", year: "numeric" }).format(date);
 }
 
-// ---- a moment's date (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
+// ---- a moment's date (docs/decisions/0028-moment-dates-and-feed.md) ----
 
 /**
  * What is wrong with `date` as the date of a moment of a kid born on `birthDate`: not a real date,
@@ -218,7 +218,7 @@ export function momentDateView(
   return { takenOn, date: formatCalendarDate(takenOn), age: ageOnMomentText(kidName, birthDate, takenOn) };
 }
 
-// ---- a kid's timeline by age and month (issue #15) ----
+// ---- a kid's timeline by age and month (docs/decisions/0028-moment-dates-and-feed.md) ----
 
 /** A range of calendar dates [from, to). */
 export type Period = { from: IsoDate; to: IsoDate };

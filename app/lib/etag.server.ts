@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 
-// Conditional page requests (issue #21.3, docs/decisions/0034-conditional-pages.md): a page's
-// ETag is a digest of everything it shows to this viewer, computed before rendering. The build id
-// is in every tag, so a new release never answers 304 to a page of the old one.
+// Conditional page requests (docs/decisions/0034-conditional-pages.md): a page's ETag is a digest
+// of everything it shows to this viewer, computed before rendering. The build id is in every tag,
+// so a new release never answers 304 to a page of the old one.
 
 /** A fresh id per build (vite.config.ts defines it), so a deploy changes every tag. */
 export const BUILD_ID: string = import.meta.env.SM_BUILD_ID ?? "dev";

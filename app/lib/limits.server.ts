@@ -2,10 +2,10 @@ import { writeTransaction } from "./db.server";
 import { config } from "./config.server";
 import { blockedFor, hit } from "./rate-limit.server";
 
-// THE one wrapper through which the limits of issue #16 are taken (docs/decisions/0026-*): every
-// email-sending action and invitation creation call `withinLimit`. The counts are the shared
-// fixed windows in the database (./rate-limit.server.ts, docs/decisions/0018-*), so they hold
-// across processes and machines.
+// THE one wrapper through which the limits on mail and invitations are taken
+// (docs/decisions/0026-*): every email-sending action and invitation creation call `withinLimit`.
+// The counts are the shared fixed windows in the database (./rate-limit.server.ts,
+// docs/decisions/0018-*), so they hold across processes and machines.
 
 type Limit = { max: number; windowMs: number };
 

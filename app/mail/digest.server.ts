@@ -13,7 +13,7 @@ import { nextDigestSlot, type DigestChoice } from "~/models/email-preferences.se
 import { escapeHtml } from "./messages.server";
 import { enqueueMail, type InlineAttachment, type OutgoingMail } from "./queue.server";
 
-// Email digests (issue #16.4; docs/spec.md "Email digests", docs/decisions/0027-email-digests.md).
+// Email digests (docs/spec.md "Email digests", docs/decisions/0027-email-digests.md).
 // What is new since the reader's last digest: moments they may see (the access module's
 // whereMomentVisibleTo; never their own), and comments by others on their own moments (none by a
 // user in a block with the reader: whereNoBlockWith). Each moment

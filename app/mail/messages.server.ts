@@ -1,8 +1,9 @@
 import { indentedLines, oneLine } from "~/lib/one-line";
 import type { OutgoingMail } from "./queue.server";
 
-// The messages of issue #16, each as plain text and simple HTML (one column, real headings and
-// link text, no images). Links are absolute: the caller passes the site's origin.
+// The one-off emails (an invitation, its answer, an email change, a sign-in link; digests are in
+// ./digest.server.ts), each as plain text and simple HTML (one column, real headings and link text,
+// no images). Links are absolute: the caller passes the site's origin.
 
 export function escapeHtml(value: string): string {
   return value.replace(

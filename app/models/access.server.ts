@@ -600,7 +600,7 @@ export async function requireFriendshipParty(
   return { ok: true, friendshipId, side, accepted: row.status === "accepted" };
 }
 
-// ---- invitations and sign-in links (issue #16) -------------------------------------------------
+// ---- invitations and sign-in links (docs/decisions/0026-*) ------------------------------------
 
 const invitationOwner = query<{ id: number }>((p, k) =>
   k("invitations").where("invitations.id", p("id")).first("invitations.inviter_id"),

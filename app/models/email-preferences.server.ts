@@ -2,7 +2,7 @@ import { writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 
-// Email digest preferences (issue #16.4; docs/spec.md "Email digests"): none, daily or weekly (on
+// Email digest preferences (docs/spec.md "Email digests"): none, daily or weekly (on
 // Sundays), at an hour of the day in TIME_ZONE. No row: none. Invited relatives get weekly at 8 when
 // they join (`insertDefaultDigest`). `next_digest_at` is when the next one is due: the scheduler
 // (app/mail/digest.server.ts) claims it by moving it on.

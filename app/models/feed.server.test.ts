@@ -9,8 +9,8 @@ import { decodeCursor } from "./moments.server";
 import { listFeed, onThisDay, recordFeedVisit, VISIT_GAP_MS } from "./feed.server";
 import { befriend, insertLikeAndComment } from "./kids-test-helpers.server";
 
-// The home feed (issue #15): who sees what, order and paging across families, the query count,
-// "on this day" and the last visit.
+// The home feed (docs/decisions/0028-*): who sees what, order and paging across families, the query
+// count, "on this day" and the last visit.
 
 async function kidOf(ownerId: number, name: string, birth = "2020-01-01") {
   const r = await createKid(ownerId, { name, birth_date: birth, relationship: "Mom" }, null);

@@ -17,7 +17,7 @@ import {
   type Moment,
 } from "./moments.server";
 
-// The home feed (issue #15, docs/spec.md "Feed", docs/decisions/0028-moment-dates-and-feed.md):
+// The home feed (docs/spec.md "Feed", docs/decisions/0028-moment-dates-and-feed.md):
 // every moment the viewer may see, of their own kids and of every kid visible to them across
 // families, newest first in the kid pages' order (taken_on, created_at, id) with the same cursor.
 // Who may see a moment is the access module's `whereMomentVisibleTo`, never a condition of ours.

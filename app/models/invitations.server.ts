@@ -28,7 +28,7 @@ import {
 } from "./users.server";
 import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
-// Invitation links (issue #16.1; docs/decisions/0026-invitations-and-sign-in-links.md). A parent
+// Invitation links (docs/decisions/0026-invitations-and-sign-in-links.md). A parent
 // makes one (note and email optional); the link carries a 256-bit token, only its sha256 is kept;
 // it is single-use (a conditional UPDATE consumes it), expires after INVITE_DAYS and can be
 // revoked while unused. Answering it makes an account (no password needed), signs it in and

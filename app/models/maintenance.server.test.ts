@@ -4,8 +4,8 @@ import { TEMP_UPLOAD_MAX_AGE_MS, uploadFromBuffer } from "~/images/multipart.ser
 import { runScheduledJobs, SCHEDULED_JOBS } from "~/jobs/maintenance.server";
 import { MAINTENANCE_EVERY_MS, runMaintenance } from "./maintenance.server";
 
-// The housekeeping of a running server (issue 19, point 9): temp uploads left behind are swept on
-// the scheduler's timer (app/jobs/maintenance.server.ts), not only at the next restart.
+// The housekeeping of a running server (docs/decisions/0018-*): temp uploads left behind are swept
+// on the scheduler's timer (app/jobs/maintenance.server.ts), not only at the next restart.
 
 async function staleUpload(): Promise<string> {
   const file = await uploadFromBuffer(Buffer.from("left by a crash"));

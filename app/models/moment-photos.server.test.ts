@@ -12,8 +12,8 @@ import { createMoment, deleteMoment, listMoments, updateMoment, viewMoment, type
 import { listFeed } from "./feed.server";
 import { befriend, jpeg, jpegUpload } from "./kids-test-helpers.server";
 
-// Several photos per moment (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md):
-// limits, order, reorder and remove, all-or-nothing, access to every photo, deletion of every file.
+// Several photos per moment (docs/decisions/0030-several-photos-per-moment.md): limits, order,
+// reorder and remove, all-or-nothing, access to every photo, deletion of every file.
 
 async function kidOf(ownerId: number) {
   const r = await createKid(ownerId, { name: "Elsa", birth_date: "2020-01-01", relationship: "Mom" }, null);

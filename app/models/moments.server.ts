@@ -329,7 +329,7 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   };
 }
 
-// ---- the photo viewer's neighbours (issue #20 point 3, docs/decisions/0030-several-photos-per-moment.md) ----
+// ---- the photo viewer's neighbours (docs/decisions/0030-several-photos-per-moment.md) ----
 
 /** Where the viewer's previous/next goes past a moment's photos: a moment of the same kid and how many photos it has. */
 export type PhotoNeighbour = { momentId: number; photoCount: number };
@@ -402,7 +402,7 @@ class Gone extends Error {}
 const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
 const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
 
-// ---- its photos (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md) ----
+// ---- its photos (docs/decisions/0030-several-photos-per-moment.md) ----
 
 /** A photo sent with a form or /api call: its file, its alt text as sent, its slot (1-based: the n-th `image` part). */
 export type NewMomentPhoto = { file: UploadedFile; alt: string; slot: number };
@@ -613,7 +613,7 @@ export async function createMoment(
   }
 }
 
-// ---- the moment's date and milestone (issue #15, docs/decisions/0028-moment-dates-and-feed.md) ----
+// ---- the moment's date and milestone (docs/decisions/0028-moment-dates-and-feed.md) ----
 
 const kidBirth = query<{ kidId: number }>((p, k) =>
   k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"),

@@ -3,7 +3,7 @@ import { query } from "~/lib/query.server";
 import { displayName } from "~/lib/names";
 import { whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 
-// In-app notifications (issue #16.5; docs/spec.md "Notifications"). The models that do something
+// In-app notifications (docs/spec.md "Notifications"). The models that do something
 // worth telling write a row per recipient (`notify`): a friend request received or accepted, an
 // invitation accepted, a like or a comment on my moment, a reply in a thread I commented on. The
 // list groups them ("Ana and 3 others liked …") and shows only what the reader may still see: a

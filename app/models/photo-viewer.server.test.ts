@@ -5,8 +5,8 @@ import { createKid } from "./kids.server";
 import { photoNeighbours, viewMoment } from "./moments.server";
 import { befriend, insertMoments } from "./kids-test-helpers.server";
 
-// The photo viewer's previous/next across a kid's moments (issue #20 point 3): the kid page's order
-// (newest first), only moments the viewer may see, only moments with a photo, two queries.
+// The photo viewer's previous/next across a kid's moments (docs/decisions/0030-*): the kid page's
+// order (newest first), only moments the viewer may see, only moments with a photo, two queries.
 
 async function setup() {
   const owner = await makeUser();

@@ -12,7 +12,7 @@ import { conflict, notFound, tooMany, type Result } from "./refusal";
 import { getUserById, normalizeEmail, type User } from "./users.server";
 import { deleteLinkSessions } from "./sessions.server";
 
-// Sign-in links (issue #16.2; docs/decisions/0026-invitations-and-sign-in-links.md): single-use,
+// Sign-in links (docs/decisions/0026-invitations-and-sign-in-links.md): single-use,
 // only the token's sha256 stored. Three purposes: "sign-in" (emailed, "Email me a sign-in link"),
 // "reset" (emailed, "Forgot your password?": afterwards the user is sent to set a new password),
 // "friend" (made by a parent for a relative whose account their invitation made, shown like an

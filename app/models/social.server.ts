@@ -8,7 +8,7 @@ import { whereCommentShown, whereMomentVisibleTo } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 
 // What the likes/comments block renders, and nothing more: every field is sent to the browser in
-// the page's loader data (issue #21.2), so the author's id and the creation instant stay out.
+// the page's loader data, so the author's id and the creation instant stay out.
 export type CommentView = {
   id: number;
   firstName: string | null;

@@ -9,7 +9,7 @@ import { decodeCursor } from "./moments.server";
 import { listMilestones, momentsInPeriod, timelineMonths } from "./story.server";
 import { befriend } from "./kids-test-helpers.server";
 
-// A kid's milestones and timeline by age (issue #15).
+// A kid's milestones and timeline by age (docs/decisions/0028-moment-dates-and-feed.md).
 
 async function setup() {
   const owner = await makeUser();

@@ -16,9 +16,9 @@ import {
 } from "./moments.server";
 import type { Result } from "./refusal";
 
-// A kid's story (issue #15): the milestones in date order and the timeline by age and month. Each
-// answer asks the kid's guard first (viewKid), then filters the moments again with the access
-// module's whereMomentVisibleTo (so a per-moment rule applies here too).
+// A kid's story (docs/decisions/0028-*): the milestones in date order and the timeline by age and
+// month. Each answer asks the kid's guard first (viewKid), then filters the moments again with the
+// access module's whereMomentVisibleTo (so a per-moment rule applies here too).
 
 /** A kid's moments (joined to the kid, as whereMomentVisibleTo needs) as `viewer` may see them. */
 function kidMoments(k: Knex, kidId: string, viewer: string): Knex.QueryBuilder {

@@ -13,7 +13,7 @@ import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
 import { EmptyArt } from "~/components/empty-state";
 
-// GET /feed: the home feed (issue #15, docs/spec.md "Feed"). Thin: parse → feed model → render.
+// GET /feed: the home feed (docs/spec.md "Feed"). Thin: parse → feed model → render.
 
 const PAGE_SIZE = 20;
 

@@ -71,8 +71,9 @@ export default function Home(_: Route.ComponentProps) {
 }
 
 /**
- * What the product is at a glance (#20.4): a sample moment drawn here (inline SVG and CSS, in the
- * theme's colours; no photo to download). One image for screen readers, described in words.
+ * What the product is at a glance (docs/design.md "Pages that welcome"): a sample moment drawn here
+ * (inline SVG and CSS, in the theme's colours; no photo to download). One image for screen readers,
+ * described in words.
  */
 function SampleMoment() {
   return (

@@ -9,7 +9,7 @@ import { kidMomentView } from "~/web/feed.server";
 import { StoryLinks, StoryMomentList } from "~/components/moment-view";
 import { EmptyState } from "~/components/empty-state";
 
-// GET /kids/:kidId/milestones: the kid's milestones in date order with the age at each (issue #15).
+// GET /kids/:kidId/milestones: the kid's milestones in date order with the age at each.
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

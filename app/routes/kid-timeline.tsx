@@ -12,7 +12,7 @@ import { StoryLinks, StoryMomentList } from "~/components/moment-view";
 import { EmptyState, FirstMomentLink } from "~/components/empty-state";
 
 // GET /kids/:kidId/timeline[?age=N | ?month=YYYY-MM][&before=cursor]: the kid's moments by year
-// of age and by month (issue #15). The index is plain links; a period pages with the kid pages'
+// of age and by month. The index is plain links; a period pages with the kid pages'
 // cursor, 20 at a time. Works without JavaScript.
 
 const PAGE_SIZE = 20;

@@ -380,7 +380,7 @@ describe("moment pages", () => {
     ).toBe(404);
   });
 
-  it("several photos (issue #15.3): slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
+  it("several photos: slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
     const { owner, kid, cookies } = await people();
     const slots = async (files: (Buffer | null)[], fields: Record<string, string>) => {
       const fd = new FormData();

@@ -9,13 +9,13 @@ import { notFound } from "~/models/refusal";
 import { altPhotos } from "~/images/photo";
 import { PhotoViewer, type PhotoViewerData, type ViewerStep } from "~/components/photo-viewer";
 
-// The photo viewer (issue #20 point 3): one photo of a moment at /dailyLogs/{id}/photos/{n} (n from
-// 1), large on a dark backdrop, with the moment's title, date and the kid's age, and previous/next
-// links within the moment and, past its first and last photo, to the kid's previous and next
-// moments that the viewer may see (photoNeighbours). A real page that works without JavaScript; seen
-// exactly by those who see the moment (viewMoment asks the access module), its photo by the image
-// route's same rule. With JavaScript the moment's page shows the same data in a dialog (fetched
-// from this loader).
+// The photo viewer (docs/decisions/0030-*): one photo of a moment at /dailyLogs/{id}/photos/{n} (n
+// from 1), large on a dark backdrop, with the moment's title, date and the kid's age, and
+// previous/next links within the moment and, past its first and last photo, to the kid's previous
+// and next moments that the viewer may see (photoNeighbours). A real page that works without
+// JavaScript; seen exactly by those who see the moment (viewMoment asks the access module), its
+// photo by the image route's same rule. With JavaScript the moment's page shows the same data in a
+// dialog (fetched from this loader).
 
 export async function loader({ request, params }: Route.LoaderArgs): Promise<PhotoViewerData> {
   const user = await requireUser(request);

@@ -84,9 +84,9 @@ const inPlace = (momentId: number, n: number) => ({
 });
 
 /**
- * The photo viewer as a dialog over this page (issue #20 point 3, with JavaScript): the photo links
- * go to ?photo=n masked as the viewer's own URL (/dailyLogs/{id}/photos/{n}, what a reload, a new
- * tab or a shared link opens), and the dialog shows that page's data, read from its loader.
+ * The photo viewer as a dialog over this page (with JavaScript): the photo links go to ?photo=n
+ * masked as the viewer's own URL (/dailyLogs/{id}/photos/{n}, what a reload, a new tab or a shared
+ * link opens), and the dialog shows that page's data, read from its loader.
  */
 function PhotoDialog({ momentId, n, closeTo }: { momentId: number; n: string; closeTo: string }) {
   const fetcher = useFetcher<PhotoViewerData>();

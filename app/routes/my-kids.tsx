@@ -16,7 +16,7 @@ import { FeedEntry } from "~/components/feed";
 import { EmptyState } from "~/components/empty-state";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
-/** How many of the newest visible moments My Kids shows above the kids (issue #15). */
+/** How many of the newest visible moments My Kids shows above the kids. */
 const NEWS_SIZE = 3;
 
 export async function loader({ request }: Route.LoaderArgs) {

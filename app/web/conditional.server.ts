@@ -5,9 +5,9 @@ import { accessStamp } from "~/models/access.server";
 import { unreadNotifications } from "~/models/notifications.server";
 import { getUser } from "./auth.server";
 
-// Conditional pages (issue #21.3, docs/decisions/0034-conditional-pages.md). A page that opts in
-// (the kid's moments, a moment, the feed) is loaded ONCE per request, by its route middleware,
-// before anything renders; the ETag is a digest of what the page shows this viewer:
+// Conditional pages (docs/decisions/0034-conditional-pages.md). A page that opts in (the kid's
+// moments, a moment, the feed) is loaded ONCE per request, by its route middleware, before anything
+// renders; the ETag is a digest of what the page shows this viewer:
 //   - the page's own view data (kid, moments with their audiences, likes, comments, names, dates)
 //     and its stamps (the moments' ids and updated_at: a photo change stamps its moment);
 //   - the viewer and what the root shows them (name, picture, unread notifications);

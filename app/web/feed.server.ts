@@ -5,7 +5,7 @@ import type { MomentSocialData } from "~/models/social.server";
 import { altPhotos, type AltPhoto, type Photo as PhotoData } from "~/images/photo";
 
 // Feed entries as the feed and My Kids pages render them (app/components/feed.tsx): plain data
-// shaped from the feed model's moments (issue #15).
+// shaped from the feed model's moments.
 
 /** One entry as app/components/feed.tsx renders it. */
 export type FeedEntryView = {

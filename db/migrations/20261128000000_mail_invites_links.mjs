@@ -1,6 +1,7 @@
 // @ts-check
-// Mail queue, invitations and sign-in links (issue #16; docs/decisions/0025-mail-queue.md,
-// docs/decisions/0026-invitations-and-sign-in-links.md). Knex schema builder only (SQLite and PostgreSQL).
+// Mail queue, invitations and sign-in links (docs/decisions/0025-mail-queue.md,
+// docs/decisions/0026-invitations-and-sign-in-links.md). Knex schema builder only (SQLite and
+// PostgreSQL).
 
 /** @param {import("knex").Knex} knex */
 export async function up(knex) {
@@ -62,9 +63,9 @@ export async function up(knex) {
     t.index(["created_by"]);
   });
 
-  // In-app notifications (issue #16.5): one row per event and recipient; `moment_id` ties likes,
-  // comments and replies to their moment (the list asks the access module whether the reader may
-  // still see it, and a deleted moment takes its notifications along).
+  // In-app notifications (docs/decisions/0027-*): one row per event and recipient; `moment_id` ties
+  // likes, comments and replies to their moment (the list asks the access module whether the reader
+  // may still see it, and a deleted moment takes its notifications along).
   await knex.schema.createTable("notifications", (t) => {
     t.increments("id").primary();
     t.integer("user_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
@@ -81,9 +82,9 @@ export async function up(knex) {
     t.index(["actor_id"]);
   });
 
-  // Email digests (issue #16.4): one row per user who chose one (no row: none). The scheduler
-  // claims a due digest by moving next_digest_at on with a compare-and-set UPDATE; last_digest_at is
-  // where the next digest's news start, moved only when a digest was queued.
+  // Email digests (docs/decisions/0027-*): one row per user who chose one (no row: none). The
+  // scheduler claims a due digest by moving next_digest_at on with a compare-and-set UPDATE;
+  // last_digest_at is where the next digest's news start, moved only when a digest was queued.
   await knex.schema.createTable("email_preferences", (t) => {
     t.integer("user_id").primary().references("id").inTable("users").onDelete("CASCADE");
     t.string("digest", 8).notNullable().checkIn(["none", "daily", "weekly"]);

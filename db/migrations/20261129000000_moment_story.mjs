@@ -1,5 +1,5 @@
 // @ts-check
-// The family's story (issue #15, docs/decisions/0028-moment-dates-and-feed.md):
+// The family's story (docs/decisions/0028-moment-dates-and-feed.md):
 // - daily_logs.taken_on: the moment's own calendar date ("YYYY-MM-DD"), chosen by the parent.
 //   Existing moments get the UTC calendar date of their creation.
 // - daily_logs.milestone: null, or the milestone's label ("First steps", or the parent's own).

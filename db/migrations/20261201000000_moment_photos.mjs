@@ -1,5 +1,5 @@
 // @ts-check
-// Several photos per moment (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md):
+// Several photos per moment (docs/decisions/0030-several-photos-per-moment.md):
 // - moment_photos: a moment's photos in order (position 0 first), each with its alt text. A row
 //   goes with its moment (ON DELETE CASCADE) and with its images row (ON DELETE CASCADE); the
 //   images rows themselves are deleted by the models with their files (app/images/storage.server.ts).

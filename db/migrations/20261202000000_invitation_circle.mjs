@@ -1,8 +1,8 @@
 // @ts-check
 // An invitation presets how the inviter files the relative who answers it (docs/spec.md
-// "Invitations", issue #17.1): a circle (default Friends, as for every new friendship) and an
-// optional relationship label, copied onto the inviter's side of the friendship when it is
-// accepted. Knex schema builder only (SQLite and PostgreSQL).
+// "Invitations"): a circle (default Friends, as for every new friendship) and an optional
+// relationship label, copied onto the inviter's side of the friendship when it is accepted. Knex
+// schema builder only (SQLite and PostgreSQL).
 
 const CIRCLES = ["family", "friends"];
 const RELATIONSHIPS = ["grandparent", "parents_sibling", "cousin", "friend", "caregiver", "other"];

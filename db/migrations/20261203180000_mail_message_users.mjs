@@ -1,5 +1,5 @@
 // @ts-check
-// Whose a queued or sent message is (issue #18.4 review; docs/decisions/0025-mail-queue.md): the
+// Whose a queued or sent message is (docs/decisions/0025-mail-queue.md): the
 // account it is addressed to, the account that sent it (an invitation) and the accounts whose
 // moments or comments it carries (a digest). Deleting an account deletes every message that names
 // it here, queued or sent (docs/spec.md "Delete my account"). Sent messages are purged after a

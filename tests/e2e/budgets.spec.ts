@@ -1,9 +1,9 @@
-// Issue #20.6: the design keeps the pages light. Sizes, never times: the HTML + CSS of a kid's page
-// of 20 moments (each with a photo) is at most 20 KB brotli, compressed as the server does (HTML at
-// quality 3 per response, the stylesheets precompressed at 11: server/index.mjs); and no image can
-// shift the layout (every <img> and inline <svg> has width and height); on a 400-px phone (DPR 2)
-// the images the page asks for by its load, and those on its first screen, weigh at most 150 KB.
-// `npm run bench` reports the same figures for its seeded pages (docs/design.md).
+// The design keeps the pages light (docs/design.md "Checks"). Sizes, never times: the HTML + CSS of
+// a kid's page of 20 moments (each with a photo) is at most 20 KB brotli, compressed as the server
+// does (HTML at quality 3 per response, the stylesheets precompressed at 11: server/index.mjs); and
+// no image can shift the layout (every <img> and inline <svg> has width and height); on a 400-px
+// phone (DPR 2) the images the page asks for by its load, and those on its first screen, weigh at
+// most 150 KB. `npm run bench` reports the same figures for its seeded pages (docs/design.md).
 import zlib from "node:zlib";
 import sharp from "sharp";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
 
-// Dialogs and focus with JavaScript (issue 19, point 11), in the js project only (playwright.config.ts):
+// Dialogs and focus with JavaScript (docs/spec.md §11), in the js project only (playwright.config.ts):
 // focus comes back to the avatar button after a modal opened from the profile menu (without
 // JavaScript a modal is a page of its own: there is no focus to bring back), Escape dismisses the
 // kid-age tooltip (dismissing needs the page's script; without it the tip follows focus and hover

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
 
-// Dialogs, focus and titles (issue 19, point 11): confirm dialogs start on the safe choice and the
+// Dialogs, focus and titles (docs/spec.md §11): confirm dialogs start on the safe choice and the
 // modals' failed forms mark the title "Error: ", with and without JavaScript. What only scripts do
 // (focus brought back, Escape on the tooltip, Back after a delete) is in dialogs-js.spec.ts.
 

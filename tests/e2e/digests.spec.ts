@@ -7,12 +7,13 @@ import { apiCreateKid, closeE2eDb as closeKidsDb, makeFriends } from "./kids-hel
 import { jpegWithGps } from "./profile-picture-helpers";
 import { mailTo } from "./mail";
 
-// Issue #16.4 and #16.8 in a browser, JavaScript on and off: the email settings page (the GOV.UK
-// form pattern, axe); a digest that the e2e server's own scheduler sends over SMTP to the test
-// SMTP server (playwright.config.ts sets DIGEST_CHECK_SECONDS=1, so a digest the test makes due
-// goes out within a second; the test polls the SMTP server, never a fixed wait): the moment with
-// its kid's name and age, title and link, an inline thumbnail without metadata, a plain-text part,
-// the List-Unsubscribe headers; then the message's own unsubscribe link, opened signed out.
+// Email digests (docs/decisions/0027-*) in a browser, JavaScript on and off: the email settings
+// page (the GOV.UK form pattern, axe); a digest that the e2e server's own scheduler sends over SMTP
+// to the test SMTP server (playwright.config.ts sets DIGEST_CHECK_SECONDS=1, so a digest the test
+// makes due goes out within a second; the test polls the SMTP server, never a fixed wait): the
+// moment with its kid's name and age, title and link, an inline thumbnail without metadata, a
+// plain-text part, the List-Unsubscribe headers; then the message's own unsubscribe link, opened
+// signed out.
 
 test.afterAll(async () => {
   await closeE2eDb();

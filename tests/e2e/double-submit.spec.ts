@@ -4,9 +4,10 @@ import { apiCreateKid, apiCreateMoment, jpegFile, makeFriends, myId } from "./ki
 import { closeE2eDb, e2eDb, userIdByEmail } from "./friends-helpers";
 
 // Every creating form submitted twice, 60 ms apart, as a double click does it, with JavaScript on
-// and off: exactly one thing is created and the user sees the normal result (issue 19, point 4).
-// With JavaScript the form ignores the second submit (one request); without it the browser sends
-// both and the server's one-time submission token makes the second answer the first's result.
+// and off: exactly one thing is created and the user sees the normal result
+// (docs/decisions/0016-*). With JavaScript the form ignores the second submit (one request);
+// without it the browser sends both and the server's one-time submission token makes the second
+// answer the first's result.
 
 test.afterAll(async () => {
   await closeE2eDb();

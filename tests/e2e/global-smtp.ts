@@ -2,10 +2,10 @@ import http from "node:http";
 import { startTestSmtp } from "../smtp-server";
 
 // Playwright's global setup (playwright.config.ts): a real SMTP server on loopback, in the runner's
-// own process, for the whole run (issue #16.8). The e2e server is pointed at it with SMTP_URL, so
-// every message the app sends goes out through nodemailer over SMTP, as in production. The
-// specs run in worker processes; they read what arrived through a small read-only HTTP window on
-// loopback (E2E_SMTP_INBOX, GET → [{to, raw}]), polled with expect.poll (tests/e2e/mail.ts).
+// own process, for the whole run. The e2e server is pointed at it with SMTP_URL, so every message
+// the app sends goes out through nodemailer over SMTP, as in production. The specs run in worker
+// processes; they read what arrived through a small read-only HTTP window on loopback
+// (E2E_SMTP_INBOX, GET → [{to, raw}]), polled with expect.poll (tests/e2e/mail.ts).
 //
 // Playwright starts the web server before the global setup, so the SMTP port is fixed in the
 // config (E2E_SMTP_PORT); the app's mail queue retries anything sent before this listens.

@@ -1,7 +1,7 @@
-// Back after Log Out, or after deleting a moment, must not show what is gone (issue 19, point 5):
-// signed-in pages are `no-store`, so the browser fetches them again instead of redisplaying them
-// from its history cache. The no-JavaScript browser is where that cache shows (with JavaScript,
-// React Router navigates client-side and loads fresh data anyway).
+// Back after Log Out, or after deleting a moment, must not show what is gone
+// (docs/decisions/0019-*): signed-in pages are `no-store`, so the browser fetches them again
+// instead of redisplaying them from its history cache. The no-JavaScript browser is where that
+// cache shows (with JavaScript, React Router navigates client-side and loads fresh data anyway).
 import { expect, logOut, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile } from "./kids-helpers";
 

@@ -3,10 +3,11 @@ import { expectAccessible, expect, freshPage, isNoJs, logIn, newAccount, signUp,
 import { closeE2eDb, e2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
 
-// Issue #16: a parent invites, the link opens in a fresh browser, the relative joins without a
-// password and sees the kid's moments; signing in by an emailed link (the e2e server sends it over
-// SMTP to the test SMTP server of tests/e2e/global-smtp.ts, where the test reads it);
-// used, revoked and expired links. JavaScript on and off, axe on every page.
+// Invitations and sign-in links (docs/decisions/0026-*): a parent invites, the link opens in a
+// fresh browser, the relative joins without a password and sees the kid's moments; signing in by an
+// emailed link (the e2e server sends it over SMTP to the test SMTP server of
+// tests/e2e/global-smtp.ts, where the test reads it); used, revoked and expired links. JavaScript
+// on and off, axe on every page.
 
 test.afterAll(async () => {
   await closeE2eDb();

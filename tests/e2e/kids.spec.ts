@@ -301,7 +301,7 @@ test.describe("kids", () => {
     await expectErrors(page, ["Title is required", "Content is required"]);
     await page.getByLabel("Title").fill("Park day");
     await page.getByLabel("Content").fill("Pigeons everywhere.");
-    // a second photo (issue #15.3): several photos need an alt text each
+    // a second photo: several photos need an alt text each
     await page.getByLabel("Image 2", { exact: true }).setInputFiles(await jpegFile("new.jpg", 200, 150, "#3a3"));
     await page.getByLabel("Alt text of photo 2").fill("Leo on the grass");
     await page.getByRole("button", { name: "Update", exact: true }).click();

@@ -1,6 +1,6 @@
-// Issue #20.5 and #20.7: nothing scrolls a 320-px phone sideways (long unbroken names, titles and
-// comments wrap; empty states and the story views too), and the red danger link-button stays
-// readable on hover (docs/design.md).
+// Nothing scrolls a 320-px phone sideways (long unbroken names, titles and comments wrap; empty
+// states and the story views too), and the red danger link-button stays readable on hover
+// (docs/design.md).
 import type { Page } from "@playwright/test";
 import { contrast, expect, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";

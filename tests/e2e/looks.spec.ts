@@ -1,8 +1,8 @@
-// Issue #20.1, .2, .4, .7: screenshots of the main screens at 400 and 1280 px in the light and the
+// Screenshots (docs/design.md "Checks") of the main screens at 400 and 1280 px in the light and the
 // dark theme, attached to the test's report as artefacts (never compared with committed baselines:
 // fonts differ between machines), with axe run on each screen in both themes; and the photos-first
-// layout's rules checked with numbers (centered column, portrait photos capped to the viewport,
-// the photo links to the moment). One seeded account, one browser context per theme and width.
+// layout's rules checked with numbers (centered column, portrait photos capped to the viewport, the
+// photo links to the moment). One seeded account, one browser context per theme and width.
 import sharp from "sharp";
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { contrast, expect, expectAccessible, newAccount, signUp, test } from "./utils";

@@ -1,7 +1,7 @@
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile, textFile } from "./kids-helpers";
 
-// Several photos per moment (issue #15 point 3, docs/decisions/0030-several-photos-per-moment.md):
+// Several photos per moment (docs/decisions/0030-several-photos-per-moment.md):
 // post a moment with three photos and alt texts, see them as a grid, reorder and remove one, with
 // JavaScript on and off; the styled picker's preview with JavaScript.
 
@@ -73,8 +73,8 @@ test.describe("several photos per moment", () => {
     await expect(grid.getByRole("img").nth(1)).toHaveAccessibleName("A lion asleep");
     await expectAccessible(page, browser);
 
-    // the photo viewer (issue #20 point 3): a real page per photo, previous/next within the moment;
-    // with JavaScript a dialog over the moment's page whose URL bar shows that page's URL
+    // the photo viewer: a real page per photo, previous/next within the moment; with JavaScript a
+    // dialog over the moment's page whose URL bar shows that page's URL
     await grid.getByRole("link", { name: "A seal on a rock" }).click();
     await expect(page).toHaveURL(new RegExp(`${momentUrl}/photos/1$`));
     const viewer = page.locator(".photo-viewer");

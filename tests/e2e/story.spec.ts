@@ -2,9 +2,9 @@ import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, closeE2eDb, jpegFile, makeFriends, myId } from "./kids-helpers";
 
-// The family's story (issue #15): a back-dated milestone moment, seen in a friend's feed with the
-// kid's age on its date, the kid's milestones and timeline; the feed's empty state. Runs with
-// JavaScript on and off (the two projects), every page checked with axe.
+// The family's story (docs/decisions/0028-*): a back-dated milestone moment, seen in a friend's
+// feed with the kid's age on its date, the kid's milestones and timeline; the feed's empty state.
+// Runs with JavaScript on and off (the two projects), every page checked with axe.
 
 test.afterAll(async () => {
   await closeE2eDb();

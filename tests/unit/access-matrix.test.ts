@@ -184,7 +184,7 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/moment.tsx": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsPage }],
-  // the photo viewer (issue #20 point 3): every photo of the moment, as the moment
+  // the photo viewer: every photo of the moment, as the moment
   "routes/moment-photo.tsx": [
     { label: "GET photo 1", params: (w) => ({ dailyLogId: String(w.logId), n: "1" }), expect: friendsPage },
     { label: "GET photo 3 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "3" }), expect: friendsPage },
@@ -234,8 +234,8 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
   "routes/friend-search.tsx": [{ label: "GET", query: "?q=a", expect: all("login", 200) }],
   "routes/profile-picture.tsx": [{ label: "GET", expect: all("login", 200) }],
-  // invitations and sign-in links (issue #16): a link that is not (or no longer) valid is a clear
-  // page for everyone; its use needs the token, not a session
+  // invitations and sign-in links: a link that is not (or no longer) valid is a clear page for
+  // everyone; its use needs the token, not a session
   "routes/invite.tsx": [
     { label: "GET (unknown token)", params: () => ({ token: UNKNOWN_TOKEN }), expect: all(200, 200) },
     {
@@ -1186,7 +1186,7 @@ describe("a blocked author across digest, notifications and export", () => {
   });
 });
 
-// ---- who sees what: actors × audiences × surfaces (issue 17.6) --------------------------------
+// ---- who sees what: actors × audiences × surfaces (docs/decisions/0031-*) -----------------------
 // Eight actors around one kid and its three moments, one per audience, each with a photo: the
 // kid's owner, a co-parent, a friend the owner filed in the Family circle, a friend in the
 // Friends circle, a pending requester, a user the owner blocked (who was a Family friend and a
@@ -1393,7 +1393,7 @@ async function familyComment(aud: Aud) {
 const SURFACES: Surface[] = [
   page("routes/moment.tsx", (id) => `/dailyLogs/${id}`, "dailyLogId"),
   {
-    // the photo viewer's page of the moment's third photo (issue #20 point 3)
+    // the photo viewer's page of the moment's third photo
     name: "page /dailyLogs/:id/photos/3",
     run: async (actor, aud) => {
       const a = await call("routes/moment-photo.tsx", { dailyLogId: String(momentOf(aud)), n: "3" }, actor, {
@@ -1412,7 +1412,7 @@ const SURFACES: Surface[] = [
     kidPage("/dailyLogs"),
     (d: StoryList, aud) => d.moments.some((m) => m.id === momentOf(aud)),
   ),
-  // the kid's story pages (issue #15.7): every moment of the grid is a milestone of this month
+  // the kid's story pages: every moment of the grid is a milestone of this month
   pageLists(
     "page /kids/:kidId/milestones shows its title",
     "routes/kid-milestones.tsx",

@@ -1,10 +1,10 @@
-// The bad-input corpus (issue 19): for every route in app/routes.ts, requests a well-behaved client
-// never sends: bad ids, malformed %-encoding, wrong content types, null/array/scalar bodies, broken
-// multipart, oversize bodies (by Content-Length and chunked), odd methods, bad Host headers,
-// absolute-form and "//host" request-targets; signed out and signed in. Against the real server
-// (server/index.mjs on a fresh production build), over raw sockets. Every answer must be ours:
-// no 5xx, the security headers, the right envelope (JSON on /api, HTML pages elsewhere, the image
-// route's plain text), and nothing written by a refused write.
+// The bad-input corpus (docs/decisions/0019-*): for every route in app/routes.ts, requests a
+// well-behaved client never sends: bad ids, malformed %-encoding, wrong content types,
+// null/array/scalar bodies, broken multipart, oversize bodies (by Content-Length and chunked), odd
+// methods, bad Host headers, absolute-form and "//host" request-targets; signed out and signed in.
+// Against the real server (server/index.mjs on a fresh production build), over raw sockets. Every
+// answer must be ours: no 5xx, the security headers, the right envelope (JSON on /api, HTML pages
+// elsewhere, the image route's plain text), and nothing written by a refused write.
 import crypto from "node:crypto";
 import { UPLOAD_LIMITS } from "~/images/limits";
 import fs from "node:fs";

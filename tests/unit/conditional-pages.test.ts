@@ -1,7 +1,7 @@
-// Revisits for free (issue #21.3, docs/decisions/0034-conditional-pages.md): the kid's moments
-// page, a moment's page and the feed answer If-None-Match with 304 (no body) while nothing they
-// show this viewer changed, and with 200 and a new ETag after a like, a comment, an edit, an
-// unfriend, an audience change; a log-out ends it. Against the real server on a fresh build.
+// Revisits for free (docs/decisions/0034-conditional-pages.md): the kid's moments page, a moment's
+// page and the feed answer If-None-Match with 304 (no body) while nothing they show this viewer
+// changed, and with 200 and a new ETag after a like, a comment, an edit, an unfriend, an audience
+// change; a log-out ends it. Against the real server on a fresh build.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieFor, makeUser } from "../helpers";
 import { befriend, makeKid, makeLog } from "~/models/social-test-fixtures.server";

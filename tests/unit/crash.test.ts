@@ -1,12 +1,12 @@
-// The crash test (issue 19): the real production server (server/index.mjs on a fresh build) is
-// killed with SIGKILL while clients write concurrently (moments with photos through the API and
-// through the page form, likes, comments) and while a photo upload is half sent; then it is
-// started again on the same database and uploads folder. After every round, every write the
-// clients were told succeeded (a 2xx, or the page form's redirect) must be in the database. At the
-// end: the database is intact (SQLite: integrity_check and foreign_key_check; both engines: no row
-// points at a missing parent), and after the sweep (the maintenance functions the server runs on
-// its timer, with every leftover counted as old) no temp upload file and no photo without its row
-// remain, while every photo row still has its files.
+// The crash test (docs/decisions/0019-*): the real production server (server/index.mjs on a fresh
+// build) is killed with SIGKILL while clients write concurrently (moments with photos through the
+// API and through the page form, likes, comments) and while a photo upload is half sent; then it is
+// started again on the same database and uploads folder. After every round, every write the clients
+// were told succeeded (a 2xx, or the page form's redirect) must be in the database. At the end: the
+// database is intact (SQLite: integrity_check and foreign_key_check; both engines: no row points at
+// a missing parent), and after the sweep (the maintenance functions the server runs on its timer,
+// with every leftover counted as old) no temp upload file and no photo without its row remain,
+// while every photo row still has its files.
 //
 // Deterministic: the kill comes after a fixed number of acknowledged writes in the round (never
 // after a delay); the half-sent upload is known to have its temp file (a watch on the temp folder)

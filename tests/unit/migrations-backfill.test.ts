@@ -1,7 +1,7 @@
-// The backfills of existing moments (issue #15.2, issue #17.2): a database of its own, migrated up to
-// just before db/migrations/20261129000000_moment_story.mjs, gets an old moment, then migrates to
-// the latest. The old moment must get taken_on = its creation date (UTC, docs/decisions/0028),
-// audience "everyone" and posted_by = the kid's owner (db/migrations/20261130000000_circles.mjs).
+// The backfills of existing moments: a database of its own, migrated up to just before
+// db/migrations/20261129000000_moment_story.mjs, gets an old moment, then migrates to the latest.
+// The old moment must get taken_on = its creation date (UTC, docs/decisions/0028), audience
+// "everyone" and posted_by = the kid's owner (db/migrations/20261130000000_circles.mjs).
 import { describe, expect, it } from "vitest";
 import { idOf, migrationDatabase } from "./support/migration-db";
 

@@ -1,9 +1,10 @@
-// An outside process holding the SQLite write lock past the busy timeout (issue #19.8,
-// docs/decisions/0017-processes-and-write-transactions.md): the write path retries with back-off up
-// to WRITE_RETRY_MS, then answers 503 with Retry-After (the API's envelope on /api, a page saying so
-// elsewhere), never 500; once the lock is gone the same write goes through. Deterministic: a second
-// connection holds the lock and lets go only after the assertions (and, for "retried then
-// succeeded", only after the retries were seen). SQLite only (vitest.config.ts, SQLITE_ONLY).
+// An outside process holding the SQLite write lock past the busy timeout
+// (docs/decisions/0017-processes-and-write-transactions.md): the write path retries with back-off
+// up to WRITE_RETRY_MS, then answers 503 with Retry-After (the API's envelope on /api, a page
+// saying so elsewhere), never 500; once the lock is gone the same write goes through.
+// Deterministic: a second connection holds the lock and lets go only after the assertions (and, for
+// "retried then succeeded", only after the retries were seen). SQLite only (vitest.config.ts,
+// SQLITE_ONLY).
 import knexFactory, { type Knex } from "knex";
 import sqlite3 from "sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -175,7 +175,7 @@ describe("POST /api/kids/{kidId}/daily_logs/new", () => {
     expect(await res.json()).toEqual({ ...PARENT_SHAPE, kid_id: kid.id, title: "Snow", content: "Eleven flakes" });
   });
 
-  it("takes taken_on and milestone on create and update (issue #15), with field errors for bad ones", async () => {
+  it("takes taken_on and milestone on create and update, with field errors for bad ones", async () => {
     const { kid, cookies } = await setup();
     const post = (fields: Record<string, string>) =>
       create.action(
@@ -355,7 +355,7 @@ describe("DELETE /api/daily_logs/{id}", () => {
   });
 });
 
-describe("several photos (issue #15.3, docs/api.md)", () => {
+describe("several photos (docs/api.md)", () => {
   const photosForm = async (fields: Record<string, string>, count: number) => {
     const fd = form(fields);
     for (let i = 0; i < count; i++)
