@@ -1,6 +1,5 @@
 // @ts-check
 // `npm run db:migrate`: runs the migrations (idempotent). The server also runs them at start.
-import fs from "node:fs";
 import path from "node:path";
 import knexFactory from "knex";
 import { knexConfig } from "../db/knexfile.mjs";

@@ -1,9 +1,6 @@
 import {
-  useCallback,
   useEffect,
   useRef,
-  useSyncExternalStore,
-  type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,

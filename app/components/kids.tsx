@@ -1,4 +1,3 @@
-import { useState } from "react";
 import {
   getInputProps,
   useForm,
@@ -19,8 +18,6 @@ import {
   useHydrated,
   useSubmitOnce,
 } from "./forms";
-import { ConfirmDialog } from "./modal";
-import { ListLink } from "./list-link";
 import { Photo as PhotoView } from "~/components/photo";
 import { PhotoPicker } from "./photo-picker";
 import type { Photo } from "~/images/photo";

@@ -1,6 +1,5 @@
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
-import type { ReactNode } from "react";
-import { Link, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import { Photo as PhotoView } from "~/components/photo";
 import { Field, FieldFrame, useHydrated } from "./forms";
 import { PhotoPicker } from "./photo-picker";

@@ -3,7 +3,6 @@
 
 export const AUDIENCES = ["us", "family", "everyone"] as const;
 export type Audience = (typeof AUDIENCES)[number];
-export const DEFAULT_AUDIENCE: Audience = "everyone";
 
 export const AUDIENCE_LABELS: Record<Audience, string> = {
   us: "Only us",

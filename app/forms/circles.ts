@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { AUDIENCES, DEFAULT_AUDIENCE, type Audience } from "./audiences";
+import { AUDIENCES } from "./audiences";
 
 // Who sees what (docs/spec.md §6): the audience of a moment (and a kid's default for new ones),
 // and how each side of an accepted friendship files the other (circle and relationship). The
 // values are the database's and the API's; the labels are the pages'. Browser and server.
 
-export { AUDIENCES, AUDIENCE_HINTS, AUDIENCE_LABELS, DEFAULT_AUDIENCE, type Audience } from "./audiences";
+export type { Audience } from "./audiences";
 
 export const CIRCLES = ["family", "friends"] as const;
 export type Circle = (typeof CIRCLES)[number];
@@ -34,10 +34,6 @@ export const CIRCLE_MESSAGES = {
   circle: "Choose a circle: Family or Friends",
   relationship: "Choose a relationship from the list",
 } as const;
-
-export function isAudience(value: unknown): value is Audience {
-  return typeof value === "string" && (AUDIENCES as readonly string[]).includes(value);
-}
 
 /** An optional audience field (absent or empty: undefined, the caller's default applies). */
 export function audienceField() {

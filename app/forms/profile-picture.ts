@@ -9,7 +9,6 @@ import { SERVER_ERROR_MESSAGE } from "~/lib/messages";
 // place when a file arrived; the image module then judges the bytes and its message replaces these.
 
 export const PICTURE_INTENTS = ["upload", "update"] as const;
-export type PictureIntent = (typeof PICTURE_INTENTS)[number] | "delete";
 
 /** The page action answers JSON (for the upload with a progress bar) when this header is sent. */
 export const PICTURE_JSON_HEADER = "X-Picture-Upload";

@@ -4,7 +4,7 @@ import { DiskPhotoStore } from "./photo-store-disk.server";
 import { S3PhotoStore } from "./photo-store-s3.server";
 
 export { KEY_PATTERN } from "./photo-store-contract.server";
-export type { ByteRange, OpenedPhotoFile, PhotoFile, PhotoStore, StoredKey } from "./photo-store-contract.server";
+export type { PhotoFile, PhotoStore } from "./photo-store-contract.server";
 
 // Where the bytes of photos live: ONE interface, two backends (docs/decisions/0015-photo-store.md).
 //

@@ -8,7 +8,6 @@ import { config } from "~/lib/config.server";
 // (app/mail/digest.server.ts) claims it by moving it on.
 
 export type DigestChoice = "none" | "daily" | "weekly";
-export const DIGEST_CHOICES: readonly DigestChoice[] = ["none", "daily", "weekly"];
 export const DEFAULT_DIGEST_HOUR = 8;
 
 export type EmailPreferences = { digest: DigestChoice; hour: number };

@@ -26,7 +26,6 @@ import { parseUserId } from "./user-id";
 // account page (countFriends).
 
 export type FriendshipStatus = "pending" | "accepted" | "denied";
-export const FRIENDSHIP_STATUSES: readonly FriendshipStatus[] = ["pending", "accepted", "denied"];
 
 export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
 

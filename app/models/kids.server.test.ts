@@ -5,8 +5,8 @@ import { db } from "~/lib/db.server";
 import { countImageRows, isStored, listStored } from "~/images/test-fixtures.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { today } from "~/lib/dates.server";
-import { createKid, listKidsOf, listVisibleKidsOf, removeKid, setKidPhoto, updateKid, viewKid } from "./kids.server";
-import { createMoment, setMomentPhoto } from "./moments.server";
+import { createKid, listKidsOf, listVisibleKidsOf, removeKid, updateKid, viewKid } from "./kids.server";
+import { createMoment } from "./moments.server";
 import { befriend, insertLikeAndComment, jpegUpload } from "./kids-test-helpers.server";
 
 const elsa = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" as const };
@@ -160,22 +160,6 @@ describe("kids", () => {
     expect((await keyDirs()).has(other.kid.photo!.key)).toBe(true);
     expect((await keyDirs()).has(keep.moment.photo!.key)).toBe(true);
     expect(await db()("likes").where("daily_log_id", keep.moment.id).count({ n: "*" }).first()).toEqual({ n: 1 });
-  });
-
-  it("setKidPhoto and setMomentPhoto attach photos for trusted callers (the demo seed)", async () => {
-    const owner = await makeUser();
-    const created = await createKid(owner.id, elsa, null);
-    if (!created.ok) throw new Error("setup");
-    expect(await setKidPhoto(created.kid.id, await jpegUpload())).toEqual({ ok: true });
-    const kid = await viewKid(owner.id, created.kid.id);
-    expect(kid.ok && kid.kid.photo).toBeTruthy();
-    const moment = await createMoment(owner.id, created.kid.id, { title: "t", content: "c" }, await jpegUpload());
-    if (!moment.ok) throw new Error("setup");
-    const before = moment.moment.photo!.key;
-    expect(await setMomentPhoto(moment.moment.id, await jpegUpload())).toEqual({ ok: true });
-    expect((await keyDirs()).has(before)).toBe(false);
-    const row = await db()("images").where({ owner_id: owner.id, kind: "log" }).count({ n: "*" }).first();
-    expect(row).toEqual({ n: 1 });
   });
 
   it("takes today in the configured time zone", () => {

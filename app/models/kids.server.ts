@@ -273,26 +273,3 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
   await deleteImageFiles(keys);
   return { ok: true };
 }
-
-/**
- * Gives a kid a new photo, replacing (and deleting) any old one, without a permission check: for
- * trusted callers such as the demo seed. The file is consumed. Refused: an unacceptable photo.
- */
-export async function setKidPhoto(kidId: number, file: UploadedFile): Promise<Result> {
-  const owner = await kidById.first({ kidId });
-  if (!owner) {
-    await file.discard();
-    throw new Error(`no kid ${kidId}`);
-  }
-  const result = await withNewImage(
-    file,
-    { kind: "kid", ownerId: Number(owner.user_id) },
-    async (trx, imageId, { dropImages }) => {
-      const kid = await trx("kids").where("id", kidId).first("image_id");
-      if (!kid) throw new Gone();
-      await trx("kids").where("id", kidId).update({ image_id: imageId });
-      await dropImages([kid.image_id]);
-    },
-  );
-  return result.ok ? { ok: true } : result;
-}

@@ -1,4 +1,4 @@
-import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, type Db } from "~/lib/db.server";
 import { inList, limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import {
@@ -758,27 +758,4 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
     return Number(moment.kid_id);
   });
   return kidId === null ? momentGone() : { ok: true, kidId };
-}
-
-/**
- * Gives a moment a new photo, replacing (and deleting) any old one, without a permission check:
- * for trusted callers such as the demo seed. The file is consumed. Refused: an unacceptable photo.
- */
-export async function setMomentPhoto(momentId: number, file: UploadedFile): Promise<Result> {
-  const owner = await momentById.first({ momentId });
-  if (!owner) {
-    await file.discard();
-    throw new Error(`no moment ${momentId}`);
-  }
-  const plan: PlannedPhoto[] = [{ added: 0, alt: String(owner.title) }];
-  const result = await withNewImages(
-    [file],
-    { kind: "log", ownerId: Number(owner.kid_user_id) },
-    () => IMAGE_FIELD,
-    async (trx, imageIds, { dropImages }) => {
-      if (!(await trx("daily_logs").where("id", momentId).first("id"))) throw new Gone();
-      await writePhotos(trx, momentId, plan, imageIds, dropImages);
-    },
-  );
-  return result.ok ? { ok: true } : result;
 }

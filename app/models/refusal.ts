@@ -78,14 +78,6 @@ export function tooMany(message: string): Refusal {
   return refusal("too-many", message);
 }
 
-const KINDS: ReadonlySet<string> = new Set<RefusalKind>(["not-found", "forbidden", "invalid", "conflict", "too-many"]);
-
-export function isRefusal(value: unknown): value is Refusal {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as { ok?: unknown; kind?: unknown };
-  return v.ok === false && typeof v.kind === "string" && KINDS.has(v.kind);
-}
-
 /**
  * The same refusal in the caller's words: e.g. the access module's "Daily log not found" /
  * "You are not authorized" become the likes' "You are not allowed to like this daily log".

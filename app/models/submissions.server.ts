@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Knex } from "knex";
-import { db, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { parseSubmissionToken } from "~/forms/submission";
 

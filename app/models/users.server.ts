@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { insertedId, nowIso, isUniqueViolation, writeTransaction, type Db } from "~/lib/db.server";
+import { insertedId, nowIso, isUniqueViolation, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";

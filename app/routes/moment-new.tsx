@@ -15,7 +15,7 @@ import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 import { MomentPhotoFields, photoFieldOrder } from "~/components/moment-photos";
-import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
+import { STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-add";
 const schema = momentFormSchema("add");

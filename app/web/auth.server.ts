@@ -234,7 +234,6 @@ export async function checkSignupAllowed(address: string): Promise<void> {
 }
 
 export const DEMO_EMAIL = "demo@aa.io";
-export const DEMO_PASSWORD = "password";
 
 export function clientAddress(context: Readonly<RouterContextProvider> | undefined): string {
   try {
