@@ -136,7 +136,7 @@ export function BlockedSection({ blocked }: { blocked: BlockedEntry[] }) {
 }
 
 /** Co-parent invitations received: Accept, Decline. */
-export function InvitationsSection({ invitations }: { invitations: InvitationEntry[] }) {
+export function CoParentInvitationsSection({ invitations }: { invitations: InvitationEntry[] }) {
   if (!invitations.length) return null;
   return (
     <section aria-labelledby="co-parent-invitations" className="friends-section">

@@ -158,7 +158,7 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
   );
 }
 
-export function InvitationsSection({
+export function FamilyInvitationsSection({
   invitations,
   newLink,
   lastResult,

@@ -23,8 +23,8 @@ import {
   type InvitationActionData,
 } from "~/web/invitations.server";
 import { listInvitations } from "~/models/invitations.server";
-import { InvitationsSection as FamilyInvitations } from "~/components/invitations";
-import { BlockButton, BlockedSection, FriendLabelForm, InvitationsSection } from "~/components/circles";
+import { FamilyInvitationsSection } from "~/components/invitations";
+import { BlockButton, BlockedSection, CoParentInvitationsSection, FriendLabelForm } from "~/components/circles";
 import { setFriendLabel } from "~/models/circles.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import {
@@ -372,7 +372,11 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         </p>
       ) : null}
 
-      <FamilyInvitations invitations={familyInvitations} newLink={newLink} lastResult={invitationData?.inviteResult} />
+      <FamilyInvitationsSection
+        invitations={familyInvitations}
+        newLink={newLink}
+        lastResult={invitationData?.inviteResult}
+      />
 
       <FriendSection
         id="all-friends"
@@ -496,7 +500,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         }
       </FriendSection>
 
-      <InvitationsSection invitations={invitations} />
+      <CoParentInvitationsSection invitations={invitations} />
       <BlockedSection blocked={blocked} />
       {confirm ? <ConfirmEnd confirm={confirm} /> : null}
     </div>
