@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { asFormValue } from "~/forms/body.server";
-import { readFields } from "./body.server";
+import { asFormValue } from "~/forms/parse-body.server";
+import { readFields } from "./read-body.server";
 import { apiFieldErrors, fieldErrorsFromIssues } from "./responses.server";
 
 /**

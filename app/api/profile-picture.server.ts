@@ -5,7 +5,7 @@ import { PICTURE_MESSAGES } from "~/forms/profile-picture";
 import { PROFILE_PICTURE_NOT_FOUND, setProfilePicture } from "~/models/profile-pictures.server";
 import type { User } from "~/models/users.server";
 import { apiRefusal } from "./refusal.server";
-import { photoLimitResponse } from "./body.server";
+import { photoLimitResponse } from "./read-body.server";
 import { apiError, apiFieldErrors, json } from "./responses.server";
 
 // Reading a profile picture upload (page and API alike) and the API's answers to it.

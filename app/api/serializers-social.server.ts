@@ -1,6 +1,6 @@
 // Like and Comment → the JSON shapes of docs/api.md (Entities as returned).
 import { imageUrl } from "./serializers.server";
-import { readFields } from "./body.server";
+import { readFields } from "./read-body.server";
 import type { Comment } from "~/models/comments.server";
 import type { Like } from "~/models/likes.server";
 

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { IMAGE_FIELD, IMAGE_PRESENT } from "~/images/limits";
 import { parseMultipart, slotErrorField, type SlotFile, type UploadedFile } from "~/images/multipart.server";
 import { checkImage } from "~/images/process.server";
-import { asFormValue, BodyFailure, parseBodyFields } from "./body.server";
+import { asFormValue, BodyFailure, parseBodyFields } from "./parse-body.server";
 import { SUBMISSION_FIELD } from "./submission";
 import { altField } from "./moment";
 import { invalid, type Result } from "~/models/refusal";
@@ -13,7 +13,7 @@ import { invalid, type Result } from "~/models/refusal";
 // multipart goes through the image module's streaming parser (the file never sits in memory, a
 // text part named `image` is ignored); JSON and urlencoded bodies are accepted too (no photo then).
 // Validation uses the form's zod schema; IMAGE_PRESENT stands in for an uploaded file. Such a body
-// that cannot be read is a BodyFailure; app/api/body.server.ts answers it (readPhotoBody, readPhotoForm).
+// that cannot be read is a BodyFailure; app/api/read-body.server.ts answers it (readPhotoBody, readPhotoForm).
 
 type Errors = Record<string, string[]>;
 

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/profile-picture";
-import { readFields } from "~/api/body.server";
+import { readFields } from "~/api/read-body.server";
 import { readPictureUpload } from "~/api/profile-picture.server";
 import { json } from "~/api/responses.server";
 import { SERVER_ERROR_MESSAGE } from "~/lib/messages";

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { z } from "zod";
-import { readPhotoForm, retryAfterSeconds } from "~/api/body.server";
+import { readPhotoForm, retryAfterSeconds } from "~/api/read-body.server";
 import { parseId } from "~/lib/request.server";
 import type { SlotFile, UploadedFile } from "~/images/multipart.server";
 import { discardFiles, type PhotoBodyOptions } from "~/forms/photo-form.server";

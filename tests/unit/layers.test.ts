@@ -51,7 +51,7 @@ describe("the layer rules", () => {
   it("refuse upward imports", () => {
     expect(
       broken(
-        edge("app/forms/photo-form.server.ts", "app/api/body.server.ts"),
+        edge("app/forms/photo-form.server.ts", "app/api/read-body.server.ts"),
         edge("app/lib/seed.server.ts", "app/models/users.server.ts"),
         edge("app/lib/seed.server.ts", "app/images/storage.server.ts"),
         edge("app/models/kids.server.ts", "app/web/auth.server.ts"),
@@ -61,7 +61,7 @@ describe("the layer rules", () => {
         edge("server/index.mjs", "app/entry.server.tsx"),
       ),
     ).toEqual([
-      "app/forms/photo-form.server.ts → app/api/body.server.ts",
+      "app/forms/photo-form.server.ts → app/api/read-body.server.ts",
       "app/lib/seed.server.ts → app/models/users.server.ts",
       "app/lib/seed.server.ts → app/images/storage.server.ts",
       "app/models/kids.server.ts → app/web/auth.server.ts",
@@ -102,7 +102,7 @@ describe("the layer rules", () => {
   it("allow what goes down: adapters, domain, lib, the seed's entry points", () => {
     expect(
       broken(
-        edge("app/routes/kid-new.tsx", "app/api/body.server.ts"),
+        edge("app/routes/kid-new.tsx", "app/api/read-body.server.ts"),
         edge("app/entry.server.tsx", "db/seed/demo.server.ts"),
         edge("app/api/route.server.ts", "app/web/auth.server.ts"),
         edge("app/web/auth.server.ts", "app/api/responses.server.ts"),

@@ -1,7 +1,7 @@
 import { publicApiRoute } from "~/api/route.server";
 import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
-import { readFields } from "~/api/body.server";
-import { asFormValue } from "~/forms/body.server";
+import { readFields } from "~/api/read-body.server";
+import { asFormValue } from "~/forms/parse-body.server";
 import { serializeUser } from "~/api/serializers.server";
 import { checkCredentials, clientAddress, LoginError, startSession } from "~/web/auth.server";
 import { LoginSchema } from "~/forms/auth";

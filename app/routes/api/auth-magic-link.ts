@@ -1,7 +1,7 @@
 import { publicApiRoute } from "~/api/route.server";
-import { readFields } from "~/api/body.server";
+import { readFields } from "~/api/read-body.server";
 import { apiFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
-import { asFormValue } from "~/forms/body.server";
+import { asFormValue } from "~/forms/parse-body.server";
 import { SignInLinkSchema } from "~/forms/invite";
 import { siteOrigin } from "~/lib/config.server";
 import { requestSignInLink } from "~/models/sign-in-links.server";

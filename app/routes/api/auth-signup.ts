@@ -1,7 +1,7 @@
 import { publicApiRoute } from "~/api/route.server";
 import { apiBareFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
-import { idempotencyKey, readFields } from "~/api/body.server";
-import { asFormValue } from "~/forms/body.server";
+import { idempotencyKey, readFields } from "~/api/read-body.server";
+import { asFormValue } from "~/forms/parse-body.server";
 import { serializeUser } from "~/api/serializers.server";
 import { checkSignupAllowed, clientAddress, LoginError, startSession } from "~/web/auth.server";
 import { apiSignupSchema } from "~/forms/auth";

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/api/route.server";
 import { apiRefusal } from "~/api/refusal.server";
-import { readFields } from "~/api/body.server";
+import { readFields } from "~/api/read-body.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
 import { BLOCK_MESSAGES, showBlockedComments, unblockUser } from "~/models/blocks.server";

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/api/route.server";
 import { apiRefusal } from "~/api/refusal.server";
-import { readFields } from "~/api/body.server";
+import { readFields } from "~/api/read-body.server";
 import { json } from "~/api/responses.server";
 import { imageUrl } from "~/api/serializers.server";
 import { blockUser, listBlocked } from "~/models/blocks.server";

@@ -1,6 +1,6 @@
 import { apiRoute } from "~/api/route.server";
-import { idempotencyKey } from "~/api/body.server";
-import { asFormValue } from "~/forms/body.server";
+import { idempotencyKey } from "~/api/read-body.server";
+import { asFormValue } from "~/forms/parse-body.server";
 import { apiErrorSingular, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
 import { readSocialFields, serializeComment } from "~/api/serializers-social.server";

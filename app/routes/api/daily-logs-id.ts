@@ -4,7 +4,7 @@ import { parseId } from "~/lib/request.server";
 import { DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
-import { readPhotoBody } from "~/api/body.server";
+import { readPhotoBody } from "~/api/read-body.server";
 import { discardFiles, momentPhotosFrom, validateBody } from "~/forms/photo-form.server";
 import { MAX_PHOTOS } from "~/images/limits";
 import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/models/moments.server";

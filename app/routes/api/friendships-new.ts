@@ -1,6 +1,6 @@
 import { apiRoute } from "~/api/route.server";
 import { apiRefusal } from "~/api/refusal.server";
-import { idempotencyKey, readFields } from "~/api/body.server";
+import { idempotencyKey, readFields } from "~/api/read-body.server";
 import { json } from "~/api/responses.server";
 import { serializeFriendship } from "~/api/serializers-friends.server";
 import { sendFriendRequest } from "~/models/friendships.server";

@@ -1,9 +1,9 @@
 import { apiRoute } from "~/api/route.server";
 import { apiRefusal } from "~/api/refusal.server";
-import { idempotencyKey, readFields } from "~/api/body.server";
+import { idempotencyKey, readFields } from "~/api/read-body.server";
 import { apiFieldErrors, fieldErrorsFromIssues, json } from "~/api/responses.server";
 import { serializeInvitation } from "~/api/serializers-invites.server";
-import { asFormValue } from "~/forms/body.server";
+import { asFormValue } from "~/forms/parse-body.server";
 import { InviteSchema } from "~/forms/invite";
 import { siteOrigin } from "~/lib/config.server";
 import { createInvitation, listInvitations } from "~/models/invitations.server";

@@ -4,7 +4,7 @@ import { parseId } from "~/lib/request.server";
 import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
-import { idempotencyKey, readPhotoBody } from "~/api/body.server";
+import { idempotencyKey, readPhotoBody } from "~/api/read-body.server";
 import { discardFiles, momentPhotosFrom, validateBody } from "~/forms/photo-form.server";
 import { MAX_PHOTOS } from "~/images/limits";
 import { checkKidOwner } from "~/models/kids.server";

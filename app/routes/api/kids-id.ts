@@ -4,7 +4,7 @@ import { parseId } from "~/lib/request.server";
 import { KID_NOT_FOUND, serializeKid } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { kidApiSchema } from "~/forms/kid";
-import { readPhotoBody } from "~/api/body.server";
+import { readPhotoBody } from "~/api/read-body.server";
 import { validateBody } from "~/forms/photo-form.server";
 import { checkKidOwner, removeKid, updateKid, viewKid } from "~/models/kids.server";
 import { coParentsOf } from "~/models/co-parents.server";

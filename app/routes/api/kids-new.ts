@@ -3,7 +3,7 @@ import { json } from "~/api/responses.server";
 import { serializeKid } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { kidApiSchema } from "~/forms/kid";
-import { idempotencyKey, readPhotoBody } from "~/api/body.server";
+import { idempotencyKey, readPhotoBody } from "~/api/read-body.server";
 import { validateBody } from "~/forms/photo-form.server";
 import { createKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";

@@ -1,5 +1,5 @@
 import { apiRoute } from "~/api/route.server";
-import { readFields } from "~/api/body.server";
+import { readFields } from "~/api/read-body.server";
 import { apiFieldErrors, json } from "~/api/responses.server";
 import { parseUserId } from "~/models/friendships.server";
 import { markNotificationsRead, unreadNotifications } from "~/models/notifications.server";

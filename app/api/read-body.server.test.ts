@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listUploads, makeImage } from "~/images/test-fixtures.server";
-import { readFields } from "./body.server";
+import { readFields } from "./read-body.server";
 import { BASE } from "../../tests/helpers";
 
 // readFields: JSON, urlencoded and multipart bodies give the same text fields; multipart is

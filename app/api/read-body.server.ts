@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { BodyFailure, parseBodyFields } from "~/forms/body.server";
+import { BodyFailure, parseBodyFields } from "~/forms/parse-body.server";
 import {
   parsePhotoBody,
   parsePhotoForm,

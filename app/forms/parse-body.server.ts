@@ -3,7 +3,7 @@ import { parseMultipart } from "~/images/multipart.server";
 
 // Reading the text fields of a request body, for the forms that the pages and /api share. A body
 // that cannot be read is a typed failure (BodyFailure), never an exception and never a response:
-// the adapters answer it (app/api/body.server.ts with the API's envelope).
+// the adapters answer it (app/api/read-body.server.ts with the API's envelope).
 
 /** A body that cannot be read (400) or is too large (413), with the message to show. */
 export class BodyFailure {
