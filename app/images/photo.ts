@@ -1,4 +1,5 @@
 // Shared (client and server): the reference to a stored photo that loaders hand to views.
+import { href } from "react-router";
 
 export type Photo = {
   key: string;
@@ -29,5 +30,5 @@ export function altPhotos(photos: AltPhoto[]): AltPhoto[] {
 /** URL of one derivative; without a width, the largest. Served by app/routes/images.ts. */
 export function photoUrl(photo: Pick<Photo, "key" | "widths">, width?: number): string {
   const w = width ?? photo.widths[photo.widths.length - 1] ?? 0;
-  return `/images/${photo.key}/${w}.webp`;
+  return href("/images/:key/:file", { key: photo.key, file: `${w}.webp` });
 }

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config, siteOrigin } from "~/lib/config.server";
@@ -167,7 +168,7 @@ async function thumbnail(moment: DigestMoment): Promise<InlineAttachment | null>
 }
 
 export function unsubscribeUrl(origin: string, userId: number): string {
-  return `${origin}/email/unsubscribe?u=${userId}&s=${signForUser("unsubscribe", userId)}`;
+  return `${origin}${href("/email/unsubscribe")}?u=${userId}&s=${signForUser("unsubscribe", userId)}`;
 }
 
 /** The digest message: HTML for screen readers (headings, lists, alt text) and the same as plain text. */
@@ -187,7 +188,7 @@ export async function digestMail(
     }
   }
   const subject = `Your ${digest} Sweet Moments: ${content.moments.length} new moment${content.moments.length === 1 ? "" : "s"}${content.comments.length ? `, ${content.comments.length} comment${content.comments.length === 1 ? "" : "s"}` : ""}`;
-  const link = (id: number) => `${origin}/dailyLogs/${id}`;
+  const link = (id: number) => `${origin}${href("/dailyLogs/:dailyLogId", { dailyLogId: String(id) })}`;
   const unsubscribe = unsubscribeUrl(origin, user.id);
   const age = (m: DigestMoment) => (m.kidAge ? `${m.kidName}, ${m.kidAge}` : m.kidName);
 
@@ -217,7 +218,7 @@ export async function digestMail(
           "",
         ]
       : []),
-    `Change how often you get this: ${origin}/settings/email`,
+    `Change how often you get this: ${origin}${href("/settings/email")}`,
     `Unsubscribe: ${unsubscribe}`,
   ].join("\n");
 
@@ -240,7 +241,7 @@ export async function digestMail(
 <h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
 ${content.moments.length ? `<h2 style="font-size:1.2em">New moments</h2><ul style="list-style:none;padding:0">${momentItems}</ul>` : ""}
 ${content.comments.length ? `<h2 style="font-size:1.2em">Comments on your moments</h2><ul>${commentItems}</ul>` : ""}
-<p><a href="${escapeHtml(origin)}/settings/email">Change how often you get this</a> · <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p>
+<p><a href="${escapeHtml(origin)}${href("/settings/email")}">Change how often you get this</a> · <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p>
 </body></html>`;
   return {
     kind: "digest",

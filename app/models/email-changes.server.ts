@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.server";
@@ -16,7 +17,7 @@ import { getUserById, type User } from "./users.server";
 /** How long the old address can undo a change (at least a week: people read mail late). */
 export const EMAIL_UNDO_DAYS = 7;
 
-export const emailUndoPath = (token: string) => `/email/undo/${token}`;
+export const emailUndoPath = (token: string) => href("/email/undo/:token", { token });
 
 export const EMAIL_UNDO_MESSAGES = {
   unusable: "This link has already been used or has expired.",

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import crypto from "node:crypto";
 import type { Knex } from "knex";
 import { db, insertedId, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
@@ -68,7 +69,7 @@ export const INVITATION_MESSAGES = {
   own: "This is your own invitation: send the link to the person you want to invite.",
 } as const;
 
-export const invitationPath = (token: string) => `/invite/${token}`;
+export const invitationPath = (token: string) => href("/invite/:token", { token });
 
 function stateOf(row: Record<string, unknown>, now: string): InvitationState {
   if (row.revoked_at) return "revoked";

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName } from "~/lib/names";
@@ -156,7 +157,7 @@ function group(rows: Record<string, unknown>[]): NotificationGroup[] {
         text: "",
         href:
           momentId !== null
-            ? `/dailyLogs/${momentId}`
+            ? href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) })
             : kind === "friend-request"
               ? "/current/friends#requests-received"
               : kind === "kid-handed-over"

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
@@ -31,7 +32,8 @@ export const SIGN_IN_LINK_MESSAGES = {
  * The link's path for a token; `then: "delete"` leads to the account's delete page once used (a
  * password-less account confirms its deletion by signing in again: docs/spec.md "Delete my account").
  */
-export const signInLinkPath = (token: string, then?: LinkThen) => `/login/link/${token}${then ? `?then=${then}` : ""}`;
+export const signInLinkPath = (token: string, then?: LinkThen) =>
+  `${href("/login/link/:token", { token })}${then ? `?then=${then}` : ""}`;
 
 /** Where a used link may lead besides the default (a fixed list: never a URL from the request). */
 export type LinkThen = "delete";
@@ -47,7 +49,7 @@ export function linkThen(value: string | null): LinkThen | undefined {
  * invitation, so useSignInLink leads nowhere else.
  */
 export const invitationSignInPath = (token: string, invitationToken: string) =>
-  `/login/link/${token}?invitation=${invitationToken}`;
+  `${href("/login/link/:token", { token })}?invitation=${invitationToken}`;
 
 /** A new link row on `conn`; answers the token (shown once, never stored). */
 export async function insertSignInLink(
