@@ -1,4 +1,4 @@
-import { data, Link, useLocation } from "react-router";
+import { data, Link, useLocation, href } from "react-router";
 import type { Route } from "./+types/feed";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
@@ -107,7 +107,7 @@ export default function Feed({ loaderData }: Route.ComponentProps) {
       )}
       {next ? (
         <p className="older-link">
-          <Link to={`/feed?before=${encodeURIComponent(next)}`} className="button button--secondary">
+          <Link to={`${href("/feed")}?before=${encodeURIComponent(next)}`} className="button button--secondary">
             Older moments
           </Link>
         </p>

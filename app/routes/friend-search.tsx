@@ -11,6 +11,7 @@ import {
   useNavigate,
   useNavigation,
   type ShouldRevalidateFunctionArgs,
+  href,
 } from "react-router";
 import type { Route } from "./+types/friend-search";
 import "~/styles/friends.css";
@@ -109,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const params = new URLSearchParams();
   if (q !== null) params.set("q", q);
   params.set("sent", String(result.friend.id));
-  return redirect(`/friendships/new?${params}`, 303);
+  return redirect(`${href("/friendships/new")}?${params}`, 303);
 }
 
 /** After a 401 the page stays as it is (with its message) instead of reloading into the log-in page. */
@@ -133,7 +134,7 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
   });
   const errors = summaryErrors(fields as never, ["q"], form.errors, form.id);
   const addError = actionData?.error ?? null;
-  const searchAction = `/friendships/new${q ? `?${new URLSearchParams({ q })}` : ""}`;
+  const searchAction = `${href("/friendships/new")}${q ? `?${new URLSearchParams({ q })}` : ""}`;
 
   // docs/spec.md §8: the success message clears after 3000 ms, and with it the errors and the search box
   useEffect(() => {
@@ -180,7 +181,9 @@ export default function FriendSearchPage({ loaderData, actionData }: Route.Compo
             <p>{addError}</p>
             {actionData?.status === 401 ? (
               <p>
-                <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`}>Log In</Link>
+                <Link to={`${href("/login")}?redirectTo=${encodeURIComponent(location.pathname + location.search)}`}>
+                  Log In
+                </Link>
               </p>
             ) : null}
           </div>

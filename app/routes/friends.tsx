@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation, href } from "react-router";
 import type { Route } from "./+types/friends";
 import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
@@ -67,8 +67,8 @@ export const middleware: Route.MiddlewareFunction[] = [linkFlashMiddleware];
 /** Where a Remove Friend or Block that also ends co-parenting asks first. */
 function confirmUrl(intent: "remove" | "block", id: number): string {
   return intent === "remove"
-    ? `/current/friends?confirm=remove&friendshipId=${id}`
-    : `/current/friends?confirm=block&userId=${id}`;
+    ? `${href("/current/friends")}?confirm=remove&friendshipId=${id}`
+    : `${href("/current/friends")}?confirm=block&userId=${id}`;
 }
 
 type Confirm = { intent: "remove" | "block"; who: string; id: number; ends: string | null };
@@ -395,7 +395,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
               <ul className="friend-kids" aria-label={`${f.username}'s kids`}>
                 {f.kids.map((k) => (
                   <li key={k.id}>
-                    <Link to={`/kids/${k.id}/dailyLogs`} className="friend-kid">
+                    <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(k.id) })} className="friend-kid">
                       <Photo
                         photo={k.photo}
                         alt={k.name}

@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useLocation, useNavigation, href } from "react-router";
 import type { Route } from "./+types/invite";
 import {
   ErrorSummary,
@@ -159,7 +159,11 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         <h1>{gone.title}</h1>
         <p>{gone.text}</p>
         <p>
-          <Link to={signedIn ? "/my-kids-list" : `/login?redirectTo=${encodeURIComponent(location.pathname)}`}>
+          <Link
+            to={
+              signedIn ? href("/my-kids-list") : `${href("/login")}?redirectTo=${encodeURIComponent(location.pathname)}`
+            }
+          >
             {signedIn ? "Go to My Kids" : "Log in"}
           </Link>
         </p>
@@ -224,8 +228,8 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
           <JoinForm lastResult={actionData?.result} />
           <p>
             Already have an account?{" "}
-            <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open this link
-            again.
+            <Link to={`${href("/login")}?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open
+            this link again.
           </p>
         </>
       )}

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation, href } from "react-router";
 import type { Route } from "./+types/kid-co-parents";
 import "~/styles/friends.css";
 import { requireUser } from "~/web/auth.server";
@@ -74,7 +74,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       return data({ error: "That co-parent is no longer there." }, { status: refusalStatus(result) });
     throw pageRefusal(result, { forbidden: OWNER_ONLY });
   }
-  return redirect(`/kids/${kidId}/co-parents`, 303);
+  return redirect(href("/kids/:kidId/co-parents", { kidId: String(kidId) }), 303);
 }
 
 export default function KidCoParents({ loaderData, actionData }: Route.ComponentProps) {
@@ -85,7 +85,7 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
     <div className="page friends-page">
       <title>{`Co-parents of ${kid.name} – Sweet Moments`}</title>
       <p>
-        <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
+        <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>{`${kid.name}'s Moments`}</Link>
       </p>
       <h1>Co-parents of {kid.name}</h1>
       <p>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import type { Route } from "./+types/kid-milestones";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
@@ -40,8 +40,8 @@ export default function KidMilestones({ loaderData }: Route.ComponentProps) {
               No milestones yet.{" "}
               {canChange ? (
                 <>
-                  Mark a moment as a milestone when you <Link to={`/kids/${kid.id}/dailyLogs/new`}>add</Link> or update
-                  it.
+                  Mark a moment as a milestone when you{" "}
+                  <Link to={href("/kids/:kidId/dailyLogs/new", { kidId: String(kid.id) })}>add</Link> or update it.
                 </>
               ) : null}
             </>

@@ -1,4 +1,4 @@
-import { data, Link, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, useLocation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { AudienceLabel } from "~/components/audience";
@@ -122,12 +122,18 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
           <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
         </div>
         {canChange ? (
-          <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--primary kid-header__add">
+          <Link
+            to={href("/kids/:kidId/dailyLogs/new", { kidId: String(kid.id) })}
+            className="button button--primary kid-header__add"
+          >
             Add Sweet Moment
           </Link>
         ) : null}
         {canChange ? (
-          <Link to={`/kids/${kid.id}/co-parents`} className="button button--secondary kid-header__add">
+          <Link
+            to={href("/kids/:kidId/co-parents", { kidId: String(kid.id) })}
+            className="button button--secondary kid-header__add"
+          >
             Co-parents
           </Link>
         ) : null}
@@ -157,7 +163,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   timing={i === 0 ? "first-moment" : undefined}
                   overlay={
                     <ListLink
-                      to={`/dailyLogs/${m.id}`}
+                      to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(m.id) })}
                       tabIndex={-1}
                       aria-hidden="true"
                       aria-label={m.title}
@@ -170,7 +176,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   className="moment__title"
                   {...(i === 0 ? { elementtiming: "first-moment" } : {})}
                 >
-                  <ListLink to={`/dailyLogs/${m.id}`}>{m.title}</ListLink>
+                  <ListLink to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(m.id) })}>{m.title}</ListLink>
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />
                 <MomentDate view={m.date} />

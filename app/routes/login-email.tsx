@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/login-email";
 import { ErrorSummary, Field, pageTitle, SubmitButton, summaryErrors, useSubmitOnce } from "~/components/forms";
 import { SignInLinkSchema } from "~/forms/invite";
@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: SignInLinkSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await requestSignInLink(submission.value.email, { reset, origin: siteOrigin(), address: clientAddress(context) });
-  return redirect(`/login/email?sent=1${reset ? "&reset=1" : ""}`, 303);
+  return redirect(`${href("/login/email")}?sent=1${reset ? "&reset=1" : ""}`, 303);
 }
 
 export default function LoginEmailPage({ actionData }: Route.ComponentProps) {

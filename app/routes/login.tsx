@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect, useSearchParams } from "react-router";
+import { data, Link, redirect, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/login";
 import { LoginForm } from "~/components/auth-forms";
 import {
@@ -72,7 +72,9 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
       />
       <p>
         New here?{" "}
-        <Link to={redirectTo ? `/signup?redirectTo=${encodeURIComponent(redirectTo)}` : "/signup"}>Sign up</Link>
+        <Link to={redirectTo ? `${href("/signup")}?redirectTo=${encodeURIComponent(redirectTo)}` : href("/signup")}>
+          Sign up
+        </Link>
       </p>
     </div>
   );

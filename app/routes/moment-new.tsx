@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import type { Route } from "./+types/moment-new";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
@@ -36,7 +36,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     {
       allowed: () => checkKidOwner(user.id, kidId),
       save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
-      to: ({ moment }) => `/dailyLogs/${moment.id}`,
+      to: ({ moment }) => href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) }),
     },
     { uploader: user.id, maxFiles: MAX_PHOTOS },
   );
@@ -61,7 +61,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
         <StoryFields fields={fields} variant="add" kidName={kid.name} />
         <MomentPhotoFields fields={fields as never} hint={IMAGE_HINTS.choose} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={kid.defaultAudience} />
-        <SubmitOrCancel pendingText="Adding…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
+        <SubmitOrCancel pendingText="Adding…" cancelTo={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>
           Add your new dailyLog
         </SubmitOrCancel>
       </Form>

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, redirect, href } from "react-router";
 import type { Route } from "./+types/moment-social";
 import { requireUser } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
@@ -30,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const momentId = parseId(params.dailyLogId);
   if (!momentId) throw data("Not found", { status: 404 });
-  throw redirect(`/dailyLogs/${momentId}`);
+  throw redirect(href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }));
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -40,7 +40,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const viaFetcher = form.get("_fetcher") === "1";
   const intent = text(form.get("intent")) ?? "";
-  const back = cleanSocialPath(safeRedirectPath(form.get("returnTo")) ?? `/dailyLogs/${momentId}`);
+  const back = cleanSocialPath(
+    safeRedirectPath(form.get("returnTo")) ?? href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }),
+  );
 
   const done = (extra: Record<string, string | number>, hash: string, commentId?: number) =>
     viaFetcher

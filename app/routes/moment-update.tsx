@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import type { Route } from "./+types/moment-update";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
@@ -56,7 +56,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       allowed: () => checkMomentOwner(user.id, momentId),
       save: (value, _file, _token, upload) =>
         updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
-      to: () => `/dailyLogs/${momentId}`,
+      to: () => href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }),
     },
     { uploader: user.id, maxFiles: MAX_PHOTOS },
   );
@@ -92,7 +92,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
           hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`}
         />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
-        <SubmitOrCancel pendingText="Updating…" cancelTo={`/kids/${kid.id}/dailyLogs`}>
+        <SubmitOrCancel pendingText="Updating…" cancelTo={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>
           Update
         </SubmitOrCancel>
       </Form>

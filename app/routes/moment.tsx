@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, useFetcher, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, useFetcher, useLocation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import type { Route } from "./+types/moment";
 import "~/styles/kids.css";
 import { AudienceLabel } from "~/components/audience";
@@ -79,7 +79,7 @@ function onlyPhotoChanged(currentUrl: URL, nextUrl: URL): boolean {
 
 /** The viewer's step links inside the dialog: this page with ?photo=n, the viewer's URL in the URL bar. */
 const inPlace = (momentId: number, n: number) => ({
-  to: `/dailyLogs/${momentId}?photo=${n}`,
+  to: `${href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) })}?photo=${n}`,
   mask: photoPage(momentId, n),
 });
 
@@ -116,7 +116,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
     <div className="page moment-detail">
       <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
       <p className="moment-detail__kid">
-        <Link to={`/kids/${kid.id}/dailyLogs`}>{`${kid.name}'s Moments`}</Link>
+        <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>{`${kid.name}'s Moments`}</Link>
       </p>
       <article id={`moment-${moment.id}`} className="moment moment--large card" aria-labelledby="moment-title">
         <MomentPhotos

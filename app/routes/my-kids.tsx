@@ -1,4 +1,4 @@
-import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import type { Route } from "./+types/my-kids";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
@@ -106,7 +106,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
         <ul className="kid-grid">
           {kids.map((kid, i) => (
             <li key={kid.id} className="kid-card">
-              <Link to={`/kids/${kid.id}/dailyLogs`} className="kid-card__link">
+              <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })} className="kid-card__link">
                 <Photo
                   photo={kid.photo}
                   alt={kid.name}
@@ -120,7 +120,10 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
               </Link>
               <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
               <div className="button-row kid-card__actions">
-                <Link to={`/kids/${kid.id}/update`} className="button button--secondary button--small">
+                <Link
+                  to={href("/kids/:kidId/update", { kidId: String(kid.id) })}
+                  className="button button--secondary button--small"
+                >
                   Update<span className="visually-hidden"> {kid.name}</span>
                 </Link>
                 {kid.coParented ? (

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation, href } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/settings";
 import type { Result } from "~/models/refusal";
@@ -90,7 +90,7 @@ async function submit<S extends z.ZodObject>(
       { status: 400 },
     );
   }
-  return redirect(`/settings?done=${intent}`, 303);
+  return redirect(`${href("/settings")}?done=${intent}`, 303);
 }
 
 export async function action({ request }: Route.ActionArgs) {

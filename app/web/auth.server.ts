@@ -1,4 +1,4 @@
-import { createCookie, redirect, type Cookie, type RouterContextProvider } from "react-router";
+import { createCookie, redirect, type Cookie, type RouterContextProvider, href } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { config } from "~/lib/config.server";
@@ -79,7 +79,7 @@ export async function requireUser(request: Request): Promise<User> {
   if (user) return user;
   const url = new URL(request.url);
   const back = url.pathname + url.search;
-  throw redirect(`/login?redirectTo=${encodeURIComponent(back)}`);
+  throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(back)}`);
 }
 
 /** For /api resource routes: 401 JSON, never a redirect. */

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, redirect, href } from "react-router";
 import type { z } from "zod";
 import { readPhotoForm, retryAfterSeconds } from "~/api/read-body.server";
 import { parseId } from "~/lib/request.server";
@@ -75,5 +75,5 @@ export async function deleteMomentForm(request: Request, viewerId: number, momen
   if (!id) throw data("Not found", { status: 404 });
   const deleted = await deleteMoment(viewerId, id);
   if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });
-  return redirect(`/kids/${deleted.kidId}/dailyLogs`, { headers: FORGET_KEPT_PAGES });
+  return redirect(href("/kids/:kidId/dailyLogs", { kidId: String(deleted.kidId) }), { headers: FORGET_KEPT_PAGES });
 }
