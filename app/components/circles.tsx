@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 import {
   CIRCLE_LABELS,
   CIRCLES,
@@ -147,7 +147,8 @@ export function CoParentInvitationsSection({ invitations }: { invitations: Invit
           return (
             <li key={i.id} className="card friend">
               <span>
-                {i.ownerUsername} invites you to co-parent <Link to={`/kids/${i.kidId}/dailyLogs`}>{i.kidName}</Link>
+                {i.ownerUsername} invites you to co-parent{" "}
+                <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(i.kidId) })}>{i.kidName}</Link>
               </span>
               <div className="button-row">
                 <PostButton

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 
 // A friendly empty list (docs/design.md "Pages that welcome"): a small illustration drawn inline
 // (no request, follows the theme's colours through CSS custom properties, decorative: hidden from
@@ -21,7 +21,7 @@ export function EmptyState({ art, text, children }: { art: Art; text: ReactNode;
 /** The next action of a kid's empty lists (its moments, its timeline) for who may post: the Add moment form. */
 export function FirstMomentLink({ kid }: { kid: { id: number; name: string } }) {
   return (
-    <Link to={`/kids/${kid.id}/dailyLogs/new`} className="button button--secondary">
+    <Link to={href("/kids/:kidId/dailyLogs/new", { kidId: String(kid.id) })} className="button button--secondary">
       Post {kid.name}'s first moment
     </Link>
   );

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import type { FeedEntryView } from "~/web/feed.server";
 import { Photo } from "./photo";
 import { MomentSocial } from "./moment-social";
@@ -28,7 +28,7 @@ export function FeedEntry({
       {note ? <p className="feed-entry__note">{note}</p> : null}
       {entry.isNew ? <p className="feed-entry__new">New since your last visit</p> : null}
       <p className="feed-entry__kid">
-        <Link to={`/kids/${entry.kid.id}/dailyLogs`} className="feed-entry__kid-link">
+        <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(entry.kid.id) })} className="feed-entry__kid-link">
           <Photo
             photo={entry.kid.photo}
             alt={entry.kid.name}

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useState } from "react";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
@@ -56,7 +57,10 @@ export function MomentOwnerActions({
 }) {
   return (
     <div className="button-row moment__actions">
-      <ListLink to={`/dailyLogs/${momentId}/update`} className="button button--secondary button--small">
+      <ListLink
+        to={href("/dailyLogs/:dailyLogId/update", { dailyLogId: String(momentId) })}
+        className="button button--secondary button--small"
+      >
         Update<span className="visually-hidden"> {title}</span>
       </ListLink>
       <ListLink to={deleteTo} keepScroll replace={replace} className="button button--danger button--small">

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { Photo as PhotoView } from "~/components/photo";
 import type { AltPhoto } from "~/images/photo";
 
@@ -60,8 +60,8 @@ export function MomentPhotos({
         // the viewer's page (no JavaScript, a new tab); with JavaScript the moment's page opens it as a
         // dialog (?photo=n) while the URL bar shows the viewer's page (app/routes/moment.tsx)
         <Link
-          to={`/dailyLogs/${viewer}?photo=${i + 1}`}
-          mask={`/dailyLogs/${viewer}/photos/${i + 1}`}
+          to={`${href("/dailyLogs/:dailyLogId", { dailyLogId: String(viewer) })}?photo=${i + 1}`}
+          mask={href("/dailyLogs/:dailyLogId/photos/:n", { dailyLogId: String(viewer), n: String(i + 1) })}
           preventScrollReset
           className="photo-link"
         >

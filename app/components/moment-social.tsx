@@ -7,7 +7,7 @@
 // through fetchers (no navigation): the like count changes at once and settles to the server's
 // answer, editing is inline, the textarea clears after a successful add.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { Link, useFetcher, useLocation, useNavigation, useSearchParams } from "react-router";
+import { Link, useFetcher, useLocation, useNavigation, useSearchParams, href } from "react-router";
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "./modal";
@@ -46,7 +46,7 @@ export function MomentSocial({
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const me = useRootData()?.user?.username ?? null;
-  const action = `/dailyLogs/${momentId}/social`;
+  const action = href("/dailyLogs/:dailyLogId/social", { dailyLogId: String(momentId) });
   const back = cleanSocialPath(returnTo);
   const here = cleanSocialPath(location.pathname + location.search);
 
@@ -77,7 +77,9 @@ export function MomentSocial({
   const [localEdit, setLocalEdit] = useState<{ id: number | null } | null>(null);
   const editingId = localEdit ? localEdit.id : urlEditing;
 
-  const onMomentPage = back.split("?")[0]!.toLowerCase() === `/dailylogs/${momentId}`;
+  const onMomentPage =
+    back.split("?")[0]!.toLowerCase() ===
+    href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }).toLowerCase();
   const startOpen =
     onMomentPage || params.get("showComments") === String(momentId) || Boolean(urlEditing || urlError || confirming);
   const [open, setOpen] = useState(startOpen);
@@ -156,7 +158,9 @@ export function MomentSocial({
               ) : null}
               {total > shown ? (
                 <p className="comment-more">
-                  <ListLink to={`/dailyLogs/${momentId}#comments-${momentId}`}>
+                  <ListLink
+                    to={`${href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) })}#comments-${momentId}`}
+                  >
                     View all {commentsLabel(total)}
                   </ListLink>
                 </p>

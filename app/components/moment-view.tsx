@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import type { AltPhoto } from "~/images/photo";
 import { ListLink } from "./list-link";
 import { MomentPhotos } from "./moment-photos-view";
@@ -61,7 +61,7 @@ export function MomentSummary({
   return (
     <>
       <H id={titleId} className="moment__title">
-        <ListLink to={`/dailyLogs/${moment.id}`}>{moment.title}</ListLink>
+        <ListLink to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) })}>{moment.title}</ListLink>
       </H>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
@@ -72,7 +72,7 @@ export function MomentSummary({
         priority={priority}
         overlay={
           <ListLink
-            to={`/dailyLogs/${moment.id}`}
+            to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) })}
             tabIndex={-1}
             aria-hidden="true"
             aria-label={moment.title}
@@ -110,9 +110,9 @@ export function StoryMomentList({ moments }: { moments: Parameters<typeof StoryM
 /** The kid page's links to the story views. */
 export function StoryLinks({ kidId, current }: { kidId: number; current?: "milestones" | "timeline" | "moments" }) {
   const links = [
-    { key: "moments", to: `/kids/${kidId}/dailyLogs`, label: "All moments" },
-    { key: "milestones", to: `/kids/${kidId}/milestones`, label: "Milestones" },
-    { key: "timeline", to: `/kids/${kidId}/timeline`, label: "Timeline by age" },
+    { key: "moments", to: href("/kids/:kidId/dailyLogs", { kidId: String(kidId) }), label: "All moments" },
+    { key: "milestones", to: href("/kids/:kidId/milestones", { kidId: String(kidId) }), label: "Milestones" },
+    { key: "timeline", to: href("/kids/:kidId/timeline", { kidId: String(kidId) }), label: "Timeline by age" },
   ] as const;
   return (
     <nav aria-label="Views of the kid's moments" className="story-links">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type PointerEvent, type RefObject } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, href } from "react-router";
 import type { AltPhoto } from "~/images/photo";
 import { Photo } from "./photo";
 import { MomentDate } from "./moment-view";
@@ -27,7 +27,8 @@ export type PhotoViewerData = {
 export type ViewerTarget = { to: string; mask?: string };
 
 /** The page of photo `n` of a moment. */
-export const photoPage = (momentId: number, n: number) => `/dailyLogs/${momentId}/photos/${n}`;
+export const photoPage = (momentId: number, n: number) =>
+  href("/dailyLogs/:dailyLogId/photos/:n", { dailyLogId: String(momentId), n: String(n) });
 
 /** A horizontal swipe: at least this many CSS pixels across, and more across than up or down. */
 const SWIPE_PX = 50;
@@ -61,7 +62,7 @@ export function PhotoViewer({
   const navigate = useNavigate();
   const focusHome = useRef<HTMLElement>(null);
   const swipe = useRef<{ x: number; y: number; id: number } | null>(null);
-  const back = `/dailyLogs/${moment.id}`;
+  const back = href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) });
   const alt = photo.alt && photo.alt !== moment.title ? photo.alt : `Photo: ${moment.title}`;
 
   function go(step: ViewerTarget | null | undefined) {
