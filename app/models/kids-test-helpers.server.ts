@@ -1,7 +1,7 @@
 // Test support only (imported by *.test.ts of the kids and moments work, never by the app).
 import sharp from "sharp";
 import { db, nowIso } from "~/lib/db.server";
-import { insertFriendship } from "../../tests/unit/friends-fixtures";
+import { insertFriendship } from "./friendships.server";
 import { uploadFromBuffer, type UploadedFile } from "~/images/multipart.server";
 
 export async function jpeg(width = 64, height = 48, background = "#c33"): Promise<Buffer> {
@@ -21,7 +21,7 @@ export async function befriend(
   b: number,
   status: "accepted" | "pending" | "denied" = "accepted",
 ): Promise<void> {
-  await insertFriendship({ id: a }, { id: b }, status);
+  await insertFriendship(db(), a, b, status);
 }
 
 /** Inserts `count` moments for a kid directly (no photos), created one second apart. */

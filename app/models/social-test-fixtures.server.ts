@@ -1,7 +1,7 @@
 // Test support only (imported by the likes/comments tests, never by the app): kids, moments and
 // friendships written straight into the test database.
 import { db, nowIso } from "~/lib/db.server";
-import { insertFriendship } from "../../tests/unit/friends-fixtures";
+import { insertFriendship } from "./friendships.server";
 
 let counter = 0;
 
@@ -31,5 +31,5 @@ export async function befriend(
   receiverId: number,
   status: "pending" | "accepted" | "denied" = "accepted",
 ) {
-  await insertFriendship({ id: senderId }, { id: receiverId }, status);
+  await insertFriendship(db(), senderId, receiverId, status);
 }

@@ -11,7 +11,8 @@ type Id = { id: number };
 /**
  * The friendship every test writes: `sender` asked `receiver`, now in `status`; its id. Written by
  * the friendship module's own insert (the pair is the database's to order), on `conn` (a test's
- * open transaction) or the shared connection.
+ * open transaction) or the shared connection. The test helpers under app/models, which may not
+ * import from tests/, call that insert directly.
  */
 export async function insertFriendship(
   sender: Id,
