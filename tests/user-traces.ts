@@ -34,7 +34,9 @@ async function schema(): Promise<{ columns: Column[]; userRefs: Column[] }> {
   const columns: Column[] = [];
   const userRefs: Column[] = [];
   for (const { name } of tables) {
-    const info: { name: string; type: string }[] = await k.raw(`pragma table_info("${name}")`);
+    // table_xinfo, not table_info: the friendship's ordered pair is generated columns, which
+    // table_info leaves out
+    const info: { name: string; type: string }[] = await k.raw(`pragma table_xinfo("${name}")`);
     const fks: { table: string; from: string }[] = await k.raw(`pragma foreign_key_list("${name}")`);
     const fkCols = new Set(fks.filter((f) => f.table === "users").map((f) => f.from));
     for (const c of info) {

@@ -3,6 +3,7 @@ import { db, nowIso } from "./db.server";
 import { closeReadDb, readAll, readDbPreparedCount, readFirst } from "./db-read.server";
 import { limitParam, NO_LIMIT, query } from "./query.server";
 import { makeUser, cookieFor, req } from "../../tests/helpers";
+import { insertFriendship } from "../../tests/unit/friends-fixtures";
 import { canSeeKidsOf, kidAccess } from "~/models/access.server";
 import { getUser } from "~/web/auth.server";
 
@@ -78,15 +79,7 @@ describe("the read connection", () => {
     const trx = await db().transaction();
     try {
       const now = nowIso();
-      await trx("friendships").insert({
-        user_id: a.id,
-        friend_id: b.id,
-        status: "accepted",
-        user_low: Math.min(a.id, b.id),
-        user_high: Math.max(a.id, b.id),
-        created_at: now,
-        updated_at: now,
-      });
+      await insertFriendship(a, b, "accepted", trx);
       const kidId = await trx("kids")
         .insert({ user_id: b.id, name: "New", birth_date: "2020-01-01", relationship: "Mom", created_at: now })
         .returning("id")

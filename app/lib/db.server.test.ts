@@ -24,14 +24,17 @@ describe("the schema enforces the product's invariants", () => {
       user_id: from,
       friend_id: to,
       status: "pending",
-      user_low: Math.min(from, to),
-      user_high: Math.max(from, to),
       created_at: nowIso(),
       updated_at: nowIso(),
     });
     await db()("friendships").insert(row(a.id, b.id));
     await expect(db()("friendships").insert(row(b.id, a.id))).rejects.toThrow(/UNIQUE/i);
     await expect(db()("friendships").insert(row(a.id, a.id))).rejects.toThrow(/CHECK/i);
+    // the ordered pair is the database's to compute from who asked whom, never written
+    const c = await makeUser();
+    await expect(db()("friendships").insert({ ...row(a.id, c.id), user_low: a.id, user_high: c.id })).rejects.toThrow(
+      /generated column|non-DEFAULT value/i,
+    );
   });
 
   it("allows one like per user per moment", async () => {

@@ -36,8 +36,10 @@ import { forbidden, notFound, type Refusal } from "./refusal";
 // (user_low, user_high) index); acceptedFriendIds (accepted rows) and accessStamp (rows of any
 // status) list the viewer's rows from both sides instead (user_low = viewer by that index,
 // user_high = viewer by the (user_high, status) index), so the feed starts from the viewer's few
-// friendships (docs/decisions/0028-moment-dates-and-feed.md). The user_id/friend_id columns say
-// who sent the request: only the state machine reads them (app/models/friendships.server.ts).
+// friendships (docs/decisions/0028-moment-dates-and-feed.md). The pair is stored once, as
+// user_id/friend_id (who sent the request: only the state machine reads them,
+// app/models/friendships.server.ts); user_low/user_high are generated from them by the database,
+// so the ordered pair read here can never disagree with the request.
 // Outside this module that state machine is the only code that touches the friendships table
 // (besides the migrations and the demo seed); what other modules need of it (a block ends it, a
 // side's circle, the friend count) is a function there.

@@ -8,6 +8,7 @@ import {
   listFriends,
   listFriendships,
   parseUserId,
+  pairOf,
   pendingRequestTo,
   sendFriendRequest,
 } from "./friendships.server";
@@ -18,9 +19,7 @@ const SELF = "You cannot send a friend request to yourself.";
 const EXISTS = "Friendship already exists. Please try another name.";
 
 async function rowsBetween(a: { id: number }, b: { id: number }) {
-  return db()("friendships")
-    .where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) })
-    .select("*");
+  return db()("friendships").where(pairOf(a.id, b.id)).select("*");
 }
 
 describe("parseUserId", () => {

@@ -17,8 +17,11 @@ import { parseUserId } from "./user-id";
 //                    pending --deny (receiver)----> denied
 //   pending | denied | accepted --delete (either party)--> (none)
 //
-// One row per pair of users in either direction: friendships.user_low/user_high (the ordered pair)
-// are UNIQUE, so two simultaneous requests cannot both land. Who may see whose kids is decided in
+// One row per pair of users in either direction. A row stores the pair once, as who asked whom
+// (user_id, friend_id); the ordered pair user_low/user_high is computed from them by the database
+// (generated columns, db/migrations/20261205000000_friendship_pair_once.mjs) and is UNIQUE, so two
+// simultaneous requests cannot both land. Nothing writes user_low/user_high; a lookup of the pair
+// in either direction names it with pairOf. Who may see whose kids is decided in
 // access.server.ts from the same table (accepted rows only); this module and that one are the only
 // ones that read or write it (docs/decisions/0012-refusal-and-access-module.md). What other modules
 // need of it is a function here: the row a block ends (endFriendshipBetween), a side's circle
@@ -178,9 +181,18 @@ export async function sendFriendRequest(
 }
 
 /**
+ * The row of the pair {a, b}, whichever asked: the generated ordered pair, a lookup of the
+ * UNIQUE (user_low, user_high) index. Read-only: the database computes these columns.
+ */
+export function pairOf(a: number, b: number): { user_low: number; user_high: number } {
+  return { user_low: Math.min(a, b), user_high: Math.max(a, b) };
+}
+
+/**
  * The friendships row from `senderId` to `friendId` in `status`, on `conn` (sendFriendRequest's
- * connection, or a caller's transaction such as the demo seed's), with the ordered pair that makes
- * it the only one between the two. No other check: a second row for the pair throws (UNIQUE).
+ * connection, or a caller's transaction such as the demo seed's, or a test's fixture). The database
+ * derives the ordered pair that makes it the only one between the two: a second row for the pair
+ * throws (UNIQUE).
  */
 export async function insertFriendship(
   conn: Db,
@@ -194,8 +206,6 @@ export async function insertFriendship(
       user_id: senderId,
       friend_id: friendId,
       status,
-      user_low: Math.min(senderId, friendId),
-      user_high: Math.max(senderId, friendId),
       created_at: at,
       updated_at: at,
     })
@@ -226,7 +236,7 @@ export async function befriendByInvitation(
   preset: FriendLabel = { circle: "friends", relationship: null },
 ): Promise<boolean> {
   if ((await isBlockedBetween(inviterId, userId, conn)).blocked) return false;
-  const pair = { user_low: Math.min(inviterId, userId), user_high: Math.max(inviterId, userId) };
+  const pair = pairOf(inviterId, userId);
   const before = await pairStatus.first({ low: pair.user_low, high: pair.user_high }, { conn });
   if (!before) await insertFriendship(conn, inviterId, userId, "accepted");
   if (before?.status !== "accepted") {
@@ -316,9 +326,7 @@ export async function deleteFriendship(
  * status, and every co-parent role and invitation between them, on `conn` (the block's transaction).
  */
 export async function endFriendshipBetween(conn: Db, a: number, b: number): Promise<void> {
-  await conn("friendships")
-    .where({ user_low: Math.min(a, b), user_high: Math.max(a, b) })
-    .delete();
+  await conn("friendships").where(pairOf(a, b)).delete();
   await endCoParentingBetween(conn, a, b);
 }
 

@@ -17,7 +17,7 @@ import { createFriendSignInLink, readSignInLink, requestSignInLink, useSignInLin
 import { getUserWithPasswordByEmail } from "./users.server";
 import { blockUser } from "./blocks.server";
 import { setFriendLabel } from "./circles.server";
-import { labelFromRow } from "./friendships.server";
+import { labelFromRow, pairOf } from "./friendships.server";
 import { makeUser } from "../../tests/helpers";
 import { resetEnvCache } from "../../server/env.mjs";
 
@@ -258,9 +258,7 @@ describe("invitations", () => {
     const parent = await makeUser();
     const aunt = await makeUser();
     const labelsOf = async (a: number, b: number) => {
-      const row = await db()("friendships")
-        .where({ user_low: Math.min(a, b), user_high: Math.max(a, b) })
-        .first();
+      const row = await db()("friendships").where(pairOf(a, b)).first();
       return { [a]: labelFromRow(row, a), [b]: labelFromRow(row, b), status: row.status };
     };
     // signed out: a new account (the inviter is the low side)
@@ -297,9 +295,7 @@ describe("invitations", () => {
     const plain = await createInvitation(parent, {}, ORIGIN);
     if (!plain.ok) throw new Error("refused");
     expect(plain.invitation).toMatchObject({ circle: "friends", relationship: null });
-    const row = await db()("friendships")
-      .where({ user_low: Math.min(parent.id, uncle.id), user_high: Math.max(parent.id, uncle.id) })
-      .first("id");
+    const row = await db()("friendships").where(pairOf(parent.id, uncle.id)).first("id");
     expect(await setFriendLabel(parent.id, row.id, { circle: "friends", relationship: "other" })).toMatchObject({
       ok: true,
     });
@@ -338,12 +334,7 @@ describe("invitations", () => {
     }
     expect(await canSeeKidsOf(blocked.id, blocker.id)).toBe(false);
     expect(await canSeeKidsOf(blocker.id, blocked.id)).toBe(false);
-    expect(
-      await db()("friendships").where({
-        user_low: Math.min(blocker.id, blocked.id),
-        user_high: Math.max(blocker.id, blocked.id),
-      }),
-    ).toEqual([]);
+    expect(await db()("friendships").where(pairOf(blocker.id, blocked.id))).toEqual([]);
     // signed out with the address of the other one, either way: "check your email" as for any
     // account, but no mail and no offer (a blocked user cannot make the server write to the blocker)
     const ownLink = await createInvitation(blocked, {}, ORIGIN);

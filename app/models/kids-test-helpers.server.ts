@@ -1,6 +1,7 @@
 // Test support only (imported by *.test.ts of the kids and moments work, never by the app).
 import sharp from "sharp";
 import { db, nowIso } from "~/lib/db.server";
+import { insertFriendship } from "./friendships.server";
 import { uploadFromBuffer, type UploadedFile } from "~/images/multipart.server";
 
 export async function jpeg(width = 64, height = 48, background = "#c33"): Promise<Buffer> {
@@ -20,16 +21,7 @@ export async function befriend(
   b: number,
   status: "accepted" | "pending" | "denied" = "accepted",
 ): Promise<void> {
-  const now = nowIso();
-  await db()("friendships").insert({
-    user_id: a,
-    friend_id: b,
-    status,
-    user_low: Math.min(a, b),
-    user_high: Math.max(a, b),
-    created_at: now,
-    updated_at: now,
-  });
+  await insertFriendship(db(), a, b, status);
 }
 
 /** Inserts `count` moments for a kid directly (no photos), created one second apart. */

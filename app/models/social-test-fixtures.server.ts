@@ -1,6 +1,7 @@
 // Test support only (imported by the likes/comments tests, never by the app): kids, moments and
 // friendships written straight into the test database.
 import { db, nowIso } from "~/lib/db.server";
+import { insertFriendship } from "./friendships.server";
 
 let counter = 0;
 
@@ -30,14 +31,5 @@ export async function befriend(
   receiverId: number,
   status: "pending" | "accepted" | "denied" = "accepted",
 ) {
-  const now = nowIso();
-  await db()("friendships").insert({
-    user_id: senderId,
-    friend_id: receiverId,
-    status,
-    user_low: Math.min(senderId, receiverId),
-    user_high: Math.max(senderId, receiverId),
-    created_at: now,
-    updated_at: now,
-  });
+  await insertFriendship(db(), senderId, receiverId, status);
 }

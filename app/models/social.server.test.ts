@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
+import { pairOf } from "~/models/friendships.server";
 import { countQueries, makeUser } from "../../tests/helpers";
 import { befriend, makeKid, makeLog, makeMoment } from "./social-test-fixtures.server";
 import { likeMoment, listLikes, unlikeMoment } from "./likes.server";
@@ -89,9 +90,7 @@ describe("likes", () => {
   it("a friendship that ends takes the access with it", async () => {
     const { owner, friend, logId } = await trio();
     expect((await likeMoment(friend.id, logId)).ok).toBe(true);
-    await db()("friendships")
-      .where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) })
-      .del();
+    await db()("friendships").where(pairOf(owner.id, friend.id)).del();
     expect(await listLikes(friend.id, logId)).toMatchObject({ kind: "forbidden" });
     expect(await addComment(friend.id, logId, "hi")).toMatchObject({ kind: "forbidden" });
   });

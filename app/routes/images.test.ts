@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
+import { pairOf } from "~/models/friendships.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { photoUrl } from "~/images/photo";
 import { photoStore } from "~/images/photo-store.server";
@@ -8,6 +9,7 @@ import { withNewImage, type ImageKind, type StoredImage } from "~/images/storage
 import { makeImage, readStored } from "~/images/test-fixtures.server";
 import type { User } from "~/models/users.server";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { insertFriendship } from "../../tests/unit/friends-fixtures";
 import { loader } from "./images";
 
 // The image route against a real database, real sessions and real stored files; this file runs
@@ -42,16 +44,7 @@ async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<S
 }
 
 async function befriend(a: User, b: User, status: "pending" | "accepted" | "denied") {
-  const now = new Date().toISOString();
-  await db()("friendships").insert({
-    user_id: a.id,
-    friend_id: b.id,
-    status,
-    user_low: Math.min(a.id, b.id),
-    user_high: Math.max(a.id, b.id),
-    created_at: now,
-    updated_at: now,
-  });
+  await insertFriendship(a, b, status);
 }
 
 /** GET (or HEAD) a photo URL through the route's loader. */
@@ -111,9 +104,7 @@ describe("who may see a photo", () => {
     const photo = await store(await makeImage("jpeg", 300, 200), "log", a.id);
     const cookie = await cookieFor(b);
     expect((await get(photoUrl(photo), { cookie })).status).toBe(200);
-    await db()("friendships")
-      .where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) })
-      .delete();
+    await db()("friendships").where(pairOf(a.id, b.id)).delete();
     expect((await get(photoUrl(photo), { cookie })).status).toBe(404);
   });
 });

@@ -73,11 +73,16 @@ export function dependencyOrder(tables: Map<string, Set<string>>): string[] {
   return order;
 }
 
-/** The target's tables and their columns (PostgreSQL, the current schema). */
+/**
+ * The target's tables and the columns a copy writes (PostgreSQL, the current schema). Generated
+ * columns (the friendship's ordered pair) are the database's to compute: they are left out here,
+ * as SQLite's `pragma table_info` leaves them out of the source's list.
+ */
 async function postgresColumns(target: Knex): Promise<Map<string, Column[]>> {
   const { rows } = await target.raw(
     `select table_name, column_name, data_type from information_schema.columns
-      where table_schema = current_schema() order by table_name, ordinal_position`,
+      where table_schema = current_schema() and is_generated = 'NEVER'
+      order by table_name, ordinal_position`,
   );
   const tables = new Map<string, Column[]>();
   for (const r of rows as { table_name: string; column_name: string; data_type: string }[]) {

@@ -24,8 +24,6 @@ export async function makeFriends(a: number, b: number): Promise<void> {
     user_id: a,
     friend_id: b,
     status: "accepted",
-    user_low: Math.min(a, b),
-    user_high: Math.max(a, b),
     created_at: now,
     updated_at: now,
   });

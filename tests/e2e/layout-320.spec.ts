@@ -63,8 +63,6 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
       user_id: mine,
       friend_id: friend.account.id,
       status: "accepted",
-      user_low: Math.min(mine, friend.account.id),
-      user_high: Math.max(mine, friend.account.id),
       created_at: now,
       updated_at: now,
     });

@@ -50,8 +50,6 @@ export async function befriend(a: Account, b: Account, status: "pending" | "acce
     user_id: a.id,
     friend_id: b.id,
     status,
-    user_low: Math.min(a.id, b.id),
-    user_high: Math.max(a.id, b.id),
     created_at: now,
     updated_at: now,
   });

@@ -16,6 +16,7 @@ import routes from "~/routes";
 import { photoUrl } from "~/images/photo";
 import { DERIVATIVE_WIDTHS } from "~/images/process.server";
 import { db } from "~/lib/db.server";
+import { pairOf } from "~/models/friendships.server";
 import { args, cookieFor, makeUser, req } from "../helpers";
 import { unzip } from "./support/unzip";
 import {
@@ -1916,8 +1917,7 @@ describe("the unfriended co-parent", () => {
       const surface = SURFACES.find((s) => s.name === "page /kids/:kidId/dailyLogs lists it")!;
       for (const audience of AUDIENCE_LIST) expect((await surface.run("coParent", audience)).got, audience).toBe(true);
       const friendship = await db()("friendships")
-        .where({ user_low: Math.min(world.users.owner.id, world.users.coParent.id) })
-        .andWhere({ user_high: Math.max(world.users.owner.id, world.users.coParent.id) })
+        .where(pairOf(world.users.owner.id, world.users.coParent.id))
         .first("id");
       const removed = await call("routes/friends.tsx", {}, "owner", {
         path: "/current/friends",
@@ -1960,12 +1960,7 @@ describe("the unfriended co-parent", () => {
   it("a pending co-parent invitation cannot be accepted once the friendship has ended (DELETE /api/friendships/{id})", async () => {
     const cookie = await cookieFor(invitee);
     const ownerCookie = world.cookies.owner;
-    const friendship = await db()("friendships")
-      .where({
-        user_low: Math.min(world.users.owner.id, invitee.id),
-        user_high: Math.max(world.users.owner.id, invitee.id),
-      })
-      .first("id");
+    const friendship = await db()("friendships").where(pairOf(world.users.owner.id, invitee.id)).first("id");
     const mod = await import("~/routes/api/friendships-id");
     const ended = (await mod.action(
       args(req(`/api/friendships/${friendship.id}`, { method: "DELETE", cookie: ownerCookie }), {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { canViewImage, requireKid, requireMoment } from "~/models/access.server";
 import { answerCoParentInvitation, inviteCoParent, showKidToFriends } from "~/models/co-parents.server";
-import { deleteFriendship } from "~/models/friendships.server";
+import { deleteFriendship, pairOf } from "~/models/friendships.server";
 import { blockUser } from "~/models/blocks.server";
 import { deleteAccount } from "~/models/account.server";
 import { listComments } from "~/models/comments.server";
@@ -231,7 +231,7 @@ describe("deleting an account hands nothing over to strangers", () => {
     for (const u of [coParent, blocked, friend, invited, second]) await insertFriendship(owner, u, "accepted");
     await fileFriend(
       await db()("friendships")
-        .where({ user_low: Math.min(owner.id, friend.id), user_high: Math.max(owner.id, friend.id) })
+        .where(pairOf(owner.id, friend.id))
         .first("id")
         .then((r) => Number(r.id)),
       owner,

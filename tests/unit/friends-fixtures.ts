@@ -1,27 +1,26 @@
 // Test data for the friends tests and the access matrix: rows written with knex directly
 // (the kids/moments modules belong to other areas), plus real stored photos.
 import sharp from "sharp";
-import { db, nowIso } from "../../app/lib/db.server";
+import { db, nowIso, type Db } from "../../app/lib/db.server";
 import { uploadFromBuffer } from "../../app/images/multipart.server";
 import { withNewImage, type ImageKind, type StoredImage } from "../../app/images/storage.server";
-import type { FriendshipStatus } from "../../app/models/friendships.server";
+import { insertFriendship as insertFriendshipRow, type FriendshipStatus } from "../../app/models/friendships.server";
 
 type Id = { id: number };
 
-export async function insertFriendship(sender: Id, receiver: Id, status: FriendshipStatus): Promise<number> {
-  const now = nowIso();
-  const [row] = await db()("friendships")
-    .insert({
-      user_id: sender.id,
-      friend_id: receiver.id,
-      status,
-      user_low: Math.min(sender.id, receiver.id),
-      user_high: Math.max(sender.id, receiver.id),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning("id");
-  return Number(typeof row === "object" ? row.id : row);
+/**
+ * The friendship every test writes: `sender` asked `receiver`, now in `status`; its id. Written by
+ * the friendship module's own insert (the pair is the database's to order), on `conn` (a test's
+ * open transaction) or the shared connection. The test helpers under app/models, which may not
+ * import from tests/, call that insert directly.
+ */
+export async function insertFriendship(
+  sender: Id,
+  receiver: Id,
+  status: FriendshipStatus,
+  conn: Db = db(),
+): Promise<number> {
+  return (await insertFriendshipRow(conn, sender.id, receiver.id, status)).id;
 }
 
 /**

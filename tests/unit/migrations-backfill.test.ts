@@ -141,6 +141,76 @@ describe("migrating a database that already has relatives who joined by invitati
   });
 });
 
+describe("migrating a database that already has friendships", () => {
+  // db/migrations/20261205000000_friendship_pair_once.mjs: the ordered pair user_low/user_high
+  // becomes generated from who asked whom; each side's circle stays with its side, and down() gives
+  // back plain columns holding the same pair.
+  const PAIR_ONCE = "20261205000000_friendship_pair_once.mjs";
+  it("keeps each row, its ordered pair and each side's circle, and still allows one row per pair", async () => {
+    const knex = database.knex();
+    await knex.migrate.latest();
+    await knex.migrate.down({ name: PAIR_ONCE });
+    const at = "2025-01-01T00:00:00.000Z";
+    const user = async (name: string) =>
+      idOf(
+        await knex("users")
+          .insert({
+            username: name,
+            username_normalized: name,
+            email: `${name}@example.com`,
+            email_normalized: `${name}@example.com`,
+            password_hash: "x",
+            created_at: at,
+          })
+          .returning("id"),
+      );
+    const [low, high] = [await user("fp-low"), await user("fp-high")];
+    // asked by the higher id, the lower one files the other as Family
+    await knex("friendships").insert({
+      user_id: high,
+      friend_id: low,
+      status: "accepted",
+      user_low: low,
+      user_high: high,
+      low_circle: "family",
+      low_relationship: "cousin",
+      created_at: at,
+      updated_at: at,
+    });
+    const columns = ["user_id", "friend_id", "status", "user_low", "user_high", "low_circle", "low_relationship"];
+    const expected = {
+      user_id: high,
+      friend_id: low,
+      status: "accepted",
+      user_low: low,
+      user_high: high,
+      low_circle: "family",
+      low_relationship: "cousin",
+    };
+    const row = async () => {
+      const r = await knex("friendships").where("user_id", high).first(columns);
+      return {
+        ...r,
+        user_id: Number(r.user_id),
+        friend_id: Number(r.friend_id),
+        user_low: Number(r.user_low),
+        user_high: Number(r.user_high),
+      };
+    };
+
+    await knex.migrate.latest();
+    expect(await row()).toEqual(expected);
+    const other = { status: "pending", created_at: at, updated_at: at };
+    await expect(knex("friendships").insert({ user_id: low, friend_id: high, ...other })).rejects.toThrow();
+    await expect(knex("friendships").insert({ user_id: low, friend_id: low, ...other })).rejects.toThrow();
+
+    await knex.migrate.down({ name: PAIR_ONCE });
+    expect(await row()).toEqual(expected);
+    await knex.migrate.latest();
+    expect(await row()).toEqual(expected);
+  });
+});
+
 describe("rolling back", () => {
   // Every migration's down() runs on both engines: a column's check constraint goes with the column
   // (SQLite rebuilds the table without it, PostgreSQL drops it with the column), so down() drops

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
+import { pairOf } from "~/models/friendships.server";
 import * as friendshipsCircle from "./friendships-circle";
 import * as blocks from "./blocks";
 import * as blocksId from "./blocks-id";
@@ -175,11 +176,7 @@ describe("blocks", () => {
     expect(await post(ca, { user_id: 999999 })).toEqual({ status: 404, body: err("User not found") });
     expect(await post(ca, { user_id: b.id })).toEqual({ status: 201, body: { blocked_id: b.id } });
     expect(await post(ca, { user_id: b.id })).toEqual({ status: 201, body: { blocked_id: b.id } });
-    expect(
-      await db()("friendships")
-        .where({ user_low: Math.min(a.id, b.id), user_high: Math.max(a.id, b.id) })
-        .first(),
-    ).toBeUndefined();
+    expect(await db()("friendships").where(pairOf(a.id, b.id)).first()).toBeUndefined();
     expect(await db()("co_parents").where({ kid_id: kidId }).first()).toBeUndefined();
     expect(
       (await call(kidsId as Mod, "GET", `/api/kids/${kidId}`, { cookie: cb, params: { id: String(kidId) } })).status,
