@@ -1,4 +1,4 @@
-import { useEffect, useRef, type PointerEvent, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useRef, type PointerEvent, type RefObject } from "react";
 import { Link, useNavigate, href } from "react-router";
 import type { AltPhoto } from "~/images/photo";
 import { Photo } from "./photo";
@@ -70,8 +70,10 @@ export function PhotoViewer({
   }
 
   // With JavaScript (the links stay the viewer without it): Left/Right follow previous/next,
-  // Escape goes back to the moment; client navigations, no reload.
-  useEffect(() => {
+  // Escape goes back to the moment; client navigations, no reload. A layout effect: the listener of
+  // the view just committed is in place before the browser paints it, so a key pressed as soon as
+  // the new photo shows is not taken by the leaving view's listener.
+  useLayoutEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (keyIsNotOurs(e)) return;
       // Mid-step (the URL bar already shows the next photo, this view not yet): a key would go from

@@ -147,6 +147,8 @@ test.describe("several photos per moment", () => {
     await expectAccessible(page, browser);
     await page.getByRole("link", { name: "Previous moment" }).click();
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${newer.id}/photos/1$`));
+    // the view that matches the URL (the URL changes first; a key before the view is dropped)
+    await expect(page.getByRole("heading", { level: 1, name: "Swings" })).toBeVisible();
     if (isNoJs(testInfo)) return;
 
     // keys: client navigations (the page's own window survives), focus on the viewer's heading
