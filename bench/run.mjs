@@ -108,7 +108,7 @@ async function main() {
   log(`Benchmark folder: ${tmp} (database: ${engine}, ${WORKERS} server process${WORKERS === 1 ? "" : "es"})`);
   results.push({ case: "setup", kind: "setup", engine, workers: WORKERS, loadavg: os.loadavg() });
 
-  let t = Date.now();
+  const t = Date.now();
   execFileSync("npx", ["react-router", "build"], {
     cwd: root,
     env: { ...process.env, BUILD_DIR: buildDir },

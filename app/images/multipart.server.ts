@@ -410,7 +410,6 @@ export async function parseMultipart(
       saved = false;
     }
     if (entry.overLimit) {
-      continue;
     } else if (entry.tooBig) {
       addError(errors, key, MULTIPART_MESSAGES.imageTooBig);
       await removeQuietly(entry.path);

@@ -97,7 +97,7 @@ export async function requestSignInLink(
   const email = normalizeEmail(emailInput);
   if (!(await linkWithinLimits(email, opts.address))) return;
   const user = await userIdByEmail.first<{ id: number; email: string; is_demo: unknown }>({ email });
-  if (!user || Boolean(user.is_demo)) return;
+  if (!user || user.is_demo) return;
   await queueEmailedLink({ id: Number(user.id), email: user.email }, { reset: opts.reset, origin: opts.origin });
 }
 
