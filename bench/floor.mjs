@@ -127,7 +127,7 @@ http
         })),
         next: null,
       });
-    } catch (e) {
+    } catch {
       await send(req, res, 500, { errors: { message: "Something went wrong. Please try again." } });
     }
   })

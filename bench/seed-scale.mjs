@@ -127,7 +127,6 @@ export async function seedScale({ databaseFile, databaseUrl = null, uploadsDir }
     );
     // moments: kid 1 → 5, kid 2 → 20, kid 3 → 5,000; the rest spread over kids 4..5000
     const special = 5 + 20 + 5000;
-    const rest = SIZES.moments - special;
     const t0 = Date.parse("2026-01-01T00:00:00.000Z") / 1000;
     await trx.raw(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)

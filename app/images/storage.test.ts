@@ -290,7 +290,7 @@ describe("withImageTransaction and deleteImageFiles", () => {
 
     // a failed deletion changes nothing
     await expect(
-      withImageTransaction(async (trx, { dropImages }) => {
+      withImageTransaction(async (_trx, { dropImages }) => {
         await dropImages([kidPhoto.imageId, logPhoto.imageId]);
         throw new Error("nope");
       }),

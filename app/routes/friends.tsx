@@ -159,7 +159,7 @@ const STALE = "That request has changed in the meantime. The lists below are up 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
-  const invitationAnswer = await invitationAction(user, form, request);
+  const invitationAnswer = await invitationAction(user, form);
   if (invitationAnswer) return invitationAnswer;
   const intent = form.get("intent");
   if (intent === "block") {

@@ -381,7 +381,7 @@ describe("moment pages", () => {
   });
 
   it("several photos: slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
-    const { owner, kid, cookies } = await people();
+    const { kid, cookies } = await people();
     const slots = async (files: (Buffer | null)[], fields: Record<string, string>) => {
       const fd = new FormData();
       for (const [k, v] of Object.entries(fields)) fd.set(k, v);

@@ -69,7 +69,7 @@ async function showLink(flash: LinkFlash) {
 export type InvitationActionData = { inviteResult?: SubmissionResult<string[]>; error?: string };
 
 /** The invitation intents of the friends page's action; null for any other intent. */
-export async function invitationAction(user: User, form: FormData, request: Request) {
+export async function invitationAction(user: User, form: FormData) {
   const intent = form.get("intent");
   if (intent === "invite") {
     const submission = parseWithZod(form, { schema: InviteSchema });

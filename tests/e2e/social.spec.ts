@@ -13,10 +13,6 @@ function block(page: Page, logId: number) {
   return page.locator(`.moment-social[data-moment="${logId}"]`);
 }
 
-async function commentTexts(page: Page, logId: number) {
-  return block(page, logId).locator(".comment__text").allInnerTexts();
-}
-
 test.describe("likes and comments", () => {
   test("like and unlike; the likers on hover, focus and for screen readers; the count labels", async ({
     page,
