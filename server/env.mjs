@@ -27,7 +27,7 @@ function int(v, dflt) {
  */
 function sessionSecret(dataDir) {
   const fromEnv = process.env.SESSION_SECRET;
-  if (fromEnv && fromEnv.trim()) return fromEnv.trim();
+  if (fromEnv?.trim()) return fromEnv.trim();
   const file = path.join(dataDir, "session-secret");
   try {
     const existing = fs.readFileSync(file, "utf8").trim();

@@ -409,8 +409,8 @@ export async function parseMultipart(
     } catch {
       saved = false;
     }
-    if (entry.overLimit) {
-    } else if (entry.tooBig) {
+    if (entry.overLimit) continue;
+    if (entry.tooBig) {
       addError(errors, key, MULTIPART_MESSAGES.imageTooBig);
       await removeQuietly(entry.path);
     } else if (!saved || fatal || serverError) {

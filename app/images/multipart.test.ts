@@ -264,7 +264,15 @@ describe("parseMultipart", () => {
       flags: fs.OpenMode,
       mode: fs.Mode,
       cb: (err: NodeJS.ErrnoException | null, fd: number) => void,
-    ) => setTimeout(() => fs.open(p, flags, mode, (err, fd) => (cb(err, fd), opened())), 30);
+    ) =>
+      setTimeout(
+        () =>
+          fs.open(p, flags, mode, (err, fd) => {
+            cb(err, fd);
+            opened();
+          }),
+        30,
+      );
     (fs as { createWriteStream: unknown }).createWriteStream = ((p: string, opts: object) => {
       created();
       return original(p, {

@@ -80,7 +80,7 @@ export function sniffFormat(head: Uint8Array): Sniffed {
   if (b.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "webp";
   if (b.length >= 16 && ascii(4, 8) === "ftyp") {
     const boxSize = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
-    const end = Math.min(b.length, boxSize >= 16 ? boxSize : 16);
+    const end = Math.min(b.length, Math.max(boxSize, 16));
     const brands = [ascii(8, 12)];
     for (let i = 16; i + 4 <= end; i += 4) brands.push(ascii(i, i + 4));
     if (brands.some((x) => AVIF_BRANDS.has(x))) return "avif";

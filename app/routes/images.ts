@@ -50,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
   const viewer = await getUser(request);
   if (!viewer) return notFound();
   const image = await findImageByKey(key);
-  if (!image || !image.widths.includes(width) || !(await canViewImage(viewer.id, image))) return notFound();
+  if (!image?.widths.includes(width) || !(await canViewImage(viewer.id, image))) return notFound();
 
   const name = photoFileName(width);
   if (!name) return notFound();

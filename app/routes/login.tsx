@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (form.get("intent") === "demo") {
     const demo = config().demo ? await getUserWithPasswordByEmail(DEMO_EMAIL) : null;
-    if (!demo || !demo.is_demo) {
+    if (!demo?.is_demo) {
       throw data("The demo account is not available on this site.", { status: 404 });
     }
     return redirect(to, { headers: { "Set-Cookie": await startSession(request, demo) } });

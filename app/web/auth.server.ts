@@ -44,7 +44,7 @@ function isHttps(request: Request): boolean {
 
 async function readToken(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
-  if (!header || !header.includes("sm_session=")) return null;
+  if (!header?.includes("sm_session=")) return null;
   const sessionCookie = cookie();
   const known = verifiedTokens.get(header);
   if (known !== undefined) {
