@@ -13,7 +13,7 @@ import {
   readInvitation,
   revokeInvitation,
 } from "./invitations.server";
-import { createFriendSignInLink, readSignInLink, requestSignInLink, useSignInLink } from "./sign-in-links.server";
+import { createFriendSignInLink, readSignInLink, requestSignInLink, redeemSignInLink } from "./sign-in-links.server";
 import { getUserWithPasswordByEmail } from "./users.server";
 import { blockUser } from "./blocks.server";
 import { setFriendLabel } from "./circles.server";
@@ -118,7 +118,7 @@ describe("invitations", () => {
     }
     const link = new RegExp(`${ORIGIN}/login/link/([A-Za-z0-9_-]{43})\\?invitation=${token}`).exec(mail.text_body)![1]!;
     // signing in leads to the invitation, and makes nobody a friend
-    expect(await useSignInLink(link, { invitation: token })).toMatchObject({
+    expect(await redeemSignInLink(link, { invitation: token })).toMatchObject({
       ok: true,
       user: { id: victim.id },
       purpose: "sign-in",
@@ -160,7 +160,7 @@ describe("invitations", () => {
     // a link that offers no invitation leads to none, whatever its address says
     await requestSignInLink(aunt.email, { reset: false, origin: ORIGIN, address: "192.0.2.9" });
     const plain = /\/login\/link\/([A-Za-z0-9_-]{43})/.exec((await queued(aunt.email)).at(-1)!.text_body)![1]!;
-    expect(await useSignInLink(plain, { invitation: token })).toMatchObject({ ok: true, invitation: null });
+    expect(await redeemSignInLink(plain, { invitation: token })).toMatchObject({ ok: true, invitation: null });
   });
 
   it("mail sent for an answer with an existing account's address counts against the limits of emailed sign-in links, per account and per client address", async () => {
@@ -393,8 +393,8 @@ describe("sign-in links", () => {
     const row = await db()("sign_in_links").where("token_hash", hashLinkToken(token)).first();
     expect((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 60_000).toBe(15);
     expect(await readSignInLink(token)).toEqual({ state: "valid", purpose: "sign-in" });
-    expect(await useSignInLink(token)).toMatchObject({ ok: true, user: { id: user.id } });
-    expect(await useSignInLink(token)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await redeemSignInLink(token)).toMatchObject({ ok: true, user: { id: user.id } });
+    expect(await redeemSignInLink(token)).toMatchObject({ ok: false, kind: "conflict" });
     expect((await readSignInLink(token)).state).toBe("used");
   });
 
@@ -409,7 +409,7 @@ describe("sign-in links", () => {
       .where("token_hash", hashLinkToken(token))
       .update({ expires_at: new Date(Date.now() - 1).toISOString() });
     expect((await readSignInLink(token)).state).toBe("expired");
-    expect(await useSignInLink(token)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await redeemSignInLink(token)).toMatchObject({ ok: false, kind: "conflict" });
   });
 
   /** `perAccount` links reach one address (from several clients); one client gets `perAddress` requests through, then none. */
@@ -468,7 +468,7 @@ describe("sign-in links", () => {
     const link = await createFriendSignInLink(parent.id, joined.user.id, ORIGIN);
     if (!link.ok) throw new Error("refused");
     expect(link.url).toMatch(/^https:\/\/moments\.test\/login\/link\/[A-Za-z0-9_-]{43}$/);
-    expect(await useSignInLink(tokenOf(link.url))).toMatchObject({
+    expect(await redeemSignInLink(tokenOf(link.url))).toMatchObject({
       ok: true,
       user: { id: joined.user.id },
       purpose: "friend",

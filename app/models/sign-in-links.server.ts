@@ -46,7 +46,7 @@ export function linkThen(value: string | null): LinkThen | undefined {
  * The path of an emailed link that offers an invitation (app/models/invitations.server.ts): once
  * used it leads to that invitation's page, `/invite/{invitationToken}`, to Accept or Decline it.
  * The invitation's token rides in the URL because only its hash is stored; the link row names the
- * invitation, so useSignInLink leads nowhere else.
+ * invitation, so redeemSignInLink leads nowhere else.
  */
 export const invitationSignInPath = (token: string, invitationToken: string) =>
   `${href("/login/link/:token", { token })}?invitation=${invitationToken}`;
@@ -206,7 +206,7 @@ const invitationHash = query<{ id: number }>((p, k) => k("invitations").where("i
  * invitation (invitationSignInPath) that invitation's token when `opts.invitation` is it: the page
  * to go to next. Using the link makes no friendship: only the invitation page's Accept does.
  */
-export async function useSignInLink(
+export async function redeemSignInLink(
   token: string | undefined,
   opts: { invitation?: string | null } = {},
 ): Promise<Result<{ user: User; purpose: LinkPurpose; invitation: string | null; madeBy: number | null }>> {

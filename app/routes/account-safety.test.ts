@@ -11,7 +11,7 @@ import { resetLimits } from "~/lib/limits.server";
 import { getUser } from "~/web/auth.server";
 import { getAccount } from "~/models/account.server";
 import { createInvitation, acceptInvitation, joinByInvitation, listInvitations } from "~/models/invitations.server";
-import { createFriendSignInLink, useSignInLink } from "~/models/sign-in-links.server";
+import { createFriendSignInLink, redeemSignInLink } from "~/models/sign-in-links.server";
 import { getUserWithPasswordByEmail, signUp } from "~/models/users.server";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 
@@ -305,7 +305,7 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
       cookie,
     )) as Response;
     expect(set.headers.get("Location")).toBe("/settings?done=password");
-    expect(await useSignInLink(early)).toMatchObject({ ok: false, kind: "conflict" });
+    expect(await redeemSignInLink(early)).toMatchObject({ ok: false, kind: "conflict" });
     expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({
       ok: false,
       kind: "forbidden",
@@ -318,8 +318,8 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const early = await friendLink(parent.id, relative.id);
     await post(loginEmail, "/login/email", { email: relative.email });
     const [, , token] = linkIn((await lastMailTo(relative.email)).text_body, "/login/link")!;
-    expect(await useSignInLink(token)).toMatchObject({ ok: true, user: { id: relative.id } });
-    expect(await useSignInLink(early)).toMatchObject({ ok: false });
+    expect(await redeemSignInLink(token)).toMatchObject({ ok: true, user: { id: relative.id } });
+    expect(await redeemSignInLink(early)).toMatchObject({ ok: false });
     expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({
       ok: false,
       kind: "forbidden",
@@ -342,7 +342,7 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
   it("the relative's settings page lists who made links and when, and turns them off (the older links stop too)", async () => {
     const { parent, relative } = await invitedRelative("list");
     const used = await friendLink(parent.id, relative.id);
-    expect(await useSignInLink(used)).toMatchObject({ ok: true, purpose: "friend" });
+    expect(await redeemSignInLink(used)).toMatchObject({ ok: true, purpose: "friend" });
     const unused = await friendLink(parent.id, relative.id);
     const cookie = await cookieFor(relative);
     const page = await settings.loader(args(req("/settings", { cookie })));
@@ -353,7 +353,7 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     ]);
     const off = (await post(settings, "/settings", { intent: "links-off" }, cookie)) as Response;
     expect(off.headers.get("Location")).toBe("/settings?done=links-off");
-    expect(await useSignInLink(unused)).toMatchObject({ ok: false });
+    expect(await redeemSignInLink(unused)).toMatchObject({ ok: false });
     expect(await createFriendSignInLink(parent.id, relative.id, "https://moments.test")).toMatchObject({
       ok: false,
       kind: "forbidden",
@@ -410,6 +410,6 @@ describe("a parent's sign-in links for a relative never outlive the relative's o
     const off = await apiLinksForMe.action(args(req("/api/users/current/sign-in-links", { method: "DELETE", cookie })));
     expect(off.status).toBe(200);
     expect(await off.json()).toMatchObject({ open: false });
-    expect(await useSignInLink(unused)).toMatchObject({ ok: false });
+    expect(await redeemSignInLink(unused)).toMatchObject({ ok: false });
   });
 });

@@ -1,7 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login-link";
 import { SubmitButton } from "~/components/forms";
-import { LINK_THEN, linkThen, readSignInLink, signInLinkPath, useSignInLink } from "~/models/sign-in-links.server";
+import { LINK_THEN, linkThen, readSignInLink, signInLinkPath, redeemSignInLink } from "~/models/sign-in-links.server";
 import { invitationPath } from "~/models/invitations.server";
 import { startSession } from "~/web/auth.server";
 
@@ -23,7 +23,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   await request.text(); // nothing in it is needed; read so its size limit holds
   const search = new URL(request.url).searchParams;
-  const used = await useSignInLink(params.token, { invitation: search.get("invitation") });
+  const used = await redeemSignInLink(params.token, { invitation: search.get("invitation") });
   // the page now says why: its own path (with JavaScript the request's path is the data URL, "….data")
   if (!used.ok) return redirect(signInLinkPath(encodeURIComponent(params.token)), 303);
   const then = linkThen(search.get("then"));

@@ -7,7 +7,7 @@ import * as unauthorized from "./auth-unauthorized";
 import * as notFound from "./not-found";
 import * as magicLink from "./auth-magic-link";
 import { db } from "~/lib/db.server";
-import { useSignInLink } from "~/models/sign-in-links.server";
+import { redeemSignInLink } from "~/models/sign-in-links.server";
 import { args, context, makeUser, req } from "../../../tests/helpers";
 import { resetEnvCache } from "../../../server/env.mjs";
 
@@ -124,7 +124,7 @@ describe("POST /api/auth/login", () => {
     );
     const mail = await db()("mail_messages").where("to_address", "victim@example.com").orderBy("id", "desc").first();
     const token = /\/login\/link\/([A-Za-z0-9_-]{43})/.exec(mail.text_body)![1]!;
-    expect(await useSignInLink(token)).toMatchObject({ ok: true, user: { id: owner.id } });
+    expect(await redeemSignInLink(token)).toMatchObject({ ok: true, user: { id: owner.id } });
   });
 
   it("counts an IPv6 client's failures with its whole /64 network", async () => {
