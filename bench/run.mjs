@@ -154,6 +154,7 @@ async function main() {
       ? null
       : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" }, SERVER_NODE_FLAGS);
   // BENCH_ONLY=photos leaves this block after the photo case (`break measure`)
+  // biome-ignore lint/suspicious/noConfusingLabels: the label lets BENCH_ONLY leave the measuring block early
   measure: try {
     await waitFor(`${base}/favicon.svg`);
     if (offServer) await waitFor(`${offBase}/favicon.svg`);

@@ -26,6 +26,7 @@ if(!waiting)painted();
 /** The loader's <script>, rendered right after React Router's <Scripts />. */
 export function DeferredScriptsLoader({ nonce }: { nonce: string }) {
   return (
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of our own (no user data), allowed by its nonce
     <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: DEFERRED_SCRIPTS_LOADER }} />
   );
 }

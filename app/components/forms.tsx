@@ -76,6 +76,7 @@ export function ErrorSummary({ errors, formId }: { errors: SummaryError[]; formI
 
   if (!errors.length) return null;
   return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the focused summary is named by its title when read out; axe checks the page
     <div className="error-summary" ref={ref} tabIndex={-1} autoFocus aria-labelledby={`${formId}-summary-title`}>
       <h2 id={`${formId}-summary-title`} className="error-summary__title">
         There is a problem

@@ -63,6 +63,7 @@ export function Modal({
 
   return (
     <div className="modal-backdrop">
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the background click's keyboard twin is Escape (onCancel) */}
       <dialog
         ref={ref}
         open

@@ -20,9 +20,14 @@ function render(social: MomentSocialData, url: string, returnTo = url.split("#")
   const Stub = createRoutesStub([
     {
       path: "/kids/:kidId/dailyLogs",
+      // biome-ignore lint/correctness/noComponentHookFactories: a route stub per render, closing over this test's data
       Component: () => <MomentSocial momentId={5} social={social} returnTo={returnTo} />,
     },
-    { path: "/dailyLogs/:id", Component: () => <MomentSocial momentId={5} social={social} returnTo={returnTo} /> },
+    {
+      path: "/dailyLogs/:id",
+      // biome-ignore lint/correctness/noComponentHookFactories: a route stub per render, closing over this test's data
+      Component: () => <MomentSocial momentId={5} social={social} returnTo={returnTo} />,
+    },
   ]);
   return renderToString(<Stub initialEntries={[url]} />);
 }

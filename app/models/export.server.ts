@@ -180,6 +180,7 @@ const person = (r: Row) =>
 export function safeName(text: string, max = 80): string {
   const cleaned = text
     .normalize("NFC")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are replaced on purpose
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, " ")
     .replace(/\s+/g, " ")
     .replace(/^[.\s]+/, "")

@@ -144,6 +144,7 @@ export async function emailDeleteConfirmLink(
   const user = await getUserById(userId);
   if (!user) return notFound("User not found");
   if (!(await linkWithinLimits(normalizeEmail(user.email), opts.address))) return tooMany(DELETE_LINK_TOO_MANY);
+  // biome-ignore lint/suspicious/noThenProperty: an option named "then" in a plain options object, never awaited
   await queueEmailedLink({ id: user.id, email: user.email }, { reset: false, origin: opts.origin, then: "delete" });
   return { ok: true, email: user.email };
 }

@@ -23,12 +23,14 @@ export type PersonHit = SearchHit & { username: string; relation: Relation | "se
  * a NUL in text), trimmed, inner whitespace collapsed, lower-cased; "" when blank.
  */
 export function normalizeSearchQuery(query: string | null | undefined): string {
-  // eslint-disable-next-line no-control-regex
-  return (query ?? "")
-    .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "")
-    .trim()
-    .replace(/\s+/g, " ")
-    .toLowerCase();
+  return (
+    (query ?? "")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point
+      .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "")
+      .trim()
+      .replace(/\s+/g, " ")
+      .toLowerCase()
+  );
 }
 
 /** LIKE pattern for a literal substring: `\`, `%` and `_` are escaped (used with ESCAPE '\'). */

@@ -28,6 +28,7 @@ type ManifestRoute = {
   path?: string;
   index?: boolean;
   caseSensitive?: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: a route module of any shape, as the build's manifest holds it
   module: any;
 };
 
@@ -253,6 +254,7 @@ describe("the fast path's answers", () => {
 
 describe("a request the fast path takes never runs twice", () => {
   /** A root with a counting middleware and one resource route at /api/x with `loader`. */
+  // biome-ignore lint/suspicious/noExplicitAny: a loader of any signature, called with what the router passes
   function setup(loader: (...args: any[]) => unknown) {
     const calls = { middleware: 0, loader: 0 };
     const counted = Object.assign(async (...args: unknown[]) => {
