@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (README): lint (format check, unused code), typecheck, unit + integration
+# The one test command (README): lint (format check, lint rules, unused code), typecheck, unit + integration
 # tests (vitest, real temp SQLite; again on PostgreSQL when TEST_DATABASE_URL points at a server:
 # `npm run test:pg` or .ci/run start one), production build, end-to-end tests (Playwright on Debian's
 # Chromium, JavaScript on and off).
@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 mkdir -p reports
 
 fail=0
-echo "== lint: format check and unused code (docs/decisions/0043-biome-formatter.md, 0044-knip-unused-code.md)"
-npm run --silent lint >reports/lint.txt 2>&1 || { cat reports/lint.txt | head -50; echo "lint failed (formatting: npx biome format --write .; unused code: npx knip)"; fail=1; }
+echo "== lint: format check, lint rules and unused code (docs/decisions/0043-biome-formatter.md, 0044-knip-unused-code.md, 0045-biome-lint-rules.md)"
+npm run --silent lint >reports/lint.txt 2>&1 || { cat reports/lint.txt | head -50; echo "lint failed (formatting: npx biome format --write .; lint findings: npx biome lint .; unused code: npx knip)"; fail=1; }
 
 echo "== typecheck"
 npx react-router typegen >/dev/null && npx tsc --noEmit || fail=1
