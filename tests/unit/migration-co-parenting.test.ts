@@ -4,34 +4,18 @@
 // role left behind by the old Remove Friend) and a pending invitation to an unfriended user, a
 // notification and a comment; after it, only the friend's role remains, and every other row stays.
 import { describe, expect, it } from "vitest";
-import { idOf, migrationDatabase } from "./support/migration-db";
+import { idOf, insertRawUser, migrationDatabase } from "./support/migration-db";
 
 const MIGRATION = "20261204141500_co_parenting_follows_friendship.mjs";
 
 const database = migrationDatabase("cop");
-const nextMigration = database.nextMigration;
 
 describe("the migration that makes co-parenting follow the friendship", () => {
   it("ends the co-parent roles and invitations left without a friendship, and keeps every other row", async () => {
     const knex = database.knex();
-    while ((await nextMigration()) !== MIGRATION) {
-      expect(await nextMigration(), `${MIGRATION} is among the migrations`).not.toBeNull();
-      await knex.migrate.up();
-    }
+    await database.migrateUpTo(MIGRATION);
     const at = "2025-01-02T03:04:05.000Z";
-    const user = async (name: string) =>
-      idOf(
-        await knex("users")
-          .insert({
-            username: name,
-            username_normalized: name,
-            email: `${name}@example.com`,
-            email_normalized: `${name}@example.com`,
-            password_hash: "x",
-            created_at: at,
-          })
-          .returning("id"),
-      );
+    const user = (name: string) => insertRawUser(knex, name, { createdAt: at });
     const [owner, friend, former, invited] = [
       await user("owner"),
       await user("friend"),

@@ -3,7 +3,7 @@
 // The old moment must get taken_on = its creation date (UTC, docs/decisions/0028), audience
 // "everyone" and posted_by = the kid's owner (db/migrations/20261130000000_circles.mjs).
 import { describe, expect, it } from "vitest";
-import { idOf, migrationDatabase } from "./support/migration-db";
+import { idOf, insertRawUser, migrationDatabase } from "./support/migration-db";
 
 const FIRST_BACKFILL = "20261129000000_moment_story.mjs";
 
@@ -13,20 +13,10 @@ const nextMigration = database.nextMigration;
 describe("migrating a database that already has moments", () => {
   it("gives an old moment taken_on = its creation date, audience everyone and posted_by = the kid's owner", async () => {
     const knex = database.knex();
-    while ((await nextMigration()) !== FIRST_BACKFILL) {
-      expect(await nextMigration(), `${FIRST_BACKFILL} is among the migrations`).not.toBeNull();
-      await knex.migrate.up();
-    }
-    const person = (name: string) => ({
-      username: name,
-      username_normalized: name,
-      email: `${name}@example.com`,
-      email_normalized: `${name}@example.com`,
-      password_hash: "x",
-      created_at: "2025-01-02T03:04:05.000Z",
-    });
-    const ownerId = idOf(await knex("users").insert(person("owner")).returning("id"));
-    await knex("users").insert(person("someone")); // a second user: posted_by must be the owner, not any user
+    await database.migrateUpTo(FIRST_BACKFILL);
+    const joinedAt = "2025-01-02T03:04:05.000Z";
+    const ownerId = await insertRawUser(knex, "owner", { createdAt: joinedAt });
+    await insertRawUser(knex, "someone", { createdAt: joinedAt }); // a second user: posted_by must be the owner, not any user
     const kidId = idOf(
       await knex("kids")
         .insert({
@@ -79,19 +69,7 @@ describe("migrating a database that already has relatives who joined by invitati
     await knex.migrate.latest();
     await knex.migrate.down({ name: ACCOUNT_SAFETY });
     const at = (n: number) => `2025-01-0${n}T00:00:00.000Z`;
-    const user = async (name: string, password_hash: string) =>
-      idOf(
-        await knex("users")
-          .insert({
-            username: name,
-            username_normalized: name,
-            email: `${name}@example.com`,
-            email_normalized: `${name}@example.com`,
-            password_hash,
-            created_at: at(1),
-          })
-          .returning("id"),
-      );
+    const user = (name: string, passwordHash: string) => insertRawUser(knex, name, { createdAt: at(1), passwordHash });
     const parent = await user("bf-parent", "x");
     const otherParent = await user("bf-parent2", "x");
     const [oma, opa, aunt, cousin] = [
@@ -151,19 +129,7 @@ describe("migrating a database that already has friendships", () => {
     await knex.migrate.latest();
     await knex.migrate.down({ name: PAIR_ONCE });
     const at = "2025-01-01T00:00:00.000Z";
-    const user = async (name: string) =>
-      idOf(
-        await knex("users")
-          .insert({
-            username: name,
-            username_normalized: name,
-            email: `${name}@example.com`,
-            email_normalized: `${name}@example.com`,
-            password_hash: "x",
-            created_at: at,
-          })
-          .returning("id"),
-      );
+    const user = (name: string) => insertRawUser(knex, name, { createdAt: at });
     const [low, high] = [await user("fp-low"), await user("fp-high")];
     // asked by the higher id, the lower one files the other as Family
     await knex("friendships").insert({

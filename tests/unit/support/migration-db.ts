@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { knexConfig } from "../../../db/knexfile.mjs";
 import { databaseName, dropDatabase, urlOf, withConnection } from "../../helpers-pg";
 
@@ -29,11 +29,43 @@ export function migrationDatabase(suffix: string) {
   return {
     knex: () => knex,
     /** The name of the next migration to run (null when there is none). */
-    async nextMigration(): Promise<string | null> {
-      const [, pending] = (await knex.migrate.list()) as [unknown[], { file: string }[]];
-      return pending[0]?.file ?? null;
+    nextMigration,
+    /** Runs the migrations before `name`, one at a time; fails when `name` is not among them. */
+    async migrateUpTo(name: string): Promise<void> {
+      for (let next = await nextMigration(); next !== name; next = await nextMigration()) {
+        expect(next, `${name} is among the migrations`).not.toBeNull();
+        await knex.migrate.up();
+      }
     },
   };
+
+  async function nextMigration(): Promise<string | null> {
+    const [, pending] = (await knex.migrate.list()) as [unknown[], { file: string }[]];
+    return pending[0]?.file ?? null;
+  }
+}
+
+/**
+ * A user row written straight into the table, as an older schema has it (no model: the model
+ * speaks the latest schema). Answers its id.
+ */
+export async function insertRawUser(
+  knex: Knex,
+  name: string,
+  { createdAt, passwordHash = "x" }: { createdAt: string; passwordHash?: string },
+): Promise<number> {
+  return idOf(
+    await knex("users")
+      .insert({
+        username: name,
+        username_normalized: name,
+        email: `${name}@example.com`,
+        email_normalized: `${name}@example.com`,
+        password_hash: passwordHash,
+        created_at: createdAt,
+      })
+      .returning("id"),
+  );
 }
 
 /** The id an insert's `returning("id")` answered, on either engine. */
