@@ -2,7 +2,6 @@
 // damaged database entry, a photo whose bytes no longer match its checksum, a truncated archive and
 // one missing a photo each fail with the entry named, and leave the data folder exactly as it was.
 // The commands run as README says, through npm.
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,31 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../app/lib/config.server";
 import { makeUser } from "../helpers";
 import { insertKid, storePhoto } from "./friends-fixtures";
+import { runNpmScript } from "./support/npm-script";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sm-restore-damaged-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-/** `npm run <script> -- …args` in the project, with `env` over this process's (undefined: removed). */
-function npmRun(script: string, args: string[], env: Record<string, string | undefined>) {
-  return new Promise<{ code: number; out: string }>((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: "" };
-    for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) delete childEnv[k];
-      else childEnv[k] = v;
-    }
-    const child = spawn("npm", ["run", "--silent", script, "--", ...args], {
-      cwd: root,
-      env: childEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, out }));
-  });
-}
 
 /** Every file under `dir` with its SHA-256, so "as it was" is byte for byte. */
 function snapshot(dir: string): Record<string, string> {
@@ -97,10 +75,10 @@ describe("npm run restore of a damaged archive", () => {
     const parent = await makeUser();
     for (const color of ["#a11", "#1b1", "#11c"])
       await insertKid(parent, "Kid", (await storePhoto("kid", parent.id, color)).imageId);
-    const made = await npmRun("backup", [good], { DATABASE_FILE: cfg.databaseFile, UPLOADS_DIR: cfg.uploadsDir });
+    const made = await runNpmScript("backup", [good], { DATABASE_FILE: cfg.databaseFile, UPLOADS_DIR: cfg.uploadsDir });
     expect(made.out).toMatch(/Backed up the database and \d+ photo files/);
     expect(made.code).toBe(0);
-    const restored = await npmRun("restore", [good], target);
+    const restored = await runNpmScript("restore", [good], target);
     expect(restored.out).toContain("Restored the database");
     expect(restored.code).toBe(0);
     photoEntry = await new Promise<string>((resolve, reject) =>
@@ -119,7 +97,7 @@ describe("npm run restore of a damaged archive", () => {
   async function expectRefusedAndUnchanged(archive: string, named: string) {
     const before = snapshot(targetRoot);
     expect(Object.keys(before).length).toBeGreaterThan(3);
-    const result = await npmRun("restore", [archive, "--force"], target);
+    const result = await runNpmScript("restore", [archive, "--force"], target);
     expect(result.code).toBe(1);
     expect(result.out).toContain("restore failed:");
     expect(result.out).toContain(named);
@@ -142,7 +120,7 @@ describe("npm run restore of a damaged archive", () => {
   });
 
   it("the good archive still restores over the data with --force", async () => {
-    const result = await npmRun("restore", [good, "--force"], target);
+    const result = await runNpmScript("restore", [good, "--force"], target);
     expect(result.out).toContain("Restored the database");
     expect(result.code).toBe(0);
     // nothing staged or set aside is left behind
