@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { commandEnv } from "./server-script";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
@@ -14,14 +15,9 @@ export function runNpmScript(
   env: Record<string, string | undefined>,
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: "" };
-    for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) delete childEnv[k];
-      else childEnv[k] = v;
-    }
     const child = spawn("npm", ["run", "--silent", script, ...(args.length ? ["--", ...args] : [])], {
       cwd: root,
-      env: childEnv,
+      env: commandEnv(env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
