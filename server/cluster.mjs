@@ -29,6 +29,8 @@ if (cluster.isWorker) {
   await startServer();
 } else {
   const count = workerCount();
+  const { appVersion } = await import("./version.mjs");
+  console.log(`[cluster] Sweet Moments ${appVersion()}: preparing the database, then ${count} workers`);
   const prepare = forkChild(new URL("./prepare.mjs", import.meta.url), { stdio: "inherit" });
   const stopPreparing = () => {
     prepare.kill("SIGTERM");
