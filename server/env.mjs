@@ -3,6 +3,7 @@
 // (through app/lib/config.server.ts), so every entry point sees the same defaults.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { isPostgresUrl } from "../db/knexfile.mjs";
 import { parseTrustProxy } from "./client-address.mjs";
@@ -11,12 +12,12 @@ import { z } from "zod";
 
 /**
  * The session secret signs the session cookie. When SESSION_SECRET is unset, one is generated on
- * first start and kept in a file beside the database (mode 0600), so sessions survive restarts.
- * @param {string} dataDir
+ * first use and kept in a file beside the database (mode 0600), so sessions survive restarts.
+ * Made only when asked for: a command that never signs a cookie (backup, restore) leaves none behind.
+ * @param {string | null} fromEnv @param {string} dataDir
  */
-function sessionSecret(dataDir) {
-  const fromEnv = process.env.SESSION_SECRET;
-  if (fromEnv?.trim()) return fromEnv.trim();
+function sessionSecret(fromEnv, dataDir) {
+  if (fromEnv) return fromEnv;
   const file = path.join(dataDir, "session-secret");
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
@@ -41,22 +42,34 @@ function sessionSecret(dataDir) {
 }
 
 // ---- the settings' vocabulary (zod, docs/decisions/0048-settings-with-zod.md) ------------------
-// Every setting is optional; unset or empty means the default. A number that is not one (or is
-// negative) also means the default; a wrong value of any other setting stops the start with one
-// line that names it.
+// Every setting is optional; unset or empty means the default. A wrong value (a number that is not
+// one, a name the setting does not know) stops the start with one line per wrong setting, naming
+// it, what was given and what is accepted. An issue with `params.given` is printed after
+// `NAME="given": `; the others name their setting themselves.
 
 const unset = z.string().optional();
 /** Text, or `dflt` when unset or empty. @param {string} dflt */
 const text = (dflt) => unset.transform((v) => v || dflt);
 /** Trimmed text, or null when blank. */
 const optionalText = unset.transform((v) => v?.trim() || null);
-/** A whole number ≥ 0, or `dflt`. @param {number} dflt */
-const count = (dflt) =>
-  unset.transform((v) => {
-    const n = Number.parseInt(v ?? "", 10);
-    return Number.isFinite(n) && n >= 0 ? n : dflt;
+/**
+ * A whole number from `min` to `max`, or `dflt` when unset or empty.
+ * @param {number} dflt @param {{ min?: number, max?: number, unsetMeans?: string }} [range]
+ */
+const count = (dflt, { min = 0, max = Number.MAX_SAFE_INTEGER, unsetMeans = String(dflt) } = {}) =>
+  unset.transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return dflt;
+    const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    const upTo = max === Number.MAX_SAFE_INTEGER ? "or more" : `to ${max}`;
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a whole number from ${min} ${upTo} (unset: ${unsetMeans})`,
+      params: { given: true },
+    });
+    return z.NEVER;
   });
-/** A whole number > 0, or `dflt`. @param {number} dflt */
+/** A whole number ≥ 0 where 0 means the default too. @param {number} dflt */
 const positive = (dflt) => count(dflt).transform((n) => n || dflt);
 /** On unless 0, false, off or no; `dflt` when unset or empty. @param {boolean} dflt */
 const flag = (dflt) =>
@@ -78,25 +91,28 @@ const parsedBy = (parse, message) =>
 /** @param {string} url */
 const isHttpUrl = (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 
+/** The photo store's variables, each under its name (see storageSchema). */
+const storageShape = {
+  STORAGE: unset,
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText,
+  S3_REGION: optionalText.transform((v) => v ?? "us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: flag(false),
+  // an optional folder-like prefix inside the bucket, always ending with "/" when set
+  S3_PREFIX: text("")
+    .transform((v) => v.trim().replace(/^\/+|\/+$/g, ""))
+    .transform((v) => (v ? `${v}/` : "")),
+};
+
 /**
  * Where photos are kept (docs/decisions/0015-photo-store.md): the local disk under UPLOADS_DIR
  * (the default), or an S3 bucket. Misconfiguration stops the start with a message that says what
  * to set; the secret is never part of a message.
  */
 const storageSchema = z
-  .object({
-    STORAGE: unset,
-    S3_BUCKET: optionalText,
-    S3_ENDPOINT: optionalText,
-    S3_REGION: optionalText.transform((v) => v ?? "us-east-1"),
-    S3_ACCESS_KEY_ID: optionalText,
-    S3_SECRET_ACCESS_KEY: optionalText,
-    S3_FORCE_PATH_STYLE: flag(false),
-    // an optional folder-like prefix inside the bucket, always ending with "/" when set
-    S3_PREFIX: text("")
-      .transform((v) => v.trim().replace(/^\/+|\/+$/g, ""))
-      .transform((v) => (v ? `${v}/` : "")),
-  })
+  .object(storageShape)
   .superRefine((s, ctx) => {
     const problem = (/** @type {string} */ message) => ctx.addIssue({ code: "custom", message });
     const kind = storageKind(s.STORAGE);
@@ -133,21 +149,27 @@ function storageKind(value) {
 }
 
 /**
- * What stops the start: one line naming each wrong setting (our messages name it; zod's own get
- * the variable's name in front).
- * @param {{ error?: z.ZodError }[]} results
+ * What stops the start: one line per wrong setting, naming it (our messages name it; the others
+ * get `NAME="given": ` in front). A secret's value is never shown.
+ * @param {{ error?: z.ZodError }[]} results @param {Record<string, string | undefined>} [given] values by key
  */
-function settingsError(results) {
+function settingsError(results, given = {}) {
   const issues = results.flatMap((r) => r.error?.issues ?? []);
-  return new Error(
-    issues.map((i) => (i.code === "custom" ? i.message : `${i.path.join(".")}: ${i.message}`)).join(" "),
-  );
+  const lines = issues.map((i) => {
+    const key = String(i.path[0] ?? "");
+    const name = key === key.toUpperCase() ? key : variable(key);
+    const params = i.code === "custom" ? (i.params ?? {}) : { given: true };
+    if (!params.given && !params.secret) return i.message;
+    if (params.secret) return `${name} (${Buffer.byteLength(given[key] ?? "")} bytes): ${i.message}`;
+    return `${name}=${JSON.stringify(given[key] ?? "")}: ${i.message}`;
+  });
+  return new Error(lines.join("\n"));
 }
 
 /** The photo store's settings (see storageSchema). */
 export function readStorageSettings() {
   const result = storageSchema.safeParse(process.env);
-  if (!result.success) throw settingsError([result]);
+  if (!result.success) throw settingsError([result], process.env);
   return result.data;
 }
 
@@ -200,7 +222,25 @@ export function hostName(name) {
  * variable's name in camelCase: `port` is PORT, `signInLinkMaxPerAccount` SIGN_IN_LINK_MAX_PER_ACCOUNT.
  */
 const settingsSchema = z.object({
-  port: count(3000),
+  port: count(3000, { max: 65535 }),
+  /** Server processes (server/cluster.mjs): one per core unless set. */
+  webConcurrency: count(os.availableParallelism(), { min: 1, unsetMeans: "one per core" }),
+  /**
+   * The secret that signs session cookies, or null: one is generated and kept beside the database.
+   * In production a short one is refused: it could be guessed.
+   */
+  sessionSecret: optionalText.transform((v, ctx) => {
+    if (v && process.env.NODE_ENV === "production" && Buffer.byteLength(v) < 32) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "in production it must be at least 32 bytes (e.g. the output of `openssl rand -base64 32`), or unset: one is then generated and kept beside the database",
+        params: { secret: true },
+      });
+      return z.NEVER;
+    }
+    return v;
+  }),
   host: text("0.0.0.0"),
   /** PostgreSQL connection URL (docs/decisions/0014-postgresql.md), or null: the SQLite file below. */
   databaseUrl: optionalText.refine((url) => url === null || isPostgresUrl(url), {
@@ -268,18 +308,33 @@ export function readEnv() {
   const variables = Object.fromEntries(Object.keys(settingsSchema.shape).map((k) => [k, process.env[variable(k)]]));
   const parsed = settingsSchema.safeParse(variables);
   const storage = storageSchema.safeParse(process.env);
-  if (!parsed.success || !storage.success) throw settingsError([parsed, storage]);
+  if (!parsed.success || !storage.success) throw settingsError([parsed, storage], { ...process.env, ...variables });
   const dataDir = path.dirname(parsed.data.databaseFile);
+  /** @type {string | undefined} */
+  let secret;
   return {
     ...parsed.data,
     /** Where photos are kept: disk (under uploadsDir) or an S3 bucket. */
     storage: storage.data,
     dataDir,
-    sessionSecret: sessionSecret(dataDir),
+    /** SESSION_SECRET, or the one kept beside the database (made on first use). */
+    get sessionSecret() {
+      secret ??= sessionSecret(parsed.data.sessionSecret, dataDir);
+      return secret;
+    },
     /** Where messages are written without SMTP_URL: the "outbox" folder beside the database. */
     outboxDir: path.join(dataDir, "outbox"),
   };
 }
+
+/** Every variable the settings read, for spotting a misspelt one (server/preflight.mjs). */
+export const SETTING_NAMES = [
+  ...Object.keys(settingsSchema.shape).map(variable),
+  ...Object.keys(storageShape),
+  "SQLITE_BUSY_TIMEOUT_MS",
+  "NODE_ENV",
+  "BUILD_DIR",
+];
 
 /** @type {Env | undefined} */
 let cached;
