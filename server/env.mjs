@@ -140,7 +140,7 @@ function storageKind(value) {
 function settingsError(results) {
   const issues = results.flatMap((r) => r.error?.issues ?? []);
   return new Error(
-    issues.map((i) => (i.code === "custom" ? i.message : `${i.path.join(".")}: ${i.message}`)).join(" "),
+    issues.map((i) => (i.code === "custom" ? i.message : `${variable(String(i.path[0]))}: ${i.message}`)).join("; "),
   );
 }
 
