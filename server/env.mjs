@@ -61,10 +61,10 @@ const count = (dflt, { min = 0, max = Number.MAX_SAFE_INTEGER, unsetMeans = Stri
     if (v === undefined || v.trim() === "") return dflt;
     const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
     if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-    const upTo = max === Number.MAX_SAFE_INTEGER ? "or more" : `to ${max}`;
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
     ctx.addIssue({
       code: "custom",
-      message: `expected a whole number from ${min} ${upTo} (unset: ${unsetMeans})`,
+      message: `expected a whole number, ${range} (unset: ${unsetMeans})`,
       params: { given: true },
     });
     return z.NEVER;

@@ -12,6 +12,9 @@ import { privateDir } from "../db/private-files.mjs";
  */
 export async function migrate(log = console.log) {
   const { databaseUrl, databaseFile, uploadsDir } = env();
+  // the session secret (unless SESSION_SECRET is set) is made with the database, once per machine
+  // before any server process starts; commands that never sign a cookie (backup, restore) make none
+  void env().sessionSecret;
   // folders made here are the owner's only (docs/decisions/0042-*); the photos are the family's
   if (!databaseUrl) privateDir(path.dirname(databaseFile));
   privateDir(uploadsDir);
