@@ -5,6 +5,8 @@
 // the start stops with exit code 1 and no stack trace. README "Configuration".
 import fs from "node:fs";
 import path from "node:path";
+import knexFactory from "knex";
+import { knexConfig } from "../db/knexfile.mjs";
 import { privateDir } from "../db/private-files.mjs";
 import { env, SETTING_NAMES } from "./env.mjs";
 
@@ -68,15 +70,19 @@ function folderProblem(variable, given, dir, what) {
  * @param {string} url
  */
 async function databaseProblem(url) {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const quiet = () => {}; // the failure becomes one line below, not knex's own trace
+  const knex = knexFactory({
+    ...knexConfig(url),
+    acquireConnectionTimeout: 10_000,
+    log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet },
+  });
   try {
-    await client.connect();
+    await knex.raw("select 1");
     return null;
   } catch (error) {
     return startFailure(error);
   } finally {
-    await client.end().catch(() => {});
+    await knex.destroy().catch(() => {});
   }
 }
 
