@@ -48,6 +48,12 @@ function isDataRequest(request: Request): boolean {
 }
 
 /**
+ * CONDITIONAL_DATA_REQUESTS=tag tags client navigations too: only to measure what leaving them out
+ * is worth (`npm run bench`, docs/decisions/0034-conditional-pages.md). Read once, at start.
+ */
+const tagDataRequests = process.env.CONDITIONAL_DATA_REQUESTS === "tag";
+
+/**
  * A page's middleware and loader around `load` (which may throw as a loader does): the middleware
  * loads and tags the page, answering 304 when the browser's copy is current; the loader answers
  * the view that was loaded (loading it itself for a request the middleware let pass).
@@ -67,7 +73,7 @@ export function conditionalPage<T>(load: (args: Args) => Promise<Loaded<T>>) {
 
   const middleware: MiddlewareFunction<Response> = async (args, next) => {
     const { request, context } = args;
-    if (request.method !== "GET" || isDataRequest(request)) return next();
+    if (request.method !== "GET" || (!tagDataRequests && isDataRequest(request))) return next();
     const user = await getUser(request);
     if (!user) return next();
     let etag: string;
