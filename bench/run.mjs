@@ -52,9 +52,6 @@ const RUN_ALL_CORES = process.env.BENCH_ALL_CORES !== "0" && ALL_CORES > 1 && WO
  */
 const ORIGINAL_SPA_FIRST_MOMENT_MS = 8600;
 
-/** The paired case of a page's client navigation (its single-fetch data request). */
-const NAVIGATION_CASE = "client navigation (.data)";
-
 /** a / b to two places, or null when either is missing. @param {number | null | undefined} a @param {number | null | undefined} b */
 const ratio = (a, b) => (a != null && b ? +(a / b).toFixed(2) : null);
 
@@ -152,16 +149,10 @@ async function main() {
   // measured under the same machine load (docs/decisions/0010-api-fast-path.md). BENCH_FAST_PATH_OFF=0 skips it.
   const offPort = port + 10;
   const offBase = `http://127.0.0.1:${offPort}`;
-  // The same server also tags client navigations (CONDITIONAL_DATA_REQUESTS=tag, app/web/conditional.server.ts)
-  // for the paired client-navigation case (docs/decisions/0034-conditional-pages.md).
   const offServer =
-    process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !(wanted("GET /api") || wanted(NAVIGATION_CASE))
+    process.env.BENCH_FAST_PATH_OFF === "0" || ONLY || !wanted("GET /api")
       ? null
-      : startNode(
-          "server/index.mjs",
-          { ...env, PORT: String(offPort), API_FAST_PATH: "off", CONDITIONAL_DATA_REQUESTS: "tag" },
-          SERVER_NODE_FLAGS,
-        );
+      : startNode("server/index.mjs", { ...env, PORT: String(offPort), API_FAST_PATH: "off" }, SERVER_NODE_FLAGS);
   // BENCH_ONLY=photos leaves this block after the photo case (`break measure`)
   // biome-ignore lint/suspicious/noConfusingLabels: the label lets BENCH_ONLY leave the measuring block early
   measure: try {
@@ -218,23 +209,6 @@ async function main() {
       paired[`${name} server CPU per request off vs on`] = ratio(off.cpuMsPerRequest, on.cpuMsPerRequest);
       return on;
     };
-    // a client navigation to the 20-moment page (its single-fetch data request): conditional pages
-    // leave these untagged; paired with the server that tags them too
-    const navigation = `${NAVIGATION_CASE}, 20-moment kid`;
-    if (offServer && wanted(navigation)) {
-      const dataPath = `/kids/${ids.kid20}/dailyLogs.data`;
-      const [untagged, tagged] = await loadPair(
-        [navigation, `${navigation}, tagged too`],
-        [`${base}${dataPath}`, `${offBase}${dataPath}`],
-        H,
-        [/** @type {number} */ (server.pid), /** @type {number} */ (offServer.pid)],
-      );
-      paired[`${navigation}: server CPU per request tagged vs untagged`] = ratio(
-        tagged.cpuMsPerRequest,
-        untagged.cpuMsPerRequest,
-      );
-      paired[`${navigation}: req/s untagged vs tagged`] = ratio(untagged.reqPerSec, tagged.reqPerSec);
-    }
     const api = await apiCase("GET /api/kids/{id}/daily_logs", `/api/kids/${ids.kid20}/daily_logs`);
     await apiCase("GET /api/likes/{id}", `/api/likes/${ids.moment}`);
     await apiCase("GET /api/comments/{id}/comments", `/api/comments/${ids.moment}/comments`);
@@ -371,7 +345,7 @@ async function main() {
     results.push({ case: "ratios", kind: "summary", ...ratios });
     if (offServer)
       results.push({
-        case: "paired with the measuring server (fast path off, navigations tagged)",
+        case: "api fast path",
         kind: "summary",
         ...paired,
       });
