@@ -1,8 +1,8 @@
 // @ts-check
 // The production server: one node:http process that serves the React Router build.
 // Why our own instead of react-router-serve: no per-request logging by default, brotli/gzip with
-// settings we choose, static assets compressed once and cached in memory, a client address for
-// rate limiting, and a clean shutdown on the first SIGTERM.
+// settings we choose, a client address for rate limiting, and a clean shutdown on the first SIGTERM
+// (docs/decisions/0002-own-production-server.md). Static files: sirv (server/static-files.mjs).
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -18,8 +18,6 @@ import { staticFiles } from "./static-files.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
 const clientDir = path.join(buildDir, "client");
-
-// ---- the app ----------------------------------------------------------------------------
 
 /** The server build (its entry module carries what this file needs of the app). */
 export async function loadBuild() {
