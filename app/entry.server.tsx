@@ -7,6 +7,7 @@ import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
 import { isClientError, isUnavailable } from "./web/request-guard.server";
 import { startDevBackground } from "./jobs/dev-background.server";
+import { config } from "./lib/config.server";
 import { deferScriptsIn } from "./web/deferred-scripts.server";
 
 export const streamTimeout = 5_000;
@@ -16,7 +17,7 @@ export const streamTimeout = 5_000;
  * the deferral is worth (`BENCH_NETWORK_DEFER_AB=1 npm run bench:network`,
  * docs/decisions/0035-slow-networks.md). Read once, at start.
  */
-const deferScripts = process.env.DEFER_SCRIPTS !== "off";
+const deferScripts = config().deferScripts;
 
 export default function handleRequest(
   request: Request,

@@ -285,6 +285,8 @@ const settingsSchema = z.object({
   logRequests: flag(false),
   /** GET /api through server/api-fast-path.mjs; off only to measure it (docs/decisions/0010-api-fast-path.md). */
   apiFastPath: flag(true),
+  /** The document's scripts after the first paint; off only to measure it (docs/decisions/0035-slow-networks.md). */
+  deferScripts: flag(true),
   /** smtp:// or smtps:// URL of the mail server; null: messages go to `outboxDir` as .eml files (docs/decisions/0025-mail-queue.md). */
   smtpUrl: optionalText,
   /** The From of every message. */

@@ -14,6 +14,7 @@ import { BASE_SECURITY_HEADERS, createRejectionLog, inspectRequest, refuseUnpars
 import { limitedBody } from "./request-body.mjs";
 import { sendResponse } from "./compress.mjs";
 import { staticFiles } from "./static-files.mjs";
+import { appVersion } from "./version.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -111,7 +112,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   if (!quiet) {
     // this process's own port first (several servers behind one ORIGIN each say where they listen)
     const publicUrl = config.origin ? ` (public URL ${config.origin})` : "";
-    console.log(`Sweet Moments is running at http://localhost:${actualPort}${publicUrl}`);
+    console.log(`Sweet Moments ${appVersion()} is running at http://localhost:${actualPort}${publicUrl}`);
     if (config.demo) console.log("Demo log-in: demo@aa.io / password (or the Demo User button)");
   }
 
@@ -312,14 +313,15 @@ function stopOnce(server, background) {
 
 /**
  * Health endpoints for a load balancer, before React Router: GET/HEAD /healthz (the process
- * answers: 200) and /readyz (the database answers too: 200, else 503).
+ * answers: 200, with the version running) and /readyz (the database answers too: 200, else 503).
  * @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} pathname @param {any} entry
  */
 async function answerHealth(req, res, pathname, entry) {
   if (pathname !== "/healthz" && pathname !== "/readyz") return false;
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const ok = pathname === "/healthz" || (await entry.databaseReady());
-  const text = ok ? "ok\n" : "database unavailable\n";
+  // /healthz names the version running, so an operator sees what an upgrade put in place
+  const text = !ok ? "database unavailable\n" : pathname === "/healthz" ? `ok ${appVersion()}\n` : "ok\n";
   res.writeHead(ok ? 200 : 503, {
     "Content-Type": "text/plain; charset=utf-8",
     "Cache-Control": "no-store",

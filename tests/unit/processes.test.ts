@@ -10,6 +10,7 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
+import { appVersion } from "../../server/version.mjs";
 import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
 
 let buildDir = "";
@@ -64,7 +65,12 @@ describe("health endpoints", () => {
   it("GET /healthz answers 200 while the process runs, /readyz 200 while the database answers", async () => {
     const base = `http://127.0.0.1:${servers[0]!.port}`;
     const health = await call(base, "/healthz");
-    expect([health.status, health.text, health.headers.get("cache-control")]).toEqual([200, "ok\n", "no-store"]);
+    expect([health.status, health.text, health.headers.get("cache-control")]).toEqual([
+      200,
+      `ok ${appVersion()}\n`,
+      "no-store",
+    ]);
+    expect(health.text).toMatch(/^ok \d+\.\d+\.\d+ \(commit [0-9a-f]{12}\)\n$/);
     const ready = await call(base, "/readyz");
     expect([ready.status, ready.text]).toEqual([200, "ok\n"]);
   });
