@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { ImageRow } from "~/lib/tables";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
@@ -297,7 +298,7 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
   );
 }
 
-const imageByKey = query<{ key: string }>((p, k) =>
+const imageByKey = query<{ key: string }, Pick<ImageRow, "id" | "key" | "kind" | "owner_id" | "widths">>((p, k) =>
   k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"),
 );
 
@@ -307,18 +308,18 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
   const row = await imageByKey.first({ key }, { conn });
   if (!row) return null;
   return {
-    id: Number(row.id),
-    key: String(row.key),
-    kind: row.kind as ImageKind,
-    owner_id: Number(row.owner_id),
-    widths: String(row.widths)
+    id: row.id,
+    key: row.key,
+    kind: row.kind,
+    owner_id: row.owner_id,
+    widths: row.widths
       .split(",")
       .map(Number)
       .filter((n) => Number.isSafeInteger(n) && n > 0),
   };
 }
 
-const knownKeys = query<{ keys: string[] }>((p, k) =>
+const knownKeys = query<{ keys: string[] }, Pick<ImageRow, "key">>((p, k) =>
   inList(k("images"), "images.key", p("keys")).select("images.key"),
 );
 
@@ -349,7 +350,7 @@ export async function sweepUploads(olderThanMs = 60 * 60 * 1000): Promise<number
 
     const store = photoStore();
     const sweep = async (batch: string[]) => {
-      const known = new Set((await knownKeys.all<{ key: string }>({ keys: batch })).map((r) => r.key));
+      const known = new Set((await knownKeys.all({ keys: batch })).map((r) => r.key));
       for (const key of batch) {
         if (known.has(key)) continue;
         await store.deleteAll(key);

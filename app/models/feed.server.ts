@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { FeedVisitRow } from "~/lib/tables";
 import { nowIso, writeTransaction } from "~/lib/db.server";
 import { limitParam, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
@@ -144,7 +145,7 @@ export async function onThisDay(viewerId: number, today: string): Promise<(FeedM
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 const REWRITE_AFTER_MS = 60 * 1000;
 
-const lastVisit = query<{ userId: number }>((p, k) =>
+const lastVisit = query<{ userId: number }, Pick<FeedVisitRow, "seen_at" | "since">>((p, k) =>
   k("feed_visits").where("feed_visits.user_id", p("userId")).first("feed_visits.seen_at", "feed_visits.since"),
 );
 
@@ -154,12 +155,11 @@ const lastVisit = query<{ userId: number }>((p, k) =>
  * one was less than a minute ago, or `record` is false (a visit another site sent: only read).
  */
 export async function recordFeedVisit(userId: number, now = nowIso(), { record = true } = {}): Promise<string | null> {
-  const row = await lastVisit.first<{ seen_at: string; since: string | null }>({ userId });
-  const sameVisit = row && Date.parse(now) - Date.parse(String(row.seen_at)) < VISIT_GAP_MS;
-  const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
+  const row = await lastVisit.first({ userId });
+  const sameVisit = row && Date.parse(now) - Date.parse(row.seen_at) < VISIT_GAP_MS;
+  const since = !row ? null : sameVisit ? row.since : row.seen_at;
   // a reload within a minute changes nothing worth a write (one writer: keep the feed a read)
-  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS))
-    return since;
+  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(row.seen_at) < REWRITE_AFTER_MS)) return since;
   await writeTransaction((trx) =>
     trx("feed_visits")
       .insert({ user_id: userId, seen_at: now, since })
