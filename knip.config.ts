@@ -16,7 +16,7 @@ const config: KnipConfig = {
     "scripts/*",
     "bench/*.mjs",
     // loaded through Vite's runnerImport("/…") by server/move-to-postgres.mjs and bench/run.mjs
-    "db/move/cli.server.ts",
+    "db/move/main.server.ts",
     "bench/process-image.ts",
   ],
   project: ["**/*.{ts,tsx,mjs,cjs,js}"],

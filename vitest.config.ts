@@ -16,6 +16,8 @@ const SQLITE_ONLY = [
   "tests/unit/processes.sqlite.test.ts",
   // the modes of the SQLite file, its WAL and SHM, backups and restores (docs/decisions/0042-*)
   "tests/unit/private-files.sqlite.test.ts",
+  // npm run restore checks a damaged archive whole before touching the data folder
+  "tests/unit/restore-damaged.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
 // PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)

@@ -110,10 +110,16 @@ export async function backup(target) {
     // the archive holds the session secret and every photo: the owner's only, like its folder when made here
     privateDir(path.dirname(path.resolve(target)));
     const partial = `${target}.partial`;
-    await pipeline(
-      /** @type {NodeJS.ReadableStream} */ (zip.outputStream),
-      fs.createWriteStream(partial, { mode: 0o600 }),
-    );
+    try {
+      await pipeline(
+        /** @type {NodeJS.ReadableStream} */ (zip.outputStream),
+        fs.createWriteStream(partial, { mode: 0o600 }),
+      );
+    } catch (error) {
+      // a failed backup leaves no half-written archive behind
+      fs.rmSync(partial, { force: true });
+      throw error;
+    }
     privateFile(partial);
     fs.renameSync(partial, target);
     return { photos, missing, bytes: fs.statSync(target).size };

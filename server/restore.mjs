@@ -2,15 +2,29 @@
 // `npm run restore -- <file> [--force]`: puts a backup made by `npm run backup` (server/backup.mjs)
 // back: the database file to DATABASE_FILE, the photo files under UPLOADS_DIR, the session secret
 // beside the database. Into an empty data folder only: when a database or a photo is already there
-// it refuses, unless `--force` (which removes them first). Stop the server before restoring.
+// it refuses, unless `--force` (which replaces them). Stop the server before restoring.
 // README "Your data"; docs/decisions/0024-backup-and-restore.md.
+//
+// Nothing is touched before the whole archive is known good: every entry is unpacked beside its
+// place and its CRC-32 checked, the database passes SQLite's integrity check, the photo count is
+// the manifest's. Only then is the old data moved aside, the new put in place, and the old removed;
+// when any step fails, what was placed is taken out and the old put back.
 import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
+import knexFactory from "knex";
 import yauzl from "yauzl";
+import { knexConfig } from "../db/knexfile.mjs";
 import { ARCHIVE, BACKUP_FORMAT, PHOTO_PATH, photoFiles } from "./backup.mjs";
 import { env } from "./env.mjs";
 import { privateDir, privateFile } from "../db/private-files.mjs";
+
+/** A folder of one stored photo's files under UPLOADS_DIR (app/images/photo-store-contract.server.ts). */
+const KEY_DIR = /^[A-Za-z0-9_-]{22,64}$/;
+/** Inside UPLOADS_DIR, so renames stay on one file system; neither name is a photo key. */
+const STAGED = ".restoring";
+const ASIDE = ".before-restore";
 
 /** @param {string} file @returns {Promise<yauzl.ZipFile>} */
 function openZip(file) {
@@ -18,9 +32,25 @@ function openZip(file) {
     yauzl.open(
       file,
       { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
-      (err, zip) => (err || !zip ? reject(err) : resolve(zip)),
+      (err, zip) =>
+        err || !zip ? reject(new Error(`${file} is not a readable ZIP archive (${err?.message})`)) : resolve(zip),
     ),
   );
+}
+
+/** @param {yauzl.ZipFile} zip @returns {Promise<Map<string, yauzl.Entry>>} */
+function readEntries(zip) {
+  /** @type {Map<string, yauzl.Entry>} */
+  const entries = new Map();
+  return new Promise((resolve, reject) => {
+    zip.on("entry", (/** @type {yauzl.Entry} */ e) => {
+      entries.set(e.fileName, e);
+      zip.readEntry();
+    });
+    zip.on("end", () => resolve(entries));
+    zip.on("error", reject);
+    zip.readEntry();
+  });
 }
 
 /** @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry @returns {Promise<NodeJS.ReadableStream>} */
@@ -28,6 +58,57 @@ function entryStream(zip, entry) {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))),
   );
+}
+
+/**
+ * Unpacks `entry` to `dest` and checks its CRC-32 (yauzl checks sizes, not checksums).
+ * @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry @param {string} dest @param {number} [mode]
+ */
+async function unpack(zip, entry, dest, mode) {
+  let crc = 0;
+  try {
+    await pipeline(
+      await entryStream(zip, entry),
+      async function* (/** @type {AsyncIterable<Buffer>} */ source) {
+        for await (const chunk of source) {
+          crc = zlib.crc32(chunk, crc);
+          yield chunk;
+        }
+      },
+      fs.createWriteStream(dest, mode === undefined ? {} : { mode }),
+    );
+  } catch (error) {
+    throw new Error(`${entry.fileName} in the archive is damaged (${error instanceof Error ? error.message : error})`);
+  }
+  if (crc >>> 0 !== entry.crc32 >>> 0)
+    throw new Error(`${entry.fileName} in the archive is damaged (its checksum does not match)`);
+}
+
+/** @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry */
+async function readJson(zip, entry) {
+  const chunks = [];
+  for await (const c of await entryStream(zip, entry)) chunks.push(c);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new Error(`${entry.fileName} in the archive is damaged (not JSON)`);
+  }
+}
+
+/** SQLite's own check of a whole database file. @param {string} file */
+async function checkDatabase(file) {
+  const k = knexFactory(knexConfig(file));
+  try {
+    const rows = await k.raw("pragma integrity_check");
+    const result = rows.map((/** @type {{ integrity_check: string }} */ r) => r.integrity_check).join("; ");
+    if (result !== "ok") throw new Error(result);
+  } catch (error) {
+    throw new Error(
+      `${ARCHIVE.database} in the archive is damaged (${error instanceof Error ? error.message : error})`,
+    );
+  } finally {
+    await k.destroy();
+  }
 }
 
 /** What is already in the data folder that a restore would overwrite (empty: nothing). */
@@ -40,8 +121,68 @@ export function occupied() {
   return found;
 }
 
+/** The places a restore writes: each pair is [the live path, where its new content is unpacked first]. */
+function places() {
+  const cfg = env();
+  const dataDir = path.dirname(cfg.databaseFile);
+  return {
+    database: cfg.databaseFile,
+    stagedDatabase: `${cfg.databaseFile}${STAGED}`,
+    secret: path.join(dataDir, "session-secret"),
+    stagedSecret: path.join(dataDir, `session-secret${STAGED}`),
+    uploads: cfg.uploadsDir,
+    stagedUploads: path.join(cfg.uploadsDir, STAGED),
+    asideUploads: path.join(cfg.uploadsDir, ASIDE),
+  };
+}
+
+/** @param {string} dir */
+const keyDirs = (dir) =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && KEY_DIR.test(d.name))
+        .map((d) => d.name)
+    : [];
+
 /**
- * Restores `file`. Refuses (throws) when the data folder is not empty and `force` is false.
+ * Moves the old data aside and the staged data in. Answers `undo` (puts the old back) and `commit`
+ * (removes the old).
+ * @param {ReturnType<typeof places>} p @param {boolean} hasSecret
+ */
+function swap(p, hasSecret) {
+  /** @type {(() => void)[]} */
+  const undo = [];
+  /** @type {string[]} */
+  const old = [];
+  /** @param {string} from @param {string} to */
+  const move = (from, to) => {
+    fs.renameSync(from, to);
+    undo.push(() => fs.renameSync(to, from));
+  };
+  try {
+    for (const f of [p.database, `${p.database}-wal`, `${p.database}-shm`, ...(hasSecret ? [p.secret] : [])]) {
+      if (!fs.existsSync(f)) continue;
+      move(f, `${f}${ASIDE}`);
+      old.push(`${f}${ASIDE}`);
+    }
+    fs.mkdirSync(p.asideUploads, { mode: 0o700 });
+    undo.push(() => fs.rmdirSync(p.asideUploads));
+    old.push(p.asideUploads);
+    for (const key of keyDirs(p.uploads)) move(path.join(p.uploads, key), path.join(p.asideUploads, key));
+    for (const key of keyDirs(p.stagedUploads)) move(path.join(p.stagedUploads, key), path.join(p.uploads, key));
+    if (hasSecret) move(p.stagedSecret, p.secret);
+    move(p.stagedDatabase, p.database); // last: a database file means a finished restore
+  } catch (error) {
+    for (const step of undo.reverse()) step();
+    throw error;
+  }
+  for (const f of old) fs.rmSync(f, { recursive: true, force: true });
+}
+
+/**
+ * Restores `file`. Refuses (throws) when the data folder is not empty and `force` is false, and
+ * when any part of the archive is damaged; either way the data folder is left as it was.
  * @param {string} file @param {{ force?: boolean }} [opts]
  * @returns {Promise<{ photos: number }>}
  */
@@ -51,31 +192,28 @@ export async function restore(file, opts = {}) {
     throw new Error("DATABASE_URL is set: restore PostgreSQL with pg_restore; see README, Your data.");
   if (cfg.storage.kind === "s3")
     throw new Error("STORAGE=s3: restore the photos into the bucket with your S3 tool; see README, Your data.");
+  const p = places();
+  for (const left of [p.stagedDatabase, p.stagedSecret, p.stagedUploads, p.asideUploads, `${p.database}${ASIDE}`]) {
+    if (fs.existsSync(left))
+      throw new Error(`${left} is left from an interrupted restore: look at it, move it away, then restore again`);
+  }
   const zip = await openZip(file);
   try {
-    /** @type {Map<string, yauzl.Entry>} */
-    const entries = new Map();
-    await new Promise((resolve, reject) => {
-      zip.on("entry", (/** @type {yauzl.Entry} */ e) => {
-        entries.set(e.fileName, e);
-        zip.readEntry();
-      });
-      zip.on("end", resolve);
-      zip.on("error", reject);
-      zip.readEntry();
-    });
+    const entries = await readEntries(zip);
     const manifestEntry = entries.get(ARCHIVE.manifest);
-    if (!manifestEntry || !entries.has(ARCHIVE.database)) throw new Error(`${file} is not a Sweet Moments backup`);
-    const chunks = [];
-    for await (const c of await entryStream(zip, manifestEntry)) chunks.push(c);
-    const manifest = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const databaseEntry = entries.get(ARCHIVE.database);
+    if (!manifestEntry || !databaseEntry) throw new Error(`${file} is not a Sweet Moments backup`);
+    const manifest = await readJson(zip, manifestEntry);
     if (manifest.format !== BACKUP_FORMAT) throw new Error(`unknown backup format ${manifest.format}`);
-    for (const name of entries.keys()) {
-      const known = name === ARCHIVE.manifest || name === ARCHIVE.database || name === ARCHIVE.secret;
-      if (!known && !(name.startsWith(ARCHIVE.uploads) && PHOTO_PATH.test(name.slice(ARCHIVE.uploads.length)))) {
+    const photoEntries = [];
+    for (const [name, entry] of entries) {
+      if (name === ARCHIVE.manifest || name === ARCHIVE.database || name === ARCHIVE.secret) continue;
+      if (!(name.startsWith(ARCHIVE.uploads) && PHOTO_PATH.test(name.slice(ARCHIVE.uploads.length))))
         throw new Error(`unexpected entry ${JSON.stringify(name)} in ${file}`);
-      }
+      photoEntries.push(entry);
     }
+    if (typeof manifest.photos === "number" && manifest.photos !== photoEntries.length)
+      throw new Error(`${file} is incomplete: ${photoEntries.length} of its ${manifest.photos} photo files are there`);
 
     const there = occupied();
     if (there.length && !opts.force) {
@@ -83,36 +221,38 @@ export async function restore(file, opts = {}) {
         `the data folder is not empty (${there.join(", ")}); restore into an empty one, or add --force to replace it`,
       );
     }
-    for (const f of [cfg.databaseFile, `${cfg.databaseFile}-wal`, `${cfg.databaseFile}-shm`])
-      fs.rmSync(f, { force: true });
-    for (const rel of photoFiles(cfg.uploadsDir))
-      fs.rmSync(path.join(cfg.uploadsDir, rel.split("/")[0] ?? ""), { recursive: true, force: true });
 
-    privateDir(path.dirname(cfg.databaseFile));
-    privateDir(cfg.uploadsDir);
-    const partial = `${cfg.databaseFile}.restoring`;
-    // the database and the secret are the owner's only (docs/decisions/0042-*)
-    await pipeline(
-      await entryStream(zip, /** @type {yauzl.Entry} */ (entries.get(ARCHIVE.database))),
-      fs.createWriteStream(partial, { mode: 0o600 }),
-    );
-    privateFile(partial);
-    let photos = 0;
-    for (const [name, entry] of entries) {
-      if (!name.startsWith(ARCHIVE.uploads)) continue;
-      const dest = path.join(cfg.uploadsDir, name.slice(ARCHIVE.uploads.length));
-      fs.mkdirSync(path.dirname(dest), { recursive: true });
-      await pipeline(await entryStream(zip, entry), fs.createWriteStream(dest));
-      photos++;
+    const madeDataDir = !fs.existsSync(path.dirname(p.database));
+    const madeUploads = !fs.existsSync(p.uploads);
+    privateDir(path.dirname(p.database));
+    privateDir(p.uploads);
+    const secretEntry = entries.get(ARCHIVE.secret);
+    try {
+      // the database and the secret are the owner's only (docs/decisions/0042-*)
+      await unpack(zip, databaseEntry, p.stagedDatabase, 0o600);
+      privateFile(p.stagedDatabase);
+      await checkDatabase(p.stagedDatabase);
+      fs.mkdirSync(p.stagedUploads, { mode: 0o700 });
+      for (const entry of photoEntries) {
+        const dest = path.join(p.stagedUploads, entry.fileName.slice(ARCHIVE.uploads.length));
+        fs.mkdirSync(path.dirname(dest), { recursive: true });
+        await unpack(zip, entry, dest);
+      }
+      if (secretEntry) {
+        await unpack(zip, secretEntry, p.stagedSecret, 0o600);
+        privateFile(p.stagedSecret);
+      }
+      swap(p, Boolean(secretEntry));
+    } catch (error) {
+      for (const f of [p.stagedDatabase, `${p.stagedDatabase}-journal`, p.stagedSecret, p.stagedUploads])
+        fs.rmSync(f, { recursive: true, force: true });
+      if (madeUploads) fs.rmSync(p.uploads, { recursive: true, force: true });
+      if (madeDataDir && !fs.existsSync(p.database))
+        fs.rmSync(path.dirname(p.database), { recursive: true, force: true });
+      throw error;
     }
-    const secret = entries.get(ARCHIVE.secret);
-    const secretFile = path.join(path.dirname(cfg.databaseFile), "session-secret");
-    if (secret) {
-      await pipeline(await entryStream(zip, secret), fs.createWriteStream(secretFile, { mode: 0o600 }));
-      privateFile(secretFile);
-    }
-    fs.renameSync(partial, cfg.databaseFile); // last: a database file means a finished restore
-    return { photos };
+    fs.rmSync(p.stagedUploads, { recursive: true, force: true });
+    return { photos: photoEntries.length };
   } finally {
     zip.close();
   }

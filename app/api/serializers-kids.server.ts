@@ -27,7 +27,7 @@ export function serializeKid(kid: Kid, coParents: Map<number, CoParent[]> = new 
  * plus `audience` for the kid's owner and co-parents (`parent`) only, then `photos` (every photo in
  * order, `{url, width, height, alt}`; `image_url` is the first's) (docs/api.md).
  */
-export function serializeDailyLog(moment: Moment, { parent = false }: { parent?: boolean } = {}) {
+export function serializeMoment(moment: Moment, { parent = false }: { parent?: boolean } = {}) {
   return {
     id: moment.id,
     kid_id: moment.kid_id,
@@ -37,16 +37,16 @@ export function serializeDailyLog(moment: Moment, { parent = false }: { parent?:
     created_at: moment.created_at,
     taken_on: moment.taken_on,
     milestone: moment.milestone,
-    ...dailyLogAudience(moment, parent),
+    ...momentAudience(moment, parent),
     photos: moment.photos.map((p) => ({ url: photoUrl(p), width: p.width, height: p.height, alt: p.alt })),
   };
 }
 
 /** The DailyLog's `posted_by`, and its `audience` for parents only. */
-function dailyLogAudience(moment: Moment, parent: boolean) {
+function momentAudience(moment: Moment, parent: boolean) {
   return parent ? { posted_by: moment.posted_by, audience: moment.audience } : { posted_by: moment.posted_by };
 }
 
 /** For an id in the URL that cannot be one (the models' own words for "no such row"). */
 export const KID_NOT_FOUND = ACCESS_MESSAGES.kidNotFound;
-export const DAILY_LOG_NOT_FOUND = ACCESS_MESSAGES.momentNotFound;
+export const MOMENT_NOT_FOUND = ACCESS_MESSAGES.momentNotFound;

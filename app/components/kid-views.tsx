@@ -58,7 +58,7 @@ export function MomentOwnerActions({
   return (
     <div className="button-row moment__actions">
       <ListLink
-        to={href("/dailyLogs/:dailyLogId/update", { dailyLogId: String(momentId) })}
+        to={href("/dailyLogs/:momentId/update", { momentId: String(momentId) })}
         className="button button--secondary button--small"
       >
         Update<span className="visually-hidden"> {title}</span>
@@ -96,7 +96,7 @@ export function DeleteMomentDialog({
       closeTo={closeTo}
       action={action}
       intent="delete-moment"
-      hidden={{ dailyLogId: String(momentId) }}
+      hidden={{ momentId: String(momentId) }}
       replace={replace}
     />
   );
@@ -105,7 +105,7 @@ export function DeleteMomentDialog({
 /** The search string without the confirm dialog's parameters (where "close" and "back" go). */
 export function withoutConfirm(search: string): string {
   const params = new URLSearchParams(search);
-  for (const name of ["confirm", "kidId", "dailyLogId"]) params.delete(name);
+  for (const name of ["confirm", "kidId", "momentId"]) params.delete(name);
   const q = params.toString();
   return q ? `?${q}` : "";
 }

@@ -60,8 +60,8 @@ export function MomentPhotos({
         // the viewer's page (no JavaScript, a new tab); with JavaScript the moment's page opens it as a
         // dialog (?photo=n) while the URL bar shows the viewer's page (app/routes/moment.tsx)
         <Link
-          to={`${href("/dailyLogs/:dailyLogId", { dailyLogId: String(viewer) })}?photo=${i + 1}`}
-          mask={href("/dailyLogs/:dailyLogId/photos/:n", { dailyLogId: String(viewer), n: String(i + 1) })}
+          to={`${href("/dailyLogs/:momentId", { momentId: String(viewer) })}?photo=${i + 1}`}
+          mask={href("/dailyLogs/:momentId/photos/:n", { momentId: String(viewer), n: String(i + 1) })}
           preventScrollReset
           className="photo-link"
         >

@@ -46,7 +46,7 @@ export function MomentSocial({
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const me = useRootData()?.user?.username ?? null;
-  const action = href("/dailyLogs/:dailyLogId/social", { dailyLogId: String(momentId) });
+  const action = href("/dailyLogs/:momentId/social", { momentId: String(momentId) });
   const back = cleanSocialPath(returnTo);
   const here = cleanSocialPath(location.pathname + location.search);
 
@@ -78,8 +78,7 @@ export function MomentSocial({
   const editingId = localEdit ? localEdit.id : urlEditing;
 
   const onMomentPage =
-    back.split("?")[0]!.toLowerCase() ===
-    href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }).toLowerCase();
+    back.split("?")[0]!.toLowerCase() === href("/dailyLogs/:momentId", { momentId: String(momentId) }).toLowerCase();
   const startOpen =
     onMomentPage || params.get("showComments") === String(momentId) || Boolean(urlEditing || urlError || confirming);
   const [open, setOpen] = useState(startOpen);
@@ -158,9 +157,7 @@ export function MomentSocial({
               ) : null}
               {total > shown ? (
                 <p className="comment-more">
-                  <ListLink
-                    to={`${href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) })}#comments-${momentId}`}
-                  >
+                  <ListLink to={`${href("/dailyLogs/:momentId", { momentId: String(momentId) })}#comments-${momentId}`}>
                     View all {commentsLabel(total)}
                   </ListLink>
                 </p>

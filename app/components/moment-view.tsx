@@ -61,7 +61,7 @@ export function MomentSummary({
   return (
     <>
       <H id={titleId} className="moment__title">
-        <ListLink to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) })}>{moment.title}</ListLink>
+        <ListLink to={href("/dailyLogs/:momentId", { momentId: String(moment.id) })}>{moment.title}</ListLink>
       </H>
       <MilestoneBadge milestone={moment.milestone} />
       <MomentDate view={moment.date} />
@@ -72,7 +72,7 @@ export function MomentSummary({
         priority={priority}
         overlay={
           <ListLink
-            to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) })}
+            to={href("/dailyLogs/:momentId", { momentId: String(moment.id) })}
             tabIndex={-1}
             aria-hidden="true"
             aria-label={moment.title}

@@ -28,7 +28,7 @@ export type ViewerTarget = { to: string; mask?: string };
 
 /** The page of photo `n` of a moment. */
 export const photoPage = (momentId: number, n: number) =>
-  href("/dailyLogs/:dailyLogId/photos/:n", { dailyLogId: String(momentId), n: String(n) });
+  href("/dailyLogs/:momentId/photos/:n", { momentId: String(momentId), n: String(n) });
 
 /** A horizontal swipe: at least this many CSS pixels across, and more across than up or down. */
 const SWIPE_PX = 50;
@@ -62,7 +62,7 @@ export function PhotoViewer({
   const navigate = useNavigate();
   const focusHome = useRef<HTMLElement>(null);
   const swipe = useRef<{ x: number; y: number; id: number } | null>(null);
-  const back = href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) });
+  const back = href("/dailyLogs/:momentId", { momentId: String(moment.id) });
   const alt = photo.alt && photo.alt !== moment.title ? photo.alt : `Photo: ${moment.title}`;
 
   function go(step: ViewerTarget | null | undefined) {

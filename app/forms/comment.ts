@@ -36,9 +36,9 @@ export function commentErrorMessage(code: string | null): string | null {
 }
 
 // ---- the block's URL state (works without JavaScript) ------------------------------------------
-// ?showComments=<logId>            the comment section of that moment starts open
+// ?showComments=<momentId>            the comment section of that moment starts open
 // ?editComment=<commentId>         that comment is shown as an edit form
-// ?commentError=<logId>&commentReason=…   a refused comment's message, beside the textarea
+// ?commentError=<momentId>&commentReason=…   a refused comment's message, beside the textarea
 // ?confirm=delete-comment&commentId=<id>   the delete confirmation dialog
 
 export const SOCIAL_PARAMS = ["showComments", "editComment", "commentError", "commentReason", "commentId"] as const;

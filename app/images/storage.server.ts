@@ -35,7 +35,16 @@ export { KEY_PATTERN } from "./photo-store.server";
 // - Deleting entities that have photos (a kid with its moments, a moment, a profile picture):
 //   `withImageTransaction(async (trx, {dropImages}) => …)`, same after-commit file removal.
 
-export type ImageKind = "user" | "kid" | "log";
+export type ImageKind = "user" | "kid" | "moment";
+
+// `images.kind` keeps the stored word for a moment's photo, "log" (the column's check constraint
+// allows user, kid, log; the table is an edge), while code says "moment". STORED_KIND (writing) and
+// kindOfStored (reading) are the one place that translates.
+const STORED_KIND = { user: "user", kid: "kid", moment: "log" } as const satisfies Record<ImageKind, ImageRow["kind"]>;
+
+function kindOfStored(stored: ImageRow["kind"]): ImageKind {
+  return stored === STORED_KIND.moment ? "moment" : stored;
+}
 
 /** What storeImage produced: exactly the fields of a Photo (key, width, height, widths, placeholder). */
 export type StoredImage = Photo;
@@ -286,7 +295,7 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
     await conn("images")
       .insert({
         key: image.key,
-        kind: opts.kind,
+        kind: STORED_KIND[opts.kind],
         owner_id: opts.ownerId,
         width: image.width,
         height: image.height,
@@ -310,7 +319,7 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
   return {
     id: row.id,
     key: row.key,
-    kind: row.kind,
+    kind: kindOfStored(row.kind),
     owner_id: row.owner_id,
     widths: row.widths
       .split(",")

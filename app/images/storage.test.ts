@@ -192,6 +192,18 @@ describe("withNewImage", () => {
     });
   });
 
+  it('a moment\'s photo is stored as kind "log" and read back as "moment"', async () => {
+    const user = await makeUser();
+    const result = await withNewImage(
+      await upload(await makeImage("png", 200, 200)),
+      { kind: "moment", ownerId: user.id },
+      async () => {},
+    );
+    if (!result.ok) throw new Error(result.message);
+    expect((await db()("images").where({ id: result.imageId }).first()).kind).toBe("log");
+    expect((await findImageByKey(result.image.key))?.kind).toBe("moment");
+  });
+
   it("when fn throws: rolls back, removes the new files, rethrows", async () => {
     const user = await makeUser();
     const kidId = await kidFor(user.id);
@@ -272,7 +284,7 @@ describe("withImageTransaction and deleteImageFiles", () => {
     const kidId = await kidFor(user.id, kidPhoto.imageId);
     const logPhoto = await withNewImage(
       await upload(await makeImage("png", 200, 200)),
-      { kind: "log", ownerId: user.id },
+      { kind: "moment", ownerId: user.id },
       async (trx, imageId) => {
         const now = new Date().toISOString();
         await trx("daily_logs").insert({

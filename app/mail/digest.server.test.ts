@@ -48,7 +48,7 @@ async function photoWithGps(ownerId: number): Promise<number> {
     })
     .jpeg()
     .toBuffer();
-  const stored = await withNewImage(await uploadFromBuffer(bytes), { kind: "log", ownerId }, async () => {});
+  const stored = await withNewImage(await uploadFromBuffer(bytes), { kind: "moment", ownerId }, async () => {});
   if (!stored.ok) throw new Error(stored.message);
   return stored.imageId;
 }

@@ -200,7 +200,7 @@ export async function digestMail(
     }
   }
   const subject = `Your ${digest} Sweet Moments: ${content.moments.length} new moment${content.moments.length === 1 ? "" : "s"}${content.comments.length ? `, ${content.comments.length} comment${content.comments.length === 1 ? "" : "s"}` : ""}`;
-  const link = (id: number) => `${origin}${href("/dailyLogs/:dailyLogId", { dailyLogId: String(id) })}`;
+  const link = (id: number) => `${origin}${href("/dailyLogs/:momentId", { momentId: String(id) })}`;
   const unsubscribe = unsubscribeUrl(origin, user.id);
   const age = (m: DigestMoment) => (m.kidAge ? `${m.kidName}, ${m.kidAge}` : m.kidName);
 

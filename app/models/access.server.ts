@@ -573,7 +573,7 @@ const momentOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
 export async function canViewImage(viewerId: number, image: ImageRef): Promise<boolean> {
   if (image.kind === "user") return true;
   if (image.kind === "kid") return Boolean(await kidOfImage.first({ imageId: image.id, viewer: viewerId }));
-  if (image.kind === "log") return Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId }));
+  if (image.kind === "moment") return Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId }));
   return false;
 }
 

@@ -301,7 +301,7 @@ describe("deleteAccount", () => {
     const picture = await storePhoto("user", gone.id, "#111");
     await db()("users").where("id", gone.id).update({ image_id: picture.imageId });
     const kidPhoto = await storePhoto("kid", gone.id, "#222");
-    const logPhoto = await storePhoto("log", gone.id, "#333");
+    const logPhoto = await storePhoto("moment", gone.id, "#333");
     const kid = await insertKid(gone, "Elsa", kidPhoto.imageId);
     const moment = await insertMoment(kid, "First steps", logPhoto.imageId);
     await insertMoment(await insertKid(gone, "Olaf"), "Snow");
@@ -310,7 +310,7 @@ describe("deleteAccount", () => {
     await insertLike(moment, friend);
     await insertComment(moment, friend, "Wonderful");
 
-    const friendPhoto = await storePhoto("log", friend.id, "#444");
+    const friendPhoto = await storePhoto("moment", friend.id, "#444");
     const friendKid = await insertKid(friend, "Anna");
     const friendMoment = await insertMoment(friendKid, "Ice", friendPhoto.imageId);
     await insertLike(friendMoment, gone);
@@ -422,7 +422,7 @@ describe("deleteAccount", () => {
     await insertFriendship(gone, coParent, "accepted");
     await insertFriendship(gone, pending, "accepted");
     const kidPhoto = await storePhoto("kid", gone.id, "#555");
-    const logPhoto = await storePhoto("log", gone.id, "#666");
+    const logPhoto = await storePhoto("moment", gone.id, "#666");
     const shared = await insertKid(gone, "Shared", kidPhoto.imageId);
     const moment = await insertMoment(shared, "Together", logPhoto.imageId);
     await insertCoParent(shared, coParent, "accepted");

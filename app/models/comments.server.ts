@@ -25,7 +25,7 @@ export type Comment = {
 };
 
 export const COMMENT_REFUSALS = {
-  logNotFound: "Daily log not found",
+  momentNotFound: "Daily log not found",
   commentNotFound: "Comment not found",
   notAllowedToSee: "You are not allowed to see the comments of this daily log",
   notAllowedToComment: "You are not allowed to comment this daily log",
@@ -109,7 +109,10 @@ const commentsOfMoment = query<{ momentId: number; viewer: number }, CommentColu
 export async function listComments(viewerId: number, momentId: number): Promise<Result<{ comments: Comment[] }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok)
-    return reword(access, { "not-found": COMMENT_REFUSALS.logNotFound, forbidden: COMMENT_REFUSALS.notAllowedToSee });
+    return reword(access, {
+      "not-found": COMMENT_REFUSALS.momentNotFound,
+      forbidden: COMMENT_REFUSALS.notAllowedToSee,
+    });
   const rows = await commentsOfMoment.all({ momentId, viewer: viewerId });
   return { ok: true, comments: rows.map(commentFromRow) };
 }
@@ -128,7 +131,7 @@ export async function addComment(
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok)
     return reword(access, {
-      "not-found": COMMENT_REFUSALS.logNotFound,
+      "not-found": COMMENT_REFUSALS.momentNotFound,
       forbidden: COMMENT_REFUSALS.notAllowedToComment,
     });
   const error = commentError(text);
@@ -150,11 +153,11 @@ export async function addComment(
   } catch (e) {
     const first = await once.winner(e);
     if (first) return { ok: true, comment: first, replayed: true };
-    if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.logNotFound);
+    if (isForeignKeyViolation(e)) return notFound(COMMENT_REFUSALS.momentNotFound);
     throw e;
   }
   const comment = await getComment(id);
-  if (!comment) return notFound(COMMENT_REFUSALS.logNotFound);
+  if (!comment) return notFound(COMMENT_REFUSALS.momentNotFound);
   return { ok: true, comment };
 }
 

@@ -21,7 +21,7 @@ import { safeName } from "./export.server";
 
 // docs/spec.md §2 "Your data": the export's ZIP.
 
-async function noisyPhoto(kind: "kid" | "log", ownerId: number, seed: number) {
+async function noisyPhoto(kind: "kid" | "moment", ownerId: number, seed: number) {
   const bytes = await sharp({
     create: {
       width: 900,
@@ -47,9 +47,9 @@ describe("the export ZIP", () => {
     await db()("users").where("id", me.id).update({ image_id: picture.imageId });
     const kidPhoto = await storePhoto("kid", me.id, "#456");
     const elsa = await insertKid(me, "Elsa", kidPhoto.imageId);
-    const p1 = await storePhoto("log", me.id, "#789");
-    const p2 = await storePhoto("log", me.id, "#9ab");
-    const p3 = await storePhoto("log", me.id, "#bcd");
+    const p1 = await storePhoto("moment", me.id, "#789");
+    const p2 = await storePhoto("moment", me.id, "#9ab");
+    const p3 = await storePhoto("moment", me.id, "#bcd");
     const first = await insertMoment(elsa, "First steps", p1.imageId);
     const again = await insertMoment(elsa, "First steps", p2.imageId);
     const odd = await insertMoment(elsa, 'A/B: "what?" <b>', p3.imageId);
@@ -66,9 +66,9 @@ describe("the export ZIP", () => {
       .update({ taken_on: "2024-07-01", created_at: "2024-06-01T10:00:00.000Z" });
     // a moment with three photos, each with its alt text
     const beachPhotos = [
-      await storePhoto("log", me.id, "#a11"),
-      await storePhoto("log", me.id, "#a22"),
-      await storePhoto("log", me.id, "#a33"),
+      await storePhoto("moment", me.id, "#a11"),
+      await storePhoto("moment", me.id, "#a22"),
+      await storePhoto("moment", me.id, "#a33"),
     ];
     const beach = await insertMoment(elsa, "Beach day", beachPhotos[0]!.imageId);
     await db()("daily_logs").where("id", beach).update({ taken_on: "2024-06-20", photo_count: 3 });
@@ -83,16 +83,16 @@ describe("the export ZIP", () => {
     await insertLike(first, friend);
     await insertComment(first, friend, "So proud of her <3");
     // the friend's family: visible to me, but theirs to export
-    const theirPhoto = await storePhoto("log", friend.id, "#def");
+    const theirPhoto = await storePhoto("moment", friend.id, "#def");
     await insertMoment(await insertKid(friend, "Anna"), "Their day", theirPhoto.imageId);
     // a kid I co-parent: the moment I posted is mine to export, the owner's is theirs
     const otto = await makeUser({ first_name: "Otto", last_name: "Owner" });
     const bea = await insertKid(otto, "Bea");
     await insertCoParent(bea, me, "accepted");
-    const mySwim = await storePhoto("log", otto.id, "#c01");
+    const mySwim = await storePhoto("moment", otto.id, "#c01");
     const swim = await insertMoment(bea, "Swim", mySwim.imageId);
     await db()("daily_logs").where("id", swim).update({ taken_on: "2024-05-05", posted_by: me.id });
-    const ottosPhoto = await storePhoto("log", otto.id, "#c02");
+    const ottosPhoto = await storePhoto("moment", otto.id, "#c02");
     await insertMoment(bea, "Otto's own", ottosPhoto.imageId);
 
     const zip = await exportZip(me.id);
@@ -223,7 +223,7 @@ describe("the export ZIP", () => {
     const kid = await insertKid(me, "Streamy");
     const sizes: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const photo = await noisyPhoto("log", me.id, i);
+      const photo = await noisyPhoto("moment", me.id, i);
       await insertMoment(kid, `Moment ${i}`, photo.imageId);
       sizes.push((await photoStore().stat(photo.key, `${photo.widths.at(-1)}.webp`))!.size);
     }

@@ -53,11 +53,11 @@ export async function insertMoments(
   return ids;
 }
 
-export async function insertLikeAndComment(logId: number, userId: number): Promise<void> {
+export async function insertLikeAndComment(momentId: number, userId: number): Promise<void> {
   const now = nowIso();
-  await db()("likes").insert({ daily_log_id: logId, user_id: userId, created_at: now });
+  await db()("likes").insert({ daily_log_id: momentId, user_id: userId, created_at: now });
   await db()("comments").insert({
-    daily_log_id: logId,
+    daily_log_id: momentId,
     user_id: userId,
     comment: "So sweet",
     created_at: now,

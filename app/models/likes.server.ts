@@ -19,7 +19,7 @@ import { conflict, notFound, reword, type Result } from "./refusal";
 export type Like = { id: number; daily_log_id: number; user_id: number; username: string };
 
 export const LIKE_MESSAGES = {
-  logNotFound: "Daily log not found",
+  momentNotFound: "Daily log not found",
   likeNotFound: "Like not found",
   notAllowedToSee: "You are not allowed to see this daily log",
   notAllowedToLike: "You are not allowed to like this daily log",
@@ -57,7 +57,7 @@ const likeOf = query<{ momentId: number; userId: number }, Pick<LikeRow, "id">>(
 export async function listLikes(viewerId: number, momentId: number): Promise<Result<{ likes: Like[] }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok)
-    return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
+    return reword(access, { "not-found": LIKE_MESSAGES.momentNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
   const rows = await likesOfMoment.all({ momentId, viewer: viewerId });
   return { ok: true, likes: rows };
 }
@@ -69,7 +69,7 @@ export async function listLikes(viewerId: number, momentId: number): Promise<Res
 export async function likeMoment(viewerId: number, momentId: number): Promise<Result<{ like: Like }>> {
   const access = await requireMoment(viewerId, momentId);
   if (!access.ok)
-    return reword(access, { "not-found": LIKE_MESSAGES.logNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
+    return reword(access, { "not-found": LIKE_MESSAGES.momentNotFound, forbidden: LIKE_MESSAGES.notAllowedToLike });
   let id: number;
   try {
     id = await writeTransaction(async (trx) => {
@@ -80,11 +80,11 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   } catch (error) {
     if (isUniqueViolation(error)) return conflict(LIKE_MESSAGES.alreadyLiked);
     // the moment was deleted between the check and the insert
-    if (isForeignKeyViolation(error)) return notFound(LIKE_MESSAGES.logNotFound);
+    if (isForeignKeyViolation(error)) return notFound(LIKE_MESSAGES.momentNotFound);
     throw error;
   }
   const row = await likeById.first({ likeId: id });
-  if (!row) return notFound(LIKE_MESSAGES.logNotFound);
+  if (!row) return notFound(LIKE_MESSAGES.momentNotFound);
   return { ok: true, like: row };
 }
 

@@ -586,7 +586,7 @@ export async function createMoment(
     const files = photos.added.map((p) => p.file);
     const result = await withNewImages(
       files,
-      { kind: "log", ownerId: access.ownerId },
+      { kind: "moment", ownerId: access.ownerId },
       (i) => slotField(photos.added[i]!.slot),
       async (trx, imageIds, { dropImages }) => {
         // still theirs to post to (a co-parent may have left meanwhile)
@@ -722,7 +722,7 @@ export async function updateMoment(
   try {
     const result = await withNewImages(
       files,
-      { kind: "log", ownerId: access.ownerId },
+      { kind: "moment", ownerId: access.ownerId },
       (i) => slotField(photos.added[i]!.slot),
       async (trx, imageIds, { dropImages }) => {
         const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.id");

@@ -168,7 +168,7 @@ function group(rows: Listed[]): NotificationGroup[] {
         text: "",
         href:
           momentId !== null
-            ? href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) })
+            ? href("/dailyLogs/:momentId", { momentId: String(momentId) })
             : kind === "friend-request"
               ? "/current/friends#requests-received"
               : kind === "kid-handed-over"

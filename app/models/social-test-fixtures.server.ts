@@ -12,7 +12,7 @@ export async function makeKid(ownerId: number, name = "Kiddo"): Promise<number> 
   return Number(typeof row === "object" ? row.id : row);
 }
 
-export async function makeLog(kidId: number, title = "A moment"): Promise<number> {
+export async function makeKidMoment(kidId: number, title = "A moment"): Promise<number> {
   counter += 1;
   const now = nowIso();
   const [row] = await db()("daily_logs")
@@ -23,7 +23,7 @@ export async function makeLog(kidId: number, title = "A moment"): Promise<number
 
 /** A moment of a new kid of `ownerId`. */
 export async function makeMoment(ownerId: number): Promise<number> {
-  return makeLog(await makeKid(ownerId));
+  return makeKidMoment(await makeKid(ownerId));
 }
 
 export async function befriend(

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
 import { countQueries, makeUser } from "../../tests/helpers";
-import { befriend, makeKid, makeLog, makeMoment } from "./social-test-fixtures.server";
+import { befriend, makeKid, makeKidMoment, makeMoment } from "./social-test-fixtures.server";
 import { likeMoment, listLikes, unlikeMoment } from "./likes.server";
 import { addComment, deleteComment, listComments, updateComment } from "./comments.server";
 import { loadSocial } from "./social.server";
@@ -178,7 +178,7 @@ describe("comments", () => {
       message: "Comment not found",
     });
     // the page names the moment too: a comment of another moment is "not found"
-    const other = await makeLog(await makeKid(owner.id));
+    const other = await makeKidMoment(await makeKid(owner.id));
     expect(await updateComment(friend.id, a.comment.id, "x", { momentId: other })).toMatchObject({ kind: "not-found" });
 
     expect(await deleteComment(friend.id, a.comment.id)).toMatchObject({ ok: true, comment: { id: a.comment.id } });
@@ -219,7 +219,7 @@ describe("loadSocial", () => {
     const kid = await makeKid(owner.id);
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
-      const id = await makeLog(kid);
+      const id = await makeKidMoment(kid);
       ids.push(id);
       for (const f of fans) {
         await likeMoment(f.id, id);

@@ -28,7 +28,7 @@ async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<S
     const [row] = await trx("kids")
       .insert({ ...kid, image_id: kind === "kid" ? imageId : null })
       .returning("id");
-    if (kind !== "log") return;
+    if (kind !== "moment") return;
     const kidId = Number(typeof row === "object" ? row.id : row);
     await trx("daily_logs").insert({
       kid_id: kidId,
@@ -71,7 +71,7 @@ beforeAll(async () => {
   for (const [name, user] of Object.entries({ owner, friend, stranger, requester, denied }))
     cookies[name] = await cookieFor(user);
   kidPhoto = await store(await makeImage("jpeg", 1600, 1200), "kid", owner.id);
-  logPhoto = await store(await makeImage("png", 900, 600), "log", owner.id);
+  logPhoto = await store(await makeImage("png", 900, 600), "moment", owner.id);
   profilePhoto = await store(await makeImage("webp", 400, 400), "user", owner.id);
 });
 
@@ -79,7 +79,7 @@ describe("who may see a photo", () => {
   const viewers = ["owner", "friend", "stranger", "requester", "denied", "signed out"] as const;
   const expected = { owner: 200, friend: 200, stranger: 404, requester: 404, denied: 404, "signed out": 404 };
 
-  for (const which of ["kid", "log"] as const) {
+  for (const which of ["kid", "moment"] as const) {
     for (const viewer of viewers) {
       it(`${which} photo, ${viewer}: ${expected[viewer]}`, async () => {
         const photo = which === "kid" ? kidPhoto : logPhoto;
@@ -101,7 +101,7 @@ describe("who may see a photo", () => {
     const a = await makeUser();
     const b = await makeUser();
     await befriend(a, b, "accepted");
-    const photo = await store(await makeImage("jpeg", 300, 200), "log", a.id);
+    const photo = await store(await makeImage("jpeg", 300, 200), "moment", a.id);
     const cookie = await cookieFor(b);
     expect((await get(photoUrl(photo), { cookie })).status).toBe(200);
     await db()("friendships").where(pairOf(a.id, b.id)).delete();
@@ -149,7 +149,7 @@ describe("responses", () => {
     })
       .jpeg({ quality: 95 })
       .toBuffer();
-    const photo = await store(noisy, "log", owner.id);
+    const photo = await store(noisy, "moment", owner.id);
     const controller = new AbortController();
     const request = new Request(`http://localhost:3000${photoUrl(photo, 1280)}`, {
       headers: { Cookie: cookies.owner! },
@@ -264,7 +264,7 @@ describe("privacy of the bytes", () => {
     expect(original.xmp).toBeDefined();
     expect(original.icc).toBeDefined();
 
-    const photo = await store(withGps, "log", owner.id);
+    const photo = await store(withGps, "moment", owner.id);
     for (const w of photo.widths) {
       const res = await get(photoUrl(photo, w), { cookie: cookies.friend });
       const body = Buffer.from(await res.arrayBuffer());

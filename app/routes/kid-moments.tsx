@@ -94,13 +94,13 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const here = location.pathname + withoutConfirm(location.search);
-  const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("dailyLogId")) : null;
+  const confirmId = params.get("confirm") === "delete-moment" ? Number(params.get("momentId")) : null;
   const confirmMoment = canChange && confirmId ? moments.find((m) => m.id === confirmId) : undefined;
   // the page's own query once; each moment's link only adds its id
   const deleteBase = new URLSearchParams(withoutConfirm(location.search));
   deleteBase.set("confirm", "delete-moment");
   const deleteTo = (id: number) => {
-    deleteBase.set("dailyLogId", String(id));
+    deleteBase.set("momentId", String(id));
     return `${location.pathname}?${deleteBase}`;
   };
   const heading = `${kid.name}'s Moments`;
@@ -163,7 +163,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   timing={i === 0 ? "first-moment" : undefined}
                   overlay={
                     <ListLink
-                      to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(m.id) })}
+                      to={href("/dailyLogs/:momentId", { momentId: String(m.id) })}
                       tabIndex={-1}
                       aria-hidden="true"
                       aria-label={m.title}
@@ -176,7 +176,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   className="moment__title"
                   {...(i === 0 ? { elementtiming: "first-moment" } : {})}
                 >
-                  <ListLink to={href("/dailyLogs/:dailyLogId", { dailyLogId: String(m.id) })}>{m.title}</ListLink>
+                  <ListLink to={href("/dailyLogs/:momentId", { momentId: String(m.id) })}>{m.title}</ListLink>
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />
                 <MomentDate view={m.date} />

@@ -281,7 +281,7 @@ describe("a kid's moments page", () => {
         args(
           req(`/kids/${kid.id}/dailyLogs`, {
             cookie,
-            form: { intent: "delete-moment", dailyLogId: String(made.moment.id) },
+            form: { intent: "delete-moment", momentId: String(made.moment.id) },
           }),
           { kidId: String(kid.id) },
         ),
@@ -320,14 +320,14 @@ describe("moment pages", () => {
     expect(location).toMatch(/^\/dailyLogs\/\d+$/);
 
     const id = location.split("/").pop()!;
-    const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { dailyLogId: id }));
+    const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { momentId: id }));
     expect(detail).toMatchObject({
       moment: { title: "Park", content: "Pigeons" },
       kid: { id: kid.id, name: "Elsa" },
       canChange: false,
     });
     expect(
-      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id }))))
+      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { momentId: id }))))
         .status,
     ).toBe(404);
   });
@@ -338,7 +338,7 @@ describe("moment pages", () => {
     if (!made.ok) throw new Error("setup");
     const id = String(made.moment.id);
     const data = await momentUpdate.loader(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id }),
     );
     expect(data.moment).toMatchObject({
       title: "Old",
@@ -348,14 +348,14 @@ describe("moment pages", () => {
     expect(
       (
         await thrown(() =>
-          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { dailyLogId: id })),
+          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { momentId: id })),
         )
       ).status,
     ).toBe(403);
 
     const post = (fields: Record<string, string>) =>
       momentUpdate.action(
-        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { dailyLogId: id }),
+        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { momentId: id }),
       );
     expect(errorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
       title: ["Title cannot be more than 50 characters"],
@@ -365,16 +365,14 @@ describe("moment pages", () => {
     expect((ok as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
 
     const del = (cookie: string) =>
-      momentPage.action(
-        args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { dailyLogId: id }),
-      );
+      momentPage.action(args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { momentId: id }));
     expect((await thrown(() => del(cookies.friend))).status).toBe(403);
     const gone = await del(cookies.owner);
     expect(gone.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
     expect(
       (
         await thrown(() =>
-          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id })),
+          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id })),
         )
       ).status,
     ).toBe(404);
@@ -429,7 +427,7 @@ describe("moment pages", () => {
       }),
     );
     const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
-    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
     expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([
       ["A lion", 60],
       ["A bear", 61],
@@ -438,7 +436,7 @@ describe("moment pages", () => {
 
     // update: the seal first, the lion removed, the bear's alt text changed
     const form = await momentUpdate.loader(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id }),
     );
     const [lion, bear, seal] = form.moment.photos as { id: number }[];
     const update = new FormData();
@@ -456,10 +454,10 @@ describe("moment pages", () => {
       update.set(k, v);
     update.append("image", new Blob([]), "");
     const updated = await momentUpdate.action(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { dailyLogId: id }),
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { momentId: id }),
     );
     expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
-    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
     expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);
   });
 });

@@ -36,7 +36,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     {
       allowed: () => checkKidOwner(user.id, kidId),
       save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
-      to: ({ moment }) => href("/dailyLogs/:dailyLogId", { dailyLogId: String(moment.id) }),
+      to: ({ moment }) => href("/dailyLogs/:momentId", { momentId: String(moment.id) }),
     },
     { uploader: user.id, maxFiles: MAX_PHOTOS },
   );

@@ -19,7 +19,7 @@ import { PhotoViewer, type PhotoViewerData, type ViewerStep } from "~/components
 
 export async function loader({ request, params }: Route.LoaderArgs): Promise<PhotoViewerData> {
   const user = await requireUser(request);
-  const view = await viewMoment(user.id, pageId(params.dailyLogId));
+  const view = await viewMoment(user.id, pageId(params.momentId));
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const n = pageId(params.n); // a whole number from 1, or the not-found page

@@ -14,7 +14,7 @@ type Outcome =
 async function post(who: User, logId: number | string, form: Record<string, string>): Promise<Outcome> {
   const request = req(`/dailyLogs/${logId}/social`, { cookie: await cookieFor(who), form });
   try {
-    const result = (await action(args(request, { dailyLogId: String(logId) }))) as unknown;
+    const result = (await action(args(request, { momentId: String(logId) }))) as unknown;
     if (result instanceof Response) {
       return { kind: "redirect", status: result.status, location: result.headers.get("Location") ?? "" };
     }
@@ -214,12 +214,12 @@ describe("the block's fetchers (JavaScript on) get data, never a redirect", () =
 describe("GET /dailyLogs/:id/social", () => {
   it("goes to the moment (sign-in first)", async () => {
     const { friend, logId } = await world();
-    const anon = await loader(args(req(`/dailyLogs/${logId}/social`), { dailyLogId: String(logId) })).catch(
+    const anon = await loader(args(req(`/dailyLogs/${logId}/social`), { momentId: String(logId) })).catch(
       (r: Response) => r,
     );
     expect((anon as Response).headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
     const res = await loader(
-      args(req(`/dailyLogs/${logId}/social`, { cookie: await cookieFor(friend) }), { dailyLogId: String(logId) }),
+      args(req(`/dailyLogs/${logId}/social`, { cookie: await cookieFor(friend) }), { momentId: String(logId) }),
     ).catch((r: Response) => r);
     expect((res as Response).headers.get("Location")).toBe(`/dailyLogs/${logId}`);
   });

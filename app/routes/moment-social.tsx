@@ -18,7 +18,7 @@ import type { SocialActionData } from "~/components/moment-social";
 // Two kinds of caller:
 // - A plain form post (JavaScript off, or the delete confirmation's <Form>): post/redirect/get, 303
 //   back to `returnTo` (a same-site path) at the moment (#moment-<id>) or the comment
-//   (#comment-<id>). A refused comment comes back as `?commentError=<logId>&commentReason=<code>` (plus
+//   (#comment-<id>). A refused comment comes back as `?commentError=<momentId>&commentReason=<code>` (plus
 //   `editComment=<id>` for an edit), which the block renders beside the textarea; the text box then
 //   starts empty (without JavaScript the textarea carries maxlength=1000, so only blank text can be
 //   refused, and there is nothing to lose).
@@ -28,20 +28,20 @@ import type { SocialActionData } from "~/components/moment-social";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
-  const momentId = parseId(params.dailyLogId);
+  const momentId = parseId(params.momentId);
   if (!momentId) throw data("Not found", { status: 404 });
-  throw redirect(href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }));
+  throw redirect(href("/dailyLogs/:momentId", { momentId: String(momentId) }));
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const momentId = parseId(params.dailyLogId);
+  const momentId = parseId(params.momentId);
   if (!momentId) throw data("Not found", { status: 404 });
   const form = await request.formData();
   const viaFetcher = form.get("_fetcher") === "1";
   const intent = text(form.get("intent")) ?? "";
   const back = cleanSocialPath(
-    safeRedirectPath(form.get("returnTo")) ?? href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }),
+    safeRedirectPath(form.get("returnTo")) ?? href("/dailyLogs/:momentId", { momentId: String(momentId) }),
   );
 
   const done = (extra: Record<string, string | number>, hash: string, commentId?: number) =>

@@ -21,7 +21,7 @@ const schema = momentFormSchema("update");
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const view = await viewMoment(user.id, pageId(params.dailyLogId), "change");
+  const view = await viewMoment(user.id, pageId(params.momentId), "change");
   if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
   const { moment, kid } = view;
   return {
@@ -48,7 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const momentId = pageId(params.dailyLogId);
+  const momentId = pageId(params.momentId);
   return savePhotoForm(
     request,
     schema,
@@ -56,7 +56,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       allowed: () => checkMomentOwner(user.id, momentId),
       save: (value, _file, _token, upload) =>
         updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
-      to: () => href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) }),
+      to: () => href("/dailyLogs/:momentId", { momentId: String(momentId) }),
     },
     { uploader: user.id, maxFiles: MAX_PHOTOS },
   );

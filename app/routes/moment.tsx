@@ -24,7 +24,7 @@ import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConf
 // conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
 const page = conditionalPage(async ({ request, params }) => {
   const user = await requireUser(request);
-  const view = await viewMoment(user.id, pageId(params.dailyLogId));
+  const view = await viewMoment(user.id, pageId(params.momentId));
   if (!view.ok) throw pageRefusal(view);
   const { moment, kid } = view;
   const social = await loadSocial(user, [moment.id]);
@@ -51,7 +51,7 @@ export const loader = page.loader;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return deleteMomentForm(request, user.id, pageId(params.dailyLogId));
+  return deleteMomentForm(request, user.id, pageId(params.momentId));
 }
 
 export function shouldRevalidate({
@@ -79,7 +79,7 @@ function onlyPhotoChanged(currentUrl: URL, nextUrl: URL): boolean {
 
 /** The viewer's step links inside the dialog: this page with ?photo=n, the viewer's URL in the URL bar. */
 const inPlace = (momentId: number, n: number) => ({
-  to: `${href("/dailyLogs/:dailyLogId", { dailyLogId: String(momentId) })}?photo=${n}`,
+  to: `${href("/dailyLogs/:momentId", { momentId: String(momentId) })}?photo=${n}`,
   mask: photoPage(momentId, n),
 });
 
@@ -111,7 +111,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
   const here = location.pathname + withoutConfirm(withoutPhoto(location.search));
   const photo = params.get("photo");
   const confirming =
-    canChange && params.get("confirm") === "delete-moment" && Number(params.get("dailyLogId")) === moment.id;
+    canChange && params.get("confirm") === "delete-moment" && Number(params.get("momentId")) === moment.id;
   return (
     <div className="page moment-detail">
       <title>{`${moment.title} – ${kid.name}'s Moments – Sweet Moments`}</title>
@@ -143,7 +143,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
           <MomentOwnerActions
             momentId={moment.id}
             title={moment.title}
-            deleteTo={`${location.pathname}?confirm=delete-moment&dailyLogId=${moment.id}`}
+            deleteTo={`${location.pathname}?confirm=delete-moment&momentId=${moment.id}`}
             replace
           />
         ) : null}

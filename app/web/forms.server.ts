@@ -66,12 +66,12 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
 /**
  * The delete-moment form's action, on a kid's moments page and on a moment's page: any other
  * intent is refused (400); the moment is the page's own (`momentId`) or, without one, the form's
- * `dailyLogId` (not an id: 404). Deletes it (owner only) and goes to the kid's moments.
+ * `momentId` (not an id: 404). Deletes it (owner only) and goes to the kid's moments.
  */
 export async function deleteMomentForm(request: Request, viewerId: number, momentId?: number) {
   const form = await request.formData();
   if (form.get("intent") !== "delete-moment") throw data("That request could not be handled.", { status: 400 });
-  const id = momentId ?? parseId(String(form.get("dailyLogId") ?? ""));
+  const id = momentId ?? parseId(String(form.get("momentId") ?? ""));
   if (!id) throw data("Not found", { status: 404 });
   const deleted = await deleteMoment(viewerId, id);
   if (!deleted.ok) throw pageRefusal(deleted, { forbidden: OWNER_ONLY });

@@ -379,7 +379,7 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
   for (const [i, bytes] of art.kids) kidJobs.set(i, { kind: "kid", bytes });
   const momentJobs = new Map<number, PhotoJob>();
   moments.forEach((m, i) => {
-    if (m.scene !== null) momentJobs.set(i, { kind: "log", bytes: art.scenes[m.scene]! });
+    if (m.scene !== null) momentJobs.set(i, { kind: "moment", bytes: art.scenes[m.scene]! });
   });
   const jobs = [...userJobs.values(), ...kidJobs.values(), ...momentJobs.values()];
   const stored = new Map<PhotoJob, StoredImage>();
@@ -439,12 +439,15 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
         kidIds.push({ id: await insertKid(trx, id(k.owner), input, { imageId, createdAt: now }), owner: k.owner });
       }
 
-      const logIds: { id: number; kid: number }[] = [];
+      const momentIds: { id: number; kid: number }[] = [];
       for (const [i, m] of moments.entries()) {
         const kid = kidIds[m.kidIndex]!;
         const imageId = await imageRow(momentJobs.get(i), id(kid.owner));
         const input = { title: m.title, content: m.content };
-        logIds.push({ id: await insertMoment(trx, kid.id, input, { imageId, createdAt: m.createdAt }), kid: kid.id });
+        momentIds.push({
+          id: await insertMoment(trx, kid.id, input, { imageId, createdAt: m.createdAt }),
+          kid: kid.id,
+        });
       }
 
       // likes and comments between friends: on demo's, marnie's and bobbie's kids' moments
@@ -452,19 +455,19 @@ export async function seedDemo({ verbose = false }: { verbose?: boolean } = {}):
       const owners = new Map(kidIds.map((k) => [k.id, k.owner]));
       const likes: [number, number][] = [];
       const comments: [number, number, string, string][] = [];
-      logIds.forEach((log, i) => {
-        const owner = owners.get(log.kid)!;
+      momentIds.forEach((moment, i) => {
+        const owner = owners.get(moment.kid)!;
         if (!circle.includes(owner)) return;
         circle.forEach((who, w) => {
-          if ((i + w) % 3 !== 0) likes.push([log.id, id(who)]);
+          if ((i + w) % 3 !== 0) likes.push([moment.id, id(who)]);
           if ((i + w) % 4 === 1 && who !== owner) {
             const at = new Date(Date.now() - (i % 5) * 3600_000 - w * 60_000).toISOString();
-            comments.push([log.id, id(who), COMMENTS[(i + w) % COMMENTS.length]!, at]);
+            comments.push([moment.id, id(who), COMMENTS[(i + w) % COMMENTS.length]!, at]);
           }
         });
       });
-      for (const [logId, userId] of likes) await insertLike(trx, logId, userId, now);
-      for (const [logId, userId, text, at] of comments) await insertComment(trx, logId, userId, text, at);
+      for (const [momentId, userId] of likes) await insertLike(trx, momentId, userId, now);
+      for (const [momentId, userId, text, at] of comments) await insertComment(trx, momentId, userId, text, at);
     });
   } catch (error) {
     imageKeys.length = 0;

@@ -184,31 +184,31 @@ const MATRIX: Record<string, Probe[]> = {
       expect: ownerPage(400),
     },
   ],
-  "routes/moment.tsx": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsPage }],
+  "routes/moment.tsx": [{ label: "GET", params: logParam("momentId"), expect: friendsPage }],
   // the photo viewer: every photo of the moment, as the moment
   "routes/moment-photo.tsx": [
-    { label: "GET photo 1", params: (w) => ({ dailyLogId: String(w.logId), n: "1" }), expect: friendsPage },
-    { label: "GET photo 3 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "3" }), expect: friendsPage },
-    { label: "GET photo 4 of 3", params: (w) => ({ dailyLogId: String(w.logId), n: "4" }), expect: all("login", 404) },
+    { label: "GET photo 1", params: (w) => ({ momentId: String(w.logId), n: "1" }), expect: friendsPage },
+    { label: "GET photo 3 of 3", params: (w) => ({ momentId: String(w.logId), n: "3" }), expect: friendsPage },
+    { label: "GET photo 4 of 3", params: (w) => ({ momentId: String(w.logId), n: "4" }), expect: all("login", 404) },
   ],
   "routes/moment-update.tsx": [
-    { label: "GET", params: logParam("dailyLogId"), expect: ownerPage() },
+    { label: "GET", params: logParam("momentId"), expect: ownerPage() },
     {
       label: "POST (empty form)",
       method: "POST",
-      params: logParam("dailyLogId"),
+      params: logParam("momentId"),
       body: () => ({ form: {} }),
       expect: ownerPage(400),
     },
   ],
   "routes/moment-social.tsx": [
     // GET only sends to the moment page, which decides (no answer differs by access here)
-    { label: "GET", params: logParam("dailyLogId"), expect: all("login", { redirect: "/dailyLogs/" }) },
+    { label: "GET", params: logParam("momentId"), expect: all("login", { redirect: "/dailyLogs/" }) },
     {
       label: "POST like",
       method: "POST",
       prepare: freshLog,
-      params: (_w, _v, p) => ({ dailyLogId: String(p.logId) }),
+      params: (_w, _v, p) => ({ momentId: String(p.logId) }),
       body: () => ({ form: { intent: "like" } }),
       expect: {
         signedOut: "login",
@@ -221,7 +221,7 @@ const MATRIX: Record<string, Probe[]> = {
     {
       label: "POST comment",
       method: "POST",
-      params: logParam("dailyLogId"),
+      params: logParam("momentId"),
       body: () => ({ form: { intent: "comment", comment: "So sweet" } }),
       expect: {
         signedOut: "login",
@@ -598,13 +598,13 @@ const MATRIX: Record<string, Probe[]> = {
       expect: { signedOut: 401, stranger: 404, pending: 404, friend: 200, owner: 404 },
     },
   ],
-  "routes/api/likes.ts": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsApi(200) }],
+  "routes/api/likes.ts": [{ label: "GET", params: logParam("momentId"), expect: friendsApi(200) }],
   "routes/api/likes-like.ts": [
     {
       label: "POST",
       method: "POST",
       prepare: freshLog,
-      params: (_w, _v, p) => ({ dailyLogId: String(p.logId) }),
+      params: (_w, _v, p) => ({ momentId: String(p.logId) }),
       expect: friendsApi(201),
     },
   ],
@@ -618,16 +618,16 @@ const MATRIX: Record<string, Probe[]> = {
         if (v !== "signedOut") await insertLike(logId, w.users[v]);
         return { logId };
       },
-      params: (_w, _v, p) => ({ dailyLogId: String(p.logId) }),
+      params: (_w, _v, p) => ({ momentId: String(p.logId) }),
       expect: friendsApi(200),
     },
   ],
-  "routes/api/comments.ts": [{ label: "GET", params: logParam("dailyLogId"), expect: friendsApi(200) }],
+  "routes/api/comments.ts": [{ label: "GET", params: logParam("momentId"), expect: friendsApi(200) }],
   "routes/api/comments-new.ts": [
     {
       label: "POST",
       method: "POST",
-      params: logParam("dailyLogId"),
+      params: logParam("momentId"),
       body: () => ({ json: { comment: "Cute!" } }),
       expect: friendsApi(201),
     },
@@ -721,7 +721,7 @@ beforeAll(async () => {
   await insertFriendship(pending, owner, "pending");
   await insertFriendship(owner, friend, "accepted");
   const kidPhoto = await storePhoto("kid", owner.id, "#3a7");
-  const logPhoto = await storePhoto("log", owner.id, "#37a");
+  const logPhoto = await storePhoto("moment", owner.id, "#37a");
   const profilePhoto = await storePhoto("user", celebrity.id, "#a37");
   const kidId = await insertKid(owner, "Milo", kidPhoto.imageId);
   const logId = await insertMoment(kidId, "Beach day", logPhoto.imageId);
@@ -879,7 +879,7 @@ describe("the guards, called directly", () => {
       fan: await insertFriendship(users.fan, owner, "accepted"),
     };
     const kidImage = await storePhoto("kid", owner.id, "#3a7");
-    const momentImage = await storePhoto("log", owner.id, "#37a");
+    const momentImage = await storePhoto("moment", owner.id, "#37a");
     const kidId = await insertKid(owner, "Guarded", kidImage.imageId);
     const momentId = await insertMoment(kidId, "Guarded moment", momentImage.imageId);
     const otherMomentId = await insertMoment(kidId, "Another moment");
@@ -907,7 +907,7 @@ describe("the guards, called directly", () => {
       expect(await canSeeKidsOf(id, g.ownerId)).toBe(SEES[viewer]);
       expect(await canViewImage(id, { id: g.kidImageId, kind: "user", owner_id: g.ownerId })).toBe(true);
       expect(await canViewImage(id, { id: g.kidImageId, kind: "kid", owner_id: g.ownerId })).toBe(SEES[viewer]);
-      expect(await canViewImage(id, { id: g.momentImageId, kind: "log", owner_id: g.ownerId })).toBe(SEES[viewer]);
+      expect(await canViewImage(id, { id: g.momentImageId, kind: "moment", owner_id: g.ownerId })).toBe(SEES[viewer]);
       expect(await canViewImage(id, { id: g.momentImageId, kind: "something else", owner_id: g.ownerId })).toBe(false);
     });
 
@@ -1378,7 +1378,7 @@ const likeWrite = (name: string, file: string, verb: "like" | "unlike", method: 
     await (verb === "like" ? mine.remove() : mine.add());
     return {
       file,
-      params: { dailyLogId: String(id) },
+      params: { momentId: String(id) },
       path: `/api/likes/${id}/${verb}`,
       method,
       rows: () => likesOn(id),
@@ -1398,19 +1398,19 @@ async function familyComment(aud: Aud) {
 }
 
 const SURFACES: Surface[] = [
-  page("routes/moment.tsx", (id) => `/dailyLogs/${id}`, "dailyLogId"),
+  page("routes/moment.tsx", (id) => `/dailyLogs/${id}`, "momentId"),
   {
     // the photo viewer's page of the moment's third photo
     name: "page /dailyLogs/:id/photos/3",
     run: async (actor, aud) => {
-      const a = await call("routes/moment-photo.tsx", { dailyLogId: String(momentOf(aud)), n: "3" }, actor, {
+      const a = await call("routes/moment-photo.tsx", { momentId: String(momentOf(aud)), n: "3" }, actor, {
         path: `/dailyLogs/${momentOf(aud)}/photos/3`,
       });
       return { got: a.status === 200, detail: statusOf(a) };
     },
   },
   {
-    ...page("routes/moment-update.tsx", (id) => `/dailyLogs/${id}/update`, "dailyLogId"),
+    ...page("routes/moment-update.tsx", (id) => `/dailyLogs/${id}/update`, "momentId"),
     want: (actor) => isParent(actor),
   },
   pageLists(
@@ -1440,8 +1440,8 @@ const SURFACES: Surface[] = [
         (d as { daily_logs: { id: number }[] }).daily_logs.map((l) => l.id),
       ),
   },
-  api("routes/api/likes.ts", (id) => `/api/likes/${id}`, "dailyLogId"),
-  api("routes/api/comments.ts", (id) => `/api/comments/${id}/comments`, "dailyLogId"),
+  api("routes/api/likes.ts", (id) => `/api/likes/${id}`, "momentId"),
+  api("routes/api/comments.ts", (id) => `/api/comments/${id}/comments`, "momentId"),
   {
     name: "loadSocial (the owner's like shows)",
     run: async (actor, aud) => {
@@ -1496,7 +1496,7 @@ const SURFACES: Surface[] = [
     const text = `From the API, ${actor}`;
     return {
       file: "routes/api/comments-new.ts",
-      params: { dailyLogId: String(id) },
+      params: { momentId: String(id) },
       path: `/api/comments/${id}/new-comment`,
       method: "POST",
       json: { comment: text },
@@ -1509,7 +1509,7 @@ const SURFACES: Surface[] = [
     const text = `From the form, ${actor}`;
     return {
       file: "routes/moment-social.tsx",
-      params: { dailyLogId: String(id) },
+      params: { momentId: String(id) },
       path: `/dailyLogs/${id}/social`,
       method: "POST",
       form: { intent: "comment", comment: text },
@@ -1622,7 +1622,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
     const moments = {} as Circles["moments"];
     for (const audience of AUDIENCE_LIST) {
       // large enough for every derivative width (the image surfaces fetch each one)
-      const photo = await storePhoto("log", users.owner.id, "#37a", LARGE);
+      const photo = await storePhoto("moment", users.owner.id, "#37a", LARGE);
       const id = await insertMoment(kidId, titleOf(audience), photo.imageId);
       // a milestone: the kid's milestones page lists it
       await db()("daily_logs").where({ id }).update({ audience, milestone: "First steps" });
@@ -1811,7 +1811,7 @@ async function addMomentPhotos(
     });
   }
   for (let i = 0; i < n; i++) {
-    last = await storePhoto("log", ownerId, "#7a3", size);
+    last = await storePhoto("moment", ownerId, "#7a3", size);
     await db()("moment_photos").insert({
       daily_log_id: momentId,
       image_id: last.imageId,
@@ -1846,7 +1846,7 @@ async function gridKid(owner: GridUser, readers: GridUser[]): Promise<Pick<Circl
   const kidId = await insertKid(owner, "Handed", kidPhoto.imageId);
   const moments = {} as Circles["moments"];
   for (const audience of AUDIENCE_LIST) {
-    const photo = await storePhoto("log", owner.id, "#73a", LARGE);
+    const photo = await storePhoto("moment", owner.id, "#73a", LARGE);
     const id = await insertMoment(kidId, titleOf(audience), photo.imageId);
     await db()("daily_logs").where({ id }).update({ audience, milestone: "First word" });
     const more = [await addMomentPhotos(id, owner.id, 1, 1, LARGE), await addMomentPhotos(id, owner.id, 1, 2, LARGE)];
@@ -2087,7 +2087,7 @@ describe("the handed-over kid", () => {
       await db()("kids").where({ id: world.kidId }).update({ shown_to_friends: true });
       const id = world.moments.everyone.id;
       const commentIdsFor = async (actor: Actor) => {
-        const a = await call("routes/api/comments.ts", { dailyLogId: String(id) }, actor, {
+        const a = await call("routes/api/comments.ts", { momentId: String(id) }, actor, {
           path: `/api/comments/${id}/comments`,
         });
         if (a.status !== 200) return `${a.status}`;

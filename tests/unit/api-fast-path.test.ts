@@ -14,7 +14,7 @@ import { ANSWERS_RESPONSE, createApiFastPath, createMatcher } from "../../server
 import { cookieFor, context, makeUser, req } from "../helpers";
 import { createKid } from "~/models/kids.server";
 import { answerFriendRequest, sendFriendRequest } from "~/models/friendships.server";
-import { makeKid, makeLog } from "~/models/social-test-fixtures.server";
+import { makeKid, makeKidMoment } from "~/models/social-test-fixtures.server";
 import { likeMoment } from "~/models/likes.server";
 import { addComment } from "~/models/comments.server";
 
@@ -163,7 +163,7 @@ describe("the fast path's answers", () => {
       cookieFor(friend),
       cookieFor(stranger),
     ]);
-    logId = await makeLog(await makeKid(owner.id));
+    logId = await makeKidMoment(await makeKid(owner.id));
     if (!(await likeMoment(friend.id, logId)).ok) throw new Error("like");
     const comment = await addComment(friend.id, logId, "Lovely!");
     if (!comment.ok) throw new Error("comment");

@@ -51,7 +51,7 @@ describe("backup and restore", () => {
       const kidPhoto = await storePhoto("kid", who.id, color);
       const kid = await insertKid(who, "Kid", kidPhoto.imageId);
       for (let i = 0; i < 3; i++) {
-        const photo = await storePhoto("log", who.id, color);
+        const photo = await storePhoto("moment", who.id, color);
         const m = await insertMoment(kid, `Moment ${i}`, photo.imageId);
         await insertLike(m, who === alice ? bob : alice);
         await insertComment(m, who === alice ? bob : alice, "seeded");

@@ -156,7 +156,7 @@ const BAD_IDS = ["0", "-1", "abc", "1e3", "99999999999999999999", "%ZZ", "%", "%
 
 function goodValue(pattern: string, param: string): string {
   if (param === "kidId") return String(ids.kid);
-  if (param === "dailyLogId") return String(ids.moment);
+  if (param === "momentId") return String(ids.moment);
   if (param === "commentId") return String(ids.comment);
   if (param === "key") return ids.imageKey;
   if (param === "file") return ids.imageFile;
@@ -248,7 +248,7 @@ const BIG_MULTIPART_ROUTES = new Set([
   "kids/add-new",
   "kids/:kidId/update",
   "kids/:kidId/dailyLogs/new",
-  "dailyLogs/:dailyLogId/update",
+  "dailyLogs/:momentId/update",
   "profile/picture",
   "api/users/upload-profile-picture",
   "api/kids/new",

@@ -246,7 +246,7 @@ describe("deleting an account hands nothing over to strangers", () => {
     await insertCoParent(kidId, invited, "pending");
     const moments: Record<"us" | "family" | "everyone", { id: number; photo: { imageId: number } }> = {} as never;
     for (const audience of ["us", "family", "everyone"] as const) {
-      const photo = await storePhoto("log", owner.id, "#48a");
+      const photo = await storePhoto("moment", owner.id, "#48a");
       const id = await insertMoment(kidId, `For ${audience}`, photo.imageId);
       await db()("daily_logs").where("id", id).update({ audience });
       moments[audience] = { id, photo };
@@ -270,7 +270,7 @@ describe("deleting an account hands nothing over to strangers", () => {
       expect(await requireMoment(w.stranger.id, m.id), audience).toMatchObject({ ok: false, hidden: true });
       expect(await requireMoment(w.blocked.id, m.id), audience).toMatchObject({ ok: false, hidden: true });
       expect(
-        await canViewImage(w.stranger.id, { id: m.photo.imageId, kind: "log", owner_id: w.coParent.id }),
+        await canViewImage(w.stranger.id, { id: m.photo.imageId, kind: "moment", owner_id: w.coParent.id }),
         audience,
       ).toBe(false);
       expect(await commentIds(w.stranger, m.id)).toBeNull();

@@ -4,7 +4,7 @@
 // change; a log-out ends it. Against the real server on a fresh build.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookieFor, makeUser } from "../helpers";
-import { befriend, makeKid, makeLog } from "~/models/social-test-fixtures.server";
+import { befriend, makeKid, makeKidMoment } from "~/models/social-test-fixtures.server";
 import { likeMoment, unlikeMoment } from "~/models/likes.server";
 import { addComment, updateComment } from "~/models/comments.server";
 import { updateMoment } from "~/models/moments.server";
@@ -42,8 +42,8 @@ async function world(): Promise<World> {
   const friend = await makeUser();
   await befriend(owner.id, friend.id);
   const kidId = await makeKid(owner.id, "Elsa");
-  const logId = await makeLog(kidId, "First steps");
-  await makeLog(kidId, "Beach");
+  const logId = await makeKidMoment(kidId, "First steps");
+  await makeKidMoment(kidId, "Beach");
   return {
     owner,
     friend,

@@ -236,7 +236,7 @@ describe("pages: a creating form sent twice with its token", () => {
                 ...(viaFetcher ? { _fetcher: "1" } : {}),
               },
             }),
-            { dailyLogId: String(logId) },
+            { momentId: String(logId) },
           ),
         ),
       );
@@ -541,7 +541,7 @@ describe("/api creates with an Idempotency-Key header", () => {
         await apiCommentsNew.action(
           args(
             req(`/api/comments/${logId}/new-comment`, { cookie, json: { comment: "Lovely" }, headers: withKey(key) }),
-            { dailyLogId: String(logId) },
+            { momentId: String(logId) },
           ),
         ),
       );

@@ -232,16 +232,16 @@ describe("one-line text", () => {
     );
     await file.discard();
     if (!made.ok) throw new Error("setup");
-    const dailyLogId = String(made.moment.id);
+    const momentId = String(made.moment.id);
     const comment = await commentsNew.action(
-      args(req(`/api/comments/${dailyLogId}/new-comment`, { cookie, json: { comment: "So\u0000cute" } }), {
-        dailyLogId,
+      args(req(`/api/comments/${momentId}/new-comment`, { cookie, json: { comment: "So\u0000cute" } }), {
+        momentId,
       }),
     );
     expect(comment.status).toBe(400);
     expect(JSON.stringify(await comment.json())).toContain("Comment cannot contain control characters.");
     const fine = await commentsNew.action(
-      args(req(`/api/comments/${dailyLogId}/new-comment`, { cookie, json: { comment: "So\ncute" } }), { dailyLogId }),
+      args(req(`/api/comments/${momentId}/new-comment`, { cookie, json: { comment: "So\ncute" } }), { momentId }),
     );
     expect(fine.status).toBe(201);
     expect((await db()("comments").where("daily_log_id", made.moment.id)).map((c) => c.comment)).toEqual(["So\ncute"]);

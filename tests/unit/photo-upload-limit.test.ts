@@ -114,9 +114,9 @@ describe("photos per account per hour", () => {
     edit.set("title", "Snow day");
     edit.set("content", "Eleven flakes");
     edit.append("image", new Blob([]), "");
-    const dailyLogId = String(moment.id);
+    const momentId = String(moment.id);
     const edited = await apiMoment.action(
-      args(req(`/api/daily_logs/${dailyLogId}`, { method: "PUT", cookie, form: edit }), { id: dailyLogId }),
+      args(req(`/api/daily_logs/${momentId}`, { method: "PUT", cookie, form: edit }), { id: momentId }),
     );
     expect(edited.status).toBe(200);
     expect((await db()("daily_logs").where("id", moment.id).first()).title).toBe("Snow day");

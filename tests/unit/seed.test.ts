@@ -10,6 +10,7 @@ import { getUserById, type User } from "~/models/users.server";
 import { loader as imageLoader } from "~/routes/images";
 import { seedDemo } from "../../db/seed/demo.server";
 import { args, cookieFor, makeUser, req } from "../helpers";
+import { runNpmScript } from "./support/npm-script";
 
 // The demo seed against a real database and real files: what it creates, that its photos are
 // real stored images, and that re-seeding replaces only demo data and leaves no orphan files.
@@ -184,5 +185,18 @@ describe("re-seeding", () => {
     for (const old of firstKeys) expect(keys).not.toContain(old);
     expect(await storedImageKeys()).toEqual(keys);
     expect(listUploads().filter((f) => f.startsWith(".tmp"))).toEqual([]);
+  });
+
+  it("npm run db:seed, the command itself, re-seeds into the database and photo store in use (disk, or S3)", async () => {
+    const before = await imageKeysInDb();
+    // the child reads the same settings as this file: its database, and STORAGE=s3 in the s3 project
+    const result = await runNpmScript("db:seed", [], { DATABASE_URL: process.env.DATABASE_URL ?? "" });
+    expect(result.out).not.toContain("could not be seeded");
+    expect(result.code).toBe(0);
+    const keys = await imageKeysInDb();
+    expect(keys.length).toBe(before.length);
+    // the demo photos are new ones (the other accounts' stay), their old files gone
+    expect(before.filter((k) => !keys.includes(k)).length).toBeGreaterThan(20);
+    expect(await storedImageKeys()).toEqual(keys);
   });
 });

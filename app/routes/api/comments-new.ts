@@ -11,10 +11,10 @@ import { addComment, COMMENT_REFUSALS } from "~/models/comments.server";
 // Idempotency-Key header a repeat answers the comment of the first (docs/api.md).
 const route = apiRoute({
   POST: async ({ params, request }, user) => {
-    const logId = parseId(params.dailyLogId);
-    if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
+    const momentId = parseId(params.momentId);
+    if (!momentId) return apiErrorSingular(404, COMMENT_REFUSALS.momentNotFound);
     const fields = await readSocialFields(request);
-    const result = await addComment(user.id, logId, asFormValue(fields.comment), { token: idempotencyKey(request) });
+    const result = await addComment(user.id, momentId, asFormValue(fields.comment), { token: idempotencyKey(request) });
     return result.ok ? json(serializeComment(result.comment), { status: 201 }) : apiRefusalSingular(result);
   },
 });

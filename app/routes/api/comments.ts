@@ -8,9 +8,9 @@ import { COMMENT_REFUSALS, listComments } from "~/models/comments.server";
 // GET /api/comments/{dailyLogId}/comments: a bare array of Comment, newest first.
 const route = apiRoute({
   GET: async ({ params }, user) => {
-    const logId = parseId(params.dailyLogId);
-    if (!logId) return apiErrorSingular(404, COMMENT_REFUSALS.logNotFound);
-    const result = await listComments(user.id, logId);
+    const momentId = parseId(params.momentId);
+    if (!momentId) return apiErrorSingular(404, COMMENT_REFUSALS.momentNotFound);
+    const result = await listComments(user.id, momentId);
     return result.ok ? json(result.comments.map(serializeComment)) : apiRefusalSingular(result);
   },
 });

@@ -1,7 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { DAILY_LOG_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { MOMENT_NOT_FOUND, serializeMoment } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
 import { readPhotoBody } from "~/api/read-body.server";
@@ -13,14 +13,14 @@ import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/mode
 const route = apiRoute({
   GET: async ({ params }, user) => {
     const id = parseId(params.id);
-    if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
+    if (!id) return apiError(404, MOMENT_NOT_FOUND);
     const view = await viewMoment(user.id, id);
-    return view.ok ? json(serializeDailyLog(view.moment, { parent: view.isParent })) : apiRefusal(view);
+    return view.ok ? json(serializeMoment(view.moment, { parent: view.isParent })) : apiRefusal(view);
   },
 
   PUT: async ({ params, request }, user) => {
     const id = parseId(params.id);
-    if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
+    if (!id) return apiError(404, MOMENT_NOT_FOUND);
     const allowed = await checkMomentOwner(user.id, id);
     if (!allowed.ok) return apiRefusal(allowed);
     const body = await readPhotoBody(request, { uploader: user.id, maxFiles: MAX_PHOTOS });
@@ -28,7 +28,7 @@ const route = apiRoute({
       const valid = await validateBody(body, momentFormSchema("update"));
       if (!valid.ok) return apiRefusal(valid);
       const updated = await updateMoment(user.id, id, valid.value, momentPhotosFrom(body));
-      return updated.ok ? json(serializeDailyLog(updated.moment, { parent: true })) : apiRefusal(updated);
+      return updated.ok ? json(serializeMoment(updated.moment, { parent: true })) : apiRefusal(updated);
     } finally {
       await discardFiles(body);
     }
@@ -36,7 +36,7 @@ const route = apiRoute({
 
   DELETE: async ({ params }, user) => {
     const id = parseId(params.id);
-    if (!id) return apiError(404, DAILY_LOG_NOT_FOUND);
+    if (!id) return apiError(404, MOMENT_NOT_FOUND);
     const deleted = await deleteMoment(user.id, id);
     return deleted.ok ? json({ message: "This daily_log is deleted successfully" }) : apiRefusal(deleted);
   },

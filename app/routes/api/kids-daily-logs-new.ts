@@ -1,7 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { KID_NOT_FOUND, serializeMoment } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { momentFormSchema } from "~/forms/moment";
 import { idempotencyKey, readPhotoBody } from "~/api/read-body.server";
@@ -26,7 +26,7 @@ const route = apiRoute({
         token: idempotencyKey(request),
       });
       return created.ok
-        ? json(serializeDailyLog(created.moment, { parent: true }), { status: 201 })
+        ? json(serializeMoment(created.moment, { parent: true }), { status: 201 })
         : apiRefusal(created);
     } finally {
       await discardFiles(body);

@@ -1,7 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { apiError, json } from "~/api/responses.server";
 import { parseId } from "~/lib/request.server";
-import { KID_NOT_FOUND, serializeDailyLog } from "~/api/serializers-kids.server";
+import { KID_NOT_FOUND, serializeMoment } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { viewKid } from "~/models/kids.server";
 import { decodeCursor, listMoments, type Cursor } from "~/models/moments.server";
@@ -36,7 +36,7 @@ const route = apiRoute({
     const page = await listMoments(user.id, kidId, { limit, before });
     if (!page.ok) return apiRefusal(page);
     return json({
-      daily_logs: page.moments.map((m) => serializeDailyLog(m, { parent: page.isParent })),
+      daily_logs: page.moments.map((m) => serializeMoment(m, { parent: page.isParent })),
       next: page.next,
     });
   },

@@ -8,8 +8,8 @@ import { LIKE_MESSAGES, likeMoment } from "~/models/likes.server";
 // POST /api/likes/{dailyLogId}/like: 201 Like; 400 (C') when already liked, however the requests race.
 const route = apiRoute({
   POST: async ({ params }, user) => {
-    const momentId = parseId(params.dailyLogId);
-    if (!momentId) return apiErrorSingular(404, LIKE_MESSAGES.logNotFound);
+    const momentId = parseId(params.momentId);
+    if (!momentId) return apiErrorSingular(404, LIKE_MESSAGES.momentNotFound);
     const result = await likeMoment(user.id, momentId);
     return result.ok ? json(serializeLike(result.like), { status: 201 }) : apiRefusalSingular(result);
   },

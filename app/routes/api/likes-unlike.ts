@@ -7,7 +7,7 @@ import { LIKE_MESSAGES, unlikeMoment } from "~/models/likes.server";
 // DELETE /api/likes/{dailyLogId}/unlike: 200 {id (of the removed like), message}.
 const route = apiRoute({
   DELETE: async ({ params }, user) => {
-    const momentId = parseId(params.dailyLogId);
+    const momentId = parseId(params.momentId);
     if (!momentId) return apiErrorSingular(404, LIKE_MESSAGES.likeNotFound);
     const result = await unlikeMoment(user.id, momentId);
     return result.ok ? json({ id: result.id, message: "Like removed" }) : apiRefusalSingular(result);

@@ -8,9 +8,9 @@ import { LIKE_MESSAGES, listLikes } from "~/models/likes.server";
 // GET /api/likes/{dailyLogId}: a bare array of Like.
 const route = apiRoute({
   GET: async ({ params }, user) => {
-    const logId = parseId(params.dailyLogId);
-    if (!logId) return apiErrorSingular(404, LIKE_MESSAGES.logNotFound);
-    const result = await listLikes(user.id, logId);
+    const momentId = parseId(params.momentId);
+    if (!momentId) return apiErrorSingular(404, LIKE_MESSAGES.momentNotFound);
+    const result = await listLikes(user.id, momentId);
     return result.ok ? json(result.likes.map(serializeLike)) : apiRefusalSingular(result);
   },
 });

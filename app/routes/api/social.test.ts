@@ -47,7 +47,7 @@ const singular = (message: string) => ({ error: { message } });
 describe("likes API", () => {
   it("like → list → unlike → list, with the contract's shapes", async () => {
     const { owner, friend, id, logId } = await world();
-    const liked = await call(like, "POST", `/api/likes/${id}/like`, { dailyLogId: id }, friend);
+    const liked = await call(like, "POST", `/api/likes/${id}/like`, { momentId: id }, friend);
     expect(liked.status).toBe(201);
     expect(liked.type).toMatch(/^application\/json/);
     expect(liked.body).toEqual({
@@ -57,23 +57,23 @@ describe("likes API", () => {
       username: friend.username,
     });
 
-    await call(like, "POST", `/api/likes/${id}/like`, { dailyLogId: id }, owner);
-    const list = await call(likes, "GET", `/api/likes/${id}`, { dailyLogId: id }, owner);
+    await call(like, "POST", `/api/likes/${id}/like`, { momentId: id }, owner);
+    const list = await call(likes, "GET", `/api/likes/${id}`, { momentId: id }, owner);
     expect(list.status).toBe(200);
     expect(Array.isArray(list.body)).toBe(true);
     expect(list.body.map((l: { username: string }) => l.username)).toEqual([friend.username, owner.username]);
     expect(Object.keys(list.body[0]).sort()).toEqual(["daily_log_id", "id", "user_id", "username"]);
 
-    const removed = await call(unlike, "DELETE", `/api/likes/${id}/unlike`, { dailyLogId: id }, friend);
+    const removed = await call(unlike, "DELETE", `/api/likes/${id}/unlike`, { momentId: id }, friend);
     expect(removed).toMatchObject({ status: 200, body: { id: liked.body.id, message: "Like removed" } });
-    const after = await call(likes, "GET", `/api/likes/${id}`, { dailyLogId: id }, friend);
+    const after = await call(likes, "GET", `/api/likes/${id}`, { momentId: id }, friend);
     expect(after.body).toHaveLength(1);
   });
 
   it("a second like answers 400 (C'); parallel likes make one row and no 500", async () => {
     const { friend, id, logId } = await world();
     const results = await Promise.all(
-      [1, 2, 3, 4].map(() => call(like, "POST", `/api/likes/${id}/like`, { dailyLogId: id }, friend)),
+      [1, 2, 3, 4].map(() => call(like, "POST", `/api/likes/${id}/like`, { momentId: id }, friend)),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400]);
     for (const r of results.filter((r) => r.status === 400)) {
@@ -89,37 +89,37 @@ describe("likes API", () => {
       [like, "POST", `/api/likes/${id}/like`],
       [unlike, "DELETE", `/api/likes/${id}/unlike`],
     ] as const) {
-      const anon = await call(route, method, path, { dailyLogId: id }, null);
+      const anon = await call(route, method, path, { momentId: id }, null);
       expect(anon).toMatchObject({ status: 401, body: { errors: { message: "Unauthorized" } } });
       // a method the path does not have
-      const wrong = await call(route, method === "GET" ? "DELETE" : "GET", path, { dailyLogId: id }, friend);
+      const wrong = await call(route, method === "GET" ? "DELETE" : "GET", path, { momentId: id }, friend);
       expect(wrong.status).toBe(404);
     }
     for (const bad of ["abc", "0", "-1", "999999"]) {
-      expect(await call(likes, "GET", `/api/likes/${bad}`, { dailyLogId: bad }, friend)).toMatchObject({
+      expect(await call(likes, "GET", `/api/likes/${bad}`, { momentId: bad }, friend)).toMatchObject({
         status: 404,
         body: singular("Daily log not found"),
       });
-      expect(await call(like, "POST", `/api/likes/${bad}/like`, { dailyLogId: bad }, friend)).toMatchObject({
+      expect(await call(like, "POST", `/api/likes/${bad}/like`, { momentId: bad }, friend)).toMatchObject({
         status: 404,
         body: singular("Daily log not found"),
       });
-      expect(await call(unlike, "DELETE", `/api/likes/${bad}/unlike`, { dailyLogId: bad }, friend)).toMatchObject({
+      expect(await call(unlike, "DELETE", `/api/likes/${bad}/unlike`, { momentId: bad }, friend)).toMatchObject({
         status: 404,
         body: singular("Like not found"),
       });
     }
     for (const who of [stranger, pending]) {
-      const read = await call(likes, "GET", `/api/likes/${id}`, { dailyLogId: id }, who);
+      const read = await call(likes, "GET", `/api/likes/${id}`, { momentId: id }, who);
       expect(read.status).toBe(403);
       expect(read.body.error.message).toEqual(expect.any(String));
-      expect(await call(like, "POST", `/api/likes/${id}/like`, { dailyLogId: id }, who)).toMatchObject({
+      expect(await call(like, "POST", `/api/likes/${id}/like`, { momentId: id }, who)).toMatchObject({
         status: 403,
         body: singular("You are not allowed to like this daily log"),
       });
-      expect((await call(unlike, "DELETE", `/api/likes/${id}/unlike`, { dailyLogId: id }, who)).status).toBe(403);
+      expect((await call(unlike, "DELETE", `/api/likes/${id}/unlike`, { momentId: id }, who)).status).toBe(403);
     }
-    expect(await call(unlike, "DELETE", `/api/likes/${id}/unlike`, { dailyLogId: id }, friend)).toMatchObject({
+    expect(await call(unlike, "DELETE", `/api/likes/${id}/unlike`, { momentId: id }, friend)).toMatchObject({
       status: 404,
       body: singular("Like not found"),
     });
@@ -129,7 +129,7 @@ describe("likes API", () => {
 describe("comments API", () => {
   it("new → list (newest first) → update (keeps its place) → delete, in JSON, urlencoded and multipart", async () => {
     const { owner, friend, id, logId } = await world();
-    const first = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+    const first = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, friend, {
       json: { comment: "  Hello there  " },
     });
     expect(first.status).toBe(201);
@@ -141,18 +141,18 @@ describe("comments API", () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       user: { first_name: friend.first_name, last_name: friend.last_name, user_image_url: null },
     });
-    const second = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, owner, {
+    const second = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, owner, {
       form: { comment: "second" },
     });
     expect(second.status).toBe(201);
     const multipart = new FormData();
     multipart.set("comment", "third");
-    const third = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+    const third = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, friend, {
       form: multipart,
     });
     expect(third.status).toBe(201);
 
-    const list = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, owner);
+    const list = await call(comments, "GET", `/api/comments/${id}/comments`, { momentId: id }, owner);
     expect(list.status).toBe(200);
     expect(list.body.map((c: { comment: string }) => c.comment)).toEqual(["third", "second", "Hello there"]);
 
@@ -162,12 +162,12 @@ describe("comments API", () => {
     });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ ...first.body, comment: "Hello again" });
-    const again = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, friend);
+    const again = await call(comments, "GET", `/api/comments/${id}/comments`, { momentId: id }, friend);
     expect(again.body.map((c: { comment: string }) => c.comment)).toEqual(["third", "second", "Hello again"]);
 
     const del = await call(commentId, "DELETE", `/api/comments/${cid}`, { commentId: cid }, friend);
     expect(del).toMatchObject({ status: 200, body: { message: "Comment deleted successfully" } });
-    const last = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, friend);
+    const last = await call(comments, "GET", `/api/comments/${id}/comments`, { momentId: id }, friend);
     expect(last.body).toHaveLength(2);
   });
 
@@ -181,7 +181,7 @@ describe("comments API", () => {
       await trx("users").where("id", friend.id).update({ image_id: imageId });
     });
     expect(stored.ok).toBe(true);
-    const res = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+    const res = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, friend, {
       json: { comment: "pic" },
     });
     expect(res.body.user.user_image_url).toMatch(/^\/images\/[A-Za-z0-9_-]+\/\d+\.webp$/);
@@ -189,7 +189,7 @@ describe("comments API", () => {
 
   it("validation: (B) envelope for empty, whitespace, missing and over-long text", async () => {
     const { friend, id } = await world();
-    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, friend, {
       json: { comment: "ok" },
     });
     const cid = String(c.body.id);
@@ -201,7 +201,7 @@ describe("comments API", () => {
       [{ comment: "z".repeat(1001) }, "Comment can not be more than 1000 characters"],
     ];
     for (const [json, message] of cases) {
-      const add = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+      const add = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, friend, {
         json,
       });
       expect(add).toMatchObject({ status: 400, body: { errors: { comment: [message] } } });
@@ -214,23 +214,23 @@ describe("comments API", () => {
       headers: { "Content-Type": "application/json", Cookie: await cookieFor(friend) },
       body: "{nope",
     });
-    const res = await newComment.action(args(broken, { dailyLogId: id }));
+    const res = await newComment.action(args(broken, { momentId: id }));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ errors: { comment: ["Comment is required"] } });
-    const list = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, friend);
+    const list = await call(comments, "GET", `/api/comments/${id}/comments`, { momentId: id }, friend);
     expect(list.body.map((x: { comment: string }) => x.comment)).toEqual(["ok"]);
   });
 
   it("failures: 401, 404, 403 (who may see, author only), in the contract's order", async () => {
     const { owner, friend, stranger, pending, id } = await world();
-    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, friend, {
+    const c = await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, friend, {
       json: { comment: "mine" },
     });
     const cid = String(c.body.id);
 
     const routes = [
-      [comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }],
-      [newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }],
+      [comments, "GET", `/api/comments/${id}/comments`, { momentId: id }],
+      [newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }],
       [updateComment, "PUT", `/api/comments/${cid}/update`, { commentId: cid }],
       [commentId, "DELETE", `/api/comments/${cid}`, { commentId: cid }],
     ] as const;
@@ -244,13 +244,13 @@ describe("comments API", () => {
     expect((await call(commentId, "GET", `/api/comments/${cid}`, { commentId: cid }, friend)).status).toBe(404);
 
     for (const bad of ["x1", "0", "999999"]) {
-      expect(await call(comments, "GET", "/api/comments/x/comments", { dailyLogId: bad }, friend)).toMatchObject({
+      expect(await call(comments, "GET", "/api/comments/x/comments", { momentId: bad }, friend)).toMatchObject({
         status: 404,
         body: singular("Daily log not found"),
       });
       // 404 comes before 400: an unknown moment with an empty comment is still "not found"
       expect(
-        await call(newComment, "POST", "/api/comments/x/new-comment", { dailyLogId: bad }, friend, {
+        await call(newComment, "POST", "/api/comments/x/new-comment", { momentId: bad }, friend, {
           json: { comment: "" },
         }),
       ).toMatchObject({
@@ -272,12 +272,12 @@ describe("comments API", () => {
     }
 
     for (const who of [stranger, pending]) {
-      const read = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, who);
+      const read = await call(comments, "GET", `/api/comments/${id}/comments`, { momentId: id }, who);
       expect(read.status).toBe(403);
       expect(read.body.error.message).toEqual(expect.any(String));
       // 403 comes before 400
       expect(
-        await call(newComment, "POST", `/api/comments/${id}/new-comment`, { dailyLogId: id }, who, {
+        await call(newComment, "POST", `/api/comments/${id}/new-comment`, { momentId: id }, who, {
           json: { comment: "" },
         }),
       ).toMatchObject({
@@ -298,7 +298,7 @@ describe("comments API", () => {
       status: 403,
       body: singular("You are not authorized to delete this comment"),
     });
-    const still = await call(comments, "GET", `/api/comments/${id}/comments`, { dailyLogId: id }, owner);
+    const still = await call(comments, "GET", `/api/comments/${id}/comments`, { momentId: id }, owner);
     expect(still.body.map((x: { comment: string }) => x.comment)).toEqual(["mine"]);
   });
 });

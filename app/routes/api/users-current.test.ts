@@ -147,7 +147,7 @@ describe("DELETE /api/users/current", () => {
 describe("GET /api/export", () => {
   it("streams the caller's ZIP", async () => {
     const u = await makeUser();
-    const photo = await storePhoto("log", u.id, "#246");
+    const photo = await storePhoto("moment", u.id, "#246");
     await insertMoment(await insertKid(u, "Zed"), "Hello", photo.imageId);
     const res = await exportRoute.loader(args(req("/api/export", { cookie: await cookieFor(u) })));
     expect(res.status).toBe(200);

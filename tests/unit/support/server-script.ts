@@ -3,6 +3,16 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
+/** This process's environment with `env` over it (a value `undefined` removes that variable; DATABASE_URL is empty unless given). */
+export function commandEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: "" };
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete childEnv[k];
+    else childEnv[k] = v;
+  }
+  return childEnv;
+}
+
 /**
  * Runs `server/<script>` (npm run backup, restore, db:migrate) as a child process on SQLite, with
  * `env` over this process's environment (a value `undefined` removes that variable); `umask`, e.g.
@@ -15,11 +25,7 @@ export function runServerScript(
   opts: { umask?: string } = {},
 ): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: "" };
-    for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) delete childEnv[k];
-      else childEnv[k] = v;
-    }
+    const childEnv = commandEnv(env);
     const command = [path.join(root, "server", script), ...args];
     const child = opts.umask
       ? spawn("/bin/sh", ["-c", `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...command], {
