@@ -54,7 +54,7 @@ export async function listMilestones(
   };
 }
 
-const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>
+const monthsOf = query<{ kidId: number; viewer: number }, { month: string; n: number }>((p, k) =>
   kidMoments(k, p("kidId"), p("viewer"))
     .select(k.raw("substr(daily_logs.taken_on, 1, 7) as month"))
     .count({ n: "*" })
@@ -69,13 +69,13 @@ export async function timelineMonths(
 ): Promise<Result<{ kid: Kid; isOwner: boolean; isParent: boolean; months: { month: string; count: number }[] }>> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
-  const rows = await monthsOf.all<{ month: string; n: number | string }>({ kidId, viewer: viewerId });
+  const rows = await monthsOf.all({ kidId, viewer: viewerId });
   return {
     ok: true,
     kid: view.kid,
     isOwner: view.isOwner,
     isParent: view.isParent,
-    months: rows.map((r) => ({ month: String(r.month), count: Number(r.n) })),
+    months: rows.map((r) => ({ month: r.month, count: r.n })),
   };
 }
 
