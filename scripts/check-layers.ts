@@ -107,6 +107,11 @@ function isServerModule(file: string): boolean {
   return /\.server\.[cm]?[jt]sx?$/.test(file) || file.includes("/.server/");
 }
 
+// The one access module is app/models/access.server.ts with its parts in app/models/access/: the
+// parts are imported only by it and by each other, so everything else asks the module.
+const ACCESS_MODULE = "app/models/access.server.ts";
+const isAccessPart = (file: string) => file.startsWith("app/models/access/");
+
 /** The rule an import breaks, or null. Tests import anything; everything may import packages and assets. */
 export function ruleBroken(edge: Edge): string | null {
   const from = zoneOf(edge.from);
@@ -125,6 +130,9 @@ export function ruleBroken(edge: Edge): string | null {
   }
   if (from === "components" && isServerModule(edge.to) && !edge.typeOnly) {
     return "components may import a server module only with `import type`";
+  }
+  if (isAccessPart(edge.to) && !isAccessPart(edge.from) && edge.from !== ACCESS_MODULE) {
+    return `the access module's parts are imported through ${ACCESS_MODULE} (docs/decisions/0012-refusal-and-access-module.md)`;
   }
   return null;
 }

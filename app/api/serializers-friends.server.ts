@@ -1,5 +1,6 @@
 // Friends, friendships and search hits as the API returns them (docs/api.md, Entities as returned).
-import type { FriendEntry, FriendLists, Friendship } from "~/models/friendships.server";
+import type { FriendEntry, FriendLists } from "~/models/friend-lists.server";
+import type { Friendship } from "~/models/friendships.server";
 import type { SearchHit } from "~/models/user-search.server";
 import type { CoParent } from "~/models/co-parents.server";
 import { serializeKid } from "./serializers-kids.server";

@@ -1,7 +1,8 @@
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { commenterName, MomentSocial } from "./moment-social";
+import { commenterName } from "./moment-comments";
+import { MomentSocial } from "./moment-social";
 import type { CommentView, MomentSocialData } from "~/models/social.server";
 
 const comment = (over: Partial<CommentView>): CommentView => ({

@@ -13,7 +13,7 @@ import {
   type ProfileInput,
 } from "~/forms/account";
 import { canSeeKidsOf, whereKidOwnedBy, whereOwnedBy } from "./access.server";
-import { countFriends } from "./friendships.server";
+import { countFriends } from "./friend-lists.server";
 import { deleteSubmissionsOf } from "./submissions.server";
 import { deleteOtherSessions } from "./sessions.server";
 import { closeRelativeLinks } from "./sign-in-links.server";

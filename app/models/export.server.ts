@@ -13,8 +13,9 @@ import {
   whereOwnedBy,
 } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery, type CommentColumns } from "./comments.server";
-import { listFriends } from "./friendships.server";
-import { MOMENT_ORDER, momentColumns, momentFromRow, momentsQuery } from "./moments.server";
+import { listFriends } from "./friend-lists.server";
+import { MOMENT_ORDER } from "./moment-cursors.server";
+import { momentColumns, momentFromRow, momentsQuery } from "./moments.server";
 
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to

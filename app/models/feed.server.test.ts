@@ -5,7 +5,7 @@ import { today } from "~/lib/dates.server";
 import { loader as feedLoader } from "~/routes/feed";
 import { loader as myKidsLoader } from "~/routes/my-kids";
 import { createKid } from "./kids.server";
-import { decodeCursor } from "./moments.server";
+import { decodeCursor } from "./moment-cursors.server";
 import { listFeed, onThisDay, recordFeedVisit, VISIT_GAP_MS } from "./feed.server";
 import { befriend, insertLikeAndComment } from "./kids-test-helpers.server";
 

@@ -5,18 +5,8 @@ import { limitParam, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
 import { visibleKidIds, whereMomentVisibleTo } from "./access.server";
-import {
-  MOMENT_ORDER,
-  momentColumns,
-  momentFromRow,
-  momentsQuery,
-  withAllPhotos,
-  olderThanCursor,
-  pageOf,
-  type Cursor,
-  type CursorParams,
-  type Moment,
-} from "./moments.server";
+import { MOMENT_ORDER, olderThanCursor, type Cursor, type CursorParams } from "./moment-cursors.server";
+import { momentColumns, momentFromRow, momentsQuery, withAllPhotos, pageOf, type Moment } from "./moments.server";
 
 // The home feed (docs/spec.md "Feed", docs/decisions/0028-moment-dates-and-feed.md):
 // every moment the viewer may see, of their own kids and of every kid visible to them across

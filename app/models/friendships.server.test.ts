@@ -5,13 +5,11 @@ import {
   answerFriendRequest,
   deleteFriendship,
   getFriendship,
-  listFriends,
-  listFriendships,
   parseUserId,
   pairOf,
-  pendingRequestTo,
   sendFriendRequest,
 } from "./friendships.server";
+import { listFriends, listFriendships, pendingRequestTo } from "./friend-lists.server";
 import { makeUser } from "../../tests/helpers";
 import { insertFriendship, insertKid, insertMoment, storePhoto } from "../../tests/unit/friends-fixtures";
 

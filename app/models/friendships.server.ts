@@ -1,9 +1,8 @@
 import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
-import { inList, query } from "~/lib/query.server";
+import { query } from "~/lib/query.server";
 import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
-import type { Circle, FriendLabel, FriendRelationship } from "~/forms/circles";
+import type { FriendLabel } from "~/forms/circles";
 import { isBlockedBetween } from "./access.server";
-import { listVisibleKidsOf, type Kid } from "./kids.server";
 import { notify } from "./notifications.server";
 import { conflict, forbidden, invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
@@ -22,38 +21,16 @@ import { parseUserId } from "./user-id";
 // (generated columns, db/migrations/20261205000000_friendship_pair_once.mjs) and is UNIQUE, so two
 // simultaneous requests cannot both land. Nothing writes user_low/user_high; a lookup of the pair
 // in either direction names it with pairOf. Who may see whose kids is decided in
-// access.server.ts from the same table (accepted rows only); this module and that one are the only
-// ones that read or write it (docs/decisions/0012-refusal-and-access-module.md). What other modules
-// need of it is a function here: the row a block ends (endFriendshipBetween), a side's circle
-// (setFriendshipLabel, behind the access module's requireFriendshipParty), the friend count of the
-// account page (countFriends).
+// access.server.ts from the same table (accepted rows only); this module (with its reads,
+// friend-lists.server.ts) and that one are the only ones that read or write it
+// (docs/decisions/0012-refusal-and-access-module.md). What other modules need of it is a function
+// here: the row a block ends (endFriendshipBetween), a side's circle (setFriendshipLabel, behind the
+// access module's requireFriendshipParty), the friend count of the account page (countFriends, in
+// friend-lists.server.ts).
 
 export type FriendshipStatus = "pending" | "accepted" | "denied";
 
 export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
-
-/** The other side of one friendship, as the caller sees it. */
-export type FriendEntry = {
-  friendshipId: number;
-  status: FriendshipStatus;
-  /** "sent": the caller sent the request; "received": the other user did. */
-  direction: "sent" | "received";
-  user: PublicUser;
-  /** The other user's kids: only when the friendship is accepted, otherwise always []. */
-  kids: Kid[];
-  /** How the caller files the other user (docs/spec.md §6): meaningful once accepted. */
-  label: FriendLabel;
-};
-
-export type FriendLists = {
-  /** Every pending request the caller sent or received. */
-  pending: FriendEntry[];
-  /** Accepted friendships (either direction). */
-  confirmed: FriendEntry[];
-  /** Requests the caller sent that were denied (the receiver never sees them again). */
-  denied: FriendEntry[];
-};
-
 export const MESSAGES = {
   self: "You cannot send a friend request to yourself.",
   friendNotFound: "Friend not found",
@@ -68,9 +45,9 @@ export const MESSAGES = {
 
 export { parseUserId };
 
-const friendshipColumns = ["id", "user_id", "friend_id", "status"] as const;
+export const friendshipColumns = ["id", "user_id", "friend_id", "status"] as const;
 
-function friendshipFromRow(row: Record<string, unknown>): Friendship {
+export function friendshipFromRow(row: Record<string, unknown>): Friendship {
   return {
     id: Number(row.id),
     user_id: Number(row.user_id),
@@ -78,25 +55,6 @@ function friendshipFromRow(row: Record<string, unknown>): Friendship {
     status: row.status as FriendshipStatus,
   };
 }
-
-/** The caller's side of a friendships row (selected with `labelColumns`). */
-export function labelFromRow(row: Record<string, unknown>, viewerId: number): FriendLabel {
-  const low = Number(row.user_low) === viewerId;
-  return {
-    circle: String(low ? row.low_circle : row.high_circle) as Circle,
-    relationship: ((low ? row.low_relationship : row.high_relationship) as FriendRelationship | null) ?? null,
-  };
-}
-
-/** The friendships columns `labelFromRow` needs, for table alias `t`. */
-export const labelColumns = (t: string) => [
-  `${t}.user_low`,
-  `${t}.low_circle`,
-  `${t}.high_circle`,
-  `${t}.low_relationship`,
-  `${t}.high_relationship`,
-];
-
 const friendshipById = query<{ id: number }>((p, k) => k("friendships").where("id", p("id")).first(friendshipColumns));
 
 export async function getFriendship(id: number, conn?: Db): Promise<Friendship | null> {
@@ -118,7 +76,7 @@ const publicUserById = query<{ id: number }>((p, k) =>
 );
 
 /** The public face of a user (no email), or null. */
-async function publicUser(id: number): Promise<PublicUser | null> {
+export async function publicUser(id: number): Promise<PublicUser | null> {
   const row = await publicUserById.first({ id });
   return row ? publicUserFromRow(row) : null;
 }
@@ -350,136 +308,4 @@ export async function setFriendshipLabel(
   return conn("friendships")
     .where({ id: friendshipId, status: "accepted", [side === "low" ? "user_low" : "user_high"]: viewerId })
     .update({ ...columns, updated_at: nowIso() });
-}
-
-// ---- reads ----------------------------------------------------------------------------------
-
-const friendshipsOf = query<{ viewerId: number }>((p, k) =>
-  k("friendships")
-    .where("user_id", p("viewerId"))
-    .orWhere("friend_id", p("viewerId"))
-    .orderBy("id")
-    .select(friendshipColumns),
-);
-
-/** Usernames in alphabetical order, case and accents aside (one collator: `localeCompare` with options builds one per call). */
-const BY_USERNAME = new Intl.Collator("en", { sensitivity: "base" });
-
-/** Every friendship the caller is a party to, in id order (GET /api/friendships/current). */
-export async function listFriendships(viewerId: number): Promise<Friendship[]> {
-  return (await friendshipsOf.all({ viewerId })).map(friendshipFromRow);
-}
-
-// the friendships of the viewer with the other user (and picture): not the viewer's denials
-const friendsOf = query<{ viewerId: number }>((p, k) =>
-  k("friendships as f")
-    .join("users as other", function () {
-      this.on(function () {
-        this.onVal("f.user_id", "=", p("viewerId")).andOn("other.id", "=", "f.friend_id");
-      }).orOn(function () {
-        this.onVal("f.friend_id", "=", p("viewerId")).andOn("other.id", "=", "f.user_id");
-      });
-    })
-    .leftJoin("images as user_images", "user_images.id", "other.image_id")
-    .where((w) => w.where("f.user_id", p("viewerId")).orWhere("f.friend_id", p("viewerId")))
-    .whereNot((w) => w.where("f.status", "denied").andWhere("f.friend_id", p("viewerId")))
-    .orderBy("f.id")
-    .select([
-      "f.id as friendship_id",
-      "f.user_id as sender_id",
-      "f.status",
-      "other.id",
-      "other.username",
-      "other.first_name",
-      "other.last_name",
-      ...labelColumns("f"),
-      ...photoColumns("user_images", "user_image"),
-    ]),
-);
-
-/**
- * The caller's friends page / GET /api/users/friends, in two queries whatever the number of friends:
- * the friendships with the other user (and picture), then the kids of all accepted friends at once
- * (as the access module lets the caller see them). Denied requests the caller received are left
- * out; pending and denied entries carry no kids.
- */
-export async function listFriends(viewerId: number): Promise<FriendLists> {
-  const rows = await friendsOf.all({ viewerId });
-  const entries: FriendEntry[] = rows.map((row) => ({
-    friendshipId: Number(row.friendship_id),
-    status: row.status as FriendshipStatus,
-    direction: Number(row.sender_id) === viewerId ? "sent" : "received",
-    user: publicUserFromRow(row),
-    kids: [],
-    label: labelFromRow(row, viewerId),
-  }));
-
-  const confirmed = entries.filter((e) => e.status === "accepted");
-  if (confirmed.length) {
-    const kids = await listVisibleKidsOf(
-      viewerId,
-      confirmed.map((e) => e.user.id),
-    );
-    for (const entry of confirmed) entry.kids = kids.get(entry.user.id) ?? [];
-  }
-  confirmed.sort((a, b) => BY_USERNAME.compare(a.user.username, b.user.username) || a.user.id - b.user.id);
-
-  return {
-    pending: entries.filter((e) => e.status === "pending"),
-    confirmed,
-    denied: entries.filter((e) => e.status === "denied" && e.direction === "sent"),
-  };
-}
-
-/**
- * Where a user stands with another, as the friend search shows it: "friends" (accepted), "sent"
- * (the user's request is pending), "received" (the other's request is pending), "denied" (a denied
- * request between the two, either way: no new one can be sent until its sender deletes it).
- */
-export type Relation = "friends" | "sent" | "received" | "denied";
-
-const friendshipsWithUsers = query<{ viewerId: number; others: number[] }>((p, k) =>
-  k("friendships")
-    .where((w) => inList(w.where("user_id", p("viewerId")), "friend_id", p("others")))
-    .orWhere((w) => inList(w.where("friend_id", p("viewerId")), "user_id", p("others")))
-    .select("user_id", "friend_id", "status"),
-);
-
-/** `viewerId`'s relation with each of `others` that has a friendship with them (one query). */
-export async function relationsWith(viewerId: number, others: number[]): Promise<Map<number, Relation>> {
-  const out = new Map<number, Relation>();
-  if (!others.length) return out;
-  const rows = await friendshipsWithUsers.all({ viewerId, others: [...new Set(others)] });
-  for (const row of rows) {
-    const sent = Number(row.user_id) === viewerId;
-    const other = sent ? Number(row.friend_id) : Number(row.user_id);
-    const status = row.status as FriendshipStatus;
-    out.set(other, status === "accepted" ? "friends" : status === "denied" ? "denied" : sent ? "sent" : "received");
-  }
-  return out;
-}
-
-const acceptedCount = query<{ userId: number }>((p, k) =>
-  k("friendships")
-    .where("friendships.status", "accepted")
-    .andWhere((w) => w.where("friendships.user_low", p("userId")).orWhere("friendships.user_high", p("userId")))
-    .first(k.raw("count(*) as n")),
-);
-
-/** How many accepted friends `userId` has (the account deletion page's summary). One query. */
-export async function countFriends(userId: number): Promise<number> {
-  const row = await acceptedCount.first<{ n: number | string }>({ userId });
-  return Number(row?.n ?? 0);
-}
-
-const pendingRequest = query<{ senderId: number; friendId: number }>((p, k) =>
-  k("friendships")
-    .where({ user_id: p("senderId"), friend_id: p("friendId"), status: "pending" })
-    .first("id"),
-);
-
-/** For the search page: did `senderId` send a still-pending request to `friendId`? Then who is it. */
-export async function pendingRequestTo(senderId: number, friendId: number): Promise<PublicUser | null> {
-  const row = await pendingRequest.first({ senderId, friendId });
-  return row ? publicUser(friendId) : null;
 }

@@ -3,12 +3,10 @@ import { db } from "~/lib/db.server";
 import { resetLimits } from "~/lib/limits.server";
 import { hashLinkToken } from "~/lib/tokens.server";
 import { canSeeKidsOf } from "./access.server";
+import { acceptInvitation, declineInvitation, joinByInvitation } from "./invitation-answers.server";
 import {
-  acceptInvitation,
   createInvitation,
-  declineInvitation,
   INVITATION_MESSAGES,
-  joinByInvitation,
   listInvitations,
   readInvitation,
   revokeInvitation,
@@ -17,7 +15,8 @@ import { createFriendSignInLink, readSignInLink, requestSignInLink, redeemSignIn
 import { getUserWithPasswordByEmail } from "./users.server";
 import { blockUser } from "./blocks.server";
 import { setFriendLabel } from "./circles.server";
-import { labelFromRow, pairOf } from "./friendships.server";
+import { labelFromRow } from "./friend-lists.server";
+import { pairOf } from "./friendships.server";
 import { makeUser } from "../../tests/helpers";
 import { resetEnvCache } from "../../server/env.mjs";
 

@@ -6,7 +6,7 @@ import { countImageRows, isStored, listStored } from "~/images/test-fixtures.ser
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { today } from "~/lib/dates.server";
 import { createKid, listKidsOf, listVisibleKidsOf, removeKid, updateKid, viewKid } from "./kids.server";
-import { createMoment } from "./moments.server";
+import { createMoment } from "./moment-changes.server";
 import { befriend, insertLikeAndComment, jpegUpload } from "./kids-test-helpers.server";
 
 const elsa = { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" as const };

@@ -8,7 +8,9 @@ import { uploadFromBuffer } from "~/images/multipart.server";
 import { findImageByKey } from "~/images/storage.server";
 import { canViewImage } from "./access.server";
 import { createKid, removeKid } from "./kids.server";
-import { createMoment, deleteMoment, listMoments, updateMoment, viewMoment, type MomentPhotos } from "./moments.server";
+import { createMoment, deleteMoment, updateMoment } from "./moment-changes.server";
+import { listMoments, viewMoment } from "./moments.server";
+import type { MomentPhotos } from "./moment-photos.server";
 import { listFeed } from "./feed.server";
 import { befriend, jpeg, jpegUpload } from "./kids-test-helpers.server";
 

@@ -3,15 +3,9 @@ import { makeUser } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
 import { isStored } from "~/images/test-fixtures.server";
 import { createKid } from "./kids.server";
-import {
-  createMoment,
-  decodeCursor,
-  deleteMoment,
-  encodeCursor,
-  listMoments,
-  updateMoment,
-  viewMoment,
-} from "./moments.server";
+import { createMoment, deleteMoment, updateMoment } from "./moment-changes.server";
+import { decodeCursor, encodeCursor } from "./moment-cursors.server";
+import { listMoments, viewMoment } from "./moments.server";
 import { befriend, insertLikeAndComment, insertMoments, jpegUpload } from "./kids-test-helpers.server";
 import sharp from "sharp";
 import { uploadFromBuffer } from "~/images/multipart.server";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { countQueries, makeUser } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
 import { createKid } from "./kids.server";
-import { photoNeighbours, viewMoment } from "./moments.server";
+import { photoNeighbours } from "./moment-photos.server";
+import { viewMoment } from "./moments.server";
 import { befriend, insertMoments } from "./kids-test-helpers.server";
 
 // The photo viewer's previous/next across a kid's moments (docs/decisions/0030-*): the kid page's

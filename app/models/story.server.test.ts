@@ -5,7 +5,7 @@ import { agePeriod, ageOfMonth, monthPeriod } from "~/lib/dates";
 import { loader as timelineLoader } from "~/routes/kid-timeline";
 import { loader as milestonesLoader } from "~/routes/kid-milestones";
 import { createKid } from "./kids.server";
-import { decodeCursor } from "./moments.server";
+import { decodeCursor } from "./moment-cursors.server";
 import { listMilestones, momentsInPeriod, timelineMonths } from "./story.server";
 import { befriend } from "./kids-test-helpers.server";
 

@@ -2,18 +2,8 @@ import type { Knex } from "knex";
 import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import { whereMomentVisibleTo } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
-import {
-  MOMENT_ORDER,
-  momentColumns,
-  momentFromRow,
-  momentsQuery,
-  olderThanCursor,
-  pageOf,
-  withAllPhotos,
-  type Cursor,
-  type CursorParams,
-  type Moment,
-} from "./moments.server";
+import { MOMENT_ORDER, olderThanCursor, type Cursor, type CursorParams } from "./moment-cursors.server";
+import { momentColumns, momentFromRow, momentsQuery, pageOf, withAllPhotos, type Moment } from "./moments.server";
 import type { Result } from "./refusal";
 
 // A kid's story (docs/decisions/0028-*): the milestones in date order and the timeline by age and

@@ -4,7 +4,7 @@ import { parseSubmissionToken } from "~/forms/submission";
 import { listStored, listUploads } from "~/images/test-fixtures.server";
 import { makeUser } from "../../tests/helpers";
 import { createKid } from "./kids.server";
-import { createMoment } from "./moments.server";
+import { createMoment } from "./moment-changes.server";
 import { sendFriendRequest } from "./friendships.server";
 import { addComment } from "./comments.server";
 import { createUser } from "./users.server";

@@ -4,7 +4,7 @@ import { query } from "~/lib/query.server";
 import { whereNotBlockedBy } from "./access.server";
 import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
-import { relationsWith, type Relation } from "./friendships.server";
+import { relationsWith, type Relation } from "./friend-lists.server";
 
 // Friend search (docs/spec.md §5 "Friend search", docs/api.md GET /api/users/search): any signed-in user
 // may find any user by name, to send a friend request. A hit carries only what the search page

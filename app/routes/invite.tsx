@@ -13,13 +13,8 @@ import {
 } from "~/components/forms";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
-import {
-  acceptInvitation,
-  declineInvitation,
-  invitationPath,
-  joinByInvitation,
-  readInvitation,
-} from "~/models/invitations.server";
+import { acceptInvitation, declineInvitation, joinByInvitation } from "~/models/invitation-answers.server";
+import { invitationPath, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";

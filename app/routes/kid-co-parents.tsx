@@ -11,7 +11,7 @@ import {
   removeCoParent,
   showKidToFriends,
 } from "~/models/co-parents.server";
-import { listFriends } from "~/models/friendships.server";
+import { listFriends } from "~/models/friend-lists.server";
 import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { SubmissionToken, useSubmitOnce } from "~/components/form-basics";

@@ -4,7 +4,7 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { ageHeading, ageOfMonth, agePeriod, formatMonth, monthPeriod, type Period } from "~/lib/dates";
-import { decodeCursor } from "~/models/moments.server";
+import { decodeCursor } from "~/models/moment-cursors.server";
 import { momentsInPeriod, timelineMonths } from "~/models/story.server";
 import { pageRefusal } from "~/web/refusal.server";
 import { kidMomentView } from "~/web/feed.server";

@@ -12,7 +12,7 @@ import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
 import { createKid, listKidsOf } from "~/models/kids.server";
-import { createMoment } from "~/models/moments.server";
+import { createMoment } from "~/models/moment-changes.server";
 import { befriend, insertMoments, jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
 
 /** Status of what a loader or action threw (a redirect Response or a `data()` error). */

@@ -8,7 +8,7 @@ import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/form
 import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
 import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkKidOwner, viewKid } from "~/models/kids.server";
-import { createMoment } from "~/models/moments.server";
+import { createMoment } from "~/models/moment-changes.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { savePhotoForm } from "~/web/forms.server";
 import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";

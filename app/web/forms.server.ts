@@ -7,7 +7,7 @@ import { discardFiles, type PhotoBodyOptions } from "~/forms/photo-form.server";
 
 /** Every photo a form sent, with its text fields (a moment's photo fields: app/forms/moment.ts). */
 export type PhotoFormUpload = { files: SlotFile[]; fields: Record<string, string | undefined> };
-import { deleteMoment } from "~/models/moments.server";
+import { deleteMoment } from "~/models/moment-changes.server";
 import type { Result } from "~/models/refusal";
 import { OWNER_ONLY, pageRefusal } from "./refusal.server";
 import { FORGET_KEPT_PAGES } from "./conditional.server";

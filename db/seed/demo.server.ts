@@ -13,7 +13,7 @@ import { insertComment } from "~/models/comments.server";
 import { insertFriendship, type FriendshipStatus } from "~/models/friendships.server";
 import { insertKid } from "~/models/kids.server";
 import { insertLike } from "~/models/likes.server";
-import { insertMoment } from "~/models/moments.server";
+import { insertMoment } from "~/models/moment-changes.server";
 import { setUserImage } from "~/models/profile-pictures.server";
 import { insertUser, removeDemoAccounts } from "~/models/users.server";
 import type { Relationship } from "~/forms/kid";

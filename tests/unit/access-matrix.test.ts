@@ -1751,7 +1751,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
   });
 
   it("an audience change is effective on the next request on every surface that reads: pages, lists, feed, API, digest, photos, notifications", async () => {
-    const { updateMoment } = await import("~/models/moments.server");
+    const { updateMoment } = await import("~/models/moment-changes.server");
     const reads = SURFACES.filter((s) => !s.writes);
     const id = momentOf("everyone");
     // the grid's Everyone moment as the Family friend and the Friends-circle friend find it now,

@@ -13,7 +13,7 @@ import { listComments } from "~/models/comments.server";
 import { listKidsOf } from "~/models/kids.server";
 import { listNotifications } from "~/models/notifications.server";
 import { loadExport } from "~/models/export.server";
-import { updateMoment } from "~/models/moments.server";
+import { updateMoment } from "~/models/moment-changes.server";
 import * as friendsPage from "~/routes/friends";
 import * as coParentsPage from "~/routes/kid-co-parents";
 import * as friendshipsApi from "~/routes/api/friendships-id";

@@ -7,7 +7,7 @@ import { cookieFor, makeUser } from "../helpers";
 import { befriend, makeKid, makeKidMoment } from "~/models/social-test-fixtures.server";
 import { likeMoment, unlikeMoment } from "~/models/likes.server";
 import { addComment, updateComment } from "~/models/comments.server";
-import { updateMoment } from "~/models/moments.server";
+import { updateMoment } from "~/models/moment-changes.server";
 import { db } from "~/lib/db.server";
 import type { User } from "~/models/users.server";
 import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";

@@ -99,6 +99,22 @@ describe("the layer rules", () => {
     ).toEqual(["app/components/moment-social.tsx → app/models/social.server.ts"]);
   });
 
+  it("let only the access module import its parts", () => {
+    expect(
+      broken(
+        edge("app/models/access.server.ts", "app/models/access/guards.server.ts"),
+        edge("app/models/access/guards.server.ts", "app/models/access/facts.server.ts"),
+        edge("tests/unit/x.test.ts", "app/models/access/lists.server.ts"),
+        edge("app/models/kids.server.ts", "app/models/access.server.ts"),
+        edge("app/models/kids.server.ts", "app/models/access/lists.server.ts"),
+        edge("app/web/conditional.server.ts", "app/models/access/stamp.server.ts", { typeOnly: true }),
+      ),
+    ).toEqual([
+      "app/models/kids.server.ts → app/models/access/lists.server.ts",
+      "app/web/conditional.server.ts → app/models/access/stamp.server.ts",
+    ]);
+  });
+
   it("allow what goes down: adapters, domain, lib, the seed's entry points", () => {
     expect(
       broken(

@@ -9,7 +9,7 @@ import { InviteSchema, JoinSchema } from "~/forms/invite";
 import { IMAGE_PRESENT } from "~/images/limits";
 import { createInvitation } from "~/models/invitations.server";
 import { createKid } from "~/models/kids.server";
-import { createMoment } from "~/models/moments.server";
+import { createMoment } from "~/models/moment-changes.server";
 import { jpegUpload } from "~/models/kids-test-helpers.server";
 import { digestMail } from "~/mail/digest.server";
 import * as signup from "~/routes/api/auth-signup";

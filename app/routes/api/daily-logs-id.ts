@@ -7,7 +7,8 @@ import { momentFormSchema } from "~/forms/moment";
 import { readPhotoBody } from "~/api/read-body.server";
 import { discardFiles, momentPhotosFrom, validateBody } from "~/forms/photo-form.server";
 import { MAX_PHOTOS } from "~/images/limits";
-import { checkMomentOwner, deleteMoment, updateMoment, viewMoment } from "~/models/moments.server";
+import { checkMomentOwner, viewMoment } from "~/models/moments.server";
+import { deleteMoment, updateMoment } from "~/models/moment-changes.server";
 
 // GET, PUT, DELETE /api/daily_logs/{id}. Failures in docs/api.md's order: 404 → 403 → 400.
 const route = apiRoute({

@@ -6,7 +6,7 @@ import { args, cookieFor, makeUser, req } from "../../../tests/helpers";
 import { isStored } from "~/images/test-fixtures.server";
 import { db } from "~/lib/db.server";
 import { createKid } from "~/models/kids.server";
-import { createMoment } from "~/models/moments.server";
+import { createMoment } from "~/models/moment-changes.server";
 import { befriend, insertLikeAndComment, insertMoments, jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
 
 const LOG_SHAPE = {

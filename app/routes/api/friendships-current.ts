@@ -1,7 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { json } from "~/api/responses.server";
 import { serializeFriendship } from "~/api/serializers-friends.server";
-import { listFriendships } from "~/models/friendships.server";
+import { listFriendships } from "~/models/friend-lists.server";
 
 // GET /api/friendships/current: a BARE array of the caller's friendships (either party).
 const route = apiRoute({

@@ -8,7 +8,7 @@ import { idempotencyKey, readPhotoBody } from "~/api/read-body.server";
 import { discardFiles, momentPhotosFrom, validateBody } from "~/forms/photo-form.server";
 import { MAX_PHOTOS } from "~/images/limits";
 import { checkKidOwner } from "~/models/kids.server";
-import { createMoment } from "~/models/moments.server";
+import { createMoment } from "~/models/moment-changes.server";
 
 // POST /api/kids/{kidId}/daily_logs/new (multipart title, content, image): 201 DailyLog.
 // With an Idempotency-Key header a repeat answers the daily log of the first (docs/api.md).

@@ -4,7 +4,8 @@ import { parseId } from "~/lib/request.server";
 import { KID_NOT_FOUND, serializeMoment } from "~/api/serializers-kids.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { viewKid } from "~/models/kids.server";
-import { decodeCursor, listMoments, type Cursor } from "~/models/moments.server";
+import { decodeCursor, type Cursor } from "~/models/moment-cursors.server";
+import { listMoments } from "~/models/moments.server";
 
 const MAX_LIMIT = 100;
 

@@ -1,7 +1,7 @@
 import { apiRoute } from "~/api/route.server";
 import { json } from "~/api/responses.server";
 import { serializeFriendLists } from "~/api/serializers-friends.server";
-import { listFriends } from "~/models/friendships.server";
+import { listFriends } from "~/models/friend-lists.server";
 import { coParentsOf } from "~/models/co-parents.server";
 
 // GET /api/users/friends: {pending_friends, confirmed_friends, denied_friends}.

@@ -1,0 +1,258 @@
+import { insertedId, nowIso, type Db } from "~/lib/db.server";
+import { query } from "~/lib/query.server";
+import { STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
+import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
+import { today } from "~/lib/dates.server";
+import { photoTakenOn } from "~/images/exif.server";
+import { withImageTransaction, withNewImages } from "~/images/storage.server";
+import { fileDigest, type UploadedFile } from "~/images/multipart.server";
+import { ACCESS_MESSAGES, requireKid, requireMoment } from "./access.server";
+import { invalidField, notFound, type Refusal, type Result } from "./refusal";
+import { submissionOnce } from "./submissions.server";
+
+import {
+  discardAll,
+  photosOf,
+  planPhotos,
+  readExisting,
+  slotField,
+  writePhotos,
+  type PhotoUpload,
+} from "./moment-photos.server";
+import { getMoment, type Moment } from "./moments.server";
+
+// Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
+// milestone, audience and photos.
+
+/**
+ * The audience and poster columns of a new moment: the input's audience, or the kid's default
+ * (read in the same statement); the poster, or the kid's owner for trusted callers (the seed).
+ */
+function newMomentAudience(conn: Db, kidId: number, input: MomentInput, postedBy?: number) {
+  return {
+    audience: input.audience ?? conn("kids").select("kids.default_audience").where("kids.id", kidId),
+    posted_by: postedBy ?? conn("kids").select("kids.user_id").where("kids.id", kidId),
+  };
+}
+
+/** An update's audience column: only when the input names one. */
+const audienceChange = (input: MomentInput) => (input.audience ? { audience: input.audience } : {});
+
+class Gone extends Error {}
+
+const momentGone = (): Refusal => notFound(ACCESS_MESSAGES.momentNotFound);
+const kidGone = (): Refusal => notFound(ACCESS_MESSAGES.kidNotFound);
+
+/**
+ * Adds a moment to a kid (the kid's owner or a co-parent). A photo is required, up to MAX_PHOTOS.
+ * `token`: the form's one-time submission token; a repeat of a submission that succeeded answers
+ * the moment it created (`replayed`) instead of a second one (app/models/submissions.server.ts).
+ */
+export async function createMoment(
+  viewerId: number,
+  kidId: number,
+  input: MomentInput,
+  upload: PhotoUpload,
+  opts: { token?: unknown } = {},
+): Promise<Result<{ moment: Moment; replayed?: true }>> {
+  const photos = photosOf(upload);
+  const refused = async (r: Refusal) => {
+    await discardAll(photos);
+    return r;
+  };
+  const access = await requireKid(viewerId, kidId, "change");
+  if (!access.ok) return refused(access);
+  const planned = planPhotos([], photos, input.title, "add");
+  if (!planned.ok) return refused(planned);
+  const digests = async () => Promise.all(photos.added.map((p) => fileDigest(p.file)));
+  const once = await submissionOnce(
+    viewerId,
+    "moment",
+    opts.token,
+    async () => [kidId, input, ...(await digests())],
+    getMoment,
+  );
+  if (once.first) {
+    await discardAll(photos);
+    return { ok: true, moment: once.first, replayed: true };
+  }
+  const story = await storyColumns(kidId, input, "add", photos.added[0]?.file ?? null);
+  if (!story.ok) return refused(story);
+  const now = nowIso();
+  try {
+    const files = photos.added.map((p) => p.file);
+    const result = await withNewImages(
+      files,
+      { kind: "moment", ownerId: access.ownerId },
+      (i) => slotField(photos.added[i]!.slot),
+      async (trx, imageIds, { dropImages }) => {
+        // still theirs to post to (a co-parent may have left meanwhile)
+        if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
+        const id = await insertMoment(
+          trx,
+          kidId,
+          { ...input, ...story.columns },
+          { imageId: null, createdAt: now, postedBy: viewerId },
+        );
+        await writePhotos(trx, id, planned.plan, imageIds, dropImages);
+        await once.claim(trx, id);
+        return id;
+      },
+    );
+    if (!result.ok) return result;
+    const moment = await getMoment(result.value);
+    return moment ? { ok: true, moment } : kidGone();
+  } catch (error) {
+    if (error instanceof Gone) return kidGone();
+    const first = await once.winner(error);
+    if (!first) throw error;
+    return { ok: true, moment: first, replayed: true };
+  }
+}
+
+// ---- the moment's date and milestone (docs/decisions/0028-moment-dates-and-feed.md) ----
+
+const kidBirth = query<{ kidId: number }>((p, k) =>
+  k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"),
+);
+
+/**
+ * The date and milestone to write: the parent's date when given (refused outside [birth date − 1
+ * year, today]); when adding without one, the photo's EXIF date (read before the pipeline strips
+ * it) when it is in that range, else today in the configured time zone. Updating without a date or
+ * a milestone leaves them as they are.
+ */
+async function storyColumns(
+  kidId: number,
+  input: StoryInput,
+  variant: FormVariant,
+  file: UploadedFile | null,
+): Promise<Result<{ columns: StoryInput }>> {
+  const columns: StoryInput = {};
+  if (input.milestone !== undefined) columns.milestone = input.milestone;
+  if (input.takenOn === undefined && variant === "update") return { ok: true, columns };
+  const kid = await kidBirth.first({ kidId });
+  if (!kid) return notFound(ACCESS_MESSAGES.kidNotFound);
+  const now = today();
+  if (input.takenOn !== undefined) {
+    const problem = takenOnProblem(input.takenOn, String(kid.birth_date), now);
+    const m = STORY_MESSAGES[variant];
+    if (problem === "future") return invalidField("taken_on", m.takenOnFuture);
+    if (problem === "too-early") return invalidField("taken_on", m.takenOnTooEarly(String(kid.name)));
+    if (problem) return invalidField("taken_on", m.takenOnInvalid);
+    columns.takenOn = input.takenOn;
+  } else {
+    columns.takenOn = defaultTakenOn(file ? await photoTakenOn(file.path) : null, String(kid.birth_date), now);
+  }
+  return { ok: true, columns };
+}
+
+/** StoryInput → the columns that change. */
+function storyRow(story: StoryInput): { taken_on?: string; milestone?: string | null } {
+  return {
+    ...(story.takenOn !== undefined ? { taken_on: story.takenOn } : {}),
+    ...(story.milestone !== undefined ? { milestone: story.milestone } : {}),
+  };
+}
+
+/**
+ * The daily_logs row of a new moment, on `conn` (createMoment's transaction, or a caller's such as
+ * the demo seed's), without any check. Answers its id.
+ */
+export async function insertMoment(
+  conn: Db,
+  kidId: number,
+  input: MomentInput,
+  { imageId, createdAt = nowIso(), postedBy }: { imageId: number | null; createdAt?: string; postedBy?: number },
+): Promise<number> {
+  const row = {
+    kid_id: kidId,
+    title: input.title,
+    content: input.content,
+    image_id: imageId,
+    ...newMomentAudience(conn, kidId, input, postedBy),
+  };
+  const story = { taken_on: input.takenOn ?? createdAt.slice(0, 10), milestone: input.milestone ?? null };
+  const photo = { photo_count: imageId ? 1 : 0 };
+  const id = insertedId(
+    await conn("daily_logs")
+      .insert({ ...row, ...story, ...photo, created_at: createdAt, updated_at: createdAt })
+      .returning("id"),
+  );
+  if (imageId)
+    await conn("moment_photos").insert({ daily_log_id: id, image_id: imageId, position: 0, alt: input.title });
+  return id;
+}
+
+/**
+ * Updates a moment (the kid's owner or a co-parent); `created_at` stays. Its photos change as
+ * `upload` says (see MomentPhotos); photos that go are deleted (rows in the transaction, files
+ * after it). Any change moves `updated_at` (the pages' ETags are built from it).
+ */
+export async function updateMoment(
+  viewerId: number,
+  momentId: number,
+  input: MomentInput,
+  upload: PhotoUpload,
+): Promise<Result<{ moment: Moment }>> {
+  const photos = photosOf(upload);
+  const refused = async (r: Refusal) => {
+    await discardAll(photos);
+    return r;
+  };
+  const access = await requireMoment(viewerId, momentId, "change");
+  if (!access.ok) return refused(access);
+  const planned = planPhotos(await readExisting(momentId), photos, input.title, "update");
+  if (!planned.ok) return refused(planned);
+  const story = await storyColumns(access.kidId, input, "update", photos.added[0]?.file ?? null);
+  if (!story.ok) return refused(story);
+  const changes = {
+    title: input.title,
+    content: input.content,
+    ...storyRow(story.columns),
+    ...audienceChange(input),
+    updated_at: nowIso(),
+  };
+  // inside the write: still theirs to change (a co-parent may have left meanwhile)
+  const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
+  const files = photos.added.map((p) => p.file);
+  try {
+    const result = await withNewImages(
+      files,
+      { kind: "moment", ownerId: access.ownerId },
+      (i) => slotField(photos.added[i]!.slot),
+      async (trx, imageIds, { dropImages }) => {
+        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.id");
+        if (!moment || !(await stillParent(trx))) throw new Gone();
+        await trx("daily_logs").where("id", momentId).update(changes);
+        await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
+      },
+    );
+    if (!result.ok) return result;
+  } catch (error) {
+    if (error instanceof Gone) return momentGone();
+    throw error;
+  }
+  const moment = await getMoment(momentId);
+  return moment ? { ok: true, moment } : momentGone();
+}
+
+/**
+ * Deletes a moment (the kid's owner or a co-parent) with its likes and comments (foreign-key cascades) and its photo
+ * (row in the same transaction, files after the commit). Answers the kid's id.
+ */
+export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
+  const access = await requireMoment(viewerId, momentId, "change");
+  if (!access.ok) return access;
+  const kidId = await withImageTransaction(async (trx, { dropImages }) => {
+    const moment = await trx("daily_logs")
+      .where({ "daily_logs.id": momentId })
+      .first("daily_logs.kid_id", "daily_logs.image_id");
+    if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
+    const photos = await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id");
+    await trx("daily_logs").where("id", momentId).delete();
+    await dropImages([moment.image_id, ...photos]);
+    return Number(moment.kid_id);
+  });
+  return kidId === null ? momentGone() : { ok: true, kidId };
+}
