@@ -15,7 +15,7 @@ import {
 import { commentColumns, commentFromRow, commentsQuery, type CommentColumns } from "./comments.server";
 import { listFriends } from "./friend-lists.server";
 import { MOMENT_ORDER } from "./moment-cursors.server";
-import { momentColumns, momentFromRow, momentsQuery } from "./moments.server";
+import { momentColumns, momentFromRow, momentsQuery, type MomentColumns } from "./moments.server";
 
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to
@@ -76,8 +76,13 @@ export type ExportData = {
   friends: ExportPerson[];
 };
 
-type Row = Record<string, unknown>;
 type Person = Pick<UserRow, "username" | "first_name" | "last_name">;
+/** An exported moment: the moments model's row, and who posted it (nulls: nobody, or a deleted user). */
+type MomentRow = MomentColumns & {
+  poster_username: UserRow["username"] | null;
+  poster_first_name: UserRow["first_name"];
+  poster_last_name: UserRow["last_name"];
+};
 
 const accountOf = query<
   { id: number },
@@ -115,7 +120,7 @@ const kidsOf = query<
 );
 
 /** The exported moments: the moments model's columns and order (MOMENT_ORDER), kid by kid, with the poster's name. */
-const momentsOf = query<{ id: number }>((p, k) =>
+const momentsOf = query<{ id: number }, MomentRow>((p, k) =>
   whereMomentExportedBy(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id"), p("id"))
     .leftJoin("users as poster", "poster.id", "daily_logs.posted_by")
     .orderBy([{ column: "daily_logs.kid_id", order: "asc" }, ...MOMENT_ORDER])
@@ -214,7 +219,7 @@ export class FileNames {
  * `{taken_on} {kid} - {title}.webp`; the 2nd and 3rd photo (or a namesake moment's) get " (2)", " (3)".
  */
 function shapeMoment(
-  row: Row,
+  row: MomentRow,
   kidName: string,
   names: FileNames,
   likes: ExportLike[],
@@ -243,9 +248,9 @@ function shapeMoment(
       row.poster_username == null
         ? null
         : person({
-            username: row.poster_username as string,
-            first_name: row.poster_first_name as string | null,
-            last_name: row.poster_last_name as string | null,
+            username: row.poster_username,
+            first_name: row.poster_first_name,
+            last_name: row.poster_last_name,
           }),
     created_at: moment.created_at,
     updated_at: moment.updated_at,
@@ -275,7 +280,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
   if (!account) return null;
   const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists] = await Promise.all([
     kidsOf.all({ id: userId }),
-    momentsOf.all<Row>({ id: userId }),
+    momentsOf.all({ id: userId }),
     photosOf.all({ id: userId }),
     likesOf.all({ id: userId }),
     commentsOf.all({ id: userId }),
@@ -305,9 +310,9 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
   });
   const byId = new Map(kids.map((k) => [k.id, k]));
   for (const row of momentRows) {
-    const kid = byId.get(Number(row.kid_id));
+    const kid = byId.get(row.kid_id);
     if (!kid) continue;
-    const id = Number(row.id);
+    const id = row.id;
     kid.moments.push(
       shapeMoment(row, kid.name, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)),
     );
