@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { InvitationRow, UserRow } from "~/lib/tables";
 import { isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
@@ -46,7 +47,7 @@ async function consume(trx: Db, token: string) {
 /** The invitation just taken on `trx`: its id, inviter and preset. */
 async function taken(trx: Db, hash: string) {
   const row = await invitationByHash.first({ hash }, { conn: trx });
-  return row ? { id: Number(row.id), inviterId: Number(row.inviter_id), preset: presetFromRow(row) } : null;
+  return row ? { id: row.id, inviterId: row.inviter_id, preset: presetFromRow(row) } : null;
 }
 
 /**
@@ -95,20 +96,18 @@ async function offerToAccount(
   const row = (await invitationByHash.first({ hash: hashLinkToken(link.token) }, { conn: trx }))!;
   const mail = invitationAnswerMail({
     to: account.email,
-    inviterName: displayName({
-      username: String(row.username),
-      first_name: row.first_name as string | null,
-      last_name: row.last_name as string | null,
-    }),
-    note: (row.note as string | null) ?? null,
+    inviterName: displayName(row),
+    note: row.note,
     url: link.origin + invitationSignInPath(signIn.token, link.token),
     invitationUrl: link.origin + invitationPath(link.token),
-    expiresAt: String(row.expires_at),
+    expiresAt: row.expires_at,
   });
   await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
 }
 
-const accountByEmail = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id"));
+const accountByEmail = query<{ email: string }, Pick<UserRow, "id">>((p, k) =>
+  k("users").where("email_normalized", p("email")).first("id"),
+);
 
 /** A username from a name ("Ana María López" → "ana.maria.lopez"), made unique with a number when taken. */
 function usernameCandidates(name: string, email: string): string[] {
@@ -136,7 +135,10 @@ export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-
 /** How long after a join its repeat (a double click) may still sign in an account that has no password. */
 export const JOIN_REPEAT_MS = 10 * 60_000;
 
-const answeredInvitation = query<{ id: number }>((p, k) =>
+const answeredInvitation = query<
+  { id: number },
+  Pick<InvitationRow, "accepted_at" | "accepted_by"> & { password_hash: UserRow["password_hash"] | null }
+>((p, k) =>
   k("invitations")
     .leftJoin("users", "users.id", "invitations.accepted_by")
     .where("invitations.id", p("id"))
@@ -171,11 +173,11 @@ export async function joinByInvitation(
     const row = await answeredInvitation.first({ id: invitationId });
     if (!row?.accepted_at) return null;
     if (!row.accepted_by) return { outcome: "check-email" };
-    const stored = String(row.password_hash ?? "");
+    const stored = row.password_hash ?? "";
     const same = input.password
       ? await verifyPassword(input.password, stored)
-      : stored === "" && Date.now() - Date.parse(String(row.accepted_at)) < JOIN_REPEAT_MS;
-    const user = same ? await getUserById(Number(row.accepted_by)) : null;
+      : stored === "" && Date.now() - Date.parse(row.accepted_at) < JOIN_REPEAT_MS;
+    const user = same ? await getUserById(row.accepted_by) : null;
     return user ? { outcome: "joined", user } : null;
   };
   const once = await submissionOnce(
@@ -197,25 +199,23 @@ export async function joinByInvitation(
         const invitation = await consume(trx, token);
         if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
         const candidates = usernameCandidates(input.name, email);
-        const taken = await usersWithEmailOrUsername.all<{
-          id: number;
-          email_normalized: string;
-          username_normalized: string;
-          reserved: number;
-        }>({ email, username: normalizeUsername(candidates[0]!), now: nowIso() }, { conn: trx });
+        const taken = await usersWithEmailOrUsername.all(
+          { email, username: normalizeUsername(candidates[0]!), now: nowIso() },
+          { conn: trx },
+        );
         const existing = taken.find((r) => r.email_normalized === email);
-        if (existing && Number(existing.reserved) === 1) {
+        if (existing && existing.reserved === 1) {
           // an address its account was just moved away from stays that account's until the undo
           // link expires (decision 0039): used, answered as any known address, offered to nobody
           await once.claim(trx, invitation.id);
           return { ok: true, joined: null };
         }
         if (existing) {
-          const account = { id: Number(existing.id), email };
+          const account = { id: existing.id, email };
           await offerToAccount(trx, invitation, account, {
             token,
             origin,
-            mailAllowed: mailAllowed && Number(known?.id) === account.id,
+            mailAllowed: mailAllowed && known?.id === account.id,
           });
           await once.claim(trx, invitation.id);
           return { ok: true, joined: null };
@@ -257,30 +257,23 @@ export async function joinByInvitation(
 /** Thrown inside the accepting transaction to undo it: a block stands between the two. */
 class NoFriendship extends Error {}
 
-const acceptedBy = query<{ id: number; viewerId: number }>((p, k) =>
+type Inviter = Pick<UserRow, "username" | "first_name" | "last_name">;
+
+const acceptedBy = query<{ id: number; viewerId: number }, Inviter>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where({ "invitations.id": p("id"), "invitations.accepted_by": p("viewerId") })
     .first("inviter.username", "inviter.first_name", "inviter.last_name"),
 );
 
-const acceptedByHash = query<{ hash: string; viewerId: number }>((p, k) =>
+const acceptedByHash = query<{ hash: string; viewerId: number }, Inviter>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where({ "invitations.token_hash": p("hash"), "invitations.accepted_by": p("viewerId") })
     .first("inviter.username", "inviter.first_name", "inviter.last_name"),
 );
 
-const inviterOf = (row: Record<string, unknown> | undefined) =>
-  row
-    ? {
-        inviterName: displayName({
-          username: String(row.username),
-          first_name: row.first_name as string | null,
-          last_name: row.last_name as string | null,
-        }),
-      }
-    : null;
+const inviterOf = (row: Inviter | undefined) => (row ? { inviterName: displayName(row) } : null);
 
 /**
  * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is
