@@ -20,11 +20,8 @@ export function photoColumns(imagesAlias: string, prefix: string): string[] {
   ];
 }
 
-export function photoFromRow<Prefix extends string>(row: PhotoColumns<Prefix>, prefix: Prefix): Photo | null;
-/** TRANSITIONAL: an untyped row, until every model states its rows. */
-export function photoFromRow(row: Record<string, unknown>, prefix: string): Photo | null;
-export function photoFromRow(row: object, prefix: string): Photo | null {
-  return photoOf(row as PhotoColumns<string>, prefix);
+export function photoFromRow<Prefix extends string>(row: PhotoColumns<Prefix>, prefix: Prefix): Photo | null {
+  return photoOf(row, prefix);
 }
 
 // the same row read through patterns (TypeScript does not resolve a field of a generic key)

@@ -39,16 +39,13 @@ export type RunOptions = {
   conn?: Db;
 };
 
-/** Rows of a query that states none (while the models move to stated rows). */
-type Untyped = Record<string, unknown>;
-
-export type Query<P, R = Untyped> = {
+export type Query<P, R = unknown> = {
   /** The SQL text (compiled on first use). */
   readonly sql: string;
   /** The bindings for `params`, in the SQL's order (a list becomes one JSON text). */
   bindings(params: P): unknown[];
-  all<T = R>(params: P, opts?: RunOptions): Promise<T[]>;
-  first<T = R>(params: P, opts?: RunOptions): Promise<T | undefined>;
+  all(params: P, opts?: RunOptions): Promise<R[]>;
+  first(params: P, opts?: RunOptions): Promise<R | undefined>;
 };
 
 const MARKER = "\u0000sm-param:";
@@ -62,7 +59,7 @@ type Compiled = { native: string; portable: string; slots: Slot[] };
  * status "accepted") stay as compiled. A list of values is one parameter: write the condition with
  * `inList`. The builder must not depend on anything but its parameters.
  */
-export function query<P extends Record<string, unknown> = Record<never, never>, R = Untyped>(
+export function query<P extends Record<string, unknown> = Record<never, never>, R = unknown>(
   build: (p: ParamFn<P>, k: Knex) => Built,
 ): Query<P, R> {
   let compiled: Compiled | null = null;
@@ -85,11 +82,11 @@ export function query<P extends Record<string, unknown> = Record<never, never>, 
       // a list is ONE parameter: a PostgreSQL array, or a JSON text for SQLite's json_each (see inList)
       return Array.isArray(value) && !onPostgres() ? JSON.stringify(value) : value;
     });
-  const all = async <T = R>(params: P, opts: RunOptions = {}): Promise<T[]> => {
+  const all = async (params: P, opts: RunOptions = {}): Promise<R[]> => {
     const c = compile();
     const values = bindings(params);
-    if (!opts.conn) return readAll<T>(c.native, values);
-    return rowsOf<T>(await opts.conn.raw(c.portable, values as Knex.RawBinding[]));
+    if (!opts.conn) return readAll<R>(c.native, values);
+    return rowsOf<R>(await opts.conn.raw(c.portable, values as Knex.RawBinding[]));
   };
   return {
     get sql() {
@@ -97,7 +94,7 @@ export function query<P extends Record<string, unknown> = Record<never, never>, 
     },
     bindings,
     all,
-    first: async <T = R>(params: P, opts?: RunOptions) => (await all<T>(params, opts))[0],
+    first: async (params: P, opts?: RunOptions) => (await all(params, opts))[0],
   };
 }
 

@@ -1,6 +1,6 @@
 import { writeTransaction } from "~/lib/db.server";
 import type { InvitationRow } from "~/lib/tables";
-import { friendLabelSchema, type FriendLabel, type FriendRelationship } from "~/forms/circles";
+import { friendLabelSchema, type FriendLabel } from "~/forms/circles";
 import { ACCESS_MESSAGES, requireFriendshipParty } from "./access.server";
 import { setFriendshipLabel } from "./friendships.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
