@@ -11,6 +11,13 @@ import { deferScriptsIn } from "./web/deferred-scripts.server";
 
 export const streamTimeout = 5_000;
 
+/**
+ * DEFER_SCRIPTS=off sends the document's scripts as React Router writes them: only to measure what
+ * the deferral is worth (`BENCH_NETWORK_DEFER_AB=1 npm run bench:network`,
+ * docs/decisions/0035-slow-networks.md). Read once, at start.
+ */
+const deferScripts = process.env.DEFER_SCRIPTS !== "off";
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -53,7 +60,8 @@ export default function handleRequest(
             clearTimeout(timeoutId);
             timeoutId = undefined;
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-            const html = deferScriptsIn(Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
+            const doc = Buffer.concat(chunks);
+            const html = (deferScripts ? deferScriptsIn(doc) : doc) as Uint8Array<ArrayBuffer>;
             resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
           });
           body.on("error", reject);

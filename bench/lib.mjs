@@ -246,17 +246,27 @@ export function recorder(results) {
   /**
    * Two servers on one case, A against B: a warm-up on each, then A, B, B, A for half the duration
    * each, so a change in machine load during the case falls on both alike. Returns both rows.
+   * With `cpuPids` (each side's server), each row also has the server's CPU time per answer.
    * @param {[string, string]} names @param {[string, string]} urls @param {Record<string, string>} headers
+   * @param {[number, number]} [cpuPids]
    */
-  async function loadPair(names, urls, headers) {
+  async function loadPair(names, urls, headers, cpuPids) {
     if (!wanted(names[0])) return /** @type {any} */ ([SKIPPED, SKIPPED]);
     const base = { connections: CONNECTIONS, headers: { "accept-encoding": "gzip, deflate, br", ...headers } };
     if (WARMUP > 0) for (const url of urls) await autocannon({ ...base, url, duration: WARMUP });
     /** @type {[any[], any[]]} */
     const runs = [[], []];
-    for (const side of [0, 1, 1, 0])
+    const cpu = [0, 0];
+    for (const side of [0, 1, 1, 0]) {
+      const pid = cpuPids?.[side];
+      const before = pid ? treeCpuMs(pid) : 0;
       runs[side].push(await autocannon({ ...base, url: urls[side], duration: DURATION / 2 }));
-    return [record(names[0], runs[0]), record(names[1], runs[1])];
+      if (pid) cpu[side] += treeCpuMs(pid) - before;
+    }
+    return [
+      record(names[0], runs[0], undefined, cpuPids ? cpu[0] : null),
+      record(names[1], runs[1], undefined, cpuPids ? cpu[1] : null),
+    ];
   }
 
   return { load, loadPair, record };

@@ -194,7 +194,7 @@ async function main() {
       /** @type {number} */ (server.pid),
     );
     /** @type {Record<string, number | null>} */
-    const fastPath = {};
+    const paired = {};
     /** A GET /api case: against the server, paired (when there is one) with the fast-path-off server. */
     const apiCase = async (/** @type {string} */ name, /** @type {string} */ pathname) => {
       if (!offServer) return load(name, { url: `${base}${pathname}`, headers: H });
@@ -202,8 +202,11 @@ async function main() {
         [name, `${name}, fast path off`],
         [`${base}${pathname}`, `${offBase}${pathname}`],
         H,
+        [/** @type {number} */ (server.pid), /** @type {number} */ (offServer.pid)],
       );
-      fastPath[`${name} req/s on vs off`] = off.reqPerSec ? +(on.reqPerSec / off.reqPerSec).toFixed(2) : null;
+      paired[`${name} req/s on vs off`] = off.reqPerSec ? +(on.reqPerSec / off.reqPerSec).toFixed(2) : null;
+      // the figure least moved by other processes on the machine
+      paired[`${name} server CPU per request off vs on`] = ratio(off.cpuMsPerRequest, on.cpuMsPerRequest);
       return on;
     };
     const api = await apiCase("GET /api/kids/{id}/daily_logs", `/api/kids/${ids.kid20}/daily_logs`);
@@ -340,7 +343,12 @@ async function main() {
         : {}),
     };
     results.push({ case: "ratios", kind: "summary", ...ratios });
-    if (offServer) results.push({ case: "api fast path", kind: "summary", ...fastPath });
+    if (offServer)
+      results.push({
+        case: "api fast path",
+        kind: "summary",
+        ...paired,
+      });
 
     log("\nPage weight (first visit, compressed as served):");
     for (const [label, w] of [
@@ -360,7 +368,7 @@ async function main() {
     log(`\nMemory: idle ${idle.rssMB.toFixed(1)} MB, after the load cases ${after.rssMB.toFixed(1)} MB`);
     log("\nRatios:");
     for (const [k, v] of Object.entries(ratios)) log(`  ${k}: ${v}`);
-    for (const [k, v] of Object.entries(fastPath)) log(`  ${k}: ${v}`);
+    for (const [k, v] of Object.entries(paired)) log(`  ${k}: ${v}`);
   } finally {
     if (offServer) await stopServer(offServer);
     await stopServer(server);

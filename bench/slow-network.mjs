@@ -7,7 +7,9 @@
 // browser's Element Timing entries, relative to navigation start), bytes and requests finished
 // before it, and the page's total transfer once the network is idle. Writes
 // bench/results-network.json. BENCH_DEBUG=1 prints each visit's waterfall; BUILD_DIR=… serves
-// another build (a before/after comparison).
+// another build (a before/after comparison). BENCH_NETWORK_DEFER_AB=1 measures the deferred scripts
+// (app/web/deferred-scripts.server.ts) instead: JavaScript on only, against this server and a second
+// one on the same database with DEFER_SCRIPTS=off, alternating, into bench/results-network-defer-ab.json.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,7 +33,8 @@ const ARGS = [
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-slow-network-"));
 const port = 4300 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
-const server = startNode("server/index.mjs", {
+const AB = process.env.BENCH_NETWORK_DEFER_AB === "1";
+const serverEnv = {
   PORT: String(port),
   HOST: "127.0.0.1",
   ALLOWED_HOSTS: "127.0.0.1", // reached at that address (the site itself is http://localhost:<port>)
@@ -42,7 +45,26 @@ const server = startNode("server/index.mjs", {
   DEMO: "false",
   NODE_ENV: "production",
   MALLOC_ARENA_MAX: "2",
-});
+};
+const server = startNode("server/index.mjs", serverEnv);
+/** The same site with its scripts as React Router writes them (started once the first has migrated). */
+const notDeferredBase = `http://127.0.0.1:${port + 1}`;
+/** @type {import("node:child_process").ChildProcess | null} */
+let notDeferred = null;
+/**
+ * What is measured: JavaScript on and off on this server; or (AB) JavaScript on, scripts deferred
+ * or not. `label` names the mode in the output.
+ * @type {{ js: boolean, deferred: boolean, label: string }[]}
+ */
+const MODES = AB
+  ? [
+      { js: true, deferred: true, label: "deferred" },
+      { js: true, deferred: false, label: "not deferred" },
+    ]
+  : [
+      { js: true, deferred: true, label: "JS on" },
+      { js: false, deferred: true, label: "JS off" },
+    ];
 
 /** A photo-like JPEG (smooth gradient, a little grain) so its WebP widths have photo sizes. @param {number} i */
 async function photo(i) {
@@ -225,16 +247,21 @@ try {
   log("seeding a kid with 20 moments with photos ...");
   const { cookie, kidId } = await seed();
   log("seeded");
-  const url = `${base}/kids/${kidId}/dailyLogs`;
+  if (AB) {
+    notDeferred = startNode("server/index.mjs", { ...serverEnv, PORT: String(port + 1), DEFER_SCRIPTS: "off" });
+    await waitFor(`${notDeferredBase}/favicon.svg`);
+  }
+  const urlOf = (/** @type {{ deferred: boolean }} */ mode) =>
+    `${mode.deferred ? base : notDeferredBase}/kids/${kidId}/dailyLogs`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     // one unmeasured visit of each kind warms the server (compressed assets, prepared queries)
-    for (const js of [true, false]) await visit(browser, cookie, url, js);
+    for (const mode of MODES) await visit(browser, cookie, urlOf(mode), mode.js);
     log("warmed up");
     for (let run = 0; run < RUNS; run++) {
-      for (const js of run % 2 ? [false, true] : [true, false]) {
-        const row = { run, ...(await visit(browser, cookie, url, js)) };
-        log(`  run ${run} JS ${js ? "on " : "off"}: first moment ${row.firstMomentMs} ms`);
+      for (const mode of run % 2 ? [...MODES].reverse() : MODES) {
+        const row = { run, mode: mode.label, ...(await visit(browser, cookie, urlOf(mode), mode.js)) };
+        log(`  run ${run} ${mode.label}: first moment ${row.firstMomentMs} ms`);
         results.push(row);
       }
     }
@@ -242,6 +269,7 @@ try {
     await browser.close();
   }
 } finally {
+  if (notDeferred) await stopServer(notDeferred);
   await stopServer(server);
   fs.rmSync(dir, { recursive: true, force: true });
 }
@@ -251,17 +279,18 @@ log(
   `\nKid page, ${MOMENTS} moments, first visit on 400 kbit/s both ways, 400 ms latency, cache off (${RUNS} runs each)`,
 );
 log(
-  `${"JS".padEnd(4)} ${"run".padStart(3)} ${"first moment".padStart(13)} ${"req before".padStart(10)} ${"KB before".padStart(10)} ${"scripts".padStart(8)} ${"script KB".padStart(10)} ${"requests".padStart(9)} ${"total KB".padStart(9)}`,
+  `${"mode".padEnd(12)} ${"run".padStart(3)} ${"first moment".padStart(13)} ${"req before".padStart(10)} ${"KB before".padStart(10)} ${"scripts".padStart(8)} ${"script KB".padStart(10)} ${"requests".padStart(9)} ${"total KB".padStart(9)}`,
 );
 for (const r of results) {
   log(
-    `${(r.js ? "on" : "off").padEnd(4)} ${String(r.run).padStart(3)} ${`${r.firstMomentMs} ms`.padStart(13)} ${String(r.requestsBefore).padStart(10)} ${kb(r.bytesBefore).padStart(10)} ${String(r.scripts).padStart(8)} ${kb(r.scriptBytes).padStart(10)} ${String(r.requestsTotal).padStart(9)} ${kb(r.bytesTotal).padStart(9)}`,
+    `${r.mode.padEnd(12)} ${String(r.run).padStart(3)} ${`${r.firstMomentMs} ms`.padStart(13)} ${String(r.requestsBefore).padStart(10)} ${kb(r.bytesBefore).padStart(10)} ${String(r.scripts).padStart(8)} ${kb(r.scriptBytes).padStart(10)} ${String(r.requestsTotal).padStart(9)} ${kb(r.bytesTotal).padStart(9)}`,
   );
 }
 const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const summary = [true, false].map((js) => {
-  const rs = results.filter((r) => r.js === js);
+const summary = MODES.map(({ js, label }) => {
+  const rs = results.filter((r) => r.mode === label);
   return {
+    mode: label,
     js,
     firstMomentMsMedian: median(rs.map((r) => r.firstMomentMs)),
     firstMomentMsMin: Math.min(...rs.map((r) => r.firstMomentMs)),
@@ -274,10 +303,10 @@ const summary = [true, false].map((js) => {
 });
 for (const s of summary) {
   log(
-    `median JS ${s.js ? "on " : "off"}: first moment ${s.firstMomentMsMedian} ms (${s.firstMomentMsMin}–${s.firstMomentMsMax}), ${s.requestsBeforeMedian} requests / ${kb(s.bytesBeforeMedian)} KB before it, ${s.requestsTotalMedian} requests / ${kb(s.bytesTotalMedian)} KB in all`,
+    `median ${s.mode}: first moment ${s.firstMomentMsMedian} ms (${s.firstMomentMsMin}–${s.firstMomentMsMax}), ${s.requestsBeforeMedian} requests / ${kb(s.bytesBeforeMedian)} KB before it, ${s.requestsTotalMedian} requests / ${kb(s.bytesTotalMedian)} KB in all`,
   );
 }
-const out = path.join(root, "bench", "results-network.json");
+const out = path.join(root, "bench", AB ? "results-network-defer-ab.json" : "results-network.json");
 fs.writeFileSync(
   out,
   JSON.stringify(

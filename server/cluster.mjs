@@ -9,26 +9,36 @@
 // docs/decisions/0017-processes-and-write-transactions.md.
 import { fork as forkChild } from "node:child_process";
 import cluster from "node:cluster";
-import os from "node:os";
+import { env } from "./env.mjs";
+import { preflightOrExit, startFailure } from "./preflight.mjs";
 
-/** @returns {number} */
+/** WEB_CONCURRENCY, checked with the other settings (server/env.mjs). @returns {number} */
 function workerCount() {
-  const n = Number.parseInt(process.env.WEB_CONCURRENCY ?? "", 10);
-  return Number.isFinite(n) && n >= 1 ? n : os.availableParallelism();
+  return env().webConcurrency;
 }
 
 /** A worker that lived this long before dying resets the back-off. */
 const HEALTHY_AFTER_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
 
+// the settings and the data folders, once, before anything loads (workers are forked after it)
+if (cluster.isPrimary) await preflightOrExit();
+
 if (cluster.isWorker) {
   const { startServer } = await import("./index.mjs");
   await startServer({ worker: true, quiet: cluster.worker?.id !== 1 });
 } else if (workerCount() === 1) {
   const { startServer } = await import("./index.mjs");
-  await startServer();
+  try {
+    await startServer();
+  } catch (error) {
+    console.error(startFailure(error));
+    process.exit(1);
+  }
 } else {
   const count = workerCount();
+  const { appVersion } = await import("./version.mjs");
+  console.log(`[cluster] Sweet Moments ${appVersion()}: preparing the database, then ${count} workers`);
   const prepare = forkChild(new URL("./prepare.mjs", import.meta.url), { stdio: "inherit" });
   const stopPreparing = () => {
     prepare.kill("SIGTERM");

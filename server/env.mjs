@@ -3,31 +3,21 @@
 // (through app/lib/config.server.ts), so every entry point sees the same defaults.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { isPostgresUrl } from "../db/knexfile.mjs";
 import { parseTrustProxy } from "./client-address.mjs";
 import { privateDir, privateFile } from "../db/private-files.mjs";
-
-/** @param {string | undefined} v @param {boolean} dflt */
-function bool(v, dflt) {
-  if (v === undefined || v === "") return dflt;
-  return !/^(0|false|off|no)$/i.test(v.trim());
-}
-
-/** @param {string | undefined} v @param {number} dflt */
-function int(v, dflt) {
-  const n = Number.parseInt(v ?? "", 10);
-  return Number.isFinite(n) && n >= 0 ? n : dflt;
-}
+import { z } from "zod";
 
 /**
  * The session secret signs the session cookie. When SESSION_SECRET is unset, one is generated on
- * first start and kept in a file beside the database (mode 0600), so sessions survive restarts.
- * @param {string} dataDir
+ * first use and kept in a file beside the database (mode 0600), so sessions survive restarts.
+ * Made only when asked for: a command that never signs a cookie (backup, restore) leaves none behind.
+ * @param {string | null} fromEnv @param {string} dataDir
  */
-function sessionSecret(dataDir) {
-  const fromEnv = process.env.SESSION_SECRET;
-  if (fromEnv?.trim()) return fromEnv.trim();
+function sessionSecret(fromEnv, dataDir) {
+  if (fromEnv) return fromEnv;
   const file = path.join(dataDir, "session-secret");
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
@@ -51,60 +41,136 @@ function sessionSecret(dataDir) {
   }
 }
 
+// ---- the settings' vocabulary (zod, docs/decisions/0048-settings-with-zod.md) ------------------
+// Every setting is optional; unset or empty means the default. A wrong value (a number that is not
+// one, a name the setting does not know) stops the start with one line per wrong setting, naming
+// it, what was given and what is accepted. An issue with `params.given` is printed after
+// `NAME="given": `; the others name their setting themselves.
+
+const unset = z.string().optional();
+/** Text, or `dflt` when unset or empty. @param {string} dflt */
+const text = (dflt) => unset.transform((v) => v || dflt);
+/** Trimmed text, or null when blank. */
+const optionalText = unset.transform((v) => v?.trim() || null);
 /**
- * DATABASE_URL: a postgres:// URL switches the app to PostgreSQL (docs/decisions/0014-postgresql.md);
- * unset, the SQLite file (DATABASE_FILE) is used.
- * @returns {string | null}
+ * A whole number from `min` to `max`, or `dflt` when unset or empty.
+ * @param {number} dflt @param {{ min?: number, max?: number, unsetMeans?: string }} [range]
  */
-function databaseUrl() {
-  const url = process.env.DATABASE_URL?.trim();
-  if (!url) return null;
-  if (!isPostgresUrl(url)) throw new Error("DATABASE_URL must be a postgres:// (or postgresql://) URL");
-  return url;
-}
+const count = (dflt, { min = 0, max = Number.MAX_SAFE_INTEGER, unsetMeans = String(dflt) } = {}) =>
+  unset.transform((v, ctx) => {
+    if (v === undefined || v.trim() === "") return dflt;
+    const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a whole number, ${range} (unset: ${unsetMeans})`,
+      params: { given: true },
+    });
+    return z.NEVER;
+  });
+/** A whole number ≥ 0 where 0 means the default too. @param {number} dflt */
+const positive = (dflt) => count(dflt).transform((n) => n || dflt);
+/** On unless 0, false, off or no; `dflt` when unset or empty. @param {boolean} dflt */
+const flag = (dflt) =>
+  unset.transform((v) => (v === undefined || v === "" ? dflt : !/^(0|false|off|no)$/i.test(v.trim())));
+/**
+ * A setting read by a parser that throws on a wrong value: its message (which names the setting),
+ * or `message`, becomes the zod issue.
+ * @template T @param {(value: string | undefined) => T} parse @param {string} [message]
+ */
+const parsedBy = (parse, message) =>
+  unset.transform((v, ctx) => {
+    try {
+      return parse(v);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: message ?? /** @type {Error} */ (error).message });
+      return z.NEVER;
+    }
+  });
+/** @param {string} url */
+const isHttpUrl = (url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+
+/** The photo store's variables, each under its name (see storageSchema). */
+const storageShape = {
+  STORAGE: unset,
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText,
+  S3_REGION: optionalText.transform((v) => v ?? "us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: flag(false),
+  // an optional folder-like prefix inside the bucket, always ending with "/" when set
+  S3_PREFIX: text("")
+    .transform((v) => v.trim().replace(/^\/+|\/+$/g, ""))
+    .transform((v) => (v ? `${v}/` : "")),
+};
 
 /**
  * Where photos are kept (docs/decisions/0015-photo-store.md): the local disk under UPLOADS_DIR
  * (the default), or an S3 bucket. Misconfiguration stops the start with a message that says what
  * to set; the secret is never part of a message.
- * @returns {{ kind: "disk" } | { kind: "s3", bucket: string, prefix: string, endpoint: string | null, region: string, accessKeyId: string | null, secretAccessKey: string | null, forcePathStyle: boolean }}
  */
-export function readStorageSettings() {
-  const kind = (process.env.STORAGE || "disk").trim().toLowerCase();
-  if (kind === "disk") return { kind: "disk" };
-  if (kind !== "s3") throw new Error(`STORAGE must be "disk" or "s3", not ${JSON.stringify(process.env.STORAGE)}.`);
-  const bucket = (process.env.S3_BUCKET || "").trim();
-  if (!bucket) throw new Error("STORAGE=s3 needs S3_BUCKET: the name of the bucket that holds the photos.");
-  const accessKeyId = (process.env.S3_ACCESS_KEY_ID || "").trim() || null;
-  const secretAccessKey = (process.env.S3_SECRET_ACCESS_KEY || "").trim() || null;
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new Error(
-      "STORAGE=s3: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK's own credential chain is used).",
-    );
-  }
-  const endpoint = (process.env.S3_ENDPOINT || "").trim() || null;
-  if (endpoint) {
-    let url;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      url = null;
+const storageSchema = z
+  .object(storageShape)
+  .superRefine((s, ctx) => {
+    const problem = (/** @type {string} */ message) => ctx.addIssue({ code: "custom", message });
+    const kind = storageKind(s.STORAGE);
+    if (kind === "disk") return;
+    if (kind !== "s3") return problem(`STORAGE must be "disk" or "s3", not ${JSON.stringify(s.STORAGE)}.`);
+    if (!s.S3_BUCKET) problem("STORAGE=s3 needs S3_BUCKET: the name of the bucket that holds the photos.");
+    if (Boolean(s.S3_ACCESS_KEY_ID) !== Boolean(s.S3_SECRET_ACCESS_KEY)) {
+      problem(
+        "STORAGE=s3: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (then the AWS SDK's own credential chain is used).",
+      );
     }
-    if (!url || !/^https?:$/.test(url.protocol))
-      throw new Error(`S3_ENDPOINT must be an http(s) URL, not ${JSON.stringify(endpoint)}.`);
-  }
-  // an optional folder-like prefix inside the bucket, always ending with "/" when set
-  const prefix = (process.env.S3_PREFIX || "").trim().replace(/^\/+|\/+$/g, "");
-  return {
-    kind: "s3",
-    bucket,
-    prefix: prefix ? `${prefix}/` : "",
-    endpoint,
-    region: (process.env.S3_REGION || "").trim() || "us-east-1",
-    accessKeyId,
-    secretAccessKey,
-    forcePathStyle: bool(process.env.S3_FORCE_PATH_STYLE, false),
-  };
+    if (s.S3_ENDPOINT && !isHttpUrl(s.S3_ENDPOINT)) {
+      problem(`S3_ENDPOINT must be an http(s) URL, not ${JSON.stringify(s.S3_ENDPOINT)}.`);
+    }
+  })
+  .transform((s) =>
+    storageKind(s.STORAGE) === "disk"
+      ? /** @type {const} */ ({ kind: "disk" })
+      : /** @type {const} */ ({
+          kind: "s3",
+          bucket: s.S3_BUCKET ?? "",
+          prefix: s.S3_PREFIX,
+          endpoint: s.S3_ENDPOINT,
+          region: s.S3_REGION,
+          accessKeyId: s.S3_ACCESS_KEY_ID,
+          secretAccessKey: s.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: s.S3_FORCE_PATH_STYLE,
+        }),
+  );
+
+/** @param {string | undefined} value */
+function storageKind(value) {
+  return (value || "disk").trim().toLowerCase();
+}
+
+/**
+ * What stops the start: one line per wrong setting, naming it (our messages name it; the others
+ * get `NAME="given": ` in front). A secret's value is never shown.
+ * @param {{ error?: z.ZodError }[]} results @param {Record<string, string | undefined>} [given] values by key
+ */
+function settingsError(results, given = {}) {
+  const issues = results.flatMap((r) => r.error?.issues ?? []);
+  const lines = issues.map((i) => {
+    const key = String(i.path[0] ?? "");
+    const name = key === key.toUpperCase() ? key : variable(key);
+    const params = i.code === "custom" ? (i.params ?? {}) : { given: true };
+    if (!params.given && !params.secret) return i.message;
+    if (params.secret) return `${name} (${Buffer.byteLength(given[key] ?? "")} bytes): ${i.message}`;
+    return `${name}=${JSON.stringify(given[key] ?? "")}: ${i.message}`;
+  });
+  return new Error(lines.join("\n"));
+}
+
+/** The photo store's settings (see storageSchema). */
+export function readStorageSettings() {
+  const result = storageSchema.safeParse(process.env);
+  if (!result.success) throw settingsError([result], process.env);
+  return result.data;
 }
 
 /**
@@ -151,82 +217,124 @@ export function hostName(name) {
   return name.toLowerCase().replace(/\.$/, "");
 }
 
-/** @param {string | undefined} v @param {number} dflt seconds, more than 0 */
-function seconds(v, dflt) {
-  return int(v, dflt) || dflt;
-}
+/**
+ * Every setting but the photo store's (README "Configuration", .env.example). Each key is its
+ * variable's name in camelCase: `port` is PORT, `signInLinkMaxPerAccount` SIGN_IN_LINK_MAX_PER_ACCOUNT.
+ */
+const settingsSchema = z.object({
+  port: count(3000, { max: 65535 }),
+  /** Server processes (server/cluster.mjs): one per core unless set. */
+  webConcurrency: count(os.availableParallelism(), { min: 1, unsetMeans: "one per core" }),
+  /**
+   * The secret that signs session cookies, or null: one is generated and kept beside the database.
+   * In production a short one is refused: it could be guessed.
+   */
+  sessionSecret: optionalText.transform((v, ctx) => {
+    if (v && process.env.NODE_ENV === "production" && Buffer.byteLength(v) < 32) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "in production it must be at least 32 bytes (e.g. the output of `openssl rand -base64 32`), or unset: one is then generated and kept beside the database",
+        params: { secret: true },
+      });
+      return z.NEVER;
+    }
+    return v;
+  }),
+  host: text("0.0.0.0"),
+  /** PostgreSQL connection URL (docs/decisions/0014-postgresql.md), or null: the SQLite file below. */
+  databaseUrl: optionalText.refine((url) => url === null || isPostgresUrl(url), {
+    message: "DATABASE_URL must be a postgres:// (or postgresql://) URL",
+  }),
+  databaseFile: text("data/sweet-moments.sqlite").transform((file) => path.resolve(file)),
+  uploadsDir: text("uploads").transform((dir) => path.resolve(dir)),
+  /**
+   * The site's public origin (scheme://host[:port]), or null: then the site is this server on
+   * localhost (`siteOrigin`). Every absolute URL the server writes starts with it, never with a
+   * request's Host (docs/decisions/0038-the-site-address.md).
+   */
+  origin: parsedBy((v) => (v ? new URL(v).origin : null), "ORIGIN must be the site's URL, scheme://host[:port]."),
+  /** Further host names requests may be addressed to (the site's own always may): ALLOWED_HOSTS. */
+  allowedHosts: parsedBy(parseAllowedHosts),
+  /** A request's line and headers must have arrived this long after its first byte, or the connection is closed. */
+  headersTimeoutSeconds: positive(20),
+  /** The whole request, its body included (an upload), must have arrived this long after its first byte, or the connection is closed. */
+  requestTimeoutSeconds: positive(120),
+  demo: flag(true),
+  /** IANA time zone in which "today" is taken for ages and for "no future birth dates". */
+  timeZone: unset.transform((v) => v || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"),
+  loginMaxFailuresPerAccount: count(10),
+  loginMaxFailuresPerAddress: count(100),
+  loginWindowMinutes: count(15),
+  /** Sign-ups (attempts that pass the form's checks) per client address per window. */
+  signupMaxPerAddress: count(20),
+  signupWindowMinutes: count(60),
+  /** "Email me a sign-in link" / "Forgot your password?" requests per email address per sign-in-link window. */
+  signInLinkMaxPerAccount: count(5),
+  /** The same requests per client address (over all email addresses) per window. */
+  signInLinkMaxPerAddress: count(30),
+  signInLinkWindowMinutes: positive(15),
+  /** Which proxies' X-Forwarded-For to believe for the client's address (server/client-address.mjs). */
+  trustProxy: parsedBy(parseTrustProxy),
+  /** Total time a write waits for another process's lock before answering 503 (docs/decisions/0017-processes-and-write-transactions.md). */
+  writeRetryMs: count(10_000),
+  sessionDays: count(30),
+  authorName: text("The Sweet Moments team"),
+  repoUrl: text("https://github.com/sweet-moments/sweet-moments"),
+  profileUrl: text("https://www.linkedin.com/"),
+  logRequests: flag(false),
+  /** GET /api through server/api-fast-path.mjs; off only to measure it (docs/decisions/0010-api-fast-path.md). */
+  apiFastPath: flag(true),
+  /** smtp:// or smtps:// URL of the mail server; null: messages go to `outboxDir` as .eml files (docs/decisions/0025-mail-queue.md). */
+  smtpUrl: optionalText,
+  /** The From of every message. */
+  mailFrom: optionalText.transform((v) => v ?? "Sweet Moments <no-reply@localhost>"),
+  /** Days an invitation link stays valid. */
+  inviteDays: positive(14),
+  /** Invitations (and sign-in links for invited friends) one user may create per day. */
+  invitesPerDay: count(20),
+  /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
+  photoUploadsPerHour: count(200),
+  /** How often each server process looks for due digests (app/mail/digest.server.ts); the e2e tests set 1. */
+  digestCheckSeconds: positive(60),
+});
+
+/** `signInLinkMaxPerAccount` → SIGN_IN_LINK_MAX_PER_ACCOUNT. @param {string} key */
+const variable = (key) => key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
 /** @typedef {ReturnType<typeof readEnv>} Env */
 
 export function readEnv() {
-  const cwd = process.cwd();
-  const databaseFile = path.resolve(cwd, process.env.DATABASE_FILE || "data/sweet-moments.sqlite");
-  const uploadsDir = path.resolve(cwd, process.env.UPLOADS_DIR || "uploads");
-  const dataDir = path.dirname(databaseFile);
+  const variables = Object.fromEntries(Object.keys(settingsSchema.shape).map((k) => [k, process.env[variable(k)]]));
+  const parsed = settingsSchema.safeParse(variables);
+  const storage = storageSchema.safeParse(process.env);
+  if (!parsed.success || !storage.success) throw settingsError([parsed, storage], { ...process.env, ...variables });
+  const dataDir = path.dirname(parsed.data.databaseFile);
+  /** @type {string | undefined} */
+  let secret;
   return {
-    port: int(process.env.PORT, 3000),
-    host: process.env.HOST || "0.0.0.0",
-    /** PostgreSQL connection URL, or null: the SQLite file below. */
-    databaseUrl: databaseUrl(),
-    databaseFile,
-    uploadsDir,
+    ...parsed.data,
     /** Where photos are kept: disk (under uploadsDir) or an S3 bucket. */
-    storage: readStorageSettings(),
+    storage: storage.data,
     dataDir,
-    sessionSecret: sessionSecret(dataDir),
-    /**
-     * The site's public origin (scheme://host[:port]), or null: then the site is this server on
-     * localhost (`siteOrigin`). Every absolute URL the server writes starts with it, never with a
-     * request's Host (docs/decisions/0038-the-site-address.md).
-     */
-    origin: process.env.ORIGIN ? new URL(process.env.ORIGIN).origin : null,
-    /** Further host names requests may be addressed to (the site's own always may): ALLOWED_HOSTS. */
-    allowedHosts: parseAllowedHosts(process.env.ALLOWED_HOSTS),
-    /** A request's line and headers must have arrived this long after its first byte, or the connection is closed. */
-    headersTimeoutSeconds: seconds(process.env.HEADERS_TIMEOUT_SECONDS, 20),
-    /** The whole request, its body included (an upload), must have arrived this long after its first byte, or the connection is closed. */
-    requestTimeoutSeconds: seconds(process.env.REQUEST_TIMEOUT_SECONDS, 120),
-    demo: bool(process.env.DEMO, true),
-    /** IANA time zone in which "today" is taken for ages and for "no future birth dates". */
-    timeZone: process.env.TIME_ZONE || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
-    loginMaxFailuresPerAccount: int(process.env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 10),
-    loginMaxFailuresPerAddress: int(process.env.LOGIN_MAX_FAILURES_PER_ADDRESS, 100),
-    loginWindowMinutes: int(process.env.LOGIN_WINDOW_MINUTES, 15),
-    /** Sign-ups (attempts that pass the form's checks) per client address per window. */
-    signupMaxPerAddress: int(process.env.SIGNUP_MAX_PER_ADDRESS, 20),
-    signupWindowMinutes: int(process.env.SIGNUP_WINDOW_MINUTES, 60),
-    /** "Email me a sign-in link" / "Forgot your password?" requests per email address per sign-in-link window. */
-    signInLinkMaxPerAccount: int(process.env.SIGN_IN_LINK_MAX_PER_ACCOUNT, 5),
-    /** The same requests per client address (over all email addresses) per window. */
-    signInLinkMaxPerAddress: int(process.env.SIGN_IN_LINK_MAX_PER_ADDRESS, 30),
-    signInLinkWindowMinutes: int(process.env.SIGN_IN_LINK_WINDOW_MINUTES, 15) || 15,
-    /** Which proxies' X-Forwarded-For to believe for the client's address (server/client-address.mjs). */
-    trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
-    /** Total time a write waits for another process's lock before answering 503 (docs/decisions/0017-processes-and-write-transactions.md). */
-    writeRetryMs: int(process.env.WRITE_RETRY_MS, 10_000),
-    sessionDays: int(process.env.SESSION_DAYS, 30),
-    authorName: process.env.AUTHOR_NAME || "The Sweet Moments team",
-    repoUrl: process.env.REPO_URL || "https://github.com/sweet-moments/sweet-moments",
-    profileUrl: process.env.PROFILE_URL || "https://www.linkedin.com/",
-    logRequests: bool(process.env.LOG_REQUESTS, false),
-    /** GET /api through server/api-fast-path.mjs; off only to measure it (docs/decisions/0010-api-fast-path.md). */
-    apiFastPath: bool(process.env.API_FAST_PATH, true),
-    /** smtp:// or smtps:// URL of the mail server; null: messages go to `outboxDir` as .eml files (docs/decisions/0025-mail-queue.md). */
-    smtpUrl: (process.env.SMTP_URL || "").trim() || null,
-    /** The From of every message. */
-    mailFrom: (process.env.MAIL_FROM || "").trim() || "Sweet Moments <no-reply@localhost>",
+    /** SESSION_SECRET, or the one kept beside the database (made on first use). */
+    get sessionSecret() {
+      secret ??= sessionSecret(parsed.data.sessionSecret, dataDir);
+      return secret;
+    },
     /** Where messages are written without SMTP_URL: the "outbox" folder beside the database. */
     outboxDir: path.join(dataDir, "outbox"),
-    /** Days an invitation link stays valid. */
-    inviteDays: int(process.env.INVITE_DAYS, 14) || 14,
-    /** Invitations (and sign-in links for invited friends) one user may create per day. */
-    invitesPerDay: int(process.env.INVITES_PER_DAY, 20),
-    /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
-    photoUploadsPerHour: int(process.env.PHOTO_UPLOADS_PER_HOUR, 200),
-    /** How often each server process looks for due digests (app/mail/digest.server.ts); the e2e tests set 1. */
-    digestCheckSeconds: int(process.env.DIGEST_CHECK_SECONDS, 60) || 60,
   };
 }
+
+/** Every variable the settings read, for spotting a misspelt one (server/preflight.mjs). */
+export const SETTING_NAMES = [
+  ...Object.keys(settingsSchema.shape).map(variable),
+  ...Object.keys(storageShape),
+  "SQLITE_BUSY_TIMEOUT_MS",
+  "NODE_ENV",
+  "BUILD_DIR",
+];
 
 /** @type {Env | undefined} */
 let cached;

@@ -67,15 +67,6 @@ export function decodablePath(pathAndQuery) {
   return segments.join("/") + query;
 }
 
-/** decodeURIComponent, or null for malformed %-encoding. @param {string} value */
-export function decodeOrNull(value) {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Where a request may be addressed (server/env.mjs): the host names the site answers for, ORIGIN
  * when set, and the site's origin (ORIGIN, or this server on localhost).
@@ -196,6 +187,59 @@ export function pathOfRawRequest(packet) {
   if (!packet) return undefined;
   const line = packet.subarray(0, 2048).toString("latin1").split("\r\n")[0] ?? "";
   return /^\S+\s+(\/\S*)/.exec(line)?.[1];
+}
+
+/**
+ * Requests Node's parser refuses (an unknown method, a malformed header) and requests past their
+ * header or request timeout: one answer, one line, and the connection closed. Closed, not only
+ * ended: a client that keeps sending (a header line every few seconds) would otherwise hold the
+ * half-closed connection for as long as it likes. CONNECT (a proxy's method) is never ours.
+ * @param {import("node:http").Server} server @param {(path: string) => "api" | "image" | "page"} pathKind the app's
+ * @param {ReturnType<typeof createRejectionLog>} logRejection
+ */
+export function refuseUnparsable(server, pathKind, logRejection) {
+  server.on("clientError", (error, socket) => {
+    const code = /** @type {any} */ (error).code;
+    // a response already under way (a body past its time while the app answered): nothing more fits on this connection
+    const answering = /** @type {any} */ (socket)._httpMessage?.headersSent;
+    if (code === "ECONNRESET" || code === "EPIPE" || !socket.writable || answering) {
+      socket.destroy();
+      return;
+    }
+    const status = code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    const path = pathOfRawRequest(/** @type {any} */ (error).rawPacket);
+    if (status !== 408) {
+      logRejection({
+        status,
+        method: undefined,
+        target: path,
+        reason: `unparsable request (${code})`,
+        address: /** @type {import("node:net").Socket} */ (socket).remoteAddress,
+      });
+    }
+    closeWith(socket, rawRefusal(status, pathKind(path ?? "/")));
+  });
+  server.on("connect", (req, socket) => {
+    logRejection({
+      status: 405,
+      method: req.method,
+      target: req.url,
+      reason: "method CONNECT",
+      address: /** @type {import("node:net").Socket} */ (socket).remoteAddress,
+    });
+    closeWith(socket, rawRefusal(405, pathKind(req.url ?? "/")));
+  });
+}
+
+/**
+ * Writes a last answer and closes the connection once it is out (a half-close would leave the
+ * client free to go on sending).
+ * @param {import("node:stream").Duplex} socket @param {string} answer
+ */
+function closeWith(socket, answer) {
+  socket.end(answer, () => socket.destroy());
+  // a client that reads nothing never lets the answer out: the connection goes anyway
+  setTimeout(() => socket.destroy(), 5000).unref();
 }
 
 // ---- the log of refused requests ---------------------------------------------------------

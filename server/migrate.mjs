@@ -6,14 +6,21 @@ import { knexConfig } from "../db/knexfile.mjs";
 import { env } from "./env.mjs";
 import { privateDir } from "../db/private-files.mjs";
 
-/** Run migrations (idempotent). Returns the knex instance so callers can go on using it. */
-export async function migrate() {
+/**
+ * Run migrations (idempotent), logging each one applied. Returns the knex instance so callers can go on using it.
+ * @param {(line: string) => void} [log]
+ */
+export async function migrate(log = console.log) {
   const { databaseUrl, databaseFile, uploadsDir } = env();
+  // the session secret (unless SESSION_SECRET is set) is made with the database, once per machine
+  // before any server process starts; commands that never sign a cookie (backup, restore) make none
+  void env().sessionSecret;
   // folders made here are the owner's only (docs/decisions/0042-*); the photos are the family's
   if (!databaseUrl) privateDir(path.dirname(databaseFile));
   privateDir(uploadsDir);
   const knex = knexFactory(knexConfig(databaseUrl ?? databaseFile));
   const [, applied] = await latestWhenFree(knex);
+  for (const name of applied) log(`[db] applied migration ${name}`);
   if (databaseUrl) await warnAboutCollation(knex);
   return { knex, applied };
 }
@@ -62,6 +69,6 @@ async function warnAboutCollation(knex) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { knex, applied } = await migrate();
-  console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database is up to date.");
+  if (!applied.length) console.log("Database is up to date.");
   await knex.destroy();
 }

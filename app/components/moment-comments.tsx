@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { Link, useFetcher } from "react-router";
 import type { CommentView } from "~/models/social.server";
 import { Photo } from "~/components/photo";
-import { FieldError, SubmissionToken, useSubmitOnce } from "./form-basics";
+import { FieldError, SubmissionToken, useHydrated, useSubmitOnce } from "./form-basics";
 import { ListLink } from "./list-link";
 import { SendIcon } from "./icons";
 import { displayName } from "~/lib/names";
@@ -17,17 +17,8 @@ export function commenterName(c: Pick<CommentView, "firstName" | "lastName" | "u
 }
 
 /** The fields every post of the block carries. `_fetcher` tells the action to answer data. */
-export function Hidden({
-  intent,
-  returnTo,
-  hydrated,
-  children,
-}: {
-  intent: string;
-  returnTo: string;
-  hydrated: boolean;
-  children?: ReactNode;
-}) {
+export function Hidden({ intent, returnTo, children }: { intent: string; returnTo: string; children?: ReactNode }) {
+  const hydrated = useHydrated();
   return (
     <>
       <input type="hidden" name="intent" value={intent} />
@@ -71,15 +62,14 @@ export function NewComment({
   momentId,
   action,
   back,
-  hydrated,
   urlError,
 }: {
   momentId: number;
   action: string;
   back: string;
-  hydrated: boolean;
   urlError: string | null;
 }) {
+  const hydrated = useHydrated();
   const fetcher = useFetcher<SocialActionData>();
   const busy = fetcher.state !== "idle";
   const form = useCommentForm(urlError, busy);
@@ -115,7 +105,7 @@ export function NewComment({
       noValidate={hydrated}
       {...once({ onSubmit: form.onSubmit })}
     >
-      <Hidden intent="comment" returnTo={back} hydrated={hydrated}>
+      <Hidden intent="comment" returnTo={back}>
         <SubmissionToken />
       </Hidden>
       <label htmlFor={textId} className="visually-hidden">
@@ -155,7 +145,6 @@ type CommentProps = {
   action: string;
   back: string;
   here: string;
-  hydrated: boolean;
   urlError: string | null;
   urlHasEdit: boolean;
   onDone: () => void;
@@ -166,13 +155,13 @@ export function CommentItem({
   action,
   back,
   here,
-  hydrated,
   editing,
   urlError,
   urlHasEdit,
   onEdit,
   onDone,
 }: CommentProps & { editing: boolean; onEdit: () => void }) {
+  const hydrated = useHydrated();
   const name = commenterName(c);
   const editLink = useRef<HTMLAnchorElement>(null);
   const wasEditing = useRef(editing);
@@ -193,7 +182,6 @@ export function CommentItem({
             action={action}
             back={back}
             here={here}
-            hydrated={hydrated}
             urlError={urlError}
             urlHasEdit={urlHasEdit}
             onDone={onDone}
@@ -235,7 +223,8 @@ export function CommentItem({
   );
 }
 
-function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHasEdit, onDone }: CommentProps) {
+function EditComment({ comment: c, action, back, here, urlError, urlHasEdit, onDone }: CommentProps) {
+  const hydrated = useHydrated();
   const fetcher = useFetcher<SocialActionData>();
   const busy = fetcher.state !== "idle";
   const form = useCommentForm(urlError, busy);
@@ -261,7 +250,7 @@ function EditComment({ comment: c, action, back, here, hydrated, urlError, urlHa
       noValidate={hydrated}
       {...once({ onSubmit: form.onSubmit })}
     >
-      <Hidden intent="edit-comment" returnTo={back} hydrated={hydrated}>
+      <Hidden intent="edit-comment" returnTo={back}>
         <input type="hidden" name="commentId" value={c.id} />
       </Hidden>
       <label htmlFor={textId} className="visually-hidden">

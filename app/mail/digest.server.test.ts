@@ -5,7 +5,7 @@ import { db } from "~/lib/db.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { withNewImage } from "~/images/storage.server";
 import { createInvitation } from "~/models/invitations.server";
-import { joinByInvitation } from "~/models/invitation-answers.server";
+import { joinByInvitation } from "~/models/invitation-join.server";
 import { getEmailPreferences, nextDigestSlot, saveEmailPreferences } from "~/models/email-preferences.server";
 import * as settingsPage from "~/routes/settings-email";
 import * as unsubscribePage from "~/routes/email-unsubscribe";

@@ -1,38 +1,27 @@
-import crypto from "node:crypto";
-import type { InvitationRow, UserRow } from "~/lib/tables";
-import { isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import type { UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
-import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { hashLinkToken, looksLikeLinkToken } from "~/lib/tokens.server";
 import { displayName } from "~/lib/names";
 import { enqueueMail } from "~/mail/queue.server";
 import { invitationAnswerMail } from "~/mail/messages.server";
-import type { JoinInput } from "~/forms/invite";
 import { presetFromRow } from "./circles.server";
 import { isBlockedBetween } from "./access.server";
 import { befriendByInvitation } from "./friendships.server";
-import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, type Result } from "./refusal";
-import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath, linkWithinLimits } from "./sign-in-links.server";
-import {
-  getUserById,
-  insertUser,
-  normalizeEmail,
-  normalizeUsername,
-  usersWithEmailOrUsername,
-  type User,
-} from "./users.server";
-import { SIGNUP_USER, submissionOnce } from "./submissions.server";
+import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath } from "./sign-in-links.server";
+import { submissionOnce } from "./submissions.server";
 
 import { INVITATION_MESSAGES, invitationByHash, invitationPath, readInvitation } from "./invitations.server";
 
 // Answering an invitation link (docs/decisions/0026-invitations-and-sign-in-links.md,
-// docs/decisions/0040-invitation-answers-and-blocks.md): joining by it signed out, accepting or
-// declining it signed in, and offering it to the account an answer's address already has. The
-// rules are in app/models/invitations.server.ts's opening comment.
+// docs/decisions/0040-invitation-answers-and-blocks.md): taking it (its single use), accepting or
+// declining it signed in, and offering it to the account an answer's address already has; joining
+// by it signed out is app/models/invitation-join.server.ts. The rules are in
+// app/models/invitations.server.ts's opening comment.
 
 /** Takes the invitation on `trx` if it can still be answered (the single use); answers its id and inviter, or null. */
-async function consume(trx: Db, token: string) {
+export async function consume(trx: Db, token: string) {
   const hash = hashLinkToken(token);
   const now = nowIso();
   const changed = await trx("invitations")
@@ -78,7 +67,7 @@ async function answerOffer(
  * (offered_to) and the address is mailed the offer with a sign-in link to the invitation's page.
  * Otherwise nothing is sent and nothing says why: the invitation is just used.
  */
-async function offerToAccount(
+export async function offerToAccount(
   trx: Db,
   invitation: { id: number; inviterId: number },
   account: { id: number; email: string },
@@ -104,156 +93,6 @@ async function offerToAccount(
   });
   await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
 }
-
-const accountByEmail = query<{ email: string }, Pick<UserRow, "id">>((p, k) =>
-  k("users").where("email_normalized", p("email")).first("id"),
-);
-
-/** A username from a name ("Ana María López" → "ana.maria.lopez"), made unique with a number when taken. */
-function usernameCandidates(name: string, email: string): string[] {
-  const slug = (s: string) =>
-    s
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, ".")
-      .replace(/^\.+|\.+$/g, "")
-      .slice(0, 24);
-  const base = slug(name).length >= 3 ? slug(name) : slug(email.split("@")[0] ?? "") || "relative";
-  const padded = base.length >= 3 ? base : `${base}.family`;
-  return [padded, ...Array.from({ length: 4 }, () => `${padded}.${crypto.randomInt(10, 10_000)}`)];
-}
-
-/** "Ana María López" → first "Ana", last "María López" (each at most 30 characters). */
-function splitName(name: string): { first_name: string; last_name: string | null } {
-  const [first, ...rest] = name.trim().split(/\s+/);
-  return { first_name: (first ?? name).slice(0, 30), last_name: rest.join(" ").slice(0, 30) || null };
-}
-
-export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-email" };
-
-/** How long after a join its repeat (a double click) may still sign in an account that has no password. */
-export const JOIN_REPEAT_MS = 10 * 60_000;
-
-const answeredInvitation = query<
-  { id: number },
-  Pick<InvitationRow, "accepted_at" | "accepted_by"> & { password_hash: UserRow["password_hash"] | null }
->((p, k) =>
-  k("invitations")
-    .leftJoin("users", "users.id", "invitations.accepted_by")
-    .where("invitations.id", p("id"))
-    .first("invitations.accepted_at", "invitations.accepted_by", "users.password_hash"),
-);
-
-/**
- * Answers an invitation signed out: a new account (no password unless one is given), an accepted
- * friend of the inviter, in one transaction; the caller signs it in. If the address already has
- * an account, nothing says so: the invitation is used and offered to that account
- * (offerToAccount: a mail with a sign-in link to the invitation's page, where only Accept makes
- * the friendship), and the answer is "check your email". That mail counts against the limits of
- * emailed sign-in links, per address (`opts.address`, the client's) and per account.
- * A link that cannot be used any more: conflict.
- *
- * `token`: the form's one-time submission token (submissions.server.ts). A repeat of a join that
- * went through (a double click on "Join") answers what the first answered: "check your email", or
- * the account it made, to be signed in again; that only with the account's own password, or, for
- * an account without one, within JOIN_REPEAT_MS of the join while it still has none (the used
- * invitation link in the fingerprint is what proves it is the same person, as the link did).
- */
-export async function joinByInvitation(
-  token: string | undefined,
-  input: JoinInput,
-  origin: string,
-  opts: { address: string; token?: unknown },
-): Promise<Result<JoinOutcome>> {
-  if (!looksLikeLinkToken(token)) return conflict(INVITATION_MESSAGES.unusable);
-  const email = normalizeEmail(input.email);
-  const names = splitName(input.name);
-  const repeatOf = async (invitationId: number): Promise<JoinOutcome | null> => {
-    const row = await answeredInvitation.first({ id: invitationId });
-    if (!row?.accepted_at) return null;
-    if (!row.accepted_by) return { outcome: "check-email" };
-    const stored = row.password_hash ?? "";
-    const same = input.password
-      ? await verifyPassword(input.password, stored)
-      : stored === "" && Date.now() - Date.parse(row.accepted_at) < JOIN_REPEAT_MS;
-    const user = same ? await getUserById(row.accepted_by) : null;
-    return user ? { outcome: "joined", user } : null;
-  };
-  const once = await submissionOnce(
-    SIGNUP_USER,
-    "join",
-    opts.token,
-    () => [hashLinkToken(token), email, input.name, Boolean(input.password)],
-    repeatOf,
-  );
-  if (once.first) return { ok: true, ...once.first };
-  const password_hash = input.password ? await hashPassword(input.password) : "";
-  // an address with an account is mailed: counted as an emailed sign-in link is, before the write
-  // (an account made meanwhile gets no mail: the limits were not asked for it)
-  const known = await accountByEmail.first({ email });
-  const mailAllowed = known ? await linkWithinLimits(email, opts.address) : false;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const result = await writeTransaction(async (trx): Promise<Result<{ joined: number | null }>> => {
-        const invitation = await consume(trx, token);
-        if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
-        const candidates = usernameCandidates(input.name, email);
-        const taken = await usersWithEmailOrUsername.all(
-          { email, username: normalizeUsername(candidates[0]!), now: nowIso() },
-          { conn: trx },
-        );
-        const existing = taken.find((r) => r.email_normalized === email);
-        if (existing && existing.reserved === 1) {
-          // an address its account was just moved away from stays that account's until the undo
-          // link expires (decision 0039): used, answered as any known address, offered to nobody
-          await once.claim(trx, invitation.id);
-          return { ok: true, joined: null };
-        }
-        if (existing) {
-          const account = { id: existing.id, email };
-          await offerToAccount(trx, invitation, account, {
-            token,
-            origin,
-            mailAllowed: mailAllowed && known?.id === account.id,
-          });
-          await once.claim(trx, invitation.id);
-          return { ok: true, joined: null };
-        }
-        const username = taken.length ? candidates[1 + attempt]! : candidates[0]!;
-        const userId = await insertUser(trx, { email, username, password_hash, ...names });
-        await trx("invitations").where("id", invitation.id).update({ accepted_by: userId });
-        // made by this invitation: its inviter may make sign-in links for it while it has no password
-        await trx("invited_accounts").insert({
-          user_id: userId,
-          inviter_id: invitation.inviterId,
-          links_closed_at: password_hash ? nowIso() : null,
-        });
-        await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
-        await insertDefaultDigest(trx, userId);
-        await once.claim(trx, invitation.id);
-        return { ok: true, joined: userId };
-      });
-      if (!result.ok) {
-        // used already: by the first submission of this form (a double click)?
-        const first = await once.winner();
-        return first ? { ok: true, ...first } : result;
-      }
-      if (result.joined === null) return { ok: true, outcome: "check-email" };
-      const user = await getUserById(result.joined);
-      if (!user) throw new Error("user vanished after joining");
-      return { ok: true, outcome: "joined", user };
-    } catch (error) {
-      const first = await once.winner(error);
-      if (first) return { ok: true, ...first };
-      // a username (or the address) taken at the same moment: the transaction rolled back, so the
-      // invitation is still unused; try again with another username
-      if (!isUniqueViolation(error)) throw error;
-    }
-  }
-  return invalid(INVITATION_MESSAGES.unusable);
-}
-
 /** Thrown inside the accepting transaction to undo it: a block stands between the two. */
 class NoFriendship extends Error {}
 

@@ -3,7 +3,8 @@ import { db } from "~/lib/db.server";
 import { resetLimits } from "~/lib/limits.server";
 import { hashLinkToken } from "~/lib/tokens.server";
 import { canSeeKidsOf } from "./access.server";
-import { acceptInvitation, declineInvitation, joinByInvitation } from "./invitation-answers.server";
+import { acceptInvitation, declineInvitation } from "./invitation-answers.server";
+import { joinByInvitation } from "./invitation-join.server";
 import {
   createInvitation,
   INVITATION_MESSAGES,

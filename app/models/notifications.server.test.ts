@@ -3,7 +3,7 @@ import { db } from "~/lib/db.server";
 import { addComment } from "./comments.server";
 import { answerFriendRequest, sendFriendRequest } from "./friendships.server";
 import { createInvitation } from "./invitations.server";
-import { joinByInvitation } from "./invitation-answers.server";
+import { joinByInvitation } from "./invitation-join.server";
 import { likeMoment } from "./likes.server";
 import { listNotifications, markNotificationsRead, unreadNotifications } from "./notifications.server";
 import * as notificationsApi from "~/routes/api/notifications";

@@ -13,7 +13,8 @@ import {
 } from "~/components/forms";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
-import { acceptInvitation, declineInvitation, joinByInvitation } from "~/models/invitation-answers.server";
+import { acceptInvitation, declineInvitation } from "~/models/invitation-answers.server";
+import { joinByInvitation } from "~/models/invitation-join.server";
 import { invitationPath, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/config.server";

@@ -42,11 +42,6 @@ export function unreadOnce(context: Readonly<RouterContextProvider>, viewerId: n
   return pending;
 }
 
-/** A single-fetch data request (client navigation): answered as before, without a tag. */
-function isDataRequest(request: Request): boolean {
-  return new URL(request.url).pathname.endsWith(".data");
-}
-
 /**
  * A page's middleware and loader around `load` (which may throw as a loader does): the middleware
  * loads and tags the page, answering 304 when the browser's copy is current; the loader answers
@@ -67,7 +62,7 @@ export function conditionalPage<T>(load: (args: Args) => Promise<Loaded<T>>) {
 
   const middleware: MiddlewareFunction<Response> = async (args, next) => {
     const { request, context } = args;
-    if (request.method !== "GET" || isDataRequest(request)) return next();
+    if (request.method !== "GET") return next();
     const user = await getUser(request);
     if (!user) return next();
     let etag: string;

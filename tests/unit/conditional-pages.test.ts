@@ -176,9 +176,28 @@ describe("conditional pages", () => {
     }
   });
 
-  it("client navigations (.data), other pages and signed-out visits carry no tag", async () => {
+  it("a client navigation (.data) is tagged and answered 304 like the document, with a tag of its own", async () => {
     const w = await world();
-    for (const path of [`/kids/${w.kidId}/dailyLogs.data`, "/my-kids-list", "/current/friends"]) {
+    const document = await get(w.pages[0]!, w.ownerCookie);
+    const data = await get(`/kids/${w.kidId}/dailyLogs.data`, w.ownerCookie);
+    expect(data.status).toBe(200);
+    expect(data.headers.get("content-type")).toMatch(/^text\/x-script/);
+    expect(data.headers.get("cache-control")).toBe("private, no-cache");
+    const tag = data.headers.get("etag");
+    expect(tag).toBeTruthy();
+    expect(tag).not.toBe(document.headers.get("etag"));
+    const again = await get(`/kids/${w.kidId}/dailyLogs.data`, w.ownerCookie, tag!);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    await likeMoment(w.owner.id, w.logId);
+    const changed = await get(`/kids/${w.kidId}/dailyLogs.data`, w.ownerCookie, tag!);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(tag);
+  });
+
+  it("other pages and signed-out visits carry no tag", async () => {
+    const w = await world();
+    for (const path of ["/my-kids-list", "/current/friends"]) {
       const res = await get(path, w.ownerCookie);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("etag"), path).toBeNull();

@@ -119,6 +119,20 @@ describe("npm run restore of a damaged archive", () => {
     await expectRefusedAndUnchanged(cut, "cut.zip");
   });
 
+  it("a damaged archive into an empty place leaves nothing behind", async () => {
+    const empty = path.join(work, "empty");
+    const result = await runNpmScript("restore", [await damaged(good, photoEntry, "bad-photo-2")], {
+      DATABASE_FILE: path.join(empty, "data", "db.sqlite"),
+      UPLOADS_DIR: path.join(empty, "uploads"),
+      SESSION_SECRET: undefined,
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(photoEntry);
+    expect(snapshot(empty)).toEqual({});
+    expect(fs.existsSync(path.join(empty, "data"))).toBe(false);
+    expect(fs.existsSync(path.join(empty, "uploads"))).toBe(false);
+  });
+
   it("the good archive still restores over the data with --force", async () => {
     const result = await runNpmScript("restore", [good, "--force"], target);
     expect(result.out).toContain("Restored the database");
