@@ -101,20 +101,28 @@ function sqliteConfig(filename) {
   };
 }
 
-// PostgreSQL's 64-bit integers (count(*), sum of integers: OID 20) and numerics (OID 1700) arrive
-// from `pg` as strings, because they may not fit a JS number. Ours are row counts: numbers, as on
-// SQLite. Given to each connection (pg's `types` option), so the pg module's globals stay untouched.
+// What differs between the engines is settled here, once, so a row reads the same on both
+// (app/lib/tables.ts, docs/decisions/0046-typed-rows.md):
+//  - PostgreSQL's 64-bit integers (count(*), sum of integers: OID 20) and numerics (OID 1700) arrive
+//    from `pg` as strings, because they may not fit a JS number. Ours are row counts: numbers, as on
+//    SQLite.
+//  - PostgreSQL's booleans (OID 16) arrive as true/false, SQLite's as the 0/1 it stores: 1 and 0 on
+//    both. (Binding true/false in a write or a condition works on both engines as it is.)
+// Given to each connection (pg's `types` option), so the pg module's globals stay untouched.
+const BOOL = 16;
 const INT8 = 20;
 const NUMERIC = 1700;
 
 /** @type {any} */
 let pgTypes;
-function countTypes() {
+function rowTypes() {
   pgTypes ??= createRequire(import.meta.url)("pg").types;
   return {
     /** @param {number} oid @param {any} format */
     getTypeParser(oid, format) {
-      if ((oid === INT8 || oid === NUMERIC) && format !== "binary") return (/** @type {string} */ v) => Number(v);
+      if (format === "binary") return pgTypes.getTypeParser(oid, format);
+      if (oid === INT8 || oid === NUMERIC) return (/** @type {string} */ v) => Number(v);
+      if (oid === BOOL) return (/** @type {string} */ v) => (v === "t" ? 1 : 0);
       return pgTypes.getTypeParser(oid, format);
     },
   };
@@ -129,7 +137,7 @@ function countTypes() {
 function postgresConfig(url) {
   return {
     client: "pg",
-    connection: /** @type {any} */ ({ connectionString: url, application_name: "sweet-moments", types: countTypes() }),
+    connection: /** @type {any} */ ({ connectionString: url, application_name: "sweet-moments", types: rowTypes() }),
     pool: { min: 0, max: 10 },
     migrations,
   };

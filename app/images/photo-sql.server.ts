@@ -1,7 +1,14 @@
+import type { ImageRow } from "~/lib/tables";
 import type { Photo } from "./photo";
 
 // Loaders join `images` and select these columns under a prefix, then turn the row into a Photo.
 // One helper, so every entity (user, kid, moment) reads photos the same way.
+
+/** The columns `photoColumns(alias, prefix)` adds to a row: null when the (left-joined) photo is absent. */
+export type PhotoColumns<Prefix extends string> = Record<`${Prefix}_key`, ImageRow["key"] | null> &
+  Record<`${Prefix}_width` | `${Prefix}_height`, number | null> &
+  Record<`${Prefix}_widths`, ImageRow["widths"] | null> &
+  Record<`${Prefix}_placeholder`, ImageRow["placeholder"] | null>;
 
 export function photoColumns(imagesAlias: string, prefix: string): string[] {
   return [
@@ -13,17 +20,22 @@ export function photoColumns(imagesAlias: string, prefix: string): string[] {
   ];
 }
 
-export function photoFromRow(row: Record<string, unknown>, prefix: string): Photo | null {
-  const key = row[`${prefix}_key`];
-  if (typeof key !== "string" || !key) return null;
+export function photoFromRow<Prefix extends string>(row: PhotoColumns<Prefix>, prefix: Prefix): Photo | null {
+  return photoOf(row, prefix);
+}
+
+// the same row read through patterns (TypeScript does not resolve a field of a generic key)
+function photoOf(row: PhotoColumns<string>, prefix: string): Photo | null {
+  const key = row[`${prefix}_key` as const];
+  if (!key) return null;
   return {
     key,
-    width: Number(row[`${prefix}_width`]),
-    height: Number(row[`${prefix}_height`]),
-    widths: String(row[`${prefix}_widths`])
+    width: row[`${prefix}_width` as const] ?? 0,
+    height: row[`${prefix}_height` as const] ?? 0,
+    widths: (row[`${prefix}_widths` as const] ?? "")
       .split(",")
       .map(Number)
       .filter((n) => n > 0),
-    placeholder: String(row[`${prefix}_placeholder`] ?? ""),
+    placeholder: row[`${prefix}_placeholder` as const] ?? "",
   };
 }

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { ImageRow } from "~/lib/tables";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Knex } from "knex";
@@ -39,10 +40,10 @@ export type ImageKind = "user" | "kid" | "moment";
 // `images.kind` keeps the stored word for a moment's photo, "log" (the column's check constraint
 // allows user, kid, log; the table is an edge), while code says "moment". STORED_KIND (writing) and
 // kindOfStored (reading) are the one place that translates.
-const STORED_KIND = { user: "user", kid: "kid", moment: "log" } as const satisfies Record<ImageKind, string>;
+const STORED_KIND = { user: "user", kid: "kid", moment: "log" } as const satisfies Record<ImageKind, ImageRow["kind"]>;
 
-function kindOfStored(stored: unknown): ImageKind {
-  return stored === STORED_KIND.moment ? "moment" : (stored as ImageKind);
+function kindOfStored(stored: ImageRow["kind"]): ImageKind {
+  return stored === STORED_KIND.moment ? "moment" : stored;
 }
 
 /** What storeImage produced: exactly the fields of a Photo (key, width, height, widths, placeholder). */
@@ -306,7 +307,7 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
   );
 }
 
-const imageByKey = query<{ key: string }>((p, k) =>
+const imageByKey = query<{ key: string }, Pick<ImageRow, "id" | "key" | "kind" | "owner_id" | "widths">>((p, k) =>
   k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"),
 );
 
@@ -316,18 +317,18 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
   const row = await imageByKey.first({ key }, { conn });
   if (!row) return null;
   return {
-    id: Number(row.id),
-    key: String(row.key),
+    id: row.id,
+    key: row.key,
     kind: kindOfStored(row.kind),
-    owner_id: Number(row.owner_id),
-    widths: String(row.widths)
+    owner_id: row.owner_id,
+    widths: row.widths
       .split(",")
       .map(Number)
       .filter((n) => Number.isSafeInteger(n) && n > 0),
   };
 }
 
-const knownKeys = query<{ keys: string[] }>((p, k) =>
+const knownKeys = query<{ keys: string[] }, Pick<ImageRow, "key">>((p, k) =>
   inList(k("images"), "images.key", p("keys")).select("images.key"),
 );
 
@@ -358,7 +359,7 @@ export async function sweepUploads(olderThanMs = 60 * 60 * 1000): Promise<number
 
     const store = photoStore();
     const sweep = async (batch: string[]) => {
-      const known = new Set((await knownKeys.all<{ key: string }>({ keys: batch })).map((r) => r.key));
+      const known = new Set((await knownKeys.all({ keys: batch })).map((r) => r.key));
       for (const key of batch) {
         if (known.has(key)) continue;
         await store.deleteAll(key);

@@ -8,7 +8,18 @@ describe("the schema enforces the product's invariants (PostgreSQL)", () => {
     const { rows } = await db().raw(
       "select r.rolsuper, pg_get_userbyid(d.datdba) = current_user as owner from pg_roles r, pg_database d where r.rolname = current_user and d.datname = current_database()",
     );
-    expect(rows).toEqual([{ rolsuper: false, owner: true }]);
+    // booleans read as 1/0, as SQLite's do (db/knexfile.mjs, docs/decisions/0046-typed-rows.md)
+    expect(rows).toEqual([{ rolsuper: 0, owner: 1 }]);
+  });
+
+  it("answers booleans as 1/0, in the query layer's reads too", async () => {
+    const { rows } = await db().raw("select true as yes, false as no, null::boolean as unknown");
+    expect(rows).toEqual([{ yes: 1, no: 0, unknown: null }]);
+    const { query } = await import("./query.server");
+    const flags = query<Record<never, never>, { yes: 0 | 1; no: 0 | 1 }>((_p, k) =>
+      k.queryBuilder().select(k.raw("true as yes"), k.raw("false as no")),
+    );
+    expect(await flags.all({})).toEqual([{ yes: 1, no: 0 }]);
   });
 
   it("answers 64-bit counts as numbers", async () => {

@@ -5,7 +5,8 @@ import { readAll } from "./db-read.server";
 // THE query layer (docs/decisions/0011-one-query-path.md). Every read of app/models and app/images
 // is written ONCE, with knex, as a `query(...)`, and runs through here:
 //
-//   const kidById = query<{ kidId: number }>((p, k) => k("kids").where("kids.id", p("kidId")).first("id", "name"));
+//   const kidById = query<{ kidId: number }, Pick<KidRow, "id" | "name">>((p, k) =>
+//     k("kids").where("kids.id", p("kidId")).first("id", "name"));
 //   await kidById.first({ kidId });                 // the read connection, a reused prepared statement
 //   await kidById.first({ kidId }, { conn: trx });  // inside a write transaction: sees its rows
 //
@@ -21,8 +22,13 @@ import { readAll } from "./db-read.server";
 // What is SQLite-specific sits here and in db-read.server.ts, nowhere in the models: the read
 // connection itself (PostgreSQL: named statements on knex's pool instead), lists bound as ONE
 // parameter (`inList`), the bound LIMIT (`limitParam`), and the result shape of knex.raw.
+//
+// A query states the row it answers, `R`, written from the table types of app/lib/tables.ts
+// (`Pick<KidRow, "id" | "name">`, `{ owner: UserRow["username"] }` for an alias): a column renamed
+// there is a type error wherever a query still reads it (docs/decisions/0046-typed-rows.md). What
+// differs between the engines is settled before a row gets here (db/knexfile.mjs), so a row's
+// fields are used as they are, never cast. A query that states no row answers `unknown` rows.
 
-type Row = Record<string, unknown>;
 type Built = Knex.QueryBuilder | Knex.Raw;
 
 /** Where a query takes a value at run time: `p("kidId")` inside a query's builder. */
@@ -33,13 +39,13 @@ export type RunOptions = {
   conn?: Db;
 };
 
-export type Query<P> = {
+export type Query<P, R = unknown> = {
   /** The SQL text (compiled on first use). */
   readonly sql: string;
   /** The bindings for `params`, in the SQL's order (a list becomes one JSON text). */
   bindings(params: P): unknown[];
-  all<T = Row>(params: P, opts?: RunOptions): Promise<T[]>;
-  first<T = Row>(params: P, opts?: RunOptions): Promise<T | undefined>;
+  all(params: P, opts?: RunOptions): Promise<R[]>;
+  first(params: P, opts?: RunOptions): Promise<R | undefined>;
 };
 
 const MARKER = "\u0000sm-param:";
@@ -53,9 +59,9 @@ type Compiled = { native: string; portable: string; slots: Slot[] };
  * status "accepted") stay as compiled. A list of values is one parameter: write the condition with
  * `inList`. The builder must not depend on anything but its parameters.
  */
-export function query<P extends Record<string, unknown> = Record<never, never>>(
+export function query<P extends Record<string, unknown> = Record<never, never>, R = unknown>(
   build: (p: ParamFn<P>, k: Knex) => Built,
-): Query<P> {
+): Query<P, R> {
   let compiled: Compiled | null = null;
   const compile = (): Compiled => {
     if (compiled) return compiled;
@@ -76,11 +82,11 @@ export function query<P extends Record<string, unknown> = Record<never, never>>(
       // a list is ONE parameter: a PostgreSQL array, or a JSON text for SQLite's json_each (see inList)
       return Array.isArray(value) && !onPostgres() ? JSON.stringify(value) : value;
     });
-  const all = async <T = Row>(params: P, opts: RunOptions = {}): Promise<T[]> => {
+  const all = async (params: P, opts: RunOptions = {}): Promise<R[]> => {
     const c = compile();
     const values = bindings(params);
-    if (!opts.conn) return readAll<T>(c.native, values);
-    return rowsOf<T>(await opts.conn.raw(c.portable, values as Knex.RawBinding[]));
+    if (!opts.conn) return readAll<R>(c.native, values);
+    return rowsOf<R>(await opts.conn.raw(c.portable, values as Knex.RawBinding[]));
   };
   return {
     get sql() {
@@ -88,7 +94,7 @@ export function query<P extends Record<string, unknown> = Record<never, never>>(
     },
     bindings,
     all,
-    first: async <T = Row>(params: P, opts?: RunOptions) => (await all<T>(params, opts))[0],
+    first: async (params: P, opts?: RunOptions) => (await all(params, opts))[0],
   };
 }
 

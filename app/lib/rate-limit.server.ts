@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { RateLimitRow } from "./tables";
 import net from "node:net";
 import { writeTransaction } from "./db.server";
 import { query } from "./query.server";
@@ -86,29 +87,29 @@ export async function hit(key: string, { max, windowMs }: Limit, by = 1): Promis
       })
       .returning(["count", "window_ends_at"]),
   );
-  const row = rows[0] as { count: number | string; window_ends_at: string };
-  const count = Number(row.count);
+  const row = rows[0] as Pick<RateLimitRow, "count" | "window_ends_at">;
+  const count = row.count;
   return { count, blocked: count > max, retryAfterMs: msUntil(row.window_ends_at, now) };
 }
 
-const liveCount = query<{ key: string; now: string }>((p, k) =>
+const liveCount = query<{ key: string; now: string }, Pick<RateLimitRow, "count" | "window_ends_at">>((p, k) =>
   k("rate_limits").where("key", p("key")).andWhere("window_ends_at", ">", p("now")).first("count", "window_ends_at"),
 );
 
 /** Hits of `key` in its live window (0 when none). */
 export async function count(key: string): Promise<number> {
-  const row = await liveCount.first<{ count: number }>({ key: stored(key), now: new Date().toISOString() });
-  return row ? Number(row.count) : 0;
+  const row = await liveCount.first({ key: stored(key), now: new Date().toISOString() });
+  return row ? row.count : 0;
 }
 
 /** Milliseconds until `key` may go on: 0 while it has fewer than `max` hits in its live window. */
 export async function blockedFor(key: string, max: number): Promise<number> {
   const now = Date.now();
-  const row = await liveCount.first<{ count: number; window_ends_at: string }>({
+  const row = await liveCount.first({
     key: stored(key),
     now: new Date(now).toISOString(),
   });
-  return row && Number(row.count) >= max ? msUntil(row.window_ends_at, now) : 0;
+  return row && row.count >= max ? msUntil(row.window_ends_at, now) : 0;
 }
 
 /** Forgets `key`'s count. */

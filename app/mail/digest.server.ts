@@ -1,4 +1,5 @@
 import { href } from "react-router";
+import type { CommentRow, EmailPreferenceRow, ImageRow, KidRow, MomentRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config, siteOrigin } from "~/lib/config.server";
@@ -44,7 +45,19 @@ export type DigestComment = {
 };
 export type DigestContent = { moments: DigestMoment[]; comments: DigestComment[] };
 
-const newMoments = query<{ viewer: number; since: string; until: string }>((p, k) =>
+type Period = { viewer: number; since: string; until: string };
+type Named<Prefix extends string> = {
+  [F in "username" | "first_name" | "last_name" as `${Prefix}${F}`]: UserRow[F];
+};
+
+const newMoments = query<
+  Period,
+  Pick<MomentRow, "id" | "title" | "posted_by"> &
+    Pick<KidRow, "birth_date"> & { owner_id: KidRow["user_id"]; kid_name: KidRow["name"] } & Named<"owner_"> & {
+      image_key: ImageRow["key"] | null;
+      image_widths: ImageRow["widths"] | null;
+    }
+>((p, k) =>
   whereMomentVisibleTo(
     k("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
@@ -75,7 +88,10 @@ const newMoments = query<{ viewer: number; since: string; until: string }>((p, k
     ),
 );
 
-const newCommentsOnMine = query<{ viewer: number; since: string; until: string }>((p, k) =>
+const newCommentsOnMine = query<
+  Period,
+  Pick<CommentRow, "daily_log_id" | "comment" | "user_id"> & Pick<MomentRow, "title"> & Named<"">
+>((p, k) =>
   whereNoBlockWith(
     k("comments")
       .join("daily_logs", "daily_logs.id", "comments.daily_log_id")
@@ -115,34 +131,30 @@ export async function digestContent(userId: number, since: string, until: string
   ]);
   return {
     moments: moments.map((r) => {
-      const widths = String(r.image_widths ?? "")
+      const widths = (r.image_widths ?? "")
         .split(",")
         .map(Number)
         .filter((n) => n > 0);
       return {
-        id: Number(r.id),
-        title: String(r.title),
-        kidName: String(r.kid_name),
-        kidAge: ageText(String(r.birth_date), day),
+        id: r.id,
+        title: r.title,
+        kidName: r.kid_name,
+        kidAge: ageText(r.birth_date, day),
         ownerName: displayName({
-          username: String(r.owner_username),
-          first_name: r.owner_first_name as string | null,
-          last_name: r.owner_last_name as string | null,
+          username: r.owner_username,
+          first_name: r.owner_first_name,
+          last_name: r.owner_last_name,
         }),
-        userIds: [Number(r.owner_id), ...(r.posted_by == null ? [] : [Number(r.posted_by)])],
-        photo: r.image_key && widths.length ? { key: String(r.image_key), width: widths[0]! } : null,
+        userIds: [r.owner_id, ...(r.posted_by == null ? [] : [r.posted_by])],
+        photo: r.image_key && widths.length ? { key: r.image_key, width: widths[0]! } : null,
       };
     }),
     comments: comments.map((r) => ({
-      momentId: Number(r.daily_log_id),
-      momentTitle: String(r.title),
-      authorId: Number(r.user_id),
-      authorName: displayName({
-        username: String(r.username),
-        first_name: r.first_name as string | null,
-        last_name: r.last_name as string | null,
-      }),
-      text: String(r.comment),
+      momentId: r.daily_log_id,
+      momentTitle: r.title,
+      authorId: r.user_id,
+      authorName: displayName(r),
+      text: r.comment,
     })),
   };
 }
@@ -255,7 +267,15 @@ ${content.comments.length ? `<h2 style="font-size:1.2em">Comments on your moment
   };
 }
 
-const dueDigests = query<{ now: string }>((p, k) =>
+const dueDigests = query<
+  { now: string },
+  Pick<EmailPreferenceRow, "user_id" | "hour" | "last_digest_at"> &
+    Pick<UserRow, "email"> & {
+      // the query takes only digests that are on and due
+      digest: Exclude<EmailPreferenceRow["digest"], "none">;
+      next_digest_at: string;
+    }
+>((p, k) =>
   k("email_preferences")
     .join("users", "users.id", "email_preferences.user_id")
     .whereNot("email_preferences.digest", "none")
@@ -282,19 +302,19 @@ export async function sendDueDigests(now: Date = new Date(), origin: string = si
   let queued = 0;
   const due = await dueDigests.all({ now: now.toISOString() });
   for (const row of due) {
-    const userId = Number(row.user_id);
-    const digest = String(row.digest) as Exclude<DigestChoice, "none">;
-    const next = nextDigestSlot(now, Number(row.hour), digest).toISOString();
+    const userId = row.user_id;
+    const digest = row.digest;
+    const next = nextDigestSlot(now, row.hour, digest).toISOString();
     const claimed = await writeTransaction((trx) =>
       trx("email_preferences")
-        .where({ user_id: userId, digest, next_digest_at: String(row.next_digest_at) })
+        .where({ user_id: userId, digest, next_digest_at: row.next_digest_at })
         .update({ next_digest_at: next }),
     );
     if (claimed !== 1) continue; // another scheduler has it
     const until = nowIso();
-    const content = await digestContent(userId, String(row.last_digest_at), until);
+    const content = await digestContent(userId, row.last_digest_at, until);
     if (!content.moments.length && !content.comments.length) continue; // nothing new, nothing sent
-    const mail = await digestMail({ id: userId, email: String(row.email) }, content, origin, digest);
+    const mail = await digestMail({ id: userId, email: row.email }, content, origin, digest);
     await writeTransaction(async (trx) => {
       await enqueueMail(trx, mail);
       await trx("email_preferences").where("user_id", userId).update({ last_digest_at: until });

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { MailMessageRow } from "~/lib/tables";
 import type { Knex } from "knex";
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -102,7 +103,7 @@ function mailQueued() {
   for (const listener of listeners) listener();
 }
 
-const dueCandidates = query<{ now: string }>((p, k) =>
+const dueCandidates = query<{ now: string }, Pick<MailMessageRow, "id">>((p, k) =>
   k("mail_messages")
     .where((w) =>
       w
@@ -114,7 +115,21 @@ const dueCandidates = query<{ now: string }>((p, k) =>
     .select("id"),
 );
 
-const claimedRow = query<{ id: number; token: string }>((p, k) =>
+type Claimed = Pick<
+  MailMessageRow,
+  | "id"
+  | "message_id"
+  | "kind"
+  | "to_address"
+  | "subject"
+  | "text_body"
+  | "html_body"
+  | "headers_json"
+  | "attachments_json"
+  | "attempts"
+> & { claim_token: string };
+
+const claimedRow = query<{ id: number; token: string }, Claimed>((p, k) =>
   k("mail_messages")
     .where("id", p("id"))
     .andWhere("claim_token", p("token"))
@@ -142,7 +157,7 @@ const claimedRow = query<{ id: number; token: string }>((p, k) =>
 export async function claimNextMail(now: Date = new Date(), leaseMs = LEASE_MS): Promise<QueuedMail | null> {
   const at = now.toISOString();
   for (let round = 0; round < 3; round++) {
-    const candidates = await dueCandidates.all<{ id: number }>({ now: at });
+    const candidates = await dueCandidates.all({ now: at });
     if (!candidates.length) return null;
     for (const { id } of candidates) {
       const token = crypto.randomBytes(16).toString("hex");
@@ -160,7 +175,7 @@ export async function claimNextMail(now: Date = new Date(), leaseMs = LEASE_MS):
             claimed_until: new Date(now.getTime() + leaseMs).toISOString(),
             attempts: trx.raw("?? + 1", ["attempts"]),
           });
-        return changed === 1 ? claimedRow.first({ id: Number(id), token }, { conn: trx }) : undefined;
+        return changed === 1 ? claimedRow.first({ id, token }, { conn: trx }) : undefined;
       });
       if (claim) return fromRow(claim); // else another sender was first
     }
@@ -168,19 +183,19 @@ export async function claimNextMail(now: Date = new Date(), leaseMs = LEASE_MS):
   return null;
 }
 
-function fromRow(row: Record<string, unknown>): QueuedMail {
+function fromRow(row: Claimed): QueuedMail {
   return {
-    id: Number(row.id),
-    messageId: String(row.message_id),
-    kind: String(row.kind),
-    to: String(row.to_address),
-    subject: String(row.subject),
-    text: String(row.text_body),
-    html: (row.html_body as string | null) ?? null,
-    headers: row.headers_json ? (JSON.parse(String(row.headers_json)) as Record<string, string>) : undefined,
+    id: row.id,
+    messageId: row.message_id,
+    kind: row.kind,
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    headers: row.headers_json ? (JSON.parse(row.headers_json) as Record<string, string>) : undefined,
     attachments: row.attachments_json
       ? (
-          JSON.parse(String(row.attachments_json)) as {
+          JSON.parse(row.attachments_json) as {
             cid: string;
             filename: string;
             contentType: string;
@@ -193,8 +208,8 @@ function fromRow(row: Record<string, unknown>): QueuedMail {
           content: Buffer.from(a.base64, "base64"),
         }))
       : undefined,
-    attempts: Number(row.attempts),
-    claimToken: String(row.claim_token),
+    attempts: row.attempts,
+    claimToken: row.claim_token,
   };
 }
 

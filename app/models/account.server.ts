@@ -1,4 +1,5 @@
 import { isUniqueViolation, writeTransaction, type Db } from "~/lib/db.server";
+import type { CoParentRow, UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { hashPassword, hasPassword, verifyPassword } from "~/lib/password.server";
 import { withinLimit } from "~/lib/limits.server";
@@ -29,7 +30,9 @@ import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User 
 /** The signed-in user's account, and whether it has a password. */
 export type Account = User & { has_password: boolean; created_at: string };
 
-const accountRow = query<{ id: number }>((p, k) =>
+type AccountRow = Pick<UserRow, "password_hash" | "created_at" | "username" | "email_normalized">;
+
+const accountRow = query<{ id: number }, AccountRow>((p, k) =>
   whereOwnedBy(k("users"), "users.id", p("id")).first(
     "users.password_hash",
     "users.created_at",
@@ -38,10 +41,8 @@ const accountRow = query<{ id: number }>((p, k) =>
   ),
 );
 
-type AccountRow = { password_hash: string; created_at: string; username: string; email_normalized: string };
-
 export async function getAccount(userId: number): Promise<Account | null> {
-  const [user, row] = await Promise.all([getUserById(userId), accountRow.first<AccountRow>({ id: userId })]);
+  const [user, row] = await Promise.all([getUserById(userId), accountRow.first({ id: userId })]);
   if (!user || !row) return null;
   return { ...user, has_password: hasPassword(row.password_hash), created_at: row.created_at };
 }
@@ -62,7 +63,7 @@ export async function updateProfile(
   input: ProfileInput,
   origin: string,
 ): Promise<Result<{ user: User }>> {
-  const row = await accountRow.first<AccountRow>({ id: userId });
+  const row = await accountRow.first({ id: userId });
   if (!row) return notFound("User not found");
   const email = normalizeEmail(input.email);
   const username = input.username.trim();
@@ -115,7 +116,7 @@ export async function changePassword(
   input: PasswordInput,
   proof: { signedInAt?: string | null; keepToken?: string | null } = {},
 ): Promise<Result<{ endedSessions: number }>> {
-  const row = await accountRow.first<AccountRow>({ id: userId });
+  const row = await accountRow.first({ id: userId });
   if (!row) return notFound("User not found");
   // within minutes of logging in (with the password, or by an emailed sign-in link: the "Forgot
   // your password?" path) the current password is not asked again; after that it is
@@ -158,7 +159,7 @@ export async function deleteAccount(
   userId: number,
   proof: { password?: string; signedInAt?: string | null },
 ): Promise<Result> {
-  const row = await accountRow.first<AccountRow>({ id: userId });
+  const row = await accountRow.first({ id: userId });
   if (!row) return notFound("User not found");
   if (hasPassword(row.password_hash)) {
     if (!proof.password) return invalidField("password", DELETE_PASSWORD_REQUIRED);
@@ -195,15 +196,14 @@ export async function deleteAccount(
  * (co-parenting follows the friendship). The new owner is told by a notification.
  */
 async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
-  const links: { kid_id: number; user_id: number; id: number }[] = await trx("co_parents")
+  const links: Pick<CoParentRow, "kid_id" | "user_id" | "id">[] = await trx("co_parents")
     .join("kids", "kids.id", "co_parents.kid_id")
     .where("kids.user_id", userId)
     .andWhere("co_parents.status", "accepted")
     .orderBy([{ column: "co_parents.kid_id" }, { column: "co_parents.created_at" }, { column: "co_parents.id" }])
     .select("co_parents.kid_id", "co_parents.user_id", "co_parents.id");
   const heirs = new Map<number, { userId: number; linkId: number }>();
-  for (const l of links)
-    if (!heirs.has(Number(l.kid_id))) heirs.set(Number(l.kid_id), { userId: Number(l.user_id), linkId: Number(l.id) });
+  for (const l of links) if (!heirs.has(l.kid_id)) heirs.set(l.kid_id, { userId: l.user_id, linkId: l.id });
   for (const [kidId, heir] of heirs) {
     await trx("kids")
       .where("id", kidId)
@@ -214,8 +214,9 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
     const hiddenAuthors = trx("blocks").where({ blocker_id: userId, show_comments: false }).select("blocked_id");
     await trx("comments").whereIn("daily_log_id", moments).whereIn("user_id", hiddenAuthors).update({ hidden: true });
     await trx("co_parents").where({ kid_id: kidId, status: "pending" }).delete();
-    for (const other of await trx("co_parents").where("kid_id", kidId).pluck("user_id")) {
-      if (!(await canSeeKidsOf(Number(other), heir.userId, trx)))
+    const others: CoParentRow["user_id"][] = await trx("co_parents").where("kid_id", kidId).pluck("user_id");
+    for (const other of others) {
+      if (!(await canSeeKidsOf(other, heir.userId, trx)))
         await trx("co_parents").where({ kid_id: kidId, user_id: other }).delete();
     }
     const photos = trx("kids").where("id", kidId).whereNotNull("image_id").select("image_id");
@@ -242,12 +243,12 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
 
 export const SIGN_IN_AGAIN = "For your safety, log out and log in again, then delete your account within 10 minutes.";
 
-const ownedCounts = query<{ id: number }>((p, k) =>
+const ownedCounts = query<{ id: number }, { kids: number; moments: number }>((p, k) =>
   whereKidOwnedBy(k("kids"), p("id"))
     .leftJoin("daily_logs", "daily_logs.kid_id", "kids.id")
     .first(k.raw("count(distinct kids.id) as kids"), k.raw("count(daily_logs.id) as moments")),
 );
-const photoCount = query<{ id: number }>((p, k) =>
+const photoCount = query<{ id: number }, { n: number }>((p, k) =>
   k("images").where("images.owner_id", p("id")).first(k.raw("count(*) as n")),
 );
 /** What deleting the account takes with it, counted for the confirm page. */
@@ -255,14 +256,14 @@ export async function accountSummary(
   userId: number,
 ): Promise<{ kids: number; moments: number; photos: number; friends: number }> {
   const [owned, photos, friends] = await Promise.all([
-    ownedCounts.first<{ kids: number | string; moments: number | string }>({ id: userId }),
-    photoCount.first<{ n: number | string }>({ id: userId }),
+    ownedCounts.first({ id: userId }),
+    photoCount.first({ id: userId }),
     countFriends(userId),
   ]);
   return {
-    kids: Number(owned?.kids ?? 0),
-    moments: Number(owned?.moments ?? 0),
-    photos: Number(photos?.n ?? 0),
+    kids: owned?.kids ?? 0,
+    moments: owned?.moments ?? 0,
+    photos: photos?.n ?? 0,
     friends,
   };
 }

@@ -1,6 +1,7 @@
 import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
+import type { BlockRow, UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
-import { photoColumns } from "~/images/photo-sql.server";
+import { photoColumns, type PhotoColumns } from "~/images/photo-sql.server";
 import { endFriendshipBetween, parseUserId, publicUserFromRow } from "./friendships.server";
 import { invalid, notFound, type Result } from "./refusal";
 import type { PublicUser } from "./users.server";
@@ -76,7 +77,12 @@ export async function showBlockedComments(
   return changed ? { ok: true, blockedId } : notFound(BLOCK_MESSAGES.notBlocked);
 }
 
-const blockedBy = query<{ blockerId: number }>((p, k) =>
+const blockedBy = query<
+  { blockerId: number },
+  Pick<UserRow, "id" | "username" | "first_name" | "last_name"> &
+    Pick<BlockRow, "show_comments"> &
+    PhotoColumns<"user_image">
+>((p, k) =>
   k("blocks")
     .join("users", "users.id", "blocks.blocked_id")
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
@@ -96,6 +102,6 @@ const blockedBy = query<{ blockerId: number }>((p, k) =>
 export async function listBlocked(blockerId: number): Promise<BlockedUser[]> {
   return (await blockedBy.all({ blockerId })).map((row) => ({
     ...publicUserFromRow(row),
-    showComments: Boolean(row.show_comments),
+    showComments: row.show_comments === 1,
   }));
 }

@@ -1,5 +1,6 @@
 import { writeTransaction } from "~/lib/db.server";
-import { friendLabelSchema, type FriendLabel, type FriendRelationship } from "~/forms/circles";
+import type { InvitationRow } from "~/lib/tables";
+import { friendLabelSchema, type FriendLabel } from "~/forms/circles";
 import { ACCESS_MESSAGES, requireFriendshipParty } from "./access.server";
 import { setFriendshipLabel } from "./friendships.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
@@ -19,11 +20,8 @@ export const CIRCLE_REFUSALS = {
 } as const;
 
 /** The circle and relationship an invitation row presets (its `circle`, `relationship` columns). */
-export function presetFromRow(row: Record<string, unknown>): FriendLabel {
-  return {
-    circle: row.circle === "family" ? "family" : "friends",
-    relationship: (row.relationship as FriendRelationship | null) ?? null,
-  };
+export function presetFromRow(row: Pick<InvitationRow, "circle" | "relationship">): FriendLabel {
+  return { circle: row.circle, relationship: row.relationship };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   writeTransaction,
   type Db,
 } from "~/lib/db.server";
+import type { CoParentRow, KidRow, UserRow } from "~/lib/tables";
 import { inList, query } from "~/lib/query.server";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { parseUserId } from "./user-id";
@@ -37,7 +38,7 @@ export const CO_PARENT_MESSAGES = {
 export type CoParent = { id: number; username: string };
 export type CoParentInvitation = { id: number; kidId: number; kidName: string; ownerId: number; ownerUsername: string };
 
-const coParentRow = query<{ id: number; kidId: number }>((p, k) =>
+const coParentRow = query<{ id: number; kidId: number }, Pick<CoParentRow, "user_id">>((p, k) =>
   k("co_parents")
     .where({ id: p("id"), kid_id: p("kidId") })
     .first("user_id"),
@@ -69,7 +70,7 @@ export async function inviteCoParent(
     () => [kidId, userId],
     async (id) => {
       const row = await coParentRow.first({ id, kidId });
-      return row && Number(row.user_id) === userId ? { invitationId: id, userId } : null;
+      return row && row.user_id === userId ? { invitationId: id, userId } : null;
     },
   );
   if (once.first) return { ok: true, ...once.first, replayed: true };
@@ -92,7 +93,7 @@ export async function inviteCoParent(
 }
 
 /** The invited user accepts (`accepted`) or declines (`declined`: the invitation goes) their invitation. */
-const pendingInvitation = query<{ id: number; userId: number }>((p, k) =>
+const pendingInvitation = query<{ id: number; userId: number }, Pick<CoParentRow, "kid_id">>((p, k) =>
   k("co_parents")
     .where({ "co_parents.id": p("id"), "co_parents.user_id": p("userId"), "co_parents.status": "pending" })
     .first("co_parents.kid_id"),
@@ -111,12 +112,12 @@ export async function answerCoParentInvitation(
     if (status === "declined") return q.delete();
     // only while the inviter is still an accepted friend (a friendship's end takes its invitations
     // along; this holds for rows written before it did)
-    const kid = await trx("kids").where("id", Number(row.kid_id)).first("user_id");
-    if (!kid || !(await canSeeKidsOf(viewerId, Number(kid.user_id), trx))) return 0;
+    const kid: Pick<KidRow, "user_id"> | undefined = await trx("kids").where("id", row.kid_id).first("user_id");
+    if (!kid || !(await canSeeKidsOf(viewerId, kid.user_id, trx))) return 0;
     return q.update({ status: "accepted" });
   });
   if (!changed) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
-  return { ok: true, kidId: Number(row.kid_id) };
+  return { ok: true, kidId: row.kid_id };
 }
 
 /**
@@ -166,7 +167,10 @@ export type SharedKid = {
   pending: boolean;
 };
 
-const sharedKidsQuery = query<{ viewerId: number; others: number[] }>((p, k) =>
+const sharedKidsQuery = query<
+  { viewerId: number; others: number[] },
+  Pick<CoParentRow, "kid_id" | "user_id" | "status"> & Pick<KidRow, "name"> & { owner_id: KidRow["user_id"] }
+>((p, k) =>
   k("co_parents")
     .join("kids", "kids.id", "co_parents.kid_id")
     .where((w) =>
@@ -186,12 +190,12 @@ export async function coParentingBetween(viewerId: number, others: number[]): Pr
   const out = new Map<number, SharedKid[]>();
   if (!others.length) return out;
   for (const row of await sharedKidsQuery.all({ viewerId, others: [...new Set(others)] })) {
-    const yours = Number(row.owner_id) === viewerId;
-    const other = yours ? Number(row.user_id) : Number(row.owner_id);
+    const yours = row.owner_id === viewerId;
+    const other = yours ? row.user_id : row.owner_id;
     const list = out.get(other) ?? [];
     list.push({
-      kidId: Number(row.kid_id),
-      kidName: String(row.name),
+      kidId: row.kid_id,
+      kidName: row.name,
       owner: yours ? "yours" : "theirs",
       pending: row.status !== "accepted",
     });
@@ -216,13 +220,13 @@ export function endsCoParentingText(who: string, shared: SharedKid[] | undefined
   return `This also ends ${list}. Co-parenting lasts only as long as the friendship.`;
 }
 
-const shownQuery = query<{ kidId: number }>((p, k) =>
+const shownQuery = query<{ kidId: number }, Pick<KidRow, "shown_to_friends">>((p, k) =>
   k("kids").where("kids.id", p("kidId")).first("kids.shown_to_friends"),
 );
 
 /** Is the kid shown to its owner's friends? (false: handed over and not shown yet.) One query. */
 export async function isKidShownToFriends(kidId: number): Promise<boolean> {
-  return Boolean((await shownQuery.first({ kidId }))?.shown_to_friends ?? true);
+  return ((await shownQuery.first({ kidId }))?.shown_to_friends ?? 1) === 1;
 }
 
 /**
@@ -240,7 +244,10 @@ export async function showKidToFriends(viewerId: number, kidId: number): Promise
   return { ok: true, kidId };
 }
 
-const coParentsOfKids = query<{ kidIds: number[] }>((p, k) =>
+const coParentsOfKids = query<
+  { kidIds: number[] },
+  Pick<CoParentRow, "kid_id" | "status"> & Pick<UserRow, "id" | "username">
+>((p, k) =>
   inList(k("co_parents").join("users", "users.id", "co_parents.user_id"), "co_parents.kid_id", p("kidIds"))
     .orderBy("co_parents.id")
     .select("co_parents.kid_id", "co_parents.status", "users.id", "users.username"),
@@ -256,12 +263,20 @@ export async function coParentsOf(
   for (const row of await coParentsOfKids.all({ kidIds: [...new Set(kidIds)] })) {
     const isPending = row.status !== "accepted";
     if (isPending && !pending) continue;
-    out.get(Number(row.kid_id))?.push({ id: Number(row.id), username: String(row.username), pending: isPending });
+    out.get(row.kid_id)?.push({ id: row.id, username: row.username, pending: isPending });
   }
   return out;
 }
 
-const invitationsTo = query<{ userId: number }>((p, k) =>
+const invitationsTo = query<
+  { userId: number },
+  Pick<CoParentRow, "id"> & {
+    kid_id: KidRow["id"];
+    kid_name: KidRow["name"];
+    owner_id: UserRow["id"];
+    owner_username: UserRow["username"];
+  }
+>((p, k) =>
   k("co_parents")
     .join("kids", "kids.id", "co_parents.kid_id")
     .join("users as owners", "owners.id", "kids.user_id")
@@ -280,15 +295,15 @@ const invitationsTo = query<{ userId: number }>((p, k) =>
 /** The co-parent invitations `userId` has received and not answered. One query. */
 export async function coParentInvitationsFor(userId: number): Promise<CoParentInvitation[]> {
   return (await invitationsTo.all({ userId })).map((row) => ({
-    id: Number(row.id),
-    kidId: Number(row.kid_id),
-    kidName: String(row.kid_name),
-    ownerId: Number(row.owner_id),
-    ownerUsername: String(row.owner_username),
+    id: row.id,
+    kidId: row.kid_id,
+    kidName: row.kid_name,
+    ownerId: row.owner_id,
+    ownerUsername: row.owner_username,
   }));
 }
 
-const usernames = query<{ ids: number[] }>((p, k) =>
+const usernames = query<{ ids: number[] }, Pick<UserRow, "id" | "username">>((p, k) =>
   inList(k("users"), "users.id", p("ids")).select("users.id", "users.username"),
 );
 
@@ -296,5 +311,5 @@ const usernames = query<{ ids: number[] }>((p, k) =>
 export async function posterNames(ids: (number | null)[]): Promise<Record<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (!wanted.length) return {};
-  return Object.fromEntries((await usernames.all({ ids: wanted })).map((r) => [Number(r.id), String(r.username)]));
+  return Object.fromEntries((await usernames.all({ ids: wanted })).map((r) => [r.id, r.username]));
 }

@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 import { insertedId, isForeignKeyViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
+import type { CommentRow, UserRow } from "~/lib/tables";
 import type { Photo } from "~/images/photo";
 import { commentError } from "~/forms/comment";
 import { requireCommentAuthor, requireMoment, whereCommentShown, whereMomentVisibleTo } from "./access.server";
@@ -52,24 +53,32 @@ export const commentColumns = [
   ...photoColumns("commenter_images", "commenter"),
 ];
 
-export function commentFromRow(row: Record<string, unknown>): Comment {
+/** The row `commentColumns` select. */
+export type CommentColumns = Pick<
+  CommentRow,
+  "id" | "daily_log_id" | "user_id" | "comment" | "created_at" | "updated_at"
+> &
+  Pick<UserRow, "username" | "first_name" | "last_name"> &
+  PhotoColumns<"commenter">;
+
+export function commentFromRow(row: CommentColumns): Comment {
   return {
-    id: Number(row.id),
-    daily_log_id: Number(row.daily_log_id),
-    user_id: Number(row.user_id),
-    comment: String(row.comment),
-    created_at: String(row.created_at),
-    updated_at: String(row.updated_at),
+    id: row.id,
+    daily_log_id: row.daily_log_id,
+    user_id: row.user_id,
+    comment: row.comment,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
     user: {
-      username: String(row.username),
-      first_name: (row.first_name as string | null) ?? null,
-      last_name: (row.last_name as string | null) ?? null,
+      username: row.username,
+      first_name: row.first_name,
+      last_name: row.last_name,
       photo: photoFromRow(row, "commenter"),
     },
   };
 }
 
-const commentById = query<{ commentId: number }>((p, k) =>
+const commentById = query<{ commentId: number }, CommentColumns>((p, k) =>
   commentsQuery(k).where("comments.id", p("commentId")).first(commentColumns),
 );
 
@@ -79,7 +88,7 @@ async function getComment(commentId: number): Promise<Comment | null> {
 }
 
 // the list condition again (the moment's audience; comments of users its owner blocked hidden)
-const commentsOfMoment = query<{ momentId: number; viewer: number }>((p, k) =>
+const commentsOfMoment = query<{ momentId: number; viewer: number }, CommentColumns>((p, k) =>
   whereCommentShown(
     whereMomentVisibleTo(
       commentsQuery(k)

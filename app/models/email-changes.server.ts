@@ -1,4 +1,5 @@
 import { href } from "react-router";
+import type { EmailChangeRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashLinkToken, looksLikeLinkToken, newLinkToken } from "~/lib/tokens.server";
@@ -54,7 +55,10 @@ export async function recordEmailChange(
 
 export type EmailUndoState = "valid" | "used" | "expired" | "unknown";
 
-const changeByHash = query<{ hash: string }>((p, k) =>
+const changeByHash = query<
+  { hash: string },
+  Pick<EmailChangeRow, "id" | "user_id" | "old_email" | "new_email" | "expires_at" | "used_at">
+>((p, k) =>
   k("email_changes")
     .where("token_hash", p("hash"))
     .first("id", "user_id", "old_email", "new_email", "expires_at", "used_at"),
@@ -67,11 +71,13 @@ export async function readEmailUndo(
   if (!looksLikeLinkToken(token)) return { state: "unknown", oldEmail: null };
   const row = await changeByHash.first({ hash: hashLinkToken(token) });
   if (!row) return { state: "unknown", oldEmail: null };
-  const state = row.used_at ? "used" : String(row.expires_at) <= nowIso() ? "expired" : "valid";
-  return { state, oldEmail: state === "valid" ? String(row.old_email) : null };
+  const state = row.used_at ? "used" : row.expires_at <= nowIso() ? "expired" : "valid";
+  return { state, oldEmail: state === "valid" ? row.old_email : null };
 }
 
-const addressOwner = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id"));
+const addressOwner = query<{ email: string }, Pick<UserRow, "id">>((p, k) =>
+  k("users").where("email_normalized", p("email")).first("id"),
+);
 
 /**
  * Uses an undo link, once, before it expires: the old address is the account's again, the
@@ -87,15 +93,12 @@ export async function undoEmailChange(token: string | undefined): Promise<Result
   const done = await writeTransaction(async (trx): Promise<Result<{ userId: number }>> => {
     const now = nowIso();
     const row = await changeByHash.first({ hash }, { conn: trx });
-    if (!row || row.used_at || String(row.expires_at) <= now) return conflict(EMAIL_UNDO_MESSAGES.unusable);
-    const userId = Number(row.user_id);
-    const oldEmail = String(row.old_email);
+    if (!row || row.used_at || row.expires_at <= now) return conflict(EMAIL_UNDO_MESSAGES.unusable);
+    const userId = row.user_id;
+    const oldEmail = row.old_email;
     const owner = await addressOwner.first({ email: oldEmail }, { conn: trx });
-    if (owner && Number(owner.id) !== userId) return conflict(EMAIL_UNDO_MESSAGES.taken);
-    const changed = await trx("email_changes")
-      .where("id", Number(row.id))
-      .whereNull("used_at")
-      .update({ used_at: now });
+    if (owner && owner.id !== userId) return conflict(EMAIL_UNDO_MESSAGES.taken);
+    const changed = await trx("email_changes").where("id", row.id).whereNull("used_at").update({ used_at: now });
     if (changed !== 1) return conflict(EMAIL_UNDO_MESSAGES.unusable);
     await trx("users").where("id", userId).update({ email: oldEmail, email_normalized: oldEmail, password_hash: "" });
     await deleteOtherSessions(trx, userId, null);
@@ -103,7 +106,7 @@ export async function undoEmailChange(token: string | undefined): Promise<Result
     // a later change was made from the account as it was taken: its undo would hand it back
     await trx("email_changes")
       .where("user_id", userId)
-      .andWhere("id", ">", Number(row.id))
+      .andWhere("id", ">", row.id)
       .whereNull("used_at")
       .update({ used_at: now });
     await closeRelativeLinks(trx, userId);

@@ -1,4 +1,5 @@
 import { writeTransaction, type Db } from "~/lib/db.server";
+import type { EmailPreferenceRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 
@@ -61,15 +62,13 @@ export function nextDigestSlot(
   throw new Error("no digest slot within 8 days");
 }
 
-const preferencesOf = query<{ userId: number }>((p, k) =>
+const preferencesOf = query<{ userId: number }, Pick<EmailPreferenceRow, "digest" | "hour">>((p, k) =>
   k("email_preferences").where("user_id", p("userId")).first("digest", "hour"),
 );
 
 export async function getEmailPreferences(userId: number): Promise<EmailPreferences> {
   const row = await preferencesOf.first({ userId });
-  return row
-    ? { digest: String(row.digest) as DigestChoice, hour: Number(row.hour) }
-    : { digest: "none", hour: DEFAULT_DIGEST_HOUR };
+  return row ? { digest: row.digest, hour: row.hour } : { digest: "none", hour: DEFAULT_DIGEST_HOUR };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { query } from "~/lib/query.server";
 import { today } from "~/lib/dates.server";
 import { displayName } from "~/lib/names";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
+import type { KidRow, LikeRow, MomentPhotoRow, UserRow } from "~/lib/tables";
 import type { Photo } from "~/images/photo";
 import type { Audience } from "~/forms/circles";
 import {
@@ -11,10 +12,10 @@ import {
   whereNoBlockWith,
   whereOwnedBy,
 } from "./access.server";
-import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
+import { commentColumns, commentFromRow, commentsQuery, type CommentColumns } from "./comments.server";
 import { listFriends } from "./friend-lists.server";
 import { MOMENT_ORDER } from "./moment-cursors.server";
-import { momentColumns, momentFromRow, momentsQuery } from "./moments.server";
+import { momentColumns, momentFromRow, momentsQuery, type MomentColumns } from "./moments.server";
 
 // What "Download all my data" holds (docs/spec.md §2 "Your data"), as plain data: the account, the
 // kids the user owns or co-parents (access module: whereKidParentIs; friends' kids are theirs to
@@ -75,9 +76,18 @@ export type ExportData = {
   friends: ExportPerson[];
 };
 
-type Row = Record<string, unknown>;
+type Person = Pick<UserRow, "username" | "first_name" | "last_name">;
+/** An exported moment: the moments model's row, and who posted it (nulls: nobody, or a deleted user). */
+type MomentRow = MomentColumns & {
+  poster_username: UserRow["username"] | null;
+  poster_first_name: UserRow["first_name"];
+  poster_last_name: UserRow["last_name"];
+};
 
-const accountOf = query<{ id: number }>((p, k) =>
+const accountOf = query<
+  { id: number },
+  Pick<UserRow, "id" | "username" | "email" | "first_name" | "last_name" | "created_at"> & PhotoColumns<"pic">
+>((p, k) =>
   whereOwnedBy(k("users"), "users.id", p("id"))
     .leftJoin("images as pic", "pic.id", "users.image_id")
     .first(
@@ -91,7 +101,10 @@ const accountOf = query<{ id: number }>((p, k) =>
     ),
 );
 
-const kidsOf = query<{ id: number }>((p, k) =>
+const kidsOf = query<
+  { id: number },
+  Pick<KidRow, "id" | "user_id" | "name" | "birth_date" | "relationship" | "created_at"> & PhotoColumns<"kid">
+>((p, k) =>
   whereKidParentIs(k("kids"), p("id"))
     .leftJoin("images as kid_images", "kid_images.id", "kids.image_id")
     .orderBy("kids.id", "asc")
@@ -107,7 +120,7 @@ const kidsOf = query<{ id: number }>((p, k) =>
 );
 
 /** The exported moments: the moments model's columns and order (MOMENT_ORDER), kid by kid, with the poster's name. */
-const momentsOf = query<{ id: number }>((p, k) =>
+const momentsOf = query<{ id: number }, MomentRow>((p, k) =>
   whereMomentExportedBy(momentsQuery(k).join("kids", "kids.id", "daily_logs.kid_id"), p("id"))
     .leftJoin("users as poster", "poster.id", "daily_logs.posted_by")
     .orderBy([{ column: "daily_logs.kid_id", order: "asc" }, ...MOMENT_ORDER])
@@ -120,23 +133,24 @@ const momentsOf = query<{ id: number }>((p, k) =>
 );
 
 /** Every photo of the exported moments, in each moment's order (several per moment). */
-const photosOf = query<{ id: number }>((p, k) =>
-  whereMomentExportedBy(
-    k("moment_photos")
-      .join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id")
-      .join("kids", "kids.id", "daily_logs.kid_id"),
-    p("id"),
-  )
-    .join("images as log_images", "log_images.id", "moment_photos.image_id")
-    .orderBy([
-      { column: "moment_photos.daily_log_id" },
-      { column: "moment_photos.position" },
-      { column: "moment_photos.id" },
-    ])
-    .select("moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log_image")),
+const photosOf = query<{ id: number }, Pick<MomentPhotoRow, "daily_log_id" | "alt"> & PhotoColumns<"log_image">>(
+  (p, k) =>
+    whereMomentExportedBy(
+      k("moment_photos")
+        .join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id")
+        .join("kids", "kids.id", "daily_logs.kid_id"),
+      p("id"),
+    )
+      .join("images as log_images", "log_images.id", "moment_photos.image_id")
+      .orderBy([
+        { column: "moment_photos.daily_log_id" },
+        { column: "moment_photos.position" },
+        { column: "moment_photos.id" },
+      ])
+      .select("moment_photos.daily_log_id", "moment_photos.alt", ...photoColumns("log_images", "log_image")),
 );
 
-const likesOf = query<{ id: number }>((p, k) =>
+const likesOf = query<{ id: number }, Pick<LikeRow, "daily_log_id" | "created_at"> & Person>((p, k) =>
   whereMomentExportedBy(
     whereNoBlockWith(
       k("likes").join("daily_logs", "daily_logs.id", "likes.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
@@ -150,7 +164,7 @@ const likesOf = query<{ id: number }>((p, k) =>
     .select("likes.daily_log_id", "likes.created_at", "users.username", "users.first_name", "users.last_name"),
 );
 
-const commentsOf = query<{ id: number }>((p, k) =>
+const commentsOf = query<{ id: number }, CommentColumns>((p, k) =>
   whereMomentExportedBy(
     whereNoBlockWith(
       commentsQuery(k)
@@ -170,12 +184,7 @@ const commentsOf = query<{ id: number }>((p, k) =>
     .select(commentColumns),
 );
 
-const person = (r: Row) =>
-  displayName({
-    username: String(r.username),
-    first_name: r.first_name as string | null,
-    last_name: r.last_name as string | null,
-  });
+const person = (r: Person) => displayName(r);
 
 /** Turns a title into a file name part: no path separators, reserved or control characters. */
 export function safeName(text: string, max = 80): string {
@@ -210,19 +219,19 @@ export class FileNames {
  * `{taken_on} {kid} - {title}.webp`; the 2nd and 3rd photo (or a namesake moment's) get " (2)", " (3)".
  */
 function shapeMoment(
-  row: Row,
+  row: MomentRow,
   kidName: string,
   names: FileNames,
   likes: ExportLike[],
   comments: ExportComment[],
-  photoRows: Row[] = [],
+  photoRows: PhotoRow[] = [],
 ): ExportMoment {
   const moment = momentFromRow(row);
   // every photo in order (moment_photos), or the one of daily_logs.image_id
   const all = photoRows.length
     ? photoRows.flatMap((r) => {
         const photo = photoFromRow(r, "log_image");
-        return photo ? [{ photo, alt: String(r.alt) }] : [];
+        return photo ? [{ photo, alt: r.alt }] : [];
       })
     : moment.photo
       ? [{ photo: moment.photo, alt: moment.photos[0]?.alt ?? moment.title }]
@@ -238,7 +247,11 @@ function shapeMoment(
     posted_by:
       row.poster_username == null
         ? null
-        : person({ username: row.poster_username, first_name: row.poster_first_name, last_name: row.poster_last_name }),
+        : person({
+            username: row.poster_username,
+            first_name: row.poster_first_name,
+            last_name: row.poster_last_name,
+          }),
     created_at: moment.created_at,
     updated_at: moment.updated_at,
     photos: all.map(({ photo, alt }) => ({ photo, alt, file: names.take("photos/", base, ".webp") })),
@@ -247,10 +260,13 @@ function shapeMoment(
   };
 }
 
-function group<T>(rows: Row[], key: string, shape: (r: Row) => T): Map<number, T[]> {
+type PhotoRow = Pick<MomentPhotoRow, "daily_log_id" | "alt"> & PhotoColumns<"log_image">;
+
+/** Rows by the moment they belong to. */
+function group<R extends { daily_log_id: number }, T>(rows: R[], shape: (r: R) => T): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const r of rows) {
-    const id = Number(r[key]);
+    const id = r.daily_log_id;
     let list = out.get(id);
     if (!list) out.set(id, (list = []));
     list.push(shape(r));
@@ -260,47 +276,43 @@ function group<T>(rows: Row[], key: string, shape: (r: Row) => T): Map<number, T
 
 /** Everything of `userId` that goes into the export; null when there is no such user. */
 export async function loadExport(userId: number): Promise<ExportData | null> {
-  const account = await accountOf.first<Row>({ id: userId });
+  const account = await accountOf.first({ id: userId });
   if (!account) return null;
   const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists] = await Promise.all([
-    kidsOf.all<Row>({ id: userId }),
-    momentsOf.all<Row>({ id: userId }),
-    photosOf.all<Row>({ id: userId }),
-    likesOf.all<Row>({ id: userId }),
-    commentsOf.all<Row>({ id: userId }),
+    kidsOf.all({ id: userId }),
+    momentsOf.all({ id: userId }),
+    photosOf.all({ id: userId }),
+    likesOf.all({ id: userId }),
+    commentsOf.all({ id: userId }),
     listFriends(userId),
   ]);
   const names = new FileNames();
-  const likes = group(
-    likeRows,
-    "daily_log_id",
-    (r): ExportLike => ({ by: person(r), created_at: String(r.created_at) }),
-  );
-  const photosByMoment = group(photoRows, "daily_log_id", (r) => r);
-  const comments = group(commentRows, "daily_log_id", (r): ExportComment => {
+  const likes = group(likeRows, (r): ExportLike => ({ by: person(r), created_at: r.created_at }));
+  const photosByMoment = group(photoRows, (r) => r);
+  const comments = group(commentRows, (r): ExportComment => {
     const c = commentFromRow(r);
     return { by: displayName(c.user), comment: c.comment, created_at: c.created_at, updated_at: c.updated_at };
   });
   const picture = photoFromRow(account, "pic");
   const kids: ExportKid[] = kidRows.map((r) => {
     const photo = photoFromRow(r, "kid");
-    const name = String(r.name);
+    const name = r.name;
     return {
-      id: Number(r.id),
+      id: r.id,
       name,
-      birth_date: String(r.birth_date),
-      relationship: String(r.relationship),
-      role: Number(r.user_id) === userId ? "owner" : "co-parent",
-      created_at: String(r.created_at),
+      birth_date: r.birth_date,
+      relationship: r.relationship,
+      role: r.user_id === userId ? "owner" : "co-parent",
+      created_at: r.created_at,
       photo: photo ? { photo, file: names.take("photos/", safeName(name), ".webp") } : null,
       moments: [],
     };
   });
   const byId = new Map(kids.map((k) => [k.id, k]));
   for (const row of momentRows) {
-    const kid = byId.get(Number(row.kid_id));
+    const kid = byId.get(row.kid_id);
     if (!kid) continue;
-    const id = Number(row.id);
+    const id = row.id;
     kid.moments.push(
       shapeMoment(row, kid.name, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)),
     );
@@ -309,12 +321,12 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     exported_at: new Date().toISOString(),
     today: today(),
     account: {
-      id: Number(account.id),
-      username: String(account.username),
-      email: String(account.email),
-      first_name: (account.first_name as string | null) ?? null,
-      last_name: (account.last_name as string | null) ?? null,
-      created_at: String(account.created_at),
+      id: account.id,
+      username: account.username,
+      email: account.email,
+      first_name: account.first_name,
+      last_name: account.last_name,
+      created_at: account.created_at,
       profile_picture: picture ? { photo: picture, file: names.take("", "profile-picture", ".webp") } : null,
     },
     kids,

@@ -1,11 +1,20 @@
 import type { Knex } from "knex";
+import type { FeedVisitRow, KidRow } from "~/lib/tables";
 import { nowIso, writeTransaction } from "~/lib/db.server";
 import { limitParam, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import { visibleKidIds, whereMomentVisibleTo } from "./access.server";
 import { MOMENT_ORDER, olderThanCursor, type Cursor, type CursorParams } from "./moment-cursors.server";
-import { momentColumns, momentFromRow, momentsQuery, withAllPhotos, pageOf, type Moment } from "./moments.server";
+import {
+  momentColumns,
+  momentFromRow,
+  momentsQuery,
+  withAllPhotos,
+  pageOf,
+  type Moment,
+  type MomentColumns,
+} from "./moments.server";
 
 // The home feed (docs/spec.md "Feed", docs/decisions/0028-moment-dates-and-feed.md):
 // every moment the viewer may see, of their own kids and of every kid visible to them across
@@ -56,14 +65,21 @@ function feedRowsOf(k: Knex, ids: Knex.QueryBuilder | Knex.Raw): Knex.QueryBuild
     .select(feedColumns);
 }
 
-function feedMomentFromRow(row: Record<string, unknown>): FeedMoment {
+/** The row `feedColumns` select. */
+type FeedColumns = MomentColumns & {
+  kid_name: KidRow["name"];
+  kid_birth_date: KidRow["birth_date"];
+  kid_user_id: KidRow["user_id"];
+} & PhotoColumns<"kid_image">;
+
+function feedMomentFromRow(row: FeedColumns): FeedMoment {
   return {
     ...momentFromRow(row),
     kid: {
-      id: Number(row.kid_id),
-      name: String(row.kid_name),
-      birth_date: String(row.kid_birth_date),
-      user_id: Number(row.kid_user_id),
+      id: row.kid_id,
+      name: row.kid_name,
+      birth_date: row.kid_birth_date,
+      user_id: row.kid_user_id,
       photo: photoFromRow(row, "kid_image"),
     },
   };
@@ -78,8 +94,10 @@ function feedSql(p: ParamFn<FeedParams>, k: Knex, afterCursor: boolean) {
   if (afterCursor) olderThanCursor(ids, p);
   return feedRowsOf(k, limitParam(k, ids, p("limit")));
 }
-const feedFirst = query<{ viewer: number; limit: number }>((p, k) => feedSql(p as ParamFn<FeedParams>, k, false));
-const feedAfter = query<FeedParams>((p, k) => feedSql(p, k, true));
+const feedFirst = query<{ viewer: number; limit: number }, FeedColumns>((p, k) =>
+  feedSql(p as ParamFn<FeedParams>, k, false),
+);
+const feedAfter = query<FeedParams, FeedColumns>((p, k) => feedSql(p, k, true));
 /** The feed's page queries, for the query-plan test (app/models/moments.server.sqlite.test.ts). */
 export const feedQueries = { first: feedFirst, after: feedAfter };
 
@@ -97,15 +115,19 @@ export async function listFeed(viewerId: number, opts: { limit: number; before?:
 
 const ON_THIS_DAY_MAX = 10;
 
-const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; limit: number }>((p, k) => {
-  // "MM-DD" of the moment's date: substr works alike on SQLite and PostgreSQL
-  const ids = visibleMomentRows(k, p("viewer"), (q) =>
-    q.whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")]).where("daily_logs.taken_on", "<", p("today")),
-  )
-    .orderBy(MOMENT_ORDER)
-    .select("daily_logs.id");
-  return feedRowsOf(k, limitParam(k, ids, p("limit")));
-});
+const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; limit: number }, FeedColumns>(
+  (p, k) => {
+    // "MM-DD" of the moment's date: substr works alike on SQLite and PostgreSQL
+    const ids = visibleMomentRows(k, p("viewer"), (q) =>
+      q
+        .whereRaw("substr(daily_logs.taken_on, 6, 5) = ?", [p("monthDay")])
+        .where("daily_logs.taken_on", "<", p("today")),
+    )
+      .orderBy(MOMENT_ORDER)
+      .select("daily_logs.id");
+    return feedRowsOf(k, limitParam(k, ids, p("limit")));
+  },
+);
 
 /**
  * `viewerId`'s visible moments from the same calendar day as `today` ("YYYY-MM-DD") in earlier
@@ -134,7 +156,7 @@ export async function onThisDay(viewerId: number, today: string): Promise<(FeedM
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 const REWRITE_AFTER_MS = 60 * 1000;
 
-const lastVisit = query<{ userId: number }>((p, k) =>
+const lastVisit = query<{ userId: number }, Pick<FeedVisitRow, "seen_at" | "since">>((p, k) =>
   k("feed_visits").where("feed_visits.user_id", p("userId")).first("feed_visits.seen_at", "feed_visits.since"),
 );
 
@@ -144,12 +166,11 @@ const lastVisit = query<{ userId: number }>((p, k) =>
  * one was less than a minute ago, or `record` is false (a visit another site sent: only read).
  */
 export async function recordFeedVisit(userId: number, now = nowIso(), { record = true } = {}): Promise<string | null> {
-  const row = await lastVisit.first<{ seen_at: string; since: string | null }>({ userId });
-  const sameVisit = row && Date.parse(now) - Date.parse(String(row.seen_at)) < VISIT_GAP_MS;
-  const since = !row ? null : sameVisit ? (row.since === null ? null : String(row.since)) : String(row.seen_at);
+  const row = await lastVisit.first({ userId });
+  const sameVisit = row && Date.parse(now) - Date.parse(row.seen_at) < VISIT_GAP_MS;
+  const since = !row ? null : sameVisit ? row.since : row.seen_at;
   // a reload within a minute changes nothing worth a write (one writer: keep the feed a read)
-  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(String(row.seen_at)) < REWRITE_AFTER_MS))
-    return since;
+  if (!record || (row && sameVisit && Date.parse(now) - Date.parse(row.seen_at) < REWRITE_AFTER_MS)) return since;
   await writeTransaction((trx) =>
     trx("feed_visits")
       .insert({ user_id: userId, seen_at: now, since })

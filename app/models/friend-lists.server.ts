@@ -1,16 +1,17 @@
 import { inList, query } from "~/lib/query.server";
 import { photoColumns } from "~/images/photo-sql.server";
-import type { Circle, FriendLabel, FriendRelationship } from "~/forms/circles";
+import type { FriendLabel } from "~/forms/circles";
+import type { FriendshipRow } from "~/lib/tables";
 import { listVisibleKidsOf, type Kid } from "./kids.server";
 import type { PublicUser } from "./users.server";
 
 import {
   friendshipColumns,
-  friendshipFromRow,
   publicUser,
   publicUserFromRow,
   type Friendship,
   type FriendshipStatus,
+  type PublicUserColumns,
 } from "./friendships.server";
 
 // The reads of friendships (the state machine that writes them is app/models/friendships.server.ts):
@@ -38,13 +39,19 @@ export type FriendLists = {
   denied: FriendEntry[];
 };
 /** The caller's side of a friendships row (selected with `labelColumns`). */
-export function labelFromRow(row: Record<string, unknown>, viewerId: number): FriendLabel {
-  const low = Number(row.user_low) === viewerId;
+export function labelFromRow(row: LabelColumns, viewerId: number): FriendLabel {
+  const low = row.user_low === viewerId;
   return {
-    circle: String(low ? row.low_circle : row.high_circle) as Circle,
-    relationship: ((low ? row.low_relationship : row.high_relationship) as FriendRelationship | null) ?? null,
+    circle: low ? row.low_circle : row.high_circle,
+    relationship: low ? row.low_relationship : row.high_relationship,
   };
 }
+
+/** The row `labelColumns` select. */
+export type LabelColumns = Pick<
+  FriendshipRow,
+  "user_low" | "low_circle" | "high_circle" | "low_relationship" | "high_relationship"
+>;
 
 /** The friendships columns `labelFromRow` needs, for table alias `t`. */
 export const labelColumns = (t: string) => [
@@ -54,7 +61,7 @@ export const labelColumns = (t: string) => [
   `${t}.low_relationship`,
   `${t}.high_relationship`,
 ];
-const friendshipsOf = query<{ viewerId: number }>((p, k) =>
+const friendshipsOf = query<{ viewerId: number }, Friendship>((p, k) =>
   k("friendships")
     .where("user_id", p("viewerId"))
     .orWhere("friend_id", p("viewerId"))
@@ -67,11 +74,16 @@ const BY_USERNAME = new Intl.Collator("en", { sensitivity: "base" });
 
 /** Every friendship the caller is a party to, in id order (GET /api/friendships/current). */
 export async function listFriendships(viewerId: number): Promise<Friendship[]> {
-  return (await friendshipsOf.all({ viewerId })).map(friendshipFromRow);
+  return friendshipsOf.all({ viewerId });
 }
 
 // the friendships of the viewer with the other user (and picture): not the viewer's denials
-const friendsOf = query<{ viewerId: number }>((p, k) =>
+const friendsOf = query<
+  { viewerId: number },
+  { friendship_id: FriendshipRow["id"]; sender_id: FriendshipRow["user_id"] } & Pick<FriendshipRow, "status"> &
+    PublicUserColumns &
+    LabelColumns
+>((p, k) =>
   k("friendships as f")
     .join("users as other", function () {
       this.on(function () {
@@ -106,9 +118,9 @@ const friendsOf = query<{ viewerId: number }>((p, k) =>
 export async function listFriends(viewerId: number): Promise<FriendLists> {
   const rows = await friendsOf.all({ viewerId });
   const entries: FriendEntry[] = rows.map((row) => ({
-    friendshipId: Number(row.friendship_id),
-    status: row.status as FriendshipStatus,
-    direction: Number(row.sender_id) === viewerId ? "sent" : "received",
+    friendshipId: row.friendship_id,
+    status: row.status,
+    direction: row.sender_id === viewerId ? "sent" : "received",
     user: publicUserFromRow(row),
     kids: [],
     label: labelFromRow(row, viewerId),
@@ -138,7 +150,10 @@ export async function listFriends(viewerId: number): Promise<FriendLists> {
  */
 export type Relation = "friends" | "sent" | "received" | "denied";
 
-const friendshipsWithUsers = query<{ viewerId: number; others: number[] }>((p, k) =>
+const friendshipsWithUsers = query<
+  { viewerId: number; others: number[] },
+  Pick<FriendshipRow, "user_id" | "friend_id" | "status">
+>((p, k) =>
   k("friendships")
     .where((w) => inList(w.where("user_id", p("viewerId")), "friend_id", p("others")))
     .orWhere((w) => inList(w.where("friend_id", p("viewerId")), "user_id", p("others")))
@@ -151,15 +166,15 @@ export async function relationsWith(viewerId: number, others: number[]): Promise
   if (!others.length) return out;
   const rows = await friendshipsWithUsers.all({ viewerId, others: [...new Set(others)] });
   for (const row of rows) {
-    const sent = Number(row.user_id) === viewerId;
-    const other = sent ? Number(row.friend_id) : Number(row.user_id);
-    const status = row.status as FriendshipStatus;
+    const sent = row.user_id === viewerId;
+    const other = sent ? row.friend_id : row.user_id;
+    const status = row.status;
     out.set(other, status === "accepted" ? "friends" : status === "denied" ? "denied" : sent ? "sent" : "received");
   }
   return out;
 }
 
-const acceptedCount = query<{ userId: number }>((p, k) =>
+const acceptedCount = query<{ userId: number }, { n: number }>((p, k) =>
   k("friendships")
     .where("friendships.status", "accepted")
     .andWhere((w) => w.where("friendships.user_low", p("userId")).orWhere("friendships.user_high", p("userId")))
@@ -168,11 +183,11 @@ const acceptedCount = query<{ userId: number }>((p, k) =>
 
 /** How many accepted friends `userId` has (the account deletion page's summary). One query. */
 export async function countFriends(userId: number): Promise<number> {
-  const row = await acceptedCount.first<{ n: number | string }>({ userId });
-  return Number(row?.n ?? 0);
+  const row = await acceptedCount.first({ userId });
+  return row?.n ?? 0;
 }
 
-const pendingRequest = query<{ senderId: number; friendId: number }>((p, k) =>
+const pendingRequest = query<{ senderId: number; friendId: number }, Pick<FriendshipRow, "id">>((p, k) =>
   k("friendships")
     .where({ user_id: p("senderId"), friend_id: p("friendId"), status: "pending" })
     .first("id"),

@@ -1,6 +1,7 @@
 import { isForeignKeyViolation, isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
+import type { FriendshipRow, UserRow } from "~/lib/tables";
 import type { FriendLabel } from "~/forms/circles";
 import { isBlockedBetween } from "./access.server";
 import { notify } from "./notifications.server";
@@ -28,9 +29,10 @@ import { parseUserId } from "./user-id";
 // access module's requireFriendshipParty), the friend count of the account page (countFriends, in
 // friend-lists.server.ts).
 
-export type FriendshipStatus = "pending" | "accepted" | "denied";
+export type FriendshipStatus = FriendshipRow["status"];
 
-export type Friendship = { id: number; user_id: number; friend_id: number; status: FriendshipStatus };
+/** A friendships row as the API shows it: exactly the columns `friendshipColumns` select. */
+export type Friendship = Pick<FriendshipRow, "id" | "user_id" | "friend_id" | "status">;
 export const MESSAGES = {
   self: "You cannot send a friend request to yourself.",
   friendNotFound: "Friend not found",
@@ -47,22 +49,19 @@ export { parseUserId };
 
 export const friendshipColumns = ["id", "user_id", "friend_id", "status"] as const;
 
-export function friendshipFromRow(row: Record<string, unknown>): Friendship {
-  return {
-    id: Number(row.id),
-    user_id: Number(row.user_id),
-    friend_id: Number(row.friend_id),
-    status: row.status as FriendshipStatus,
-  };
-}
-const friendshipById = query<{ id: number }>((p, k) => k("friendships").where("id", p("id")).first(friendshipColumns));
+const friendshipById = query<{ id: number }, Friendship>((p, k) =>
+  k("friendships").where("id", p("id")).first(friendshipColumns),
+);
 
 export async function getFriendship(id: number, conn?: Db): Promise<Friendship | null> {
-  const row = await friendshipById.first({ id }, { conn });
-  return row ? friendshipFromRow(row) : null;
+  return (await friendshipById.first({ id }, { conn })) ?? null;
 }
 
-const publicUserById = query<{ id: number }>((p, k) =>
+/** The columns of a user's public face, and their picture under "user_image". */
+export type PublicUserColumns = Pick<UserRow, "id" | "username" | "first_name" | "last_name"> &
+  PhotoColumns<"user_image">;
+
+const publicUserById = query<{ id: number }, PublicUserColumns>((p, k) =>
   k("users")
     .leftJoin("images as user_images", "user_images.id", "users.image_id")
     .where("users.id", p("id"))
@@ -81,12 +80,12 @@ export async function publicUser(id: number): Promise<PublicUser | null> {
   return row ? publicUserFromRow(row) : null;
 }
 
-export function publicUserFromRow(row: Record<string, unknown>): PublicUser {
+export function publicUserFromRow(row: PublicUserColumns): PublicUser {
   return {
-    id: Number(row.id),
-    username: String(row.username),
-    first_name: (row.first_name as string | null) ?? null,
-    last_name: (row.last_name as string | null) ?? null,
+    id: row.id,
+    username: row.username,
+    first_name: row.first_name,
+    last_name: row.last_name,
     photo: photoFromRow(row, "user_image"),
   };
 }
@@ -159,7 +158,7 @@ export async function insertFriendship(
   status: FriendshipStatus,
   at: string = nowIso(),
 ): Promise<Friendship> {
-  const [row] = await conn("friendships")
+  const [row]: Friendship[] = await conn("friendships")
     .insert({
       user_id: senderId,
       friend_id: friendId,
@@ -168,10 +167,10 @@ export async function insertFriendship(
       updated_at: at,
     })
     .returning(friendshipColumns as unknown as string[]);
-  return friendshipFromRow(row as Record<string, unknown>);
+  return { id: row!.id, user_id: row!.user_id, friend_id: row!.friend_id, status: row!.status };
 }
 
-const pairStatus = query<{ low: number; high: number }>((p, k) =>
+const pairStatus = query<{ low: number; high: number }, Pick<FriendshipRow, "status">>((p, k) =>
   k("friendships")
     .where("friendships.user_low", p("low"))
     .andWhere("friendships.user_high", p("high"))

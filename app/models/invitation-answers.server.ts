@@ -1,4 +1,5 @@
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
+import type { UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { hashLinkToken, looksLikeLinkToken } from "~/lib/tokens.server";
 import { displayName } from "~/lib/names";
@@ -35,7 +36,7 @@ export async function consume(trx: Db, token: string) {
 /** The invitation just taken on `trx`: its id, inviter and preset. */
 async function taken(trx: Db, hash: string) {
   const row = await invitationByHash.first({ hash }, { conn: trx });
-  return row ? { id: Number(row.id), inviterId: Number(row.inviter_id), preset: presetFromRow(row) } : null;
+  return row ? { id: row.id, inviterId: row.inviter_id, preset: presetFromRow(row) } : null;
 }
 
 /**
@@ -84,45 +85,34 @@ export async function offerToAccount(
   const row = (await invitationByHash.first({ hash: hashLinkToken(link.token) }, { conn: trx }))!;
   const mail = invitationAnswerMail({
     to: account.email,
-    inviterName: displayName({
-      username: String(row.username),
-      first_name: row.first_name as string | null,
-      last_name: row.last_name as string | null,
-    }),
-    note: (row.note as string | null) ?? null,
+    inviterName: displayName(row),
+    note: row.note,
     url: link.origin + invitationSignInPath(signIn.token, link.token),
     invitationUrl: link.origin + invitationPath(link.token),
-    expiresAt: String(row.expires_at),
+    expiresAt: row.expires_at,
   });
   await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
 }
 /** Thrown inside the accepting transaction to undo it: a block stands between the two. */
 class NoFriendship extends Error {}
 
-const acceptedBy = query<{ id: number; viewerId: number }>((p, k) =>
+type Inviter = Pick<UserRow, "username" | "first_name" | "last_name">;
+
+const acceptedBy = query<{ id: number; viewerId: number }, Inviter>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where({ "invitations.id": p("id"), "invitations.accepted_by": p("viewerId") })
     .first("inviter.username", "inviter.first_name", "inviter.last_name"),
 );
 
-const acceptedByHash = query<{ hash: string; viewerId: number }>((p, k) =>
+const acceptedByHash = query<{ hash: string; viewerId: number }, Inviter>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where({ "invitations.token_hash": p("hash"), "invitations.accepted_by": p("viewerId") })
     .first("inviter.username", "inviter.first_name", "inviter.last_name"),
 );
 
-const inviterOf = (row: Record<string, unknown> | undefined) =>
-  row
-    ? {
-        inviterName: displayName({
-          username: String(row.username),
-          first_name: row.first_name as string | null,
-          last_name: row.last_name as string | null,
-        }),
-      }
-    : null;
+const inviterOf = (row: Inviter | undefined) => (row ? { inviterName: displayName(row) } : null);
 
 /**
  * Answers an invitation signed in: the viewer and the inviter become accepted friends (the link is

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { InvitationRow, UserRow } from "~/lib/tables";
 import crypto from "node:crypto";
 import { isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -27,7 +28,9 @@ import { INVITATION_MESSAGES } from "./invitations.server";
 // the account it makes, or the offer to the account the address already has
 // (app/models/invitation-answers.server.ts), and the answer to a repeat of the same join.
 
-const accountByEmail = query<{ email: string }>((p, k) => k("users").where("email_normalized", p("email")).first("id"));
+const accountByEmail = query<{ email: string }, Pick<UserRow, "id">>((p, k) =>
+  k("users").where("email_normalized", p("email")).first("id"),
+);
 
 /** A username from a name ("Ana María López" → "ana.maria.lopez"), made unique with a number when taken. */
 function usernameCandidates(name: string, email: string): string[] {
@@ -55,7 +58,10 @@ export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-
 /** How long after a join its repeat (a double click) may still sign in an account that has no password. */
 export const JOIN_REPEAT_MS = 10 * 60_000;
 
-const answeredInvitation = query<{ id: number }>((p, k) =>
+const answeredInvitation = query<
+  { id: number },
+  Pick<InvitationRow, "accepted_at" | "accepted_by"> & { password_hash: UserRow["password_hash"] | null }
+>((p, k) =>
   k("invitations")
     .leftJoin("users", "users.id", "invitations.accepted_by")
     .where("invitations.id", p("id"))
@@ -67,11 +73,11 @@ async function repeatedJoin(input: JoinInput, invitationId: number): Promise<Joi
   const row = await answeredInvitation.first({ id: invitationId });
   if (!row?.accepted_at) return null;
   if (!row.accepted_by) return { outcome: "check-email" };
-  const stored = String(row.password_hash ?? "");
+  const stored = row.password_hash ?? "";
   const same = input.password
     ? await verifyPassword(input.password, stored)
-    : stored === "" && Date.now() - Date.parse(String(row.accepted_at)) < JOIN_REPEAT_MS;
-  const user = same ? await getUserById(Number(row.accepted_by)) : null;
+    : stored === "" && Date.now() - Date.parse(row.accepted_at) < JOIN_REPEAT_MS;
+  const user = same ? await getUserById(row.accepted_by) : null;
   return user ? { outcome: "joined", user } : null;
 }
 
@@ -98,21 +104,19 @@ async function joinOnce(trx: Knex.Transaction, t: JoinTry): Promise<Result<{ joi
   const invitation = await consume(trx, t.token);
   if (!invitation) return conflict(INVITATION_MESSAGES.unusable);
   const candidates = usernameCandidates(t.input.name, t.email);
-  const taken = await usersWithEmailOrUsername.all<{
-    id: number;
-    email_normalized: string;
-    username_normalized: string;
-    reserved: number;
-  }>({ email: t.email, username: normalizeUsername(candidates[0]!), now: nowIso() }, { conn: trx });
+  const taken = await usersWithEmailOrUsername.all(
+    { email: t.email, username: normalizeUsername(candidates[0]!), now: nowIso() },
+    { conn: trx },
+  );
   const existing = taken.find((r) => r.email_normalized === t.email);
-  if (existing && Number(existing.reserved) === 1) {
+  if (existing && existing.reserved === 1) {
     // an address its account was just moved away from stays that account's until the undo
     // link expires (decision 0039): used, answered as any known address, offered to nobody
     await t.claim(trx, invitation.id);
     return { ok: true, joined: null };
   }
   if (existing) {
-    const account = { id: Number(existing.id), email: t.email };
+    const account = { id: existing.id, email: t.email };
     await offerToAccount(trx, invitation, account, {
       token: t.token,
       origin: t.origin,
@@ -185,7 +189,7 @@ export async function joinByInvitation(
   // an address with an account is mailed: counted as an emailed sign-in link is, before the write
   // (an account made meanwhile gets no mail: the limits were not asked for it)
   const known = await accountByEmail.first({ email });
-  const mailTo = known && (await linkWithinLimits(email, opts.address)) ? Number(known.id) : null;
+  const mailTo = known && (await linkWithinLimits(email, opts.address)) ? known.id : null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const result = await writeTransaction((trx) =>

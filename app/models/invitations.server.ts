@@ -1,4 +1,5 @@
 import { href } from "react-router";
+import type { InvitationRow, InvitedAccountRow, UserRow } from "~/lib/tables";
 import type { Knex } from "knex";
 import { db, insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -59,14 +60,18 @@ export const INVITATION_MESSAGES = {
 
 export const invitationPath = (token: string) => href("/invite/:token", { token });
 
-function stateOf(row: Record<string, unknown>, now: string): InvitationState {
+function stateOf(row: InvitationStateColumns, now: string): InvitationState {
   if (row.revoked_at) return "revoked";
   if (row.accepted_by) return "accepted";
   if (row.accepted_at) return "used";
-  return String(row.expires_at) <= now ? "expired" : "pending";
+  return row.expires_at <= now ? "expired" : "pending";
 }
 
 /** The columns `stateOf` and `presetFromRow` read, with the id and note: every read of an invitation selects them. */
+type InvitationStateColumns = Pick<
+  InvitationRow,
+  "id" | "note" | "expires_at" | "accepted_at" | "accepted_by" | "revoked_at" | "circle" | "relationship"
+>;
 const invitationStateColumns = [
   "invitations.id",
   "invitations.note",
@@ -90,29 +95,40 @@ const invitationColumns = [
   "made.links_closed_at as made_links_closed_at",
 ];
 
-function invitationFromRow(row: Record<string, unknown>, now = nowIso()): Invitation {
+/** The row `invitationColumns` select (the friend's columns are null until someone answered it). */
+type InvitationColumns = InvitationStateColumns &
+  Pick<InvitationRow, "email" | "created_at"> & {
+    friend_username: UserRow["username"] | null;
+    friend_first_name: UserRow["first_name"];
+    friend_last_name: UserRow["last_name"];
+    friend_password_hash: UserRow["password_hash"] | null;
+    made_user_id: InvitedAccountRow["user_id"] | null;
+    made_links_closed_at: InvitedAccountRow["links_closed_at"];
+  };
+
+function invitationFromRow(row: InvitationColumns, now = nowIso()): Invitation {
   return {
-    id: Number(row.id),
-    note: (row.note as string | null) ?? null,
-    email: (row.email as string | null) ?? null,
-    createdAt: String(row.created_at),
-    expiresAt: String(row.expires_at),
+    id: row.id,
+    note: row.note,
+    email: row.email,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
     state: stateOf(row, now),
     ...presetFromRow(row),
     friend: row.accepted_by
       ? {
-          id: Number(row.accepted_by),
+          id: row.accepted_by,
           name: displayName({
-            username: String(row.friend_username),
-            first_name: row.friend_first_name as string | null,
-            last_name: row.friend_last_name as string | null,
+            username: row.friend_username ?? "",
+            first_name: row.friend_first_name,
+            last_name: row.friend_last_name,
           }),
-          hasPassword: String(row.friend_password_hash ?? "") !== "",
+          hasPassword: (row.friend_password_hash ?? "") !== "",
           // the same rule requireInvitedFriend asks (the friendship itself is asked when a link is made)
           canMakeLink: relativeLinksOpen(
             row.made_user_id == null
               ? null
-              : { password_hash: row.friend_password_hash, links_closed_at: row.made_links_closed_at },
+              : { password_hash: row.friend_password_hash ?? "", links_closed_at: row.made_links_closed_at },
           ),
         }
       : null,
@@ -127,7 +143,7 @@ const withFriend = (q: Knex.QueryBuilder) =>
       j.on("made.user_id", "invitations.accepted_by").andOn("made.inviter_id", "invitations.inviter_id"),
     );
 
-const invitationsOf = query<{ inviterId: number }>((p, k) =>
+const invitationsOf = query<{ inviterId: number }, InvitationColumns>((p, k) =>
   withFriend(k("invitations"))
     .where("invitations.inviter_id", p("inviterId"))
     .orderBy("invitations.id", "desc")
@@ -140,11 +156,11 @@ export async function listInvitations(inviterId: number): Promise<Invitation[]> 
   return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
 }
 
-const invitationById = query<{ id: number }>((p, k) =>
+const invitationById = query<{ id: number }, InvitationColumns>((p, k) =>
   withFriend(k("invitations")).where("invitations.id", p("id")).first(invitationColumns),
 );
 
-const invitationHashById = query<{ id: number; inviterId: number }>((p, k) =>
+const invitationHashById = query<{ id: number; inviterId: number }, Pick<InvitationRow, "token_hash">>((p, k) =>
   k("invitations")
     .where({ id: p("id"), inviter_id: p("inviterId") })
     .first("token_hash"),
@@ -261,7 +277,12 @@ export type InvitationLink = {
 };
 
 /** An invitation by its link token's hash, with its inviter's name: what its page and its answers read. */
-export const invitationByHash = query<{ hash: string }>((p, k) =>
+/** The row `invitationByHash` answers. */
+export type InvitationByHash = InvitationStateColumns &
+  Pick<InvitationRow, "inviter_id" | "offered_to" | "declined_at"> &
+  Pick<UserRow, "username" | "first_name" | "last_name">;
+
+export const invitationByHash = query<{ hash: string }, InvitationByHash>((p, k) =>
   k("invitations")
     .join("users as inviter", "inviter.id", "invitations.inviter_id")
     .where("invitations.token_hash", p("hash"))
@@ -277,11 +298,11 @@ export const invitationByHash = query<{ hash: string }>((p, k) =>
 );
 
 /** The invitation's state for `viewerId`: an invitation offered to the viewer is theirs to answer (or declined by them). */
-function stateFor(row: Record<string, unknown>, viewerId: number | null, now: string): InvitationLink["state"] {
+function stateFor(row: InvitationByHash, viewerId: number | null, now: string): InvitationLink["state"] {
   const state = stateOf(row, now);
-  if (state !== "used" || viewerId === null || Number(row.offered_to ?? 0) !== viewerId) return state;
+  if (state !== "used" || viewerId === null || (row.offered_to ?? 0) !== viewerId) return state;
   if (row.declined_at) return "declined";
-  return String(row.expires_at) <= now ? "expired" : "offered";
+  return row.expires_at <= now ? "expired" : "offered";
 }
 
 /**
@@ -301,13 +322,9 @@ export async function readInvitation(
   if (state !== "pending" && state !== "offered") return { ...none, state };
   return {
     state,
-    inviterId: Number(row.inviter_id),
-    inviterName: displayName({
-      username: String(row.username),
-      first_name: row.first_name as string | null,
-      last_name: row.last_name as string | null,
-    }),
-    note: (row.note as string | null) ?? null,
+    inviterId: row.inviter_id,
+    inviterName: displayName(row),
+    note: row.note,
   };
 }
 /**

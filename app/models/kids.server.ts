@@ -3,7 +3,8 @@ import { inList, query } from "~/lib/query.server";
 import type { IsoDate } from "~/lib/dates";
 import type { KidInput } from "~/forms/kid";
 import type { Photo } from "~/images/photo";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
+import type { KidRow } from "~/lib/tables";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import { fileDigest, type UploadedFile } from "~/images/multipart.server";
 import type { Audience } from "~/forms/circles";
@@ -35,31 +36,37 @@ export const kidColumns = [
   ...photoColumns("kid_images", "kid_image"),
 ];
 
+/** The row `kidColumns` select. */
+export type KidColumns = Pick<KidRow, "id" | "user_id" | "name" | "birth_date" | "relationship" | "default_audience"> &
+  PhotoColumns<"kid_image">;
+
 /** Base query: kids joined with their photo. */
 export function kidsQuery(conn: Db = db()) {
   return conn("kids").leftJoin("images as kid_images", "kid_images.id", "kids.image_id");
 }
 
-export function kidFromRow(row: Record<string, unknown>): Kid {
+export function kidFromRow(row: KidColumns): Kid {
   return {
-    id: Number(row.id),
-    user_id: Number(row.user_id),
-    name: String(row.name),
-    birth_date: String(row.birth_date),
-    relationship: String(row.relationship),
+    id: row.id,
+    user_id: row.user_id,
+    name: row.name,
+    birth_date: row.birth_date,
+    relationship: row.relationship,
     photo: photoFromRow(row, "kid_image"),
-    default_audience: String(row.default_audience ?? "everyone") as Audience,
+    default_audience: row.default_audience,
   };
 }
 
-const kidById = query<{ kidId: number }>((p, k) => kidsQuery(k).where("kids.id", p("kidId")).first(kidColumns));
+const kidById = query<{ kidId: number }, KidColumns>((p, k) =>
+  kidsQuery(k).where("kids.id", p("kidId")).first(kidColumns),
+);
 
 async function getKid(kidId: number): Promise<Kid | null> {
   const row = await kidById.first({ kidId });
   return row ? kidFromRow(row) : null;
 }
 
-const kidsOfOwner = query<{ ownerId: number }>((p, k) =>
+const kidsOfOwner = query<{ ownerId: number }, KidColumns>((p, k) =>
   whereKidParentIs(kidsQuery(k), p("ownerId")).orderBy("kids.id").select(kidColumns),
 );
 
@@ -68,7 +75,7 @@ export async function listKidsOf(ownerId: number): Promise<Kid[]> {
   return (await kidsOfOwner.all({ ownerId })).map(kidFromRow);
 }
 
-const visibleKidsOfOwners = query<{ viewerId: number; ownerIds: number[] }>((p, k) =>
+const visibleKidsOfOwners = query<{ viewerId: number; ownerIds: number[] }, KidColumns>((p, k) =>
   whereKidVisibleTo(inList(kidsQuery(k), "kids.user_id", p("ownerIds")), p("viewerId"))
     .orderBy("kids.id")
     .select(kidColumns),

@@ -7,6 +7,7 @@ import {
   type Db,
 } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
+import type { LikeRow, UserRow } from "~/lib/tables";
 import { requireMoment, whereMomentVisibleTo } from "./access.server";
 import { notify } from "./notifications.server";
 import { conflict, notFound, reword, type Result } from "./refusal";
@@ -28,17 +29,10 @@ export const LIKE_MESSAGES = {
 
 const likeColumns = ["likes.id", "likes.daily_log_id", "likes.user_id", "users.username"];
 
-function likeFromRow(row: Record<string, unknown>): Like {
-  return {
-    id: Number(row.id),
-    daily_log_id: Number(row.daily_log_id),
-    user_id: Number(row.user_id),
-    username: String(row.username),
-  };
-}
+type LikeColumns = Pick<LikeRow, "id" | "daily_log_id" | "user_id"> & Pick<UserRow, "username">;
 
 // the list condition again (the moment's audience), as every list of what hangs off a moment
-const likesOfMoment = query<{ momentId: number; viewer: number }>((p, k) =>
+const likesOfMoment = query<{ momentId: number; viewer: number }, LikeColumns>((p, k) =>
   whereMomentVisibleTo(
     k("likes")
       .join("users", "users.id", "likes.user_id")
@@ -50,10 +44,10 @@ const likesOfMoment = query<{ momentId: number; viewer: number }>((p, k) =>
     .orderBy("likes.id", "asc")
     .select(likeColumns),
 );
-const likeById = query<{ likeId: number }>((p, k) =>
+const likeById = query<{ likeId: number }, LikeColumns>((p, k) =>
   k("likes").join("users", "users.id", "likes.user_id").where("likes.id", p("likeId")).first(likeColumns),
 );
-const likeOf = query<{ momentId: number; userId: number }>((p, k) =>
+const likeOf = query<{ momentId: number; userId: number }, Pick<LikeRow, "id">>((p, k) =>
   k("likes")
     .where({ "likes.daily_log_id": p("momentId"), "likes.user_id": p("userId") })
     .first("likes.id"),
@@ -65,7 +59,7 @@ export async function listLikes(viewerId: number, momentId: number): Promise<Res
   if (!access.ok)
     return reword(access, { "not-found": LIKE_MESSAGES.momentNotFound, forbidden: LIKE_MESSAGES.notAllowedToSee });
   const rows = await likesOfMoment.all({ momentId, viewer: viewerId });
-  return { ok: true, likes: rows.map(likeFromRow) };
+  return { ok: true, likes: rows };
 }
 
 /**
@@ -91,7 +85,7 @@ export async function likeMoment(viewerId: number, momentId: number): Promise<Re
   }
   const row = await likeById.first({ likeId: id });
   if (!row) return notFound(LIKE_MESSAGES.momentNotFound);
-  return { ok: true, like: likeFromRow(row) };
+  return { ok: true, like: row };
 }
 
 /**
@@ -111,8 +105,8 @@ export async function unlikeMoment(viewerId: number, momentId: number): Promise<
     return reword(access, { "not-found": LIKE_MESSAGES.likeNotFound, forbidden: LIKE_MESSAGES.notAllowedToUnlike });
   const like = await likeOf.first({ momentId, userId: viewerId });
   if (!like) return notFound(LIKE_MESSAGES.likeNotFound);
-  const removed = await writeTransaction((trx) => trx("likes").where("id", Number(like.id)).del());
+  const removed = await writeTransaction((trx) => trx("likes").where("id", like.id).del());
   // a concurrent unlike removed it first
   if (!removed) return notFound(LIKE_MESSAGES.likeNotFound);
-  return { ok: true, id: Number(like.id) };
+  return { ok: true, id: like.id };
 }

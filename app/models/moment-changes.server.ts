@@ -1,4 +1,5 @@
 import { insertedId, nowIso, type Db } from "~/lib/db.server";
+import type { KidRow, MomentPhotoRow, MomentRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { STORY_MESSAGES, type FormVariant, type MomentInput, type StoryInput } from "~/forms/moment";
 import { defaultTakenOn, takenOnProblem } from "~/lib/dates";
@@ -112,7 +113,7 @@ export async function createMoment(
 
 // ---- the moment's date and milestone (docs/decisions/0028-moment-dates-and-feed.md) ----
 
-const kidBirth = query<{ kidId: number }>((p, k) =>
+const kidBirth = query<{ kidId: number }, Pick<KidRow, "name" | "birth_date">>((p, k) =>
   k("kids").where("kids.id", p("kidId")).first("kids.name", "kids.birth_date"),
 );
 
@@ -135,14 +136,14 @@ async function storyColumns(
   if (!kid) return notFound(ACCESS_MESSAGES.kidNotFound);
   const now = today();
   if (input.takenOn !== undefined) {
-    const problem = takenOnProblem(input.takenOn, String(kid.birth_date), now);
+    const problem = takenOnProblem(input.takenOn, kid.birth_date, now);
     const m = STORY_MESSAGES[variant];
     if (problem === "future") return invalidField("taken_on", m.takenOnFuture);
-    if (problem === "too-early") return invalidField("taken_on", m.takenOnTooEarly(String(kid.name)));
+    if (problem === "too-early") return invalidField("taken_on", m.takenOnTooEarly(kid.name));
     if (problem) return invalidField("taken_on", m.takenOnInvalid);
     columns.takenOn = input.takenOn;
   } else {
-    columns.takenOn = defaultTakenOn(file ? await photoTakenOn(file.path) : null, String(kid.birth_date), now);
+    columns.takenOn = defaultTakenOn(file ? await photoTakenOn(file.path) : null, kid.birth_date, now);
   }
   return { ok: true, columns };
 }
@@ -222,7 +223,9 @@ export async function updateMoment(
       { kind: "moment", ownerId: access.ownerId },
       (i) => slotField(photos.added[i]!.slot),
       async (trx, imageIds, { dropImages }) => {
-        const moment = await trx("daily_logs").where("daily_logs.id", momentId).first("daily_logs.id");
+        const moment: Pick<MomentRow, "kid_id" | "image_id"> | undefined = await trx("daily_logs")
+          .where("daily_logs.id", momentId)
+          .first("daily_logs.id");
         if (!moment || !(await stillParent(trx))) throw new Gone();
         await trx("daily_logs").where("id", momentId).update(changes);
         await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
@@ -245,14 +248,16 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
   const kidId = await withImageTransaction(async (trx, { dropImages }) => {
-    const moment = await trx("daily_logs")
+    const moment: Pick<MomentRow, "kid_id" | "image_id"> | undefined = await trx("daily_logs")
       .where({ "daily_logs.id": momentId })
       .first("daily_logs.kid_id", "daily_logs.image_id");
     if (!moment || !(await requireMoment(viewerId, momentId, "change", trx)).ok) return null;
-    const photos = await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id");
+    const photos: MomentPhotoRow["image_id"][] = await trx("moment_photos")
+      .where("daily_log_id", momentId)
+      .pluck("image_id");
     await trx("daily_logs").where("id", momentId).delete();
     await dropImages([moment.image_id, ...photos]);
-    return Number(moment.kid_id);
+    return moment.kid_id;
   });
   return kidId === null ? momentGone() : { ok: true, kidId };
 }

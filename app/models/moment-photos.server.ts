@@ -1,4 +1,5 @@
 import type { Db } from "~/lib/db.server";
+import type { MomentPhotoRow, MomentRow } from "~/lib/tables";
 import { query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import { ALT_MAX, altField, MOMENT_MESSAGES, PHOTO_MESSAGES, photoField, type FormVariant } from "~/forms/moment";
@@ -39,27 +40,27 @@ export async function discardAll(photos: MomentPhotos): Promise<void> {
   await Promise.all(photos.added.map((p) => p.file.discard()));
 }
 
-type ExistingPhoto = { id: number; image_id: number; alt: string };
+type ExistingPhoto = Pick<MomentPhotoRow, "id" | "image_id" | "alt">;
 /** One photo of the moment after the change: an images row (or the i-th new photo) and its alt text. */
 export type PlannedPhoto = { imageId: number; alt: string } | { added: number; alt: string };
 
-const existingPhotos = query<{ momentId: number }>((p, k) =>
+const existingPhotos = query<{ momentId: number }, ExistingPhoto>((p, k) =>
   k("moment_photos")
     .where("moment_photos.daily_log_id", p("momentId"))
     .orderBy([{ column: "moment_photos.position" }, { column: "moment_photos.id" }])
     .select("moment_photos.id", "moment_photos.image_id", "moment_photos.alt"),
 );
 
-const legacyPhoto = query<{ momentId: number }>((p, k) =>
+const legacyPhoto = query<{ momentId: number }, Pick<MomentRow, "image_id" | "title">>((p, k) =>
   k("daily_logs").where("daily_logs.id", p("momentId")).first("daily_logs.image_id", "daily_logs.title"),
 );
 
 /** The moment's photos in order; a row written without moment_photos (image_id only) counts as its one photo. */
 export async function readExisting(momentId: number, conn?: Db): Promise<ExistingPhoto[]> {
   const rows = await existingPhotos.all({ momentId }, { conn });
-  if (rows.length) return rows.map((r) => ({ id: Number(r.id), image_id: Number(r.image_id), alt: String(r.alt) }));
+  if (rows.length) return rows;
   const legacy = await legacyPhoto.first({ momentId }, { conn });
-  return legacy?.image_id ? [{ id: 0, image_id: Number(legacy.image_id), alt: String(legacy.title) }] : [];
+  return legacy?.image_id ? [{ id: 0, image_id: legacy.image_id, alt: legacy.title }] : [];
 }
 
 /**
@@ -133,11 +134,15 @@ export async function writePhotos(
   newIds: number[],
   drop: (ids: number[]) => Promise<void>,
 ) {
-  const before: number[] = (await trx("moment_photos").where("daily_log_id", momentId).pluck("image_id")).map(Number);
-  const legacy = await trx("daily_logs").where("id", momentId).first("image_id");
+  const before: MomentPhotoRow["image_id"][] = await trx("moment_photos")
+    .where("daily_log_id", momentId)
+    .pluck("image_id");
+  const legacy: Pick<MomentRow, "image_id"> | undefined = await trx("daily_logs")
+    .where("id", momentId)
+    .first("image_id");
   // a kept photo that went meanwhile (a concurrent update) is skipped
   const rows = plan
-    .filter((p) => !("imageId" in p) || before.includes(p.imageId) || p.imageId === Number(legacy?.image_id))
+    .filter((p) => !("imageId" in p) || before.includes(p.imageId) || p.imageId === legacy?.image_id)
     .map((p) => ({ imageId: "imageId" in p ? p.imageId : newIds[p.added]!, alt: p.alt }));
   const keep = new Set(rows.map((r) => r.imageId));
   await trx("moment_photos").where("daily_log_id", momentId).delete();
@@ -148,7 +153,7 @@ export async function writePhotos(
   await trx("daily_logs")
     .where("id", momentId)
     .update({ image_id: rows[0]?.imageId ?? null, photo_count: rows.length });
-  await drop([...before, Number(legacy?.image_id ?? 0)].filter((id) => id && !keep.has(id)));
+  await drop([...before, legacy?.image_id ?? 0].filter((id) => id && !keep.has(id)));
 }
 
 /** A form's slot → the field its photo's error is shown on (the first is `image`, as with one photo). */
@@ -184,9 +189,10 @@ function neighbourSql(p: ParamFn<NeighbourParams>, k: Knex, side: "newer" | "old
   const order = side === "older" ? MOMENT_ORDER : MOMENT_ORDER.map((o) => ({ ...o, order: "asc" as const }));
   return q.orderBy(order).first("daily_logs.id", "daily_logs.photo_count");
 }
+type Neighbour = Pick<MomentRow, "id" | "photo_count">;
 
-const newerNeighbour = query<NeighbourParams>((p, k) => neighbourSql(p, k, "newer"));
-const olderNeighbour = query<NeighbourParams>((p, k) => neighbourSql(p, k, "older"));
+const newerNeighbour = query<NeighbourParams, Neighbour>((p, k) => neighbourSql(p, k, "newer"));
+const olderNeighbour = query<NeighbourParams, Neighbour>((p, k) => neighbourSql(p, k, "older"));
 
 /**
  * The moments the photo viewer steps to past `moment`'s first and last photo: the previous one in
@@ -205,7 +211,6 @@ export async function photoNeighbours(
     id: moment.id,
   };
   const [newer, older] = await Promise.all([newerNeighbour.first(params), olderNeighbour.first(params)]);
-  const of = (row: Record<string, unknown> | undefined) =>
-    row ? { momentId: Number(row.id), photoCount: Number(row.photo_count) } : null;
+  const of = (row: Neighbour | undefined) => (row ? { momentId: row.id, photoCount: row.photo_count } : null);
   return { previous: of(newer), next: of(older) };
 }

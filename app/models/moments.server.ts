@@ -1,8 +1,9 @@
 import type { Db } from "~/lib/db.server";
+import type { KidRow, MomentPhotoRow, MomentRow } from "~/lib/tables";
 import { inList, limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
 import type { Photo } from "~/images/photo";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import type { Audience } from "~/forms/circles";
 import { requireMoment, whereMomentVisibleTo, type Need } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
@@ -41,13 +42,6 @@ export type MomentAudience = { audience: Audience; posted_by: number | null };
 
 const audienceColumns = ["daily_logs.audience", "daily_logs.posted_by"];
 
-function audienceFromRow(row: Record<string, unknown>): MomentAudience {
-  return {
-    audience: String(row.audience) as Audience,
-    posted_by: row.posted_by == null ? null : Number(row.posted_by),
-  };
-}
-
 /** A moment's audience as a page shows it: to the kid's owner and co-parents only (null otherwise). */
 export function momentAudienceFor(moment: MomentAudience, isParent: boolean): Audience | null {
   return isParent ? moment.audience : null;
@@ -72,6 +66,25 @@ export const momentColumns = [
   ...photoColumns("log_images", "log_image"),
 ];
 
+/** The row `momentColumns` select. */
+export type MomentColumns = Pick<
+  MomentRow,
+  | "id"
+  | "kid_id"
+  | "title"
+  | "content"
+  | "created_at"
+  | "updated_at"
+  | "taken_on"
+  | "milestone"
+  | "audience"
+  | "posted_by"
+  | "photo_count"
+> & {
+  first_photo_id: MomentPhotoRow["id"] | null;
+  first_photo_alt: MomentPhotoRow["alt"] | null;
+} & PhotoColumns<"log_image">;
+
 export function momentsQuery(conn: Db) {
   return conn("daily_logs")
     .leftJoin("images as log_images", "log_images.id", "daily_logs.image_id")
@@ -80,36 +93,34 @@ export function momentsQuery(conn: Db) {
     );
 }
 
-export function momentFromRow(row: Record<string, unknown>): Moment {
+export function momentFromRow(row: MomentColumns): Moment {
   const photo = photoFromRow(row, "log_image");
-  const title = String(row.title);
+  const title = row.title;
   const first: MomentPhoto[] = photo
-    ? [
-        {
-          ...photo,
-          id: Number(row.first_photo_id ?? 0),
-          alt: row.first_photo_alt == null ? title : String(row.first_photo_alt),
-        },
-      ]
+    ? [{ ...photo, id: row.first_photo_id ?? 0, alt: row.first_photo_alt ?? title }]
     : [];
   return {
-    id: Number(row.id),
-    kid_id: Number(row.kid_id),
+    id: row.id,
+    kid_id: row.kid_id,
     title,
-    content: String(row.content),
+    content: row.content,
     photo,
     photos: first,
-    photo_count: Number(row.photo_count ?? first.length),
-    created_at: String(row.created_at),
-    updated_at: String(row.updated_at),
-    taken_on: String(row.taken_on),
-    milestone: row.milestone == null ? null : String(row.milestone),
-    ...audienceFromRow(row),
+    photo_count: row.photo_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    taken_on: row.taken_on,
+    milestone: row.milestone,
+    audience: row.audience,
+    posted_by: row.posted_by,
   };
 }
 
 /** Every photo of these moments, in order, one query (run only when one of them has several). */
-const photosOfMoments = query<{ ids: number[] }>((p, k) =>
+const photosOfMoments = query<
+  { ids: number[] },
+  Pick<MomentPhotoRow, "id" | "daily_log_id" | "alt"> & PhotoColumns<"log_image">
+>((p, k) =>
   inList(
     k("moment_photos").join("images as log_images", "log_images.id", "moment_photos.image_id"),
     "moment_photos.daily_log_id",
@@ -140,9 +151,9 @@ export async function withAllPhotos<M extends Moment>(moments: M[], conn?: Db): 
   for (const row of rows) {
     const photo = photoFromRow(row, "log_image");
     if (!photo) continue;
-    const list = byMoment.get(Number(row.daily_log_id)) ?? [];
-    list.push({ ...photo, id: Number(row.id), alt: String(row.alt) });
-    byMoment.set(Number(row.daily_log_id), list);
+    const list = byMoment.get(row.daily_log_id) ?? [];
+    list.push({ ...photo, id: row.id, alt: row.alt });
+    byMoment.set(row.daily_log_id, list);
   }
   for (const m of several) m.photos = byMoment.get(m.id) ?? m.photos;
   return moments;
@@ -154,10 +165,7 @@ export function momentStamps(moments: Pick<Moment, "id" | "updated_at">[]): [num
 }
 
 /** Rows (limit + 1 asked) → the page and the next cursor. */
-export function pageOf(
-  rows: Record<string, unknown>[],
-  limit: number | undefined,
-): { moments: Moment[]; next: string | null } {
+export function pageOf(rows: MomentColumns[], limit: number | undefined): { moments: Moment[]; next: string | null } {
   const more = limit !== undefined && rows.length > limit;
   const moments = (more ? rows.slice(0, limit) : rows).map(momentFromRow);
   const last = moments[moments.length - 1];
@@ -208,11 +216,11 @@ function momentsPageSql(p: ParamFn<MomentsPageParams>, k: Knex, afterCursor: boo
 }
 
 // the first page asks for no cursor parameters
-const momentsPage = query<{ kidId: number; viewer: number; limit: number }>((p, k) =>
+const momentsPage = query<{ kidId: number; viewer: number; limit: number }, MomentColumns>((p, k) =>
   momentsPageSql(p as ParamFn<MomentsPageParams>, k, false),
 );
 
-const momentsPageAfter = query<MomentsPageParams>((p, k) => momentsPageSql(p, k, true));
+const momentsPageAfter = query<MomentsPageParams, MomentColumns>((p, k) => momentsPageSql(p, k, true));
 
 export type MomentView = {
   moment: Moment;
@@ -222,7 +230,10 @@ export type MomentView = {
 };
 
 /** One moment with its kid's name and owner. */
-const momentById = query<{ momentId: number }>((p, k) =>
+const momentById = query<
+  { momentId: number },
+  MomentColumns & { kid_name: KidRow["name"]; kid_user_id: KidRow["user_id"]; kid_birth_date: KidRow["birth_date"] }
+>((p, k) =>
   momentsQuery(k)
     .join("kids", "kids.id", "daily_logs.kid_id")
     .where("daily_logs.id", p("momentId"))
@@ -240,7 +251,7 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
   const row = await momentById.first({ momentId });
   const access = await requireMoment(
     viewerId,
-    row ? { id: momentId, kidId: Number(row.kid_id), ownerId: Number(row.kid_user_id) } : null,
+    row ? { id: momentId, kidId: row.kid_id, ownerId: row.kid_user_id } : null,
     need,
   );
   if (!access.ok) return access;
@@ -249,9 +260,9 @@ export async function viewMoment(viewerId: number, momentId: number, need: Need 
     moment: (await withAllPhotos([momentFromRow(row!)]))[0]!,
     kid: {
       id: access.kidId,
-      name: String(row!.kid_name),
+      name: row!.kid_name,
       user_id: access.ownerId,
-      birth_date: String(row!.kid_birth_date),
+      birth_date: row!.kid_birth_date,
     },
     isOwner: access.isOwner,
     isParent: access.isParent,

@@ -1,4 +1,5 @@
 import { href } from "react-router";
+import type { CommentRow, MomentRow, NotificationRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName } from "~/lib/names";
@@ -41,7 +42,7 @@ export async function notify(conn: Db, rows: NewNotification[]): Promise<void> {
   );
 }
 
-const earlierCommenters = query<{ momentId: number }>((p, k) =>
+const earlierCommenters = query<{ momentId: number }, Pick<CommentRow, "user_id">>((p, k) =>
   k("comments").where("comments.daily_log_id", p("momentId")).distinct("comments.user_id"),
 );
 
@@ -50,8 +51,8 @@ const earlierCommenters = query<{ momentId: number }>((p, k) =>
  * owner is told, and everyone else who commented there before.
  */
 export async function notifyComment(conn: Db, momentId: number, ownerId: number, authorId: number): Promise<void> {
-  const others = (await earlierCommenters.all<{ user_id: number }>({ momentId }, { conn }))
-    .map((r) => Number(r.user_id))
+  const others = (await earlierCommenters.all({ momentId }, { conn }))
+    .map((r) => r.user_id)
     .filter((id) => id !== ownerId && id !== authorId);
   await notify(conn, [
     { userId: ownerId, kind: "comment", actorId: authorId, momentId },
@@ -77,8 +78,18 @@ export type NotificationGroup = {
 /** How many notifications (newest) a list or a count reads at most. */
 export const NOTIFICATIONS_READ = 200;
 
+type Listed = Pick<NotificationRow, "id" | "moment_id" | "created_at" | "read_at"> & {
+  kind: NotificationKind;
+  actor_id: UserRow["id"];
+  actor_username: UserRow["username"];
+  actor_first_name: UserRow["first_name"];
+  actor_last_name: UserRow["last_name"];
+  /** null when the notification is about no moment */
+  moment_title: MomentRow["title"] | null;
+};
+
 function visibleNotifications(unreadOnly: boolean) {
-  return query<{ viewer: number }>((p, k) => {
+  return query<{ viewer: number }, Listed>((p, k) => {
     const q = k("notifications")
       .join("users as actor", "actor.id", "notifications.actor_id")
       .leftJoin("daily_logs", "daily_logs.id", "notifications.moment_id")
@@ -139,20 +150,20 @@ function names(actors: { name: string }[]): string {
   return `${first!.name} and ${actors.length - 1} others`;
 }
 
-function group(rows: Record<string, unknown>[]): NotificationGroup[] {
+function group(rows: Listed[]): NotificationGroup[] {
   const groups = new Map<string, NotificationGroup & { seen: Set<number> }>();
   for (const row of rows) {
-    const kind = String(row.kind) as NotificationKind;
-    const momentId = row.moment_id == null ? null : Number(row.moment_id);
+    const kind = row.kind;
+    const momentId = row.moment_id;
     const key = GROUPED.has(kind) && momentId !== null ? `${kind}:${momentId}` : `one:${row.id}`;
     let g = groups.get(key);
     if (!g) {
       g = {
-        id: Number(row.id),
+        id: row.id,
         kind,
         actors: [],
-        moment: momentId === null ? null : { id: momentId, title: String(row.moment_title ?? "") },
-        createdAt: String(row.created_at),
+        moment: momentId === null ? null : { id: momentId, title: row.moment_title ?? "" },
+        createdAt: row.created_at,
         unread: false,
         text: "",
         href:
@@ -168,15 +179,15 @@ function group(rows: Record<string, unknown>[]): NotificationGroup[] {
       groups.set(key, g);
     }
     if (!row.read_at) g.unread = true;
-    const actorId = Number(row.actor_id);
+    const actorId = row.actor_id;
     if (!g.seen.has(actorId)) {
       g.seen.add(actorId);
       g.actors.push({
         id: actorId,
         name: displayName({
-          username: String(row.actor_username),
-          first_name: row.actor_first_name as string | null,
-          last_name: row.actor_last_name as string | null,
+          username: row.actor_username,
+          first_name: row.actor_first_name,
+          last_name: row.actor_last_name,
         }),
       });
     }

@@ -1,4 +1,5 @@
 import type { UploadedFile } from "~/images/multipart.server";
+import type { UserRow } from "~/lib/tables";
 import type { Photo } from "~/images/photo";
 import { withImageTransaction, withNewImage } from "~/images/storage.server";
 import type { Db } from "~/lib/db.server";
@@ -25,13 +26,13 @@ const noPicture = () => notFound(PROFILE_PICTURE_NOT_FOUND);
 class NoPicture extends Error {}
 
 /** Whether the user has a profile picture now. */
-const userImage = query<{ userId: number }>((p, k) =>
+const userImage = query<{ userId: number }, Pick<UserRow, "image_id">>((p, k) =>
   k("users").where("users.id", p("userId")).first("users.image_id"),
 );
 
 export async function hasProfilePicture(userId: number): Promise<boolean> {
   const row = await userImage.first({ userId });
-  return Boolean(row?.image_id);
+  return row?.image_id != null;
 }
 
 /**
@@ -51,11 +52,11 @@ export async function setProfilePicture(
   }
   try {
     const result = await withNewImage(file, { kind: "user", ownerId: userId }, async (trx, imageId, { dropImages }) => {
-      const user = await trx("users").where({ id: userId }).first("image_id");
+      const user: Pick<UserRow, "image_id"> | undefined = await trx("users").where({ id: userId }).first("image_id");
       if (!user) throw new NoPicture(); // the account was deleted meanwhile
       if (mustExist && !user.image_id) throw new NoPicture();
       await setUserImage(trx, userId, imageId);
-      await dropImages([user.image_id as number | null]);
+      await dropImages([user.image_id]);
     });
     if (!result.ok) return result;
     return { ok: true, photo: result.image };
@@ -80,10 +81,10 @@ export async function setUserImage(conn: Db, userId: number, imageId: number | n
  */
 export async function deleteProfilePicture(userId: number): Promise<boolean> {
   return withImageTransaction(async (trx, { dropImages }) => {
-    const user = await trx("users").where({ id: userId }).first("image_id");
+    const user: Pick<UserRow, "image_id"> | undefined = await trx("users").where({ id: userId }).first("image_id");
     if (!user?.image_id) return false;
     await setUserImage(trx, userId, null);
-    await dropImages([user.image_id as number]);
+    await dropImages([user.image_id]);
     return true;
   });
 }

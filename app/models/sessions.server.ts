@@ -5,7 +5,8 @@ import { config } from "~/lib/config.server";
 import { describeUserAgent } from "~/lib/user-agent";
 import { whereOwnedBy } from "./access.server";
 import { notFound, type Result } from "./refusal";
-import { userColumns, userFromRow, usersQuery, type User } from "./users.server";
+import type { SessionRow } from "~/lib/tables";
+import { userColumns, userFromRow, usersQuery, type User, type UserColumns } from "./users.server";
 
 // Sessions are rows. The cookie holds a random 256-bit token; the table holds only its sha256,
 // so neither a stolen database nor a guessed id opens a session. Deleting the row ends it.
@@ -47,7 +48,10 @@ export async function createSession(
 }
 
 // every request asks this
-const sessionUser = query<{ hash: string; now: string }>((p, k) =>
+const sessionUser = query<
+  { hash: string; now: string },
+  UserColumns & { session_last_seen_at: SessionRow["last_seen_at"] }
+>((p, k) =>
   usersQuery(k)
     .join("sessions", "sessions.user_id", "users.id")
     .where("sessions.id", p("hash"))
@@ -70,7 +74,7 @@ export async function getSessionUser(token: string): Promise<User | null> {
   const now = nowIso();
   const row = await sessionUser.first({ hash, now });
   if (!row) return null;
-  const seen = typeof row.session_last_seen_at === "string" ? Date.parse(row.session_last_seen_at) : NaN;
+  const seen = row.session_last_seen_at ? Date.parse(row.session_last_seen_at) : NaN;
   if (!(seen > Date.now() - LAST_SEEN_EVERY_MS)) await touchSession(hash, now);
   return userFromRow(row);
 }
@@ -92,7 +96,10 @@ export type SessionInfo = {
   current: boolean;
 };
 
-const sessionsOf = query<{ user: number; now: string }>((p, k) =>
+// every session has a handle: sign-in gives one, and the migration that added it gave the older ones
+type SessionListed = Pick<SessionRow, "id" | "user_agent" | "created_at" | "last_seen_at"> & { handle: string };
+
+const sessionsOf = query<{ user: number; now: string }, SessionListed>((p, k) =>
   whereOwnedBy(k("sessions"), "sessions.user_id", p("user"))
     .andWhere("sessions.expires_at", ">", p("now"))
     .orderBy([
@@ -105,16 +112,7 @@ const sessionsOf = query<{ user: number; now: string }>((p, k) =>
 /** The user's live sessions, most recently seen first; `currentToken`'s is marked `current`. */
 export async function listSessions(userId: number, currentToken: string | null): Promise<SessionInfo[]> {
   const current = currentToken ? hashToken(currentToken) : null;
-  const rows = await sessionsOf.all<{
-    id: string;
-    handle: string;
-    user_agent: string | null;
-    created_at: string;
-    last_seen_at: string | null;
-  }>({
-    user: userId,
-    now: nowIso(),
-  });
+  const rows = await sessionsOf.all({ user: userId, now: nowIso() });
   return rows.map((r) => ({
     id: r.handle,
     device: describeUserAgent(r.user_agent),
@@ -156,13 +154,13 @@ export async function deleteOtherSessions(conn: Db, userId: number, keepToken: s
   return whereOwnedBy(conn("sessions"), "user_id", userId).andWhereNot("id", keep).delete();
 }
 
-const sessionStart = query<{ hash: string }>((p, k) =>
+const sessionStart = query<{ hash: string }, Pick<SessionRow, "created_at">>((p, k) =>
   k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"),
 );
 
 /** When the session of this token began (a fresh sign-in confirms deleting an account without a password). */
 export async function sessionStartedAt(token: string | null): Promise<string | null> {
   if (!token || token.length > 100) return null;
-  const row = await sessionStart.first<{ created_at: string }>({ hash: hashToken(token) });
+  const row = await sessionStart.first({ hash: hashToken(token) });
   return row?.created_at ?? null;
 }

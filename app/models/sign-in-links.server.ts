@@ -1,4 +1,5 @@
 import { href } from "react-router";
+import type { InvitationRow, InvitedAccountRow, SignInLinkRow, UserRow } from "~/lib/tables";
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
@@ -81,7 +82,7 @@ export async function insertSignInLink(
   return { id, token, expiresAt };
 }
 
-const userIdByEmail = query<{ email: string }>((p, k) =>
+const userIdByEmail = query<{ email: string }, Pick<UserRow, "id" | "email" | "is_demo">>((p, k) =>
   k("users").where("email_normalized", p("email")).first("id", "email", "is_demo"),
 );
 
@@ -96,9 +97,9 @@ export async function requestSignInLink(
 ): Promise<void> {
   const email = normalizeEmail(emailInput);
   if (!(await linkWithinLimits(email, opts.address))) return;
-  const user = await userIdByEmail.first<{ id: number; email: string; is_demo: unknown }>({ email });
-  if (!user || user.is_demo) return;
-  await queueEmailedLink({ id: Number(user.id), email: user.email }, { reset: opts.reset, origin: opts.origin });
+  const user = await userIdByEmail.first({ email });
+  if (!user || user.is_demo === 1) return;
+  await queueEmailedLink({ id: user.id, email: user.email }, { reset: opts.reset, origin: opts.origin });
 }
 
 /** One more emailed link to `email` (normalised) asked from the client `address`: within both limits? Counts it. */
@@ -178,16 +179,21 @@ export async function createFriendSignInLink(
 
 export type LinkState = "valid" | "used" | "expired" | "unknown";
 
-const linkByHash = query<{ hash: string }>((p, k) =>
+type Link = Pick<
+  SignInLinkRow,
+  "id" | "user_id" | "purpose" | "expires_at" | "used_at" | "invitation_id" | "created_by"
+>;
+
+const linkByHash = query<{ hash: string }, Link>((p, k) =>
   k("sign_in_links")
     .where("token_hash", p("hash"))
     .first("id", "user_id", "purpose", "expires_at", "used_at", "invitation_id", "created_by"),
 );
 
-function stateOf(row: Record<string, unknown> | undefined, now = nowIso()): LinkState {
+function stateOf(row: Link | undefined, now = nowIso()): LinkState {
   if (!row) return "unknown";
   if (row.used_at) return "used";
-  return String(row.expires_at) <= now ? "expired" : "valid";
+  return row.expires_at <= now ? "expired" : "valid";
 }
 
 /** What a link is, without using it (the page that offers "Sign in"). */
@@ -196,10 +202,12 @@ export async function readSignInLink(
 ): Promise<{ state: LinkState; purpose: LinkPurpose | null }> {
   if (!looksLikeLinkToken(token)) return { state: "unknown", purpose: null };
   const row = await linkByHash.first({ hash: hashLinkToken(token) });
-  return { state: stateOf(row), purpose: row ? (String(row.purpose) as LinkPurpose) : null };
+  return { state: stateOf(row), purpose: row ? row.purpose : null };
 }
 
-const invitationHash = query<{ id: number }>((p, k) => k("invitations").where("id", p("id")).first("token_hash"));
+const invitationHash = query<{ id: number }, Pick<InvitationRow, "token_hash">>((p, k) =>
+  k("invitations").where("id", p("id")).first("token_hash"),
+);
 
 /**
  * Uses a link: once, before it expires (the conditional UPDATE is the single use, so two clicks
@@ -222,18 +230,18 @@ export async function redeemSignInLink(
       .update({ used_at: now });
     if (changed !== 1) return null;
     const row = (await linkByHash.first({ hash }, { conn: trx }))!;
-    const userId = Number(row.user_id);
+    const userId = row.user_id;
     if (row.purpose === "friend") {
       // a link made before the relative set a password, proved their email or turned links off
       // (or before the friendship ended) signs no one in: the rule is asked again now
-      if (!row.created_by || !(await requireInvitedFriend(Number(row.created_by), userId, trx)).ok) return null;
+      if (!row.created_by || !(await requireInvitedFriend(row.created_by, userId, trx)).ok) return null;
     } else {
       // an emailed link proves the mailbox: the parent no longer stands in for it
       await closeRelativeLinks(trx, userId);
     }
     const offered =
       row.invitation_id && looksLikeLinkToken(opts.invitation ?? undefined)
-        ? await invitationHash.first({ id: Number(row.invitation_id) }, { conn: trx })
+        ? await invitationHash.first({ id: row.invitation_id }, { conn: trx })
         : null;
     const invitation = offered && offered.token_hash === hashLinkToken(opts.invitation!) ? opts.invitation! : null;
     // the other emailed links of this account stop working too: one sign-in per request
@@ -244,9 +252,9 @@ export async function redeemSignInLink(
       .update({ used_at: now });
     return {
       userId,
-      purpose: String(row.purpose) as LinkPurpose,
+      purpose: row.purpose,
       invitation,
-      madeBy: row.purpose === "friend" ? Number(row.created_by) : null,
+      madeBy: row.purpose === "friend" ? row.created_by : null,
     };
   });
   if (!used) return conflict(SIGN_IN_LINK_MESSAGES.unusable);
@@ -277,7 +285,15 @@ export async function closeRelativeLinks(conn: Db, userId: number, keepToken: st
 export type LinkMadeForMe = { by: { id: number | null; name: string }; createdAt: string; usedAt: string | null };
 export type LinksMadeForMe = { open: boolean; links: LinkMadeForMe[] };
 
-const linksMadeFor = query<{ user: number }>((p, k) =>
+const linksMadeFor = query<
+  { user: number },
+  Pick<SignInLinkRow, "created_at" | "used_at"> & {
+    maker_id: UserRow["id"] | null;
+    username: UserRow["username"] | null;
+    first_name: UserRow["first_name"];
+    last_name: UserRow["last_name"];
+  }
+>((p, k) =>
   k("sign_in_links")
     .leftJoin("users as maker", "maker.id", "sign_in_links.created_by")
     .where({ "sign_in_links.user_id": p("user"), "sign_in_links.purpose": "friend" })
@@ -292,11 +308,12 @@ const linksMadeFor = query<{ user: number }>((p, k) =>
     ),
 );
 
-const linksState = query<{ user: number }>((p, k) =>
-  k("invited_accounts")
-    .join("users", "users.id", "invited_accounts.user_id")
-    .where("invited_accounts.user_id", p("user"))
-    .first("users.password_hash", "invited_accounts.links_closed_at"),
+const linksState = query<{ user: number }, Pick<UserRow, "password_hash"> & Pick<InvitedAccountRow, "links_closed_at">>(
+  (p, k) =>
+    k("invited_accounts")
+      .join("users", "users.id", "invited_accounts.user_id")
+      .where("invited_accounts.user_id", p("user"))
+      .first("users.password_hash", "invited_accounts.links_closed_at"),
 );
 
 /** The settings page: who made sign-in links for the user and when, and whether they still can. */
@@ -306,18 +323,14 @@ export async function linksMadeForMe(userId: number): Promise<LinksMadeForMe> {
     open: relativeLinksOpen(state),
     links: rows.map((r) => ({
       by: {
-        id: r.maker_id == null ? null : Number(r.maker_id),
+        id: r.maker_id,
         name:
-          r.maker_id == null
+          r.maker_id == null || r.username == null
             ? "Someone"
-            : displayName({
-                username: String(r.username),
-                first_name: r.first_name as string | null,
-                last_name: r.last_name as string | null,
-              }),
+            : displayName({ username: r.username, first_name: r.first_name, last_name: r.last_name }),
       },
-      createdAt: String(r.created_at),
-      usedAt: (r.used_at as string | null) ?? null,
+      createdAt: r.created_at,
+      usedAt: r.used_at,
     })),
   };
 }

@@ -5,7 +5,8 @@ import { inList, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import type { User } from "./users.server";
 import { whereCommentShown, whereMomentVisibleTo } from "./access.server";
-import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
+import { commentColumns, commentFromRow, commentsQuery, type CommentColumns } from "./comments.server";
+import type { LikeRow, UserRow } from "~/lib/tables";
 
 // What the likes/comments block renders, and nothing more: every field is sent to the browser in
 // the page's loader data, so the author's id and the creation instant stay out.
@@ -62,7 +63,7 @@ function ofVisibleMoments(qb: Knex.QueryBuilder, momentColumn: string, p: ParamF
 // parameter, so the SQL text, and the prepared statement, are the same for any number of moments.
 type SocialParams = { ids: number[]; viewer: number };
 
-const likesOf = query<SocialParams>((p, k) =>
+const likesOf = query<SocialParams, Pick<LikeRow, "daily_log_id" | "user_id"> & Pick<UserRow, "username">>((p, k) =>
   ofVisibleMoments(k("likes").join("users", "users.id", "likes.user_id"), "likes.daily_log_id", p)
     .orderBy("likes.id", "asc")
     .select("likes.daily_log_id", "likes.user_id", "users.username"),
@@ -77,12 +78,15 @@ const newestFirst = (table: string) => [
   { column: `${table}.id`, order: "desc" as const },
 ];
 
-const commentsOf = query<SocialParams>((p, k) =>
+const commentsOf = query<SocialParams, CommentColumns>((p, k) =>
   commentsBase(p, k).orderBy(newestFirst("comments")).select(commentColumns),
 );
 
 // window functions (SQLite ≥ 3.25, PostgreSQL): the newest `cap` per moment, and the total
-const newestCommentsOf = query<SocialParams & { cap: number }>((p, k) =>
+const newestCommentsOf = query<
+  SocialParams & { cap: number },
+  CommentColumns & { social_rn: number; social_total: number }
+>((p, k) =>
   k
     .from(
       commentsBase(p, k)
@@ -116,34 +120,35 @@ export async function loadSocial(
   if (!ids.length) return out;
   const params: SocialParams = { ids, viewer: viewer.id };
 
-  const likeRows = await likesOf.all<{ daily_log_id: number; user_id: number; username: string }>(params);
+  const likeRows = await likesOf.all(params);
   for (const row of likeRows) {
-    const s = out[Number(row.daily_log_id)];
+    const s = out[row.daily_log_id];
     if (!s) continue;
     s.likeCount += 1;
-    s.likers.push(String(row.username));
-    if (Number(row.user_id) === viewer.id) s.likedByMe = true;
+    s.likers.push(row.username);
+    if (row.user_id === viewer.id) s.likedByMe = true;
   }
 
   const cap = opts.commentsPerMoment;
-  let commentRows: Record<string, unknown>[];
+  let commentRows: CommentColumns[];
   if (cap !== undefined && Number.isSafeInteger(cap) && cap >= 0) {
-    commentRows = await newestCommentsOf.all({ ...params, cap: Math.max(cap, 1) });
-    for (const row of commentRows) {
-      const s = out[Number(row.daily_log_id)];
-      if (s) s.commentCount = Number(row.social_total);
+    const newest = await newestCommentsOf.all({ ...params, cap: Math.max(cap, 1) });
+    for (const row of newest) {
+      const s = out[row.daily_log_id];
+      if (s) s.commentCount = row.social_total;
     }
+    commentRows = newest;
     if (cap === 0) commentRows = [];
   } else {
     commentRows = await commentsOf.all(params);
     for (const row of commentRows) {
-      const s = out[Number(row.daily_log_id)];
+      const s = out[row.daily_log_id];
       if (s) s.commentCount += 1;
     }
   }
 
   for (const row of commentRows) {
-    const s = out[Number(row.daily_log_id)];
+    const s = out[row.daily_log_id];
     if (!s) continue;
     const c = commentFromRow(row);
     s.comments.push({

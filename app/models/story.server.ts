@@ -3,7 +3,15 @@ import { limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import { whereMomentVisibleTo } from "./access.server";
 import { viewKid, type Kid } from "./kids.server";
 import { MOMENT_ORDER, olderThanCursor, type Cursor, type CursorParams } from "./moment-cursors.server";
-import { momentColumns, momentFromRow, momentsQuery, pageOf, withAllPhotos, type Moment } from "./moments.server";
+import {
+  momentColumns,
+  momentFromRow,
+  momentsQuery,
+  pageOf,
+  withAllPhotos,
+  type Moment,
+  type MomentColumns,
+} from "./moments.server";
 import type { Result } from "./refusal";
 
 // A kid's story (docs/decisions/0028-*): the milestones in date order and the timeline by age and
@@ -20,7 +28,7 @@ function kidMoments(k: Knex, kidId: string, viewer: string): Knex.QueryBuilder {
 
 const OLDEST_FIRST = MOMENT_ORDER.map((o) => ({ ...o, order: "asc" as const }));
 
-const milestonesOf = query<{ kidId: number; viewer: number }>((p, k) =>
+const milestonesOf = query<{ kidId: number; viewer: number }, MomentColumns>((p, k) =>
   kidMoments(k, p("kidId"), p("viewer"))
     .whereNotNull("daily_logs.milestone")
     .orderBy(OLDEST_FIRST)
@@ -44,7 +52,7 @@ export async function listMilestones(
   };
 }
 
-const monthsOf = query<{ kidId: number; viewer: number }>((p, k) =>
+const monthsOf = query<{ kidId: number; viewer: number }, { month: string; n: number }>((p, k) =>
   kidMoments(k, p("kidId"), p("viewer"))
     .select(k.raw("substr(daily_logs.taken_on, 1, 7) as month"))
     .count({ n: "*" })
@@ -59,13 +67,13 @@ export async function timelineMonths(
 ): Promise<Result<{ kid: Kid; isOwner: boolean; isParent: boolean; months: { month: string; count: number }[] }>> {
   const view = await viewKid(viewerId, kidId);
   if (!view.ok) return view;
-  const rows = await monthsOf.all<{ month: string; n: number | string }>({ kidId, viewer: viewerId });
+  const rows = await monthsOf.all({ kidId, viewer: viewerId });
   return {
     ok: true,
     kid: view.kid,
     isOwner: view.isOwner,
     isParent: view.isParent,
-    months: rows.map((r) => ({ month: String(r.month), count: Number(r.n) })),
+    months: rows.map((r) => ({ month: r.month, count: r.n })),
   };
 }
 
@@ -80,10 +88,10 @@ function periodSql(p: ParamFn<PeriodParams>, k: Knex, afterCursor: boolean) {
   if (afterCursor) olderThanCursor(q, p);
   return limitParam(k, q, p("limit"));
 }
-const periodFirst = query<Omit<PeriodParams, keyof CursorParams>>((p, k) =>
+const periodFirst = query<Omit<PeriodParams, keyof CursorParams>, MomentColumns>((p, k) =>
   periodSql(p as ParamFn<PeriodParams>, k, false),
 );
-const periodAfter = query<PeriodParams>((p, k) => periodSql(p, k, true));
+const periodAfter = query<PeriodParams, MomentColumns>((p, k) => periodSql(p, k, true));
 
 /**
  * One page of a kid's moments dated in [from, to) ("YYYY-MM-DD"), newest first with the kid

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { SubmissionRow } from "~/lib/tables";
 import type { Knex } from "knex";
 import { isUniqueViolation, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -81,7 +82,7 @@ class Repeated extends Error {
 
 type Key = { userId: number; action: string; token: string };
 
-const claimed = query<Key>((p, k) =>
+const claimed = query<Key, Pick<SubmissionRow, "fingerprint" | "result_id">>((p, k) =>
   k("submissions")
     .where("user_id", p("userId"))
     .andWhere("action", p("action"))
@@ -118,7 +119,7 @@ export async function submissionOnce<T>(
   const earlier = async (conn?: Db): Promise<number | "other" | null> => {
     const row = await claimed.first(key, { conn });
     if (!row) return null;
-    return row.fingerprint === fingerprint ? Number(row.result_id) : "other";
+    return row.fingerprint === fingerprint ? row.result_id : "other";
   };
   const before = await earlier();
   if (before === "other") return none();

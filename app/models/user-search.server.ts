@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
+import type { UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { whereNotBlockedBy } from "./access.server";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
 import { relationsWith, type Relation } from "./friend-lists.server";
 
@@ -54,18 +55,19 @@ function matchingUsers(k: Knex, pattern: string, viewer: string) {
 }
 
 const hitColumns = ["users.id", "users.first_name", "users.last_name", ...photoColumns("user_images", "user_image")];
-const matching = query<{ pattern: string; viewer: number }>((p, k) =>
+type HitColumns = Pick<UserRow, "id" | "first_name" | "last_name"> & PhotoColumns<"user_image">;
+const matching = query<{ pattern: string; viewer: number }, HitColumns>((p, k) =>
   matchingUsers(k, p("pattern"), p("viewer")).select(hitColumns),
 );
-const matchingWithUsername = query<{ pattern: string; viewer: number }>((p, k) =>
-  matchingUsers(k, p("pattern"), p("viewer")).select([...hitColumns, "users.username"]),
+const matchingWithUsername = query<{ pattern: string; viewer: number }, HitColumns & Pick<UserRow, "username">>(
+  (p, k) => matchingUsers(k, p("pattern"), p("viewer")).select([...hitColumns, "users.username"]),
 );
 
-function hitFromRow(row: Record<string, unknown>): SearchHit {
+function hitFromRow(row: HitColumns): SearchHit {
   return {
-    id: Number(row.id),
-    first_name: (row.first_name as string | null) ?? null,
-    last_name: (row.last_name as string | null) ?? null,
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
     photo: photoFromRow(row, "user_image"),
   };
 }
@@ -96,11 +98,11 @@ export async function searchPeople(viewerId: number, query: string | null | unde
   const rows = await matchingWithUsername.all({ pattern: likeSubstring(q), viewer: viewerId });
   const relations = await relationsWith(
     viewerId,
-    rows.map((r) => Number(r.id)),
+    rows.map((r) => r.id),
   );
   return rows.map((row) => {
     const hit = hitFromRow(row);
     const relation = hit.id === viewerId ? "self" : (relations.get(hit.id) ?? null);
-    return { ...hit, username: String(row.username), relation };
+    return { ...hit, username: row.username, relation };
   });
 }

@@ -2,9 +2,10 @@ import type { Knex } from "knex";
 import { insertedId, nowIso, isUniqueViolation, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
-import { photoColumns, photoFromRow } from "~/images/photo-sql.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import { deleteImageRows } from "~/images/storage.server";
 import type { Photo } from "~/images/photo";
+import type { UserRow } from "~/lib/tables";
 import { conflict, type FieldErrors, type Result } from "./refusal";
 import { SIGNUP_USER, submissionOnce } from "./submissions.server";
 
@@ -32,20 +33,24 @@ export const userColumns = [
   ...photoColumns("user_images", "user_image"),
 ];
 
+/** The row `userColumns` select. */
+export type UserColumns = Pick<UserRow, "id" | "username" | "email" | "first_name" | "last_name" | "is_demo"> &
+  PhotoColumns<"user_image">;
+
 /** Base query: users joined with their profile picture. */
 export function usersQuery(k: Knex) {
   return k("users").leftJoin("images as user_images", "user_images.id", "users.image_id");
 }
 
-export function userFromRow(row: Record<string, unknown>): User {
+export function userFromRow(row: UserColumns): User {
   return {
-    id: Number(row.id),
-    username: String(row.username),
-    email: String(row.email),
-    first_name: (row.first_name as string | null) ?? null,
-    last_name: (row.last_name as string | null) ?? null,
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
     photo: photoFromRow(row, "user_image"),
-    is_demo: Boolean(row.is_demo),
+    is_demo: row.is_demo === 1,
   };
 }
 
@@ -56,14 +61,18 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
-const userById = query<{ id: number }>((p, k) => usersQuery(k).where("users.id", p("id")).first(userColumns));
+const userById = query<{ id: number }, UserColumns>((p, k) =>
+  usersQuery(k).where("users.id", p("id")).first(userColumns),
+);
 
 export async function getUserById(id: number): Promise<User | null> {
   const row = await userById.first({ id });
   return row ? userFromRow(row) : null;
 }
 
-const userWithPasswordByEmail = query<{ email: string }>((p, k) =>
+type WithPassword = UserColumns & Pick<UserRow, "password_hash">;
+
+const userWithPasswordByEmail = query<{ email: string }, WithPassword>((p, k) =>
   usersQuery(k)
     .where("users.email_normalized", p("email"))
     .first([...userColumns, "users.password_hash"]),
@@ -71,7 +80,7 @@ const userWithPasswordByEmail = query<{ email: string }>((p, k) =>
 
 export async function getUserWithPasswordByEmail(email: string): Promise<(User & { password_hash: string }) | null> {
   const row = await userWithPasswordByEmail.first({ email: normalizeEmail(email) });
-  return row ? { ...userFromRow(row), password_hash: String(row.password_hash) } : null;
+  return row ? { ...userFromRow(row), password_hash: row.password_hash } : null;
 }
 
 export type NewUser = {
@@ -87,7 +96,8 @@ export type NewUser = {
 // (app/models/email-changes.server.ts): nobody else may take it meanwhile, or the undo could not
 // put it back.
 // `reserved` is 1 on such a row. Exported for joining by invitation, which must not take it either.
-export const usersWithEmailOrUsername = query<{ email: string; username: string; now: string }>((p, k) =>
+type Taken = Pick<UserRow, "id" | "email_normalized" | "username_normalized"> & { reserved: 0 | 1 };
+export const usersWithEmailOrUsername = query<{ email: string; username: string; now: string }, Taken>((p, k) =>
   k("users")
     .where("email_normalized", p("email"))
     .orWhere("username_normalized", p("username"))
@@ -107,26 +117,24 @@ export const usersWithEmailOrUsername = query<{ email: string; username: string;
     ),
 );
 
-type Taken = { email_normalized: string; username_normalized: string; id?: number };
-
 /**
  * Uniqueness errors for this email and username as sign-up words them, or null; rows of `exceptUserId`
  * (an account changing its own) do not count.
  */
 export async function takenErrors(email: string, username: string, exceptUserId?: number): Promise<FieldErrors | null> {
-  const rows = await usersWithEmailOrUsername.all<Taken>({
+  const rows = await usersWithEmailOrUsername.all({
     email: normalizeEmail(email),
     username: normalizeUsername(username),
     now: new Date().toISOString(),
   });
   return conflictErrors(
-    rows.filter((r) => r.id === undefined || Number(r.id) !== exceptUserId),
+    rows.filter((r) => r.id !== exceptUserId),
     normalizeEmail(email),
     username.trim(),
   );
 }
 
-const userWithPasswordById = query<{ id: number }>((p, k) =>
+const userWithPasswordById = query<{ id: number }, WithPassword>((p, k) =>
   usersQuery(k)
     .where("users.id", p("id"))
     .first([...userColumns, "users.password_hash"]),
@@ -153,14 +161,14 @@ export async function createUser(
   // the first account, only for its own password: otherwise this is a new sign-up
   const sameAccount = async (id: number): Promise<User | null> => {
     const row = await userWithPasswordById.first({ id });
-    if (!row || !(await verifyPassword(input.password, String(row.password_hash)))) return null;
+    if (!row || !(await verifyPassword(input.password, row.password_hash))) return null;
     return userFromRow(row);
   };
   const content = () => [email, normalizeUsername(username), firstName, lastName];
   const once = await submissionOnce(SIGNUP_USER, "signup", opts.token, content, sameAccount);
   if (once.first) return { ok: true, user: once.first, replayed: true };
   const taken = () =>
-    usersWithEmailOrUsername.all<Taken>({
+    usersWithEmailOrUsername.all({
       email,
       username: normalizeUsername(username),
       now: new Date().toISOString(),

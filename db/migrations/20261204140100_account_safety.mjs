@@ -41,19 +41,20 @@ export async function up(knex) {
     .orderBy([{ column: "invitations.accepted_at" }, { column: "invitations.id" }])
     .select("invitations.accepted_by", "invitations.inviter_id");
   const usedEmailedLink = new Set(
-    (await knex("sign_in_links").whereNot("purpose", "friend").whereNotNull("used_at").distinct("user_id")).map((r) =>
-      Number(r.user_id),
+    (await knex("sign_in_links").whereNot("purpose", "friend").whereNotNull("used_at").distinct("user_id")).map(
+      (r) => r.user_id,
     ),
   );
   const now = new Date().toISOString();
   const made = new Map();
   for (const row of joined) {
-    const userId = Number(row.accepted_by);
+    // ids are integers on both engines: used as they come
+    const userId = row.accepted_by;
     // an account that has used an emailed link has proven its mailbox: no more links made for it
     if (!made.has(userId))
       made.set(userId, {
         user_id: userId,
-        inviter_id: Number(row.inviter_id),
+        inviter_id: row.inviter_id,
         links_closed_at: usedEmailedLink.has(userId) ? now : null,
       });
   }

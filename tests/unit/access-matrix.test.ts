@@ -961,7 +961,7 @@ describe("the guards, called directly", () => {
     it(`whereVisibleTo lists the owner's kids to ${viewer} only when allowed`, async () => {
       const { whereVisibleTo } = await access();
       const { query } = await import("~/lib/query.server");
-      const visibleKids = query<{ viewer: number; owner: number }>((p, k) =>
+      const visibleKids = query<{ viewer: number; owner: number }, { id: number }>((p, k) =>
         whereVisibleTo(k("kids").where("kids.user_id", p("owner")), "kids.user_id", p("viewer")).select("kids.id"),
       );
       const rows = await visibleKids.all({ viewer: g.users[viewer].id, owner: g.ownerId });
@@ -971,10 +971,10 @@ describe("the guards, called directly", () => {
     it(`whereKidVisibleTo and whereMomentVisibleTo list the owner's kid and moment to ${viewer} only when allowed`, async () => {
       const { whereKidVisibleTo, whereMomentVisibleTo } = await access();
       const { query } = await import("~/lib/query.server");
-      const kids = query<{ viewer: number; owner: number }>((p, k) =>
+      const kids = query<{ viewer: number; owner: number }, { id: number }>((p, k) =>
         whereKidVisibleTo(k("kids").where("kids.user_id", p("owner")), p("viewer")).select("kids.id"),
       );
-      const moments = query<{ viewer: number; moment: number }>((p, k) =>
+      const moments = query<{ viewer: number; moment: number }, { id: number }>((p, k) =>
         whereMomentVisibleTo(
           k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", p("moment")),
           p("viewer"),
@@ -992,7 +992,7 @@ describe("the guards, called directly", () => {
     it(`visibleKidIds (the feed's kids, from the viewer's side of the pair) holds the owner's kid for ${viewer} only when allowed`, async () => {
       const { visibleKidIds } = await access();
       const { query } = await import("~/lib/query.server");
-      const visible = query<{ viewer: number; kid: number }>((p, k) =>
+      const visible = query<{ viewer: number; kid: number }, { id: number }>((p, k) =>
         k("kids")
           .where("kids.id", p("kid"))
           .whereIn("kids.id", visibleKidIds(k, p("viewer")))

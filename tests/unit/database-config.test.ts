@@ -25,7 +25,7 @@ describe("DATABASE_URL chooses PostgreSQL, else the SQLite file", () => {
     expect(pg.migrations).toEqual(sqlite.migrations);
   });
 
-  it("parses 64-bit integers and numerics as numbers, other types as pg does", () => {
+  it("parses 64-bit integers and numerics as numbers, booleans as 1/0 (as SQLite stores them), other types as pg does", () => {
     const types = (
       knexConfig("postgres://h/db").connection as {
         types: { getTypeParser(oid: number, format?: string): (v: string) => unknown };
@@ -34,7 +34,9 @@ describe("DATABASE_URL chooses PostgreSQL, else the SQLite file", () => {
     expect(types.getTypeParser(20, "text")("42")).toBe(42);
     expect(types.getTypeParser(1700, "text")("1.5")).toBe(1.5);
     expect(types.getTypeParser(23, "text")("7")).toBe(7); // int4: pg's own parser
-    expect(types.getTypeParser(16, "text")("t")).toBe(true); // boolean: pg's own parser
+    expect(types.getTypeParser(16, "text")("t")).toBe(1); // boolean: 1/0, docs/decisions/0046-typed-rows.md
+    expect(types.getTypeParser(16, "text")("f")).toBe(0);
+    expect(types.getTypeParser(1184, "text")("2026-11-26 10:00:00+00")).toBeInstanceOf(Date); // timestamptz: pg's own
   });
 
   it("the environment: unset or empty is SQLite; a URL of another kind stops the start", () => {

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { BlockRow, UserRow } from "~/lib/tables";
 import { db, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import type { Value } from "./pairs.server";
@@ -6,7 +7,7 @@ import type { Value } from "./pairs.server";
 // What a block hides (app/models/access.server.ts): the answers for one pair or address, and the
 // conditions that keep a blocked user's doings out of digests, notifications, exports and searches.
 
-const blockBetween = query<{ a: number; b: number }>((p, k) =>
+const blockBetween = query<{ a: number; b: number }, Pick<BlockRow, "blocker_id">>((p, k) =>
   k("blocks")
     .where((x) => x.where("blocks.blocker_id", p("a")).andWhere("blocks.blocked_id", p("b")))
     .orWhere((y) => y.where("blocks.blocker_id", p("b")).andWhere("blocks.blocked_id", p("a")))
@@ -23,10 +24,10 @@ export async function isBlockedBetween(
   conn?: Db,
 ): Promise<{ blocked: boolean; blockedBy: number | null }> {
   const row = await blockBetween.first({ a, b }, { conn });
-  return { blocked: Boolean(row), blockedBy: row ? Number(row.blocker_id) : null };
+  return { blocked: !!row, blockedBy: row ? row.blocker_id : null };
 }
 
-const blockWithAddress = query<{ userId: number; email: string }>((p, k) =>
+const blockWithAddress = query<{ userId: number; email: string }, Pick<UserRow, "id">>((p, k) =>
   k("users")
     .where("users.email_normalized", p("email"))
     .whereExists((sub) =>

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { Flag, KidRow, MomentRow } from "~/lib/tables";
 import type { Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import type { Audience } from "~/forms/circles";
@@ -38,20 +39,19 @@ function withRelation(qb: Knex.QueryBuilder, viewer: string, k: Knex): Knex.Quer
   );
 }
 
-type RelationRow = {
-  kid_id: unknown;
-  owner_id: unknown;
-  shown_to_friends: unknown;
-  co_parent: unknown;
-  friend: unknown;
-  family: unknown;
-  audience?: unknown;
+/** The row `withRelation` selects: the kid, its owner, and 1/0 for each relation of the viewer. */
+type RelationRow = Pick<KidRow, "shown_to_friends"> & {
+  kid_id: KidRow["id"];
+  owner_id: KidRow["user_id"];
+  co_parent: Flag;
+  friend: Flag;
+  family: Flag;
 };
 
-const kidRelation = query<{ kidId: number; viewer: number }>((p, k) =>
+const kidRelation = query<{ kidId: number; viewer: number }, RelationRow>((p, k) =>
   withRelation(k("kids").where("kids.id", p("kidId")), p("viewer"), k).limit(1),
 );
-const momentRelation = query<{ momentId: number; viewer: number }>((p, k) =>
+const momentRelation = query<{ momentId: number; viewer: number }, RelationRow & Pick<MomentRow, "audience">>((p, k) =>
   withRelation(
     k("daily_logs").join("kids", "kids.id", "daily_logs.kid_id").where("daily_logs.id", p("momentId")),
     p("viewer"),
@@ -63,16 +63,16 @@ const momentRelation = query<{ momentId: number; viewer: number }>((p, k) =>
 
 /** The rule for one kid (and, with `audience`, one moment of it), from the relation row. */
 function decide(viewerId: number, row: RelationRow, audience?: Audience): KidFacts {
-  const ownerId = Number(row.owner_id);
+  const ownerId = row.owner_id;
   const isOwner = ownerId === viewerId;
-  const isParent = isOwner || Number(row.co_parent) === 1;
-  const shown = Boolean(row.shown_to_friends);
-  const friend = shown && Number(row.friend) === 1;
-  const family = shown && Number(row.family) === 1;
+  const isParent = isOwner || row.co_parent === 1;
+  const shown = row.shown_to_friends === 1;
+  const friend = shown && row.friend === 1;
+  const family = shown && row.family === 1;
   const visible =
     isParent ||
     (audience === undefined ? friend : audience === "everyone" ? friend : audience === "family" ? family : false);
-  return { kidId: Number(row.kid_id), ownerId, visible, isOwner, isParent };
+  return { kidId: row.kid_id, ownerId, visible, isOwner, isParent };
 }
 
 export const ownerFacts = (kidId: number, ownerId: number): KidFacts => ({
@@ -93,14 +93,14 @@ export async function accessToKid(viewerId: number, kidId: number, ownerId: numb
 
 /** Who owns a kid and what `viewerId` may do with it. null: no such kid. One query. */
 export async function kidAccess(viewerId: number, kidId: number, conn?: Db): Promise<KidFacts | null> {
-  const row = await kidRelation.first<RelationRow>({ kidId, viewer: viewerId }, { conn });
+  const row = await kidRelation.first({ kidId, viewer: viewerId }, { conn });
   return row ? decide(viewerId, row) : null;
 }
 
 /** The same for a moment: its kid, its owner, its audience and what `viewerId` may do. null: no such moment. One query. */
 export async function momentAccess(viewerId: number, momentId: number, conn?: Db): Promise<MomentFacts | null> {
-  const row = await momentRelation.first<RelationRow>({ momentId, viewer: viewerId }, { conn });
+  const row = await momentRelation.first({ momentId, viewer: viewerId }, { conn });
   if (!row) return null;
-  const audience = String(row.audience) as Audience;
+  const audience = row.audience;
   return { momentId, audience, ...decide(viewerId, row, audience) };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "~/lib/db.server";
+import type { FriendshipRow, Tables } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { forbidden, notFound, type Refusal } from "../refusal";
 import { acceptedBetween } from "./pairs.server";
@@ -22,7 +23,7 @@ export const ACCESS_MESSAGES = {
  */
 export type Need = "view" | "change" | "own";
 
-const accepted = query<{ a: number; b: number }>((p, k) =>
+const accepted = query<{ a: number; b: number }, Pick<FriendshipRow, "id">>((p, k) =>
   acceptedBetween(k("friendships"), p("a"), p("b")).first("friendships.id"),
 );
 
@@ -88,8 +89,11 @@ export async function requireMoment(
   return { ok: true, momentId, kidId, ownerId, isOwner, isParent };
 }
 
-const commentAuthor = query<{ commentId: number }>((p, k) =>
-  k("comments").where("comments.id", p("commentId")).first("comments.id", "comments.daily_log_id", "comments.user_id"),
+const commentAuthor = query<{ commentId: number }, Pick<Tables["comments"], "id" | "daily_log_id" | "user_id">>(
+  (p, k) =>
+    k("comments")
+      .where("comments.id", p("commentId"))
+      .first("comments.id", "comments.daily_log_id", "comments.user_id"),
 );
 
 /**
@@ -105,7 +109,7 @@ export async function requireCommentAuthor(
   let row = typeof comment === "number" ? null : comment;
   if (typeof comment === "number") {
     const found = await commentAuthor.first({ commentId: comment }, { conn: opts.conn });
-    if (found) row = { id: comment, momentId: Number(found.daily_log_id), authorId: Number(found.user_id) };
+    if (found) row = { id: comment, momentId: found.daily_log_id, authorId: found.user_id };
   }
   if (!row || (opts.momentId !== undefined && row.momentId !== opts.momentId))
     return notFound(ACCESS_MESSAGES.commentNotFound);
@@ -119,12 +123,12 @@ export async function requireCommentAuthor(
 /** The images row's facts the rule needs (app/images/storage.server.ts ImageRecord has them). */
 export type ImageRef = { id: number; kind: string; owner_id: number };
 
-const kidOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
+const kidOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["kids"], "id">>((p, k) =>
   whereKidVisibleTo(k("kids").where("kids.image_id", p("imageId")), p("viewer")).first("kids.id"),
 );
 // a moment's photo: its first (daily_logs.image_id) or any of its photos (moment_photos), every
 // photo of a multi-photo moment (docs/decisions/0030-several-photos-per-moment.md)
-const momentOfImage = query<{ imageId: number; viewer: number }>((p, k) =>
+const momentOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["daily_logs"], "id">>((p, k) =>
   whereMomentVisibleTo(
     k("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
@@ -152,7 +156,7 @@ export async function canViewImage(viewerId: number, image: ImageRef): Promise<b
   return false;
 }
 
-const friendshipParties = query<{ id: number }>((p, k) =>
+const friendshipParties = query<{ id: number }, Pick<FriendshipRow, "status" | "user_low" | "user_high">>((p, k) =>
   k("friendships")
     .where("friendships.id", p("id"))
     .first("friendships.status", "friendships.user_low", "friendships.user_high"),
@@ -172,7 +176,7 @@ export async function requireFriendshipParty(
 ): Promise<FriendshipGrant | Refusal> {
   const row = await friendshipParties.first({ id: friendshipId }, { conn });
   if (!row) return notFound(ACCESS_MESSAGES.friendshipNotFound);
-  const side = Number(row.user_low) === viewerId ? "low" : Number(row.user_high) === viewerId ? "high" : null;
+  const side = row.user_low === viewerId ? "low" : row.user_high === viewerId ? "high" : null;
   if (!side) return forbidden(ACCESS_MESSAGES.notAuthorized);
   return { ok: true, friendshipId, side, accepted: row.status === "accepted" };
 }

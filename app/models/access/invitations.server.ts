@@ -1,4 +1,5 @@
 import type { Db } from "~/lib/db.server";
+import type { InvitationRow, InvitedAccountRow, UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { forbidden, notFound, type Refusal } from "../refusal";
 import { canSeeKidsOf } from "./guards.server";
@@ -6,7 +7,7 @@ import { canSeeKidsOf } from "./guards.server";
 // Who may revoke an invitation and who may make or use a friend's sign-in link
 // (app/models/access.server.ts, docs/decisions/0026-invitations-and-sign-in-links.md).
 
-const invitationOwner = query<{ id: number }>((p, k) =>
+const invitationOwner = query<{ id: number }, Pick<InvitationRow, "inviter_id">>((p, k) =>
   k("invitations").where("invitations.id", p("id")).first("invitations.inviter_id"),
 );
 
@@ -17,11 +18,14 @@ export async function requireInvitationOwner(
   conn?: Db,
 ): Promise<{ ok: true; invitationId: number } | Refusal> {
   const row = await invitationOwner.first({ id: invitationId }, { conn });
-  if (!row || Number(row.inviter_id) !== viewerId) return notFound("Invitation not found");
+  if (!row || row.inviter_id !== viewerId) return notFound("Invitation not found");
   return { ok: true, invitationId };
 }
 
-const invitedFriend = query<{ viewer: number; friend: number }>((p, k) =>
+/** An account's password hash and its invited_accounts row (what relativeLinksOpen reads). */
+export type RelativeLinkFacts = Pick<UserRow, "password_hash"> & Pick<InvitedAccountRow, "links_closed_at">;
+
+const invitedFriend = query<{ viewer: number; friend: number }, RelativeLinkFacts>((p, k) =>
   k("invited_accounts")
     .join("users", "users.id", "invited_accounts.user_id")
     .where("invited_accounts.inviter_id", p("viewer"))
@@ -36,10 +40,8 @@ const invitedFriend = query<{ viewer: number; friend: number }>((p, k) =>
  * account's password hash and its invited_accounts row as seen from that parent (null: the account
  * was not made by their invitation). The one rule; requireInvitedFriend and the invitation list use it.
  */
-export function relativeLinksOpen(
-  row: { password_hash?: unknown; links_closed_at?: unknown } | null | undefined,
-): boolean {
-  return Boolean(row) && String(row!.password_hash ?? "") === "" && !row!.links_closed_at;
+export function relativeLinksOpen(row: RelativeLinkFacts | null | undefined): boolean {
+  return !!row && row.password_hash === "" && !row.links_closed_at;
 }
 
 export const RELATIVE_LINKS_CLOSED =

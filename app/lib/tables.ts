@@ -1,0 +1,287 @@
+// Every table's row, as a read answers it on BOTH engines (docs/decisions/0046-typed-rows.md).
+// Written once, from db/migrations; a column renamed or retyped there is changed here, and every
+// query that selects it stops compiling until it follows. The row types are what knex hands back:
+//  - ids and counts are numbers (PostgreSQL's 64-bit counts are parsed to numbers in db/knexfile.mjs);
+//  - every *_at column is an ISO 8601 UTC text (nowIso), dates are "YYYY-MM-DD" texts;
+//  - a boolean column is a Flag: SQLite stores 0/1, and PostgreSQL's booleans are parsed to 0/1 too
+//    (db/knexfile.mjs), so a read compares with `=== 1` on either engine. Writes may pass true/false.
+// The contract's name `daily_logs` stays the table's name; the type is called MomentRow.
+
+/** A boolean column as read: 1 true, 0 false, on both engines. */
+export type Flag = 0 | 1;
+
+export type ImageKind = "user" | "kid" | "log";
+export type AudienceValue = "us" | "family" | "everyone";
+export type CircleValue = "family" | "friends";
+export type RelationshipValue = "grandparent" | "parents_sibling" | "cousin" | "friend" | "caregiver" | "other";
+
+export interface ImageRow {
+  id: number;
+  key: string;
+  kind: ImageKind;
+  owner_id: number;
+  width: number;
+  height: number;
+  /** comma-separated derivative widths, e.g. "160,320,640,1280" */
+  widths: string;
+  placeholder: string;
+  created_at: string;
+}
+
+export interface UserRow {
+  id: number;
+  username: string;
+  username_normalized: string;
+  email: string;
+  email_normalized: string;
+  first_name: string | null;
+  last_name: string | null;
+  password_hash: string;
+  image_id: number | null;
+  is_demo: Flag;
+  created_at: string;
+}
+
+export interface SessionRow {
+  id: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  last_seen_at: string | null;
+  handle: string | null;
+  link_by: number | null;
+}
+
+export interface KidRow {
+  id: number;
+  user_id: number;
+  name: string;
+  birth_date: string;
+  relationship: "Mom" | "Dad" | "Grandpa" | "Grandma" | "Other";
+  image_id: number | null;
+  created_at: string;
+  default_audience: AudienceValue;
+  shown_to_friends: Flag;
+}
+
+/** `daily_logs`: a moment. */
+export interface MomentRow {
+  id: number;
+  kid_id: number;
+  title: string;
+  content: string;
+  image_id: number | null;
+  created_at: string;
+  updated_at: string;
+  taken_on: string;
+  milestone: string | null;
+  audience: AudienceValue;
+  posted_by: number | null;
+  photo_count: number;
+}
+
+export interface MomentPhotoRow {
+  id: number;
+  daily_log_id: number;
+  image_id: number;
+  position: number;
+  alt: string;
+}
+
+export interface LikeRow {
+  id: number;
+  daily_log_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+export interface CommentRow {
+  id: number;
+  daily_log_id: number;
+  user_id: number;
+  comment: string;
+  created_at: string;
+  updated_at: string;
+  hidden: Flag;
+}
+
+export interface FriendshipRow {
+  id: number;
+  /** who asked */
+  user_id: number;
+  /** who was asked */
+  friend_id: number;
+  status: "pending" | "accepted" | "denied";
+  /** generated: min(user_id, friend_id) */
+  user_low: number;
+  /** generated: max(user_id, friend_id) */
+  user_high: number;
+  created_at: string;
+  updated_at: string;
+  low_circle: CircleValue;
+  high_circle: CircleValue;
+  low_relationship: RelationshipValue | null;
+  high_relationship: RelationshipValue | null;
+}
+
+export interface CoParentRow {
+  id: number;
+  kid_id: number;
+  user_id: number;
+  status: "pending" | "accepted";
+  created_at: string;
+}
+
+export interface BlockRow {
+  id: number;
+  blocker_id: number;
+  blocked_id: number;
+  show_comments: Flag;
+  created_at: string;
+}
+
+export interface SubmissionRow {
+  id: number;
+  user_id: number;
+  action: string;
+  token: string;
+  fingerprint: string;
+  result_id: number;
+  created_at: string;
+}
+
+export interface RateLimitRow {
+  key: string;
+  count: number;
+  window_ends_at: string;
+}
+
+export interface JobLeaseRow {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
+export interface MailMessageRow {
+  id: number;
+  message_id: string;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  headers_json: string | null;
+  attachments_json: string | null;
+  status: "queued" | "sending" | "sent";
+  attempts: number;
+  next_attempt_at: string;
+  claim_token: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface MailMessageUserRow {
+  mail_message_id: number;
+  user_id: number;
+}
+
+export interface InvitationRow {
+  id: number;
+  inviter_id: number;
+  token_hash: string;
+  note: string | null;
+  email: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: number | null;
+  revoked_at: string | null;
+  circle: CircleValue;
+  relationship: RelationshipValue | null;
+  offered_to: number | null;
+  declined_at: string | null;
+}
+
+export interface SignInLinkRow {
+  id: number;
+  user_id: number;
+  token_hash: string;
+  purpose: "sign-in" | "reset" | "friend";
+  created_by: number | null;
+  invitation_id: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface NotificationRow {
+  id: number;
+  user_id: number;
+  kind: string;
+  actor_id: number;
+  moment_id: number | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+export interface EmailPreferenceRow {
+  user_id: number;
+  digest: "none" | "daily" | "weekly";
+  hour: number;
+  next_digest_at: string | null;
+  last_digest_at: string;
+  updated_at: string;
+}
+
+export interface FeedVisitRow {
+  user_id: number;
+  seen_at: string;
+  since: string | null;
+}
+
+export interface EmailChangeRow {
+  id: number;
+  user_id: number;
+  old_email: string;
+  new_email: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface InvitedAccountRow {
+  user_id: number;
+  inviter_id: number;
+  links_closed_at: string | null;
+}
+
+/** Every table by its name in the database. */
+export interface Tables {
+  images: ImageRow;
+  users: UserRow;
+  sessions: SessionRow;
+  kids: KidRow;
+  daily_logs: MomentRow;
+  moment_photos: MomentPhotoRow;
+  likes: LikeRow;
+  comments: CommentRow;
+  friendships: FriendshipRow;
+  co_parents: CoParentRow;
+  blocks: BlockRow;
+  submissions: SubmissionRow;
+  rate_limits: RateLimitRow;
+  job_leases: JobLeaseRow;
+  mail_messages: MailMessageRow;
+  mail_message_users: MailMessageUserRow;
+  invitations: InvitationRow;
+  sign_in_links: SignInLinkRow;
+  notifications: NotificationRow;
+  email_preferences: EmailPreferenceRow;
+  feed_visits: FeedVisitRow;
+  email_changes: EmailChangeRow;
+  invited_accounts: InvitedAccountRow;
+}
