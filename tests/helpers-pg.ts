@@ -13,6 +13,8 @@ export type PgTestRun = { base: string; run: string; template: string };
 declare module "vitest" {
   export interface ProvidedContext {
     pgTestRun: PgTestRun | null;
+    /** SQLite runs: the migrated file each test file starts from as a copy (tests/global-setup-db.ts). */
+    sqliteTemplate: string | null;
   }
 }
 
