@@ -8,7 +8,7 @@ import * as kidMoments from "./kid-moments";
 import * as momentNew from "./moment-new";
 import * as momentPage from "./moment";
 import * as momentUpdate from "./moment-update";
-import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { args, cookieFor, formErrorsOf, makeUser, req, statusOf } from "../../tests/helpers";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
 import { createKid, listKidsOf } from "~/models/kids.server";
@@ -26,16 +26,6 @@ async function thrown(fn: () => Promise<unknown>): Promise<{ status: number; loc
     throw e;
   }
   throw new Error("expected a throw");
-}
-
-/** A Response returned (redirects) or data() returned (400 with the form result). */
-function statusOf(result: unknown): number {
-  if (result instanceof Response) return result.status;
-  return (result as { init?: { status?: number } }).init?.status ?? 200;
-}
-
-function errorsOf(result: unknown): Record<string, string[] | null> {
-  return (result as { data: { result: { error: Record<string, string[] | null> } } }).data.result.error;
 }
 
 function multipart(fields: Record<string, string>, image?: Buffer | Blob) {
@@ -121,7 +111,7 @@ describe("Add Kid and Update Kid pages", () => {
     const { owner, cookies } = await people();
     const empty = await kidNew.action(args(req("/kids/add-new", { cookie: cookies.owner, form: multipart({}) })));
     expect(statusOf(empty)).toBe(400);
-    expect(errorsOf(empty)).toMatchObject({
+    expect(formErrorsOf(empty)).toMatchObject({
       name: ["Name is required"],
       year: ["Select Year"],
       month: ["Select Month"],
@@ -139,7 +129,9 @@ describe("Add Kid and Update Kid pages", () => {
         }),
       ),
     );
-    expect(errorsOf(notImage)).toMatchObject({ day: ["February 2021 has only 28 days. Please choose a real date"] });
+    expect(formErrorsOf(notImage)).toMatchObject({
+      day: ["February 2021 has only 28 days. Please choose a real date"],
+    });
     const badFile = await kidNew.action(
       args(
         req("/kids/add-new", {
@@ -152,7 +144,7 @@ describe("Add Kid and Update Kid pages", () => {
       ),
     );
     expect(statusOf(badFile)).toBe(400);
-    expect(errorsOf(badFile)).toMatchObject({ image: ["Only image files are accepted."] });
+    expect(formErrorsOf(badFile)).toMatchObject({ image: ["Only image files are accepted."] });
     expect((await listKidsOf(owner.id)).map((k) => k.name)).toEqual(["Elsa"]);
     expect(fs.readdirSync(path.join(config().uploadsDir, ".tmp")).filter((f) => f.endsWith(".upload"))).toEqual([]);
   });
@@ -180,7 +172,7 @@ describe("Add Kid and Update Kid pages", () => {
     expect((await thrown(() => post(cookies.friend, { name: "X" }))).status).toBe(403);
     expect((await thrown(() => post(cookies.stranger, { name: "X" }))).status).toBe(404);
     const invalid = await post(cookies.owner, { name: "n".repeat(51) });
-    expect(errorsOf(invalid)).toMatchObject({
+    expect(formErrorsOf(invalid)).toMatchObject({
       name: ["Name cannot be more than 50 characters"],
       year: ["Please choose a year"],
       month: ["Please choose a month"],
@@ -309,7 +301,7 @@ describe("moment pages", () => {
       (await thrown(() => post(cookies.friend, multipart({ title: "t", content: "c" }, Buffer.from("x"))))).status,
     ).toBe(403);
     const invalid = await post(cookies.owner, multipart({}));
-    expect(errorsOf(invalid)).toMatchObject({
+    expect(formErrorsOf(invalid)).toMatchObject({
       title: ["Title is required"],
       content: ["Content is required"],
       image: ["Image is required"],
@@ -357,7 +349,7 @@ describe("moment pages", () => {
       momentUpdate.action(
         args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { dailyLogId: id }),
       );
-    expect(errorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
+    expect(formErrorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
       title: ["Title cannot be more than 50 characters"],
       content: ["Content is required"],
     });
@@ -404,7 +396,7 @@ describe("moment pages", () => {
     const bad = await post(
       await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }),
     );
-    expect(errorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
+    expect(formErrorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
     const notImage = await post(
       await slots([a, null, Buffer.from("not an image")], {
         title: "Zoo",
@@ -413,7 +405,7 @@ describe("moment pages", () => {
         alt_3: "Text",
       }),
     );
-    expect(errorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
+    expect(formErrorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
     expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({
       n: 0,
     });
