@@ -40,6 +40,7 @@ export const PHOTO_TEST_FILES = [
   "app/models/profile-pictures.server.test.ts",
   "app/routes/profile-picture.test.ts",
   "app/routes/api/daily-logs.test.ts",
+  "app/routes/api/daily-logs-id.test.ts",
   "app/routes/api/kids.test.ts",
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",

@@ -127,3 +127,21 @@ export function schemaErrorsOf(
   const submission = parseWithZod(formData(values), { schema });
   return submission.status === "success" ? null : submission.error;
 }
+
+/**
+ * What a route module's action answered to `form` posted to `path` as a browser without JavaScript
+ * posts it: its return value, or the Response it threw (a redirect).
+ */
+export async function postForm<T>(
+  mod: { action: (a: never) => Promise<unknown> },
+  path: string,
+  form: Record<string, string>,
+  cookie?: string,
+  params: Record<string, string> = {},
+): Promise<T | Response> {
+  try {
+    return (await mod.action(args(req(path, { cookie, form }), params) as never)) as T;
+  } catch (thrown) {
+    return thrown as Response;
+  }
+}
