@@ -1,7 +1,8 @@
 import type { Browser, Locator, Page, Route, TestInfo } from "@playwright/test";
 import { expect, fillSignUp, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, jpegFile, makeFriends, myId } from "./kids-helpers";
-import { closeE2eDb, e2eDb, userIdByEmail } from "./friends-helpers";
+import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
+import { userIdByEmail } from "./friends-helpers";
+import { befriend, closeE2eDb, e2eDb } from "./e2e-db";
 
 // Every creating form submitted twice, 60 ms apart, as a double click does it, with JavaScript on
 // and off: exactly one thing is created and the user sees the normal result
@@ -241,7 +242,7 @@ test.describe("a double click creates one thing", () => {
     const friend = await otherPerson(browser, testInfo, "dp");
     await friend.ctx.close();
     await signUp(page, newAccount("do"));
-    await makeFriends(await myId(page.request), friend.id);
+    await befriend(await myId(page.request), friend.id);
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-01-01", relationship: "Mom" });
     await page.goto(`/kids/${kid.id}/co-parents`);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
