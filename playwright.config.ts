@@ -31,8 +31,12 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: "tests/e2e",
   globalSetup: "./tests/e2e/global-smtp.ts",
+  // Two workers, each a browser against the one server: the specs share no state but the server
+  // (every test signs up its own accounts from random names and addresses; the SMTP inbox is read by
+  // address). A spec file's tests run in order in one worker (fullyParallel off): some build on a
+  // seeded account in beforeAll. E2E_WORKERS overrides (docs/decisions/0051-test-kit-and-a-faster-suite.md).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   timeout: 120_000,
@@ -47,8 +51,13 @@ export default defineConfig({
   projects: [
     // history.spec.ts is about the browser's history cache without JavaScript: nojs only
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /history\.spec\.ts/ },
-    // dialogs-js.spec.ts is about what only the page's scripts do: js only
-    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: /dialogs-js\.spec\.ts/ },
+    // nojs leaves out what JavaScript in the page plays no part in, run once in js:
+    // - dialogs-js.spec.ts is about what only the page's scripts do;
+    // - headers.spec.ts asks the server over plain HTTP, with no browser page;
+    // - budgets.spec.ts weighs the HTML and CSS over plain HTTP, measures the photos on a phone with
+    //   JavaScript on (Chromium lazy-loads only with it), and checks that every image of the
+    //   server's markup has its size (the same markup whether hydrated or not).
+    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: /(dialogs-js|headers|budgets)\.spec\.ts/ },
   ],
   webServer: {
     command: "node server/index.mjs",

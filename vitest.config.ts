@@ -44,6 +44,7 @@ export const PHOTO_TEST_FILES = [
   "app/models/profile-pictures.server.test.ts",
   "app/routes/profile-picture.test.ts",
   "app/routes/api/daily-logs.test.ts",
+  "app/routes/api/daily-logs-id.test.ts",
   "app/routes/api/kids.test.ts",
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
@@ -70,6 +71,9 @@ export default defineConfig({
     setupFiles: ["./tests/setup-db.ts"],
     environment: "node",
     pool: "forks",
+    // one worker per core (vitest's default leaves one core idle: one worker on the 2-core CI
+    // machine); measured in docs/decisions/0051-test-kit-and-a-faster-suite.md
+    maxWorkers: "100%",
     testTimeout: 20000,
     hookTimeout: 30000,
     projects: [

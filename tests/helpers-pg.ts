@@ -13,6 +13,10 @@ export type PgTestRun = { base: string; run: string; template: string };
 declare module "vitest" {
   export interface ProvidedContext {
     pgTestRun: PgTestRun | null;
+    /** SQLite runs: the migrated file each test file starts from as a copy (tests/global-setup-db.ts). */
+    sqliteTemplate: string | null;
+    /** Where the first test file that starts the real server builds the app (tests/unit/support/built-server.ts). */
+    appBuildDir: string;
   }
 }
 

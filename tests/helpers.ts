@@ -1,29 +1,39 @@
 // Helpers for integration tests: real users, real sessions, real Request objects.
 import crypto from "node:crypto";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { RouterContextProvider } from "react-router";
 import { startSession } from "../app/web/auth.server";
 import { clientAddressContext } from "../app/lib/context";
-import { createUser, type User } from "../app/models/users.server";
+import { hashPassword } from "../app/lib/password.server";
+import { getUserById, insertUser, type User } from "../app/models/users.server";
 import { db } from "../app/lib/db.server";
 
 export const BASE = "http://localhost:3000";
 
 let counter = 0;
+// The hash of "secret1", made once per test file by the app's own hashPassword at the production
+// cost (scrypt N=2^15, app/lib/password.server.ts) and stored for every user made here: one scrypt
+// per file instead of one per user (docs/decisions/0051-test-kit-and-a-faster-suite.md). Sign-up
+// itself, with its own hash, is tested through createUser and the routes.
+let secret1Hash: Promise<string> | undefined;
+
 /** A new user with a unique email and username (password "secret1"). */
 export async function makeUser(
   overrides: Partial<{ first_name: string | null; last_name: string | null; username: string; email: string }> = {},
 ): Promise<User> {
   counter += 1;
   const tag = `${counter}${crypto.randomBytes(3).toString("hex")}`;
-  const result = await createUser({
+  secret1Hash ??= hashPassword("secret1");
+  const id = await insertUser(db(), {
     email: overrides.email ?? `user${tag}@example.com`,
     username: overrides.username ?? `user${tag}`,
-    password: "secret1",
     first_name: overrides.first_name === undefined ? `First${tag}` : overrides.first_name,
     last_name: overrides.last_name === undefined ? `Last${tag}` : overrides.last_name,
+    password_hash: await secret1Hash,
   });
-  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
-  return result.user;
+  const user = await getUserById(id);
+  if (!user) throw new Error(`user ${id} vanished after insert`);
+  return user;
 }
 
 /** The Cookie header value of a fresh session for `user`. */
@@ -86,4 +96,52 @@ export async function countQueries(fn: () => Promise<unknown>): Promise<number> 
     db().off("query", listener);
   }
   return n;
+}
+
+/**
+ * The status of what a route's loader or action returned: a Response's own, else data()'s
+ * (`init.status`, 200 when unset), else 200 (a plain object).
+ */
+export function statusOf(result: unknown): number {
+  if (result instanceof Response) return result.status;
+  return (result as { init?: { status?: number } | null } | null)?.init?.status ?? 200;
+}
+
+/** The field errors of a refused form: the conform result an action returns as data({ result }, 400). */
+export function formErrorsOf(result: unknown): Record<string, string[] | null> {
+  return (result as { data: { result: { error: Record<string, string[] | null> } } }).data.result.error;
+}
+
+/** `values` as the FormData a browser would send. */
+export function formData(values: Record<string, string | File>): FormData {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(values)) fd.set(k, v);
+  return fd;
+}
+
+/** What a form schema refuses in `values`, field by field (null: accepted), as conform parses a submission. */
+export function schemaErrorsOf(
+  schema: Parameters<typeof parseWithZod>[1]["schema"],
+  values: Record<string, string | File>,
+) {
+  const submission = parseWithZod(formData(values), { schema });
+  return submission.status === "success" ? null : submission.error;
+}
+
+/**
+ * What a route module's action answered to `form` posted to `path` as a browser without JavaScript
+ * posts it: its return value, or the Response it threw (a redirect).
+ */
+export async function postForm<T>(
+  mod: { action: (a: never) => Promise<unknown> },
+  path: string,
+  form: Record<string, string>,
+  cookie?: string,
+  params: Record<string, string> = {},
+): Promise<T | Response> {
+  try {
+    return (await mod.action(args(req(path, { cookie, form }), params) as never)) as T;
+  } catch (thrown) {
+    return thrown as Response;
+  }
 }

@@ -1,7 +1,7 @@
-// Vitest setup, run before each test file: a fresh database and uploads folder, migrated with the
-// real migrations. No mocks of our database. SQLite (the default): a temporary file. With
-// TEST_DATABASE_URL: this file's own PostgreSQL database, copied from the run's migrated template
-// (tests/global-setup-db.ts) and dropped at the end.
+// Vitest setup, run before each test file: a fresh database and uploads folder, copied from the run's
+// database migrated with the real migrations (tests/global-setup-db.ts). No mocks of our database.
+// SQLite (the default): a copy of the migrated file in a temporary folder. With TEST_DATABASE_URL:
+// this file's own PostgreSQL database, copied from the run's template and dropped at the end.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,10 +11,12 @@ import { resetEnvCache } from "../server/env.mjs";
 import { databaseName, dropDatabase, urlOf, withConnection } from "./helpers-pg";
 
 const pgRun = inject("pgTestRun");
+const sqliteTemplate = inject("sqliteTemplate");
 const pgDatabase = pgRun ? databaseName(pgRun.run) : null;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sm-test-"));
 process.env.DATABASE_FILE = path.join(dir, "test.sqlite");
+if (sqliteTemplate) fs.copyFileSync(sqliteTemplate, process.env.DATABASE_FILE);
 // never the developer's own database: only the copy made for this file, or none (SQLite)
 if (pgRun && pgDatabase) process.env.DATABASE_URL = urlOf(pgRun.base, pgDatabase);
 else delete process.env.DATABASE_URL;
@@ -30,6 +32,7 @@ beforeAll(async () => {
   if (pgRun && pgDatabase) {
     await withConnection(pgRun.base, (knex) => knex.raw(`create database ${pgDatabase} template ${pgRun.template}`));
   }
+  // the copy is migrated already: a no-op then (and the migrations on a file of its own otherwise)
   const { db } = await import("../app/lib/db.server");
   await db().migrate.latest();
 });

@@ -9,24 +9,14 @@ import {
   MONTH_OPTIONS,
   RELATIONSHIPS,
 } from "./kid";
+import { formData, schemaErrorsOf } from "../../tests/helpers";
 
 const TODAY = "2024-06-06";
-
-function form(values: Record<string, string>) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(values)) fd.set(k, v);
-  return fd;
-}
-
-function errorsOf(schema: ReturnType<typeof kidFormSchema>, values: Record<string, string>) {
-  const submission = parseWithZod(form(values), { schema });
-  return submission.status === "success" ? null : submission.error;
-}
 
 describe("kid form schema", () => {
   it("accepts a complete form and builds the birth date", () => {
     const submission = parseWithZod(
-      form({ name: "  Elsa ", year: "2019", month: "03", day: "14", relationship: "Mom" }),
+      formData({ name: "  Elsa ", year: "2019", month: "03", day: "14", relationship: "Mom" }),
       { schema: kidFormSchema("add", TODAY) },
     );
     expect(submission.status).toBe("success");
@@ -36,7 +26,7 @@ describe("kid form schema", () => {
   });
 
   it("gives every add message of docs/spec.md §5 at once", () => {
-    expect(errorsOf(kidFormSchema("add", TODAY), {})).toEqual({
+    expect(schemaErrorsOf(kidFormSchema("add", TODAY), {})).toEqual({
       name: ["Name is required"],
       year: ["Select Year"],
       month: ["Select Month"],
@@ -44,7 +34,7 @@ describe("kid form schema", () => {
       relationship: ["Please choose a relationship"],
     });
     expect(
-      errorsOf(kidFormSchema("add", TODAY), {
+      schemaErrorsOf(kidFormSchema("add", TODAY), {
         name: "x".repeat(51),
         year: "2020",
         month: "01",
@@ -57,7 +47,7 @@ describe("kid form schema", () => {
   });
 
   it("gives the update wording", () => {
-    expect(errorsOf(kidFormSchema("update", TODAY), { name: "   " })).toEqual({
+    expect(schemaErrorsOf(kidFormSchema("update", TODAY), { name: "   " })).toEqual({
       name: ["Name is required"],
       year: ["Please choose a year"],
       month: ["Please choose a month"],
@@ -65,7 +55,7 @@ describe("kid form schema", () => {
       relationship: ["Please choose a relationship"],
     });
     expect(
-      errorsOf(kidFormSchema("update", TODAY), {
+      schemaErrorsOf(kidFormSchema("update", TODAY), {
         name: "y".repeat(51),
         year: "2020",
         month: "01",
@@ -79,33 +69,63 @@ describe("kid form schema", () => {
 
   it("refuses an impossible date and a future date with a clear message, with the other errors", () => {
     expect(
-      errorsOf(kidFormSchema("add", TODAY), { year: "2023", month: "02", day: "31", relationship: "Mom" }),
+      schemaErrorsOf(kidFormSchema("add", TODAY), { year: "2023", month: "02", day: "31", relationship: "Mom" }),
     ).toEqual({
       name: ["Name is required"],
       day: ["February 2023 has only 28 days. Please choose a real date"],
     });
     expect(
-      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "02", day: "30", relationship: "Mom" }),
+      schemaErrorsOf(kidFormSchema("add", TODAY), {
+        name: "A",
+        year: "2024",
+        month: "02",
+        day: "30",
+        relationship: "Mom",
+      }),
     ).toEqual({
       day: ["February 2024 has only 29 days. Please choose a real date"],
     });
     expect(
-      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "06", day: "07", relationship: "Mom" }),
+      schemaErrorsOf(kidFormSchema("add", TODAY), {
+        name: "A",
+        year: "2024",
+        month: "06",
+        day: "07",
+        relationship: "Mom",
+      }),
     ).toEqual({
       day: ["Birth date cannot be in the future"],
     });
     // today is fine; so is 29 February of a leap year
     expect(
-      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "06", day: "06", relationship: "Mom" }),
+      schemaErrorsOf(kidFormSchema("add", TODAY), {
+        name: "A",
+        year: "2024",
+        month: "06",
+        day: "06",
+        relationship: "Mom",
+      }),
     ).toBeNull();
     expect(
-      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2024", month: "02", day: "29", relationship: "Mom" }),
+      schemaErrorsOf(kidFormSchema("add", TODAY), {
+        name: "A",
+        year: "2024",
+        month: "02",
+        day: "29",
+        relationship: "Mom",
+      }),
     ).toBeNull();
   });
 
   it("refuses tampered values: a later year, month 13, an unknown relationship", () => {
     expect(
-      errorsOf(kidFormSchema("add", TODAY), { name: "A", year: "2025", month: "13", day: "32", relationship: "Uncle" }),
+      schemaErrorsOf(kidFormSchema("add", TODAY), {
+        name: "A",
+        year: "2025",
+        month: "13",
+        day: "32",
+        relationship: "Uncle",
+      }),
     ).toEqual({
       year: ["Select Year"],
       month: ["Select Month"],

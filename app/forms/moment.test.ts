@@ -2,33 +2,33 @@ import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { IMAGE_PRESENT } from "~/images/limits";
 import { momentFormSchema } from "./moment";
-
-function errorsOf(variant: "add" | "update", values: Record<string, string | File>) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(values)) fd.set(k, v);
-  const submission = parseWithZod(fd, { schema: momentFormSchema(variant) });
-  return submission.status === "success" ? null : submission.error;
-}
+import { schemaErrorsOf } from "../../tests/helpers";
 
 describe("moment form schema", () => {
   it("gives the add messages, 'can not' wording, image required", () => {
-    expect(errorsOf("add", {})).toEqual({
+    expect(schemaErrorsOf(momentFormSchema("add"), {})).toEqual({
       title: ["Title is required"],
       content: ["Content is required"],
       image: ["Image is required"],
     });
-    expect(errorsOf("add", { title: "t".repeat(51), content: "c".repeat(2001), image: IMAGE_PRESENT })).toEqual({
+    expect(
+      schemaErrorsOf(momentFormSchema("add"), {
+        title: "t".repeat(51),
+        content: "c".repeat(2001),
+        image: IMAGE_PRESENT,
+      }),
+    ).toEqual({
       title: ["Title can not be more than 50 characters"],
       content: ["Content can not be more than 2000 characters"],
     });
   });
 
   it("gives the update wording, image optional", () => {
-    expect(errorsOf("update", { title: "  ", content: " \n " })).toEqual({
+    expect(schemaErrorsOf(momentFormSchema("update"), { title: "  ", content: " \n " })).toEqual({
       title: ["Title is required"],
       content: ["Content is required"],
     });
-    expect(errorsOf("update", { title: "t".repeat(51), content: "c".repeat(2001) })).toEqual({
+    expect(schemaErrorsOf(momentFormSchema("update"), { title: "t".repeat(51), content: "c".repeat(2001) })).toEqual({
       title: ["Title cannot be more than 50 characters"],
       content: ["Content cannot be more than 2000 characters"],
     });
@@ -46,16 +46,24 @@ describe("moment form schema", () => {
 
   it("checks a chosen file's type and size in the browser", () => {
     expect(
-      errorsOf("add", { title: "a", content: "b", image: new File(["hello"], "notes.txt", { type: "text/plain" }) }),
+      schemaErrorsOf(momentFormSchema("add"), {
+        title: "a",
+        content: "b",
+        image: new File(["hello"], "notes.txt", { type: "text/plain" }),
+      }),
     ).toEqual({
       image: ["Only image files are accepted."],
     });
     const big = new File([new Uint8Array(15 * 1024 * 1024 + 1)], "big.jpg", { type: "image/jpeg" });
-    expect(errorsOf("update", { title: "a", content: "b", image: big })).toEqual({
+    expect(schemaErrorsOf(momentFormSchema("update"), { title: "a", content: "b", image: big })).toEqual({
       image: ["Image must be 15 MB or smaller."],
     });
     expect(
-      errorsOf("add", { title: "a", content: "b", image: new File(["x"], "a.jpg", { type: "image/jpeg" }) }),
+      schemaErrorsOf(momentFormSchema("add"), {
+        title: "a",
+        content: "b",
+        image: new File(["x"], "a.jpg", { type: "image/jpeg" }),
+      }),
     ).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { buffer } from "node:stream/consumers";
 import sharp from "sharp";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
+import { uploadsTempDir } from "./multipart.server";
 import { KEY_PATTERN, photoStore } from "./photo-store.server";
 
 export type Format = "jpeg" | "png" | "webp" | "gif" | "avif";
@@ -78,6 +79,12 @@ export function listUploads(): string[] {
   };
   walk(root);
   return out.sort();
+}
+
+/** The names of the raw upload temp files in multipart.server.ts's temp folder. */
+export function tempFiles(): string[] {
+  const dir = uploadsTempDir();
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
 
 /** Every stored photo file as `<key>/<name>`, sorted, from the photo store (either backend). */

@@ -1,7 +1,6 @@
 // Test support only (imported by *.test.ts of the kids and moments work, never by the app).
 import sharp from "sharp";
 import { db, nowIso } from "~/lib/db.server";
-import { insertFriendship } from "./friendships.server";
 import { uploadFromBuffer, type UploadedFile } from "~/images/multipart.server";
 
 export async function jpeg(width = 64, height = 48, background = "#c33"): Promise<Buffer> {
@@ -15,14 +14,8 @@ export async function jpegUpload(width = 64, height = 48): Promise<UploadedFile>
   return uploadFromBuffer(await jpeg(width, height), "photo.jpg", "image/jpeg");
 }
 
-/** An accepted friendship between two users (the friends screens are someone else's work). */
-export async function befriend(
-  a: number,
-  b: number,
-  status: "accepted" | "pending" | "denied" = "accepted",
-): Promise<void> {
-  await insertFriendship(db(), a, b, status);
-}
+// the one friendship helper of the tests under app/
+export { befriend } from "./social-test-fixtures.server";
 
 /** Inserts `count` moments for a kid directly (no photos), created one second apart. */
 export async function insertMoments(

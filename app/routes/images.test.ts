@@ -43,10 +43,6 @@ async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<S
   return result.image;
 }
 
-async function befriend(a: User, b: User, status: "pending" | "accepted" | "denied") {
-  await insertFriendship(a, b, status);
-}
-
 /** GET (or HEAD) a photo URL through the route's loader. */
 async function get(url: string, opts: { cookie?: string; method?: string; headers?: Record<string, string> } = {}) {
   const match = /^\/images\/([^/]*)\/([^/]*)$/.exec(url);
@@ -65,9 +61,9 @@ beforeAll(async () => {
   stranger = await makeUser();
   requester = await makeUser();
   denied = await makeUser();
-  await befriend(friend, owner, "accepted"); // friend sent, owner accepted
-  await befriend(requester, owner, "pending"); // not yet accepted
-  await befriend(owner, denied, "denied");
+  await insertFriendship(friend, owner, "accepted"); // friend sent, owner accepted
+  await insertFriendship(requester, owner, "pending"); // not yet accepted
+  await insertFriendship(owner, denied, "denied");
   for (const [name, user] of Object.entries({ owner, friend, stranger, requester, denied }))
     cookies[name] = await cookieFor(user);
   kidPhoto = await store(await makeImage("jpeg", 1600, 1200), "kid", owner.id);
@@ -100,7 +96,7 @@ describe("who may see a photo", () => {
   it("access ends as soon as the friendship does", async () => {
     const a = await makeUser();
     const b = await makeUser();
-    await befriend(a, b, "accepted");
+    await insertFriendship(a, b, "accepted");
     const photo = await store(await makeImage("jpeg", 300, 200), "moment", a.id);
     const cookie = await cookieFor(b);
     expect((await get(photoUrl(photo), { cookie })).status).toBe(200);

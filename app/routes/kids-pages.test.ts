@@ -5,64 +5,16 @@ import * as myKids from "./my-kids";
 import * as kidNew from "./kid-new";
 import * as kidUpdate from "./kid-update";
 import * as kidMoments from "./kid-moments";
-import * as momentNew from "./moment-new";
-import * as momentPage from "./moment";
-import * as momentUpdate from "./moment-update";
-import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
 import { config } from "~/lib/config.server";
 import { db } from "~/lib/db.server";
 import { createKid, listKidsOf } from "~/models/kids.server";
 import { createMoment } from "~/models/moment-changes.server";
-import { befriend, insertMoments, jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
+import { insertMoments, jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
+import { multipart, people, thrown } from "../../tests/kit/kid-pages";
 
-/** Status of what a loader or action threw (a redirect Response or a `data()` error). */
-async function thrown(fn: () => Promise<unknown>): Promise<{ status: number; location?: string | null }> {
-  try {
-    await fn();
-  } catch (e) {
-    if (e instanceof Response) return { status: e.status, location: e.headers.get("Location") };
-    const init = (e as { init?: { status?: number } }).init;
-    if (init?.status) return { status: init.status };
-    throw e;
-  }
-  throw new Error("expected a throw");
-}
-
-/** A Response returned (redirects) or data() returned (400 with the form result). */
-function statusOf(result: unknown): number {
-  if (result instanceof Response) return result.status;
-  return (result as { init?: { status?: number } }).init?.status ?? 200;
-}
-
-function errorsOf(result: unknown): Record<string, string[] | null> {
-  return (result as { data: { result: { error: Record<string, string[] | null> } } }).data.result.error;
-}
-
-function multipart(fields: Record<string, string>, image?: Buffer | Blob) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(fields)) fd.set(k, v);
-  if (image)
-    fd.set(
-      "image",
-      image instanceof Blob ? image : new Blob([new Uint8Array(image)], { type: "image/jpeg" }),
-      "photo.jpg",
-    );
-  return fd;
-}
-
-async function people() {
-  const owner = await makeUser();
-  const friend = await makeUser();
-  const stranger = await makeUser();
-  await befriend(owner.id, friend.id);
-  const made = await createKid(owner.id, { name: "Elsa", birth_date: "2019-03-14", relationship: "Mom" }, null);
-  if (!made.ok) throw new Error("setup");
-  return {
-    owner,
-    kid: made.kid,
-    cookies: { owner: await cookieFor(owner), friend: await cookieFor(friend), stranger: await cookieFor(stranger) },
-  };
-}
+// The kid and moment pages as a browser without JavaScript uses them (the moment pages:
+// moment-pages.test.ts).
 
 describe("My Kids page", () => {
   it("lists the user's kids with a grammatical age, and removes one (owner only)", async () => {
@@ -121,7 +73,7 @@ describe("Add Kid and Update Kid pages", () => {
     const { owner, cookies } = await people();
     const empty = await kidNew.action(args(req("/kids/add-new", { cookie: cookies.owner, form: multipart({}) })));
     expect(statusOf(empty)).toBe(400);
-    expect(errorsOf(empty)).toMatchObject({
+    expect(formErrorsOf(empty)).toMatchObject({
       name: ["Name is required"],
       year: ["Select Year"],
       month: ["Select Month"],
@@ -139,7 +91,9 @@ describe("Add Kid and Update Kid pages", () => {
         }),
       ),
     );
-    expect(errorsOf(notImage)).toMatchObject({ day: ["February 2021 has only 28 days. Please choose a real date"] });
+    expect(formErrorsOf(notImage)).toMatchObject({
+      day: ["February 2021 has only 28 days. Please choose a real date"],
+    });
     const badFile = await kidNew.action(
       args(
         req("/kids/add-new", {
@@ -152,7 +106,7 @@ describe("Add Kid and Update Kid pages", () => {
       ),
     );
     expect(statusOf(badFile)).toBe(400);
-    expect(errorsOf(badFile)).toMatchObject({ image: ["Only image files are accepted."] });
+    expect(formErrorsOf(badFile)).toMatchObject({ image: ["Only image files are accepted."] });
     expect((await listKidsOf(owner.id)).map((k) => k.name)).toEqual(["Elsa"]);
     expect(fs.readdirSync(path.join(config().uploadsDir, ".tmp")).filter((f) => f.endsWith(".upload"))).toEqual([]);
   });
@@ -180,7 +134,7 @@ describe("Add Kid and Update Kid pages", () => {
     expect((await thrown(() => post(cookies.friend, { name: "X" }))).status).toBe(403);
     expect((await thrown(() => post(cookies.stranger, { name: "X" }))).status).toBe(404);
     const invalid = await post(cookies.owner, { name: "n".repeat(51) });
-    expect(errorsOf(invalid)).toMatchObject({
+    expect(formErrorsOf(invalid)).toMatchObject({
       name: ["Name cannot be more than 50 characters"],
       year: ["Please choose a year"],
       month: ["Please choose a month"],
@@ -291,173 +245,5 @@ describe("a kid's moments page", () => {
     const ok = await del(cookies.owner);
     expect(ok.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
     expect(await db()("daily_logs").where("id", made.moment.id).first()).toBeUndefined();
-  });
-});
-
-describe("moment pages", () => {
-  it("adds a moment (owner only, image required) and goes to its page", async () => {
-    const { kid, cookies } = await people();
-    const load = (cookie: string) =>
-      momentNew.loader(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie }), { kidId: String(kid.id) }));
-    expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa", defaultAudience: "everyone" });
-    expect((await thrown(() => load(cookies.friend))).status).toBe(403);
-    expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
-
-    const post = (cookie: string, body: FormData) =>
-      momentNew.action(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie, form: body }), { kidId: String(kid.id) }));
-    expect(
-      (await thrown(() => post(cookies.friend, multipart({ title: "t", content: "c" }, Buffer.from("x"))))).status,
-    ).toBe(403);
-    const invalid = await post(cookies.owner, multipart({}));
-    expect(errorsOf(invalid)).toMatchObject({
-      title: ["Title is required"],
-      content: ["Content is required"],
-      image: ["Image is required"],
-    });
-    const ok = await post(cookies.owner, multipart({ title: "Park", content: "Pigeons" }, await jpeg()));
-    expect(statusOf(ok)).toBe(302);
-    const location = (ok as Response).headers.get("Location")!;
-    expect(location).toMatch(/^\/dailyLogs\/\d+$/);
-
-    const id = location.split("/").pop()!;
-    const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { momentId: id }));
-    expect(detail).toMatchObject({
-      moment: { title: "Park", content: "Pigeons" },
-      kid: { id: kid.id, name: "Elsa" },
-      canChange: false,
-    });
-    expect(
-      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { momentId: id }))))
-        .status,
-    ).toBe(404);
-  });
-
-  it("updates a moment (cannot wording) and deletes it from its page", async () => {
-    const { owner, kid, cookies } = await people();
-    const made = await createMoment(owner.id, kid.id, { title: "Old", content: "Old" }, await jpegUpload());
-    if (!made.ok) throw new Error("setup");
-    const id = String(made.moment.id);
-    const data = await momentUpdate.loader(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id }),
-    );
-    expect(data.moment).toMatchObject({
-      title: "Old",
-      content: "Old",
-      photos: [{ key: made.moment.photo!.key, alt: "Old" }],
-    });
-    expect(
-      (
-        await thrown(() =>
-          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { momentId: id })),
-        )
-      ).status,
-    ).toBe(403);
-
-    const post = (fields: Record<string, string>) =>
-      momentUpdate.action(
-        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { momentId: id }),
-      );
-    expect(errorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
-      title: ["Title cannot be more than 50 characters"],
-      content: ["Content is required"],
-    });
-    const ok = await post({ title: "New", content: "New" });
-    expect((ok as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
-
-    const del = (cookie: string) =>
-      momentPage.action(args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { momentId: id }));
-    expect((await thrown(() => del(cookies.friend))).status).toBe(403);
-    const gone = await del(cookies.owner);
-    expect(gone.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
-    expect(
-      (
-        await thrown(() =>
-          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id })),
-        )
-      ).status,
-    ).toBe(404);
-  });
-
-  it("several photos: slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
-    const { kid, cookies } = await people();
-    const slots = async (files: (Buffer | null)[], fields: Record<string, string>) => {
-      const fd = new FormData();
-      for (const [k, v] of Object.entries(fields)) fd.set(k, v);
-      // like a browser: one part per file input, an empty one for a slot left empty
-      for (const f of files)
-        fd.append(
-          "image",
-          f ? new Blob([new Uint8Array(f)], { type: "image/jpeg" }) : new Blob([]),
-          f ? "photo.jpg" : "",
-        );
-      return fd;
-    };
-    const post = (body: FormData) =>
-      momentNew.action(
-        args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }),
-      );
-    const [a, b, c] = [await jpeg(60, 40, "#c33"), await jpeg(61, 40, "#3c3"), await jpeg(62, 40, "#33c")];
-
-    // slot 2 without alt text, slot 3 not an image: both named on their own fields, nothing saved
-    const bad = await post(
-      await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }),
-    );
-    expect(errorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
-    const notImage = await post(
-      await slots([a, null, Buffer.from("not an image")], {
-        title: "Zoo",
-        content: "Lions",
-        alt_1: "A lion",
-        alt_3: "Text",
-      }),
-    );
-    expect(errorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
-    expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({
-      n: 0,
-    });
-
-    // three photos in slots 1, 3 and 4 (slot 2 left empty): their own alt texts, in that order
-    const ok = await post(
-      await slots([a, null, b, c], {
-        title: "Zoo",
-        content: "Lions",
-        alt_1: "A lion",
-        alt_3: "A bear",
-        alt_4: "A seal",
-      }),
-    );
-    const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
-    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
-    expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([
-      ["A lion", 60],
-      ["A bear", 61],
-      ["A seal", 62],
-    ]);
-
-    // update: the seal first, the lion removed, the bear's alt text changed
-    const form = await momentUpdate.loader(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id }),
-    );
-    const [lion, bear, seal] = form.moment.photos as { id: number }[];
-    const update = new FormData();
-    for (const [k, v] of Object.entries({
-      title: "Zoo",
-      content: "Lions",
-      [`photo_${lion!.id}_position`]: "1",
-      [`photo_${lion!.id}_alt`]: "A lion",
-      [`photo_${lion!.id}_remove`]: "on",
-      [`photo_${bear!.id}_position`]: "2",
-      [`photo_${bear!.id}_alt`]: "A brown bear",
-      [`photo_${seal!.id}_position`]: "1",
-      [`photo_${seal!.id}_alt`]: "A seal",
-    }))
-      update.set(k, v);
-    update.append("image", new Blob([]), "");
-    const updated = await momentUpdate.action(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { momentId: id }),
-    );
-    expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
-    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
-    expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);
   });
 });

@@ -8,7 +8,8 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { expect, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile, type FilePayload } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, jpegFile, type FilePayload } from "./kids-helpers";
+import { closeE2eDb } from "./e2e-db";
 
 test.afterAll(closeE2eDb);
 

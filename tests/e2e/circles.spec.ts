@@ -1,6 +1,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, closeE2eDb, jpegFile, makeFriends, myId } from "./kids-helpers";
+import { apiCreateKid, jpegFile, myId } from "./kids-helpers";
+import { befriend, closeE2eDb } from "./e2e-db";
 
 // Who sees what (docs/spec.md §6), JavaScript on and off, three people in three browser contexts:
 // Alice files Grandma in her Family circle, posts a Family-only moment that Pal (a Friends-circle
@@ -36,8 +37,8 @@ test.describe("who sees what", () => {
     const alice = await person(browser, testInfo, "alice");
     const grandma = await person(browser, testInfo, "gran");
     const pal = await person(browser, testInfo, "pal");
-    await makeFriends(alice.id, grandma.id);
-    await makeFriends(pal.id, alice.id);
+    await befriend(alice.id, grandma.id);
+    await befriend(pal.id, alice.id);
     const kid = await apiCreateKid(alice.page.request, { name: "Nora", birth_date: "2022-04-05", relationship: "Mom" });
 
     // ---- Alice files Grandma in her Family circle
@@ -125,7 +126,7 @@ test.describe("co-parenting follows the friendship", () => {
     test.setTimeout(180_000);
     const alice = await person(browser, testInfo, "alice");
     const pal = await person(browser, testInfo, "pal");
-    await makeFriends(pal.id, alice.id);
+    await befriend(pal.id, alice.id);
     const kid = await apiCreateKid(alice.page.request, { name: "Nora", birth_date: "2022-04-05", relationship: "Mom" });
     const invited = await alice.page.request.post(`/api/kids/${kid.id}/co_parents`, { data: { user_id: pal.id } });
     expect(invited.status()).toBe(201);

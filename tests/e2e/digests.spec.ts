@@ -2,10 +2,11 @@ import sharp from "sharp";
 import type { Browser, Page } from "@playwright/test";
 import { ageText } from "../../app/lib/dates";
 import { expectAccessible, expect, freshPage, newAccount, signUp, test } from "./utils";
-import { closeE2eDb, e2eDb, userIdByEmail } from "./friends-helpers";
-import { apiCreateKid, closeE2eDb as closeKidsDb, makeFriends } from "./kids-helpers";
+import { userIdByEmail } from "./friends-helpers";
+import { apiCreateKid } from "./kids-helpers";
 import { jpegWithGps } from "./profile-picture-helpers";
 import { mailTo } from "./mail";
+import { befriend, closeE2eDb, e2eDb } from "./e2e-db";
 
 // Email digests (docs/decisions/0027-*) in a browser, JavaScript on and off: the email settings
 // page (the GOV.UK form pattern, axe); a digest that the e2e server's own scheduler sends over SMTP
@@ -15,10 +16,7 @@ import { mailTo } from "./mail";
 // plain-text part, the List-Unsubscribe headers; then the message's own unsubscribe link, opened
 // signed out.
 
-test.afterAll(async () => {
-  await closeE2eDb();
-  await closeKidsDb();
-});
+test.afterAll(closeE2eDb);
 
 /** Chooses a digest and its hour on the email settings page (signed in on `page`). */
 async function chooseDigest(
@@ -63,7 +61,7 @@ test("a relative's daily digest arrives with the new moment and an inline thumbn
 
   // a parent, friends with the relative, posts a moment with a photo that carries GPS EXIF
   const parent = await signUp(page, newAccount("parent"));
-  await makeFriends(await userIdByEmail(parent.email), relativeId);
+  await befriend(await userIdByEmail(parent.email), relativeId);
   const kid = await apiCreateKid(page.request, { name: "Mila", birth_date: "2021-03-04", relationship: "Mom" });
   await page.goto(`/kids/${kid.id}/dailyLogs/new`);
   await page.getByLabel("Title").fill("Picking strawberries");

@@ -1,7 +1,9 @@
 import type { Browser, Locator, Page, Route, TestInfo } from "@playwright/test";
 import { expect, fillSignUp, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, jpegFile, makeFriends, myId } from "./kids-helpers";
-import { closeE2eDb, e2eDb, userIdByEmail } from "./friends-helpers";
+import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
+import { userIdByEmail } from "./friends-helpers";
+import { otherPerson } from "./social-helpers";
+import { befriend, closeE2eDb, e2eDb } from "./e2e-db";
 
 // Every creating form submitted twice, 60 ms apart, as a double click does it, with JavaScript on
 // and off: exactly one thing is created and the user sees the normal result
@@ -73,25 +75,14 @@ async function doubleClick(page: Page, url: RegExp, button: Locator, settled: ()
 const count = async (table: string, where: Record<string, unknown>) =>
   Number((await e2eDb()(table).where(where).count({ n: "*" }).first())?.n ?? 0);
 
-/** Someone else, signed up in their own browser context (closed at the end of the test). */
-async function otherPerson(browser: Browser, testInfo: TestInfo, prefix: string) {
-  const ctx = await browser.newContext({
-    baseURL: testInfo.project.use.baseURL,
-    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
-  });
-  const page = await ctx.newPage();
-  const account = await signUp(page, newAccount(prefix));
-  return { ctx, page, account, id: await myId(page.request) };
-}
-
 /** An invitation link made by someone else (POST /api/invites), and that inviter. */
 async function invitationLink(browser: Browser, testInfo: TestInfo) {
   const inviter = await otherPerson(browser, testInfo, "di");
   const res = await inviter.page.request.post("/api/invites", { data: { note: "Come and see" } });
   expect(res.status()).toBe(201);
   const { url } = (await res.json()) as { url: string };
-  await inviter.ctx.close();
-  return { inviter, path: new URL(url).pathname };
+  await inviter.close();
+  return { inviter: inviter.account, path: new URL(url).pathname };
 }
 
 /** One request with JavaScript (the form ignored the second submit), two without (the server's token did the rest). */
@@ -239,9 +230,9 @@ test.describe("a double click creates one thing", () => {
 
   test("Invite as co-parent: one invitation, not 'already invited'", async ({ page, browser }, testInfo) => {
     const friend = await otherPerson(browser, testInfo, "dp");
-    await friend.ctx.close();
+    await friend.close();
     await signUp(page, newAccount("do"));
-    await makeFriends(await myId(page.request), friend.id);
+    await befriend(await myId(page.request), friend.account.id);
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-01-01", relationship: "Mom" });
     await page.goto(`/kids/${kid.id}/co-parents`);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();

@@ -1,40 +1,8 @@
 // Data the friends spec needs but cannot (yet) make through the UI: kids, moments and their photos,
-// written straight into the e2e server's database and, through the photo store, its photo storage
-// (the uploads folder, or the S3 bucket when the run has STORAGE=s3 and the S3_* settings).
+// written straight into the e2e server's database and its photo store (tests/e2e/e2e-db.ts).
 import crypto from "node:crypto";
-import path from "node:path";
-import type { Knex } from "knex";
 import sharp from "sharp";
-import { createPhotoStore, type PhotoStore } from "../../app/images/photo-store.server";
-import { openE2eDb } from "./e2e-db";
-import { readStorageSettings } from "../../server/env.mjs";
-
-let conn: Knex | null = null;
-let store: PhotoStore | null = null;
-
-function e2eDir(): string {
-  const dir = process.env.E2E_DIR;
-  if (!dir) throw new Error("E2E_DIR is not set (playwright.config.ts sets it)");
-  return dir;
-}
-
-export function e2eDb(): Knex {
-  conn ??= openE2eDb();
-  return conn;
-}
-
-/** The e2e server's photo store (the same settings: playwright.config.ts passes our environment on). */
-function e2eStore(): PhotoStore {
-  store ??= createPhotoStore({ uploadsDir: path.join(e2eDir(), "uploads"), storage: readStorageSettings() });
-  return store;
-}
-
-export async function closeE2eDb(): Promise<void> {
-  await conn?.destroy();
-  conn = null;
-  await store?.close();
-  store = null;
-}
+import { e2eDb, e2eStore } from "./e2e-db";
 
 const idOf = (row: unknown) => Number(typeof row === "object" && row !== null ? (row as { id: unknown }).id : row);
 

@@ -1,6 +1,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import { closeE2eDb, insertKidWithMoment, userIdByEmail } from "./friends-helpers";
+import { insertKidWithMoment, userIdByEmail } from "./friends-helpers";
+import { closeE2eDb } from "./e2e-db";
 
 // The whole friendship lifecycle with two people in two browser contexts, JavaScript on and off.
 

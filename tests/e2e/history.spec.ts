@@ -3,7 +3,8 @@
 // instead of redisplaying them from its history cache. The no-JavaScript browser is where that
 // cache shows (with JavaScript, React Router navigates client-side and loads fresh data anyway).
 import { expect, logOut, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
+import { closeE2eDb } from "./e2e-db";
 
 test.afterAll(async () => {
   await closeE2eDb();

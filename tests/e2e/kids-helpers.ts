@@ -1,33 +1,8 @@
-// Test-only helpers for tests/e2e/kids.spec.ts. The friendship screens are built elsewhere, so an
-// accepted friendship (and bulk moments for paging) are written straight into the e2e database.
-import type { Knex } from "knex";
+// Test-only helpers for the kids and moments specs: kids and moments made through the API, and bulk
+// moments for paging written straight into the e2e database.
 import sharp from "sharp";
 import type { APIRequestContext } from "@playwright/test";
-import { openE2eDb } from "./e2e-db";
-
-let conn: Knex | null = null;
-
-function e2eDb(): Knex {
-  conn ??= openE2eDb();
-  return conn;
-}
-
-export async function closeE2eDb(): Promise<void> {
-  await conn?.destroy();
-  conn = null;
-}
-
-/** An accepted friendship between two users. */
-export async function makeFriends(a: number, b: number): Promise<void> {
-  const now = new Date().toISOString();
-  await e2eDb()("friendships").insert({
-    user_id: a,
-    friend_id: b,
-    status: "accepted",
-    created_at: now,
-    updated_at: now,
-  });
-}
+import { e2eDb } from "./e2e-db";
 
 /** `count` moments without photos, one minute apart, titled "Moment 1" (oldest) … "Moment N". */
 export async function insertMoments(kidId: number, count: number): Promise<void> {

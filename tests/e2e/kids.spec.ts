@@ -1,15 +1,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import {
-  apiCreateKid,
-  apiCreateMoment,
-  closeE2eDb,
-  insertMoments,
-  jpegFile,
-  makeFriends,
-  myId,
-  textFile,
-} from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, insertMoments, jpegFile, myId, textFile } from "./kids-helpers";
+import { befriend, closeE2eDb } from "./e2e-db";
 
 test.afterAll(async () => {
   await closeE2eDb();
@@ -399,7 +391,7 @@ test.describe("kids", () => {
     const friend = await otherUser(browser, testInfo);
     const stranger = await otherUser(browser, testInfo);
     try {
-      await makeFriends(ownerId, friend.id);
+      await befriend(ownerId, friend.id);
 
       // the friend sees the kid, its moments and the moment, but no owner buttons
       await friend.page.goto(`/kids/${kid.id}/dailyLogs`);

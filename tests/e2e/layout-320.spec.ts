@@ -4,7 +4,8 @@
 import type { Page } from "@playwright/test";
 import { contrast, expect, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
-import { closeE2eDb, e2eDb, otherPerson } from "./social-helpers";
+import { otherPerson } from "./social-helpers";
+import { closeE2eDb, e2eDb } from "./e2e-db";
 
 const PHONE = { width: 320, height: 640 };
 // each as long as the forms allow (50 characters), without a space

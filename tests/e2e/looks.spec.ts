@@ -6,8 +6,8 @@
 import sharp from "sharp";
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { contrast, expect, expectAccessible, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, makeFriends, myId, type FilePayload } from "./kids-helpers";
-import { closeE2eDb } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, myId, type FilePayload } from "./kids-helpers";
+import { befriend, closeE2eDb } from "./e2e-db";
 
 test.afterAll(closeE2eDb);
 
@@ -70,7 +70,7 @@ async function seed(browser: Browser, page: Page, baseURL: string): Promise<Seed
   const other = await ctx.newPage();
   const friend = await signUp(other, newAccount("pal"));
   const friendId = await myId(other.request);
-  await makeFriends(await myId(page.request), friendId);
+  await befriend(await myId(page.request), friendId);
   // an account with nothing yet (the empty states)
   const fresh = await browser.newContext({ baseURL, javaScriptEnabled: true });
   const freshPage = await fresh.newPage();

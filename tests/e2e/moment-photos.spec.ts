@@ -1,5 +1,6 @@
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, closeE2eDb, jpegFile, textFile } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, jpegFile, textFile } from "./kids-helpers";
+import { closeE2eDb } from "./e2e-db";
 
 // Several photos per moment (docs/decisions/0030-several-photos-per-moment.md):
 // post a moment with three photos and alt texts, see them as a grid, reorder and remove one, with

@@ -6,8 +6,8 @@ import sharp from "sharp";
 import yauzl from "yauzl";
 import type { Page } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, logIn, signUp, test } from "./utils";
-import { closeE2eDb, e2eDb } from "./friends-helpers";
 import { mailTo } from "./mail";
+import { closeE2eDb, e2eDb } from "./e2e-db";
 
 // docs/spec.md §2 "Settings" and "Your data", end to end with JavaScript on and off: each field
 // changed after a validation error, another session signed out, the export downloaded and its

@@ -1,23 +1,9 @@
 // Data for the likes-and-comments specs. Accounts are made through the UI (signUp); the kid, the
 // moment and the accepted friendship are written straight into the e2e server's database, so these
 // specs do not depend on the kid and moment forms.
-import type { Knex } from "knex";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { openE2eDb } from "./e2e-db";
+import { e2eDb } from "./e2e-db";
 import { newAccount, signUp } from "./utils";
-
-let knex: Knex | null = null;
-
-/** The e2e server's database (the same file, WAL mode, so both may write). */
-export function e2eDb(): Knex {
-  knex ??= openE2eDb();
-  return knex;
-}
-
-export async function closeE2eDb() {
-  await knex?.destroy();
-  knex = null;
-}
 
 export type Account = ReturnType<typeof newAccount> & { id: number };
 
@@ -42,17 +28,6 @@ export async function otherPerson(browser: Browser, testInfo: TestInfo, prefix: 
   const page = await context.newPage();
   const account = await signUpAs(page, prefix);
   return { account, page, close: () => context.close() };
-}
-
-export async function befriend(a: Account, b: Account, status: "pending" | "accepted" = "accepted") {
-  const now = new Date().toISOString();
-  await e2eDb()("friendships").insert({
-    user_id: a.id,
-    friend_id: b.id,
-    status,
-    created_at: now,
-    updated_at: now,
-  });
 }
 
 /** A kid of `owner` with one moment; answers the moment's id. */

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, test } from "./utils";
-import { befriend, closeE2eDb, kidWithMoments, momentOf, otherPerson, signUpAs } from "./social-helpers";
+import { kidWithMoments, momentOf, otherPerson, signUpAs } from "./social-helpers";
+import { befriend, closeE2eDb } from "./e2e-db";
 
 // The likes-and-comments block on the moment page (/dailyLogs/<id>), with JavaScript on ("js") and
 // off ("nojs"). The moment belongs to another person; the signed-in viewer is their accepted friend.
@@ -20,7 +21,7 @@ test.describe("likes and comments", () => {
   }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
-    await befriend(owner.account, viewer);
+    await befriend(owner.account.id, viewer.id);
     const logId = await momentOf(owner.account);
 
     await page.goto(`/dailyLogs/${logId}`);
@@ -94,7 +95,7 @@ test.describe("likes and comments", () => {
   }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
-    await befriend(viewer, owner.account);
+    await befriend(viewer.id, owner.account.id);
     const logId = await momentOf(owner.account);
     await owner.close();
 
@@ -197,7 +198,7 @@ test.describe("likes and comments", () => {
   test("the Comment button shows and hides the comments", async ({ page, browser }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
-    await befriend(owner.account, viewer);
+    await befriend(owner.account.id, viewer.id);
     const logId = await momentOf(owner.account);
     expect(
       (
@@ -227,7 +228,7 @@ test.describe("likes and comments", () => {
   }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
-    await befriend(owner.account, viewer);
+    await befriend(owner.account.id, viewer.id);
     const { kidId, logIds } = await kidWithMoments(owner.account, 2);
     const [older, newer] = logIds as [number, number];
     await owner.close();
@@ -269,7 +270,7 @@ test.describe("likes and comments", () => {
   }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const viewer = await signUpAs(page, "fan");
-    await befriend(owner.account, viewer);
+    await befriend(owner.account.id, viewer.id);
     const logId = await momentOf(owner.account);
     const made = await owner.page.request.post(`/api/comments/${logId}/new-comment`, {
       data: { comment: "Owner's words" },
@@ -322,7 +323,7 @@ test.describe("likes and comments", () => {
   }, testInfo) => {
     const owner = await otherPerson(browser, testInfo, "own");
     const pendingFriend = await signUpAs(page, "pnd");
-    await befriend(pendingFriend, owner.account, "pending");
+    await befriend(pendingFriend.id, owner.account.id, "pending");
     const logId = await momentOf(owner.account);
     await owner.close();
 

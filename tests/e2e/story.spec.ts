@@ -1,6 +1,7 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, closeE2eDb, jpegFile, makeFriends, myId } from "./kids-helpers";
+import { apiCreateKid, jpegFile, myId } from "./kids-helpers";
+import { befriend, closeE2eDb } from "./e2e-db";
 
 // The family's story (docs/decisions/0028-*): a back-dated milestone moment, seen in a friend's
 // feed with the kid's age on its date, the kid's milestones and timeline; the feed's empty state.
@@ -92,7 +93,7 @@ test.describe("the family's story", () => {
 
     // a friend sees it in their feed, with the age on the moment's date, and likes it there
     const friend = await otherUser(browser, testInfo, "grandma");
-    await makeFriends(me, friend.id);
+    await befriend(me, friend.id);
     await friend.page.goto("/my-kids-list");
     const news = friend.page.getByRole("region", { name: "Family news" });
     await expect(news.getByRole("link", { name: "First steps!" })).toBeVisible();

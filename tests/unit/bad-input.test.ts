@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { cookieFor } from "../helpers";
-import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
+import { buildApp, call, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
 import { rawRequest, type RawBody, type RawResponse } from "./support/raw-http";
 
 let buildDir = "";
@@ -60,7 +60,7 @@ async function rowCounts(): Promise<string> {
 }
 
 beforeAll(async () => {
-  buildDir = buildApp();
+  buildDir = await buildApp();
   server = await startBuiltServer(buildDir);
   host = `127.0.0.1:${server.port}`;
   base = `http://${host}`;
@@ -105,7 +105,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await knex?.destroy();
-  if (buildDir) removeBuild(buildDir);
 });
 
 // ---- the corpus --------------------------------------------------------------------------

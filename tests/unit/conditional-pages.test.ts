@@ -10,21 +10,20 @@ import { addComment, updateComment } from "~/models/comments.server";
 import { updateMoment } from "~/models/moment-changes.server";
 import { db } from "~/lib/db.server";
 import type { User } from "~/models/users.server";
-import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, call, startBuiltServer, type BuiltServer } from "./support/built-server";
 
 let buildDir = "";
 let server: BuiltServer;
 let base = "";
 
 beforeAll(async () => {
-  buildDir = buildApp();
+  buildDir = await buildApp();
   server = await startBuiltServer(buildDir);
   base = `http://127.0.0.1:${server.port}`;
 }, 180_000);
 
 afterAll(async () => {
   await server?.stop();
-  if (buildDir) removeBuild(buildDir);
 });
 
 type World = {

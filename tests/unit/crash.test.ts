@@ -20,7 +20,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, knexConfig } from "../../db/knexfile.mjs";
 import { listStored } from "~/images/test-fixtures.server";
-import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
+import { buildApp, call, startBuiltServer, type BuiltServer, type CallInit } from "./support/built-server";
 
 /** Kill rounds, and the acknowledged writes after which each round's kill comes. */
 const ROUNDS = 8;
@@ -263,7 +263,7 @@ beforeAll(async () => {
   photo = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#c63" } })
     .jpeg()
     .toBuffer();
-  buildDir = buildApp();
+  buildDir = await buildApp();
   server = await startBuiltServer(buildDir);
   knex = knexFactory(knexConfig(databaseTarget()));
   owner = await signUp("owner");
@@ -290,7 +290,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await knex?.destroy();
-  if (buildDir) removeBuild(buildDir);
 });
 
 describe("kill -9 during concurrent writes and uploads", () => {

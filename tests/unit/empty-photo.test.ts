@@ -9,7 +9,7 @@ import * as picture from "../../app/routes/profile-picture";
 import * as apiKidsNew from "../../app/routes/api/kids-new";
 import * as apiMomentsNew from "../../app/routes/api/kids-daily-logs-new";
 import * as apiUpload from "../../app/routes/api/users-upload-profile-picture";
-import { args, cookieFor, makeUser, req } from "../helpers";
+import { args, cookieFor, formErrorsOf, makeUser, req, statusOf } from "../helpers";
 import { db } from "../../app/lib/db.server";
 import { createKid } from "../../app/models/kids.server";
 import { IMAGE_MESSAGES, chosenFileProblem } from "../../app/images/limits";
@@ -32,10 +32,6 @@ function form(fields: Record<string, string>, file?: File) {
 const emptyJpeg = () => new File([], "empty.jpg", { type: "image/jpeg" });
 const noFile = () => new File([], "", { type: "application/octet-stream" });
 const KID = { name: "Elsa", year: "2019", month: "03", day: "14", relationship: "Mom" };
-const errorsOf = (result: unknown) =>
-  (result as { data: { result: { error: Record<string, string[]> } } }).data.result.error;
-const statusOf = (result: unknown) =>
-  result instanceof Response ? result.status : ((result as { init?: { status?: number } }).init?.status ?? 200);
 
 describe("a zero-byte photo", () => {
   it("Add a kid (page): refused on the photo, no kid; no file chosen: the kid is added", async () => {
@@ -43,7 +39,7 @@ describe("a zero-byte photo", () => {
     const cookie = await cookieFor(me);
     const refused = await kidNew.action(args(req("/kids/add-new", { cookie, form: form(KID, emptyJpeg()) })));
     expect(statusOf(refused)).toBe(400);
-    expect(errorsOf(refused).image).toEqual([NOT_AN_IMAGE]);
+    expect(formErrorsOf(refused).image).toEqual([NOT_AN_IMAGE]);
     expect(await count("kids", { user_id: me.id })).toBe(0);
     const added = await kidNew.action(args(req("/kids/add-new", { cookie, form: form(KID, noFile()) })));
     expect(statusOf(added)).toBe(302);
@@ -74,7 +70,7 @@ describe("a zero-byte photo", () => {
       }),
     );
     expect(statusOf(page)).toBe(400);
-    expect(errorsOf(page).image).toEqual([NOT_AN_IMAGE]);
+    expect(formErrorsOf(page).image).toEqual([NOT_AN_IMAGE]);
     const api = await apiMomentsNew.action(
       args(req(`/api/kids/${kid.kid.id}/daily_logs/new`, { cookie, form: form(fields, emptyJpeg()) }), {
         kidId: String(kid.kid.id),
@@ -88,7 +84,7 @@ describe("a zero-byte photo", () => {
         kidId: String(kid.kid.id),
       }),
     );
-    expect(errorsOf(none).image).toEqual(["Image is required"]);
+    expect(formErrorsOf(none).image).toEqual(["Image is required"]);
     expect(await count("daily_logs", { kid_id: kid.kid.id })).toBe(0);
   });
 
@@ -99,7 +95,7 @@ describe("a zero-byte photo", () => {
       args(req("/profile/picture", { cookie, form: form({ intent: "upload" }, emptyJpeg()) })),
     );
     expect(statusOf(page)).toBe(400);
-    expect(errorsOf(page).image).toEqual([NOT_AN_IMAGE]);
+    expect(formErrorsOf(page).image).toEqual([NOT_AN_IMAGE]);
     const api = await apiUpload.action(
       args(req("/api/users/upload-profile-picture", { cookie, form: form({}, emptyJpeg()) })),
     );

@@ -5,7 +5,7 @@ import { enqueueMail, LEASE_MS } from "../../app/mail/queue.server";
 import { sendDueMail } from "../../app/mail/sender.server";
 import { closeTransport } from "../../app/mail/transport.server";
 import { startTestSmtp, uniqueByMessageId, type TestSmtp } from "../smtp-server";
-import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, startBuiltServer, type BuiltServer } from "./support/built-server";
 import { makeUser } from "../helpers";
 import { insertFriendship, insertKid, insertMoment } from "./friends-fixtures";
 import { saveEmailPreferences } from "../../app/models/email-preferences.server";
@@ -25,7 +25,7 @@ beforeAll(async () => {
   smtp = await startTestSmtp();
   process.env.SMTP_URL = smtp.url;
   resetEnvCache();
-  buildDir = buildApp();
+  buildDir = await buildApp();
 }, 240_000);
 
 afterAll(async () => {
@@ -34,7 +34,6 @@ afterAll(async () => {
   delete process.env.SMTP_URL;
   resetEnvCache();
   await smtp.close();
-  removeBuild(buildDir);
 });
 
 const mail = (n: number) => ({ kind: "test", to: `aunt${n}@example.com`, subject: `Moment ${n}`, text: `Text ${n}` });

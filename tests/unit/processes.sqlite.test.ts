@@ -12,7 +12,7 @@ import { knexConfig } from "../../db/knexfile.mjs";
 import { resetEnvCache } from "../../server/env.mjs";
 import { DatabaseBusyError, db, nowIso, writeTransaction } from "../../app/lib/db.server";
 import { makeUser } from "../helpers";
-import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, call, startBuiltServer, type BuiltServer } from "./support/built-server";
 
 // this file's own database (tests/setup-db.ts) waits 30 ms for a lock, and writes retry for 300 ms
 process.env.SQLITE_BUSY_TIMEOUT_MS = "30";
@@ -107,7 +107,7 @@ describe("the server while an outside process holds the write lock", () => {
   let knex: Knex;
 
   beforeAll(async () => {
-    buildDir = buildApp();
+    buildDir = await buildApp();
     server = await startBuiltServer(buildDir, { SQLITE_BUSY_TIMEOUT_MS: "30", WRITE_RETRY_MS: "200" });
     knex = knexFactory(knexConfig(process.env.DATABASE_FILE!));
   }, 180_000);
@@ -115,7 +115,6 @@ describe("the server while an outside process holds the write lock", () => {
   afterAll(async () => {
     await server?.stop();
     await knex?.destroy();
-    if (buildDir) removeBuild(buildDir);
   });
 
   async function signUp(base: string, name: string) {

@@ -11,7 +11,7 @@ import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
 import { appVersion } from "../../server/version.mjs";
-import { buildApp, call, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, call, startBuiltServer, type BuiltServer } from "./support/built-server";
 
 let buildDir = "";
 const servers: BuiltServer[] = [];
@@ -50,7 +50,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, i: number
 }
 
 beforeAll(async () => {
-  buildDir = buildApp();
+  buildDir = await buildApp();
   servers.push(await startBuiltServer(buildDir), await startBuiltServer(buildDir));
   knex = knexFactory(knexConfig(databaseTarget()));
 }, 180_000);
@@ -58,7 +58,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   await knex?.destroy();
-  if (buildDir) removeBuild(buildDir);
 });
 
 describe("health endpoints", () => {

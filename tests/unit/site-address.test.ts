@@ -14,7 +14,7 @@ import { saveEmailPreferences } from "../../app/models/email-preferences.server"
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../smtp-server";
 import { cookieFor, makeUser } from "../helpers";
 import { insertFriendship, insertKid, insertMoment } from "./friends-fixtures";
-import { buildApp, removeBuild, startBuiltServer, type BuiltServer } from "./support/built-server";
+import { buildApp, startBuiltServer, type BuiltServer } from "./support/built-server";
 import { rawRequest, type RawResponse } from "./support/raw-http";
 import { unzip } from "./support/unzip";
 
@@ -27,7 +27,7 @@ let strict: BuiltServer;
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
-  buildDir = buildApp();
+  buildDir = await buildApp();
   [site, strict] = await Promise.all([
     startBuiltServer(buildDir, {
       SMTP_URL: smtp.url,
@@ -42,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([site?.stop(), strict?.stop()]);
   await smtp?.close();
-  if (buildDir) removeBuild(buildDir);
 });
 
 /** The site's address without ORIGIN: the one the server prints at start. */

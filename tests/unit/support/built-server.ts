@@ -3,27 +3,48 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { inject } from "vitest";
 import { bodyOf } from "../../helpers";
 
 const root = path.resolve(import.meta.dirname, "..", "..", "..");
 
 /**
- * Builds the app into a new folder (a few seconds) and returns it. The folder is inside the
- * project (build-test-*, ignored by git) so the build finds the project's node_modules; remove it
- * with removeBuild.
+ * The app's production build, made once per test run and shared by every file that starts the real
+ * server (docs/decisions/0051-test-kit-and-a-faster-suite.md): the first file to ask builds it into
+ * the folder the global setup named (tests/global-setup-db.ts: inside the project, build-test-*,
+ * ignored by git, so the build finds the project's node_modules) while the others wait for it; the
+ * global setup removes it at the end. Files only read it.
  */
-export function buildApp(): string {
-  const buildDir = fs.mkdtempSync(path.join(root, "build-test-"));
-  execFileSync(process.execPath, [path.join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"], {
-    cwd: root,
-    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
-    stdio: "pipe",
-  });
+export async function buildApp(): Promise<string> {
+  const buildDir = inject("appBuildDir");
+  const failed = `${buildDir}.failed`;
+  let mine = true;
+  try {
+    fs.mkdirSync(`${buildDir}.lock`);
+  } catch {
+    mine = false;
+  }
+  if (mine) {
+    const partial = `${buildDir}.partial`;
+    try {
+      execFileSync(process.execPath, [path.join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"], {
+        cwd: root,
+        env: { ...process.env, BUILD_DIR: partial, NODE_ENV: "production" },
+        stdio: "pipe",
+      });
+      // whole or not at all: the waiting files see the folder only once it is complete
+      fs.renameSync(partial, buildDir);
+    } catch (error) {
+      fs.writeFileSync(failed, String(error));
+      throw error;
+    }
+    return buildDir;
+  }
+  while (!fs.existsSync(buildDir)) {
+    if (fs.existsSync(failed)) throw new Error(`the run's build failed: ${fs.readFileSync(failed, "utf8")}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   return buildDir;
-}
-
-export function removeBuild(buildDir: string): void {
-  if (path.basename(buildDir).startsWith("build-test-")) fs.rmSync(buildDir, { recursive: true, force: true });
 }
 
 export type BuiltServer = {

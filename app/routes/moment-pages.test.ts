@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import * as momentNew from "./moment-new";
+import * as momentPage from "./moment";
+import * as momentUpdate from "./moment-update";
+import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
+import { db } from "~/lib/db.server";
+import { createMoment } from "~/models/moments.server";
+import { jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
+import { multipart, people, thrown } from "../../tests/kit/kid-pages";
+
+// The moment pages as a browser without JavaScript uses them (the kid pages: kids-pages.test.ts).
+
+describe("moment pages", () => {
+  it("adds a moment (owner only, image required) and goes to its page", async () => {
+    const { kid, cookies } = await people();
+    const load = (cookie: string) =>
+      momentNew.loader(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie }), { kidId: String(kid.id) }));
+    expect((await load(cookies.owner)).kid).toEqual({ id: kid.id, name: "Elsa", defaultAudience: "everyone" });
+    expect((await thrown(() => load(cookies.friend))).status).toBe(403);
+    expect((await thrown(() => load(cookies.stranger))).status).toBe(404);
+
+    const post = (cookie: string, body: FormData) =>
+      momentNew.action(args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie, form: body }), { kidId: String(kid.id) }));
+    expect(
+      (await thrown(() => post(cookies.friend, multipart({ title: "t", content: "c" }, Buffer.from("x"))))).status,
+    ).toBe(403);
+    const invalid = await post(cookies.owner, multipart({}));
+    expect(formErrorsOf(invalid)).toMatchObject({
+      title: ["Title is required"],
+      content: ["Content is required"],
+      image: ["Image is required"],
+    });
+    const ok = await post(cookies.owner, multipart({ title: "Park", content: "Pigeons" }, await jpeg()));
+    expect(statusOf(ok)).toBe(302);
+    const location = (ok as Response).headers.get("Location")!;
+    expect(location).toMatch(/^\/dailyLogs\/\d+$/);
+
+    const id = location.split("/").pop()!;
+    const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { dailyLogId: id }));
+    expect(detail).toMatchObject({
+      moment: { title: "Park", content: "Pigeons" },
+      kid: { id: kid.id, name: "Elsa" },
+      canChange: false,
+    });
+    expect(
+      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id }))))
+        .status,
+    ).toBe(404);
+  });
+
+  it("updates a moment (cannot wording) and deletes it from its page", async () => {
+    const { owner, kid, cookies } = await people();
+    const made = await createMoment(owner.id, kid.id, { title: "Old", content: "Old" }, await jpegUpload());
+    if (!made.ok) throw new Error("setup");
+    const id = String(made.moment.id);
+    const data = await momentUpdate.loader(
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+    );
+    expect(data.moment).toMatchObject({
+      title: "Old",
+      content: "Old",
+      photos: [{ key: made.moment.photo!.key, alt: "Old" }],
+    });
+    expect(
+      (
+        await thrown(() =>
+          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { dailyLogId: id })),
+        )
+      ).status,
+    ).toBe(403);
+
+    const post = (fields: Record<string, string>) =>
+      momentUpdate.action(
+        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { dailyLogId: id }),
+      );
+    expect(formErrorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
+      title: ["Title cannot be more than 50 characters"],
+      content: ["Content is required"],
+    });
+    const ok = await post({ title: "New", content: "New" });
+    expect((ok as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
+
+    const del = (cookie: string) =>
+      momentPage.action(
+        args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { dailyLogId: id }),
+      );
+    expect((await thrown(() => del(cookies.friend))).status).toBe(403);
+    const gone = await del(cookies.owner);
+    expect(gone.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
+    expect(
+      (
+        await thrown(() =>
+          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id })),
+        )
+      ).status,
+    ).toBe(404);
+  });
+
+  it("several photos: slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
+    const { kid, cookies } = await people();
+    const slots = async (files: (Buffer | null)[], fields: Record<string, string>) => {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+      // like a browser: one part per file input, an empty one for a slot left empty
+      for (const f of files)
+        fd.append(
+          "image",
+          f ? new Blob([new Uint8Array(f)], { type: "image/jpeg" }) : new Blob([]),
+          f ? "photo.jpg" : "",
+        );
+      return fd;
+    };
+    const post = (body: FormData) =>
+      momentNew.action(
+        args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }),
+      );
+    const [a, b, c] = [await jpeg(60, 40, "#c33"), await jpeg(61, 40, "#3c3"), await jpeg(62, 40, "#33c")];
+
+    // slot 2 without alt text, slot 3 not an image: both named on their own fields, nothing saved
+    const bad = await post(
+      await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }),
+    );
+    expect(formErrorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
+    const notImage = await post(
+      await slots([a, null, Buffer.from("not an image")], {
+        title: "Zoo",
+        content: "Lions",
+        alt_1: "A lion",
+        alt_3: "Text",
+      }),
+    );
+    expect(formErrorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
+    expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({
+      n: 0,
+    });
+
+    // three photos in slots 1, 3 and 4 (slot 2 left empty): their own alt texts, in that order
+    const ok = await post(
+      await slots([a, null, b, c], {
+        title: "Zoo",
+        content: "Lions",
+        alt_1: "A lion",
+        alt_3: "A bear",
+        alt_4: "A seal",
+      }),
+    );
+    const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
+    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([
+      ["A lion", 60],
+      ["A bear", 61],
+      ["A seal", 62],
+    ]);
+
+    // update: the seal first, the lion removed, the bear's alt text changed
+    const form = await momentUpdate.loader(
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+    );
+    const [lion, bear, seal] = form.moment.photos as { id: number }[];
+    const update = new FormData();
+    for (const [k, v] of Object.entries({
+      title: "Zoo",
+      content: "Lions",
+      [`photo_${lion!.id}_position`]: "1",
+      [`photo_${lion!.id}_alt`]: "A lion",
+      [`photo_${lion!.id}_remove`]: "on",
+      [`photo_${bear!.id}_position`]: "2",
+      [`photo_${bear!.id}_alt`]: "A brown bear",
+      [`photo_${seal!.id}_position`]: "1",
+      [`photo_${seal!.id}_alt`]: "A seal",
+    }))
+      update.set(k, v);
+    update.append("image", new Blob([]), "");
+    const updated = await momentUpdate.action(
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { dailyLogId: id }),
+    );
+    expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
+    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);
+  });
+});
