@@ -1,0 +1,129 @@
+import { useId, useState } from "react";
+import { useNavigate } from "react-router";
+import { describeUserAgent } from "~/lib/user-agent";
+import { useHydrated } from "./form-basics";
+
+// Passkey buttons (docs/decisions/0055-passkeys.md). WebAuthn needs JavaScript: the server render
+// and a browser without WebAuthn show nothing here, and every other way in works as before. The
+// browser library is imported when a button is pressed, so pages pay nothing for it until then.
+
+const FAILED = "That did not work. Try again, or sign in another way.";
+
+function webAuthnAvailable(): boolean {
+  return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
+}
+
+async function postJson(url: string, body: unknown): Promise<{ ok: boolean; data: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { ok: response.ok, data };
+}
+
+/** The first message of an API error answer (bare field errors or envelope C), or `fallback`. */
+function errorText(data: Record<string, unknown>, fallback: string): string {
+  const errors = (data.errors ?? data) as Record<string, unknown>;
+  for (const value of Object.values(errors)) {
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && typeof value[0] === "string") return value[0];
+  }
+  return fallback;
+}
+
+/** A browser's "the person closed the prompt" is not an error to show. */
+function cancelled(error: unknown): boolean {
+  return error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError");
+}
+
+/** "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of `redirectTo`. */
+export function PasskeySignIn({ redirectTo }: { redirectTo?: string | null }) {
+  const hydrated = useHydrated();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  if (!hydrated || !webAuthnAvailable()) return null;
+
+  async function signIn() {
+    setError(null);
+    setPending(true);
+    try {
+      const { startAuthentication } = await import("@simplewebauthn/browser");
+      const start = await postJson("/api/auth/passkey/options", {});
+      if (!start.ok) throw new Error(errorText(start.data, FAILED));
+      const answer = await startAuthentication({ optionsJSON: start.data.options as never });
+      const done = await postJson("/api/auth/passkey", { response: answer });
+      if (!done.ok) throw new Error(errorText(done.data, FAILED));
+      // a full load: the new session cookie is in, every loader reads the signed-in viewer
+      window.location.assign(redirectTo ?? "/my-kids-list");
+    } catch (caught) {
+      setPending(false);
+      if (!cancelled(caught)) setError(caught instanceof Error && caught.message ? caught.message : FAILED);
+      else setError("No passkey was chosen. Try again, or log in with your email.");
+    }
+  }
+
+  return (
+    <div className="passkey-sign-in stack">
+      {error ? (
+        <p className="notice notice--error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="button" className="button button--secondary" onClick={signIn} disabled={pending}>
+        {pending ? "Waiting for your passkey…" : "Sign in with a passkey"}
+      </button>
+    </div>
+  );
+}
+
+/** "Create a passkey" with its name (prefilled from this device), on the settings page. */
+export function CreatePasskey({ heading = "Add a passkey" }: { heading?: string }) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const inputId = useId();
+  const [name, setName] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  if (!hydrated || !webAuthnAvailable()) return null;
+  const shownName = name ?? describeUserAgent(navigator.userAgent);
+
+  async function create() {
+    setError(null);
+    setPending(true);
+    try {
+      const { startRegistration } = await import("@simplewebauthn/browser");
+      const start = await postJson("/api/users/current/passkeys/options", {});
+      if (!start.ok) throw new Error(errorText(start.data, FAILED));
+      const answer = await startRegistration({ optionsJSON: start.data.options as never });
+      const saved = await postJson("/api/users/current/passkeys", { response: answer, name: shownName });
+      if (!saved.ok) throw new Error(errorText(saved.data, FAILED));
+      await navigate("/settings?done=passkey-added#passkeys", { replace: true });
+    } catch (caught) {
+      if (cancelled(caught)) setError("No passkey was made. Try again when you are ready.");
+      else setError(caught instanceof Error && caught.message ? caught.message : FAILED);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="stack create-passkey">
+      <h3>{heading}</h3>
+      {error ? (
+        <p className="notice notice--error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor={inputId}>Passkey name</label>
+        <input id={inputId} value={shownName} maxLength={64} onChange={(e) => setName(e.currentTarget.value)} />
+      </div>
+      <button type="button" className="button button--primary" onClick={create} disabled={pending}>
+        {pending ? "Waiting for your device…" : "Create a passkey"}
+      </button>
+    </div>
+  );
+}
