@@ -47,8 +47,8 @@ export default defineConfig({
   projects: [
     // history.spec.ts is about the browser's history cache without JavaScript: nojs only
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /history\.spec\.ts/ },
-    // dialogs-js.spec.ts is about what only the page's scripts do: js only
-    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: /dialogs-js\.spec\.ts/ },
+    // dialogs-js.spec.ts and passkeys-js.spec.ts are about what only the page's scripts do: js only
+    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: /(dialogs|passkeys)-js\.spec\.ts/ },
   ],
   webServer: {
     command: "node server/index.mjs",
