@@ -254,7 +254,7 @@ describe("the passkey API and its session", () => {
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
 
     const renamed = await passkeyRoute.action(
-      args(req(`/api/users/current/passkeys/${passkey.id}`, { method: "PATCH", json: { name: "Old phone" }, cookie }), {
+      args(req(`/api/users/current/passkeys/${passkey.id}`, { method: "PUT", json: { name: "Old phone" }, cookie }), {
         id: String(passkey.id),
       }),
     );
@@ -301,7 +301,7 @@ describe("the passkey API and its session", () => {
     expect(
       (
         await passkeyRoute.action(
-          args(req(path, { method: "PATCH", json: { name: "x" }, cookie }), { id: String(passkey.id) }),
+          args(req(path, { method: "PUT", json: { name: "x" }, cookie }), { id: String(passkey.id) }),
         )
       ).status,
     ).toBe(404);

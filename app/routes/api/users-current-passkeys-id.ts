@@ -5,10 +5,10 @@ import { readFields } from "~/api/read-body.server";
 import { parseId } from "~/lib/request.server";
 import { removePasskey, renamePasskey } from "~/models/passkeys.server";
 
-// PATCH /api/users/current/passkeys/{id} {name}: renames one of the caller's passkeys.
+// PUT /api/users/current/passkeys/{id} {name}: renames one of the caller's passkeys.
 // DELETE: removes it (refused for the last passkey of an account without a password).
 const route = apiRoute({
-  PATCH: async ({ request, params }, user) => {
+  PUT: async ({ request, params }, user) => {
     const body = await readFields(request);
     const renamed = await renamePasskey(user.id, parseId(params.id) ?? 0, body.name);
     return renamed.ok ? json({ message: "The passkey is renamed" }) : apiRefusal(renamed);
