@@ -13,6 +13,7 @@ import {
 } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery } from "./comments.server";
 import { listFriends } from "./friend-lists.server";
+import { listPasskeys } from "./passkeys.server";
 import { MOMENT_ORDER } from "./moment-cursors.server";
 import { momentColumns, momentFromRow, momentsQuery } from "./moments.server";
 
@@ -73,6 +74,8 @@ export type ExportData = {
   };
   kids: ExportKid[];
   friends: ExportPerson[];
+  /** The account's passkeys: names and dates only, never key material. */
+  passkeys: { name: string; created_at: string; last_used_at: string | null }[];
 };
 
 type Row = Record<string, unknown>;
@@ -262,13 +265,14 @@ function group<T>(rows: Row[], key: string, shape: (r: Row) => T): Map<number, T
 export async function loadExport(userId: number): Promise<ExportData | null> {
   const account = await accountOf.first<Row>({ id: userId });
   if (!account) return null;
-  const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists] = await Promise.all([
+  const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists, passkeys] = await Promise.all([
     kidsOf.all<Row>({ id: userId }),
     momentsOf.all<Row>({ id: userId }),
     photosOf.all<Row>({ id: userId }),
     likesOf.all<Row>({ id: userId }),
     commentsOf.all<Row>({ id: userId }),
     listFriends(userId),
+    listPasskeys(userId),
   ]);
   const names = new FileNames();
   const likes = group(
@@ -319,6 +323,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     },
     kids,
     friends: friendLists.confirmed.map((f) => ({ name: displayName(f.user), username: f.user.username })),
+    passkeys: passkeys.map((p) => ({ name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })),
   };
 }
 
@@ -349,6 +354,7 @@ export function exportJson(data: ExportData): string {
         })),
       })),
       friends: data.friends,
+      passkeys: data.passkeys,
     },
     null,
     2,

@@ -14,6 +14,9 @@ import {
   verifyPasskeySignIn,
 } from "./passkeys.server";
 import { listSessions } from "./sessions.server";
+import { deleteAccount } from "./account.server";
+import { exportJson, loadExport } from "./export.server";
+import { userTraces } from "../../tests/user-traces";
 import { checkPasskey, LoginError, sessionToken } from "~/web/auth.server";
 import * as signInOptionsRoute from "~/routes/api/auth-passkey-options";
 import * as signInRoute from "~/routes/api/auth-passkey";
@@ -196,10 +199,20 @@ describe("managing passkeys", () => {
     expect(await listPasskeys(user.id)).toHaveLength(1);
   });
 
-  it("goes with the account", async () => {
-    const { user } = await userWithPasskey();
-    await db().table("users").where("id", user.id).delete();
+  it("is in the export by name and dates only, and goes with the account", async () => {
+    const { user, passkey } = await userWithPasskey("Kitchen tablet");
+    const [stored] = await db().table("passkeys").where("user_id", user.id);
+    const data = await loadExport(user.id);
+    const json = exportJson(data!);
+    expect(JSON.parse(json).passkeys).toEqual([
+      { name: "Kitchen tablet", created_at: passkey.created_at, last_used_at: null },
+    ]);
+    expect(json).not.toContain(stored.public_key);
+    expect(json).not.toContain(stored.credential_id);
+
+    expect(await deleteAccount(user.id, { password: "secret1" })).toEqual({ ok: true });
     expect(await db().table("passkeys").where("user_id", user.id)).toEqual([]);
+    expect(await userTraces(user)).toEqual([]);
   });
 });
 
