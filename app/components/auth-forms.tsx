@@ -12,6 +12,7 @@ import {
   useSubmitOnce,
 } from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
+import { PasskeySignIn } from "./passkeys";
 
 export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
 
@@ -60,7 +61,8 @@ export function LoginForm({
           meta={fields.email}
           label="Email"
           type="email"
-          inputProps={{ autoComplete: "email", spellCheck: false }}
+          // "webauthn": the browser may offer passkeys among the suggestions (PasskeySignIn's autofill)
+          inputProps={{ autoComplete: "username webauthn", spellCheck: false }}
         />
         <Field
           meta={fields.password}
@@ -72,6 +74,7 @@ export function LoginForm({
           Log In
         </SubmitButton>
       </FormTag>
+      <PasskeySignIn redirectTo={redirectTo} autofill={!inModal} />
       <p className="login-links">
         <Link to="/login/email">Email me a sign-in link</Link> ·{" "}
         <Link to="/login/email?reset=1">Forgot your password?</Link>

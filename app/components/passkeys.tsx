@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { describeUserAgent } from "~/lib/user-agent";
 import { useHydrated } from "./form-basics";
@@ -39,25 +39,52 @@ function cancelled(error: unknown): boolean {
   return error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError");
 }
 
-/** "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of `redirectTo`. */
-export function PasskeySignIn({ redirectTo }: { redirectTo?: string | null }) {
+/** Signs in with the browser's answer to fresh sign-in options; throws with the message to show. */
+async function passkeySignIn(redirectTo: string | null | undefined, autofill: boolean): Promise<void> {
+  const { startAuthentication } = await import("@simplewebauthn/browser");
+  const start = await postJson("/api/auth/passkey/options", {});
+  if (!start.ok) throw new Error(errorText(start.data, FAILED));
+  const answer = await startAuthentication({ optionsJSON: start.data.options as never, useBrowserAutofill: autofill });
+  const done = await postJson("/api/auth/passkey", { response: answer });
+  if (!done.ok) throw new Error(errorText(done.data, FAILED));
+  // a full load: the new session cookie is in, every loader reads the signed-in viewer
+  window.location.assign(redirectTo ?? "/my-kids-list");
+}
+
+/**
+ * "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of
+ * `redirectTo`. `autofill` (the log-in page): where the browser offers passkeys in the email
+ * field's suggestions (conditional mediation, the field's autocomplete "username webauthn"), a
+ * quiet request waits for one to be picked there.
+ */
+export function PasskeySignIn({ redirectTo, autofill = false }: { redirectTo?: string | null; autofill?: boolean }) {
   const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    if (!autofill || !webAuthnAvailable()) return;
+    let live = true;
+    void (async () => {
+      const conditional = await PublicKeyCredential.isConditionalMediationAvailable?.().catch(() => false);
+      if (!conditional || !live) return;
+      // a passkey picked from the suggestions signs in; the button's request ends this one
+      await passkeySignIn(redirectTo, true).catch((caught: unknown) => {
+        if (live && !cancelled(caught)) setError(caught instanceof Error && caught.message ? caught.message : FAILED);
+      });
+    })();
+    return () => {
+      live = false;
+    };
+  }, [autofill, redirectTo]);
+
   if (!hydrated || !webAuthnAvailable()) return null;
 
   async function signIn() {
     setError(null);
     setPending(true);
     try {
-      const { startAuthentication } = await import("@simplewebauthn/browser");
-      const start = await postJson("/api/auth/passkey/options", {});
-      if (!start.ok) throw new Error(errorText(start.data, FAILED));
-      const answer = await startAuthentication({ optionsJSON: start.data.options as never });
-      const done = await postJson("/api/auth/passkey", { response: answer });
-      if (!done.ok) throw new Error(errorText(done.data, FAILED));
-      // a full load: the new session cookie is in, every loader reads the signed-in viewer
-      window.location.assign(redirectTo ?? "/my-kids-list");
+      await passkeySignIn(redirectTo, false);
     } catch (caught) {
       setPending(false);
       if (!cancelled(caught)) setError(caught instanceof Error && caught.message ? caught.message : FAILED);

@@ -2,7 +2,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, useSearchParams, href } from "react-router";
 import type { Route } from "./+types/login";
 import { LoginForm } from "~/components/auth-forms";
-import { PasskeySignIn } from "~/components/passkeys";
 import {
   authenticator,
   clientAddress,
@@ -71,7 +70,6 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
         redirectTo={redirectTo}
         demo={loaderData.demo}
       />
-      <PasskeySignIn redirectTo={redirectTo} />
       <p>
         New here?{" "}
         <Link to={redirectTo ? `${href("/signup")}?redirectTo=${encodeURIComponent(redirectTo)}` : href("/signup")}>
