@@ -61,8 +61,7 @@ export function LoginForm({
           meta={fields.email}
           label="Email"
           type="email"
-          // "webauthn": the browser may offer passkeys among the suggestions (PasskeySignIn's autofill)
-          inputProps={{ autoComplete: "username webauthn", spellCheck: false }}
+          inputProps={{ autoComplete: "email", spellCheck: false }}
         />
         <Field
           meta={fields.password}
@@ -74,7 +73,7 @@ export function LoginForm({
           Log In
         </SubmitButton>
       </FormTag>
-      <PasskeySignIn redirectTo={redirectTo} autofill={!inModal} />
+      <PasskeySignIn redirectTo={redirectTo} />
       <p className="login-links">
         <Link to="/login/email">Email me a sign-in link</Link> ·{" "}
         <Link to="/login/email?reset=1">Forgot your password?</Link>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { describeUserAgent } from "~/lib/user-agent";
+import { PASSKEY_OFFER_COOKIE } from "~/lib/passkey-offer";
 import { useHydrated } from "./form-basics";
 
 // Passkey buttons (docs/decisions/0055-passkeys.md). WebAuthn needs JavaScript: the server render
@@ -40,43 +41,22 @@ function cancelled(error: unknown): boolean {
 }
 
 /** Signs in with the browser's answer to fresh sign-in options; throws with the message to show. */
-async function passkeySignIn(redirectTo: string | null | undefined, autofill: boolean): Promise<void> {
+async function passkeySignIn(redirectTo: string | null | undefined): Promise<void> {
   const { startAuthentication } = await import("@simplewebauthn/browser");
   const start = await postJson("/api/auth/passkey/options", {});
   if (!start.ok) throw new Error(errorText(start.data, FAILED));
-  const answer = await startAuthentication({ optionsJSON: start.data.options as never, useBrowserAutofill: autofill });
+  const answer = await startAuthentication({ optionsJSON: start.data.options as never });
   const done = await postJson("/api/auth/passkey", { response: answer });
   if (!done.ok) throw new Error(errorText(done.data, FAILED));
   // a full load: the new session cookie is in, every loader reads the signed-in viewer
   window.location.assign(redirectTo ?? "/my-kids-list");
 }
 
-/**
- * "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of
- * `redirectTo`. `autofill` (the log-in page): where the browser offers passkeys in the email
- * field's suggestions (conditional mediation, the field's autocomplete "username webauthn"), a
- * quiet request waits for one to be picked there.
- */
-export function PasskeySignIn({ redirectTo, autofill = false }: { redirectTo?: string | null; autofill?: boolean }) {
+/** "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of `redirectTo`. */
+export function PasskeySignIn({ redirectTo }: { redirectTo?: string | null }) {
   const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-
-  useEffect(() => {
-    if (!autofill || !webAuthnAvailable()) return;
-    let live = true;
-    void (async () => {
-      const conditional = await PublicKeyCredential.isConditionalMediationAvailable?.().catch(() => false);
-      if (!conditional || !live) return;
-      // a passkey picked from the suggestions signs in; the button's request ends this one
-      await passkeySignIn(redirectTo, true).catch((caught: unknown) => {
-        if (live && !cancelled(caught)) setError(caught instanceof Error && caught.message ? caught.message : FAILED);
-      });
-    })();
-    return () => {
-      live = false;
-    };
-  }, [autofill, redirectTo]);
 
   if (!hydrated || !webAuthnAvailable()) return null;
 
@@ -84,7 +64,7 @@ export function PasskeySignIn({ redirectTo, autofill = false }: { redirectTo?: s
     setError(null);
     setPending(true);
     try {
-      await passkeySignIn(redirectTo, false);
+      await passkeySignIn(redirectTo);
     } catch (caught) {
       setPending(false);
       if (!cancelled(caught)) setError(caught instanceof Error && caught.message ? caught.message : FAILED);
@@ -107,7 +87,7 @@ export function PasskeySignIn({ redirectTo, autofill = false }: { redirectTo?: s
 }
 
 /** "Create a passkey" with its name (prefilled from this device), on the settings page. */
-export function CreatePasskey({ heading = "Add a passkey" }: { heading?: string }) {
+export function CreatePasskey({ heading = "Add a passkey", onCreated }: { heading?: string; onCreated?: () => void }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const inputId = useId();
@@ -127,6 +107,7 @@ export function CreatePasskey({ heading = "Add a passkey" }: { heading?: string 
       const answer = await startRegistration({ optionsJSON: start.data.options as never });
       const saved = await postJson("/api/users/current/passkeys", { response: answer, name: shownName });
       if (!saved.ok) throw new Error(errorText(saved.data, FAILED));
+      onCreated?.();
       await navigate("/settings?done=passkey-added#passkeys", { replace: true });
     } catch (caught) {
       if (cancelled(caught)) setError("No passkey was made. Try again when you are ready.");
@@ -152,5 +133,43 @@ export function CreatePasskey({ heading = "Add a passkey" }: { heading?: string 
         {pending ? "Waiting for your device…" : "Create a passkey"}
       </button>
     </div>
+  );
+}
+
+/**
+ * "Next time, sign in with your face or fingerprint": shown once after joining by invitation or
+ * signing in by a link (the server's offer cookie), to an account without a passkey, in a browser
+ * with WebAuthn. Nothing without JavaScript.
+ */
+export function PasskeyOffer() {
+  const [shown, setShown] = useState(false);
+  // looked for on every navigation: the sign-in that sets the cookie is one, in the same document
+  const { key } = useLocation();
+  useEffect(() => {
+    if (!key) return;
+    if (!webAuthnAvailable() || !document.cookie.split("; ").includes(`${PASSKEY_OFFER_COOKIE}=1`)) return;
+    // once: the cookie goes as soon as it is read
+    document.cookie = `${PASSKEY_OFFER_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+    let live = true;
+    void fetch("/api/users/current/passkeys", { headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? (r.json() as Promise<{ passkeys: unknown[] }>) : null))
+      .then((body) => {
+        if (live && body && body.passkeys.length === 0) setShown(true);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  if (!shown) return null;
+  return (
+    <aside className="page narrow card passkey-offer stack" aria-labelledby="passkey-offer-heading">
+      <h2 id="passkey-offer-heading">Next time, sign in with your face or fingerprint</h2>
+      <p>A passkey on this device signs you in without a password or an email. It cannot be phished.</p>
+      <CreatePasskey heading="Create a passkey for this device" onCreated={() => setShown(false)} />
+      <button type="button" className="button button--secondary" onClick={() => setShown(false)}>
+        Not now
+      </button>
+    </aside>
   );
 }

@@ -16,6 +16,7 @@ import {
   verifyPasskeySignIn,
 } from "~/models/passkeys.server";
 import { LoginSchema } from "~/forms/auth";
+import { PASSKEY_OFFER_COOKIE } from "~/lib/passkey-offer";
 import { apiError } from "~/api/responses.server";
 
 // One cookie object per secret (tests change the secret between files).
@@ -342,4 +343,13 @@ function isCredentialAnswer(value: unknown): value is { id: string; response: ob
 /** The Set-Cookie that forgets a passkey sign-in's handle (once used). */
 export function clearPasskeyCookie(request: Request): Promise<string> {
   return passkeyCookie().serialize("", { maxAge: 0, expires: new Date(0), secure: isHttps(request) });
+}
+
+/**
+ * The Set-Cookie that asks the next pages to offer a passkey ("Next time, sign in with your face
+ * or fingerprint"): after joining by invitation or signing in by a link. It holds no secret, so
+ * the page's script may read and clear it (app/components/passkeys.tsx, PasskeyOffer); 10 minutes.
+ */
+export function passkeyOfferCookie(request: Request): string {
+  return `${PASSKEY_OFFER_COOKIE}=1; Path=/; Max-Age=600; SameSite=Lax${isHttps(request) ? "; Secure" : ""}`;
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import config from "../../playwright.config";
 import { closeE2eDb, e2eDb } from "./friends-helpers";
+import { mailTo } from "./mail";
 import { expect, logOut, newAccount, signUp, test } from "./utils";
 
 // Passkeys in Chromium with its virtual authenticator (the DevTools protocol's WebAuthn domain),
@@ -116,6 +117,41 @@ test("create a passkey, sign out, sign in with it, rename and remove it; the las
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByRole("alert")).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
+  await context.close();
+});
+
+test("after signing in by an emailed link, a passkey is offered; next time it signs in, also from the log-in modal", async ({
+  browser,
+}) => {
+  const { context, page } = await withAuthenticator(browser);
+  const account = await signUp(page, newAccount("pl"));
+  await logOut(page);
+  await page.goto("/login/email");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  const mail = await mailTo(account.email);
+  const url = /https?:\/\/\S+\/login\/link\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
+  expect(url.startsWith(origin)).toBe(true);
+  await page.goto(url);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+  const offer = page.locator(".passkey-offer");
+  await expect(offer.getByRole("heading", { name: "Next time, sign in with your face or fingerprint" })).toBeVisible();
+  await offer.getByRole("button", { name: "Create a passkey" }).click();
+  await expect(page.locator(".notice--success")).toContainText("Your passkey has been saved.");
+  await expect(offer).toHaveCount(0);
+  // once: another page does not offer it again
+  await page.goto("/my-kids-list");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(offer).toHaveCount(0);
+
+  await logOut(page);
+  await page.goto("/?modal=login");
+  const dialog = page.getByRole("dialog", { name: "Log In" });
+  await dialog.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+  await page.goto("/settings");
+  await expect(page.locator("#passkeys").getByText(/last used/)).toBeVisible();
   await context.close();
 });
 
