@@ -149,6 +149,7 @@ export function PasskeyOffer() {
     if (!key) return;
     if (!webAuthnAvailable() || !document.cookie.split("; ").includes(`${PASSKEY_OFFER_COOKIE}=1`)) return;
     // once: the cookie goes as soon as it is read
+    // biome-ignore lint/suspicious/noDocumentCookie: a fixed name and value; the Cookie Store API is not in every browser we serve
     document.cookie = `${PASSKEY_OFFER_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
     let live = true;
     void fetch("/api/users/current/passkeys", { headers: { Accept: "application/json" } })
