@@ -9,6 +9,7 @@ import { useListLinkNavigation } from "./components/list-link";
 import { useNonce } from "./components/nonce";
 import { DeferredScriptsLoader } from "./components/deferred-scripts";
 import { RootModals } from "./components/root-modals";
+import { PasskeyOffer } from "./components/passkeys";
 import { useRootData, type RootData } from "./components/root-data";
 import { getUser } from "./web/auth.server";
 import { newSubmissionToken } from "./models/submissions.server";
@@ -113,6 +114,7 @@ export default function App() {
   useListLinkNavigation();
   return (
     <Shell>
+      <PasskeyOffer />
       <Outlet />
       <RootModals />
     </Shell>

@@ -12,6 +12,7 @@ import {
   useSubmitOnce,
 } from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
+import { PasskeySignIn } from "./passkeys";
 
 export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
 
@@ -72,6 +73,7 @@ export function LoginForm({
           Log In
         </SubmitButton>
       </FormTag>
+      <PasskeySignIn redirectTo={redirectTo} />
       <p className="login-links">
         <Link to="/login/email">Email me a sign-in link</Link> ·{" "}
         <Link to="/login/email?reset=1">Forgot your password?</Link>

@@ -259,6 +259,28 @@ export interface InvitedAccountRow {
   links_closed_at: string | null;
 }
 
+export interface PasskeyRow {
+  id: number;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export type ChallengePurpose = "register" | "sign-in";
+
+export interface WebauthnChallengeRow {
+  id: string;
+  purpose: ChallengePurpose;
+  user_id: number | null;
+  challenge: string;
+  expires_at: string;
+}
+
 /** Every table by its name in the database. */
 export interface Tables {
   images: ImageRow;
@@ -284,4 +306,6 @@ export interface Tables {
   feed_visits: FeedVisitRow;
   email_changes: EmailChangeRow;
   invited_accounts: InvitedAccountRow;
+  passkeys: PasskeyRow;
+  webauthn_challenges: WebauthnChallengeRow;
 }

@@ -14,6 +14,7 @@ import {
 } from "./access.server";
 import { commentColumns, commentFromRow, commentsQuery, type CommentColumns } from "./comments.server";
 import { listFriends } from "./friend-lists.server";
+import { listPasskeys } from "./passkeys.server";
 import { MOMENT_ORDER } from "./moment-cursors.server";
 import { momentColumns, momentFromRow, momentsQuery, type MomentColumns } from "./moments.server";
 
@@ -74,6 +75,8 @@ export type ExportData = {
   };
   kids: ExportKid[];
   friends: ExportPerson[];
+  /** The account's passkeys: names and dates only, never key material. */
+  passkeys: { name: string; created_at: string; last_used_at: string | null }[];
 };
 
 type Person = Pick<UserRow, "username" | "first_name" | "last_name">;
@@ -278,13 +281,14 @@ function group<R extends { daily_log_id: number }, T>(rows: R[], shape: (r: R) =
 export async function loadExport(userId: number): Promise<ExportData | null> {
   const account = await accountOf.first({ id: userId });
   if (!account) return null;
-  const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists] = await Promise.all([
+  const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists, passkeys] = await Promise.all([
     kidsOf.all({ id: userId }),
     momentsOf.all({ id: userId }),
     photosOf.all({ id: userId }),
     likesOf.all({ id: userId }),
     commentsOf.all({ id: userId }),
     listFriends(userId),
+    listPasskeys(userId),
   ]);
   const names = new FileNames();
   const likes = group(likeRows, (r): ExportLike => ({ by: person(r), created_at: r.created_at }));
@@ -331,6 +335,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     },
     kids,
     friends: friendLists.confirmed.map((f) => ({ name: displayName(f.user), username: f.user.username })),
+    passkeys: passkeys.map((p) => ({ name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })),
   };
 }
 
@@ -361,6 +366,7 @@ export function exportJson(data: ExportData): string {
         })),
       })),
       friends: data.friends,
+      passkeys: data.passkeys,
     },
     null,
     2,

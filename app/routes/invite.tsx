@@ -16,7 +16,7 @@ import { JoinSchema } from "~/forms/invite";
 import { acceptInvitation, declineInvitation } from "~/models/invitation-answers.server";
 import { joinByInvitation } from "~/models/invitation-join.server";
 import { invitationPath, readInvitation } from "~/models/invitations.server";
-import { clientAddress, getUser, startSession } from "~/web/auth.server";
+import { clientAddress, getUser, passkeyOfferCookie, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";
 import { refusalStatus } from "~/web/refusal.server";
@@ -72,10 +72,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
   if (!joined.ok) return redirect(here, 303);
   if (joined.outcome === "check-email") return redirect("/login/email?sent=1", 303);
-  return redirect("/current/friends", {
-    status: 303,
-    headers: { "Set-Cookie": await startSession(request, joined.user) },
-  });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await startSession(request, joined.user));
+  headers.append("Set-Cookie", passkeyOfferCookie(request));
+  return redirect("/current/friends", { status: 303, headers });
 }
 
 const GONE: Record<string, { title: string; text: string }> = {

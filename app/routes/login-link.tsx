@@ -3,7 +3,7 @@ import type { Route } from "./+types/login-link";
 import { SubmitButton } from "~/components/forms";
 import { LINK_THEN, linkThen, readSignInLink, signInLinkPath, redeemSignInLink } from "~/models/sign-in-links.server";
 import { invitationPath } from "~/models/invitations.server";
-import { startSession } from "~/web/auth.server";
+import { passkeyOfferCookie, startSession } from "~/web/auth.server";
 
 // /login/link/:token: a sign-in link (emailed, or made by a parent for an invited relative).
 // Opening it shows one button; the POST uses the link. Mail scanners and link previews open links
@@ -35,7 +35,10 @@ export async function action({ request, params }: Route.ActionArgs) {
         : used.invitation
           ? invitationPath(used.invitation)
           : "/my-kids-list";
-  return redirect(to, { status: 303, headers: { "Set-Cookie": await startSession(request, used.user, used.madeBy) } });
+  const headers = new Headers();
+  headers.append("Set-Cookie", await startSession(request, used.user, used.madeBy));
+  headers.append("Set-Cookie", passkeyOfferCookie(request));
+  return redirect(to, { status: 303, headers });
 }
 
 export default function LoginLinkPage({ loaderData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@ import * as momentPage from "./moment";
 import * as momentUpdate from "./moment-update";
 import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
-import { createMoment } from "~/models/moments.server";
+import { createMoment } from "~/models/moment-changes.server";
 import { jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
 import { multipart, people, thrown } from "../../tests/kit/kid-pages";
 
@@ -36,14 +36,14 @@ describe("moment pages", () => {
     expect(location).toMatch(/^\/dailyLogs\/\d+$/);
 
     const id = location.split("/").pop()!;
-    const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { dailyLogId: id }));
+    const detail = await momentPage.loader(args(req(location, { cookie: cookies.friend }), { momentId: id }));
     expect(detail).toMatchObject({
       moment: { title: "Park", content: "Pigeons" },
       kid: { id: kid.id, name: "Elsa" },
       canChange: false,
     });
     expect(
-      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { dailyLogId: id }))))
+      (await thrown(() => momentPage.loader(args(req(location, { cookie: cookies.stranger }), { momentId: id }))))
         .status,
     ).toBe(404);
   });
@@ -54,7 +54,7 @@ describe("moment pages", () => {
     if (!made.ok) throw new Error("setup");
     const id = String(made.moment.id);
     const data = await momentUpdate.loader(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id }),
     );
     expect(data.moment).toMatchObject({
       title: "Old",
@@ -64,14 +64,14 @@ describe("moment pages", () => {
     expect(
       (
         await thrown(() =>
-          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { dailyLogId: id })),
+          momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.friend }), { momentId: id })),
         )
       ).status,
     ).toBe(403);
 
     const post = (fields: Record<string, string>) =>
       momentUpdate.action(
-        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { dailyLogId: id }),
+        args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: multipart(fields) }), { momentId: id }),
       );
     expect(formErrorsOf(await post({ title: "t".repeat(51), content: "" }))).toMatchObject({
       title: ["Title cannot be more than 50 characters"],
@@ -81,16 +81,14 @@ describe("moment pages", () => {
     expect((ok as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
 
     const del = (cookie: string) =>
-      momentPage.action(
-        args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { dailyLogId: id }),
-      );
+      momentPage.action(args(req(`/dailyLogs/${id}`, { cookie, form: { intent: "delete-moment" } }), { momentId: id }));
     expect((await thrown(() => del(cookies.friend))).status).toBe(403);
     const gone = await del(cookies.owner);
     expect(gone.headers.get("Location")).toBe(`/kids/${kid.id}/dailyLogs`);
     expect(
       (
         await thrown(() =>
-          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id })),
+          momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id })),
         )
       ).status,
     ).toBe(404);
@@ -145,7 +143,7 @@ describe("moment pages", () => {
       }),
     );
     const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
-    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
     expect(view.moment.photos.map((p: { alt: string; width: number }) => [p.alt, p.width])).toEqual([
       ["A lion", 60],
       ["A bear", 61],
@@ -154,7 +152,7 @@ describe("moment pages", () => {
 
     // update: the seal first, the lion removed, the bear's alt text changed
     const form = await momentUpdate.loader(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { dailyLogId: id }),
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id }),
     );
     const [lion, bear, seal] = form.moment.photos as { id: number }[];
     const update = new FormData();
@@ -172,10 +170,10 @@ describe("moment pages", () => {
       update.set(k, v);
     update.append("image", new Blob([]), "");
     const updated = await momentUpdate.action(
-      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { dailyLogId: id }),
+      args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner, form: update }), { momentId: id }),
     );
     expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
-    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { dailyLogId: id }));
+    const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
     expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);
   });
 });

@@ -15,7 +15,10 @@ import { formatInstantDate } from "~/lib/dates";
 import { changePassword, getAccount, isFreshSignIn, updateProfile } from "~/models/account.server";
 import { endOtherSessions, endSessionByHandle, listSessions, sessionStartedAt } from "~/models/sessions.server";
 import { linksMadeForMe, turnOffRelativeLinks } from "~/models/sign-in-links.server";
+import { listPasskeys, removePasskey, renamePasskey } from "~/models/passkeys.server";
+import { parseId } from "~/lib/request.server";
 import { requireUser, sessionToken } from "~/web/auth.server";
+import { Passkeys } from "~/components/passkey-list";
 
 // /settings (docs/spec.md §2 "Settings"): the account's details, its password, its signed-in
 // sessions, and the way to its data (export, delete). Every form is a plain POST told apart by
@@ -28,6 +31,9 @@ const DONE: Record<string, string> = {
   session: "That session has been signed out.",
   others: "Every other session has been signed out.",
   "links-off": "Sign-in links made for you are turned off. To sign in, use your password or a link sent to your email.",
+  "passkey-added": "Your passkey has been saved. Next time, sign in with it.",
+  "passkey-renamed": "The passkey has been renamed.",
+  "passkey-removed": "The passkey has been removed. It no longer signs in to your account.",
   "email-undone":
     "The email change is undone and every other session is signed out. Choose a new password now: the old one was removed.",
 };
@@ -61,6 +67,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       has_password: account.has_password,
     },
     sessions,
+    passkeys: (await listPasskeys(user.id)).map((p) => ({
+      id: p.id,
+      name: p.name,
+      created: formatInstantDate(p.created_at, tz),
+      lastUsed: p.last_used_at ? formatInstantDate(p.last_used_at, tz) : null,
+    })),
     // just logged in (by password or an emailed link): a new password without the current one
     freshSignIn: isFreshSignIn(await sessionStartedAt(await sessionToken(request))),
     done: done && DONE[done] ? DONE[done] : null,
@@ -69,7 +81,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type ActionData =
   | { intent: "profile" | "password"; result: SubmissionResult<string[]> }
-  | { intent: "session"; error: string };
+  | { intent: "session"; error: string }
+  | { intent: "passkey"; error: string; passkey: number };
 
 const HIDDEN = ["current_password", "password", "confirmPassword"];
 
@@ -124,6 +137,27 @@ export async function action({ request }: Route.ActionArgs) {
     case "links-off": {
       await turnOffRelativeLinks(user.id, await sessionToken(request));
       return redirect("/settings?done=links-off", 303);
+    }
+    case "passkey-rename":
+    case "passkey-remove": {
+      const passkey = parseId(fields.passkey) ?? 0;
+      const changed =
+        fields.intent === "passkey-rename"
+          ? await renamePasskey(user.id, passkey, fields.name)
+          : await removePasskey(user.id, passkey);
+      if (!changed.ok)
+        return data<ActionData>(
+          {
+            intent: "passkey",
+            passkey,
+            error: changed.message ?? "That passkey is gone. The list below is up to date.",
+          },
+          { status: changed.kind === "not-found" ? 404 : 400 },
+        );
+      return redirect(
+        `/settings?done=${fields.intent === "passkey-rename" ? "passkey-renamed" : "passkey-removed"}#passkeys`,
+        303,
+      );
     }
     case "end-others": {
       await endOtherSessions(user.id, await sessionToken(request));
@@ -287,7 +321,10 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
   const result = (intent: "profile" | "password") =>
     actionData && actionData.intent === intent && "result" in actionData ? actionData.result : undefined;
   const sessionError = actionData && actionData.intent === "session" && "error" in actionData ? actionData.error : null;
-  const hasErrors = Boolean(actionData && (("result" in actionData && actionData.result.error) || sessionError));
+  const hasErrors = Boolean(
+    actionData &&
+      (("result" in actionData && actionData.result.error) || sessionError || actionData.intent === "passkey"),
+  );
   const others = sessions.filter((s) => !s.current);
   return (
     <div className="page narrow settings-page">
@@ -307,6 +344,11 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         hasPassword={account.has_password}
         freshSignIn={loaderData.freshSignIn}
         lastResult={result("password")}
+      />
+
+      <Passkeys
+        passkeys={loaderData.passkeys}
+        failure={actionData && actionData.intent === "passkey" ? actionData : null}
       />
 
       <section aria-labelledby="email-heading" className="settings-section">

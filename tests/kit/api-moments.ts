@@ -4,7 +4,7 @@
 import { expect } from "vitest";
 import { createKid } from "../../app/models/kids.server";
 import { befriend, jpegUpload } from "../../app/models/kids-test-helpers.server";
-import { createMoment } from "../../app/models/moments.server";
+import { createMoment } from "../../app/models/moment-changes.server";
 import { cookieFor, makeUser } from "../helpers";
 
 export const LOG_SHAPE = {

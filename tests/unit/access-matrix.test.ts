@@ -7,6 +7,7 @@
 // (owner-only forms: 403 for a friend, who may see the kid but not change it).
 // /api: signed out → 401; not allowed → 403; allowed → the success status of docs/api.md.
 // Photos: not allowed (signed out included) → 404.
+import crypto from "node:crypto";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import sharp from "sharp";
@@ -109,6 +110,23 @@ async function sessionHandleOf(who?: { id: number }): Promise<Record<string, num
   const { token } = await createSession(owner.id, "matrix");
   lastHandle = (await listSessions(owner.id, token)).find((s) => s.current)!.id;
   return {};
+}
+
+/** A passkey of the owner (its id in `passkeyId`): only the owner may rename or remove it. */
+async function ownersPasskey(w: World): Promise<Record<string, number>> {
+  const rows = await db()("passkeys")
+    .insert({
+      user_id: w.users.owner.id,
+      credential_id: crypto.randomBytes(16).toString("base64url"),
+      public_key: "AA",
+      counter: 0,
+      transports: "",
+      name: "Phone",
+      created_at: new Date().toISOString(),
+    })
+    .returning("id");
+  const first = rows[0] as number | { id: number };
+  return { passkeyId: typeof first === "number" ? first : first.id };
 }
 
 function kidForm(): FormData {
@@ -321,6 +339,20 @@ const MATRIX: Record<string, Probe[]> = {
       body: () => ({ form: { intent: "end-session", session: lastHandle } }),
       expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: { redirect: "/settings" } },
     },
+    {
+      label: "POST remove another user's passkey",
+      method: "POST",
+      prepare: ownersPasskey,
+      body: (_w, p) => ({ form: { intent: "passkey-remove", passkey: String(p.passkeyId) } }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: { redirect: "/settings" } },
+    },
+    {
+      label: "POST rename another user's passkey",
+      method: "POST",
+      prepare: ownersPasskey,
+      body: (_w, p) => ({ form: { intent: "passkey-rename", passkey: String(p.passkeyId), name: "Mine" } }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: { redirect: "/settings" } },
+    },
   ],
   "routes/settings-delete.tsx": [
     { label: "GET", expect: all("login", 200) },
@@ -357,6 +389,12 @@ const MATRIX: Record<string, Probe[]> = {
   "routes/api/auth-unauthorized.ts": [{ label: "GET", expect: all(401, 401) }],
   "routes/api/auth-magic-link.ts": [
     { label: "POST", method: "POST", body: () => ({ json: { email: "nobody@example.com" } }), expect: all(202, 202) },
+  ],
+  "routes/api/auth-passkey-options.ts": [
+    { label: "POST", method: "POST", body: () => ({ json: {} }), expect: all(200, 200) },
+  ],
+  "routes/api/auth-passkey.ts": [
+    { label: "POST (no answer)", method: "POST", body: () => ({ json: {} }), expect: all(401, 401) },
   ],
   "routes/api/invites.ts": [
     { label: "GET", expect: all(401, 200) },
@@ -422,6 +460,31 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current-passkeys.ts": [
+    { label: "GET", expect: all(401, 200) },
+    { label: "POST (no answer)", method: "POST", body: () => ({ json: {} }), expect: all(401, 400) },
+  ],
+  "routes/api/users-current-passkeys-options.ts": [
+    { label: "POST", method: "POST", body: () => ({ json: {} }), expect: all(401, 200) },
+  ],
+  "routes/api/users-current-passkeys-id.ts": [
+    {
+      // the owner's passkey: to anyone else it does not exist
+      label: "PUT",
+      method: "PUT",
+      prepare: ownersPasskey,
+      params: (_w, _v, p) => ({ id: String(p.passkeyId) }),
+      body: () => ({ json: { name: "Renamed" } }),
+      expect: { signedOut: 401, stranger: 404, pending: 404, friend: 404, owner: 200 },
+    },
+    {
+      label: "DELETE",
+      method: "DELETE",
+      prepare: ownersPasskey,
+      params: (_w, _v, p) => ({ id: String(p.passkeyId) }),
+      expect: { signedOut: 401, stranger: 404, pending: 404, friend: 404, owner: 200 },
+    },
+  ],
   "routes/api/users-current-sign-in-links.ts": [
     { label: "GET", expect: all(401, 200) },
     { label: "DELETE", method: "DELETE", expect: all(401, 200) },
@@ -781,6 +844,8 @@ const appDir = path.resolve(import.meta.dirname, "../../app");
 /** /api routes open to signed-out callers (their 401s, if any, are log-in failures, envelope A). */
 const PUBLIC_API = new Set([
   "routes/api/auth-magic-link.ts",
+  "routes/api/auth-passkey-options.ts",
+  "routes/api/auth-passkey.ts",
   "routes/api/auth-login.ts",
   "routes/api/auth-signup.ts",
   "routes/api/auth-logout.ts",
