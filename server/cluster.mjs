@@ -10,6 +10,7 @@
 import { fork as forkChild } from "node:child_process";
 import cluster from "node:cluster";
 import { env } from "./env.mjs";
+import { installLog } from "./log.mjs";
 import { preflightOrExit, startFailure } from "./preflight.mjs";
 
 /** WEB_CONCURRENCY, checked with the other settings (server/env.mjs). @returns {number} */
@@ -21,8 +22,12 @@ function workerCount() {
 const HEALTHY_AFTER_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
 
-// the settings and the data folders, once, before anything loads (workers are forked after it)
-if (cluster.isPrimary) await preflightOrExit();
+// the settings and the data folders, once, before anything loads (workers are forked after it);
+// then the primary's own lines go through the log as the workers' do (server/log.mjs)
+if (cluster.isPrimary) {
+  await preflightOrExit();
+  if (workerCount() > 1) installLog(env().logFormat);
+}
 
 if (cluster.isWorker) {
   const { startServer } = await import("./index.mjs");
@@ -91,8 +96,9 @@ if (cluster.isWorker) {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {});
     for (const worker of workers) worker?.process.kill("SIGTERM");
-    // each worker closes its listener and database and exits within 3 s (server/index.mjs)
-    setTimeout(() => process.exit(0), 5000).unref();
+    // each worker lets its requests in flight finish (SHUTDOWN_GRACE_SECONDS), closes its database
+    // and exits a second after that at the latest (server/index.mjs)
+    setTimeout(() => process.exit(0), (env().shutdownGraceSeconds + 2) * 1000).unref();
     const left = () => Object.keys(cluster.workers ?? {}).length;
     if (left() === 0) process.exit(0);
     cluster.on("exit", () => {

@@ -283,6 +283,15 @@ const settingsSchema = z.object({
   repoUrl: text("https://github.com/sweet-moments/sweet-moments"),
   profileUrl: text("https://www.linkedin.com/"),
   logRequests: flag(false),
+  /** How the server's log is written: text for a person, json (one object per line) for a log shipper (server/log.mjs). */
+  logFormat: unset.transform((v, ctx) => {
+    const chosen = (v ?? "").trim().toLowerCase() || "text";
+    if (chosen === "text" || chosen === "json") return /** @type {"text" | "json"} */ (chosen);
+    ctx.addIssue({ code: "custom", message: 'expected "text" or "json" (unset: text)', params: { given: true } });
+    return z.NEVER;
+  }),
+  /** On SIGTERM, how long requests in flight (an upload) may take to finish before the process exits. */
+  shutdownGraceSeconds: count(25, { min: 1 }),
   /** GET /api through server/api-fast-path.mjs; off only to measure it (docs/decisions/0010-api-fast-path.md). */
   apiFastPath: flag(true),
   /** The document's scripts after the first paint; off only to measure it (docs/decisions/0035-slow-networks.md). */

@@ -15,6 +15,7 @@ import { limitedBody } from "./request-body.mjs";
 import { sendResponse } from "./compress.mjs";
 import { staticFiles } from "./static-files.mjs";
 import { appVersion } from "./version.mjs";
+import { installLog, log } from "./log.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -75,8 +76,9 @@ function startJobTimer(entry) {
  * `worker`: a cluster worker, which leaves prepareDatabase to the primary (server/prepare.mjs).
  */
 export async function startServer({ port = env().port, host = env().host, quiet = false, worker = false } = {}) {
-  const build = await loadBuild();
   const config = env();
+  installLog(config.logFormat);
+  const build = await loadBuild();
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);
   const jobs = startJobTimer(entry);
@@ -116,7 +118,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     if (config.demo) console.log("Demo log-in: demo@aa.io / password (or the Demo User button)");
   }
 
-  const stop = stopOnce(server, [jobs, digests, mailSender]);
+  const stop = stopOnce(server, [jobs, digests, mailSender], config.shutdownGraceSeconds * 1000);
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   return { server, port: actualPort, stop };
@@ -139,7 +141,8 @@ async function createAnswer(build, config, logRejection, currentSite) {
   const serveStatic = staticFiles(clientDir);
 
   return async (req, res) => {
-    const started = config.logRequests ? process.hrtime.bigint() : 0n;
+    // every answer's line once it is over, streamed ones (a photo, an export) included
+    if (config.logRequests) logRequest(req, res);
     const state = entry.newRequestState();
     /** @type {import("./request-body.mjs").LimitedBody | null} */
     let body = null;
@@ -173,7 +176,7 @@ async function createAnswer(build, config, logRejection, currentSite) {
     } catch (error) {
       answerFailure(req, res, error);
     } finally {
-      logOutcome(req, res, state.rejection, logRejection, config.logRequests ? started : null);
+      logRejected(res, state.rejection, logRejection, req);
     }
   };
 }
@@ -254,51 +257,63 @@ function answerFailure(req, res, error) {
 }
 
 /**
- * Once the answer is out: one line for a refused request (rate-limited by the rejection log), and
- * one per request when LOG_REQUESTS is on (`started` is then its start).
- * @param {http.IncomingMessage} req @param {http.ServerResponse} res
- * @param {{ reason: string } | null} rejection @param {ReturnType<typeof createRejectionLog>} logRejection
- * @param {bigint | null} started
+ * Once the answer is out, one line for a refused request (rate-limited by the rejection log).
+ * @param {http.ServerResponse} res @param {{ reason: string } | null} rejection
+ * @param {ReturnType<typeof createRejectionLog>} logRejection @param {http.IncomingMessage} req
  */
-function logOutcome(req, res, rejection, logRejection, started) {
-  if (rejection) {
-    const { reason } = rejection;
-    res.once("finish", () =>
-      logRejection({
-        status: res.statusCode,
-        method: req.method,
-        target: req.url,
-        reason,
-        address: req.socket.remoteAddress,
-      }),
-    );
-  }
-  if (started !== null) {
-    res.once("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+function logRejected(res, rejection, logRejection, req) {
+  if (!rejection) return;
+  const { reason } = rejection;
+  const line = () =>
+    logRejection({
+      status: res.statusCode,
+      method: req.method,
+      target: req.url,
+      reason,
+      address: req.socket.remoteAddress,
     });
-  }
+  if (res.writableFinished) line();
+  else res.once("finish", line);
 }
 
 /**
- * The shutdown, run once whoever asks (SIGTERM, SIGINT, a test): requests in flight finish before
- * the database closes (at most 2 s; exit at 3 s whatever).
- * @param {http.Server} server @param {{ stop(): Promise<unknown> }[]} background the job timer, the digest scheduler, the mail sender
+ * LOG_REQUESTS: one line per request when its answer is over (sent whole, or cut off), with its
+ * status and time; listened for from the start, so a streamed answer is counted when it ends.
+ * @param {http.IncomingMessage} req @param {http.ServerResponse} res
  */
-function stopOnce(server, background) {
+function logRequest(req, res) {
+  const started = process.hrtime.bigint();
+  res.once("close", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const cut = res.writableFinished ? "" : " (cut off)";
+    log().info(
+      { method: req.method, url: req.url, status: res.statusCode, ms: +ms.toFixed(1), complete: !cut },
+      `${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms${cut}`,
+    );
+  });
+}
+
+/**
+ * The shutdown, run once whoever asks (SIGTERM, SIGINT, a test): requests in flight (an upload)
+ * have `graceMs` (SHUTDOWN_GRACE_SECONDS) to finish before the database closes; the process exits
+ * a second after that whatever.
+ * @param {http.Server} server @param {{ stop(): Promise<unknown> }[]} background the job timer, the digest scheduler, the mail sender
+ * @param {number} graceMs
+ */
+function stopOnce(server, background, graceMs) {
   let stopping = false;
   return async () => {
     if (stopping) return;
     stopping = true;
+    console.log(`Sweet Moments is stopping: requests in flight have up to ${graceMs / 1000} s to finish`);
     const drained = new Promise((resolve) => server.close(() => resolve(undefined)));
     server.closeIdleConnections?.();
-    setTimeout(() => process.exit(0), 3000).unref();
-    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    setTimeout(() => process.exit(0), graceMs + 1000).unref();
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     server.closeAllConnections?.();
     try {
       // a periodic job under way finishes first (a job cut off by the closing pool would log a
-      // failure); the exit at 3 s still stands
+      // failure); the exit a second after the grace period still stands
       for (const part of background) await part.stop();
       // the read connection (app/lib/db-read.server.ts), then the knex pool
       const reader = /** @type {any} */ (globalThis).__sweetReadDb;
@@ -306,6 +321,7 @@ function stopOnce(server, background) {
       const holder = /** @type {any} */ (globalThis).__sweetDb;
       if (holder) await holder.knex.destroy();
     } finally {
+      console.log("Sweet Moments stopped");
       process.exit(0);
     }
   };

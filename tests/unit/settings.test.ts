@@ -35,6 +35,8 @@ const field = (name: string) => name.toLowerCase().replace(/_([a-z0-9])/g, (_, c
 
 /** A value of the setting other than `value`, as the setting reads it. */
 function other(value: string): string {
+  // a setting with a few named values: the other one
+  if (value === "text" || value === "json") return value === "text" ? "json" : "text";
   if (/^\d+$/.test(value)) return String(Number(value) + 1);
   if (value === "true" || value === "false") return value === "true" ? "false" : "true";
   return /[a-z]/.test(value) ? value.replace(/[a-z]/, "q") : `${value}1`;

@@ -53,6 +53,8 @@ export type BuiltServer = {
   pid: number;
   /** Everything the server wrote to stderr so far, as lines. */
   errorLines(): string[];
+  /** Everything the server wrote to stdout so far, as lines. */
+  outputLines(): string[];
   /** Resolves with the match once the server's standard output matches `pattern`. */
   waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM, and the exit code once it has exited. */
@@ -130,6 +132,7 @@ export async function startBuiltServer(
     port,
     pid: child.pid!,
     errorLines: () => stderr.split("\n").filter((line) => line.length > 0),
+    outputLines: () => stdout.split("\n").filter((line) => line.length > 0),
     waitForOutput,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");

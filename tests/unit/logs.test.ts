@@ -1,0 +1,112 @@
+// The server's log (server/log.mjs, docs/decisions/0056-logs.md): with LOG_REQUESTS on, one line per
+// request, streamed answers (a photo) included; every line with its time; LOG_FORMAT=json one JSON
+// object per line; a line at start and at shutdown. And on SIGTERM, a request in flight has
+// SHUTDOWN_GRACE_SECONDS to finish. Against the production server on this file's database.
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { photoUrl } from "~/images/photo";
+import { cookieFor, makeUser } from "../helpers";
+import { insertKid, storePhoto } from "./friends-fixtures";
+import { buildApp, type BuiltServer, startBuiltServer } from "./support/built-server";
+
+let buildDir = "";
+let photoPath = "";
+let cookie = "";
+const started: BuiltServer[] = [];
+
+beforeAll(async () => {
+  buildDir = await buildApp();
+  const parent = await makeUser();
+  const photo = await storePhoto("kid", parent.id);
+  await insertKid(parent, "Kid", photo.imageId);
+  photoPath = photoUrl(photo, 320);
+  cookie = await cookieFor(parent);
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.stop()));
+});
+
+async function serve(env: Record<string, string>) {
+  const server = await startBuiltServer(buildDir, env);
+  started.push(server);
+  return server;
+}
+
+/** Three requests: a page, a stored photo (streamed by the app), a static file. */
+async function visit(server: BuiltServer) {
+  const base = `http://127.0.0.1:${server.port}`;
+  const photo = await fetch(`${base}${photoPath}`, { headers: { cookie } });
+  expect(photo.status).toBe(200);
+  expect((await photo.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  expect((await fetch(`${base}/login`)).status).toBe(200);
+  expect((await fetch(`${base}/favicon.svg`)).status).toBe(200);
+}
+
+describe("the server's log", () => {
+  it("LOG_FORMAT=json: one JSON object per line with its time; every request, the streamed photo too; start and stop", async () => {
+    const server = await serve({ LOG_REQUESTS: "on", LOG_FORMAT: "json" });
+    await visit(server);
+    expect(await server.stop()).toBe(0);
+    const records = server.outputLines().map((line) => JSON.parse(line));
+    for (const r of records) {
+      expect(typeof r.time).toBe("number");
+      expect(r.level).toBe(30);
+      expect(typeof r.msg).toBe("string");
+    }
+    const messages = records.map((r) => r.msg as string);
+    expect(messages[0]).toMatch(/^Sweet Moments \S+ \(commit [0-9a-f]{12}\) is running at http:\/\/localhost:\d+$/);
+    for (const path of [photoPath, "/login", "/favicon.svg"]) {
+      const line = records.find((r) => r.url === path);
+      expect(line, path).toMatchObject({ method: "GET", status: 200, complete: true });
+      expect(line.msg).toMatch(new RegExp(`^GET ${path.replace(/[.?]/g, "\\$&")} 200 \\d+\\.\\dms$`));
+    }
+    expect(messages.at(-2)).toBe("Sweet Moments is stopping: requests in flight have up to 25 s to finish");
+    expect(messages.at(-1)).toBe("Sweet Moments stopped");
+  }, 120_000);
+
+  it("LOG_FORMAT=text (the default): each line starts with its time and level", async () => {
+    const server = await serve({ LOG_REQUESTS: "on" });
+    await visit(server);
+    expect(await server.stop()).toBe(0);
+    const lines = server.outputLines();
+    for (const line of lines) expect(line).toMatch(/^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] INFO: /);
+    expect(
+      lines.some((l) => l.endsWith(`INFO: GET ${photoPath} 200`) || l.includes(`INFO: GET ${photoPath} 200 `)),
+    ).toBe(true);
+  }, 120_000);
+
+  it("on SIGTERM a request in flight finishes within SHUTDOWN_GRACE_SECONDS (its body arriving over 4 s)", async () => {
+    const server = await serve({ SHUTDOWN_GRACE_SECONDS: "15" });
+    const body = "email=nobody%40example.org&password=wrong-password&intent=login&pad=".padEnd(400, "x");
+    const socket = net.connect(server.port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (d) => (answer += d));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.write(
+      [
+        "POST /login HTTP/1.1",
+        `Host: 127.0.0.1:${server.port}`,
+        `Origin: http://localhost:${server.port}`,
+        "Sec-Fetch-Site: same-origin",
+        "Content-Type: application/x-www-form-urlencoded",
+        `Content-Length: ${body.length}`,
+        "Connection: close",
+        "",
+        "",
+      ].join("\r\n"),
+    );
+    // the first part of the body, then SIGTERM, then the rest over 4 s
+    socket.write(body.slice(0, 100));
+    const stopping = server.stop();
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      socket.write(body.slice(100 + i * 75, 100 + (i + 1) * 75));
+    }
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 (200|302|303|400|401) /);
+    expect(await stopping).toBe(0);
+  }, 120_000);
+});
