@@ -307,7 +307,12 @@ function stopOnce(server, background, graceMs) {
     stopping = true;
     console.log(`Sweet Moments is stopping: requests in flight have up to ${graceMs / 1000} s to finish`);
     const drained = new Promise((resolve) => server.close(() => resolve(undefined)));
+    // a kept-alive connection whose answer was still going out when the signal came turns idle
+    // later: closed then, not at the end of the grace period
     server.closeIdleConnections?.();
+    const idleCloser = setInterval(() => server.closeIdleConnections?.(), 100);
+    idleCloser.unref();
+    void drained.then(() => clearInterval(idleCloser));
     setTimeout(() => process.exit(0), graceMs + 1000).unref();
     await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     server.closeAllConnections?.();
