@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, newAccount, signUp, test } from "./utils";
+import { expect, hydrated, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
 
 // Dialogs and focus with JavaScript (docs/spec.md §11), in the js project only (playwright.config.ts):
@@ -8,10 +7,6 @@ import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
 // kid-age tooltip (dismissing needs the page's script; without it the tip follows focus and hover
 // only), and Back after deleting a moment does not lead to "Page not found" (the delete replaces the
 // moment's history entry; without JavaScript the browser's history holds the deleted moment's pages).
-
-async function hydrated(page: Page) {
-  await page.locator("body.js-enabled").waitFor();
-}
 
 test.describe("dialogs and focus with JavaScript", () => {
   test("focus comes back to the avatar button when a modal opened from the profile menu closes", async ({ page }) => {

@@ -1,14 +1,10 @@
 import type { Page } from "@playwright/test";
-import { expect, isNoJs, newAccount, signUp, test } from "./utils";
+import { expect, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile } from "./kids-helpers";
 
 // Dialogs, focus and titles (docs/spec.md §11): confirm dialogs start on the safe choice and the
 // modals' failed forms mark the title "Error: ", with and without JavaScript. What only scripts do
 // (focus brought back, Escape on the tooltip, Back after a delete) is in dialogs-js.spec.ts.
-
-async function hydrated(page: Page) {
-  if (!isNoJs(test.info())) await page.locator("body.js-enabled").waitFor();
-}
 
 test.describe("dialogs and focus", () => {
   test("every confirm dialog opens on its safe choice: Enter keeps the kid, the moment, the comment and the picture", async ({

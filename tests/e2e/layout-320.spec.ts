@@ -2,7 +2,7 @@
 // states and the story views too), and the red danger link-button stays readable on hover
 // (docs/design.md).
 import type { Page } from "@playwright/test";
-import { contrast, expect, newAccount, signUp, test } from "./utils";
+import { contrast, expect, hydrated, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
 import { otherPerson } from "./social-helpers";
 import { closeE2eDb, e2eDb } from "./e2e-db";
@@ -145,6 +145,7 @@ test("the danger link-button is readable at rest and on hover; a refused photo f
 
   // a refused form: without JavaScript the new page's file input is empty, and says so beside it
   await page.goto(`/kids/${kid.id}/dailyLogs/new`);
+  await hydrated(page);
   await page.getByLabel("Image Upload").setInputFiles(await jpegFile());
   await page.getByRole("button", { name: "Add your new dailyLog" }).click();
   const again = page.getByText("please choose it again");

@@ -7,6 +7,14 @@ export { expect };
 
 export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
 
+/**
+ * With JavaScript on, resolves once the page's scripts have taken over (root.tsx marks the body
+ * `js-enabled` after hydration): a click before that is a plain form post. Without JavaScript, at once.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  if (!isNoJs(test.info())) await page.locator("body.js-enabled").waitFor();
+}
+
 /** A page in a new browser context (no cookies), with the test's base URL and JavaScript setting. */
 export async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
   const ctx = await browser.newContext({
