@@ -73,7 +73,6 @@ export function LoginForm({
           Log In
         </SubmitButton>
       </FormTag>
-      <PasskeySignIn redirectTo={redirectTo} />
       <p className="login-links">
         <Link to="/login/email">Email me a sign-in link</Link> ·{" "}
         <Link to="/login/email?reset=1">Forgot your password?</Link>
@@ -87,6 +86,8 @@ export function LoginForm({
           </button>
         </FormTag>
       ) : null}
+      {/* last: it appears only once the page's scripts run, so nothing above it moves under a finger */}
+      <PasskeySignIn redirectTo={redirectTo} />
     </>
   );
 }
