@@ -104,7 +104,15 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   server.requestTimeout = config.requestTimeoutSeconds * 1000;
   server.headersTimeout = Math.min(config.headersTimeoutSeconds, config.requestTimeoutSeconds) * 1000;
 
-  await new Promise((resolve) => server.listen(port, host, () => resolve(undefined)));
+  // a port taken between the start's check (server/preflight.mjs) and here fails the start with
+  // one line (startFailure), not an unhandled 'error' event
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(undefined);
+    });
+  });
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   noteListeningPort(actualPort);

@@ -4,6 +4,7 @@
 // goes to. Each problem is one line naming the variable, what was given and what is accepted; then
 // the start stops with exit code 1 and no stack trace. README "Configuration".
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import knexFactory from "knex";
 import { knexConfig } from "../db/knexfile.mjs";
@@ -87,6 +88,31 @@ async function databaseProblem(url) {
 }
 
 /**
+ * Whether HOST:PORT can be listened on: a port another program holds (or one below 1024 without the
+ * right) is one line here rather than Node's EADDRINUSE stack from the server (PORT=0 takes a free
+ * one and is never a problem). The port is let go at once, before the server takes it.
+ * @param {number} port @param {string} host @returns {Promise<string | null>}
+ */
+export function portProblem(port, host) {
+  if (port === 0) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", (/** @type {NodeJS.ErrnoException} */ error) => {
+      const why =
+        error.code === "EADDRINUSE"
+          ? "is in use by another program: stop it, or set PORT to a free port"
+          : error.code === "EACCES"
+            ? "may not be used by this user (ports below 1024 need privileges): set PORT to 1024 or above"
+            : error.code === "EADDRNOTAVAIL"
+              ? "cannot be listened on: HOST is not an address of this machine"
+              : `cannot be listened on (${error.code ?? error.message})`;
+      resolve(`PORT=${port} on HOST=${host} ${why}.`);
+    });
+    probe.listen(port, host, () => probe.close(() => resolve(null)));
+  });
+}
+
+/**
  * The checks, without stopping: the problems that stop the start and the warnings that do not.
  * @returns {Promise<{ problems: string[], warnings: string[] }>}
  */
@@ -108,6 +134,7 @@ export async function preflight() {
     // the photos: a storage problem, reported as one before the database is prepared
     problems.push(folderProblem("UPLOADS_DIR", process.env.UPLOADS_DIR || "uploads", cfg.uploadsDir, "the photos"));
   }
+  problems.push(await portProblem(cfg.port, cfg.host));
   return { problems: problems.filter((p) => p !== null), warnings };
 }
 
@@ -153,6 +180,8 @@ export function startFailure(error) {
   if (url && /^(28P01|28000|3D000|42501)$/.test(code)) {
     return `[db] PostgreSQL at ${redacted(url)} refused: ${message} (DATABASE_URL)`;
   }
+  if (code === "EADDRINUSE")
+    return `[settings] PORT: ${message.replace(/^listen /, "")}: another program holds the port.`;
   if (/^SQLITE_/.test(code))
     return `[db] the SQLite database could not be opened or migrated: ${message} (DATABASE_FILE)`;
   return `the start failed: ${message || code}`;

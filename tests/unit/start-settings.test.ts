@@ -3,6 +3,7 @@
 // stack trace. Run as an operator would, through `npm run serve` (what `npm start` runs after the
 // build); the checks come before the build is loaded, so none is needed here.
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,7 +22,9 @@ async function serve(env: Record<string, string | undefined>) {
     DATABASE_FILE: path.join(work, "data", "db.sqlite"),
     UPLOADS_DIR: path.join(work, "uploads"),
     SESSION_SECRET: undefined,
-    PORT: undefined,
+    // a free port unless the case is about the port: 3000 may be taken on a developer's machine
+    PORT: "0",
+    HOST: undefined,
     WEB_CONCURRENCY: undefined,
     STORAGE: undefined,
     ...env,
@@ -71,6 +74,22 @@ describe("a wrong setting stops npm start with one line", () => {
     expect(lines[2]).toMatch(/^\[settings\] LOGIN_WINDOW_MINUTES="-1": expected a whole number, at least 0 /);
     expect(lines.join("\n")).not.toContain("hunter2");
     expect(lines.join("\n")).not.toMatch(/\n\s+at /);
+  });
+
+  it("names a port another program holds, without a stack trace", async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const { code, lines } = await serve({ PORT: String(port), HOST: "127.0.0.1" });
+      expect(lines).toEqual([
+        `[settings] PORT=${port} on HOST=127.0.0.1 is in use by another program: stop it, or set PORT to a free port.`,
+        STOPPED,
+      ]);
+      expect(code).toBe(1);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it("warns about a misspelt setting, naming the one meant", async () => {
