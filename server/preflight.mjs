@@ -181,7 +181,7 @@ export function startFailure(error) {
     return `[db] PostgreSQL at ${redacted(url)} refused: ${message} (DATABASE_URL)`;
   }
   if (code === "EADDRINUSE")
-    return `[settings] PORT: ${message.replace(/^listen /, "")}: another program holds the port.`;
+    return `[settings] PORT: ${(message ?? "").replace(/^listen /, "")}: another program holds the port.`;
   if (/^SQLITE_/.test(code))
     return `[db] the SQLite database could not be opened or migrated: ${message} (DATABASE_FILE)`;
   return `the start failed: ${message || code}`;
