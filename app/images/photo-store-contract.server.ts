@@ -8,8 +8,18 @@ export const KEY_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
 /** Shape of a file name under a key: `160.webp`; never a path, never hidden. */
 export const NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
 
-/** One file of a photo to store. */
-export type PhotoFile = { name: string; data: Uint8Array };
+/**
+ * One file to store under a key: bytes in memory (a photo's derivatives), or a file on the local
+ * disk, streamed (a clip's renditions, too large to hold in memory).
+ */
+export type PhotoFile = { name: string; data: Uint8Array } | { name: string; file: string };
+
+/** The type a stored file is served with, from its name. */
+export function contentTypeOf(name: string): string {
+  if (name.endsWith(".mp4")) return "video/mp4";
+  if (name.endsWith(".vtt")) return "text/vtt; charset=utf-8";
+  return "image/webp";
+}
 
 /** Bytes `start`..`end` inclusive, as in HTTP's `Range: bytes=start-end`; no `end`: to the last byte. */
 export type ByteRange = { start: number; end?: number };

@@ -10,10 +10,15 @@ import type { ByteRange, OpenedPhotoFile, PhotoFile, PhotoStore, StoredKey } fro
 // all; a crash before the rename leaves only a partial folder under .tmp/, which the sweeper
 // removes. The root (UPLOADS_DIR) is never under public/.
 
-async function writeDurably(filePath: string, data: Uint8Array): Promise<void> {
-  const fh = await fsp.open(filePath, "wx", 0o600);
+async function writeDurably(filePath: string, from: PhotoFile): Promise<void> {
+  if ("file" in from) {
+    // a large file is copied by the kernel, never read into memory
+    await fsp.copyFile(from.file, filePath, fsp.constants.COPYFILE_EXCL);
+    await fsp.chmod(filePath, 0o600);
+  }
+  const fh = await fsp.open(filePath, "data" in from ? "wx" : "r+", 0o600);
   try {
-    await fh.writeFile(data);
+    if ("data" in from) await fh.writeFile(from.data);
     await fh.datasync();
   } finally {
     await fh.close();
@@ -52,7 +57,7 @@ export class DiskPhotoStore implements PhotoStore {
     let partial: string | null = path.join(this.root, ".tmp", `${key}.partial`);
     try {
       await fsp.mkdir(partial, { recursive: true, mode: 0o700 });
-      for (const f of files) await writeDurably(path.join(partial, f.name), f.data);
+      for (const f of files) await writeDurably(path.join(partial, f.name), f);
       await syncDir(partial);
       await fsp.rename(partial, path.join(this.root, key));
       partial = null;

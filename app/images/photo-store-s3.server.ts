@@ -1,7 +1,9 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ListObjectsV2CommandOutput, S3Client } from "@aws-sdk/client-s3";
 import type { Config } from "~/lib/config.server";
-import { assertKey, assertPut, isKey, isName } from "./photo-store-contract.server";
+import { assertKey, assertPut, contentTypeOf, isKey, isName } from "./photo-store-contract.server";
 import type { ByteRange, OpenedPhotoFile, PhotoFile, PhotoStore, StoredKey } from "./photo-store-contract.server";
 
 // The S3 backend of the photo store (STORAGE=s3; docs/decisions/0015-photo-store.md).
@@ -101,13 +103,16 @@ export class S3PhotoStore implements PhotoStore {
     const { sdk, client } = await this.s3();
     const results = await Promise.allSettled(
       files.map(async (f) => {
+        // a file on disk is streamed with its length (one PUT takes up to 5 GB)
+        const body = "data" in f ? f.data : fs.createReadStream(f.file);
+        const length = "data" in f ? f.data.byteLength : (await fsp.stat(f.file)).size;
         await client.send(
           new sdk.PutObjectCommand({
             Bucket: this.bucket,
             Key: this.objectKey(key, f.name),
-            Body: f.data,
-            ContentType: "image/webp",
-            ContentLength: f.data.byteLength,
+            Body: body,
+            ContentType: contentTypeOf(f.name),
+            ContentLength: length,
           }),
         );
       }),

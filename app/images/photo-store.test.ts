@@ -1,9 +1,13 @@
 import crypto from "node:crypto";
 import { once } from "node:events";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import { config } from "~/lib/config.server";
 import { photoStore, type PhotoFile } from "./photo-store.server";
+import { contentTypeOf } from "./photo-store-contract.server";
 import { listAllUploads } from "./test-fixtures.server";
 
 // The photo store's contract, on whichever backend this run uses: vitest.config.ts runs this file
@@ -14,7 +18,7 @@ const bytes = (n: number, seed = 1) => Uint8Array.from({ length: n }, (_, i) => 
 
 async function putPhoto(sizes: Record<string, number> = { "160.webp": 1000, "320.webp": 3000, "640.webp": 9000 }) {
   const key = newKey();
-  const files: PhotoFile[] = Object.entries(sizes).map(([name, n], i) => ({ name, data: bytes(n, i + 1) }));
+  const files: Extract<PhotoFile, { data: Uint8Array }>[] = Object.entries(sizes).map(([name, n], i) => ({ name, data: bytes(n, i + 1) }));
   await photoStore().putAll(key, files);
   return { key, files };
 }
@@ -35,6 +39,25 @@ describe(`the photo store (${process.env.STORAGE ?? "disk"})`, () => {
       expect(opened).not.toBeNull();
       expect([opened!.size, opened!.totalSize]).toEqual([f.data.byteLength, f.data.byteLength]);
       expect((await buffer(opened!.stream)).equals(Buffer.from(f.data))).toBe(true);
+    }
+  });
+
+  it("putAll streams a file from the local disk (a clip's rendition), typed by its name", async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "sm-store-file-"));
+    try {
+      const source = path.join(dir, "small.mp4");
+      const data = Buffer.from(bytes(3 * 1024 * 1024 + 7, 5));
+      await fsp.writeFile(source, data);
+      const key = newKey();
+      await photoStore().putAll(key, [{ name: "small.mp4", file: source }, { name: "160.webp", data: bytes(10) }]);
+      expect(await photoStore().list(key)).toEqual(["160.webp", "small.mp4"]);
+      const opened = await photoStore().open(key, "small.mp4", { start: data.length - 100 });
+      expect(opened?.totalSize).toBe(data.length);
+      expect((await buffer(opened!.stream)).equals(data.subarray(data.length - 100))).toBe(true);
+      expect(contentTypeOf("small.mp4")).toBe("video/mp4");
+      expect(contentTypeOf("captions.vtt")).toBe("text/vtt; charset=utf-8");
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
     }
   });
 
