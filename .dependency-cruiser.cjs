@@ -20,8 +20,8 @@ const ZONES = {
   web: { path: "^app/web/", name: "app/web" },
   components: { path: "^app/components/", name: "app/components" },
   domain: {
-    path: "^app/(models|images|forms|jobs|mail)/",
-    name: "the domain (app/models, app/images, app/forms, app/jobs, app/mail)",
+    path: "^app/(models|images|video|forms|jobs|mail)/",
+    name: "the domain (app/models, app/images, app/video, app/forms, app/jobs, app/mail)",
   },
   lib: { path: "^app/lib/", name: "app/lib" },
   // entry points that may use the domain

@@ -104,6 +104,7 @@ export { seedDemo, seedIfEmpty } from "../db/seed/demo.server";
 export { runScheduledJobs } from "./jobs/maintenance.server";
 export { databaseReady } from "./lib/db.server";
 export { startMailSender } from "./mail/sender.server";
+export { startClipPreparer } from "./video/worker.server";
 export { startDigestScheduler } from "./mail/digest.server";
 export { noteListeningPort } from "./lib/config.server";
 

@@ -37,6 +37,7 @@ export default [
 
   // ---- photos: the only way photo bytes leave the server ----
   route("images/:key/:file", "routes/images.ts"),
+  route("videos/:key/:file", "routes/videos.ts"),
 
   // ---- JSON API (docs/api.md) ----
   route("api/auth", "routes/api/auth.ts"),

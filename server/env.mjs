@@ -306,6 +306,16 @@ const settingsSchema = z.object({
   invitesPerDay: count(20),
   /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
   photoUploadsPerHour: count(200),
+  /** Debian's ffmpeg, when it is not on PATH (ffprobe is looked for beside it); without ffmpeg the server takes no clips (docs/decisions/0064-video-clips.md). */
+  ffmpegPath: optionalText,
+  /** Longest clip accepted, in seconds. */
+  videoMaxSeconds: count(180, { min: 1 }),
+  /** Largest clip accepted, in megabytes. */
+  videoMaxMb: count(500, { min: 1 }),
+  /** ffmpeg's threads while it prepares a clip (one clip at a time per machine). */
+  videoThreads: count(2, { min: 1 }),
+  /** How often each server process looks for clips to prepare. */
+  videoCheckSeconds: positive(10),
   /** How often each server process looks for due digests (app/mail/digest.server.ts); the e2e tests set 1. */
   digestCheckSeconds: positive(60),
 });

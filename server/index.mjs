@@ -86,6 +86,9 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   // included; its claims in the database are atomic. The digest scheduler starts once the port is
   // known (its links are on the site's address).
   const mailSender = entry.startMailSender();
+  // Clips are prepared in the background by whichever process holds its machine's lease, one at a
+  // time per machine (docs/decisions/0064-video-clips.md); without ffmpeg it does nothing.
+  const clipPreparer = entry.startClipPreparer();
 
   // The names requests may be addressed to and the site's origin (docs/decisions/0038-the-site-
   // address.md); without ORIGIN the origin has the port, known once listening (below).
@@ -126,7 +129,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     if (config.demo) console.log("Demo log-in: demo@aa.io / password (or the Demo User button)");
   }
 
-  const stop = stopOnce(server, [jobs, digests, mailSender], config.shutdownGraceSeconds * 1000);
+  const stop = stopOnce(server, [jobs, digests, mailSender, clipPreparer], config.shutdownGraceSeconds * 1000);
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
   return { server, port: actualPort, stop };

@@ -18,7 +18,10 @@ const bytes = (n: number, seed = 1) => Uint8Array.from({ length: n }, (_, i) => 
 
 async function putPhoto(sizes: Record<string, number> = { "160.webp": 1000, "320.webp": 3000, "640.webp": 9000 }) {
   const key = newKey();
-  const files: Extract<PhotoFile, { data: Uint8Array }>[] = Object.entries(sizes).map(([name, n], i) => ({ name, data: bytes(n, i + 1) }));
+  const files: Extract<PhotoFile, { data: Uint8Array }>[] = Object.entries(sizes).map(([name, n], i) => ({
+    name,
+    data: bytes(n, i + 1),
+  }));
   await photoStore().putAll(key, files);
   return { key, files };
 }
@@ -49,7 +52,10 @@ describe(`the photo store (${process.env.STORAGE ?? "disk"})`, () => {
       const data = Buffer.from(bytes(3 * 1024 * 1024 + 7, 5));
       await fsp.writeFile(source, data);
       const key = newKey();
-      await photoStore().putAll(key, [{ name: "small.mp4", file: source }, { name: "160.webp", data: bytes(10) }]);
+      await photoStore().putAll(key, [
+        { name: "small.mp4", file: source },
+        { name: "160.webp", data: bytes(10) },
+      ]);
       expect(await photoStore().list(key)).toEqual(["160.webp", "small.mp4"]);
       const opened = await photoStore().open(key, "small.mp4", { start: data.length - 100 });
       expect(opened?.totalSize).toBe(data.length);

@@ -75,6 +75,8 @@ export type ImageTransactionTools = {
    * NULL), and removes their files once the transaction has committed. Nulls are skipped.
    */
   dropImages(ids: Iterable<number | null | undefined>): Promise<void>;
+  /** Removes everything stored under these keys once the transaction has committed (a clip's files). */
+  dropStoreKeys(keys: Iterable<string | null | undefined>): void;
 };
 
 /** 144 random bits, base64url: 24 characters of [A-Za-z0-9_-]. */
@@ -85,7 +87,7 @@ export function photoFileName(width: number): string | null {
   return Number.isSafeInteger(width) && width > 0 ? `${width}.webp` : null;
 }
 
-function newKey(): string {
+export function newKey(): string {
   return crypto.randomBytes(KEY_BYTES).toString("base64url");
 }
 
@@ -164,6 +166,9 @@ function transactionTools(trx: Knex.Transaction, doomed: string[]): ImageTransac
   return {
     async dropImages(ids) {
       doomed.push(...(await deleteImageRows(trx, ids)));
+    },
+    dropStoreKeys(keys) {
+      for (const key of keys) if (key) doomed.push(key);
     },
   };
 }
@@ -331,6 +336,13 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
 const knownKeys = query<{ keys: string[] }, Pick<ImageRow, "key">>((p, k) =>
   inList(k("images"), "images.key", p("keys")).select("images.key"),
 );
+// a clip's renditions and its source until it is prepared (docs/decisions/0064-video-clips.md)
+const knownClipKeys = query<{ keys: string[] }, Pick<ImageRow, "key">>((p, k) =>
+  inList(k("videos"), "videos.key", p("keys")).select("videos.key"),
+);
+const knownClipSources = query<{ keys: string[] }, Pick<ImageRow, "key">>((p, k) =>
+  inList(k("videos"), "videos.source_key", p("keys")).select("videos.source_key as key"),
+);
 
 /**
  * Maintenance (at server start): removes, when older than `olderThanMs`,
@@ -359,7 +371,8 @@ export async function sweepUploads(olderThanMs = 60 * 60 * 1000): Promise<number
 
     const store = photoStore();
     const sweep = async (batch: string[]) => {
-      const known = new Set((await knownKeys.all({ keys: batch })).map((r) => r.key));
+      const rows = await Promise.all([knownKeys, knownClipKeys, knownClipSources].map((q) => q.all({ keys: batch })));
+      const known = new Set(rows.flat().map((r) => r.key));
       for (const key of batch) {
         if (known.has(key)) continue;
         await store.deleteAll(key);

@@ -1,5 +1,6 @@
 import { startDigestScheduler } from "~/mail/digest.server";
 import { startMailSender } from "~/mail/sender.server";
+import { startClipPreparer } from "~/video/worker.server";
 import { runScheduledJobs } from "./maintenance.server";
 
 // The background work of `npm run dev` (docs/architecture.md "Layers"). The production server
@@ -32,6 +33,7 @@ export function startDevBackground(): Promise<void> {
   s.current = (async () => {
     if (previous) await (await previous).stop();
     const mail = startMailSender();
+    const clips = startClipPreparer();
     const digests = startDigestScheduler();
     void runScheduledJobs(); // never throws
     const timer = setInterval(() => void runScheduledJobs(), JOBS_TICK_MS);
@@ -42,6 +44,7 @@ export function startDevBackground(): Promise<void> {
         clearInterval(timer);
         await digests.stop();
         await mail.stop();
+        await clips.stop();
         s.live -= 1;
       },
     };

@@ -40,6 +40,15 @@ export async function releaseLease(name: string, holder = THIS_HOLDER): Promise<
   await writeTransaction((trx) => trx("job_leases").where({ name, holder }).delete());
 }
 
+/** Extends `holder`'s lease on `name` by `leaseMs` from now: false when it is not theirs any more. */
+export async function renewLease(name: string, leaseMs: number, holder = THIS_HOLDER): Promise<boolean> {
+  const expiresIso = new Date(Date.now() + leaseMs).toISOString();
+  const changed = await writeTransaction((trx) =>
+    trx("job_leases").where({ name, holder }).update({ expires_at: expiresIso }),
+  );
+  return changed === 1;
+}
+
 export type Ran<T> = { ran: true; value: T } | { ran: false };
 
 /**

@@ -79,6 +79,7 @@ export interface MomentRow {
   audience: AudienceValue;
   posted_by: number | null;
   photo_count: number;
+  video_count: number;
 }
 
 export interface MomentPhotoRow {
@@ -87,6 +88,32 @@ export interface MomentPhotoRow {
   image_id: number;
   position: number;
   alt: string;
+}
+
+export type VideoStatus = "processing" | "ready" | "failed";
+
+/** A clip of a moment (docs/decisions/0064-video-clips.md). */
+export interface VideoRow {
+  id: number;
+  daily_log_id: number;
+  position: number;
+  description: string;
+  status: VideoStatus;
+  failure: string | null;
+  key: string;
+  source_key: string | null;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  small_bytes: number | null;
+  large_bytes: number | null;
+  /** an images row of kind "log" (a moment's picture) that no moment_photos row lists */
+  poster_image_id: number | null;
+  captions: string | null;
+  attempts: number;
+  claimed_until: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface LikeRow {
@@ -289,6 +316,7 @@ export interface Tables {
   kids: KidRow;
   daily_logs: MomentRow;
   moment_photos: MomentPhotoRow;
+  videos: VideoRow;
   likes: LikeRow;
   comments: CommentRow;
   friendships: FriendshipRow;

@@ -70,6 +70,8 @@ export {
   requireFriendshipParty,
   requireKid,
   requireMoment,
+  requireVideo,
+  type VideoGrant,
 } from "./access/guards.server";
 export { relativeLinksOpen, requireInvitationOwner, requireInvitedFriend } from "./access/invitations.server";
 export { accessStamp } from "./access/stamp.server";

@@ -21,6 +21,7 @@ import { recordEmailChange } from "./email-changes.server";
 import { forgetInvitedAddress } from "./invitations.server";
 import { notify } from "./notifications.server";
 import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
+import { clipsOfMoments } from "~/video/clips.server";
 import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
 
 // A person's own account (docs/spec.md, Settings and "Delete my account"): change the profile,
@@ -168,9 +169,14 @@ export async function deleteAccount(
   } else {
     if (!isFreshSignIn(proof.signedInAt)) return invalid(SIGN_IN_AGAIN);
   }
-  await withImageTransaction(async (trx, { dropImages }) => {
+  await withImageTransaction(async (trx, { dropImages, dropStoreKeys }) => {
     await handOverSharedKids(trx, userId);
     const images: number[] = await trx("images").where("owner_id", userId).pluck("id");
+    // the clips of the kids that go with the account (their posters are among its images)
+    const ownMoments = trx("daily_logs")
+      .whereIn("kid_id", trx("kids").where("user_id", userId).select("id"))
+      .select("id");
+    dropStoreKeys((await clipsOfMoments(trx, ownMoments)).keys);
     await deleteSubmissionsOf(trx, userId); // no foreign key to users there
     // mail to, from or about the user, queued or sent (a friend's queued digest with their moments is cancelled)
     await deleteMailOf(trx, { id: userId, email: row.email_normalized });
@@ -225,9 +231,16 @@ async function handOverSharedKids(trx: Db, userId: number): Promise<void> {
       .join("daily_logs", "daily_logs.id", "moment_photos.daily_log_id")
       .where("daily_logs.kid_id", kidId)
       .select("moment_photos.image_id");
+    const posters = trx("videos")
+      .join("daily_logs", "daily_logs.id", "videos.daily_log_id")
+      .where("daily_logs.kid_id", kidId)
+      .whereNotNull("videos.poster_image_id")
+      .select("videos.poster_image_id");
     await trx("images")
       .where("owner_id", userId)
-      .andWhere((w) => w.whereIn("id", photos).orWhereIn("id", momentPhotos).orWhereIn("id", morePhotos))
+      .andWhere((w) =>
+        w.whereIn("id", photos).orWhereIn("id", momentPhotos).orWhereIn("id", morePhotos).orWhereIn("id", posters),
+      )
       .update({ owner_id: heir.userId });
   }
   // one notification per new owner, whatever the number of kids

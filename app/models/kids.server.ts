@@ -10,6 +10,7 @@ import { fileDigest, type UploadedFile } from "~/images/multipart.server";
 import type { Audience } from "~/forms/circles";
 import { ACCESS_MESSAGES, requireKid, whereKidParentIs, whereKidVisibleTo, type Need } from "./access.server";
 import { notFound, type Refusal, type Result } from "./refusal";
+import { clipsOfMoments } from "~/video/clips.server";
 import { submissionOnce } from "./submissions.server";
 
 // Kids: queries and the owner-only rules. Pages and /api routes call these functions; who may see
@@ -265,7 +266,16 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
           .where("daily_logs.kid_id", kidId)
           .select("moment_photos.image_id"),
       )
+      .orWhereIn(
+        "id",
+        trx("videos")
+          .join("daily_logs", "daily_logs.id", "videos.daily_log_id")
+          .where("daily_logs.kid_id", kidId)
+          .whereNotNull("videos.poster_image_id")
+          .select("videos.poster_image_id"),
+      )
       .select("id", "key");
+    const clips = await clipsOfMoments(trx, trx("daily_logs").where("kid_id", kidId).select("id"));
     // the kid first: its moments, likes and comments go by cascade; then the now unreferenced photos
     await trx("kids").where("id", kidId).delete();
     const ids = images.map((i) => i.id);
@@ -273,7 +283,7 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
       await trx("images")
         .whereIn("id", ids.slice(i, i + 500))
         .delete();
-    keys.push(...images.map((i) => i.key));
+    keys.push(...images.map((i) => i.key), ...clips.keys);
     return true;
   });
   if (!removed) return kidGone();

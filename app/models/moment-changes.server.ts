@@ -20,6 +20,7 @@ import {
   writePhotos,
   type PhotoUpload,
 } from "./moment-photos.server";
+import { clipsOfMoments } from "~/video/clips.server";
 import { getMoment, type Moment } from "./moments.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
@@ -247,7 +248,7 @@ export async function updateMoment(
 export async function deleteMoment(viewerId: number, momentId: number): Promise<Result<{ kidId: number }>> {
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return access;
-  const kidId = await withImageTransaction(async (trx, { dropImages }) => {
+  const kidId = await withImageTransaction(async (trx, { dropImages, dropStoreKeys }) => {
     const moment: Pick<MomentRow, "kid_id" | "image_id"> | undefined = await trx("daily_logs")
       .where({ "daily_logs.id": momentId })
       .first("daily_logs.kid_id", "daily_logs.image_id");
@@ -255,8 +256,10 @@ export async function deleteMoment(viewerId: number, momentId: number): Promise<
     const photos: MomentPhotoRow["image_id"][] = await trx("moment_photos")
       .where("daily_log_id", momentId)
       .pluck("image_id");
+    const clips = await clipsOfMoments(trx, [momentId]);
     await trx("daily_logs").where("id", momentId).delete();
-    await dropImages([moment.image_id, ...photos]);
+    await dropImages([moment.image_id, ...photos, ...clips.posterIds]);
+    dropStoreKeys(clips.keys);
     return moment.kid_id;
   });
   return kidId === null ? momentGone() : { ok: true, kidId };

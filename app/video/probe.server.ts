@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalidField, type Refusal, type Result } from "~/models/refusal";
 import { type VideoTools, runTool } from "./ffmpeg.server";
+import { VIDEO_MESSAGES } from "./limits";
 
 // A clip is judged by what ffprobe finds in its streams, never by its name or declared type
 // (docs/decisions/0064-video-clips.md): an MP4 or MOV with H.264 or HEVC (iPhones film HEVC), or a
@@ -43,17 +44,6 @@ const probeOutput = z.object({
   ),
   format: z.object({ format_name: z.string(), duration: z.string().optional(), tags }),
 });
-
-export const VIDEO_MESSAGES = {
-  notAVideo: "This file is not a video we can play. Choose a clip from your phone (MP4, MOV or WebM).",
-  tooLong: (maxSeconds: number) => `This clip is longer than ${minutes(maxSeconds)}. Trim it on your phone first.`,
-  empty: "This clip has no picture. Choose another one.",
-} as const;
-
-function minutes(seconds: number): string {
-  if (seconds % 60 !== 0) return `${seconds} seconds`;
-  return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
-}
 
 /** The user's fault: refused with `message` for the `video` field. */
 export function videoRefusal(message: string): Refusal {

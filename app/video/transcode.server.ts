@@ -95,7 +95,8 @@ function renditionArgs(r: Rendition, label: string, hasAudio: boolean, file: str
 
 /** Time allowed for a clip of `seconds`: generous on a slow machine, never unbounded. */
 function timeLimitMs(seconds: number): number {
-  return 120_000 + seconds * 20_000;
+  // under the hour after which the housekeeping counts a work folder under .tmp as left over
+  return Math.min(120_000 + seconds * 10_000, 45 * 60_000);
 }
 
 /** The clip at `input` (as probed) transcoded into `outDir`, or why it could not be. */

@@ -4,11 +4,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { locateVideoTools, runTool, type VideoTools } from "./ffmpeg.server";
-import { probeVideo, VIDEO_MESSAGES } from "./probe.server";
+import { VIDEO_MESSAGES } from "./limits";
+import { probeVideo } from "./probe.server";
 import { makeTestClips, type TestClips } from "./test-clips.server";
 import { transcodeVideo } from "./transcode.server";
+
+// ffmpeg on a busy machine: a few seconds per clip
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
 const tools = locateVideoTools(process.env.FFMPEG_PATH ?? null) as VideoTools;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sm-video-"));

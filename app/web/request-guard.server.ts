@@ -29,7 +29,8 @@ export type PathKind = "api" | "image" | "page";
 export function pathKind(pathname: string): PathKind {
   const path = pathname.toLowerCase();
   if (path === "/api" || path.startsWith("/api/")) return "api";
-  if (/^\/images\/[^/]+\/[^/]+\/?$/.test(path)) return "image";
+  // a photo or a clip's file: GET and HEAD only, plain answers
+  if (/^\/(images|videos)\/[^/]+\/[^/]+\/?$/.test(path)) return "image";
   return "page";
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from "~/lib/db.server";
-import type { FriendshipRow, Tables } from "~/lib/tables";
+import type { FriendshipRow, Tables, VideoRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { forbidden, notFound, type Refusal } from "../refusal";
 import { acceptedBetween } from "./pairs.server";
@@ -138,6 +138,11 @@ const momentOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["da
           .orWhereIn(
             "daily_logs.id",
             k("moment_photos").where("moment_photos.image_id", p("imageId")).select("moment_photos.daily_log_id"),
+          )
+          // a clip's poster is a picture of its moment too (docs/decisions/0064-video-clips.md)
+          .orWhereIn(
+            "daily_logs.id",
+            k("videos").where("videos.poster_image_id", p("imageId")).select("videos.daily_log_id"),
           ),
       ),
     p("viewer"),
@@ -154,6 +159,32 @@ export async function canViewImage(viewerId: number, image: ImageRef): Promise<b
   if (image.kind === "kid") return Boolean(await kidOfImage.first({ imageId: image.id, viewer: viewerId }));
   if (image.kind === "moment") return Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId }));
   return false;
+}
+
+// a clip, by the key of its renditions, with what serving it needs, when its moment is visible
+const visibleVideo = query<
+  { key: string; viewer: number },
+  Pick<VideoRow, "id" | "status" | "captions"> & { moment_id: number }
+>((p, k) =>
+  whereMomentVisibleTo(
+    k("videos").join("daily_logs", "daily_logs.id", "videos.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
+    p("viewer"),
+  )
+    .where("videos.key", p("key"))
+    .first("videos.id", "videos.status", "videos.captions", "videos.daily_log_id as moment_id"),
+);
+
+export type VideoGrant = { ok: true; videoId: number; momentId: number; ready: boolean; captions: string | null };
+
+/**
+ * May `viewerId` fetch any byte of this clip (a rendition or its captions)? Whoever may see its
+ * moment (its audience included), once the clip is ready. Anything else, an unknown key included,
+ * is the same hidden refusal: the answer never tells a clip that exists from one that does not.
+ */
+export async function requireVideo(viewerId: number, key: string): Promise<VideoGrant | Refusal> {
+  const row = await visibleVideo.first({ key, viewer: viewerId });
+  if (row?.status !== "ready") return forbidden(ACCESS_MESSAGES.notAuthorized, { hidden: true });
+  return { ok: true, videoId: row.id, momentId: row.moment_id, ready: true, captions: row.captions };
 }
 
 const friendshipParties = query<{ id: number }, Pick<FriendshipRow, "status" | "user_low" | "user_high">>((p, k) =>
