@@ -113,6 +113,11 @@ const claimedClip = query<{ id: number; until: string }, ClaimedClip>((p, k) =>
     ),
 );
 
+/** Whether any clip waits to be prepared (a read: the idle poll writes nothing). */
+export async function clipsWaiting(now = new Date()): Promise<boolean> {
+  return (await claimable.all({ now: now.toISOString() })).length > 0;
+}
+
 /** Claims the next clip to prepare for `leaseMs`, or null when there is none (or others were first). */
 export async function claimNextClip(leaseMs: number, now = new Date()): Promise<ClaimedClip | null> {
   const at = now.toISOString();

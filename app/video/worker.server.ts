@@ -1,6 +1,13 @@
 import { claimLease, releaseLease, renewLease } from "~/jobs/schedule.server";
 import { config } from "~/lib/config.server";
-import { claimNextClip, machineLeaseName, type PrepareOutcome, prepareClip, videoTools } from "./clips.server";
+import {
+  claimNextClip,
+  clipsWaiting,
+  machineLeaseName,
+  type PrepareOutcome,
+  prepareClip,
+  videoTools,
+} from "./clips.server";
 
 // The clip preparer of a server process (server/index.mjs starts it through the build's entry,
 // as it starts the mail sender). Every VIDEO_CHECK_SECONDS, and when a clip is posted in this
@@ -17,7 +24,7 @@ const CLIP_LEASE_MS = 50 * 60_000;
 /** Prepares waiting clips while this process holds the machine's lease; what became of each. */
 export async function prepareWaitingClips(signal?: AbortSignal): Promise<PrepareOutcome[]> {
   const found = videoTools();
-  if (!found) return [];
+  if (!found || !(await clipsWaiting())) return [];
   const lease = machineLeaseName();
   if (!(await claimLease(lease, MACHINE_LEASE_MS))) return [];
   const renewal = setInterval(() => {
