@@ -22,6 +22,11 @@ export const MAX_TEXT_BODY_BYTES = 1 * MB;
 export type MultipartLimits = {
   /** Largest accepted file; bigger files give the `image` error `MULTIPART_MESSAGES.imageTooBig`. */
   maxFileBytes: number;
+  /**
+   * Largest accepted clip (a file part named `video`), or 0: the form takes no clips (its `video`
+   * parts are read and thrown away). Bigger clips give the `video` error `VIDEO_MESSAGES.tooBig`.
+   */
+  maxVideoBytes?: number;
   /** Most parts (fields + files) read; more give a request-level error. */
   maxParts: number;
   /** Longest text field value; longer gives an error on that field. */
@@ -48,6 +53,8 @@ export const UPLOAD_LIMITS: Readonly<MultipartLimits> = Object.freeze({
 
 /** The form field that carries the photo, in every form of the app. */
 export const IMAGE_FIELD = "image";
+/** The form field that carries a clip (the moment forms; docs/decisions/0064-video-clips.md). */
+export const VIDEO_FIELD = "video";
 /** Stands for "a file was uploaded" when the server validates a form's fields (the file itself stays out). */
 export const IMAGE_PRESENT = "uploaded-file";
 
@@ -69,6 +76,7 @@ export const MULTIPART_MESSAGES = {
   bodyTooBig: "The upload is too large.",
   tooManyParts: "The form has too many fields.",
   tooManyPhotos: `A moment can have at most ${MAX_PHOTOS} photos.`,
+  tooManyVideos: "Add one clip at a time.",
   fieldTooLong: "This field is too long.",
 } as const;
 

@@ -4,7 +4,8 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { photoUploadWait } from "~/lib/limits.server";
-import { IMAGE_FIELD, MULTIPART_MESSAGES, type MultipartLimits } from "./limits";
+import { Transform } from "node:stream";
+import { IMAGE_FIELD, MULTIPART_MESSAGES, type MultipartLimits, VIDEO_FIELD } from "./limits";
 import { newTempUploadPath, uploadsTempDir } from "./temp-uploads.server";
 
 // What busboy's events make of a multipart body's parts for parseMultipart
@@ -12,8 +13,9 @@ import { newTempUploadPath, uploadsTempDir } from "./temp-uploads.server";
 // `fields` (capped), each file part named `image` up to the last slot into a temp file, the rest
 // read and thrown away, and every limit busboy reports as an error of the request.
 
-/** One `image` file part being kept. `saving` settles when its bytes are on disk (or it was thrown away). */
+/** One `image` or `video` file part being kept. `saving` settles when its bytes are on disk (or it was thrown away). */
 export type Kept = {
+  field: typeof IMAGE_FIELD | typeof VIDEO_FIELD;
   slot: number;
   path: string;
   filename: string;
@@ -29,6 +31,12 @@ export type Parse = {
   parser: busboy.Busboy;
   lim: MultipartLimits;
   maxFiles: number;
+  /** Most `video` parts kept (0: none; clips are then read and thrown away). */
+  maxVideos: number;
+  /** `video` file parts so far, empty ones counted. */
+  videoParts: number;
+  /** A clip with bytes came past the last clip slot. */
+  tooManyVideos: boolean;
   uploader: number | undefined;
   fields: Record<string, string>;
   errors: Record<string, string[]>;
@@ -75,8 +83,9 @@ export function fail(p: Parse, message: string) {
 export function startParsing(
   contentType: string,
   lim: MultipartLimits,
-  opts: { maxFiles?: number; uploader?: number },
+  opts: { maxFiles?: number; maxVideos?: number; uploader?: number },
 ): Parse | null {
+  const maxVideos = lim.maxVideoBytes ? (opts.maxVideos ?? 0) : 0;
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -85,7 +94,8 @@ export function startParsing(
       limits: {
         // busboy reports "limit" when a file reaches fileSize bytes, so allow one byte more: a
         // file of exactly maxFileBytes is fine, and a truncated stream means "too big".
-        fileSize: lim.maxFileBytes + 1,
+        // (a clip's larger limit, when the form takes clips, is busboy's; a photo's is kept below)
+        fileSize: Math.max(lim.maxFileBytes, maxVideos ? (lim.maxVideoBytes ?? 0) : 0) + 1,
         parts: lim.maxParts,
         fields: lim.maxParts,
         files: lim.maxParts,
@@ -101,6 +111,9 @@ export function startParsing(
     parser,
     lim,
     maxFiles: opts.maxFiles ?? 1,
+    maxVideos,
+    videoParts: 0,
+    tooManyVideos: false,
     uploader: opts.uploader,
     fields: {},
     errors: {},
@@ -133,7 +146,7 @@ export function startParsing(
 }
 
 function onField(p: Parse, name: string, value: string, info: busboy.FieldInfo) {
-  if (name === IMAGE_FIELD) return; // clients send "null" here when no file is chosen
+  if (name === IMAGE_FIELD || name === VIDEO_FIELD) return; // clients send "null" here when no file is chosen
   if (UNSAFE_NAMES.has(name)) return; // never real fields; would clash with Object.prototype
   if (info.valueTruncated) {
     addError(p.errors, name, MULTIPART_MESSAGES.fieldTooLong);
@@ -144,6 +157,13 @@ function onField(p: Parse, name: string, value: string, info: busboy.FieldInfo) 
 }
 
 function onFile(p: Parse, name: string, stream: Readable, info: busboy.FileInfo) {
+  if (name === VIDEO_FIELD) {
+    const slot = ++p.videoParts;
+    if (slot > p.maxVideos && p.maxVideos > 0) stream.once("data", () => (p.tooManyVideos = true));
+    if (slot > p.maxVideos || p.fatal || p.serverError) stream.resume();
+    else keep(p, VIDEO_FIELD, slot, stream, info);
+    return;
+  }
   const slot = name === IMAGE_FIELD ? ++p.parts : 0;
   // past the last slot: a file with bytes there is one photo too many
   if (slot > p.maxFiles && p.maxFiles > 1) stream.once("data", () => (p.tooMany = true));
@@ -151,7 +171,13 @@ function onFile(p: Parse, name: string, stream: Readable, info: busboy.FileInfo)
     stream.resume(); // read and discard
     return;
   }
+  keep(p, IMAGE_FIELD, slot, stream, info);
+}
+
+/** Starts saving a file part to its temp file. */
+function keep(p: Parse, field: Kept["field"], slot: number, stream: Readable, info: busboy.FileInfo) {
   const entry: Kept = {
+    field,
     slot,
     path: newTempUploadPath(),
     filename: info.filename ?? "",
@@ -197,12 +223,13 @@ async function save(p: Parse, entry: Kept, stream: Readable, ready: Promise<unkn
       throw stream.errored ?? new Error("upload part ended early");
     }
     const out = fs.createWriteStream(entry.path, { flags: "wx", mode: 0o600 });
+    const max = entry.field === VIDEO_FIELD ? (p.lim.maxVideoBytes ?? 0) : p.lim.maxFileBytes;
     // `saving` settles only once our file is closed, and the file is removed only after that:
     // a file still being opened (the client went away just then) never appears after its removal
     const outClosed = new Promise<void>((resolve) => out.once("close", () => resolve()));
     out.once("error", () => (firstFailure ??= "destination"));
     try {
-      await pipeline(stream, out);
+      await pipeline(stream, capped(max, entry), out);
     } finally {
       if (!out.closed) out.destroy();
       await outClosed;
@@ -218,4 +245,19 @@ async function save(p: Parse, entry: Kept, stream: Readable, ready: Promise<unkn
     stream.resume();
     throw error;
   }
+}
+
+/**
+ * Passes a part's bytes on up to `max`, then marks it too big and drops the rest (still read, so the
+ * parser goes on): busboy's own limit is the largest of a form's parts (a clip's), not a photo's.
+ */
+function capped(max: number, entry: Kept): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > max) entry.tooBig = true;
+      done(null, entry.tooBig ? undefined : chunk);
+    },
+  });
 }

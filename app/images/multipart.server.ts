@@ -9,8 +9,10 @@ import {
   type MultipartLimits,
   photoLimitMessage,
   UPLOAD_LIMITS,
+  VIDEO_FIELD,
 } from "./limits";
-import { addError, fail, type Parse, startParsing } from "./multipart-parts.server";
+import { VIDEO_MESSAGES } from "~/video/limits";
+import { addError, fail, type Kept, type Parse, startParsing } from "./multipart-parts.server";
 import { removeQuietly, type UploadedFile, uploadedFile } from "./temp-uploads.server";
 
 // Streaming multipart/form-data parsing for the forms that carry a photo (profile picture, kid,
@@ -42,6 +44,8 @@ export type MultipartResult = {
   file: UploadedFile | null;
   /** Every kept `image` file in order (at most `maxFiles`; `file` is the first). */
   files: SlotFile[];
+  /** Every kept `video` file in order (at most `maxVideos`, only when the limits take clips). */
+  videos: SlotFile[];
   /**
    * Problems, by field: `image` (file too big), a text field's name (value too long), and
    * `message` for the request as a whole (not multipart, malformed, too large, too many parts).
@@ -55,9 +59,9 @@ export type MultipartResult = {
   photoLimitWaitMs: number;
 };
 
-/** The field an error of slot `slot`'s file is reported on: `image` for the first, `image_<n>` after. */
-export function slotErrorField(slot: number): string {
-  return slot === 1 ? IMAGE_FIELD : `${IMAGE_FIELD}_${slot}`;
+/** The field an error of slot `slot`'s file is reported on: `image` for the first, `image_<n>` after (`video`, `video_<n>` for clips). */
+export function slotErrorField(slot: number, field: string = IMAGE_FIELD): string {
+  return slot === 1 ? field : `${field}_${slot}`;
 }
 
 /**
@@ -81,7 +85,7 @@ export function slotErrorField(slot: number): string {
 export async function parseMultipart(
   request: Request,
   limits: Partial<MultipartLimits> = {},
-  opts: { maxFiles?: number; uploader?: number } = {},
+  opts: { maxFiles?: number; maxVideos?: number; uploader?: number } = {},
 ): Promise<MultipartResult> {
   const lim: MultipartLimits = { ...UPLOAD_LIMITS, ...limits };
   const contentType = request.headers.get("Content-Type") ?? "";
@@ -95,14 +99,17 @@ export async function parseMultipart(
   await p.parsed.catch(() => (p.parserError ??= new Error("multipart parse failed")));
   if (p.parserError && !p.fatal && !p.serverError && !p.errors[IMAGE_FIELD]) fail(p, MULTIPART_MESSAGES.malformed);
 
-  const files = await settle(p);
+  const settled = await settle(p);
+  const files = settled.filter((f) => f.field === IMAGE_FIELD).map(({ file, slot }) => ({ file, slot }));
+  const videos = settled.filter((f) => f.field === VIDEO_FIELD).map(({ file, slot }) => ({ file, slot }));
   if (p.tooMany) addError(p.errors, IMAGE_FIELD, MULTIPART_MESSAGES.tooManyPhotos);
+  if (p.tooManyVideos) addError(p.errors, VIDEO_FIELD, MULTIPART_MESSAGES.tooManyVideos);
   if (p.serverError) {
-    await Promise.all(files.map((f) => f.file.discard()));
+    await Promise.all(settled.map((f) => f.file.discard()));
     throw p.serverError;
   }
-  const photoLimitWaitMs = await photoLimitWait(p, files);
-  return { fields: p.fields, file: files[0]?.file ?? null, files, errors: p.errors, photoLimitWaitMs };
+  const photoLimitWaitMs = await photoLimitWait(p, files, videos);
+  return { fields: p.fields, file: files[0]?.file ?? null, files, videos, errors: p.errors, photoLimitWaitMs };
 }
 
 async function refused(
@@ -111,7 +118,7 @@ async function refused(
   message: string,
 ): Promise<MultipartResult> {
   await drain(body, lim.maxDrainBytes);
-  return { fields: {}, file: null, files: [], errors: { message: [message] }, photoLimitWaitMs: 0 };
+  return { fields: {}, file: null, files: [], videos: [], errors: { message: [message] }, photoLimitWaitMs: 0 };
 }
 
 /**
@@ -183,17 +190,19 @@ async function drain(body: ReadableStream<Uint8Array> | null, max: number): Prom
 }
 
 /** The kept parts once the body is read: the saved files, the others removed (with their error). */
-async function settle(p: Parse): Promise<SlotFile[]> {
-  const files: SlotFile[] = [];
+async function settle(p: Parse): Promise<(SlotFile & { field: Kept["field"] })[]> {
+  const files: (SlotFile & { field: Kept["field"] })[] = [];
   for (const entry of p.kept) {
-    const key = slotErrorField(entry.slot);
+    const key = slotErrorField(entry.slot, entry.field);
+    const isVideo = entry.field === VIDEO_FIELD;
     const saved = await entry.saving.then(
       () => true,
       () => false,
     );
     if (entry.overLimit) continue;
     if (entry.tooBig) {
-      addError(p.errors, key, MULTIPART_MESSAGES.imageTooBig);
+      const mb = Math.round((p.lim.maxVideoBytes ?? 0) / (1024 * 1024));
+      addError(p.errors, key, isVideo ? VIDEO_MESSAGES.tooBig(mb) : MULTIPART_MESSAGES.imageTooBig);
       await removeQuietly(entry.path);
     } else if (!saved || p.fatal || p.serverError) {
       if (!saved && !p.fatal && !p.serverError) fail(p, MULTIPART_MESSAGES.malformed);
@@ -202,23 +211,29 @@ async function settle(p: Parse): Promise<SlotFile[]> {
       await removeQuietly(entry.path);
       // browsers send an empty part without a file name when no file was chosen; an empty file
       // that was chosen is no image
-      if (entry.filename) addError(p.errors, key, IMAGE_MESSAGES.notAnImage);
+      if (entry.filename) addError(p.errors, key, isVideo ? VIDEO_MESSAGES.notAVideo : IMAGE_MESSAGES.notAnImage);
     } else {
-      files.push({ file: uploadedFile(entry.path, entry.size, entry.filename, entry.mimeType), slot: entry.slot });
+      const file = uploadedFile(entry.path, entry.size, entry.filename, entry.mimeType);
+      files.push({ file, slot: entry.slot, field: entry.field });
     }
   }
   return files;
 }
 
-/** 0, or the wait past the uploader's hourly photo limit: then every file is dropped and `errors.message` says so. */
-async function photoLimitWait(p: Parse, files: SlotFile[]): Promise<number> {
+/**
+ * 0, or the wait past the uploader's hourly limit (photos and clips count alike): then every file is
+ * dropped and `errors.message` says so.
+ */
+async function photoLimitWait(p: Parse, files: SlotFile[], videos: SlotFile[]): Promise<number> {
   let wait = p.photoLimitWaitMs;
   // at the limit but no photo came (only empty file inputs): nothing to refuse
   if (wait && !p.kept.some((e) => e.overLimit && e.size > 0)) wait = 0;
-  if (p.uploader !== undefined && !wait && files.length) wait = await photoUploadWait(p.uploader, files.length);
+  const count = files.length + videos.length;
+  if (p.uploader !== undefined && !wait && count) wait = await photoUploadWait(p.uploader, count);
   if (wait) {
-    await Promise.all(files.map((f) => f.file.discard()));
+    await Promise.all([...files, ...videos].map((f) => f.file.discard()));
     files.length = 0;
+    videos.length = 0;
     addError(p.errors, "message", photoLimitMessage(config().photoUploadsPerHour, wait));
   }
   return wait;
