@@ -91,7 +91,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     const status = range.kind === "part" ? 206 : 200;
     if (request.method.toUpperCase() === "HEAD") {
       const length = range.kind === "part" ? range.end - range.start + 1 : stat.size;
-      headers.set("Content-Length", String(length));
+      headers.set("Content-Length", `${length}`);
       if (range.kind === "part") headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
       return new Response(null, { status, headers });
     }
@@ -101,7 +101,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
       range.kind === "part" ? { start: range.start, end: range.end } : undefined,
     );
     if (!opened) return notFound();
-    headers.set("Content-Length", String(opened.size));
+    headers.set("Content-Length", `${opened.size}`);
     if (range.kind === "part")
       headers.set("Content-Range", `bytes ${range.start}-${range.start + opened.size - 1}/${opened.totalSize}`);
     return new Response(streamOf(opened.stream, request.signal), { status, headers });
