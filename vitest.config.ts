@@ -58,6 +58,7 @@ export const PHOTO_TEST_FILES = [
   "app/mail/digest.server.test.ts",
   "app/models/moment-photos.server.test.ts",
   "app/video/clips.server.test.ts",
+  "app/models/moment-clips.server.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

@@ -22,6 +22,7 @@ import {
 } from "./moment-photos.server";
 import { clipsOfMoments } from "~/video/clips.server";
 import { getMoment, type Moment } from "./moments.server";
+import { checkClips, clipIdsOf, clipsAdded, discardStoredClips, storeClips, writeClips } from "./moment-clips.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
 // milestone, audience and photos.
@@ -64,9 +65,12 @@ export async function createMoment(
   };
   const access = await requireKid(viewerId, kidId, "change");
   if (!access.ok) return refused(access);
-  const planned = planPhotos([], photos, input.title, "add");
+  const clips = photos.clips ?? [];
+  const planned = planPhotos([], photos, input.title, "add", clips.length);
   if (!planned.ok) return refused(planned);
-  const digests = async () => Promise.all(photos.added.map((p) => fileDigest(p.file)));
+  const clipsChecked = checkClips(clips, planned.plan.length + clips.length);
+  if (!clipsChecked.ok) return refused(clipsChecked);
+  const digests = async () => Promise.all([...photos.added, ...clips].map((p) => fileDigest(p.file)));
   const once = await submissionOnce(
     viewerId,
     "moment",
@@ -80,6 +84,8 @@ export async function createMoment(
   }
   const story = await storyColumns(kidId, input, "add", photos.added[0]?.file ?? null);
   if (!story.ok) return refused(story);
+  const kept = await storeClips(clips);
+  if (!kept.ok) return refused(kept);
   const now = nowIso();
   try {
     const files = photos.added.map((p) => p.file);
@@ -87,7 +93,7 @@ export async function createMoment(
       files,
       { kind: "moment", ownerId: access.ownerId },
       (i) => slotField(photos.added[i]!.slot),
-      async (trx, imageIds, { dropImages }) => {
+      async (trx, imageIds, { dropImages, dropStoreKeys }) => {
         // still theirs to post to (a co-parent may have left meanwhile)
         if (!(await requireKid(viewerId, kidId, "change", trx)).ok) throw new Gone();
         const id = await insertMoment(
@@ -97,14 +103,20 @@ export async function createMoment(
           { imageId: null, createdAt: now, postedBy: viewerId },
         );
         await writePhotos(trx, id, planned.plan, imageIds, dropImages);
+        await writeClips(trx, id, kept.stored, { drop: dropImages, dropKeys: dropStoreKeys });
         await once.claim(trx, id);
         return id;
       },
     );
-    if (!result.ok) return result;
+    if (!result.ok) {
+      await discardStoredClips(kept.stored);
+      return result;
+    }
+    clipsAdded(kept.stored);
     const moment = await getMoment(result.value);
     return moment ? { ok: true, moment } : kidGone();
   } catch (error) {
+    await discardStoredClips(kept.stored);
     if (error instanceof Gone) return kidGone();
     const first = await once.winner(error);
     if (!first) throw error;
@@ -204,8 +216,14 @@ export async function updateMoment(
   };
   const access = await requireMoment(viewerId, momentId, "change");
   if (!access.ok) return refused(access);
-  const planned = planPhotos(await readExisting(momentId), photos, input.title, "update");
+  const clips = photos.clips ?? [];
+  const clipsBefore = await clipIdsOf(momentId);
+  const removeClips = (photos.removeClips ?? []).filter((id) => clipsBefore.includes(id));
+  const clipsAfter = clipsBefore.length - removeClips.length + clips.length;
+  const planned = planPhotos(await readExisting(momentId), photos, input.title, "update", clipsAfter);
   if (!planned.ok) return refused(planned);
+  const clipsChecked = checkClips(clips, planned.plan.length + clipsAfter);
+  if (!clipsChecked.ok) return refused(clipsChecked);
   const story = await storyColumns(access.kidId, input, "update", photos.added[0]?.file ?? null);
   if (!story.ok) return refused(story);
   const changes = {
@@ -218,22 +236,34 @@ export async function updateMoment(
   // inside the write: still theirs to change (a co-parent may have left meanwhile)
   const stillParent = async (trx: Db) => (await requireMoment(viewerId, momentId, "change", trx)).ok;
   const files = photos.added.map((p) => p.file);
+  const kept = await storeClips(clips);
+  if (!kept.ok) return refused(kept);
   try {
     const result = await withNewImages(
       files,
       { kind: "moment", ownerId: access.ownerId },
       (i) => slotField(photos.added[i]!.slot),
-      async (trx, imageIds, { dropImages }) => {
+      async (trx, imageIds, { dropImages, dropStoreKeys }) => {
         const moment: Pick<MomentRow, "kid_id" | "image_id"> | undefined = await trx("daily_logs")
           .where("daily_logs.id", momentId)
           .first("daily_logs.id");
         if (!moment || !(await stillParent(trx))) throw new Gone();
         await trx("daily_logs").where("id", momentId).update(changes);
         await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
+        await writeClips(trx, momentId, kept.stored, {
+          remove: removeClips,
+          drop: dropImages,
+          dropKeys: dropStoreKeys,
+        });
       },
     );
-    if (!result.ok) return result;
+    if (!result.ok) {
+      await discardStoredClips(kept.stored);
+      return result;
+    }
+    clipsAdded(kept.stored);
   } catch (error) {
+    await discardStoredClips(kept.stored);
     if (error instanceof Gone) return momentGone();
     throw error;
   }

@@ -7,6 +7,7 @@ import { isOneLine } from "~/lib/one-line";
 import { IMAGE_FIELD, MAX_PHOTOS } from "~/images/limits";
 import type { UploadedFile } from "~/images/multipart.server";
 import { whereMomentVisibleTo } from "./access.server";
+import type { NewMomentClip } from "./moment-clips.server";
 import { invalid, invalidField, type Result } from "./refusal";
 
 import { MOMENT_ORDER, olderThanCursor, type CursorParams } from "./moment-cursors.server";
@@ -26,7 +27,13 @@ export type PhotoEdit = { id: number; position?: number; alt?: string; remove?: 
  * there. Without `edits`, new photos replace all the old ones (the API's PUT, a single-photo
  * form); with them, old photos are kept, moved or removed and the new ones come after them.
  */
-export type MomentPhotos = { added: NewMomentPhoto[]; edits?: PhotoEdit[] };
+export type MomentPhotos = {
+  added: NewMomentPhoto[];
+  edits?: PhotoEdit[];
+  /** New clips (docs/decisions/0064-video-clips.md), and the ids of the moment's clips to remove. */
+  clips?: NewMomentClip[];
+  removeClips?: number[];
+};
 
 /** A single file (the single-photo callers) or the photos of a form. */
 export type PhotoUpload = UploadedFile | null | MomentPhotos;
@@ -37,7 +44,7 @@ export function photosOf(upload: PhotoUpload): MomentPhotos {
 }
 
 export async function discardAll(photos: MomentPhotos): Promise<void> {
-  await Promise.all(photos.added.map((p) => p.file.discard()));
+  await Promise.all([...photos.added, ...(photos.clips ?? [])].map((p) => p.file.discard()));
 }
 
 type ExistingPhoto = Pick<MomentPhotoRow, "id" | "image_id" | "alt">;
@@ -72,6 +79,8 @@ export function planPhotos(
   photos: MomentPhotos,
   title: string,
   variant: FormVariant,
+  /** Clips the moment has after the change: a moment of clips alone needs no photo. */
+  clipsAfter = 0,
 ): Result<{ plan: PlannedPhoto[] }> {
   const m = PHOTO_MESSAGES;
   // `field` and `n`: where an error goes, and the photo's number as the form labels it
@@ -104,7 +113,7 @@ export function planPhotos(
   const all = [...kept, ...added];
   if (all.length > MAX_PHOTOS) return invalidField(IMAGE_FIELD, m.tooMany);
   // a moment that never had a photo (older data) can still be edited; one that has photos keeps one
-  if (!all.length && (variant === "add" || existing.length)) {
+  if (!all.length && !clipsAfter && (variant === "add" || existing.length)) {
     return invalidField(IMAGE_FIELD, variant === "add" ? MOMENT_MESSAGES.add.imageRequired : m.keepOne);
   }
   const errors: Record<string, string[]> = {};
