@@ -59,6 +59,7 @@ export const PHOTO_TEST_FILES = [
   "app/models/moment-photos.server.test.ts",
   "app/video/clips.server.test.ts",
   "app/models/moment-clips.server.test.ts",
+  "app/routes/moment-clips.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

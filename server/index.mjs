@@ -205,18 +205,20 @@ function openBody(req, res, url, entry, state) {
   const limits = entry.BODY_LIMITS;
   const limit = entry.bodyLimit(url.pathname, req.headers["content-type"]);
   const photoBody = limit > limits.text;
+  // a moment's form may carry a clip larger than the photos' drain limit
+  const drain = Math.max(limits.drain, limit);
   const announced = Number(req.headers["content-length"] ?? 0);
-  if (!state.rejection && announced > (photoBody ? limits.drain : limit)) {
+  if (!state.rejection && announced > (photoBody ? drain : limit)) {
     state.rejection = { status: 413, reason: `body of ${announced} bytes announced` };
   }
-  if (announced > limits.drain) {
+  if (announced > drain) {
     res.shouldKeepAlive = false; // never read that much
     return null;
   }
   if (announced === 0 && req.headers["transfer-encoding"] === undefined) return null;
   return limitedBody(req, {
     limit,
-    drainLimit: limits.drain,
+    drainLimit: drain,
     tooLarge: () => new entry.BodyTooLargeError(limit),
     onTooLarge: () => (state.bodyTooLarge = true),
   });

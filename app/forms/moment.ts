@@ -115,8 +115,9 @@ function chosen(v: unknown): boolean {
 /** Object-level check that a photo was chosen (runs together with the other fields' checks). */
 export function requireImage(message: string) {
   return [
-    (v: { image?: unknown }, ctx: z.RefinementCtx) => {
-      if (!chosen(v.image)) {
+    // a moment may be a clip alone (docs/decisions/0064-video-clips.md): then no photo is needed
+    (v: { image?: unknown; video?: unknown }, ctx: z.RefinementCtx) => {
+      if (!chosen(v.image) && !chosen(v.video)) {
         ctx.addIssue({ code: "custom", message, path: ["image"] });
       }
     },
@@ -145,6 +146,8 @@ export function momentFormSchema(variant: FormVariant) {
       "Content",
     ),
     image: imageSchema(),
+    /** Whether a clip came (the server judges it; VIDEO_PRESENT on the server, a File in the browser). */
+    video: z.any().optional(),
     ...storyFields(variant),
     audience: audienceField(),
   });

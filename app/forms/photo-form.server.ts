@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
-import { IMAGE_FIELD, IMAGE_PRESENT } from "~/images/limits";
+import { IMAGE_FIELD, IMAGE_PRESENT, type MultipartLimits, UPLOAD_LIMITS, VIDEO_FIELD } from "~/images/limits";
+import { config } from "~/lib/config.server";
 import { parseMultipart, slotErrorField, type SlotFile, type UploadedFile } from "~/images/multipart.server";
 import { checkImage } from "~/images/process.server";
 import { asFormValue, BodyFailure, parseBodyFields } from "./parse-body.server";
@@ -24,6 +25,8 @@ export type PhotoBody = {
   file: UploadedFile | null;
   /** Every uploaded photo with its slot (forms that take several: `maxFiles`); the caller consumes or discards them. */
   files: SlotFile[];
+  /** Every uploaded clip with its slot (a moment's forms: `maxVideos`); the caller consumes or discards them. */
+  videos: SlotFile[];
   /** Problems found while reading: `image` (too big), a text field (too long), `message` (the request). */
   errors: Errors;
   /** 0, or the wait of an uploader past the hourly photo limit (then no photo was kept; answered 429). */
@@ -35,23 +38,38 @@ export type PhotoBody = {
  * takes a photo names them). `maxFiles`: how many `image` parts are kept (1, or MAX_PHOTOS for a
  * moment's forms).
  */
-export type PhotoBodyOptions = { uploader: number; maxFiles?: number };
+export type PhotoBodyOptions = { uploader: number; maxFiles?: number; maxVideos?: number };
+
+/** The limits of a form that takes clips: one clip of VIDEO_MAX_MB beside the photos. */
+function clipLimits(opts: PhotoBodyOptions): Partial<MultipartLimits> {
+  if (!opts.maxVideos) return {};
+  const clipBytes = config().videoMaxMb * 1024 * 1024;
+  return {
+    maxVideoBytes: clipBytes,
+    maxBodyBytes: UPLOAD_LIMITS.maxBodyBytes + clipBytes,
+    maxDrainBytes: UPLOAD_LIMITS.maxDrainBytes + clipBytes,
+  };
+}
 
 export async function parsePhotoBody(request: Request, opts: PhotoBodyOptions): Promise<PhotoBody | BodyFailure> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
-    const { fields, file, files, errors, photoLimitWaitMs } = await parseMultipart(request, {}, opts);
-    return { fields: clean(fields), file, files, errors, photoLimitWaitMs };
+    const { fields, file, files, videos, errors, photoLimitWaitMs } = await parseMultipart(
+      request,
+      clipLimits(opts),
+      opts,
+    );
+    return { fields: clean(fields), file, files, videos, errors, photoLimitWaitMs };
   }
   const fields = await parseBodyFields(request);
   return fields instanceof BodyFailure
     ? fields
-    : { fields: clean(fields), file: null, files: [], errors: {}, photoLimitWaitMs: 0 };
+    : { fields: clean(fields), file: null, files: [], videos: [], errors: {}, photoLimitWaitMs: 0 };
 }
 
 /** Removes every uploaded file of a body not consumed (harmless after they were). */
-export async function discardFiles(body: { files: SlotFile[] }): Promise<void> {
-  await Promise.all(body.files.map((f) => f.file.discard()));
+export async function discardFiles(body: { files: SlotFile[]; videos?: SlotFile[] }): Promise<void> {
+  await Promise.all([...body.files, ...(body.videos ?? [])].map((f) => f.file.discard()));
 }
 
 const isImageKey = (key: string) => key === IMAGE_FIELD || key.startsWith(`${IMAGE_FIELD}_`);
@@ -59,7 +77,7 @@ const isImageKey = (key: string) => key === IMAGE_FIELD || key.startsWith(`${IMA
 function clean(raw: Record<string, unknown>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (key === IMAGE_FIELD) continue; // photos only ever come from file parts
+    if (key === IMAGE_FIELD || key === VIDEO_FIELD) continue; // photos and clips only ever come from file parts
     out[key] = asFormValue(value);
   }
   return out;
@@ -100,12 +118,18 @@ function imageValue(body: PhotoBody): string | undefined {
   return body.files.length || Object.keys(body.errors).some(isImageKey) ? IMAGE_PRESENT : undefined;
 }
 
+/** The same for `video`: a clip came (or came and was refused on reading). */
+function videoValue(body: PhotoBody): string | undefined {
+  const isVideoKey = (key: string) => key === VIDEO_FIELD || key.startsWith(`${VIDEO_FIELD}_`);
+  return body.videos.length || Object.keys(body.errors).some(isVideoKey) ? IMAGE_PRESENT : undefined;
+}
+
 /** API validation: the schema's output, or a refusal (invalid) with `{field: [messages]}` for envelope (B). */
 export async function validateBody<S extends z.ZodType>(
   body: PhotoBody,
   schema: S,
 ): Promise<Result<{ value: z.output<S> }>> {
-  const values = { ...body.fields, image: imageValue(body) };
+  const values = { ...body.fields, image: imageValue(body), video: videoValue(body) };
   const parsed = schema.safeParse(values);
   const schemaErrors: Errors = {};
   if (!parsed.success) {
@@ -123,6 +147,8 @@ export type PhotoFormResult<Output> = {
   file: UploadedFile | null;
   /** Every uploaded photo with its slot (see PhotoBody). */
   files: SlotFile[];
+  /** Every uploaded clip with its slot (see PhotoBody). */
+  videos: SlotFile[];
   /** The text fields as sent (a moment's photo fields: app/forms/moment.ts). */
   fields: Record<string, string | undefined>;
   /** The form's one-time submission token (app/forms/submission.ts), as sent; undefined when none. */
@@ -147,6 +173,8 @@ export async function parsePhotoForm<S extends z.ZodType>(
   for (const [key, value] of Object.entries(body.fields)) if (value !== undefined) formData.set(key, value);
   const image = imageValue(body);
   if (image) formData.set(IMAGE_FIELD, image);
+  const video = videoValue(body);
+  if (video) formData.set(VIDEO_FIELD, video);
   const submission = parseWithZod(formData, { schema });
   const { message: requestErrors, ...fieldUploadErrors } = body.errors;
   const valid = submission.status === "success" && !Object.keys(body.errors).length;
@@ -154,6 +182,7 @@ export async function parsePhotoForm<S extends z.ZodType>(
   return {
     file: body.file,
     files: body.files,
+    videos: body.videos,
     fields: body.fields,
     submissionToken: body.fields[SUBMISSION_FIELD],
     value: valid ? (submission.value as z.output<S>) : null,
@@ -164,7 +193,7 @@ export async function parsePhotoForm<S extends z.ZodType>(
       return submission.reply({
         formErrors: [...(formLevel ?? []), ...(requestErrors ?? [])],
         fieldErrors: merge(fieldLevel as Errors, fieldUploadErrors, imageErrors, extra),
-        hideFields: [IMAGE_FIELD],
+        hideFields: [IMAGE_FIELD, VIDEO_FIELD],
       });
     },
   };
@@ -181,13 +210,26 @@ const PHOTO_EDIT_FIELD = /^photo_([1-9][0-9]{0,15})_(position|alt|remove)$/;
  * number leaves the photo in its place.
  */
 export function momentPhotosFrom(
-  upload: { files: SlotFile[]; fields: Record<string, string | undefined> },
+  upload: { files: SlotFile[]; videos?: SlotFile[]; fields: Record<string, string | undefined> },
   opts: { edits?: boolean } = {},
 ): {
   added: { file: UploadedFile; alt: string; slot: number }[];
   edits?: { id: number; position?: number; alt?: string; remove?: boolean }[];
+  clips: { file: UploadedFile; description: string; slot: number }[];
+  removeClips: number[];
 } {
   const added = upload.files.map(({ file, slot }) => ({ file, slot, alt: upload.fields[altField(slot)] ?? "" }));
+  // clips (docs/decisions/0064-video-clips.md): `video_description[_<n>]` with the n-th clip, and
+  // `clip_<id>_remove` for a clip the moment has
+  const clips = (upload.videos ?? []).map(({ file, slot }) => ({
+    file,
+    slot,
+    description: upload.fields[slot === 1 ? "video_description" : `video_description_${slot}`] ?? "",
+  }));
+  const removeClips = Object.keys(upload.fields).flatMap((name) => {
+    const m = /^clip_([1-9][0-9]{0,15})_remove$/.exec(name);
+    return m ? [Number(m[1])] : [];
+  });
   const edits = new Map<number, { id: number; position?: number; alt?: string; remove?: boolean }>();
   for (const [name, value] of Object.entries(upload.fields)) {
     const m = PHOTO_EDIT_FIELD.exec(name);
@@ -201,5 +243,7 @@ export function momentPhotosFrom(
     else edit.remove = value !== undefined;
     edits.set(id, edit);
   }
-  return edits.size || opts.edits ? { added, edits: [...edits.values()] } : { added };
+  return edits.size || opts.edits
+    ? { added, edits: [...edits.values()], clips, removeClips }
+    : { added, clips, removeClips };
 }

@@ -38,7 +38,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
       to: ({ moment }) => href("/dailyLogs/:momentId", { momentId: String(moment.id) }),
     },
-    { uploader: user.id, maxFiles: MAX_PHOTOS },
+    { uploader: user.id, maxFiles: MAX_PHOTOS, maxVideos: 1 },
   );
 }
 

@@ -59,7 +59,7 @@ export async function action({ request, params }: Route.ActionArgs) {
         updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
       to: () => href("/dailyLogs/:momentId", { momentId: String(momentId) }),
     },
-    { uploader: user.id, maxFiles: MAX_PHOTOS },
+    { uploader: user.id, maxFiles: MAX_PHOTOS, maxVideos: 1 },
   );
 }
 

@@ -6,7 +6,7 @@ import type { SlotFile, UploadedFile } from "~/images/multipart.server";
 import { discardFiles, type PhotoBodyOptions } from "~/forms/photo-form.server";
 
 /** Every photo a form sent, with its text fields (a moment's photo fields: app/forms/moment.ts). */
-export type PhotoFormUpload = { files: SlotFile[]; fields: Record<string, string | undefined> };
+export type PhotoFormUpload = { files: SlotFile[]; videos: SlotFile[]; fields: Record<string, string | undefined> };
 import { deleteMoment } from "~/models/moment-changes.server";
 import type { Result } from "~/models/refusal";
 import { OWNER_ONLY, pageRefusal } from "./refusal.server";
@@ -52,7 +52,7 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
       );
     }
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
-    const saved = await save(form.value, form.file, form.submissionToken, { files: form.files, fields: form.fields });
+    const saved = await save(form.value, form.file, form.submissionToken, { files: form.files, videos: form.videos, fields: form.fields });
     if (!saved.ok) {
       if (saved.kind === "invalid") return data({ result: form.reply(saved.fieldErrors) }, { status: 400 });
       throw pageRefusal(saved, { forbidden: OWNER_ONLY });

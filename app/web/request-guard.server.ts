@@ -2,6 +2,7 @@ import { isRouteErrorResponse, type MiddlewareFunction, type RouterContextProvid
 import { apiError, apiUnavailable, UNAVAILABLE_MESSAGE } from "~/api/responses.server";
 import { isBodyTooLarge, requestStateContext, type Rejection, type RequestState } from "~/lib/request-state";
 import { UPLOAD_LIMITS } from "~/images/limits";
+import { config } from "~/lib/config.server";
 import { busyRetryAfter, isDatabaseBusy } from "~/lib/db.server";
 import { getUser } from "./auth.server";
 
@@ -61,11 +62,27 @@ export function takesPhotos(pathname: string): boolean {
   return PHOTO_PATHS.some((re) => re.test(path));
 }
 
+/** The paths of a moment's add and update (pages and /api): they take a clip too (docs/decisions/0064-video-clips.md). */
+const CLIP_PATHS = [
+  /^\/kids\/[^/]+\/dailylogs\/new$/,
+  /^\/dailylogs\/[^/]+\/update$/,
+  /^\/api\/kids\/[^/]+\/daily_logs\/new$/,
+  /^\/api\/daily_logs\/[^/]+$/,
+];
+
+/** True when `pathname`'s route reads clips (its multipart body may hold one clip of VIDEO_MAX_MB beside the photos). */
+export function takesClips(pathname: string): boolean {
+  const path = pathname
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/(.)\/+$/, "$1");
+  return CLIP_PATHS.some((re) => re.test(path));
+}
+
 /** The most body bytes read for a request to `pathname` with `contentType`. */
 export function bodyLimit(pathname: string, contentType: string | null | undefined): number {
-  return /^multipart\/form-data\b/i.test(contentType ?? "") && takesPhotos(pathname)
-    ? BODY_LIMITS.multipart
-    : BODY_LIMITS.text;
+  if (!/^multipart\/form-data\b/i.test(contentType ?? "") || !takesPhotos(pathname)) return BODY_LIMITS.text;
+  return takesClips(pathname) ? BODY_LIMITS.multipart + config().videoMaxMb * 1024 * 1024 : BODY_LIMITS.multipart;
 }
 
 /** The Allow header of a 405 on this path. */

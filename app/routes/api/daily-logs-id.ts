@@ -24,7 +24,7 @@ const route = apiRoute({
     if (!id) return apiError(404, MOMENT_NOT_FOUND);
     const allowed = await checkMomentOwner(user.id, id);
     if (!allowed.ok) return apiRefusal(allowed);
-    const body = await readPhotoBody(request, { uploader: user.id, maxFiles: MAX_PHOTOS });
+    const body = await readPhotoBody(request, { uploader: user.id, maxFiles: MAX_PHOTOS, maxVideos: 1 });
     try {
       const valid = await validateBody(body, momentFormSchema("update"));
       if (!valid.ok) return apiRefusal(valid);

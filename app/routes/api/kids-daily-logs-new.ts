@@ -18,7 +18,7 @@ const route = apiRoute({
     if (!kidId) return apiError(404, KID_NOT_FOUND);
     const allowed = await checkKidOwner(user.id, kidId);
     if (!allowed.ok) return apiRefusal(allowed);
-    const body = await readPhotoBody(request, { uploader: user.id, maxFiles: MAX_PHOTOS });
+    const body = await readPhotoBody(request, { uploader: user.id, maxFiles: MAX_PHOTOS, maxVideos: 1 });
     try {
       const valid = await validateBody(body, momentFormSchema("add"));
       if (!valid.ok) return apiRefusal(valid);

@@ -1,0 +1,115 @@
+// A clip through the moment pages' forms and the /api, as a browser and a client send them:
+// multipart with a `video` part and its description; the parent's errors on the clip's fields.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "~/lib/db.server";
+import { VIDEO_MESSAGES } from "~/video/limits";
+import { videoTools } from "~/video/clips.server";
+import { makeTestClips, type TestClips } from "~/video/test-clips.server";
+import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
+import { people } from "../../tests/kit/kid-pages";
+import * as apiNew from "./api/kids-daily-logs-new";
+import * as momentNew from "./moment-new";
+import * as momentUpdate from "./moment-update";
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "sm-clip-routes-"));
+let clips: TestClips;
+beforeAll(() => {
+  clips = makeTestClips(videoTools()!, path.join(work, "clips"));
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+function form(fields: Record<string, string>, clip?: { file: string; name?: string }) {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  body.append("image", new Blob([]), "");
+  if (clip) body.append("video", new Blob([fs.readFileSync(clip.file)]), clip.name ?? path.basename(clip.file));
+  return body;
+}
+
+describe("a clip on the moment forms", () => {
+  it("posts a moment of a clip alone and goes to its page; the clip waits to be prepared", async () => {
+    const { kid, cookies } = await people();
+    const post = (body: FormData) =>
+      momentNew.action(
+        args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }),
+      );
+    const ok = await post(
+      form({ title: "Steps", content: "Look!", video_description: "Elsa walks" }, { file: clips.webm }),
+    );
+    expect(statusOf(ok)).toBe(302);
+    const id = Number((ok as Response).headers.get("Location")!.split("/").pop());
+    expect(await db()("videos").where("daily_log_id", id).select("description", "status")).toEqual([
+      { description: "Elsa walks", status: "processing" },
+    ]);
+  });
+
+  it("answers the form with the clip's problems on its fields, nothing written", async () => {
+    const { kid, cookies } = await people();
+    const post = (body: FormData) =>
+      momentNew.action(
+        args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }),
+      );
+    const before = await db()("videos").count("* as n").first();
+    expect(formErrorsOf(await post(form({ title: "t", content: "c" }, { file: clips.webm })))).toMatchObject({
+      video_description: [VIDEO_MESSAGES.descriptionRequired],
+    });
+    expect(
+      formErrorsOf(
+        await post(form({ title: "t", content: "c", video_description: "x" }, { file: clips.textNamedMp4 })),
+      ),
+    ).toMatchObject({ video: [VIDEO_MESSAGES.notAVideo] });
+    // neither a photo nor a clip: the spec's message stays
+    expect(formErrorsOf(await post(form({ title: "t", content: "c" })))).toMatchObject({
+      image: ["Image is required"],
+    });
+    expect(await db()("videos").count("* as n").first()).toEqual(before);
+  });
+
+  it("an update adds a clip and removes one", async () => {
+    const { kid, cookies } = await people();
+    const made = await momentNew.action(
+      args(
+        req(`/kids/${kid.id}/dailyLogs/new`, {
+          cookie: cookies.owner,
+          form: form({ title: "Park", content: "c", video_description: "Swing" }, { file: clips.webm }),
+        }),
+        { kidId: String(kid.id) },
+      ),
+    );
+    const id = (made as Response).headers.get("Location")!.split("/").pop()!;
+    const [first] = await db()("videos").where("daily_log_id", id);
+    const updated = await momentUpdate.action(
+      args(
+        req(`/dailyLogs/${id}/update`, {
+          cookie: cookies.owner,
+          form: form(
+            { title: "Park", content: "c", video_description: "Slide", [`clip_${first.id}_remove`]: "on" },
+            { file: clips.hevc },
+          ),
+        }),
+        { momentId: id },
+      ),
+    );
+    expect(statusOf(updated)).toBe(302);
+    expect(await db()("videos").where("daily_log_id", id).pluck("description")).toEqual(["Slide"]);
+  });
+
+  it("the API takes a video part on create", async () => {
+    const { kid, cookies } = await people();
+    const response = await apiNew.action(
+      args(
+        req(`/api/kids/${kid.id}/daily_logs/new`, {
+          cookie: cookies.owner,
+          form: form({ title: "API", content: "c", video_description: "From the app" }, { file: clips.hevc }),
+        }),
+        { kidId: String(kid.id) },
+      ),
+    );
+    expect(statusOf(response)).toBe(201);
+  });
+});
