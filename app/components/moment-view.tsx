@@ -2,6 +2,8 @@ import { Link, href } from "react-router";
 import type { AltPhoto } from "~/images/photo";
 import { ListLink } from "./list-link";
 import { MomentPhotos } from "./moment-photos-view";
+import { MomentClips } from "./moment-clips";
+import type { Clip } from "~/video/clip";
 
 // How a moment's story shows on the pages (docs/decisions/0028-*): its date and age, its milestone
 // badge, the milestones and timeline lists, the links between the views. The forms' story fields
@@ -39,6 +41,7 @@ export type MomentSummaryView = {
   title: string;
   content: string;
   photos: AltPhoto[];
+  clips?: Clip[];
   milestone: string | null;
   date: MomentDateView;
 };
@@ -80,6 +83,7 @@ export function MomentSummary({
           />
         }
       />
+      <MomentClips clips={moment.clips ?? []} />
       <p className="moment__content">{moment.content}</p>
     </>
   );

@@ -1,4 +1,6 @@
 import type { Db } from "~/lib/db.server";
+import type { Clip } from "~/video/clip";
+import { clipsByMoment } from "~/video/clips.server";
 import type { KidRow, MomentPhotoRow, MomentRow } from "~/lib/tables";
 import { inList, limitParam, NO_LIMIT, query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
@@ -25,6 +27,9 @@ export type Moment = {
   photos: MomentPhoto[];
   /** How many photos it has (`photos` holds only the first until `withAllPhotos` has read the others). */
   photo_count: number;
+  /** How many clips it has, and (once `withAllPhotos` has read them) the clips (docs/decisions/0064-video-clips.md). */
+  video_count: number;
+  clips: Clip[];
   /** ISO 8601 UTC. */
   created_at: string;
   /** ISO 8601 UTC: stamped by every change of the moment (text, story, audience, photos). */
@@ -61,6 +66,7 @@ export const momentColumns = [
   "daily_logs.milestone",
   ...audienceColumns,
   "daily_logs.photo_count",
+  "daily_logs.video_count",
   "first_photos.id as first_photo_id",
   "first_photos.alt as first_photo_alt",
   ...photoColumns("log_images", "log_image"),
@@ -80,6 +86,7 @@ export type MomentColumns = Pick<
   | "audience"
   | "posted_by"
   | "photo_count"
+  | "video_count"
 > & {
   first_photo_id: MomentPhotoRow["id"] | null;
   first_photo_alt: MomentPhotoRow["alt"] | null;
@@ -107,6 +114,8 @@ export function momentFromRow(row: MomentColumns): Moment {
     photo,
     photos: first,
     photo_count: row.photo_count,
+    video_count: row.video_count,
+    clips: [],
     created_at: row.created_at,
     updated_at: row.updated_at,
     taken_on: row.taken_on,
@@ -144,6 +153,15 @@ const photosOfMoments = query<
  * one more query when some moment has several, none otherwise. Changes and answers `moments`.
  */
 export async function withAllPhotos<M extends Moment>(moments: M[], conn?: Db): Promise<M[]> {
+  // and their clips: one more query only when some moment has any
+  const withClips = moments.filter((m) => m.video_count > 0);
+  if (withClips.length) {
+    const clips = await clipsByMoment(
+      withClips.map((m) => m.id),
+      conn,
+    );
+    for (const m of withClips) m.clips = clips.get(m.id) ?? [];
+  }
   const several = moments.filter((m) => m.photo_count > 1);
   if (!several.length) return moments;
   const rows = await photosOfMoments.all({ ids: several.map((m) => m.id) }, { conn });

@@ -18,6 +18,7 @@ import { listMoments } from "~/models/moments.server";
 import { loadSocial } from "~/models/social.server";
 import { Photo } from "~/components/photo";
 import { MomentPhotos } from "~/components/moment-photos-view";
+import { MomentClips } from "~/components/moment-clips";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
@@ -187,6 +188,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   </p>
                 ) : null}
                 {m.postedBy ? <p className="posted-by">Posted by {m.postedBy}</p> : null}
+                <MomentClips clips={m.clips} isParent={canChange} />
                 <p className="moment__content">{m.content}</p>
                 {canChange ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}

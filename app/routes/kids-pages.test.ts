@@ -167,6 +167,7 @@ describe("a kid's moments page", () => {
       title: "Moment 25",
       content: "Content 25",
       photos: [],
+      clips: [],
       milestone: null,
       date: { takenOn: "2024-01-01", date: "1 January 2024", age: "Elsa was 4 years, 9 months" },
       audience: "everyone",

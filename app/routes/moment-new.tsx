@@ -15,6 +15,8 @@ import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 import { MomentPhotoFields, photoFieldOrder } from "~/components/moment-photos";
+import { ClipFields } from "~/components/clip-fields";
+import { clipSettings } from "~/video/clips.server";
 import { STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-add";
@@ -24,7 +26,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const view = await viewKid(user.id, pageId(params.kidId), "change");
   if (!view.ok) throw pageRefusal(view, { forbidden: OWNER_ONLY });
-  return { kid: { id: view.kid.id, name: view.kid.name, defaultAudience: view.kid.default_audience } };
+  return {
+    kid: { id: view.kid.id, name: view.kid.name, defaultAudience: view.kid.default_audience },
+    clipSettings: clipSettings(),
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -43,7 +48,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {
-  const { kid } = loaderData;
+  const { kid, clipSettings } = loaderData;
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
@@ -60,6 +65,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
         <MomentFields fields={fields} />
         <StoryFields fields={fields} variant="add" kidName={kid.name} />
         <MomentPhotoFields fields={fields as never} hint={IMAGE_HINTS.choose} />
+        <ClipFields fields={fields as never} settings={clipSettings} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={kid.defaultAudience} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>
           Add your new dailyLog

@@ -15,6 +15,8 @@ import { ErrorSummary, pageTitle } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
 import { MomentPhotoFields, photoDefaults, photoFieldOrder } from "~/components/moment-photos";
+import { ClipFields } from "~/components/clip-fields";
+import { clipSettings } from "~/video/clips.server";
 import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-update";
@@ -42,8 +44,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       takenOn: moment.taken_on,
       milestone: moment.milestone,
       audience: moment.audience,
+      clips: moment.clips,
     },
     kid: { id: kid.id, name: kid.name },
+    clipSettings: clipSettings(),
   };
 }
 
@@ -64,7 +68,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
-  const { moment, kid } = loaderData;
+  const { moment, kid, clipSettings } = loaderData;
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
@@ -92,6 +96,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
           existing={moment.photos}
           hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`}
         />
+        <ClipFields fields={fields as never} settings={clipSettings} existing={moment.clips} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>
           Update

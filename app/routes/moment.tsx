@@ -14,6 +14,7 @@ import { pageRefusal } from "~/web/refusal.server";
 import { conditionalPage } from "~/web/conditional.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { MomentPhotos } from "~/components/moment-photos";
+import { MomentClips } from "~/components/moment-clips";
 import { altPhotos } from "~/images/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { MilestoneBadge, MomentDate } from "~/components/moment-view";
@@ -35,6 +36,7 @@ const page = conditionalPage(async ({ request, params }) => {
       title: moment.title,
       content: moment.content,
       photos: altPhotos(moment.photos),
+      clips: moment.clips,
       milestone: moment.milestone,
       date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
       audience: momentAudienceFor(moment, view.isParent),
@@ -138,6 +140,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
+        <MomentClips clips={moment.clips} isParent={canChange} />
         <p className="moment__content">{moment.content}</p>
         {canChange ? (
           <MomentOwnerActions

@@ -7,7 +7,10 @@ import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";
 import { config } from "~/lib/config.server";
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
-import { query } from "~/lib/query.server";
+import { inList, query } from "~/lib/query.server";
+import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
+import type { Clip, ClipSettings } from "./clip";
+
 import type { VideoRow } from "~/lib/tables";
 import { insertImageRow, newKey, deleteImageFiles, storeImage } from "~/images/storage.server";
 import { photoStore } from "~/images/photo-store.server";
@@ -276,4 +279,62 @@ export async function clipsOfMoments(trx: Db, momentIds: number[] | Knex.QueryBu
     posterIds: rows.flatMap((r) => (r.poster_image_id === null ? [] : [r.poster_image_id])),
     keys: rows.flatMap((r) => (r.source_key ? [r.key, r.source_key] : [r.key])),
   };
+}
+
+// ---- reading, for the pages and the /api ----------------------------------------------------------
+
+type ClipListRow = Pick<
+  VideoRow,
+  "id" | "daily_log_id" | "key" | "status" | "description" | "width" | "height" | "duration_ms" | "failure"
+> & { has_captions: number } & PhotoColumns<"poster">;
+
+const clipsOfMomentIds = query<{ ids: number[] }, ClipListRow>((p, k) =>
+  inList(
+    k("videos").leftJoin("images as posters", "posters.id", "videos.poster_image_id"),
+    "videos.daily_log_id",
+    p("ids"),
+  )
+    .orderBy([{ column: "videos.daily_log_id" }, { column: "videos.position" }, { column: "videos.id" }])
+    .select(
+      "videos.id",
+      "videos.daily_log_id",
+      "videos.key",
+      "videos.status",
+      "videos.description",
+      "videos.width",
+      "videos.height",
+      "videos.duration_ms",
+      "videos.failure",
+      k.raw("case when videos.captions is null then 0 else 1 end as has_captions"),
+      ...photoColumns("posters", "poster"),
+    ),
+);
+
+/** The clips of these moments, in order, by moment: one query. */
+export async function clipsByMoment(momentIds: number[], conn?: Db): Promise<Map<number, Clip[]>> {
+  const byMoment = new Map<number, Clip[]>();
+  if (!momentIds.length) return byMoment;
+  for (const row of await clipsOfMomentIds.all({ ids: momentIds }, { conn })) {
+    const list = byMoment.get(row.daily_log_id) ?? [];
+    list.push({
+      id: row.id,
+      key: row.key,
+      status: row.status,
+      description: row.description,
+      width: row.width,
+      height: row.height,
+      durationMs: row.duration_ms,
+      poster: photoFromRow(row, "poster"),
+      hasCaptions: row.has_captions === 1,
+      failure: row.failure,
+    });
+    byMoment.set(row.daily_log_id, list);
+  }
+  return byMoment;
+}
+
+/** What the moment forms say about clips on this server. */
+export function clipSettings(): ClipSettings {
+  const cfg = config();
+  return { enabled: videoTools() !== null, maxMb: cfg.videoMaxMb, maxMinutes: Math.round(cfg.videoMaxSeconds / 60) };
 }

@@ -3,6 +3,7 @@ import type { FeedMoment } from "~/models/feed.server";
 import type { Moment } from "~/models/moments.server";
 import type { MomentSocialData } from "~/models/social.server";
 import { altPhotos, type AltPhoto, type Photo as PhotoData } from "~/images/photo";
+import type { Clip } from "~/video/clip";
 
 // Feed entries as the feed and My Kids pages render them (app/components/feed.tsx): plain data
 // shaped from the feed model's moments.
@@ -13,6 +14,7 @@ export type FeedEntryView = {
   title: string;
   content: string;
   photos: AltPhoto[];
+  clips: Clip[];
   milestone: string | null;
   date: { takenOn: string; date: string; age: string };
   kid: { id: number; name: string; photo: PhotoData | null; line: string };
@@ -56,6 +58,7 @@ export function kidMomentView(m: Moment, kid: { name: string; birth_date: string
     title: m.title,
     content: m.content,
     photos: altPhotos(m.photos),
+    clips: m.clips,
     milestone: m.milestone,
     date: momentDateView(m.taken_on, kid.name, kid.birth_date),
   };

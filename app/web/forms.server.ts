@@ -52,7 +52,11 @@ export async function savePhotoForm<S extends z.ZodType, T extends object>(
       );
     }
     if (!form.value) return data({ result: form.reply() }, { status: 400 });
-    const saved = await save(form.value, form.file, form.submissionToken, { files: form.files, videos: form.videos, fields: form.fields });
+    const saved = await save(form.value, form.file, form.submissionToken, {
+      files: form.files,
+      videos: form.videos,
+      fields: form.fields,
+    });
     if (!saved.ok) {
       if (saved.kind === "invalid") return data({ result: form.reply(saved.fieldErrors) }, { status: 400 });
       throw pageRefusal(saved, { forbidden: OWNER_ONLY });

@@ -71,7 +71,11 @@ describe("which bodies may be as big as photos", () => {
 
     const multipart = "multipart/form-data; boundary=x";
     expect(bodyLimit("/kids/add-new", multipart)).toBe(BODY_LIMITS.multipart);
-    expect(bodyLimit("/KIDS/7/dailyLogs/new.data", multipart)).toBe(BODY_LIMITS.multipart);
+    // a moment's add and update take one clip beside the photos (docs/decisions/0064-video-clips.md)
+    const withClip = BODY_LIMITS.multipart + 500 * 1024 * 1024;
+    expect(bodyLimit("/KIDS/7/dailyLogs/new.data", multipart)).toBe(withClip);
+    expect(bodyLimit("/dailyLogs/7/update", multipart)).toBe(withClip);
+    expect(bodyLimit("/api/daily_logs/7", multipart)).toBe(withClip);
     expect(bodyLimit("/profile/picture/", multipart)).toBe(BODY_LIMITS.multipart);
     expect(bodyLimit("/kids/add-new", "application/x-www-form-urlencoded")).toBe(BODY_LIMITS.text);
     for (const path of [
