@@ -1,4 +1,5 @@
 // Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
+import { type Clip, clipUrl } from "~/video/clip";
 import { imageUrl } from "./serializers.server";
 import { photoUrl } from "~/images/photo";
 import type { Kid } from "~/models/kids.server";
@@ -39,7 +40,33 @@ export function serializeMoment(moment: Moment, { parent = false }: { parent?: b
     milestone: moment.milestone,
     ...momentAudience(moment, parent),
     photos: moment.photos.map((p) => ({ url: photoUrl(p), width: p.width, height: p.height, alt: p.alt })),
+    videos: serializeClips(moment.clips, parent),
   };
+}
+
+/**
+ * A DailyLog's `videos` (docs/api.md, docs/decisions/0064-video-clips.md): the URLs are relative, as
+ * the photos' are; a clip being prepared has no URLs yet; a failed clip is listed to parents only.
+ */
+function serializeClips(clips: Clip[], parent: boolean) {
+  return clips
+    .filter((c) => c.status !== "failed" || parent)
+    .map((c) => {
+      const ready = c.status === "ready";
+      return {
+        id: c.id,
+        status: c.status,
+        description: c.description,
+        url: ready ? clipUrl(c, "large") : null,
+        small_url: ready ? clipUrl(c, "small") : null,
+        poster: c.poster ? photoUrl(c.poster) : null,
+        width: c.width,
+        height: c.height,
+        duration: c.durationMs === null ? null : c.durationMs / 1000,
+        captions_url: ready && c.hasCaptions ? clipUrl(c, "captions") : null,
+        ...(c.status === "failed" ? { failure: c.failure } : {}),
+      };
+    });
 }
 
 /** The DailyLog's `posted_by`, and its `audience` for parents only. */
