@@ -126,7 +126,12 @@ function InviteForm({ lastResult, ownKids }: { lastResult?: SubmissionResult<str
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
   });
-  const errors = summaryErrors(fields as never, ["note", "email", "circle", "relationship", "coParentKids"], form.errors, form.id);
+  const errors = summaryErrors(
+    fields as never,
+    ["note", "email", "circle", "relationship", "coParentKids"],
+    form.errors,
+    form.id,
+  );
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
   const once = useSubmitOnce(navigation.state !== "idle");
   return (
@@ -204,8 +209,7 @@ export function FamilyInvitationsSection({
                     {i.note ? `“${i.note}” · ` : ""}
                     {CIRCLE_LABELS[i.circle]}
                     {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""}
-                    {coParentText(i.coParentKids)} · works until{" "}
-                    {dateText(i.expiresAt)}
+                    {coParentText(i.coParentKids)} · works until {dateText(i.expiresAt)}
                   </span>
                 </div>
               </div>

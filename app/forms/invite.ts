@@ -35,7 +35,7 @@ export const CO_PARENT_KIDS_MESSAGE = "Choose among your own kids.";
 const coParentKidsField = z.preprocess(
   (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
   z
-    .array(z.union([z.number(), z.string()]), { error: CO_PARENT_KIDS_MESSAGE })
+    .array(z.unknown(), { error: CO_PARENT_KIDS_MESSAGE })
     .max(50, CO_PARENT_KIDS_MESSAGE)
     .refine((list) => list.every((x) => /^[1-9][0-9]{0,9}$/.test(String(x))), CO_PARENT_KIDS_MESSAGE)
     .transform((list) => [...new Set(list.map(Number))]),

@@ -176,7 +176,12 @@ ${button(input.url, input.reset ? "Sign in and reset password" : "Sign in")}
  * which kids, what it lets them do, where to start. Sent once, when it happens, like the notice of
  * an email change: not a digest, so it has no unsubscribe link.
  */
-export function coParentAddedMail(input: { to: string; inviterName: string; kids: string[]; url: string }): OutgoingMail {
+export function coParentAddedMail(input: {
+  to: string;
+  inviterName: string;
+  kids: string[];
+  url: string;
+}): OutgoingMail {
   const who = oneLine(input.inviterName);
   const names = listText(input.kids.map(oneLine));
   const subject = `You are now a co-parent of ${names} on Sweet Moments`;

@@ -275,7 +275,14 @@ const coParentsOfKids = query<
 >((p, k) =>
   inList(k("co_parents").join("users", "users.id", "co_parents.user_id"), "co_parents.kid_id", p("kidIds"))
     .orderBy("co_parents.id")
-    .select("co_parents.kid_id", "co_parents.status", "users.id", "users.username", "users.first_name", "users.last_name"),
+    .select(
+      "co_parents.kid_id",
+      "co_parents.status",
+      "users.id",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+    ),
 );
 
 /** The co-parents of many kids at once (accepted; with `pending`, the invited ones too), one query. */

@@ -46,7 +46,12 @@ describe("an invitation as co-parent of chosen kids", () => {
     expect(invitationMail.text_body).toContain("Ana Silva invites you as co-parent of Mia and Leo");
     expect(await kidsOfInvitationLink(tokenOf(made.url))).toEqual(made.invitation.coParentKids);
 
-    const joined = await joinByInvitation(tokenOf(made.url), { name: "Bo", email: "partner1@example.com" }, ORIGIN, FROM);
+    const joined = await joinByInvitation(
+      tokenOf(made.url),
+      { name: "Bo", email: "partner1@example.com" },
+      ORIGIN,
+      FROM,
+    );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
     const partner = joined.user;
     for (const kid of [mia, leo]) expect(await requireKid(partner.id, kid, "change")).toMatchObject({ ok: true });
@@ -125,7 +130,12 @@ describe("an invitation as co-parent of chosen kids", () => {
     await db()("kids").where("id", moved).update({ user_id: elsewhere.id });
     expect((await listInvitations(parent.id))[0]!.coParentKids.map((k) => k.name)).toEqual(["Mia"]);
 
-    const joined = await joinByInvitation(tokenOf(made.url), { name: "Bo Li", email: "partner3@example.com" }, ORIGIN, FROM);
+    const joined = await joinByInvitation(
+      tokenOf(made.url),
+      { name: "Bo Li", email: "partner3@example.com" },
+      ORIGIN,
+      FROM,
+    );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
     expect(await requireKid(joined.user.id, mia, "change")).toMatchObject({ ok: true });
     expect(await requireKid(joined.user.id, moved, "view")).toMatchObject({ ok: false });
@@ -137,7 +147,12 @@ describe("an invitation as co-parent of chosen kids", () => {
     const mia = await makeKid(parent.id, "Mia");
     const made = await invite(parent, [], "friend4@example.com");
     expect(made.invitation.coParentKids).toEqual([]);
-    const joined = await joinByInvitation(tokenOf(made.url), { name: "Jo", email: "friend4@example.com" }, ORIGIN, FROM);
+    const joined = await joinByInvitation(
+      tokenOf(made.url),
+      { name: "Jo", email: "friend4@example.com" },
+      ORIGIN,
+      FROM,
+    );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
     expect(await requireKid(joined.user.id, mia, "view")).toMatchObject({ ok: true, isParent: false });
     expect((await mailsTo("friend4@example.com")).map((m) => m.kind)).toEqual(["invitation"]);

@@ -281,7 +281,7 @@ export async function revokeInvitation(
   );
   if (!changed) return conflict(INVITATION_MESSAGES.notPending);
   const row = await invitationById.first({ id: invitationId }, { conn: db() });
-  return { ok: true, invitation: (await withKids([invitationFromRow(row!)], db()))[0]!};
+  return { ok: true, invitation: (await withKids([invitationFromRow(row!)], db()))[0]! };
 }
 
 /**

@@ -135,7 +135,11 @@ export function whereOwnedBy(qb: Knex.QueryBuilder, column: string, userId: Valu
  * the only kids a user may make someone a co-parent of. `userId` may be a column (`k.ref`): the
  * kids an invitation names that its inviter still owns.
  */
-export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value | Knex.Ref<string, object>, kids = "kids"): Knex.QueryBuilder {
+export function whereKidOwnedBy(
+  qb: Knex.QueryBuilder,
+  userId: Value | Knex.Ref<string, object>,
+  kids = "kids",
+): Knex.QueryBuilder {
   return qb.where(`${kids}.user_id`, userId);
 }
 
