@@ -134,16 +134,25 @@ export async function answerCoParentInvitation(
  * answer that made them the owner's friend (docs/decisions/0060-co-parent-invitations.md): only
  * while `ownerId` still owns the kid (the access module's "own": a kid removed or handed over
  * meanwhile is skipped) and the two are friends; a pending invitation of theirs becomes the role.
- * Answers whether they co-parent it now (already did: true).
+ * Answers "added", "already" (they co-parented it before) or null (not given).
  */
-export async function addCoParentByInvitation(trx: Db, ownerId: number, kidId: number, userId: number) {
+export async function addCoParentByInvitation(
+  trx: Db,
+  ownerId: number,
+  kidId: number,
+  userId: number,
+): Promise<"added" | "already" | null> {
   const access = await requireKid(ownerId, kidId, "own", trx);
-  if (!access.ok || userId === ownerId || !(await canSeeKidsOf(userId, ownerId, trx))) return false;
+  if (!access.ok || userId === ownerId || !(await canSeeKidsOf(userId, ownerId, trx))) return null;
+  const before: Pick<CoParentRow, "status"> | undefined = await trx("co_parents")
+    .where({ kid_id: kidId, user_id: userId })
+    .first("status");
+  if (before?.status === "accepted") return "already";
   await trx("co_parents")
     .insert({ kid_id: kidId, user_id: userId, status: "accepted", created_at: nowIso() })
     .onConflict(["kid_id", "user_id"])
     .merge({ status: "accepted" });
-  return true;
+  return "added";
 }
 
 /**

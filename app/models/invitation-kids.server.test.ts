@@ -119,6 +119,37 @@ describe("an invitation as co-parent of chosen kids", () => {
     expect((await coParentsOf([leo], { pending: true })).get(leo)).toMatchObject([{ id: partner.id, pending: false }]);
   });
 
+  it("answered signed out with an existing account's address: offered, the mail names the kids, only Accept gives them", async () => {
+    const parent = await makeUser({ first_name: "Ana", last_name: null });
+    const partner = await makeUser({ email: "partner5@example.com" });
+    const mia = await makeKid(parent.id, "Mia");
+    const made = await invite(parent, [mia]);
+    const answered = await joinByInvitation(tokenOf(made.url), { name: "Bo", email: partner.email }, ORIGIN, FROM);
+    expect(answered).toMatchObject({ ok: true, outcome: "check-email" });
+    expect(await requireKid(partner.id, mia, "view")).toMatchObject({ ok: false });
+    const [offer] = await mailsTo(partner.email);
+    expect(offer.kind).toBe("invitation-answer");
+    expect(offer.text_body).toContain("Ana invites you as co-parent of Mia:");
+    expect(await acceptInvitation(partner.id, tokenOf(made.url))).toMatchObject({ ok: true });
+    expect(await requireKid(partner.id, mia, "change")).toMatchObject({ ok: true });
+    expect((await mailsTo(partner.email)).map((m) => m.kind)).toEqual(["invitation-answer", "co-parent-added"]);
+  });
+
+  it("the notification names the kids co-parented now; one already co-parented is not news", async () => {
+    const parent = await makeUser({ first_name: "Ana", last_name: null });
+    const partner = await makeUser();
+    const mia = await makeKid(parent.id, "Mia");
+    expect(await acceptInvitation(partner.id, tokenOf((await invite(parent, [mia])).url))).toMatchObject({ ok: true });
+    // a second invitation naming Mia again tells nothing new
+    expect(await acceptInvitation(partner.id, tokenOf((await invite(parent, [mia])).url))).toMatchObject({ ok: true });
+    expect((await listNotifications(partner.id)).notifications.map((n) => n.kind)).toEqual(["co-parent-added"]);
+    expect((await mailsTo(partner.email)).map((m) => m.kind)).toEqual(["co-parent-added"]);
+    await db()("co_parents").where({ kid_id: mia, user_id: partner.id }).delete();
+    expect((await listNotifications(partner.id)).notifications[0]?.text).toBe(
+      "Ana made you a co-parent (that has ended since)",
+    );
+  });
+
   it("a kid removed or handed over before the answer is skipped; the rest still happens", async () => {
     const parent = await makeUser();
     const mia = await makeKid(parent.id, "Mia");

@@ -122,10 +122,14 @@ export async function grantInvitationKids(
 ): Promise<InvitedKid[]> {
   const named = (await kidsOfInvitationIds([invitation.id], trx)).get(invitation.id) ?? [];
   const granted: InvitedKid[] = [];
+  let added = false;
   for (const kid of named) {
-    if (await addCoParentByInvitation(trx, invitation.inviterId, kid.id, userId)) granted.push(kid);
+    const outcome = await addCoParentByInvitation(trx, invitation.inviterId, kid.id, userId);
+    if (outcome) granted.push(kid);
+    if (outcome === "added") added = true;
   }
-  if (!granted.length) return granted;
+  // nothing new (they co-parented every one already): nothing to tell
+  if (!added) return granted;
   await notify(trx, [{ userId, kind: "co-parent-added", actorId: invitation.inviterId }]);
   const partner = await personById.first({ id: userId }, { conn: trx });
   const inviter = await personById.first({ id: invitation.inviterId }, { conn: trx });
