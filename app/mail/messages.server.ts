@@ -31,7 +31,7 @@ const formatDate = (iso: string) =>
 export function coParentOfText(inviterName: string, kids: string[] | undefined): string {
   if (!kids?.length) return "";
   const names = listText(kids.map(oneLine));
-  return `${oneLine(inviterName)} invites you as co-parent of ${names}: you add their moments, change them, and see every one of them, those shared "Only us" included.`;
+  return `${oneLine(inviterName)} invites you as co-parent of ${names}: you add their moments, change them, and see every one of them, those shared “Only us” included.`;
 }
 
 export function invitationMail(input: {
@@ -185,7 +185,7 @@ export function coParentAddedMail(input: {
   const who = oneLine(input.inviterName);
   const names = listText(input.kids.map(oneLine));
   const subject = `You are now a co-parent of ${names} on Sweet Moments`;
-  const what = `${who} made you a co-parent of ${names}. You can add their moments, change them, and see every one of them, those shared "Only us" included.`;
+  const what = `${who} made you a co-parent of ${names}. You can add their moments, change them, and see every one of them, those shared “Only us” included.`;
   const leave = `If this is not what you expected, you can stop co-parenting on each kid's Co-parents page.`;
   const text = `${what}
 
