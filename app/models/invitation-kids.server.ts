@@ -1,4 +1,4 @@
-import type { InvitationRow, KidRow, UserRow } from "~/lib/tables";
+import type { InvitationKidRow, InvitationRow, KidRow, UserRow } from "~/lib/tables";
 import type { Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import { hashLinkToken, looksLikeLinkToken } from "~/lib/tokens.server";
@@ -63,7 +63,7 @@ export async function saveInvitationKids(
   return kids;
 }
 
-type KidOfInvitation = Pick<KidRow, "id" | "name"> & { invitation_id: InvitationRow["id"] };
+type KidOfInvitation = Pick<KidRow, "id" | "name"> & Pick<InvitationKidRow, "invitation_id">;
 
 // a kid is named while its inviter owns it (handed over: no longer the inviter's to give)
 const kidsOfInvitations = query<{ ids: number[] }, KidOfInvitation>((p, k) =>
