@@ -99,7 +99,7 @@ function PostButton({
 }
 
 export type BlockedEntry = { id: number; username: string; showComments: boolean };
-export type InvitationEntry = { id: number; kidId: number; kidName: string; ownerUsername: string };
+export type InvitationEntry = { id: number; kidId: number; kidName: string; ownerUsername: string; ownerName: string };
 
 /** Blocked users: Unblock, and show or hide their past comments on your moments. */
 export function BlockedSection({ blocked }: { blocked: BlockedEntry[] }) {
@@ -143,11 +143,11 @@ export function CoParentInvitationsSection({ invitations }: { invitations: Invit
       <h2 id="co-parent-invitations">Co-parent invitations</h2>
       <ul className="friend-list">
         {invitations.map((i) => {
-          const who = `${i.kidName} of ${i.ownerUsername}`;
+          const who = `${i.kidName} of ${i.ownerName}`;
           return (
             <li key={i.id} className="card friend">
               <span>
-                {i.ownerUsername} invites you to co-parent{" "}
+                {i.ownerName} invites you to co-parent{" "}
                 <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(i.kidId) })}>{i.kidName}</Link>
               </span>
               <div className="button-row">

@@ -17,6 +17,11 @@ import {
 import { InviteSchema } from "~/forms/invite";
 import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS } from "~/forms/circles";
 import type { Invitation } from "~/models/invitations.server";
+import { listText } from "~/lib/names";
+import { CoParentKidsChoice, type KidOption } from "./person-choice";
+
+/** " · co-parent of Mia and Leo" on an invitation that makes its answer one. */
+const coParentText = (kids: KidOption[]) => (kids.length ? ` · co-parent of ${listText(kids.map((k) => k.name))}` : "");
 
 // The friends page's invitations (docs/spec.md "Invitations"): the new link (selectable text, and
 // a "Copy link" button once scripts run), the form, pending invitations (Revoke) and the friends
@@ -112,7 +117,7 @@ function CircleChoice({ meta }: { meta: FieldMetadata<unknown> }) {
   );
 }
 
-function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+function InviteForm({ lastResult, ownKids }: { lastResult?: SubmissionResult<string[]>; ownKids: KidOption[] }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "invite-form",
@@ -121,7 +126,12 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
   });
-  const errors = summaryErrors(fields as never, ["note", "email", "circle", "relationship"], form.errors, form.id);
+  const errors = summaryErrors(
+    fields as never,
+    ["note", "email", "circle", "relationship", "coParentKids"],
+    form.errors,
+    form.id,
+  );
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
   const once = useSubmitOnce(navigation.state !== "idle");
   return (
@@ -150,6 +160,7 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
           placeholder="Not set"
           options={FRIEND_RELATIONSHIPS.map((r) => ({ value: r, label: FRIEND_RELATIONSHIP_LABELS[r] }))}
         />
+        <CoParentKidsChoice meta={fields.coParentKids} kids={ownKids} />
         <SubmitButton pending={pending} pendingText="Creating…">
           Create invitation link
         </SubmitButton>
@@ -162,10 +173,13 @@ export function FamilyInvitationsSection({
   invitations,
   newLink,
   lastResult,
+  ownKids = [],
 }: {
   invitations: Invitation[];
   newLink: NewLink | null;
   lastResult?: SubmissionResult<string[]>;
+  /** The parent's own kids: an invitation may make its answer their co-parent. */
+  ownKids?: KidOption[];
 }) {
   const pending = invitations.filter((i) => i.state === "pending");
   const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
@@ -180,7 +194,7 @@ export function FamilyInvitationsSection({
         moments.
       </p>
       {newLink ? <NewLinkPanel link={newLink} /> : null}
-      <InviteForm lastResult={lastResult} />
+      <InviteForm lastResult={lastResult} ownKids={ownKids} />
       <h3 id="pending-invitations">Pending invitations</h3>
       {pending.length === 0 ? (
         <p className="empty">No pending invitations</p>
@@ -194,8 +208,8 @@ export function FamilyInvitationsSection({
                   <span className="friend-who__name">
                     {i.note ? `“${i.note}” · ` : ""}
                     {CIRCLE_LABELS[i.circle]}
-                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""} · works until{" "}
-                    {dateText(i.expiresAt)}
+                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""}
+                    {coParentText(i.coParentKids)} · works until {dateText(i.expiresAt)}
                   </span>
                 </div>
               </div>

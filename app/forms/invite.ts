@@ -25,6 +25,22 @@ const emailValue = (required: string) =>
       "Enter an email address like name@example.com.",
     );
 
+export const CO_PARENT_KIDS_MESSAGE = "Choose among your own kids.";
+
+/**
+ * The kids an invitation makes its answer a co-parent of (docs/decisions/0060-co-parent-invitations.md):
+ * the form's checkboxes (none, one value or several) or the API's list of ids. Which of them are the
+ * inviter's own is the model's to say.
+ */
+const coParentKidsField = z.preprocess(
+  (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+  z
+    .array(z.unknown(), { error: CO_PARENT_KIDS_MESSAGE })
+    .max(50, CO_PARENT_KIDS_MESSAGE)
+    .refine((list) => list.every((x) => /^[1-9][0-9]{0,9}$/.test(String(x))), CO_PARENT_KIDS_MESSAGE)
+    .transform((list) => [...new Set(list.map(Number))]),
+);
+
 /** A parent's new invitation: every field optional (the circle defaults to Friends, docs/spec.md §6). */
 export const InviteSchema = z.object({
   note: plainText(optionalText(500, "The note must be 500 characters or fewer."), "The note"),
@@ -47,8 +63,16 @@ export const InviteSchema = z.object({
     (v) => (v === "" || v === null ? undefined : v),
     z.enum(FRIEND_RELATIONSHIPS, { error: CIRCLE_MESSAGES.relationship }).optional(),
   ),
+  coParentKids: coParentKidsField,
 });
-export type InviteInput = { note?: string; email?: string; circle?: Circle; relationship?: FriendRelationship };
+export type InviteInput = {
+  note?: string;
+  email?: string;
+  circle?: Circle;
+  relationship?: FriendRelationship;
+  /** Kid ids: whoever accepts becomes their co-parent too. */
+  coParentKids?: number[];
+};
 
 /** Joining by an invitation: name and email; a password only if they want one. */
 export const JoinSchema = z.object({

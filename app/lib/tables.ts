@@ -205,6 +205,12 @@ export interface InvitationRow {
   declined_at: string | null;
 }
 
+/** A kid an invitation makes its answer a co-parent of (docs/decisions/0060-co-parent-invitations.md). */
+export interface InvitationKidRow {
+  invitation_id: number;
+  kid_id: number;
+}
+
 export interface SignInLinkRow {
   id: number;
   user_id: number;
@@ -300,6 +306,7 @@ export interface Tables {
   mail_messages: MailMessageRow;
   mail_message_users: MailMessageUserRow;
   invitations: InvitationRow;
+  invitation_kids: InvitationKidRow;
   sign_in_links: SignInLinkRow;
   notifications: NotificationRow;
   email_preferences: EmailPreferenceRow;

@@ -22,6 +22,7 @@ import {
 import { type Once, SIGNUP_USER, submissionOnce } from "./submissions.server";
 
 import { consume, offerToAccount } from "./invitation-answers.server";
+import { grantInvitationKids } from "./invitation-kids.server";
 import { INVITATION_MESSAGES } from "./invitations.server";
 
 // Joining by an invitation link signed out (docs/decisions/0026-invitations-and-sign-in-links.md):
@@ -134,7 +135,8 @@ async function joinOnce(trx: Knex.Transaction, t: JoinTry): Promise<Result<{ joi
 
 /**
  * The account a join makes, on `trx`: the invitation's answer, an accepted friend of the inviter
- * (filed as the invitation presets), with the default digest. Answers its id.
+ * (filed as the invitation presets), with the default digest, and a co-parent of the kids the
+ * invitation names (grantInvitationKids). Answers its id.
  */
 async function insertInvitedAccount(
   trx: Db,
@@ -151,6 +153,7 @@ async function insertInvitedAccount(
   });
   await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
   await insertDefaultDigest(trx, userId);
+  await grantInvitationKids(trx, invitation, userId);
   return userId;
 }
 

@@ -17,6 +17,7 @@ import { isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from 
 import { conflict, tooMany, type Result } from "./refusal";
 import { normalizeEmail, type User } from "./users.server";
 import { submissionOnce } from "./submissions.server";
+import { type InvitedKid, kidsOfInvitationIds, ownKidsAmong, saveInvitationKids } from "./invitation-kids.server";
 
 // Invitation links (docs/decisions/0026-invitations-and-sign-in-links.md). A parent
 // makes one (note and email optional); the link carries a 256-bit token, only its sha256 is kept;
@@ -47,6 +48,8 @@ export type Invitation = {
   /** How the inviter files whoever answers it (docs/spec.md "Invitations"). */
   circle: Circle;
   relationship: FriendRelationship | null;
+  /** The inviter's kids whoever accepts it becomes a co-parent of (docs/decisions/0060-co-parent-invitations.md). */
+  coParentKids: InvitedKid[];
   /** Who joined by it (accepted). */
   friend: { id: number; name: string; hasPassword: boolean; canMakeLink: boolean } | null;
 };
@@ -115,6 +118,7 @@ function invitationFromRow(row: InvitationColumns, now = nowIso()): Invitation {
     expiresAt: row.expires_at,
     state: stateOf(row, now),
     ...presetFromRow(row),
+    coParentKids: [],
     friend: row.accepted_by
       ? {
           id: row.accepted_by,
@@ -150,10 +154,19 @@ const invitationsOf = query<{ inviterId: number }, InvitationColumns>((p, k) =>
     .select(invitationColumns),
 );
 
+/** `invitations` with the kids each names (one query for all). */
+async function withKids(invitations: Invitation[], conn?: Db): Promise<Invitation[]> {
+  const kids = await kidsOfInvitationIds(
+    invitations.map((i) => i.id),
+    conn,
+  );
+  return invitations.map((i) => ({ ...i, coParentKids: kids.get(i.id) ?? [] }));
+}
+
 /** The inviter's invitations, newest first (every state). */
 export async function listInvitations(inviterId: number): Promise<Invitation[]> {
   const now = nowIso();
-  return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
+  return withKids((await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now)));
 }
 
 const invitationById = query<{ id: number }, InvitationColumns>((p, k) =>
@@ -194,10 +207,15 @@ export async function createInvitation(
       if (!stored || !seed) return null;
       const { token, hash } = seeded(seed);
       const row = hash === stored.token_hash ? await invitationById.first({ id }) : null;
-      return row ? { invitation: invitationFromRow(row), url: origin + invitationPath(token) } : null;
+      return row
+        ? { invitation: (await withKids([invitationFromRow(row)]))[0]!, url: origin + invitationPath(token) }
+        : null;
     },
   );
   if (once.first) return { ok: true, ...once.first, replayed: true };
+  // someone else's kid (or none such): refused before anything is written, the limit's count included
+  const own = await ownKidsAmong(inviter.id, input.coParentKids);
+  if (!own.ok) return own;
   if (!(await withinLimit("invitesPerUser", String(inviter.id)))) return tooMany(INVITATION_MESSAGES.tooMany);
   const { token, hash } = once.token ? seeded(once.token) : newLinkToken();
   const now = new Date();
@@ -220,6 +238,7 @@ export async function createInvitation(
           })
           .returning("id"),
       );
+      const kids = await saveInvitationKids(trx, { id, inviterId: inviter.id }, input.coParentKids);
       // not to an address whose account is in a block with the inviter (nothing says so)
       if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
         await enqueueMail(trx, {
@@ -229,6 +248,7 @@ export async function createInvitation(
             note: input.note ?? null,
             url,
             expiresAt,
+            coParentOf: kids.map((k) => k.name),
           }),
           users: [inviter.id],
         });
@@ -242,7 +262,7 @@ export async function createInvitation(
     throw error;
   }
   const row = await invitationById.first({ id }, { conn: db() });
-  return { ok: true, invitation: invitationFromRow(row!), url };
+  return { ok: true, invitation: (await withKids([invitationFromRow(row!)], db()))[0]!, url };
 }
 
 /** Revokes an unused invitation of the viewer's. Someone else's: not found. Used or revoked already: conflict. */
@@ -261,7 +281,7 @@ export async function revokeInvitation(
   );
   if (!changed) return conflict(INVITATION_MESSAGES.notPending);
   const row = await invitationById.first({ id: invitationId }, { conn: db() });
-  return { ok: true, invitation: invitationFromRow(row!) };
+  return { ok: true, invitation: (await withKids([invitationFromRow(row!)], db()))[0]! };
 }
 
 /**

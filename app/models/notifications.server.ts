@@ -2,8 +2,9 @@ import { href } from "react-router";
 import type { CommentRow, MomentRow, NotificationRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import { displayName } from "~/lib/names";
+import { displayName, listText } from "~/lib/names";
 import { whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
+import { coParentingBetween } from "./co-parents.server";
 
 // In-app notifications (docs/spec.md "Notifications"). The models that do something
 // worth telling write a row per recipient (`notify`): a friend request received or accepted, an
@@ -19,7 +20,8 @@ export type NotificationKind =
   | "like"
   | "comment"
   | "reply"
-  | "kid-handed-over";
+  | "kid-handed-over"
+  | "co-parent-added";
 
 /** Kinds about the recipient's own account (the actor is the recipient): not dropped as "to oneself". */
 const ABOUT_ONESELF: ReadonlySet<NotificationKind> = new Set(["kid-handed-over"]);
@@ -137,6 +139,9 @@ function sentence(kind: NotificationKind, who: string, title: string | null): st
       return `${who} commented on ${t}`;
     case "reply":
       return `${who} also commented on ${t}`;
+    case "co-parent-added":
+      // the kids are named when the list is read (coParentAddedText)
+      return `${who} made you a co-parent`;
     case "kid-handed-over":
       // docs/decisions/0041-co-parenting-follows-the-friendship.md
       return "A kid you co-parented is now yours: the other parent deleted their account. Only its parents see it, every moment Only us, until you choose (on its Co-parents page, then each moment).";
@@ -171,7 +176,7 @@ function group(rows: Listed[]): NotificationGroup[] {
             ? href("/dailyLogs/:momentId", { momentId: String(momentId) })
             : kind === "friend-request"
               ? "/current/friends#requests-received"
-              : kind === "kid-handed-over"
+              : kind === "kid-handed-over" || kind === "co-parent-added"
                 ? "/my-kids-list"
                 : "/current/friends",
         seen: new Set(),
@@ -198,11 +203,32 @@ function group(rows: Listed[]): NotificationGroup[] {
   }));
 }
 
+/**
+ * "Ana made you a co-parent of Mia and Leo" (docs/decisions/0060-co-parent-invitations.md): the
+ * kids the viewer co-parents with the actor as they are when the list is read (a role that has
+ * ended is not named), one query for all such notifications.
+ */
+async function withCoParentedKids(viewerId: number, groups: NotificationGroup[]): Promise<NotificationGroup[]> {
+  const added = groups.filter((g) => g.kind === "co-parent-added");
+  if (!added.length) return groups;
+  const shared = await coParentingBetween(
+    viewerId,
+    added.map((g) => g.actors[0]!.id),
+  );
+  for (const g of added) {
+    const kids = (shared.get(g.actors[0]!.id) ?? []).filter((s) => s.owner === "theirs" && !s.pending);
+    g.text = kids.length
+      ? `${g.actors[0]!.name} made you a co-parent of ${listText(kids.map((k) => k.kidName))}`
+      : `${g.actors[0]!.name} made you a co-parent (that has ended since)`;
+  }
+  return groups;
+}
+
 /** The viewer's notifications, grouped, newest first, and how many groups are unread. */
 export async function listNotifications(
   viewerId: number,
 ): Promise<{ notifications: NotificationGroup[]; unread: number }> {
-  const notifications = group(await allVisible.all({ viewer: viewerId }));
+  const notifications = await withCoParentedKids(viewerId, group(await allVisible.all({ viewer: viewerId })));
   return { notifications, unread: notifications.filter((n) => n.unread).length };
 }
 

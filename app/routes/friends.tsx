@@ -14,6 +14,7 @@ import {
   type InvitationActionData,
 } from "~/web/invitations.server";
 import { listInvitations } from "~/models/invitations.server";
+import { listKidsOf } from "~/models/kids.server";
 import { FamilyInvitationsSection } from "~/components/invitations";
 import {
   AllFriendsSection,
@@ -71,10 +72,11 @@ function confirmFrom(url: URL, people: (Person & { ends: string | null })[]): Co
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [lists, familyInvitations, newLink] = await Promise.all([
+  const [lists, familyInvitations, newLink, kids] = await Promise.all([
     listFriends(user.id),
     listInvitations(user.id),
     readLinkFlash(request),
+    listKidsOf(user.id),
   ]);
   const receivedEntries = lists.pending.filter((e) => e.direction === "received");
   const shared = await coParentingBetween(
@@ -93,6 +95,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const received = receivedEntries.map(withEnds);
   return {
     familyInvitations,
+    // an invitation may make its answer a co-parent of the user's own kids (not those they co-parent)
+    ownKids: kids.filter((k) => k.user_id === user.id).map((k) => ({ id: k.id, name: k.name })),
     newLink,
     friends,
     received,
@@ -207,7 +211,7 @@ export function meta() {
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm, ownKids } = loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -222,6 +226,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         invitations={familyInvitations}
         newLink={newLink}
         lastResult={invitationData?.inviteResult}
+        ownKids={ownKids}
       />
 
       <AllFriendsSection friends={friends} />

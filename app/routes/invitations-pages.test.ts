@@ -324,7 +324,7 @@ describe("the API", () => {
     );
     expect(created.status).toBe(201);
     const body = await created.json();
-    expect(Object.keys(body).sort()).toEqual(["circle", "expires_at", "id", "relationship", "url"]);
+    expect(Object.keys(body).sort()).toEqual(["circle", "co_parent_kids", "expires_at", "id", "relationship", "url"]);
     expect([body.circle, body.relationship]).toEqual(["friends", null]);
     expect(body.url).toMatch(new RegExp(`^${BASE}/invite/[A-Za-z0-9_-]{43}$`));
     const list = await (await invitesApi.loader(args(req("/api/invites", { cookie })))).json();
@@ -339,6 +339,7 @@ describe("the API", () => {
           expires_at: body.expires_at,
           circle: "friends",
           relationship: null,
+          co_parent_kids: [],
           friend: null,
         },
       ],

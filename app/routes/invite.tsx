@@ -21,6 +21,9 @@ import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";
 import { refusalStatus } from "~/web/refusal.server";
 import { refusalMessage } from "~/api/refusal.server";
+import { kidsOfInvitationLink } from "~/models/invitation-kids.server";
+import { coParentOfText } from "~/mail/messages.server";
+import { listText } from "~/lib/names";
 
 // /invite/:token (docs/spec.md "Invitations"). Signed out: who invited you and a short form (name,
 // email, optional password) → account, signed in, friend of the inviter. Signed in: "Accept".
@@ -31,7 +34,12 @@ import { refusalMessage } from "~/api/refusal.server";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await getUser(request);
   const link = await readInvitation(params.token, user?.id ?? null);
+  // what else accepting does, while it can be answered (docs/decisions/0060-co-parent-invitations.md)
+  const answerable = link.state === "pending" || link.state === "offered";
+  const coParentKids = answerable ? (await kidsOfInvitationLink(params.token)).map((k) => k.name) : [];
   return {
+    coParentOf: coParentOfText(link.inviterName ?? "", coParentKids),
+    coParentKids: listText(coParentKids),
     state: link.state,
     inviterName: link.inviterName,
     note: link.note,
@@ -142,7 +150,8 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
 }
 
 export default function InvitePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { state, inviterName, note, own, signedIn } = loaderData;
+  const { state, inviterName, note, own, signedIn, coParentOf, coParentKids } = loaderData;
+  const andCoParent = coParentKids ? ` and co-parent ${coParentKids}` : "";
   const navigation = useNavigation();
   const location = useLocation();
   const once = useSubmitOnce(navigation.state !== "idle");
@@ -176,6 +185,7 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         A private family album: {inviterName} shares photos and little moments of their kids with the people they
         choose.
       </p>
+      {coParentOf ? <p className="notice">{coParentOf}</p> : null}
       {note ? (
         <figure className="invite-note">
           <blockquote>{note}</blockquote>
@@ -200,6 +210,7 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
             <SubmissionToken />
             <SubmitButton name="intent" value="accept" pending={answering === "accept"} pendingText="Accepting…">
               Accept: become friends with {inviterName}
+              {andCoParent}
             </SubmitButton>
             <SubmitButton
               name="intent"
@@ -217,6 +228,7 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
           <SubmissionToken />
           <SubmitButton pending={navigation.state !== "idle"} pendingText="Accepting…">
             Accept: become friends with {inviterName}
+            {andCoParent}
           </SubmitButton>
         </Form>
       ) : (

@@ -78,7 +78,12 @@ export async function invitationAction(user: User, form: FormData) {
     const made = await createInvitation(user, submission.value, siteOrigin(), { token: form.get(SUBMISSION_FIELD) });
     if (!made.ok)
       return data<InvitationActionData>(
-        { inviteResult: submission.reply({ formErrors: [refusalMessage(made)] }) },
+        {
+          // a kid that is not the parent's own is the field's error; anything else the form's
+          inviteResult: made.fieldErrors
+            ? submission.reply({ fieldErrors: made.fieldErrors })
+            : submission.reply({ formErrors: [refusalMessage(made)] }),
+        },
         { status: refusalStatus(made) },
       );
     return showLink({

@@ -130,8 +130,16 @@ export function whereOwnedBy(qb: Knex.QueryBuilder, column: string, userId: Valu
   return qb.where(column, userId);
 }
 
-/** The kids the user owns (not those they co-parent): what deleting the account takes with it. */
-export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value, kids = "kids"): Knex.QueryBuilder {
+/**
+ * The kids the user owns (not those they co-parent): what deleting the account takes with it, and
+ * the only kids a user may make someone a co-parent of. `userId` may be a column (`k.ref`): the
+ * kids an invitation names that its inviter still owns.
+ */
+export function whereKidOwnedBy(
+  qb: Knex.QueryBuilder,
+  userId: Value | Knex.Ref<string, object>,
+  kids = "kids",
+): Knex.QueryBuilder {
   return qb.where(`${kids}.user_id`, userId);
 }
 
