@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { IMAGE_MESSAGES } from "./limits";
-import { derivativeWidths, processImage, sniffFormat } from "./process.server";
+import { derivativeWidths, ORIGINAL_MAX_EDGE, processImage, sniffFormat } from "./process.server";
 import { makeAnimatedGif, makeImage, pixelAt, type Format } from "./test-fixtures.server";
 
 // processImage on real files made with sharp (no mocks).
@@ -314,5 +314,41 @@ describe("helpers", () => {
     expect(sniffFormat(Buffer.from("<svg"))).toBeNull();
     expect(sniffFormat(Buffer.from("%PDF-1.7"))).toBeNull();
     expect(sniffFormat(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+describe("the full-size copy (keepOriginal)", () => {
+  it("only when asked: JPEG at the photo's own size", async () => {
+    const file = save(await makeImage("png", 2000, 1500), "photo.png");
+    expect((await ok(file)).original).toBeUndefined();
+    const result = await processImage(file, { keepOriginal: true });
+    if (!result.ok) throw new Error(result.message);
+    const original = result.image.original!;
+    expect([original.width, original.height]).toEqual([2000, 1500]);
+    const meta = await sharp(original.data).metadata();
+    expect([meta.format, meta.width, meta.height, meta.space, meta.hasAlpha]).toEqual([
+      "jpeg",
+      2000,
+      1500,
+      "srgb",
+      false,
+    ]);
+  });
+
+  it(`at most ${ORIGINAL_MAX_EDGE} px on its long side`, async () => {
+    const result = await processImage(save(await makeImage("jpeg", 6400, 300)), { keepOriginal: true });
+    if (!result.ok) throw new Error(result.message);
+    expect([result.image.original!.width, result.image.original!.height]).toEqual([ORIGINAL_MAX_EDGE, 281]);
+  });
+
+  it("transparency goes on white (JPEG has none)", async () => {
+    const raw = Buffer.alloc(40 * 20 * 4); // fully transparent
+    const png = await sharp(raw, { raw: { width: 40, height: 20, channels: 4 } })
+      .png()
+      .toBuffer();
+    const result = await processImage(save(png, "clear.png"), { keepOriginal: true });
+    if (!result.ok) throw new Error(result.message);
+    const [r, g, b] = await pixelAt(result.image.original!.data, 10, 10);
+    expect(Math.min(r, g, b)).toBeGreaterThan(245);
   });
 });
