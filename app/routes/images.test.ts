@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
@@ -238,7 +238,7 @@ describe("responses", () => {
 });
 
 /** A camera's metadata on an image: EXIF with GPS, camera and date, XMP naming a person, a P3 profile. */
-function withEveryMetadata(image: sharp.Sharp): sharp.Sharp {
+function withEveryMetadata(image: Sharp): Sharp {
   return image
     .withExif({
       IFD0: { Make: "Phone", Model: "Phone 15", Copyright: "Family", ImageDescription: "Our house" },
