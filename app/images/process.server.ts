@@ -240,10 +240,7 @@ export function derivativeWidths(width: number, height: number): number[] {
  * file. Refused (invalid, with the user-facing message for the `image` field) for anything that is
  * not an acceptable photo; rejects only for server trouble.
  */
-export async function processImage(
-  filePath: string,
-  opts: { keepOriginal?: boolean } = {},
-): Promise<ProcessResult> {
+export async function processImage(filePath: string, opts: { keepOriginal?: boolean } = {}): Promise<ProcessResult> {
   const info = await inspect(filePath); // header only: cheap, outside the queue
   if (!info.ok) return info;
   const weight = info.width * info.height > BIG_IMAGE_PIXELS ? MAX_PARALLEL_JOBS : 1;

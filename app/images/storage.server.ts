@@ -321,7 +321,9 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
 const imageByKey = query<
   { key: string },
   Pick<ImageRow, "id" | "key" | "kind" | "owner_id" | "widths" | "original_width">
->((p, k) => k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths", "original_width"));
+>((p, k) =>
+  k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths", "original_width"),
+);
 
 /** The images row for a key, or null. */
 export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecord | null> {

@@ -264,7 +264,7 @@ function shapeMoment(
     photos: all.map(({ photo, alt }) => ({
       photo,
       alt,
-      full: Boolean(photo.original),
+      full: photo.original !== undefined,
       file: names.take("photos/", base, photo.original ? ".jpg" : ".webp"),
     })),
     likes,
@@ -340,7 +340,9 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
       first_name: account.first_name,
       last_name: account.last_name,
       created_at: account.created_at,
-      profile_picture: picture ? { photo: picture, full: false, file: names.take("", "profile-picture", ".webp") } : null,
+      profile_picture: picture
+        ? { photo: picture, full: false, file: names.take("", "profile-picture", ".webp") }
+        : null,
     },
     kids,
     friends: friendLists.confirmed.map((f) => ({ name: displayName(f.user), username: f.user.username })),

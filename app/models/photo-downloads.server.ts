@@ -57,5 +57,5 @@ export async function originalFileName(imageId: number): Promise<string> {
   if (!row) return "photo.jpg";
   const n = (row.position ?? 0) + 1;
   const naming = { takenOn: row.taken_on, kidName: row.kid_name, title: row.title };
-  return `${baseName(naming, n, Number(row.photo_count))}.jpg`;
+  return `${baseName(naming, n, row.photo_count)}.jpg`;
 }
