@@ -1,7 +1,7 @@
 import os from "node:os";
 import fsp from "node:fs/promises";
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from "sharp";
-import { IMAGE_MESSAGES, MAX_PIXELS } from "./limits";
+import { IMAGE_MESSAGES, MAX_PIXELS, ORIGINAL_MAX_EDGE } from "./limits";
 import { invalidField, type Refusal, type Result } from "~/models/refusal";
 import { decodeHeic } from "./heic.server";
 import { loadSharp } from "./sharp.server";
@@ -40,11 +40,6 @@ const PLACEHOLDER_MAX_HEIGHT = 48;
 const WEBP = { quality: 80, effort: 2 } as const;
 const PLACEHOLDER_WEBP = { quality: 40, effort: 4 } as const;
 const SHARP_TIMEOUT_SECONDS = 30;
-/**
- * The full-size copy's long side at most (docs/decisions/0063-full-size-originals.md): 12 MP and
- * 24 MP phone photos (4032 × 3024, 5712 × 4284) keep every pixel; larger ones are scaled to fit.
- */
-export const ORIGINAL_MAX_EDGE = 6000;
 /** JPEG for the full-size copy: every photo app opens it; quality 90 keeps it close to the camera's. */
 const ORIGINAL_JPEG = { quality: 90 } as const;
 

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { IMAGE_MESSAGES } from "./limits";
-import { derivativeWidths, ORIGINAL_MAX_EDGE, processImage, sniffFormat } from "./process.server";
+import { IMAGE_MESSAGES, ORIGINAL_MAX_EDGE } from "./limits";
+import { derivativeWidths, processImage, sniffFormat } from "./process.server";
 import { makeAnimatedGif, makeImage, pixelAt, type Format } from "./test-fixtures.server";
 
 // processImage on real files made with sharp (no mocks).
@@ -198,6 +198,15 @@ describe("HEIC from a phone (docs/decisions/0029-heic-photos.md)", () => {
     expect(rr).toBeLessThan(100);
     expect(rb).toBeGreaterThan(70);
     expect(image.placeholder).toMatch(/^data:image\/webp;base64,/);
+  });
+
+  it("its full-size copy comes from the same decoded pixels: upright, JPEG, no metadata", async () => {
+    const result = await processImage(save(fs.readFileSync(HEIC_FIXTURE), "IMG_0002.HEIC"), { keepOriginal: true });
+    if (!result.ok) throw new Error(`refused: ${JSON.stringify(result)}`);
+    const original = result.image.original!;
+    const meta = await sharp(original.data).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif, meta.icc]).toEqual(["jpeg", 96, 64, undefined, undefined]);
+    expect((await pixelAt(original.data, 10, 32))[0]).toBeGreaterThan(150); // red on the left
   });
 });
 
