@@ -22,14 +22,15 @@ export type AltPhoto = Photo & { alt: string };
 
 /** A moment's photos as a loader hands them to a page: the stored photos and alt texts, nothing else. */
 export function altPhotos(photos: AltPhoto[]): AltPhoto[] {
-  return photos.map(({ key, width, height, widths, placeholder, alt, original }) => ({
+  // not `original`: a page links the full-size copy through its own download data
+  // (app/models/photo-downloads.server.ts), so the photos' view data stays as small as it was
+  return photos.map(({ key, width, height, widths, placeholder, alt }) => ({
     key,
     width,
     height,
     widths,
     placeholder,
     alt,
-    ...(original ? { original } : {}),
   }));
 }
 
