@@ -606,6 +606,7 @@ async function photoFigures(base, pid, tmp, cookie) {
   };
   const processMs = await time(() => processImage(file));
   const bareMs = await time(() => sharp(file).resize({ width: 1280 }).webp().toBuffer());
+  const storage = await storagePerPhoto(processImage, file, time);
 
   // peak resident memory of the server during 4 concurrent uploads
   const bytes = fs.readFileSync(file);
@@ -665,6 +666,25 @@ async function photoFigures(base, pid, tmp, cookie) {
     tenPhotoStatus: ten.status,
     tenPhotoSeconds: ten.seconds,
     uploadStatusesWithTen: rest,
+    ...storage,
+  };
+}
+
+/**
+ * Bytes a moment's photo keeps (docs/decisions/0063-full-size-originals.md): the sizes every photo
+ * has (160–1280 px WebP), the full-size copy (JPEG) added, and the time that copy adds to an upload.
+ */
+async function storagePerPhoto(processImage, file, time) {
+  const result = await processImage(file, { keepOriginal: true });
+  const sizesBytes = result.image.derivatives.reduce((n, d) => n + d.data.length, 0);
+  const originalBytes = result.image.original.data.length;
+  return {
+    uploadBytes: fs.statSync(file).size,
+    sizesBytes,
+    originalBytes,
+    originalPixels: `${result.image.original.width}x${result.image.original.height}`,
+    storageRatio: +((sizesBytes + originalBytes) / sizesBytes).toFixed(1),
+    processWithOriginalMs: await time(() => processImage(file, { keepOriginal: true })),
   };
 }
 

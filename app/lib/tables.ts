@@ -26,6 +26,9 @@ export interface ImageRow {
   widths: string;
   placeholder: string;
   created_at: string;
+  /** size of the full-size `original.jpg`; null: none (docs/decisions/0063-full-size-originals.md) */
+  original_width: number | null;
+  original_height: number | null;
 }
 
 export interface UserRow {

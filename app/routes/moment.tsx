@@ -19,6 +19,8 @@ import { MomentSocial } from "~/components/moment-social";
 import { MilestoneBadge, MomentDate } from "~/components/moment-view";
 import { Modal } from "~/components/modal";
 import { PhotoViewer, photoPage, type PhotoViewerData } from "~/components/photo-viewer";
+import { MomentDownloads } from "~/components/photo-download";
+import { photoDownload } from "~/models/photo-downloads.server";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 // conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
@@ -35,6 +37,9 @@ const page = conditionalPage(async ({ request, params }) => {
       title: moment.title,
       content: moment.content,
       photos: altPhotos(moment.photos),
+      downloads: moment.photos.map((p, i, all) =>
+        photoDownload(p, { takenOn: moment.taken_on, kidName: kid.name, title: moment.title }, i + 1, all.length),
+      ),
       milestone: moment.milestone,
       date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
       audience: momentAudienceFor(moment, view.isParent),
@@ -139,6 +144,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         ) : null}
         {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
         <p className="moment__content">{moment.content}</p>
+        <MomentDownloads downloads={moment.downloads} />
         {canChange ? (
           <MomentOwnerActions
             momentId={moment.id}

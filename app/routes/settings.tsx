@@ -9,6 +9,7 @@ import { readFields } from "~/api/read-body.server";
 import { asFormValue } from "~/forms/parse-body.server";
 import { pageTitle } from "~/components/forms";
 import { ExportLink } from "~/components/export-link";
+import { ORIGINAL_MAX_EDGE } from "~/images/limits";
 import { PasswordSchema, ProfileSchema } from "~/forms/account";
 import { config, siteOrigin } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
@@ -259,10 +260,20 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 
       <section aria-labelledby="data-heading" className="settings-section">
         <h2 id="data-heading">Your data</h2>
-        <p>
-          One ZIP file with every photo of your kids and moments at full size, your data as <code>data.json</code>, and
-          an album that opens in any browser without this site.
-        </p>
+        <p>One ZIP file that holds:</p>
+        <ul className="export__contents">
+          <li>
+            your moments' photos at full size (JPEG, as large as you uploaded them up to {ORIGINAL_MAX_EDGE} pixels on
+            the long side, with location and camera details removed); photos added before full-size copies were kept
+            come at the largest size stored, 1280 pixels wide, and the album says how many;
+          </li>
+          <li>your kids' photos and your profile picture at the largest size stored;</li>
+          <li>
+            your data as <code>data.json</code>: your account, your kids, their moments with likes and comments, your
+            friends' names and your passkeys' names;
+          </li>
+          <li>an album of those photos and moments that opens in any browser without this site.</li>
+        </ul>
         <ExportLink />
         <p>
           <Link to="/settings/delete" className="danger-link">

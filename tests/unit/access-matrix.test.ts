@@ -14,7 +14,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isRouteErrorResponse } from "react-router";
 import routes from "~/routes";
-import { photoUrl } from "~/images/photo";
+import { originalUrl, photoUrl } from "~/images/photo";
 import { DERIVATIVE_WIDTHS } from "~/images/process.server";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
@@ -47,7 +47,7 @@ type World = {
   kidId: number;
   logId: number;
   lonely: { id: number };
-  urls: { profile: string; kid: string; log: string; logThird: string };
+  urls: { profile: string; kid: string; log: string; logThird: string; logOriginal: string };
   jpeg: Buffer;
 };
 
@@ -375,6 +375,7 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "kid photo", params: imageParams("kid"), expect: friendsImage },
     { label: "moment photo", params: imageParams("log"), expect: friendsImage },
     { label: "moment's third photo", params: imageParams("logThird"), expect: friendsImage },
+    { label: "moment photo at full size", params: imageParams("logOriginal"), expect: friendsImage },
   ],
 
   // JSON API
@@ -807,6 +808,7 @@ beforeAll(async () => {
       kid: photoUrl(kidPhoto),
       log: photoUrl(logPhoto),
       logThird: photoUrl(thirdPhoto),
+      logOriginal: originalUrl(logPhoto)!,
     },
     jpeg: await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } })
       .jpeg()
@@ -834,6 +836,7 @@ describe("the access matrix covers the route list", () => {
       "kid photo",
       "moment photo",
       "moment's third photo",
+      "moment photo at full size",
     ]);
     for (const probes of Object.values(MATRIX))
       for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
@@ -1656,6 +1659,27 @@ for (const width of DERIVATIVE_WIDTHS) {
   });
 }
 
+/** Every photo's full-size copy (docs/decisions/0063-full-size-originals.md): one more surface, the same rule. */
+SURFACES.push({
+  name: "image original.jpg",
+  run: async (actor, aud) => {
+    const answers: string[] = [];
+    for (const { key } of cw.moments[aud].photos) {
+      const a = await call("routes/images.ts", { key, file: "original.jpg" }, actor, {
+        path: `/images/${key}/original.jpg`,
+      });
+      if (a.status !== 200) answers.push(String(a.status));
+      else {
+        const { format, width } = await sharp(Buffer.from(await a.response!.arrayBuffer())).metadata();
+        answers.push(`${format} ${width} ${a.response!.headers.get("Content-Disposition")?.split(";")[0]}`);
+      }
+    }
+    if (answers.every((x) => x === `jpeg ${LARGE.width} attachment`)) return { got: true, detail: answers.join(",") };
+    if (answers.every((x) => x === "404")) return { got: false, detail: answers.join(",") };
+    throw new Error(`image original.jpg as ${actor}, audience ${aud}: ${answers}`);
+  },
+});
+
 describe("who sees what: actors × audiences × surfaces", () => {
   beforeAll(async () => {
     const { blockUser } = await import("~/models/blocks.server");
@@ -1724,7 +1748,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     cw = { users, cookies, kidId, moments, month: String(takenOn).slice(0, 7), blockedCommentId: comment.comment.id };
   });
 
-  // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 23 surfaces + 4 photo widths
+  // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 23 surfaces + 4 photo widths,
+  // + the full-size copy (docs/decisions/0063-full-size-originals.md)
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
     console.info(
@@ -1733,8 +1758,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([
       8,
       3,
-      23 + DERIVATIVE_WIDTHS.length,
-      648,
+      23 + DERIVATIVE_WIDTHS.length + 1,
+      672,
     ]);
   });
 
