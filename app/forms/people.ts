@@ -20,15 +20,15 @@ const SPACES = /\p{Zs}+/gu;
 export const characters = (text: string) => [...text].length;
 
 /** The message of a name longer than NAME_MAX, e.g. "First name must be 50 characters or fewer." */
-export const nameTooLongMessage = (label: string, max = NAME_MAX) => `${label} must be ${max} characters or fewer.`;
-export const nameCharactersMessage = (label: string) =>
+const nameTooLongMessage = (label: string, max = NAME_MAX) => `${label} must be ${max} characters or fewer.`;
+const nameCharactersMessage = (label: string) =>
   `${label} can contain only letters, spaces, hyphens, apostrophes and periods.`;
 
 /**
  * The problem with a name (already NFC, trimmed, spaces made single), or null: one message at a
  * time, the most basic first. `max`: NAME_MAX for a first or last name.
  */
-export function nameProblem(value: string, label: string, max = NAME_MAX): string | null {
+function nameProblem(value: string, label: string, max = NAME_MAX): string | null {
   if (!isOneLine(value)) return notOneLineMessage(label);
   if (!NAME_CHARACTERS.test(value) || !HAS_LETTER.test(value)) return nameCharactersMessage(label);
   if (characters(value) > max) return nameTooLongMessage(label, max);
