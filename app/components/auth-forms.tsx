@@ -12,6 +12,7 @@ import {
   useSubmitOnce,
 } from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
+import { PASSWORD_HINT } from "~/forms/people";
 import { PasskeySignIn } from "./passkeys";
 
 export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
@@ -156,7 +157,7 @@ export function SignupForm({
           meta={f.password!}
           label="Password"
           type="password"
-          hint="6 to 20 characters."
+          hint={PASSWORD_HINT}
           inputProps={{ autoComplete: "new-password" }}
         />
         <Field

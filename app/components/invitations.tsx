@@ -24,17 +24,28 @@ import { CoParentKidsChoice, type KidOption } from "./person-choice";
 const coParentText = (kids: KidOption[]) => (kids.length ? ` · co-parent of ${listText(kids.map((k) => k.name))}` : "");
 
 // The friends page's invitations (docs/spec.md "Invitations"): the new link (selectable text, and
-// a "Copy link" button once scripts run), the form, pending invitations (Revoke) and the friends
+// "Share" and "Copy link" buttons once scripts run), the form, pending invitations (Revoke) and the friends
 // who joined by one ("Make a sign-in link" for those without a password).
 
 const dateText = (iso: string) =>
   new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
-/** A link to pass on: a read-only field to select (works without JavaScript) and, with JavaScript, "Copy link". */
+/**
+ * A link to pass on: a read-only field to select (works without JavaScript) and, with JavaScript,
+ * "Share" (the device's share sheet, where the browser has Web Share) and "Copy link".
+ */
 export function CopyLink({ id, url, label }: { id: string; url: string; label: string }) {
   const [canCopy, setCanCopy] = useState(false);
+  const [canShare, setCanShare] = useState(false);
   const [copied, setCopied] = useState(false);
-  useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
+  useEffect(() => {
+    setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard));
+    setCanShare(
+      typeof navigator !== "undefined" &&
+        typeof navigator.share === "function" &&
+        (typeof navigator.canShare !== "function" || navigator.canShare({ url })),
+    );
+  }, [url]);
   return (
     <div className="field copy-link">
       <label htmlFor={id}>{label}</label>
@@ -47,6 +58,18 @@ export function CopyLink({ id, url, label }: { id: string; url: string; label: s
           className="copy-link__url"
           onFocus={(e) => e.currentTarget.select()}
         />
+        {canShare ? (
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              // a closed share sheet rejects (AbortError): nothing to say, the link is still here
+              navigator.share({ title: "Sweet Moments", url }).catch(() => {});
+            }}
+          >
+            Share
+          </button>
+        ) : null}
         {canCopy ? (
           <button
             type="button"

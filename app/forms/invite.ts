@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { plainText, singleLine } from "./text";
+import { plainText } from "./text";
+import { joinName, PASSWORD_MAX, PASSWORD_MIN, passwordLengthOk } from "./people";
 import { CIRCLE_MESSAGES, CIRCLES, FRIEND_RELATIONSHIPS, type Circle, type FriendRelationship } from "./circles";
 
 // The forms of invitations and sign-in links (docs/decisions/0026-*): an invitation, joining by
@@ -76,21 +77,14 @@ export type InviteInput = {
 
 /** Joining by an invitation: name and email; a password only if they want one. */
 export const JoinSchema = z.object({
-  name: singleLine(
-    z
-      .string({ error: "Enter your name." })
-      .trim()
-      .min(1, "Enter your name.")
-      .max(60, "Your name must be 60 characters or fewer."),
-    "Your name",
-  ),
+  name: joinName,
   email: emailValue("Enter your email address."),
   password: z
     .string()
     .optional()
     .refine(
-      (v) => !v || (v.length >= 6 && v.length <= 20),
-      "A password must be between 6 and 20 characters (or leave it empty).",
+      (v) => !v || passwordLengthOk(v),
+      `A password must be between ${PASSWORD_MIN} and ${PASSWORD_MAX} characters (or leave it empty).`,
     ),
 });
 export type JoinInput = z.output<typeof JoinSchema>;

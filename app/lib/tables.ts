@@ -54,6 +54,8 @@ export interface SessionRow {
   last_seen_at: string | null;
   handle: string | null;
   link_by: number | null;
+  /** "link": started by a sign-in link (emailed, or a parent's when link_by is set); null: any other way */
+  signed_in_by: "link" | null;
 }
 
 export interface KidRow {

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { hashLinkToken, looksLikeLinkToken } from "~/lib/tokens.server";
 import type { FriendLabel } from "~/forms/circles";
 import type { JoinInput } from "~/forms/invite";
+import { splitFullName } from "~/forms/people";
 import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, type Result } from "./refusal";
@@ -46,12 +47,6 @@ function usernameCandidates(name: string, email: string): string[] {
   const base = slug(name).length >= 3 ? slug(name) : slug(email.split("@")[0] ?? "") || "relative";
   const padded = base.length >= 3 ? base : `${base}.family`;
   return [padded, ...Array.from({ length: 4 }, () => `${padded}.${crypto.randomInt(10, 10_000)}`)];
-}
-
-/** "Ana María López" → first "Ana", last "María López" (each at most 30 characters). */
-function splitName(name: string): { first_name: string; last_name: string | null } {
-  const [first, ...rest] = name.trim().split(/\s+/);
-  return { first_name: (first ?? name).slice(0, 30), last_name: rest.join(" ").slice(0, 30) || null };
 }
 
 export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-email" };
@@ -127,7 +122,7 @@ async function joinOnce(trx: Knex.Transaction, t: JoinTry): Promise<Result<{ joi
     return { ok: true, joined: null };
   }
   const username = taken.length ? candidates[1 + t.attempt]! : candidates[0]!;
-  const user = { email: t.email, username, password_hash: t.password_hash, ...splitName(t.input.name) };
+  const user = { email: t.email, username, password_hash: t.password_hash, ...splitFullName(t.input.name) };
   const userId = await insertInvitedAccount(trx, invitation, user);
   await t.claim(trx, invitation.id);
   return { ok: true, joined: userId };

@@ -13,6 +13,7 @@ import {
 } from "~/components/forms";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
+import { PASSWORD_HINT } from "~/forms/people";
 import { acceptInvitation, declineInvitation } from "~/models/invitation-answers.server";
 import { joinByInvitation } from "~/models/invitation-join.server";
 import { invitationPath, readInvitation } from "~/models/invitations.server";
@@ -138,7 +139,7 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
           meta={fields.password}
           label="Password (optional)"
           type="password"
-          hint="Leave it empty to sign in by emailed links. 6 to 20 characters."
+          hint={`Leave it empty to sign in by emailed links. ${PASSWORD_HINT}`}
           inputProps={{ autoComplete: "new-password" }}
         />
         <SubmitButton pending={navigation.state !== "idle"} pendingText="Joining…">

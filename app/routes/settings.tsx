@@ -10,11 +10,11 @@ import { asFormValue } from "~/forms/parse-body.server";
 import { pageTitle } from "~/components/forms";
 import { ExportLink } from "~/components/export-link";
 import { ORIGINAL_MAX_EDGE } from "~/images/limits";
-import { PasswordSchema, ProfileSchema } from "~/forms/account";
+import { PasswordSchema, profileSchema } from "~/forms/account";
 import { config, siteOrigin } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
 import { changePassword, getAccount, isFreshSignIn, updateProfile } from "~/models/account.server";
-import { endOtherSessions, endSessionByHandle, listSessions, sessionStartedAt } from "~/models/sessions.server";
+import { endOtherSessions, endSessionByHandle, linkSignInAt, listSessions } from "~/models/sessions.server";
 import { linksMadeForMe, turnOffRelativeLinks } from "~/models/sign-in-links.server";
 import { listPasskeys, removePasskey, renamePasskey } from "~/models/passkeys.server";
 import { parseId } from "~/lib/request.server";
@@ -75,8 +75,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       created: formatInstantDate(p.created_at, tz),
       lastUsed: p.last_used_at ? formatInstantDate(p.last_used_at, tz) : null,
     })),
-    // just logged in (by password or an emailed link): a new password without the current one
-    freshSignIn: isFreshSignIn(await sessionStartedAt(await sessionToken(request))),
+    // just signed in by a link from their email: no current password is asked (decision 0061)
+    freshLinkSignIn: isFreshSignIn(await linkSignInAt(await sessionToken(request))),
     done: done && DONE[done] ? DONE[done] : null,
   };
 }
@@ -121,11 +121,14 @@ export async function action({ request }: Route.ActionArgs) {
 
   switch (fields.intent) {
     case "profile":
-      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value, siteOrigin()));
+      // the names the account has are taken unchanged (decision 0061)
+      return submit("profile", form, profileSchema(user), async (value) =>
+        updateProfile(user.id, value, siteOrigin(), { linkSignInAt: await linkSignInAt(await sessionToken(request)) }),
+      );
     case "password":
       return submit("password", form, PasswordSchema, async (value) => {
         const token = await sessionToken(request);
-        return changePassword(user.id, value, { signedInAt: await sessionStartedAt(token), keepToken: token });
+        return changePassword(user.id, value, { linkSignInAt: await linkSignInAt(token), keepToken: token });
       });
     case "end-session": {
       const ended = await endSessionByHandle(user.id, fields.session ?? "");
@@ -192,11 +195,12 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
       <ProfileForm
         key={`profile-${account.username}-${account.email}`}
         account={account}
+        freshLinkSignIn={loaderData.freshLinkSignIn}
         lastResult={result("profile")}
       />
       <PasswordForm
         hasPassword={account.has_password}
-        freshSignIn={loaderData.freshSignIn}
+        freshLinkSignIn={loaderData.freshLinkSignIn}
         lastResult={result("password")}
       />
 

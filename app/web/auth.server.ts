@@ -110,11 +110,15 @@ export async function anonymousPageLoader({ request }: { request: Request }): Pr
 }
 
 /**
- * Set-Cookie header value starting a new session for `user`. `linkBy`: the parent whose sign-in
- * link for a relative this is (app/models/sessions.server.ts).
+ * Set-Cookie header value starting a new session for `user`. `link`: started by a sign-in link,
+ * `madeBy` the parent whose link for a relative it was, else null (app/models/sessions.server.ts).
  */
-export async function startSession(request: Request, user: Pick<User, "id">, linkBy?: number | null): Promise<string> {
-  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), linkBy);
+export async function startSession(
+  request: Request,
+  user: Pick<User, "id">,
+  link?: { madeBy: number | null },
+): Promise<string> {
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), link);
   return cookie().serialize(token, { expires, secure: isHttps(request) });
 }
 

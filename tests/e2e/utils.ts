@@ -24,14 +24,18 @@ export async function freshPage(browser: Browser, testInfo: TestInfo): Promise<P
   return ctx.newPage();
 }
 
+/** "3f0a" → "dfaa": hex digits as letters, for a name (names have no digits). */
+const asLetters = (hex: string) => hex.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!);
+
 /** Unique account data for one test. */
 export function newAccount(prefix = "u") {
   const tag = crypto.randomBytes(4).toString("hex");
   return {
     email: `${prefix}${tag}@example.com`,
     username: `${prefix}${tag}`,
-    first: `Fname${tag.slice(0, 4)}`,
-    last: `Lname${tag.slice(0, 4)}`,
+    // names are letters only (docs/decisions/0061-*): the hex tag's digits become letters
+    first: `Fname${asLetters(tag.slice(0, 4))}`,
+    last: `Lname${asLetters(tag.slice(0, 4))}`,
     password: "secret12",
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { today } from "~/lib/dates.server";
 import { SignupSchema } from "~/forms/auth";
-import { ProfileSchema } from "~/forms/account";
+import { profileSchema } from "~/forms/account";
 import { kidApiSchema, kidFormSchema } from "~/forms/kid";
 import { momentFormSchema } from "~/forms/moment";
 import { InviteSchema, JoinSchema } from "~/forms/invite";
@@ -60,7 +60,7 @@ describe("one-line text", () => {
       ]);
       expect(
         errorsOf(
-          ProfileSchema.safeParse({ first_name: bad, last_name: "Lopez", username: "maria", email: "m@example.com" }),
+          profileSchema().safeParse({ first_name: bad, last_name: "Lopez", username: "maria", email: "m@example.com" }),
         ),
       ).toEqual(["first_name: First name cannot contain line breaks or control characters."]);
       const kid = { name: bad, year: "2020", month: "01", day: "02", relationship: "Mom" };
