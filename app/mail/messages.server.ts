@@ -66,12 +66,15 @@ export function invitationAnswerMail(input: {
   url: string;
   invitationUrl: string;
   expiresAt: string;
+  /** What each would see of the other's moments: "Family and Everyone" (the access module's audiencesText). */
+  youSee: string;
+  inviterSees: string;
 }): OutgoingMail {
   // one line, and the note's lines indented, as in invitationMail
   const who = oneLine(input.inviterName);
   const subject = `${who} invited you to be friends on Sweet Moments`;
   const intro = `${who} invited someone to Sweet Moments, a private family album, and the invitation was answered with this email address, which already has an account.`;
-  const accepting = `If you accept, you and ${who} become friends: ${who} sees the moments you share with your friends, and you see the moments ${who} shares with you. Nothing changes unless you accept.`;
+  const accepting = `If you accept, you and ${who} become friends: you see the moments ${who} shares with ${input.youSee}, and ${who} sees the moments you share with ${input.inviterSees}. Nothing changes unless you accept.`;
   const how = `To answer, sign in with this link; it works once, for 15 minutes. You will see the invitation with "Accept" and "Decline".`;
   const later = `Later, log in and open the invitation (until ${formatDate(input.expiresAt)}):`;
   const ignore = `If you do not know ${who}, or did not answer an invitation, choose "Decline" or ignore this message: nothing changes.`;

@@ -12,7 +12,13 @@ import { conflict, invalid, type Result } from "./refusal";
 import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath } from "./sign-in-links.server";
 import { submissionOnce } from "./submissions.server";
 
-import { INVITATION_MESSAGES, invitationByHash, invitationPath, readInvitation } from "./invitations.server";
+import {
+  INVITATION_MESSAGES,
+  invitationByHash,
+  invitationPath,
+  readInvitation,
+  whatEachSees,
+} from "./invitations.server";
 
 // Answering an invitation link (docs/decisions/0026-invitations-and-sign-in-links.md,
 // docs/decisions/0040-invitation-answers-and-blocks.md): taking it (its single use), accepting or
@@ -90,6 +96,7 @@ export async function offerToAccount(
     url: link.origin + invitationSignInPath(signIn.token, link.token),
     invitationUrl: link.origin + invitationPath(link.token),
     expiresAt: row.expires_at,
+    ...whatEachSees(presetFromRow(row).circle),
   });
   await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
 }

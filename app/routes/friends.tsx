@@ -26,6 +26,7 @@ import {
 } from "~/components/friends";
 import { BlockedSection, CoParentInvitationsSection } from "~/components/circles";
 import { setFriendLabel } from "~/models/circles.server";
+import { circleSeesTexts } from "~/models/access.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import {
   answerCoParentInvitation,
@@ -34,6 +35,7 @@ import {
   endsCoParentingText,
 } from "~/models/co-parents.server";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
+import { circleOfLabelForm } from "~/forms/circles";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -106,6 +108,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       showComments: b.showComments,
     })),
     invitations: await coParentInvitationsFor(user.id),
+    circleSees: circleSeesTexts(),
   };
 }
 
@@ -190,7 +193,10 @@ export async function action({ request }: Route.ActionArgs) {
     }
     case "label":
       result = await setFriendLabel(user.id, id, {
-        circle: form.get("circle"),
+        circle: circleOfLabelForm(
+          { circle: form.get("circle"), relationship: form.get("relationship") },
+          { circle: form.get("circleWas"), relationship: form.get("relationshipWas") },
+        ),
         relationship: form.get("relationship"),
       });
       if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
@@ -207,7 +213,7 @@ export function meta() {
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm, circleSees } = loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -222,6 +228,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         invitations={familyInvitations}
         newLink={newLink}
         lastResult={invitationData?.inviteResult}
+        sees={circleSees}
       />
 
       <AllFriendsSection friends={friends} />
