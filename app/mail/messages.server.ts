@@ -29,13 +29,16 @@ export function invitationMail(input: {
   note: string | null;
   url: string;
   expiresAt: string;
+  /** What joining shows them: "Family and Everyone" (the access module's audiencesText). */
+  youSee: string;
 }): OutgoingMail {
   // a name on one line (also one from a row older than the one-line rule) and the note's lines
   // indented: nothing the inviter typed stands at the margin of the text as a line of ours
   const inviterName = oneLine(input.inviterName);
   const subject = `${inviterName} invited you to Sweet Moments`;
   const note = input.note ? `\n${inviterName} wrote:\n  ${indentedLines(input.note, "  ")}\n` : "";
-  const text = `${inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album.
+  const sees = `You will see the moments ${inviterName} shares with ${input.youSee}.`;
+  const text = `${inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album. ${sees}
 ${note}
 Open this link to join (no password needed). It works until ${formatDate(input.expiresAt)}:
 ${input.url}
@@ -44,7 +47,7 @@ If you were not expecting this, you can ignore this message.`;
   const html = page(
     subject,
     `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
-<p>${escapeHtml(input.inviterName)} would like to share photos of their kids with you on Sweet Moments, a private family album.</p>
+<p>${escapeHtml(input.inviterName)} would like to share photos of their kids with you on Sweet Moments, a private family album. ${escapeHtml(sees)}</p>
 ${input.note ? `<p>${escapeHtml(input.inviterName)} wrote:</p><blockquote>${escapeHtml(input.note)}</blockquote>` : ""}
 <p>Join with one tap, no password needed. The link works until ${formatDate(input.expiresAt)}.</p>
 ${button(input.url, "Join Sweet Moments")}

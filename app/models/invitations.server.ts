@@ -203,6 +203,7 @@ export async function createInvitation(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();
   const url = origin + invitationPath(token);
+  const circle = input.circle ?? impliedCircle(input.relationship);
   let id: number;
   try {
     id = await once.create(async (trx) => {
@@ -213,7 +214,7 @@ export async function createInvitation(
             token_hash: hash,
             note: input.note ?? null,
             email: input.email ?? null,
-            circle: input.circle ?? impliedCircle(input.relationship),
+            circle,
             relationship: input.relationship ?? null,
             created_at: now.toISOString(),
             expires_at: expiresAt,
@@ -229,6 +230,7 @@ export async function createInvitation(
             note: input.note ?? null,
             url,
             expiresAt,
+            youSee: audiencesText(circle),
           }),
           users: [inviter.id],
         });

@@ -175,6 +175,8 @@ describe("what a relative sees, said exactly", () => {
     const made = await createInvitation(parent, { relationship: "grandparent", email: "gloria@example.com" }, ORIGIN);
     if (!made.ok) throw new Error("refused");
     const token = tokenOf(made.url);
+    const mail = await db()("mail_messages").where("to_address", "gloria@example.com").first("text_body");
+    expect(mail.text_body).toContain("You will see the moments Ana Costa shares with Family and Everyone.");
     const page = await invitePage.loader(args(req(new URL(made.url).pathname), { token }));
     expect(page).toMatchObject({
       state: "pending",
