@@ -33,6 +33,12 @@ async function screenshot(page: Page, name: string, top: Locator, testInfo: Test
   const dir = process.env.SCREENSHOTS_DIR;
   if (!dir || isNoJs(testInfo)) return;
   await top.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  // the photos on the screen loaded (they load lazily)
+  await page.waitForFunction(() =>
+    [...document.images]
+      .filter((i) => i.getBoundingClientRect().top < window.innerHeight && i.getBoundingClientRect().bottom > 0)
+      .every((i) => i.complete && i.naturalWidth > 0),
+  );
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: false });
 }
 
