@@ -10,7 +10,7 @@ import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
-import { listFeed } from "~/models/feed.server";
+import { latestMomentOfEach, listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
 import { EmptyState } from "~/components/empty-state";
@@ -25,6 +25,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   // someone without kids of their own (a relative) sees the kids of the families they follow
   // instead of "No kids found" (docs/decisions/0059-the-circle-a-relationship-implies.md)
   const seen = kids.length ? [] : await listKidsSeenBy(user.id);
+  const latest = await latestMomentOfEach(
+    user.id,
+    seen.map((k) => k.id),
+  );
   const news = await listFeed(user.id, { limit: NEWS_SIZE });
   const now = today();
   const card = (k: Kid) => ({
@@ -37,7 +41,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   });
   return {
     news: news.moments.map((m) => feedEntryView(m, { since: null })),
-    seen: seen.map(card),
+    seen: seen.map((k) => {
+      const m = latest.get(k.id);
+      return { ...card(k), latest: m ? { id: m.id, title: m.title, date: formatCalendarDate(m.taken_on) } : null };
+    }),
     kids: kids.map((k) => ({
       ...card(k),
       // a kid the user co-parents (docs/spec.md §6): only its owner removes it
@@ -98,7 +105,11 @@ function KidCardHead({ kid, priority }: { kid: KidCardData; priority: boolean })
 }
 
 /** Someone without kids of their own who sees other families' kids: those kids, to their moments. */
-function SeenKids({ seen }: { seen: KidCardData[] }) {
+function SeenKids({
+  seen,
+}: {
+  seen: (KidCardData & { latest: { id: number; title: string; date: string } | null })[];
+}) {
   return (
     <section aria-labelledby="seen-kids-heading">
       <h2 id="seen-kids-heading">Kids you see</h2>
@@ -106,6 +117,13 @@ function SeenKids({ seen }: { seen: KidCardData[] }) {
         {seen.map((kid, i) => (
           <li key={kid.id} className="kid-card">
             <KidCardHead kid={kid} priority={i < 4} />
+            {kid.latest ? (
+              <p className="kid-card__latest">
+                Latest:{" "}
+                <Link to={href("/dailyLogs/:momentId", { momentId: String(kid.latest.id) })}>{kid.latest.title}</Link>,{" "}
+                {kid.latest.date}
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -145,7 +145,9 @@ test("a parent invites Grandma from 'Invite family' and she sees a Family moment
 
   // ---- My Kids: the family's kid and its news, not "No kids found"
   await gloria.goto("/my-kids-list");
-  await expect(gloria.getByRole("region", { name: "Kids you see" }).getByRole("link", { name: "Mila" })).toBeVisible();
+  const seen = gloria.getByRole("region", { name: "Kids you see" });
+  await expect(seen.getByRole("link", { name: "Mila" })).toBeVisible();
+  await expect(seen.getByRole("link", { name: "At the beach" })).toBeVisible(); // her newest moment Gloria sees
   await expect(gloria.getByRole("region", { name: "Family news" }).getByRole("article").first()).toBeVisible();
   await expect(gloria.getByRole("link", { name: "Add your own kid" })).toBeVisible();
   await expect(gloria.getByText("No kids found. Please add your kid.")).toHaveCount(0);

@@ -232,7 +232,20 @@ describe("what a relative sees, said exactly", () => {
     );
     const relative = await myKidsLoader(args(req("/my-kids-list", { cookie: cousinCookie })) as never);
     expect(relative.kids).toEqual([]);
-    expect(relative.seen.map((k) => [k.id, k.name])).toEqual([[kid.id, "Noa"]]);
+    expect(relative.seen.map((k) => [k.id, k.name, k.latest?.title])).toEqual([[kid.id, "Noa", "for everyone"]]);
+    // its newest moment is the newest the relative may see: a newer Only us one changes nothing
+    await db()("daily_logs").insert({
+      kid_id: kid.id,
+      title: "newest, only us",
+      content: "",
+      taken_on: "2026-11-02",
+      audience: "us",
+      posted_by: parent.id,
+      created_at: "2026-11-02T00:00:00.000Z",
+      updated_at: "2026-11-02T00:00:00.000Z",
+    });
+    const again = await myKidsLoader(args(req("/my-kids-list", { cookie: cousinCookie })) as never);
+    expect(again.seen[0]!.latest).toMatchObject({ title: "for everyone", date: "1 November 2026" });
     expect(relative.news.map((n) => n.title)).toEqual(["for everyone", "for family"]);
     const own = await myKidsLoader(args(req("/my-kids-list", { cookie: await cookieFor(parent) })) as never);
     expect([own.kids.length, own.seen]).toEqual([1, []]);
