@@ -1,5 +1,9 @@
+import { useEffect, useState } from "react";
 import { Form, Link, href } from "react-router";
 import {
+  asRelationship,
+  type Circle,
+  impliedCircle,
   CIRCLE_LABELS,
   CIRCLES,
   FRIEND_RELATIONSHIP_LABELS,
@@ -21,15 +25,33 @@ export function FriendLabelForm({
   label: FriendLabel;
 }) {
   const id = `friend-${friendshipId}`;
+  // the circle follows a newly chosen relationship until it is changed by hand (the server does
+  // the same without JavaScript: circleOfLabelForm, from the hidden fields)
+  const [circle, setCircle] = useState(label.circle);
+  const [byHand, setByHand] = useState(false);
+  useEffect(() => {
+    setCircle(label.circle);
+    setByHand(false);
+  }, [label.circle, label.relationship]);
   return (
     <Form method="post" action="/current/friends" preventScrollReset className="friend-label">
       <input type="hidden" name="intent" value="label" />
       <input type="hidden" name="friendshipId" value={friendshipId} />
+      <input type="hidden" name="circleWas" value={label.circle} />
+      <input type="hidden" name="relationshipWas" value={label.relationship ?? ""} />
       <div className="field">
         <label htmlFor={`${id}-circle`}>
           Circle<span className="visually-hidden"> of {who}</span>
         </label>
-        <select id={`${id}-circle`} name="circle" defaultValue={label.circle}>
+        <select
+          id={`${id}-circle`}
+          name="circle"
+          value={circle}
+          onChange={(e) => {
+            setCircle(e.currentTarget.value as Circle);
+            setByHand(true);
+          }}
+        >
           {CIRCLES.map((c) => (
             <option key={c} value={c}>
               {CIRCLE_LABELS[c]}
@@ -41,7 +63,15 @@ export function FriendLabelForm({
         <label htmlFor={`${id}-relationship`}>
           Relationship<span className="visually-hidden"> of {who}</span>
         </label>
-        <select id={`${id}-relationship`} name="relationship" defaultValue={label.relationship ?? ""}>
+        <select
+          id={`${id}-relationship`}
+          name="relationship"
+          defaultValue={label.relationship ?? ""}
+          onChange={(e) => {
+            const relationship = asRelationship(e.currentTarget.value);
+            if (relationship && !byHand) setCircle(impliedCircle(relationship));
+          }}
+        >
           <option value="">Not set</option>
           {FRIEND_RELATIONSHIPS.map((r) => (
             <option key={r} value={r}>

@@ -42,7 +42,11 @@ const coParentKidsField = z.preprocess(
     .transform((list) => [...new Set(list.map(Number))]),
 );
 
-/** A parent's new invitation: every field optional (the circle defaults to Friends, docs/spec.md §6). */
+/**
+ * A parent's new invitation: every field optional. No circle (the form's "As the relationship
+ * implies", empty): the circle the relationship implies, Friends without one (impliedCircle,
+ * docs/decisions/0059-the-circle-a-relationship-implies.md).
+ */
 export const InviteSchema = z.object({
   note: plainText(optionalText(500, "The note must be 500 characters or fewer."), "The note"),
   email: z

@@ -42,6 +42,8 @@ export function invitationMail(input: {
   expiresAt: string;
   /** The kids the invitation makes its answer a co-parent of (names; empty: none). */
   coParentOf?: string[];
+  /** What joining shows them: "Family and Everyone" (the access module's audiencesText). */
+  youSee: string;
 }): OutgoingMail {
   // a name on one line (also one from a row older than the one-line rule) and the note's lines
   // indented: nothing the inviter typed stands at the margin of the text as a line of ours
@@ -49,7 +51,8 @@ export function invitationMail(input: {
   const subject = `${inviterName} invited you to Sweet Moments`;
   const note = input.note ? `\n${inviterName} wrote:\n  ${indentedLines(input.note, "  ")}\n` : "";
   const coParent = coParentOfText(inviterName, input.coParentOf);
-  const text = `${inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album.
+  const sees = `You will see the moments ${inviterName} shares with ${input.youSee}.`;
+  const text = `${inviterName} would like to share photos of their kids with you on Sweet Moments, a private family album. ${sees}
 ${coParent ? `\n${coParent}\n` : ""}${note}
 Open this link to join (no password needed). It works until ${formatDate(input.expiresAt)}:
 ${input.url}
@@ -58,7 +61,7 @@ If you were not expecting this, you can ignore this message.`;
   const html = page(
     subject,
     `<h1 style="font-size:1.4em">${escapeHtml(subject)}</h1>
-<p>${escapeHtml(input.inviterName)} would like to share photos of their kids with you on Sweet Moments, a private family album.</p>
+<p>${escapeHtml(input.inviterName)} would like to share photos of their kids with you on Sweet Moments, a private family album. ${escapeHtml(sees)}</p>
 ${coParent ? `<p>${escapeHtml(coParent)}</p>` : ""}
 ${input.note ? `<p>${escapeHtml(input.inviterName)} wrote:</p><blockquote>${escapeHtml(input.note)}</blockquote>` : ""}
 <p>Join with one tap, no password needed. The link works until ${formatDate(input.expiresAt)}.</p>
@@ -82,13 +85,16 @@ export function invitationAnswerMail(input: {
   invitationUrl: string;
   expiresAt: string;
   coParentOf?: string[];
+  /** What each would see of the other's moments: "Family and Everyone" (the access module's audiencesText). */
+  youSee: string;
+  inviterSees: string;
 }): OutgoingMail {
   // one line, and the note's lines indented, as in invitationMail
   const who = oneLine(input.inviterName);
   const subject = `${who} invited you to be friends on Sweet Moments`;
   const intro = `${who} invited someone to Sweet Moments, a private family album, and the invitation was answered with this email address, which already has an account.`;
   const coParent = coParentOfText(who, input.coParentOf);
-  const accepting = `If you accept, you and ${who} become friends: ${who} sees the moments you share with your friends, and you see the moments ${who} shares with you.${coParent ? ` ${coParent}` : ""} Nothing changes unless you accept.`;
+  const accepting = `If you accept, you and ${who} become friends: you see the moments ${who} shares with ${input.youSee}, and ${who} sees the moments you share with ${input.inviterSees}.${coParent ? ` ${coParent}` : ""} Nothing changes unless you accept.`;
   const how = `To answer, sign in with this link; it works once, for 15 minutes. You will see the invitation with "Accept" and "Decline".`;
   const later = `Later, log in and open the invitation (until ${formatDate(input.expiresAt)}):`;
   const ignore = `If you do not know ${who}, or did not answer an invitation, choose "Decline" or ignore this message: nothing changes.`;

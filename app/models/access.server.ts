@@ -21,7 +21,9 @@
 // whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
 // whereKidOwnedBy; visibleKidIds for lists across families), the blocks' answers
 // (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy, whereNoBlockWith) and the access state of conditional
-// pages (accessStamp). The guards read their facts (co-parent row, friendship and its circle, the
+// pages (accessStamp), and which audiences each circle sees (audiencesSeenBy: the one table the
+// conditions and every sentence about what someone sees are made of; circlesFiledBy, the circle
+// an owner files each of some users in). The guards read their facts (co-parent row, friendship and its circle, the
 // moment's audience) in ONE query whose conditions are the same functions the lists use (parentOf,
 // acceptedBetween, ownerFilesAsFamily).
 //
@@ -45,8 +47,8 @@
 // The module is this file and the folder app/models/access/ (only this file imports from it):
 // pairs.server.ts (the SQL forms of a friendship, a circle, a co-parent role), lists.server.ts
 // (the list conditions), facts.server.ts (the facts of one kid or moment), guards.server.ts,
-// invitations.server.ts (the guards), blocks.server.ts (blocks) and stamp.server.ts (the access
-// state). Everything else imports from here.
+// invitations.server.ts (the guards), blocks.server.ts (blocks), stamp.server.ts (the access
+// state) and circles.server.ts (the audiences a circle sees). Everything else imports from here.
 
 export {
   whereCommentShown,
@@ -73,3 +75,10 @@ export {
 } from "./access/guards.server";
 export { relativeLinksOpen, requireInvitationOwner, requireInvitedFriend } from "./access/invitations.server";
 export { accessStamp } from "./access/stamp.server";
+export {
+  AUDIENCES_SEEN_BY_CIRCLE,
+  audiencesSeenBy,
+  audiencesText,
+  circleSeesTexts,
+  circlesFiledBy,
+} from "./access/circles.server";

@@ -13,7 +13,13 @@ import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath } from "./
 import { submissionOnce } from "./submissions.server";
 import { grantInvitationKids, kidsOfInvitationIds } from "./invitation-kids.server";
 
-import { INVITATION_MESSAGES, invitationByHash, invitationPath, readInvitation } from "./invitations.server";
+import {
+  INVITATION_MESSAGES,
+  invitationByHash,
+  invitationPath,
+  readInvitation,
+  whatEachSees,
+} from "./invitations.server";
 
 // Answering an invitation link (docs/decisions/0026-invitations-and-sign-in-links.md,
 // docs/decisions/0040-invitation-answers-and-blocks.md): taking it (its single use), accepting or
@@ -93,6 +99,7 @@ export async function offerToAccount(
     url: link.origin + invitationSignInPath(signIn.token, link.token),
     invitationUrl: link.origin + invitationPath(link.token),
     expiresAt: row.expires_at,
+    ...whatEachSees(presetFromRow(row).circle),
   });
   await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
 }

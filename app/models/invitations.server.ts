@@ -11,9 +11,9 @@ import { displayName } from "~/lib/names";
 import { enqueueMail } from "~/mail/queue.server";
 import { invitationMail } from "~/mail/messages.server";
 import type { InviteInput } from "~/forms/invite";
-import type { Circle, FriendRelationship } from "~/forms/circles";
+import { impliedCircle, type Circle, type FriendRelationship } from "~/forms/circles";
 import { presetFromRow } from "./circles.server";
-import { isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from "./access.server";
+import { audiencesText, isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from "./access.server";
 import { conflict, tooMany, type Result } from "./refusal";
 import { normalizeEmail, type User } from "./users.server";
 import { submissionOnce } from "./submissions.server";
@@ -221,6 +221,7 @@ export async function createInvitation(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();
   const url = origin + invitationPath(token);
+  const circle = input.circle ?? impliedCircle(input.relationship);
   let id: number;
   try {
     id = await once.create(async (trx) => {
@@ -231,7 +232,7 @@ export async function createInvitation(
             token_hash: hash,
             note: input.note ?? null,
             email: input.email ?? null,
-            circle: input.circle ?? "friends",
+            circle,
             relationship: input.relationship ?? null,
             created_at: now.toISOString(),
             expires_at: expiresAt,
@@ -249,6 +250,7 @@ export async function createInvitation(
             url,
             expiresAt,
             coParentOf: kids.map((k) => k.name),
+            youSee: audiencesText(circle),
           }),
           users: [inviter.id],
         });
@@ -294,12 +296,25 @@ export type InvitationLink = {
   inviterId: number | null;
   inviterName: string | null;
   note: string | null;
+  /** The address it was emailed to (the join form starts with it). */
+  email: string | null;
+  /** What whoever answers will see of the inviter's moments, and the inviter of theirs. */
+  sees: { youSee: string; inviterSees: string } | null;
 };
+
+/**
+ * What each side sees of the other's moments once an invitation filed in `circle` is accepted:
+ * the one answering, the inviter's moments shared with that circle's audiences; the inviter,
+ * theirs shared with Friends' (their own side starts at Friends). From the access module's table.
+ */
+export function whatEachSees(circle: Circle): { youSee: string; inviterSees: string } {
+  return { youSee: audiencesText(circle), inviterSees: audiencesText("friends") };
+}
 
 /** An invitation by its link token's hash, with its inviter's name: what its page and its answers read. */
 /** The row `invitationByHash` answers. */
 export type InvitationByHash = InvitationStateColumns &
-  Pick<InvitationRow, "inviter_id" | "offered_to" | "declined_at"> &
+  Pick<InvitationRow, "inviter_id" | "offered_to" | "declined_at" | "email"> &
   Pick<UserRow, "username" | "first_name" | "last_name">;
 
 export const invitationByHash = query<{ hash: string }, InvitationByHash>((p, k) =>
@@ -311,6 +326,7 @@ export const invitationByHash = query<{ hash: string }, InvitationByHash>((p, k)
       "invitations.inviter_id",
       "invitations.offered_to",
       "invitations.declined_at",
+      "invitations.email",
       "inviter.username",
       "inviter.first_name",
       "inviter.last_name",
@@ -333,7 +349,14 @@ export async function readInvitation(
   token: string | undefined,
   viewerId: number | null = null,
 ): Promise<InvitationLink> {
-  const none: InvitationLink = { state: "unknown", inviterId: null, inviterName: null, note: null };
+  const none: InvitationLink = {
+    state: "unknown",
+    inviterId: null,
+    inviterName: null,
+    note: null,
+    email: null,
+    sees: null,
+  };
   if (!looksLikeLinkToken(token)) return none;
   const row = await invitationByHash.first({ hash: hashLinkToken(token) });
   if (!row) return none;
@@ -345,8 +368,20 @@ export async function readInvitation(
     inviterId: row.inviter_id,
     inviterName: displayName(row),
     note: row.note,
+    email: state === "pending" ? row.email : null,
+    sees: whatEachSees(row.circle),
   };
 }
+/** Who made the invitation of link `token`, whatever its state (null: no such link). */
+export async function inviterOfLink(token: string | undefined): Promise<number | null> {
+  if (!looksLikeLinkToken(token)) return null;
+  return (await invitationByHash.first({ hash: hashLinkToken(token) }))?.inviter_id ?? null;
+}
+
+/** Where someone who just joined or accepted `inviterId`'s invitation lands: the feed, welcomed. */
+export const joinedPath = (inviterId: number | null) =>
+  inviterId === null ? href("/feed") : `${href("/feed")}?welcome=${inviterId}`;
+
 /**
  * A deleted account's address leaves other users' invitations (docs/spec.md "Delete my account"):
  * an invitation someone sent to it stays theirs (its link still works) but no longer names the

@@ -3,7 +3,7 @@ import type { CommentRow, MomentRow, NotificationRow, UserRow } from "~/lib/tabl
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName, listText } from "~/lib/names";
-import { whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
+import { audiencesText, circlesFiledBy, whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 import { coParentingBetween } from "./co-parents.server";
 
 // In-app notifications (docs/spec.md "Notifications"). The models that do something
@@ -132,7 +132,7 @@ function sentence(kind: NotificationKind, who: string, title: string | null): st
     case "friend-accepted":
       return `${who} accepted your friend request`;
     case "invite-accepted":
-      return `${who} accepted your invitation and can now see your kids' moments`;
+      return `${who} accepted your invitation`; // and what they see: withWhatTheySee
     case "like":
       return `${who} liked ${t}`;
     case "comment":
@@ -224,11 +224,32 @@ async function withCoParentedKids(viewerId: number, groups: NotificationGroup[])
   return groups;
 }
 
+/**
+ * An accepted invitation says exactly what the new friend sees of the viewer's moments today, from
+ * the circle the viewer files them in (the access module's audiencesText; no longer a friend:
+ * nothing more is said). One query when there is such a notification.
+ */
+async function withWhatTheySee(viewerId: number, groups: NotificationGroup[]): Promise<NotificationGroup[]> {
+  const joined = groups.filter((g) => g.kind === "invite-accepted");
+  if (!joined.length) return groups;
+  const circles = await circlesFiledBy(
+    viewerId,
+    joined.flatMap((g) => g.actors.map((a) => a.id)),
+  );
+  return groups.map((g) => {
+    const circle = g.kind === "invite-accepted" ? circles.get(g.actors[0]!.id) : undefined;
+    return circle ? { ...g, text: `${g.text} and sees the moments you share with ${audiencesText(circle)}` } : g;
+  });
+}
+
 /** The viewer's notifications, grouped, newest first, and how many groups are unread. */
 export async function listNotifications(
   viewerId: number,
 ): Promise<{ notifications: NotificationGroup[]; unread: number }> {
-  const notifications = await withCoParentedKids(viewerId, group(await allVisible.all({ viewer: viewerId })));
+  const notifications = await withWhatTheySee(
+    viewerId,
+    await withCoParentedKids(viewerId, group(await allVisible.all({ viewer: viewerId }))),
+  );
   return { notifications, unread: notifications.filter((n) => n.unread).length };
 }
 

@@ -27,6 +27,7 @@ import {
 } from "~/components/friends";
 import { BlockedSection, CoParentInvitationsSection } from "~/components/circles";
 import { setFriendLabel } from "~/models/circles.server";
+import { circleSeesTexts } from "~/models/access.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import {
   answerCoParentInvitation,
@@ -35,6 +36,7 @@ import {
   endsCoParentingText,
 } from "~/models/co-parents.server";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
+import { circleOfLabelForm } from "~/forms/circles";
 
 // /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
@@ -110,6 +112,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       showComments: b.showComments,
     })),
     invitations: await coParentInvitationsFor(user.id),
+    circleSees: circleSeesTexts(),
   };
 }
 
@@ -194,7 +197,10 @@ export async function action({ request }: Route.ActionArgs) {
     }
     case "label":
       result = await setFriendLabel(user.id, id, {
-        circle: form.get("circle"),
+        circle: circleOfLabelForm(
+          { circle: form.get("circle"), relationship: form.get("relationship") },
+          { circle: form.get("circleWas"), relationship: form.get("relationshipWas") },
+        ),
         relationship: form.get("relationship"),
       });
       if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
@@ -211,7 +217,8 @@ export function meta() {
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm, ownKids } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm, ownKids, circleSees } =
+    loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -227,6 +234,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         newLink={newLink}
         lastResult={invitationData?.inviteResult}
         ownKids={ownKids}
+        sees={circleSees}
       />
 
       <AllFriendsSection friends={friends} />

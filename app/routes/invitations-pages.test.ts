@@ -118,7 +118,8 @@ describe("/invite/:token", () => {
       args(req(path, { form: { name: "Grandpa Joe", email: "joe@example.com", password: "" } }), { token }),
     )) as Response;
     expect(res.status).toBe(303);
-    expect(res.headers.get("Location")).toBe("/current/friends");
+    // a relative lands on the inviter's moments, welcomed with what they see
+    expect(res.headers.get("Location")).toBe(`/feed?welcome=${parent.id}`);
     const joe = await getUserWithPasswordByEmail("joe@example.com");
     expect(joe!.password_hash).toBe("");
     expect(await canSeeKidsOf(joe!.id, parent.id)).toBe(true);
@@ -162,7 +163,7 @@ describe("/invite/:token", () => {
       own: false,
     });
     const res = (await invitePage.action(args(req(path, { cookie, form: {} }), { token }))) as Response;
-    expect(res.headers.get("Location")).toBe("/current/friends");
+    expect(res.headers.get("Location")).toBe(`/feed?welcome=${parent.id}`);
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(true);
   });
 
@@ -218,7 +219,7 @@ describe("/invite/:token", () => {
         expect(late.headers.get("Location")).toBe(path);
         expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
       } else {
-        expect([answer.status, answer.headers.get("Location")]).toEqual([303, "/current/friends"]);
+        expect([answer.status, answer.headers.get("Location")]).toEqual([303, `/feed?welcome=${stranger.id}`]);
         expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(true);
       }
     }

@@ -16,7 +16,7 @@ import { JoinSchema } from "~/forms/invite";
 import { PASSWORD_HINT } from "~/forms/people";
 import { acceptInvitation, declineInvitation } from "~/models/invitation-answers.server";
 import { joinByInvitation } from "~/models/invitation-join.server";
-import { invitationPath, readInvitation } from "~/models/invitations.server";
+import { invitationPath, inviterOfLink, joinedPath, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, passkeyOfferCookie, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";
@@ -29,7 +29,8 @@ import { listText } from "~/lib/names";
 // /invite/:token (docs/spec.md "Invitations"). Signed out: who invited you and a short form (name,
 // email, optional password) → account, signed in, friend of the inviter. Signed in: "Accept".
 // Signed in as the account an answer with its address offered the invitation to: what accepting
-// does, "Accept" and "Decline" (only Accept makes the friendship).
+// does, "Accept" and "Decline" (only Accept makes the friendship). Joining or accepting lands on
+// the feed, which welcomes them with what they see (app/routes/feed.tsx).
 // A used, expired, revoked or unknown link: a clear page (200), never an error.
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -44,6 +45,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     state: link.state,
     inviterName: link.inviterName,
     note: link.note,
+    // the address it was emailed to starts the join form (signed out only)
+    email: user ? null : link.email,
+    sees: link.sees,
     own: Boolean(user && user.id === link.inviterId),
     signedIn: user !== null,
   };
@@ -62,7 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return redirect(here, 303); // declined, or no longer the viewer's to decline: the page now says which
     }
     const accepted = await acceptInvitation(user.id, params.token, { token: form.get(SUBMISSION_FIELD) });
-    if (accepted.ok) return redirect("/current/friends", 303);
+    if (accepted.ok) return redirect(joinedPath(await inviterOfLink(params.token)), 303);
     if (accepted.kind === "conflict") return redirect(here, 303); // the page now says why
     return data({ result: undefined, error: refusalMessage(accepted) }, { status: refusalStatus(accepted) });
   }
@@ -84,7 +88,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", await startSession(request, joined.user));
   headers.append("Set-Cookie", passkeyOfferCookie(request));
-  return redirect("/current/friends", { status: 303, headers });
+  // a relative lands on the family's moments (docs/decisions/0059-the-circle-a-relationship-implies.md)
+  return redirect(joinedPath(await inviterOfLink(params.token)), { status: 303, headers });
 }
 
 const GONE: Record<string, { title: string; text: string }> = {
@@ -111,11 +116,12 @@ const GONE: Record<string, { title: string; text: string }> = {
   },
 };
 
-function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+function JoinForm({ lastResult, email }: { lastResult?: SubmissionResult<string[]>; email: string | null }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "join-form",
     lastResult,
+    defaultValue: email ? { email } : undefined,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: JoinSchema }),
@@ -132,7 +138,11 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
           meta={fields.email}
           label="Your email address"
           type="email"
-          hint="To send you a sign-in link when you need one."
+          hint={
+            email
+              ? "The address this invitation was sent to. We send a sign-in link there when you need one."
+              : "To send you a sign-in link when you need one."
+          }
           inputProps={{ autoComplete: "email", spellCheck: false }}
         />
         <Field
@@ -151,7 +161,7 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
 }
 
 export default function InvitePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { state, inviterName, note, own, signedIn, coParentOf, coParentKids } = loaderData;
+  const { state, inviterName, note, email, sees, own, signedIn, coParentOf, coParentKids } = loaderData;
   const andCoParent = coParentKids ? ` and co-parent ${coParentKids}` : "";
   const navigation = useNavigation();
   const location = useLocation();
@@ -185,6 +195,9 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
       <p>
         A private family album: {inviterName} shares photos and little moments of their kids with the people they
         choose.
+        {sees && !own && state === "pending"
+          ? ` You will see the moments ${inviterName} shares with ${sees.youSee}.`
+          : ""}
       </p>
       {coParentOf ? <p className="notice">{coParentOf}</p> : null}
       {note ? (
@@ -204,8 +217,8 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         <>
           <p>
             Someone answered this invitation with your email address. If you accept, you and {inviterName} become
-            friends: {inviterName} sees the moments you share with your friends, and you see the moments {inviterName}{" "}
-            shares with you. Nothing changes unless you accept.
+            friends: you see the moments {inviterName} shares with {sees?.youSee}, and {inviterName} sees the moments
+            you share with {sees?.inviterSees}. Nothing changes unless you accept.
           </p>
           <Form method="post" {...once()} className="button-row">
             <SubmissionToken />
@@ -234,7 +247,7 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         </Form>
       ) : (
         <>
-          <JoinForm lastResult={actionData?.result} />
+          <JoinForm lastResult={actionData?.result} email={email} />
           <p>
             Already have an account?{" "}
             <Link to={`${href("/login")}?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open

@@ -57,9 +57,8 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await oma.getByLabel("Your name").fill("Oma Greta");
   await oma.getByLabel("Your email address").fill(omaEmail);
   await oma.getByRole("button", { name: "Join and see the photos" }).click();
-  await expect(oma).toHaveURL(/\/current\/friends$/);
-  // the kid's moments are in her feed
-  await oma.goto("/feed");
+  // she lands on her feed, with the kid's moments
+  await expect(oma).toHaveURL(/\/feed\?welcome=\d+$/);
   const entry = oma.getByRole("article", { name: "At the beach" });
   await expect(entry).toBeVisible();
   await expect(entry.getByRole("link", { name: /Mila/ })).toHaveAttribute("href", `/kids/${kidId}/dailyLogs`);
@@ -85,7 +84,9 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await expect(page.getByRole("link", { name: "Notifications 1 unread" })).toBeVisible();
   await page.getByRole("link", { name: "Notifications 1 unread" }).click();
   await expect(
-    page.getByRole("link", { name: "Oma Greta accepted your invitation and can now see your kids' moments" }),
+    page.getByRole("link", {
+      name: "Oma Greta accepted your invitation and sees the moments you share with Everyone",
+    }),
   ).toBeVisible();
   await expectAccessible(page, browser);
   // opening the page marked nothing read: its "Mark all as read" form does (with JavaScript the page
@@ -121,7 +122,8 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   const parent = await signUp(page, newAccount("preset"));
   await page.goto("/current/friends");
   const region = page.getByRole("region", { name: "Invite family" });
-  await expect(region.getByRole("radio", { name: "Friends" })).toBeChecked();
+  await expect(region.getByRole("radio", { name: /^As the relationship implies/ })).toBeChecked();
+  await region.getByLabel("Relationship (optional)").selectOption("caregiver");
   await region.getByRole("radio", { name: "Family" }).check();
   await region.getByLabel("Relationship (optional)").selectOption("grandparent");
   await region.getByRole("button", { name: "Create invitation link" }).click();
@@ -138,8 +140,9 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await opa.getByLabel("Your name").fill("Opa Hans");
   await opa.getByLabel("Your email address").fill(email);
   await opa.getByRole("button", { name: "Join and see the photos" }).click();
-  await expect(opa).toHaveURL(/\/current\/friends$/);
+  await expect(opa).toHaveURL(/\/feed\?welcome=\d+$/);
   // the relative's own side is the default: Friends, no relationship
+  await opa.goto("/current/friends");
   const theirs = opa
     .getByRole("region", { name: "All Friends" })
     .getByRole("listitem")
@@ -201,7 +204,8 @@ test("an invitation answered with the address of an existing account makes no fr
       await aunt.goto("/current/friends");
       await expect(aunt.getByRole("region", { name: "All Friends" }).getByText("No friends found")).toBeVisible();
     } else {
-      await expect(aunt).toHaveURL(/\/current\/friends$/);
+      await expect(aunt).toHaveURL(/\/feed\?welcome=\d+$/);
+      await aunt.goto("/current/friends");
       await expect(
         aunt.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: stranger.username }),
       ).toBeVisible();

@@ -417,9 +417,11 @@ test.describe("kids", () => {
       await expectAccessible(friend.page, browser);
       const forged = await friend.page.request.delete(`/api/daily_logs/${moment.id}`);
       expect(forged.status()).toBe(403);
-      // the friend's own list is not the owner's
+      // the friend's own list is not the owner's: without kids of their own, the kids they see
       await friend.page.goto("/my-kids-list");
-      await expect(friend.page.getByText("No kids found. Please add your kid.")).toBeVisible();
+      await expect(friend.page.getByRole("region", { name: "Kids you see" }).getByRole("listitem")).toHaveCount(1);
+      await expect(friend.page.getByRole("button", { name: /^Remove/ })).toHaveCount(0);
+      await expect(friend.page.getByText("No kids found. Please add your kid.")).toHaveCount(0);
 
       // a stranger gets the plain not-found page, the same as for a kid that does not exist
       for (const url of [

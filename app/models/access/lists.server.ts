@@ -8,6 +8,7 @@ import {
   shownToFriends,
   type Value,
 } from "./pairs.server";
+import { AUDIENCES_SEEN_BY_CIRCLE } from "./circles.server";
 
 // The conditions for lists (app/models/access.server.ts): SQL where-clauses that restrict a list
 // to what a viewer may see or what is theirs, made of the same forms as the guards' facts.
@@ -92,10 +93,13 @@ export function whereMomentVisibleTo(
   return qb.where((w) =>
     parentOf(w, viewerId, kids).orWhere((friend) =>
       shownToFriends(friend, kids).whereExists((sub) =>
+        // every friend sees what the Friends circle sees, the Family circle more (circles.server.ts)
         acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, owner).andWhere((a) =>
           a
-            .where(`${moments}.audience`, "everyone")
-            .orWhere((fam) => ownerFilesAsFamily(fam.where(`${moments}.audience`, "family"), owner)),
+            .whereIn(`${moments}.audience`, [...AUDIENCES_SEEN_BY_CIRCLE.friends])
+            .orWhere((fam) =>
+              ownerFilesAsFamily(fam.whereIn(`${moments}.audience`, [...AUDIENCES_SEEN_BY_CIRCLE.family]), owner),
+            ),
         ),
       ),
     ),
