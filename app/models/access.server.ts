@@ -19,7 +19,8 @@
 // requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriendshipParty,
 // requireInvitationOwner, requireInvitedFriend), the conditions for lists (whereKidVisibleTo,
 // whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
-// whereKidOwnedBy; visibleKidIds for lists across families), the blocks' answers
+// whereKidOwnedBy; visibleKidIds for lists across families; whereUserSeesMoment and
+// momentAudience, who may see one moment, for telling them about it), the blocks' answers
 // (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy, whereNoBlockWith) and the access state of conditional
 // pages (accessStamp). The guards read their facts (co-parent row, friendship and its circle, the
 // moment's audience) in ONE query whose conditions are the same functions the lists use (parentOf,
@@ -45,8 +46,8 @@
 // The module is this file and the folder app/models/access/ (only this file imports from it):
 // pairs.server.ts (the SQL forms of a friendship, a circle, a co-parent role), lists.server.ts
 // (the list conditions), facts.server.ts (the facts of one kid or moment), guards.server.ts,
-// invitations.server.ts (the guards), blocks.server.ts (blocks) and stamp.server.ts (the access
-// state). Everything else imports from here.
+// invitations.server.ts (the guards), blocks.server.ts (blocks), audience.server.ts (who may see
+// one moment) and stamp.server.ts (the access state). Everything else imports from here.
 
 export {
   whereCommentShown,
@@ -56,6 +57,7 @@ export {
   whereMomentExportedBy,
   whereMomentVisibleTo,
   whereOwnedBy,
+  whereUserSeesMoment,
   whereVisibleTo,
   visibleKidIds,
 } from "./access/lists.server";
@@ -73,3 +75,4 @@ export {
 } from "./access/guards.server";
 export { relativeLinksOpen, requireInvitationOwner, requireInvitedFriend } from "./access/invitations.server";
 export { accessStamp } from "./access/stamp.server";
+export { momentAudience } from "./access/audience.server";

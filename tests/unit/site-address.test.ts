@@ -235,7 +235,13 @@ describe("the site's names", { timeout: 120_000 }, () => {
     const files = await unzip(exported.body);
     expect(files.size).toBeGreaterThan(1);
     // a digest (no request at all): the site's address, with the port the server listens on
-    await saveEmailPreferences(reader.id, { digest: "daily", hour: 8 });
+    await saveEmailPreferences(reader.id, {
+      digest: "daily",
+      hour: 8,
+      moments: "digest",
+      comments: "digest",
+      replies: "digest",
+    });
     await db()("email_preferences")
       .where("user_id", reader.id)
       .update({
