@@ -3,8 +3,9 @@
 // - `email_preferences.moments`, `.comments`, `.replies`: per kind of news (a new moment they may
 //   see, a comment on their moment, a reply where they commented) "off", "digest" (in the daily or
 //   weekly digest, `digest` its frequency) or "now" (a mail right away).
-// - Existing accounts: a row that chose a digest keeps it for all three kinds; a row that chose
-//   none (or unsubscribed) gets every kind off; an account without a row (it never chose: no mail
+// - Existing accounts: a row that chose a digest keeps it for all three kinds (an invited relative's
+//   untouched weekly default becomes daily, the new default); a row that chose none (or
+//   unsubscribed) gets every kind off; an account without a row (it never chose: no mail
 //   at all until now) gets the new defaults: new moments and replies in a daily digest at 8,
 //   comments on their moments right away. Demo accounts get no row.
 // - A notification kind "moment": a new moment, to everyone who may see it.
@@ -79,6 +80,17 @@ export async function up(knex) {
     .whereIn("digest", ["daily", "weekly"])
     .update({ moments: "digest", comments: "digest", replies: "digest" });
   await knex("email_preferences").where("digest", "none").update({ digest: "daily" });
+  // the weekly digest an invited relative got on joining and never changed (saved within a minute of
+  // the account, never since) was our default, not their choice: daily now, like a new relative's
+  const joined = await knex("email_preferences")
+    .join("invited_accounts", "invited_accounts.user_id", "email_preferences.user_id")
+    .join("users", "users.id", "email_preferences.user_id")
+    .where({ "email_preferences.digest": "weekly", "email_preferences.hour": 8 })
+    .select("email_preferences.user_id", "email_preferences.updated_at", "users.created_at");
+  const untouched = joined
+    .filter((r) => Date.parse(r.updated_at) - Date.parse(r.created_at) < 60_000)
+    .map((r) => r.user_id);
+  if (untouched.length) await knex("email_preferences").whereIn("user_id", untouched).update({ digest: "daily" });
   // never chose: the new defaults, due at once (the scheduler finds nothing new and moves the
   // next digest to 8:00 in TIME_ZONE, which a migration does not know)
   const now = new Date().toISOString();

@@ -1,7 +1,7 @@
 // db/migrations/20261210000000_notification_choices.mjs on a database that has data
 // (docs/decisions/0062-new-moments-and-notification-choices.md): migrated up to just before it, a
-// database gets accounts with a daily digest, a weekly one, none, no row at all, and a demo
-// account, and a notification; after it, each has the per-kind choices the decision gives it, the
+// database gets accounts with a daily digest, a weekly one, none, no row at all, a demo account,
+// two invited relatives with the old weekly default (one changed it since), and a notification; after it, each has the per-kind choices the decision gives it, the
 // notification stays, and a new moment's notification ("moment") can be written.
 import { describe, expect, it } from "vitest";
 import { idOf, insertRawUser, migrationDatabase } from "./support/migration-db";
@@ -16,13 +16,31 @@ describe("the migration that adds per-kind notification choices", () => {
     await database.migrateUpTo(MIGRATION);
     const at = "2025-01-02T03:04:05.000Z";
     const user = (name: string) => insertRawUser(knex, name, { createdAt: at });
-    const [daily, weekly, none, never, demo] = [
+    const [daily, weekly, none, never, demo, invited, chose] = [
       await user("daily"),
       await user("weekly"),
       await user("none"),
       await user("never"),
       await user("demo"),
+      await user("invited"),
+      await user("chose"),
     ];
+    // two invited relatives with the old default, a weekly digest at 8: one never changed it, the
+    // other saved it again a day later (a choice)
+    for (const [id, updated] of [
+      [invited, at],
+      [chose, "2025-01-03T03:04:05.000Z"],
+    ] as const) {
+      await knex("invited_accounts").insert({ user_id: id, inviter_id: daily, links_closed_at: null });
+      await knex("email_preferences").insert({
+        user_id: id,
+        digest: "weekly",
+        hour: 8,
+        next_digest_at: at,
+        last_digest_at: at,
+        updated_at: updated,
+      });
+    }
     await knex("users").where("id", demo).update({ is_demo: true });
     for (const [id, digest, hour] of [
       [daily, "daily", 7],
@@ -65,6 +83,8 @@ describe("the migration that adds per-kind notification choices", () => {
       { user_id: weekly, digest: "weekly", hour: 18, moments: "digest", comments: "digest", replies: "digest" },
       { user_id: none, digest: "daily", hour: 8, moments: "off", comments: "off", replies: "off" },
       { user_id: never, digest: "daily", hour: 8, moments: "digest", comments: "now", replies: "digest" },
+      { user_id: invited, digest: "daily", hour: 8, moments: "digest", comments: "digest", replies: "digest" },
+      { user_id: chose, digest: "weekly", hour: 8, moments: "digest", comments: "digest", replies: "digest" },
     ]);
     // the new row is due at once: the scheduler finds nothing new and sets the next 8:00 itself
     expect(
