@@ -15,6 +15,7 @@ import {
 } from "~/models/email-preferences.server";
 import * as settingsPage from "~/routes/settings-email";
 import * as unsubscribePage from "~/routes/email-unsubscribe";
+import * as preferencesApi from "~/routes/api/users-current-email-preferences";
 import { digestContent, sendDueDigests } from "./digest.server";
 import { unsubscribeUrl } from "./messages.server";
 import { sendDueMail } from "./sender.server";
@@ -284,6 +285,37 @@ describe("the settings page and unsubscribing", () => {
       expect(bad.init.status).toBe(400);
     }
     expect(await getEmailPreferences(user.id)).toEqual({ ...chosen, hour: 19 });
+  });
+
+  it("GET and PUT /api/users/current/email-preferences: the same choices; a bad one is a 400 (B) and changes nothing", async () => {
+    const user = await makeUser();
+    const cookie = await cookieFor(user);
+    const read = async () => {
+      const answer = (await preferencesApi.loader(
+        args(req("/api/users/current/email-preferences", { cookie })),
+      )) as Response;
+      expect(answer.status).toBe(200);
+      return answer.json();
+    };
+    expect(await read()).toEqual({ digest: "daily", hour: 8, moments: "off", comments: "off", replies: "off" });
+    const chosen = { moments: "now", comments: "digest", replies: "off", digest: "weekly", hour: 19 };
+    const put = (json: unknown) =>
+      preferencesApi.action(
+        args(req("/api/users/current/email-preferences", { cookie, method: "PUT", json })),
+      ) as Promise<Response>;
+    const saved = await put(chosen);
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual(chosen);
+    expect(await getEmailPreferences(user.id)).toEqual(chosen);
+    const bad = await put({ ...chosen, moments: "hourly", hour: 24 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      errors: {
+        moments: ["Choose how you want to hear about new moments."],
+        hour: ["Choose an hour."],
+      },
+    });
+    expect(await read()).toEqual(chosen);
   });
 
   it("the signed link unsubscribes (also as a one-click POST without a session); a forged one changes nothing", async () => {

@@ -460,6 +460,15 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current-email-preferences.ts": [
+    { label: "GET", expect: all(401, 200) },
+    {
+      label: "PUT",
+      method: "PUT",
+      body: () => ({ json: { moments: "now", comments: "digest", replies: "off", digest: "weekly", hour: 19 } }),
+      expect: all(401, 200),
+    },
+  ],
   "routes/api/users-current-passkeys.ts": [
     { label: "GET", expect: all(401, 200) },
     { label: "POST (no answer)", method: "POST", body: () => ({ json: {} }), expect: all(401, 400) },
