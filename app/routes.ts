@@ -60,6 +60,7 @@ export default [
   route("api/users/current/sessions", "routes/api/users-current-sessions.ts"),
   route("api/users/current/sessions/:id", "routes/api/users-current-sessions-id.ts"),
   route("api/users/current/sign-in-links", "routes/api/users-current-sign-in-links.ts"),
+  route("api/users/current/email-preferences", "routes/api/users-current-email-preferences.ts"),
   route("api/users/current/passkeys", "routes/api/users-current-passkeys.ts"),
   route("api/users/current/passkeys/options", "routes/api/users-current-passkeys-options.ts"),
   route("api/users/current/passkeys/:id", "routes/api/users-current-passkeys-id.ts"),

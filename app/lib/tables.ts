@@ -238,10 +238,17 @@ export interface NotificationRow {
   read_at: string | null;
 }
 
+/** How one kind of news reaches a person by mail (docs/decisions/0062-*). */
+export type Delivery = "off" | "digest" | "now";
+
 export interface EmailPreferenceRow {
   user_id: number;
+  /** The digest's frequency; "none" is a value of rows older than the per-kind choices. */
   digest: "none" | "daily" | "weekly";
   hour: number;
+  moments: Delivery;
+  comments: Delivery;
+  replies: Delivery;
   next_digest_at: string | null;
   last_digest_at: string;
   updated_at: string;

@@ -1,5 +1,7 @@
+import { href } from "react-router";
 import { indentedLines, oneLine } from "~/lib/one-line";
 import { listText } from "~/lib/names";
+import { signForUser } from "~/lib/tokens.server";
 import type { OutgoingMail } from "./queue.server";
 
 // The one-off emails (an invitation, its answer, an email change, a sign-in link; digests are in
@@ -13,8 +15,34 @@ export function escapeHtml(value: string): string {
   );
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;font-size:16px;line-height:1.5;color:#222;max-width:36em;margin:0 auto;padding:1em">${body}</body></html>`;
+/**
+ * A message's HTML document: one column, with a viewport so a phone's mail app shows it at the
+ * phone's width instead of a shrunk desktop page.
+ */
+export function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;font-size:16px;line-height:1.5;color:#222;max-width:36em;margin:0 auto;padding:1em">${body}</body></html>`;
+}
+
+/** The signed one-click unsubscribe link of `userId` (docs/decisions/0027-email-digests.md). */
+export function unsubscribeUrl(origin: string, userId: number): string {
+  return `${origin}${href("/email/unsubscribe")}?u=${userId}&s=${signForUser("unsubscribe", userId)}`;
+}
+
+/**
+ * What every mail about news (digests, right-away mails) ends with: where to change what one gets,
+ * the one-click unsubscribe link (text and HTML), and the List-Unsubscribe headers (RFC 8058).
+ */
+export function newsFooter(
+  origin: string,
+  userId: number,
+): { text: string; html: string; headers: Record<string, string> } {
+  const unsubscribe = unsubscribeUrl(origin, userId);
+  const settings = `${origin}${href("/settings/email")}`;
+  return {
+    text: `Change what you get by email: ${settings}\nUnsubscribe: ${unsubscribe}`,
+    html: `<p><a href="${escapeHtml(settings)}">Change what you get by email</a> · <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p>`,
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
 }
 
 function button(url: string, label: string): string {

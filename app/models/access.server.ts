@@ -19,7 +19,8 @@
 // requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriendshipParty,
 // requireInvitationOwner, requireInvitedFriend), the conditions for lists (whereKidVisibleTo,
 // whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
-// whereKidOwnedBy; visibleKidIds for lists across families), the blocks' answers
+// whereKidOwnedBy; visibleKidIds for lists across families; whereUserSeesMoment and
+// momentAudience, who may see one moment, for telling them about it), the blocks' answers
 // (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy, whereNoBlockWith) and the access state of conditional
 // pages (accessStamp), and which audiences each circle sees (audiencesSeenBy: the one table the
 // conditions and every sentence about what someone sees are made of; circlesFiledBy, the circle
@@ -47,8 +48,9 @@
 // The module is this file and the folder app/models/access/ (only this file imports from it):
 // pairs.server.ts (the SQL forms of a friendship, a circle, a co-parent role), lists.server.ts
 // (the list conditions), facts.server.ts (the facts of one kid or moment), guards.server.ts,
-// invitations.server.ts (the guards), blocks.server.ts (blocks), stamp.server.ts (the access
-// state) and circles.server.ts (the audiences a circle sees). Everything else imports from here.
+// invitations.server.ts (the guards), blocks.server.ts (blocks), audience.server.ts (who may see
+// one moment), stamp.server.ts (the access state) and circles.server.ts (the audiences a circle
+// sees). Everything else imports from here.
 
 export {
   whereCommentShown,
@@ -58,6 +60,7 @@ export {
   whereMomentExportedBy,
   whereMomentVisibleTo,
   whereOwnedBy,
+  whereUserSeesMoment,
   whereVisibleTo,
   visibleKidIds,
 } from "./access/lists.server";
@@ -82,3 +85,4 @@ export {
   circleSeesTexts,
   circlesFiledBy,
 } from "./access/circles.server";
+export { momentAudience } from "./access/audience.server";

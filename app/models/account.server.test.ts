@@ -254,7 +254,13 @@ describe("deleteAccount", () => {
     // the mail of this test only (earlier tests of the file changed addresses, which mails the old ones)
     const mailBefore = Number((await db()("mail_messages").max({ m: "id" }).first())?.m ?? 0);
     for (const u of [gone, friend]) {
-      await saveEmailPreferences(u.id, { digest: "daily", hour: 8 });
+      await saveEmailPreferences(u.id, {
+        digest: "daily",
+        hour: 8,
+        moments: "digest",
+        comments: "digest",
+        replies: "digest",
+      });
       await db()("email_preferences")
         .where("user_id", u.id)
         .update({ next_digest_at: past, last_digest_at: "1970-01-01T00:00:00.000Z" });

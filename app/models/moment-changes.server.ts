@@ -21,6 +21,7 @@ import {
   type PhotoUpload,
 } from "./moment-photos.server";
 import { getMoment, type Moment } from "./moments.server";
+import { notifyNewMoment } from "./notifications.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
 // milestone, audience and photos.
@@ -97,6 +98,7 @@ export async function createMoment(
         );
         await writePhotos(trx, id, planned.plan, imageIds, dropImages);
         await once.claim(trx, id);
+        await notifyNewMoment(trx, id, viewerId);
         return id;
       },
     );

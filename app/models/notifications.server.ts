@@ -1,14 +1,18 @@
 import { href } from "react-router";
-import type { CommentRow, MomentRow, NotificationRow, UserRow } from "~/lib/tables";
+import type { CommentRow, KidRow, MomentRow, NotificationRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName, listText } from "~/lib/names";
-import { audiencesText, circlesFiledBy, whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
+import { mailNewsNow } from "~/mail/news.server";
+import { audiencesText, circlesFiledBy, momentAudience, whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 import { coParentingBetween } from "./co-parents.server";
 
 // In-app notifications (docs/spec.md "Notifications"). The models that do something
 // worth telling write a row per recipient (`notify`): a friend request received or accepted, an
-// invitation accepted, a like or a comment on my moment, a reply in a thread I commented on. The
+// invitation accepted, a like or a comment on my moment, a reply in a thread I commented on, a new
+// moment to everyone who may see it (`notifyNewMoment`). A new moment, a comment and a reply are
+// also mailed at once to whoever chose "right away" for them (app/mail/news.server.ts,
+// docs/decisions/0062-new-moments-and-notification-choices.md). The
 // list groups them ("Ana and 3 others liked …") and shows only what the reader may still see: a
 // row about a moment passes the access module's whereMomentVisibleTo, and none is by a user in a
 // block with the reader (whereNoBlockWith), never a condition of ours.
@@ -21,7 +25,8 @@ export type NotificationKind =
   | "comment"
   | "reply"
   | "kid-handed-over"
-  | "co-parent-added";
+  | "co-parent-added"
+  | "moment";
 
 /** Kinds about the recipient's own account (the actor is the recipient): not dropped as "to oneself". */
 const ABOUT_ONESELF: ReadonlySet<NotificationKind> = new Set(["kid-handed-over"]);
@@ -52,7 +57,13 @@ const earlierCommenters = query<{ momentId: number }, Pick<CommentRow, "user_id"
  * After `authorId` commented on a moment of `ownerId`'s (on `conn`, the comment's transaction): the
  * owner is told, and everyone else who commented there before.
  */
-export async function notifyComment(conn: Db, momentId: number, ownerId: number, authorId: number): Promise<void> {
+export async function notifyComment(
+  conn: Db,
+  momentId: number,
+  ownerId: number,
+  authorId: number,
+  text = "",
+): Promise<void> {
   const others = (await earlierCommenters.all({ momentId }, { conn }))
     .map((r) => r.user_id)
     .filter((id) => id !== ownerId && id !== authorId);
@@ -60,6 +71,23 @@ export async function notifyComment(conn: Db, momentId: number, ownerId: number,
     { userId: ownerId, kind: "comment", actorId: authorId, momentId },
     ...others.map((userId) => ({ userId, kind: "reply" as const, actorId: authorId, momentId })),
   ]);
+  const owner = ownerId === authorId ? [] : [ownerId];
+  await mailNewsNow(conn, { kind: "comment", momentId, actorId: authorId, text }, owner);
+  await mailNewsNow(conn, { kind: "reply", momentId, actorId: authorId, text }, others);
+}
+
+/**
+ * After `posterId` posted the moment `momentId` (on `conn`, the posting transaction): everyone who
+ * may see it (the access module's momentAudience; "Only us" reaches the kid's parents only) is
+ * told, but the poster. One notification, and at most one mail, per person, however many photos.
+ */
+export async function notifyNewMoment(conn: Db, momentId: number, posterId: number): Promise<void> {
+  const audience = await momentAudience(momentId, posterId, conn);
+  await notify(
+    conn,
+    audience.map((userId) => ({ userId, kind: "moment" as const, actorId: posterId, momentId })),
+  );
+  await mailNewsNow(conn, { kind: "moment", momentId, actorId: posterId }, audience);
 }
 
 export type NotificationGroup = {
@@ -88,6 +116,7 @@ type Listed = Pick<NotificationRow, "id" | "moment_id" | "created_at" | "read_at
   actor_last_name: UserRow["last_name"];
   /** null when the notification is about no moment */
   moment_title: MomentRow["title"] | null;
+  kid_name: KidRow["name"] | null;
 };
 
 function visibleNotifications(unreadOnly: boolean) {
@@ -116,6 +145,7 @@ function visibleNotifications(unreadOnly: boolean) {
         "actor.first_name as actor_first_name",
         "actor.last_name as actor_last_name",
         "daily_logs.title as moment_title",
+        "kids.name as kid_name",
       );
   });
 }
@@ -124,7 +154,7 @@ const unreadVisible = visibleNotifications(true);
 
 const GROUPED: ReadonlySet<NotificationKind> = new Set(["like", "comment", "reply"]);
 
-function sentence(kind: NotificationKind, who: string, title: string | null): string {
+function sentence(kind: NotificationKind, who: string, title: string | null, kid: string | null = null): string {
   const t = `“${title ?? ""}”`;
   switch (kind) {
     case "friend-request":
@@ -142,6 +172,8 @@ function sentence(kind: NotificationKind, who: string, title: string | null): st
     case "co-parent-added":
       // the kids are named when the list is read (coParentAddedText)
       return `${who} made you a co-parent`;
+    case "moment":
+      return `${who} shared a new moment of ${kid ?? ""}: ${t}`;
     case "kid-handed-over":
       // docs/decisions/0041-co-parenting-follows-the-friendship.md
       return "A kid you co-parented is now yours: the other parent deleted their account. Only its parents see it, every moment Only us, until you choose (on its Co-parents page, then each moment).";
@@ -156,7 +188,7 @@ function names(actors: { name: string }[]): string {
 }
 
 function group(rows: Listed[]): NotificationGroup[] {
-  const groups = new Map<string, NotificationGroup & { seen: Set<number> }>();
+  const groups = new Map<string, NotificationGroup & { seen: Set<number>; kid: string | null }>();
   for (const row of rows) {
     const kind = row.kind;
     const momentId = row.moment_id;
@@ -180,6 +212,7 @@ function group(rows: Listed[]): NotificationGroup[] {
                 ? "/my-kids-list"
                 : "/current/friends",
         seen: new Set(),
+        kid: row.kid_name,
       };
       groups.set(key, g);
     }
@@ -197,9 +230,9 @@ function group(rows: Listed[]): NotificationGroup[] {
       });
     }
   }
-  return [...groups.values()].map(({ seen: _seen, ...g }) => ({
+  return [...groups.values()].map(({ seen: _seen, kid, ...g }) => ({
     ...g,
-    text: sentence(g.kind, names(g.actors), g.moment?.title ?? null),
+    text: sentence(g.kind, names(g.actors), g.moment?.title ?? null, kid),
   }));
 }
 

@@ -212,7 +212,8 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
       <section aria-labelledby="email-heading" className="settings-section">
         <h2 id="email-heading">Email</h2>
         <p>
-          <Link to="/settings/email">Email settings</Link>: a daily or weekly digest of what is new, or no email.
+          <Link to="/settings/email">Email settings</Link>: how you hear about new moments, comments and replies: in a
+          digest, right away, or not by email.
         </p>
       </section>
       <section aria-labelledby="sessions-heading" className="settings-section">

@@ -15,11 +15,19 @@ export async function hydrated(page: Page): Promise<void> {
   if (!isNoJs(test.info())) await page.locator("body.js-enabled").waitFor();
 }
 
-/** A page in a new browser context (no cookies), with the test's base URL and JavaScript setting. */
-export async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
+/**
+ * A page in a new browser context (no cookies), with the test's base URL and JavaScript setting
+ * (and `viewport`, e.g. a phone's, when given).
+ */
+export async function freshPage(
+  browser: Browser,
+  testInfo: TestInfo,
+  { viewport }: { viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
   const ctx = await browser.newContext({
     baseURL: testInfo.project.use.baseURL,
     javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+    ...(viewport ? { viewport } : {}),
   });
   return ctx.newPage();
 }

@@ -461,6 +461,15 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current-email-preferences.ts": [
+    { label: "GET", expect: all(401, 200) },
+    {
+      label: "PUT",
+      method: "PUT",
+      body: () => ({ json: { moments: "now", comments: "digest", replies: "off", digest: "weekly", hour: 19 } }),
+      expect: all(401, 200),
+    },
+  ],
   "routes/api/users-current-passkeys.ts": [
     { label: "GET", expect: all(401, 200) },
     { label: "POST (no answer)", method: "POST", body: () => ({ json: {} }), expect: all(401, 400) },
@@ -1537,6 +1546,18 @@ const SURFACES: Surface[] = [
       return { got: content.moments.some((m) => m.id === momentOf(aud)), detail: "in the digest?" };
     },
   },
+  {
+    // who a new moment is told of it (a notification, a right-away mail): its audience, the poster
+    // (here the owner) aside (docs/decisions/0062-new-moments-and-notification-choices.md)
+    name: "a new moment's audience has them",
+    want: (actor, aud) => actor !== "owner" && seesMoment(actor, aud),
+    run: async (actor, aud) => {
+      if (actor === "signedOut") return { got: false, detail: "no account" };
+      const { momentAudience } = await import("~/models/access.server");
+      const audience = await momentAudience(momentOf(aud), cw.users.owner.id);
+      return { got: audience.includes(cw.users[actor].id), detail: "in the audience?" };
+    },
+  },
   // each actor has a notification about each moment (set up below): it is listed only while the
   // reader may see the moment (docs/spec.md "Notifications")
   pageLists(
@@ -1748,7 +1769,7 @@ describe("who sees what: actors × audiences × surfaces", () => {
     cw = { users, cookies, kidId, moments, month: String(takenOn).slice(0, 7), blockedCommentId: comment.comment.id };
   });
 
-  // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 23 surfaces + 4 photo widths,
+  // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 24 surfaces + 4 photo widths,
   // + the full-size copy (docs/decisions/0063-full-size-originals.md)
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
@@ -1758,8 +1779,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([
       8,
       3,
-      23 + DERIVATIVE_WIDTHS.length + 1,
-      672,
+      24 + DERIVATIVE_WIDTHS.length + 1,
+      696,
     ]);
   });
 

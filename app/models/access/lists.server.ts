@@ -6,6 +6,7 @@ import {
   ownerFilesAsFamily,
   parentOf,
   shownToFriends,
+  type Side,
   type Value,
 } from "./pairs.server";
 import { AUDIENCES_SEEN_BY_CIRCLE } from "./circles.server";
@@ -83,7 +84,7 @@ export function whereKidParentIs(qb: Knex.QueryBuilder, viewerId: Value, kids = 
  */
 export function whereMomentVisibleTo(
   qb: Knex.QueryBuilder,
-  viewerId: Value,
+  viewerId: Side,
   tables: { moments?: string; kids?: string } = {},
 ): Knex.QueryBuilder {
   const k = db();
@@ -102,6 +103,25 @@ export function whereMomentVisibleTo(
             ),
         ),
       ),
+    ),
+  );
+}
+
+/**
+ * The condition for lists of PEOPLE who may see one moment: rows whose `userColumn` (`users.id`)
+ * may see the moment `momentId`, by whereMomentVisibleTo with that person as the viewer. For
+ * telling people about a moment (momentAudience, the right-away mails).
+ */
+export function whereUserSeesMoment(qb: Knex.QueryBuilder, userColumn: string, momentId: Value): Knex.QueryBuilder {
+  const k = db();
+  return qb.whereExists((sub) =>
+    whereMomentVisibleTo(
+      sub
+        .select(k.raw("1"))
+        .from("daily_logs")
+        .join("kids", "kids.id", "daily_logs.kid_id")
+        .where("daily_logs.id", momentId),
+      k.ref(userColumn),
     ),
   );
 }
