@@ -25,7 +25,9 @@ import { getUserById, type User } from "./users.server";
 // `webauthn_challenges`, taken (deleted) by the one verification that reads it, whatever its
 // outcome, and good for CHALLENGE_MS: so any process may answer the second half of a ceremony and
 // no challenge answers twice. A registration's challenge is keyed by the session that asked; a
-// sign-in's by a random handle the browser keeps in a signed cookie (app/web/passkey.server.ts).
+// sign-in's by a random handle the browser keeps in a signed cookie (app/web/passkey.server.ts)
+// together with the challenge itself, so one browser may have several sign-ins waiting (the log-in
+// page's autofill request and its button's) and whichever answers comes back finds its own.
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
 export const PASSKEY_NAME_MAX = 64;
@@ -66,7 +68,7 @@ async function storeChallenge(purpose: Purpose, handle: string, challenge: strin
   };
   const now = nowIso();
   await writeTransaction(async (trx) => {
-    // a new ceremony from the same browser replaces its last one; expired ones of anyone go
+    // a new registration of the same session replaces its last one; expired ones of anyone go
     await trx("webauthn_challenges").where("id", row.id).orWhere("expires_at", "<=", now).delete();
     await trx("webauthn_challenges").insert(row);
   });
@@ -216,8 +218,27 @@ export async function authenticationOptions(handle: string): Promise<PublicKeyCr
     userVerification: "preferred",
     timeout: CHALLENGE_MS,
   });
-  await storeChallenge("sign-in", handle, options.challenge, null);
+  await storeChallenge("sign-in", signInHandle(handle, options.challenge), options.challenge, null);
   return options;
+}
+
+/** A sign-in challenge's row is the browser's handle and the challenge together. */
+function signInHandle(handle: string, challenge: string): string {
+  return `${handle}:${challenge}`;
+}
+
+/**
+ * The challenge an answer says it signed (its client data's `challenge`), or null: only used to
+ * find the row; the library then checks the signed client data against the row's challenge.
+ */
+function answeredChallenge(response: AuthenticationResponseJSON): string | null {
+  try {
+    const clientData: unknown = JSON.parse(Buffer.from(response.response.clientDataJSON, "base64url").toString("utf8"));
+    const challenge = (clientData as { challenge?: unknown } | null)?.challenge;
+    return typeof challenge === "string" && challenge.length > 0 && challenge.length <= 128 ? challenge : null;
+  } catch {
+    return null;
+  }
 }
 
 const byCredential = query<{ credential: string }, PasskeyRow>((p, k) =>
@@ -239,7 +260,8 @@ export async function verifyPasskeySignIn(
   handle: string,
   response: AuthenticationResponseJSON,
 ): Promise<Result<{ user: User }>> {
-  const challenge = await takeChallenge("sign-in", handle, null);
+  const answered = answeredChallenge(response);
+  const challenge = answered ? await takeChallenge("sign-in", signInHandle(handle, answered), null) : null;
   if (!challenge) return invalid(PASSKEY_MESSAGES.expired);
   const row = await byCredential.first({ credential: String(response.id).slice(0, 1400) });
   if (!row) return invalid(PASSKEY_MESSAGES.unknown);
