@@ -9,8 +9,11 @@ import { expect, hydrated, logOut, newAccount, signUp, test } from "./utils";
 // nothing of the WebAuthn library mocked (docs/decisions/0055-passkeys.md). WebAuthn's relying
 // party must be a domain name and the suite's server is at 127.0.0.1, so this file starts a
 // second server on the same database with ORIGIN=http://localhost:<E2E port + 1>; every other
-// setting is the suite's (playwright.config.ts). js project only: passkeys need the page's scripts
-// (the check that the log-in page has no passkey button without them is the last test here).
+// setting is the suite's (playwright.config.ts), its database included: the SQLite file, or the
+// PostgreSQL database of E2E_DATABASE_URL (scripts/test.sh runs this file there too; the "last way
+// in" step writes through e2eDb() what this server must then read). js project only: passkeys need
+// the page's scripts (the check that the log-in page has no passkey button without them is the
+// last test here).
 
 const port = Number(process.env.E2E_PORT ?? 3311) + 1;
 const origin = `http://localhost:${port}`;
