@@ -5,7 +5,9 @@ import { resetEnvCache } from "../../../server/env.mjs";
 import { args, cookieFor, context, makeUser, req } from "../../../tests/helpers";
 import { SoftAuthenticator } from "../../../tests/soft-authenticator";
 import { registerPasskey, registrationOptions } from "~/models/passkeys.server";
-import { sessionToken } from "~/web/auth.server";
+import { getUser, sessionToken } from "~/web/auth.server";
+import { listSessions } from "~/models/sessions.server";
+import * as settings from "../settings";
 import * as signInOptionsRoute from "./auth-passkey-options";
 import * as signInRoute from "./auth-passkey";
 
@@ -30,7 +32,7 @@ async function userWithPasskey() {
     "Phone",
   );
   if (!saved.ok) throw new Error(saved.message);
-  return { user, authenticator };
+  return { user, authenticator, cookie };
 }
 
 /** POST /api/auth/passkey/options from `address`, with the browser's `cookie` if it has one. */
@@ -129,5 +131,27 @@ describe("one browser with two passkey sign-ins waiting", () => {
     expect((await answer(mine.cookie, broken)).status).toBe(401);
     // those tries named another browser or nothing: this browser's challenge still answers
     expect((await answer(mine.cookie, authenticator.signIn(mine.body.options))).status).toBe(200);
+  });
+});
+
+describe("a passkey's session", () => {
+  it('is a session like any other: listed, and ended by "Sign out everywhere else"', async () => {
+    const { user, authenticator, cookie } = await userWithPasskey();
+    const started = await begin("10.23.0.1");
+    const signedIn = await answer(started.cookie, authenticator.signIn(started.body.options));
+    expect(signedIn.status).toBe(200);
+    const passkeySession = signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("sm_session="))!
+      .split(";")[0]!;
+    const viewer = (c: string) => getUser(new Request("http://localhost/settings", { headers: { Cookie: c } }));
+    expect((await viewer(passkeySession))?.id).toBe(user.id);
+    expect(await listSessions(user.id, null)).toHaveLength(2);
+
+    // from the other session (the password's), "Sign out everywhere else"
+    const ended = await settings.action(args(req("/settings", { cookie, form: { intent: "end-others" } })));
+    expect((ended as Response).headers.get("Location")).toBe("/settings?done=others");
+    expect(await viewer(passkeySession)).toBeNull();
+    expect((await viewer(cookie))?.id).toBe(user.id);
   });
 });
