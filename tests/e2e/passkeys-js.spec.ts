@@ -228,6 +228,102 @@ test("passkey autofill: picking the passkey from the email field's suggestions s
   await context.close();
 });
 
+test("an expired challenge, another browser's challenge and an answer made on another origin are refused", async ({
+  browser,
+}) => {
+  const { context, page, consoleErrors } = await withAuthenticator(browser);
+  await signUp(page, newAccount("pr"));
+  await page.goto("/settings");
+  await page.locator("#passkeys").getByRole("button", { name: "Create a passkey" }).click();
+  await expect(page.locator(".notice--success")).toContainText("Your passkey has been saved.");
+  await logOut(page);
+  // the log-in modal: its button, with no autofill request (the authenticator would answer that at once)
+  await page.goto("/?modal=login");
+  const dialog = page.getByRole("dialog", { name: "Log In" });
+  const button = dialog.getByRole("button", { name: "Sign in with a passkey" });
+  const alert = dialog.locator(".passkey-sign-in").getByRole("alert");
+
+  // expired: the challenge's five minutes are over by the time the answer arrives
+  await page.route("**/api/auth/passkey", async (route) => {
+    await e2eDb()("webauthn_challenges").update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    await route.continue();
+  });
+  await button.click();
+  await expect(alert).toHaveText("That took too long. Try again.");
+  await page.unroute("**/api/auth/passkey");
+
+  // another browser's challenge: this browser is handed the options another browser asked for
+  // (its real answer, as a relay would), signs them, and answers with its own cookie
+  const other = await browser.newContext({ baseURL: origin });
+  const theirs = await (
+    await other.request.post("/api/auth/passkey/options", { data: {}, headers: { Origin: origin } })
+  ).text();
+  await page.route("**/api/auth/passkey/options", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body: theirs }),
+  );
+  const relayed = page.waitForRequest((r) => r.url().endsWith("/api/auth/passkey") && r.method() === "POST");
+  await button.click();
+  await expect(alert).toHaveText("That took too long. Try again.");
+  expect(signedChallenge((await relayed).postData())).toBe(JSON.parse(theirs).options.challenge);
+  await page.unroute("**/api/auth/passkey/options");
+  await other.close();
+
+  // another origin: a page at http://localhost:<other port> (served by the test) may use the same
+  // relying party ID, so the authenticator signs for it; the answer names that page's origin
+  const phishing = `http://localhost:${port + 2}`;
+  await page.route(`${phishing}/**`, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Log In</title><h1>Log In</h1>" }),
+  );
+  await page.goto(`${phishing}/login`);
+  const asked = await page.request.post(`${origin}/api/auth/passkey/options`, {
+    data: {},
+    headers: { Origin: origin },
+  });
+  const { options } = (await asked.json()) as { options: { challenge: string; rpId: string } };
+  const answer = await page.evaluate(async (o) => {
+    const bytes = (text: string) =>
+      Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const text = (buffer: ArrayBuffer) =>
+      btoa(String.fromCharCode(...new Uint8Array(buffer)))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
+    const credential = (await navigator.credentials.get({
+      publicKey: { challenge: bytes(o.challenge), rpId: o.rpId, userVerification: "preferred" },
+    })) as PublicKeyCredential;
+    const response = credential.response as AuthenticatorAssertionResponse;
+    return {
+      id: credential.id,
+      rawId: text(credential.rawId),
+      type: credential.type,
+      clientExtensionResults: {},
+      response: {
+        authenticatorData: text(response.authenticatorData),
+        clientDataJSON: text(response.clientDataJSON),
+        signature: text(response.signature),
+        userHandle: response.userHandle ? text(response.userHandle) : undefined,
+      },
+    };
+  }, options);
+  const clientData = JSON.parse(Buffer.from(answer.response.clientDataJSON, "base64url").toString());
+  expect([clientData.origin, clientData.challenge]).toEqual([phishing, options.challenge]);
+  const phished = await page.request.post(`${origin}/api/auth/passkey`, {
+    data: { response: answer },
+    headers: { Origin: origin },
+  });
+  expect([phished.status(), await phished.json()]).toEqual([
+    401,
+    { passkey: ["That passkey could not be checked. Try again."] },
+  ]);
+
+  // and the passkey itself is fine: on the site, it signs in
+  await page.goto(`${origin}/?modal=login`);
+  await button.click();
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+  expect(consoleErrors.filter((e) => !/status of 401 /.test(e))).toEqual([]);
+  await context.close();
+});
+
 test("after signing in by an emailed link, a passkey is offered; next time it signs in, also from the log-in modal", async ({
   browser,
 }) => {
