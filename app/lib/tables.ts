@@ -51,6 +51,8 @@ export interface SessionRow {
   last_seen_at: string | null;
   handle: string | null;
   link_by: number | null;
+  /** the passkey that started the session (it ends when that passkey is removed) */
+  passkey_id: number | null;
 }
 
 export interface KidRow {

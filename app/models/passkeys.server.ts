@@ -19,6 +19,7 @@ import { oneLine } from "~/lib/one-line";
 import { whereOwnedBy } from "./access.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
 import { getUserById, type User } from "./users.server";
+import { deletePasskeySessions } from "./sessions.server";
 
 // Passkeys (WebAuthn, docs/decisions/0055-passkeys.md). The relying party is the configured site
 // (siteOrigin(), decision 0038), never a request's Host. Every ceremony's challenge is a row of
@@ -259,7 +260,7 @@ export async function passkeyOwner(credentialId: string): Promise<User | null> {
 export async function verifyPasskeySignIn(
   handle: string,
   response: AuthenticationResponseJSON,
-): Promise<Result<{ user: User }>> {
+): Promise<Result<{ user: User; passkeyId: number }>> {
   const answered = answeredChallenge(response);
   const challenge = answered ? await takeChallenge("sign-in", signInHandle(handle, answered), null) : null;
   if (!challenge) return invalid(PASSKEY_MESSAGES.expired);
@@ -297,7 +298,7 @@ export async function verifyPasskeySignIn(
   );
   if (!updated) return invalid(PASSKEY_MESSAGES.notVerified);
   const user = await getUserById(row.user_id);
-  return user ? { ok: true, user } : invalid(PASSKEY_MESSAGES.unknown);
+  return user ? { ok: true, user, passkeyId: row.id } : invalid(PASSKEY_MESSAGES.unknown);
 }
 
 /** Renames one of the user's passkeys. Refused: not-found (not theirs), invalid (the name). */
@@ -311,10 +312,11 @@ export async function renamePasskey(userId: number, passkeyId: number, name: unk
 }
 
 /**
- * Removes one of the user's passkeys. Refused: not-found (not theirs), conflict (the last passkey
- * of an account without a password: the account would be left with emailed links alone).
+ * Removes one of the user's passkeys and ends the sessions it started, but the one of `keepToken`
+ * (the session removing it). Refused: not-found (not theirs), conflict (the last passkey of an
+ * account without a password: the account would be left with emailed links alone).
  */
-export async function removePasskey(userId: number, passkeyId: number): Promise<Result> {
+export async function removePasskey(userId: number, passkeyId: number, keepToken: string | null): Promise<Result> {
   return writeTransaction(async (trx) => {
     const rows: Pick<PasskeyRow, "id">[] = await whereOwnedBy(trx("passkeys"), "user_id", userId).select("id");
     if (!rows.some((r) => r.id === passkeyId)) return notFound("Passkey not found");
@@ -325,6 +327,7 @@ export async function removePasskey(userId: number, passkeyId: number): Promise<
       if (!owner || !hasPassword(owner.password_hash)) return conflict(PASSKEY_MESSAGES.lastWayIn);
     }
     await whereOwnedBy(trx("passkeys"), "user_id", userId).andWhere("id", passkeyId).delete();
+    await deletePasskeySessions(trx, userId, passkeyId, keepToken);
     return { ok: true };
   });
 }

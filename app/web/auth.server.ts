@@ -103,10 +103,15 @@ export async function anonymousPageLoader({ request }: { request: Request }): Pr
 
 /**
  * Set-Cookie header value starting a new session for `user`. `linkBy`: the parent whose sign-in
- * link for a relative this is (app/models/sessions.server.ts).
+ * link for a relative this is; `passkeyId`: the passkey that signed in (app/models/sessions.server.ts).
  */
-export async function startSession(request: Request, user: Pick<User, "id">, linkBy?: number | null): Promise<string> {
-  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), linkBy);
+export async function startSession(
+  request: Request,
+  user: Pick<User, "id">,
+  linkBy?: number | null,
+  passkeyId?: number | null,
+): Promise<string> {
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), linkBy, passkeyId);
   return cookie().serialize(token, { expires, secure: isHttps(request) });
 }
 

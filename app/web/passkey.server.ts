@@ -78,9 +78,14 @@ export async function startPasskeySignIn(request: Request, address: string) {
 /**
  * The passkey sign-in check, for the log-in page's button and autofill and POST /api/auth/passkey:
  * the same limits as checkCredentials (a failed answer counts against the address and, when the
- * passkey is known, its account; a locked account is refused before its key is checked).
+ * passkey is known, its account; a locked account is refused before its key is checked). Answers
+ * the account and the passkey, whose removal ends the session it starts.
  */
-export async function checkPasskey(request: Request, response: unknown, address: string): Promise<User> {
+export async function checkPasskey(
+  request: Request,
+  response: unknown,
+  address: string,
+): Promise<{ user: User; passkeyId: number }> {
   const cfg = config();
   const windowMs = cfg.loginWindowMinutes * 60_000;
   const addressKey = loginLimitKeys("", address).address;
@@ -102,7 +107,7 @@ export async function checkPasskey(request: Request, response: unknown, address:
     const message = result && !result.ok && result.message ? result.message : PASSKEY_MESSAGES.notVerified;
     throw new LoginError(401, { passkey: [message] });
   }
-  return result.user;
+  return { user: result.user, passkeyId: result.passkeyId };
 }
 
 function isCredentialAnswer(value: unknown): value is { id: string; response: object; type: string } {

@@ -10,6 +10,7 @@ import { listSessions } from "~/models/sessions.server";
 import * as settings from "../settings";
 import * as signInOptionsRoute from "./auth-passkey-options";
 import * as signInRoute from "./auth-passkey";
+import * as passkeyRoute from "./users-current-passkeys-id";
 
 // The open passkey sign-in routes (docs/decisions/0055-passkeys.md): the limit on sign-ins begun
 // per client address (each stores a challenge row), and one browser with two sign-ins waiting (the
@@ -32,7 +33,7 @@ async function userWithPasskey() {
     "Phone",
   );
   if (!saved.ok) throw new Error(saved.message);
-  return { user, authenticator, cookie };
+  return { user, authenticator, cookie, passkey: saved.passkey };
 }
 
 /** POST /api/auth/passkey/options from `address`, with the browser's `cookie` if it has one. */
@@ -153,5 +154,33 @@ describe("a passkey's session", () => {
     expect((ended as Response).headers.get("Location")).toBe("/settings?done=others");
     expect(await viewer(passkeySession)).toBeNull();
     expect((await viewer(cookie))?.id).toBe(user.id);
+  });
+
+  it("ends when its passkey is removed, unless it is the session removing it", async () => {
+    const { user, authenticator, cookie, passkey } = await userWithPasskey();
+    const sessionCookie = (res: Response) =>
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("sm_session="))!
+        .split(";")[0]!;
+    const signIn = async () => {
+      const started = await begin("10.24.0.1");
+      return sessionCookie(await answer(started.cookie, authenticator.signIn(started.body.options)));
+    };
+    const here = await signIn();
+    const elsewhere = await signIn();
+    const viewer = (c: string) => getUser(new Request("http://localhost/settings", { headers: { Cookie: c } }));
+    expect(await listSessions(user.id, null)).toHaveLength(3);
+    const removed = await passkeyRoute.action(
+      args(req(`/api/users/current/passkeys/${passkey.id}`, { method: "DELETE", cookie: here }), {
+        id: String(passkey.id),
+      }),
+    );
+    expect(removed.status).toBe(200);
+    expect(await viewer(elsewhere)).toBeNull();
+    expect((await viewer(here))?.id).toBe(user.id);
+    // the password's session was not the passkey's
+    expect((await viewer(cookie))?.id).toBe(user.id);
+    expect(await listSessions(user.id, null)).toHaveLength(2);
   });
 });

@@ -13,9 +13,9 @@ const route = publicApiRoute({
   POST: async ({ request, context }) => {
     const body = await readFields(request);
     try {
-      const user = await checkPasskey(request, body.response, clientAddress(context));
+      const { user, passkeyId } = await checkPasskey(request, body.response, clientAddress(context));
       const headers = new Headers();
-      headers.append("Set-Cookie", await startSession(request, user));
+      headers.append("Set-Cookie", await startSession(request, user, null, passkeyId));
       headers.append("Set-Cookie", await clearPasskeyCookie(request));
       return json(serializeUser(user, true), { headers });
     } catch (error) {
