@@ -210,6 +210,8 @@ test("passkey autofill: picking the passkey from the email field's suggestions s
   const { context, page, consoleErrors } = await withAuthenticator(browser);
   await signUp(page, newAccount("pa"));
   await page.goto("/settings");
+  // its name is prefilled from this device
+  await expect(page.locator("#passkeys").getByLabel("Passkey name")).toHaveValue("Chrome on Linux");
   await page.locator("#passkeys").getByRole("button", { name: "Create a passkey" }).click();
   await expect(page.locator(".notice--success")).toContainText("Your passkey has been saved.");
   await logOut(page);
