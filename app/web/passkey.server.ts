@@ -46,7 +46,7 @@ async function handleOf(request: Request): Promise<string | null> {
 }
 
 /** The counter of passkey sign-ins begun from the address (an IPv6 client: its /64). */
-export function passkeyOptionsKey(address: string): string {
+function passkeyOptionsKey(address: string): string {
   return `passkey-options:address:${addressNetwork(address)}`;
 }
 
