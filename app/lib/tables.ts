@@ -56,6 +56,8 @@ export interface SessionRow {
   link_by: number | null;
   /** "link": started by a sign-in link (emailed, or a parent's when link_by is set); null: any other way */
   signed_in_by: "link" | null;
+  /** the passkey that started the session (it ends when that passkey is removed) */
+  passkey_id: number | null;
 }
 
 export interface KidRow {

@@ -24,12 +24,14 @@ const USER_AGENT_MAX = 255;
  * A new session. `link`: it was started by a sign-in link; `madeBy` the parent whose link for a
  * relative it was (such sessions end when the relative secures the account: deleteLinkSessions),
  * null for a link from the user's own email (it stands in for the password for a few minutes:
- * linkSignInAt).
+ * linkSignInAt). `passkeyId`: the passkey that started it (such sessions end when it is removed:
+ * deletePasskeySessions).
  */
 export async function createSession(
   userId: number,
   userAgent?: string | null,
   link?: { madeBy: number | null } | null,
+  passkeyId?: number | null,
 ): Promise<{ token: string; expires: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
@@ -45,6 +47,7 @@ export async function createSession(
       handle: crypto.randomBytes(12).toString("base64url"),
       link_by: link?.madeBy ?? null,
       signed_in_by: link ? "link" : null,
+      passkey_id: passkeyId ?? null,
     }),
   );
   return { token, expires };
@@ -146,6 +149,23 @@ export async function endOtherSessions(userId: number, currentToken: string | nu
 export async function deleteLinkSessions(conn: Db, userId: number, keepToken: string | null = null): Promise<number> {
   const keep = keepToken ? hashToken(keepToken) : "";
   return whereOwnedBy(conn("sessions"), "user_id", userId).whereNotNull("link_by").andWhereNot("id", keep).delete();
+}
+
+/**
+ * On `conn`: deletes the user's sessions that the passkey `passkeyId` started, but the one of
+ * `keepToken` (removing a passkey from the session it started keeps that session signed in).
+ */
+export async function deletePasskeySessions(
+  conn: Db,
+  userId: number,
+  passkeyId: number,
+  keepToken: string | null,
+): Promise<number> {
+  const keep = keepToken ? hashToken(keepToken) : "";
+  return whereOwnedBy(conn("sessions"), "user_id", userId)
+    .andWhere("passkey_id", passkeyId)
+    .andWhereNot("id", keep)
+    .delete();
 }
 
 /**

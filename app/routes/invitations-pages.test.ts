@@ -120,6 +120,8 @@ describe("/invite/:token", () => {
     expect(res.status).toBe(303);
     // a relative lands on the inviter's moments, welcomed with what they see
     expect(res.headers.get("Location")).toBe(`/feed?welcome=${parent.id}`);
+    // the next page offers a passkey ("Next time, sign in with your face or fingerprint")
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith("sm_passkey_offer=1;"))).toHaveLength(1);
     const joe = await getUserWithPasswordByEmail("joe@example.com");
     expect(joe!.password_hash).toBe("");
     expect(await canSeeKidsOf(joe!.id, parent.id)).toBe(true);

@@ -35,7 +35,8 @@ const DONE: Record<string, string> = {
   "links-off": "Sign-in links made for you are turned off. To sign in, use your password or a link sent to your email.",
   "passkey-added": "Your passkey has been saved. Next time, sign in with it.",
   "passkey-renamed": "The passkey has been renamed.",
-  "passkey-removed": "The passkey has been removed. It no longer signs in to your account.",
+  "passkey-removed":
+    "The passkey has been removed. It no longer signs in to your account, and the other devices it signed in to are signed out.",
   "email-undone":
     "The email change is undone and every other session is signed out. Choose a new password now: the old one was removed.",
 };
@@ -149,7 +150,7 @@ export async function action({ request }: Route.ActionArgs) {
       const changed =
         fields.intent === "passkey-rename"
           ? await renamePasskey(user.id, passkey, fields.name)
-          : await removePasskey(user.id, passkey);
+          : await removePasskey(user.id, passkey, await sessionToken(request));
       if (!changed.ok)
         return data<ActionData>(
           {
