@@ -50,7 +50,7 @@ export function CopyLink({ id, url, label }: { id: string; url: string; label: s
   const [canShare, setCanShare] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => {
-    setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard));
+    setCanCopy(typeof navigator !== "undefined" && navigator.clipboard !== undefined);
     setCanShare(
       typeof navigator !== "undefined" &&
         typeof navigator.share === "function" &&

@@ -45,7 +45,7 @@ export function StoryFields({
     if (selectRef.current) setChoice(selectRef.current.value);
   }, []);
   const labelErrors = (fields.milestone_label as FieldMetadata<string>).errors;
-  const showLabel = !hydrated || choice === MILESTONE_OTHER || Boolean(labelErrors?.length);
+  const showLabel = !hydrated || choice === MILESTONE_OTHER || (labelErrors?.length ?? 0) > 0;
   return (
     <>
       <Field

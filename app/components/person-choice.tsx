@@ -38,7 +38,7 @@ export function CoParentKidsChoice({ meta, kids }: { meta: FieldMetadata<unknown
                 id={id}
                 name={meta.name}
                 value={kid.id}
-                defaultChecked={checked.has(String(kid.id))}
+                defaultChecked={checked.has(`${kid.id}`)}
               />
               <label htmlFor={id}>{kid.name}</label>
             </div>

@@ -97,7 +97,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     console.error(`[images] file missing for image ${key} file ${name}`);
     return notFound();
   }
-  headers.set("Content-Length", String(file.size));
+  headers.set("Content-Length", `${file.size}`);
   const { stream } = file;
   if (!stream) return new Response(null, { status: 200, headers });
   // a client that goes away mid-transfer cancels the web stream, which destroys this one with an

@@ -11,7 +11,7 @@ import { resetLimits } from "~/lib/limits.server";
 import { canSeeKidsOf } from "~/models/access.server";
 import { getUserWithPasswordByEmail } from "~/models/users.server";
 import { checkCredentials, LoginError } from "~/web/auth.server";
-import { args, BASE, context, cookieFor, makeUser, req, statusOf } from "../../tests/helpers";
+import { args, BASE, context, cookieFor, makeUser, req, sessionCookieOf, statusOf } from "../../tests/helpers";
 import { resetEnvCache } from "../../server/env.mjs";
 
 // The invitation and sign-in-link pages and API through their route modules, with real requests,
@@ -19,11 +19,7 @@ import { resetEnvCache } from "../../server/env.mjs";
 
 type DataWithResponseInit = { type: "DataWithResponseInit"; data: unknown; init: { status?: number } | null };
 const isData = (v: unknown): v is DataWithResponseInit => (v as DataWithResponseInit)?.type === "DataWithResponseInit";
-const sessionCookie = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("sm_session="))!
-    .split(";")[0]!;
+const sessionCookie = sessionCookieOf;
 const tokenIn = (text: string, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(text)![1]!;
 
 beforeEach(() => resetLimits());

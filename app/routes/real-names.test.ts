@@ -11,18 +11,14 @@ import { getAccount } from "~/models/account.server";
 import { createInvitation } from "~/models/invitations.server";
 import { getUserWithPasswordByEmail } from "~/models/users.server";
 import { checkCredentials } from "~/web/auth.server";
-import { args, context, makeUser, postForm, req } from "../../tests/helpers";
+import { args, context, makeUser, postForm, req, sessionCookieOf } from "../../tests/helpers";
 
 // Real people's names and long passwords (docs/decisions/0061-real-names-and-long-passwords.md):
 // the same rule on every page form and on /api. Pages as a browser without JavaScript posts them.
 
 type Answer = { data?: { result?: { error?: Record<string, string[]> } }; init?: { status?: number } };
 const statusOf = (a: Answer | Response) => (a instanceof Response ? a.status : a.init?.status);
-const cookieOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("sm_session="))!
-    .split(";")[0]!;
+const cookieOf = sessionCookieOf;
 
 /** 64 characters, as a password manager makes them. */
 const LONG = "tW9#qL2$vB7!xR4@mK8%zP3^cN6&hJ1*fD5(gS0)yU-aE+iO=lQ[rT]wY{uI}oP;";

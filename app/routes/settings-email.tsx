@@ -92,7 +92,7 @@ export default function EmailSettingsPage({ loaderData, actionData }: Route.Comp
   const [form, fields] = useForm({
     id: "email-settings",
     lastResult: actionData?.result,
-    defaultValue: { ...prefs, hour: String(prefs.hour) },
+    defaultValue: { ...prefs, hour: `${prefs.hour}` },
     shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: EmailPreferencesSchema }),
   });

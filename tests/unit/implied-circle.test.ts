@@ -20,7 +20,7 @@ import { createInvitation } from "~/models/invitations.server";
 import { listNotifications } from "~/models/notifications.server";
 import { deleteFriendship } from "~/models/friendships.server";
 import { listFriends } from "~/models/friend-lists.server";
-import { args, cookieFor, makeUser, req, statusOf } from "../helpers";
+import { args, cookieFor, makeUser, req, sessionCookieOf, statusOf } from "../helpers";
 
 // The circle a relationship implies, the sentences that say exactly what someone sees (made from
 // the access module's one table), and where a relative lands after joining
@@ -30,11 +30,7 @@ beforeEach(() => resetLimits());
 
 const ORIGIN = "http://localhost:3000";
 const tokenOf = (url: string) => url.split("/").pop()!;
-const sessionOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("sm_session="))!
-    .split(";")[0]!;
+const sessionOf = sessionCookieOf;
 
 async function kidWithMoments(ownerId: number) {
   const made = await createKid(ownerId, { name: "Noa", birth_date: "2022-03-01", relationship: "Mom" }, null);
