@@ -21,6 +21,7 @@ export default [
   route("dailyLogs/:momentId/social", "routes/moment-social.tsx"),
   route("dailyLogs/:momentId/photos/:n", "routes/moment-photo.tsx"),
   route("current/friends", "routes/friends.tsx"),
+  route("current/friends/:userId", "routes/friend.tsx"),
   route("friendships/new", "routes/friend-search.tsx"),
   route("profile/picture", "routes/profile-picture.tsx"),
   route("kids/:kidId/co-parents", "routes/kid-co-parents.tsx"),

@@ -90,10 +90,17 @@ async function pageCases(load0, base, H, ids, suffix, cpuPid) {
   });
   // the home feed of the benchmark user: their own kids and their 50 friends' kids
   const feed = await load(`/feed, 50 friends' kids${suffix}`, { url: `${base}/feed`, headers: H });
-  await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
+  const moment = await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
   await load(`/my-kids-list${suffix}`, { url: `${base}/my-kids-list`, headers: H });
   const friends = await load(`/current/friends${suffix}`, { url: `${base}/current/friends`, headers: H });
-  return { landing, m5, m20, m304, m5000, feed, friends };
+  // one friend's own page, where the list's forms went (docs/decisions/0058-friends-as-a-list.md)
+  const friendName = `a friend's own page${suffix}`;
+  let friend = SKIPPED;
+  if (wanted(friendName)) {
+    const lists = await (await fetch(`${base}/api/users/friends`, { headers: H })).json();
+    friend = await load(friendName, { url: `${base}/current/friends/${lists.confirmed_friends[0].id}`, headers: H });
+  }
+  return { landing, m5, m20, m304, m5000, feed, friends, moment, friend };
 }
 
 async function main() {
@@ -185,7 +192,7 @@ async function main() {
       ?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
 
     log(`\nLoad: ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up`);
-    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(
+    const { landing, m5, m20, m304, m5000, feed, friends, moment, friend } = await pageCases(
       load,
       base,
       H,
@@ -328,6 +335,7 @@ async function main() {
       "304 revisit vs full 20-moment page, server CPU per request": ratio(m304.cpuMsPerRequest, m20.cpuMsPerRequest),
       "20-moment kid vs feed req/s (feed slowdown)": ratio(m20.reqPerSec, feed.reqPerSec),
       "/current/friends vs landing req/s": ratio(friends.reqPerSec, landing.reqPerSec),
+      "a friend's own page vs the moment page req/s": ratio(friend.reqPerSec, moment.reqPerSec),
       "20-moment page: 304 revisit vs full page req/s": ratio(m304.reqPerSec, m20.reqPerSec),
       ...(all
         ? {

@@ -11,18 +11,21 @@ import {
   type FriendLabel,
 } from "~/forms/circles";
 
-// The friends page's forms of docs/spec.md §6 (app/routes/friends.tsx; friend search's Block too):
+// The friends page's forms of docs/spec.md §6 (app/routes/friends.tsx and a friend's own page,
+// app/routes/friend.tsx; friend search's Block too):
 // plain POST forms, each told apart by `intent`, that work without JavaScript.
 
-/** A friend's circle and relationship, with Save. */
+/** A friend's circle and relationship, with Save (posted to `action`: the friend's own page). */
 export function FriendLabelForm({
   friendshipId,
   who,
   label,
+  action,
 }: {
   friendshipId: number;
   who: string;
   label: FriendLabel;
+  action: string;
 }) {
   const id = `friend-${friendshipId}`;
   // the circle follows a newly chosen relationship until it is changed by hand (the server does
@@ -34,7 +37,7 @@ export function FriendLabelForm({
     setByHand(false);
   }, [label.circle, label.relationship]);
   return (
-    <Form method="post" action="/current/friends" preventScrollReset className="friend-label">
+    <Form method="post" action={action} preventScrollReset className="friend-label">
       <input type="hidden" name="intent" value="label" />
       <input type="hidden" name="friendshipId" value={friendshipId} />
       <input type="hidden" name="circleWas" value={label.circle} />

@@ -16,7 +16,7 @@
 //   kid or manages its co-parents ("own"); only its author changes a comment.
 //
 // Everything that depends on who is asking asks here: the guards for one thing (requireKid,
-// requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriendshipParty,
+// requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriend, requireFriendshipParty,
 // requireInvitationOwner, requireInvitedFriend), the conditions for lists (whereKidVisibleTo,
 // whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
 // whereKidOwnedBy; visibleKidIds for lists across families; whereUserSeesMoment and
@@ -72,6 +72,7 @@ export {
   canSeeKidsOf,
   canViewImage,
   requireCommentAuthor,
+  requireFriend,
   requireFriendshipParty,
   requireKid,
   requireMoment,

@@ -137,11 +137,7 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         </h1>
         <MilestoneBadge milestone={moment.milestone} />
         <MomentDate view={moment.date} kidName={kid.name} />
-        {moment.audience ? (
-          <p className="moment__audience">
-            <AudienceLabel audience={moment.audience} />
-          </p>
-        ) : null}
+        {moment.audience ? <AudienceLabel audience={moment.audience} /> : null}
         {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
         <p className="moment__content">{moment.content}</p>
         <MomentDownloads downloads={moment.downloads} />

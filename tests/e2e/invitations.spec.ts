@@ -68,7 +68,9 @@ test("a parent invites; the relative joins in a fresh browser without a password
     .getByRole("region", { name: "All Friends" })
     .getByRole("listitem")
     .filter({ hasText: parent.username });
-  await friend.getByRole("link", { name: "Mila" }).click();
+  // her friends list names the parent; the kid is on the parent's own page
+  await friend.getByRole("link").click();
+  await oma.getByRole("link", { name: "Mila" }).click();
   await expect(oma).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs$`));
   await expect(oma.getByText("At the beach")).toBeVisible();
   expect((await e2eDb()("users").where("email_normalized", omaEmail).first("password_hash")).password_hash).toBe("");
@@ -147,14 +149,19 @@ test("an invitation presets the circle: the relative who joins is in the parent'
     .getByRole("region", { name: "All Friends" })
     .getByRole("listitem")
     .filter({ hasText: parent.username });
-  await expect(theirs.getByLabel(/^Circle/)).toHaveValue("friends");
-  await expect(theirs.getByLabel(/^Relationship/)).toHaveValue("");
+  await expect(theirs).toContainText("Friends");
+  await expect(theirs).not.toContainText("·");
+  await theirs.getByRole("link").click();
+  await expect(opa.getByRole("combobox", { name: /^Circle/ })).toHaveValue("friends");
+  await expect(opa.getByRole("combobox", { name: /^Relationship/ })).toHaveValue("");
 
   const username = (await e2eDb()("users").where("email_normalized", email).first("username")).username as string;
   await page.goto("/current/friends");
   const card = page.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: username });
-  await expect(card.getByLabel(/^Circle/)).toHaveValue("family");
-  await expect(card.getByLabel(/^Relationship/)).toHaveValue("grandparent");
+  await expect(card).toContainText("Family · Grandparent");
+  await card.getByRole("link").click();
+  await expect(page.getByRole("combobox", { name: /^Circle/ })).toHaveValue("family");
+  await expect(page.getByRole("combobox", { name: /^Relationship/ })).toHaveValue("grandparent");
   await expectAccessible(page, browser);
 });
 

@@ -251,6 +251,27 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
+  // a friend's own page (the owner's, here): their friends only; the owner has no page as their own friend
+  "routes/friend.tsx": [
+    {
+      label: "GET",
+      params: (w) => ({ userId: String(w.users.owner.id) }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 200, owner: 404 },
+    },
+    {
+      label: "POST circle",
+      method: "POST",
+      params: (w) => ({ userId: String(w.users.owner.id) }),
+      body: () => ({ form: { intent: "label", circle: "friends", relationship: "" } }),
+      expect: {
+        signedOut: "login",
+        stranger: 404,
+        pending: 404,
+        friend: { redirect: "/current/friends/" },
+        owner: 404,
+      },
+    },
+  ],
   "routes/friend-search.tsx": [{ label: "GET", query: "?q=a", expect: all("login", 200) }],
   "routes/profile-picture.tsx": [{ label: "GET", expect: all("login", 200) }],
   // invitations and sign-in links: a link that is not (or no longer) valid is a clear page for
