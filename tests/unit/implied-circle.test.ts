@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import * as friendPage from "~/routes/friend";
 import * as friendsPage from "~/routes/friends";
 import * as invitePage from "~/routes/invite";
 import * as invitesApi from "~/routes/api/invites";
@@ -152,9 +153,12 @@ describe("a relationship implies a circle", () => {
     );
     const cookie = await cookieFor(parent);
     const label = async () => (await listFriends(parent.id)).confirmed[0]!.label;
-    const friendshipId = String((await listFriends(parent.id)).confirmed[0]!.friendshipId);
+    const userId = String(sister.id);
+    // the form is on the friend's own page (docs/decisions/0058-friends-as-a-list.md)
     const save = (form: Record<string, string>) =>
-      friendsPage.action(args(req("/current/friends", { cookie, form: { intent: "label", friendshipId, ...form } })));
+      friendPage.action(
+        args(req(`/current/friends/${userId}`, { cookie, form: { intent: "label", ...form } }), { userId }),
+      );
     // without JavaScript: the relationship chosen, the circle left as it was shown
     await save({ circle: "friends", relationship: "parents_sibling", circleWas: "friends", relationshipWas: "" });
     expect(await label()).toEqual({ circle: "family", relationship: "parents_sibling" });
@@ -198,17 +202,14 @@ describe("what a relative sees, said exactly", () => {
       "Gloria accepted your invitation and sees the moments you share with Family and Everyone",
     ]);
     const friendship = (await listFriends(parent.id)).confirmed[0]!;
-    await friendsPage.action(
+    const userId = String(friendship.user.id);
+    await friendPage.action(
       args(
-        req("/current/friends", {
+        req(`/current/friends/${userId}`, {
           cookie: await cookieFor(parent),
-          form: {
-            intent: "label",
-            friendshipId: String(friendship.friendshipId),
-            circle: "friends",
-            relationship: "grandparent",
-          },
+          form: { intent: "label", circle: "friends", relationship: "grandparent" },
         }),
+        { userId },
       ),
     );
     expect(await told()).toEqual(["Gloria accepted your invitation and sees the moments you share with Everyone"]);
