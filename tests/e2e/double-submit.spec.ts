@@ -266,7 +266,8 @@ test.describe("a double click creates one thing", () => {
       /\/invite\//,
       page.locator("form#join-form button[type=submit]") /* "Joining…" once sent */,
       async () => {
-        await expect(page).toHaveURL(/\/current\/friends$/);
+        // joining lands on the inviter's moments (docs/decisions/0059-the-circle-a-relationship-implies.md)
+        await expect(page).toHaveURL(/\/feed\?welcome=\d+$/);
       },
     );
     expect(posts).toBe(expectedPosts(testInfo));
@@ -285,7 +286,7 @@ test.describe("a double click creates one thing", () => {
     await page.goto(path);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     const posts = await doubleClick(page, /\/invite\//, page.getByRole("button", { name: /^Accept/ }), async () => {
-      await expect(page).toHaveURL(/\/current\/friends$/);
+      await expect(page).toHaveURL(/\/feed\?welcome=\d+$/);
     });
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.getByText("already been used")).toHaveCount(0);
