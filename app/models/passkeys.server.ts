@@ -1,13 +1,10 @@
 import crypto from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { insertedId, isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -26,6 +23,11 @@ import { getUserById, type User } from "./users.server";
 // outcome, and good for CHALLENGE_MS: so any process may answer the second half of a ceremony and
 // no challenge answers twice. A registration's challenge is keyed by the session that asked; a
 // sign-in's by a random handle the browser keeps in a signed cookie (app/web/passkey.server.ts).
+
+// The WebAuthn library is loaded on a process's first passkey request, not at start: an idle
+// worker does not hold it (about 4 MB each; docs/decisions/0036-lean-processes.md,
+// docs/decisions/0057-bench-side-by-side.md).
+const webauthn = () => import("@simplewebauthn/server");
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
 export const PASSKEY_NAME_MAX = 64;
@@ -126,7 +128,7 @@ export async function registrationOptions(
   const rp = relyingParty();
   const existing = await rowsOf(user.id);
   const displayName = [user.first_name, user.last_name].filter(Boolean).join(" ") || user.username;
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.id,
     userName: user.email,
@@ -171,7 +173,7 @@ export async function registerPasskey(
   const rp = relyingParty();
   let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"];
   try {
-    const verified = await verifyRegistrationResponse({
+    const verified = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -211,7 +213,7 @@ export async function registerPasskey(
 
 /** The options of a sign-in with any passkey of this site; the challenge is kept for `handle`. */
 export async function authenticationOptions(handle: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty().id,
     userVerification: "preferred",
     timeout: CHALLENGE_MS,
@@ -246,7 +248,7 @@ export async function verifyPasskeySignIn(
   const rp = relyingParty();
   let newCounter: number | null = null;
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
