@@ -216,8 +216,8 @@ async function main() {
       try {
         await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
         await new Promise((r) => setTimeout(r, 1500));
-        // idle memory of the primary and all its workers, as `npm start` runs them
-        // (docs/decisions/0036-*)
+        // idle memory of the primary and all its workers, as `npm start` runs them, summed over
+        // every process (docs/decisions/0036-*, 0057-*)
         const idleAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
         results.push({
           case: `memory: idle server (${ALL_CORES} workers)`,
@@ -225,10 +225,9 @@ async function main() {
           rssMB: +idleAll.rssMB.toFixed(1),
           pssMB: +idleAll.pssMB.toFixed(1),
           perProcessMB: idleAll.perProcessMB,
-          workersRssMB: idleAll.perProcessMB.slice(1).reduce((a, b) => a + b, 0),
         });
         log(
-          `\nIdle server with ${ALL_CORES} workers: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
+          `\nIdle server with ${ALL_CORES} workers, every process: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
         );
         log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
         all = await pageCases(
