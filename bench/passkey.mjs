@@ -4,7 +4,10 @@
 // P-256 key, real WebAuthn answers that the server's library verifies), then signs in with it one
 // round trip after another, each `POST /api/auth/passkey/options` then `POST /api/auth/passkey`,
 // timed together from the first request's start to the second's answer.
-import { SoftAuthenticator } from "../tests/soft-authenticator.ts";
+
+// Node runs the TypeScript file as is (type stripping); the URL keeps the type checker, which
+// refuses a ".ts" import path in this project, from resolving it
+const { SoftAuthenticator } = await import(new URL("../tests/soft-authenticator.ts", import.meta.url).href);
 
 /** The cookie pairs of an answer's Set-Cookie headers. @param {Response} r */
 const cookiesOf = (r) =>
