@@ -5,12 +5,12 @@
 // bench/results.json (or BENCH_RESULTS). It prints figures; it asserts nothing. bench/matrix.mjs
 // runs the main cases on several engines and process counts in one run.
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
+import { passkeySignIn } from "./passkey.mjs";
 import { seedScale } from "./seed-scale.mjs";
 import {
   CONNECTIONS,
@@ -23,6 +23,7 @@ import {
   resetPeak,
   root,
   SERVER_NODE_FLAGS,
+  serverEnv,
   startNode,
   startServer,
   stopServer,
@@ -133,23 +134,7 @@ async function main() {
 
   const port = 3390 + Math.floor(Math.random() * 9);
   const base = `http://127.0.0.1:${port}`;
-  const secret = crypto.randomBytes(16).toString("hex");
-  const env = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    ALLOWED_HOSTS: "127.0.0.1",
-    BUILD_DIR: buildDir,
-    DATABASE_FILE: databaseFile,
-    UPLOADS_DIR: uploadsDir,
-    SESSION_SECRET: secret,
-    DEMO: "false",
-    LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
-    SIGNUP_MAX_PER_ADDRESS: "100000",
-    PHOTO_UPLOADS_PER_HOUR: "1000000",
-    NODE_ENV: "production",
-    // as `npm start` runs it: fewer malloc arenas keep resident memory down (see README)
-    MALLOC_ARENA_MAX: "2",
-  };
+  const env = serverEnv({ port, buildDir, databaseFile, uploadsDir });
   const server = startServer(env, WORKERS);
   // A second server on the same database with the /api fast path off (server/api-fast-path.mjs):
   // each GET /api case runs against both, interleaved (loadPair), so the fast path's worth is
@@ -238,8 +223,8 @@ async function main() {
       try {
         await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
         await new Promise((r) => setTimeout(r, 1500));
-        // idle memory of the primary and all its workers, as `npm start` runs them
-        // (docs/decisions/0036-*)
+        // idle memory of the primary and all its workers, as `npm start` runs them, summed over
+        // every process (docs/decisions/0036-*, 0057-*)
         const idleAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
         results.push({
           case: `memory: idle server (${ALL_CORES} workers)`,
@@ -247,10 +232,9 @@ async function main() {
           rssMB: +idleAll.rssMB.toFixed(1),
           pssMB: +idleAll.pssMB.toFixed(1),
           perProcessMB: idleAll.perProcessMB,
-          workersRssMB: idleAll.perProcessMB.slice(1).reduce((a, b) => a + b, 0),
         });
         log(
-          `\nIdle server with ${ALL_CORES} workers: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
+          `\nIdle server with ${ALL_CORES} workers, every process: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
         );
         log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
         all = await pageCases(
@@ -277,6 +261,14 @@ async function main() {
     // the writes last among the load cases: their comments land on the benchmark's moment, which
     // the page cases above (on one worker and on all cores) must see as seeded
     await writeCases(load, base, H, ids.moment);
+    // a passkey sign-in, options + verify, one round trip after another (bench/passkey.mjs)
+    if (wanted("passkey sign-in")) {
+      const passkey = await passkeySignIn(base, `http://localhost:${port}`, cookie);
+      results.push({ case: "passkey sign-in (options + verify)", kind: "latency", ...passkey });
+      log(
+        `  ${"passkey sign-in (options + verify)".padEnd(44)} p50 ${passkey.p50ms} ms  p99 ${passkey.p99ms} ms  (${passkey.rounds} one after another, ${passkey.failures} refused)`,
+      );
+    }
     const after = treeRssOf(/** @type {number} */ (server.pid), true);
     results.push({
       case: "memory: after load",
@@ -696,5 +688,11 @@ async function storagePerPhoto(processImage, file, time) {
   };
 }
 
-await main();
+// `npm run bench -- --against <git ref>` (or BENCH_AGAINST=<ref>): this build side by side with
+// another one instead (bench/against.mjs)
+const againstAt = process.argv.indexOf("--against");
+const against = againstAt > 0 ? process.argv[againstAt + 1] : process.env.BENCH_AGAINST;
+if (againstAt > 0 && !against) throw new Error("--against needs a git ref: npm run bench -- --against <ref>");
+if (against) await (await import("./against.mjs")).benchAgainst(against);
+else await main();
 process.exit(0);

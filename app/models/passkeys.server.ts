@@ -1,13 +1,10 @@
 import crypto from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { insertedId, isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -29,6 +26,11 @@ import { deletePasskeySessions } from "./sessions.server";
 // sign-in's by a random handle the browser keeps in a signed cookie (app/web/passkey.server.ts)
 // together with the challenge itself, so one browser may have several sign-ins waiting (the log-in
 // page's autofill request and its button's) and whichever answers comes back finds its own.
+
+// The WebAuthn library is loaded on a process's first passkey request, not at start: an idle
+// worker does not hold it (about 4 MB each; docs/decisions/0036-lean-processes.md,
+// docs/decisions/0057-bench-side-by-side.md).
+const webauthn = () => import("@simplewebauthn/server");
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
 export const PASSKEY_NAME_MAX = 64;
@@ -129,7 +131,7 @@ export async function registrationOptions(
   const rp = relyingParty();
   const existing = await rowsOf(user.id);
   const displayName = [user.first_name, user.last_name].filter(Boolean).join(" ") || user.username;
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.id,
     userName: user.email,
@@ -174,7 +176,7 @@ export async function registerPasskey(
   const rp = relyingParty();
   let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"];
   try {
-    const verified = await verifyRegistrationResponse({
+    const verified = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -214,7 +216,7 @@ export async function registerPasskey(
 
 /** The options of a sign-in with any passkey of this site; the challenge is kept for `handle`. */
 export async function authenticationOptions(handle: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty().id,
     userVerification: "preferred",
     timeout: CHALLENGE_MS,
@@ -269,7 +271,7 @@ export async function verifyPasskeySignIn(
   const rp = relyingParty();
   let newCounter: number | null = null;
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
