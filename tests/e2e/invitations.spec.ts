@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expectAccessible, expect, freshPage, isNoJs, logIn, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, freshPage, hydrated, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
 import { closeE2eDb, e2eDb } from "./e2e-db";
@@ -17,6 +17,8 @@ test.afterAll(async () => {
 /** Creates an invitation on the friends page and answers its link (read from the selectable field). */
 async function createInvitation(page: Page, browser: Browser, note?: string): Promise<string> {
   await page.goto("/current/friends");
+  // a click while the page's scripts attach could be lost: wait for them (with JavaScript)
+  await hydrated(page);
   const region = page.getByRole("region", { name: "Invite family" });
   if (note) await region.getByLabel("Note (optional)").fill(note);
   await region.getByRole("button", { name: "Create invitation link" }).click();
