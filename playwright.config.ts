@@ -87,6 +87,8 @@ export default defineConfig({
       LOGIN_MAX_FAILURES_PER_ACCOUNT: "5",
       // every spec signs up new accounts from this one address
       SIGNUP_MAX_PER_ADDRESS: "100000",
+      // every log-in page the js project opens begins a passkey sign-in (autofill), all from this address
+      PASSKEY_OPTIONS_MAX_PER_ADDRESS: "100000",
       PHOTO_UPLOADS_PER_HOUR: "100000",
       // every message goes over SMTP to the test server (never the .eml outbox)
       SMTP_URL: smtpUrl,

@@ -2,6 +2,7 @@
 // What the benchmark's runs share (bench/run.mjs, bench/matrix.mjs): starting the server, waiting
 // for it, logging in, and the autocannon cases with their figures.
 import { spawn } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -133,13 +134,41 @@ export async function waitFor(url, ms = 60_000) {
   throw new Error(`server did not answer at ${url}`);
 }
 
+/**
+ * The production server's settings for a benchmark: on `port` of the loopback, a fresh session
+ * secret, no demo data, the per-address limits out of the way, and `MALLOC_ARENA_MAX=2` as `npm start`
+ * runs it (fewer malloc arenas keep resident memory down; see README).
+ * @param {{ port: number, buildDir: string, databaseFile: string, uploadsDir: string }} where
+ * @returns {Record<string, string>}
+ */
+export function serverEnv({ port, buildDir, databaseFile, uploadsDir }) {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ALLOWED_HOSTS: "127.0.0.1",
+    BUILD_DIR: buildDir,
+    DATABASE_FILE: databaseFile,
+    UPLOADS_DIR: uploadsDir,
+    SESSION_SECRET: crypto.randomBytes(16).toString("hex"),
+    DEMO: "false",
+    LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
+    SIGNUP_MAX_PER_ADDRESS: "100000",
+    PHOTO_UPLOADS_PER_HOUR: "1000000",
+    NODE_ENV: "production",
+    MALLOC_ARENA_MAX: "2",
+  };
+}
+
 /** The V8 flag of `npm start` (package.json; docs/decisions/0036-lean-processes.md). */
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
 
-/** @param {string} script @param {Record<string, string>} env @param {string[]} [nodeFlags] */
-export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([])) {
+/**
+ * `script` (a path from `cwd`, the project by default: another build's checkout with --against).
+ * @param {string} script @param {Record<string, string>} env @param {string[]} [nodeFlags] @param {string} [cwd]
+ */
+export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([]), cwd = root) {
   const child = spawn(process.execPath, [...nodeFlags, script], {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -151,15 +180,16 @@ export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([]))
 /**
  * The production server with `workers` processes: server/cluster.mjs with WEB_CONCURRENCY (as
  * `npm start` runs it) when there is one, else server/index.mjs (one process).
- * @param {Record<string, string>} env @param {number} workers
+ * @param {Record<string, string>} env @param {number} workers @param {string} [cwd] the checkout to run
  */
-export function startServer(env, workers) {
-  const cluster = fs.existsSync(path.join(root, "server", "cluster.mjs"));
+export function startServer(env, workers, cwd = root) {
+  const cluster = fs.existsSync(path.join(cwd, "server", "cluster.mjs"));
   if (!cluster && workers !== 1) throw new Error("more than one worker needs server/cluster.mjs");
   return startNode(
     cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs",
     { ...env, WEB_CONCURRENCY: String(workers) },
     SERVER_NODE_FLAGS,
+    cwd,
   );
 }
 
@@ -284,42 +314,53 @@ export function recorder(results) {
 export async function writeCases(load, base, H, commentMomentId) {
   if (!wanted("like + unlike cycle (writes)") && !wanted("comment creation (writes)"))
     return { likes: SKIPPED, comments: SKIPPED };
+  const cycle = likeCycle(base, H);
+  await cycle.beforeRun();
+  const likes = await load("like + unlike cycle (writes)", { url: base, headers: H, ...cycle });
+  const comments = await load("comment creation (writes)", commentCreation(base, H, commentMomentId));
+  return { likes, comments };
+}
+
+/**
+ * The like + unlike cycle's autocannon options on one server (see writeCases): `beforeRun` unlikes
+ * the pool's moments, so a measured run starts from "none liked".
+ * @param {string} base @param {Record<string, string>} H
+ */
+export function likeCycle(base, H) {
   const pool = Array.from({ length: 3 * CONNECTIONS }, (_, i) => 1000 + i);
   const all = [...pool];
-  const unlikeAll = async () => {
+  const beforeRun = async () => {
     for (const id of all) await fetch(`${base}/api/likes/${id}/unlike`, { method: "DELETE", headers: H });
     pool.splice(0, pool.length, ...all);
   };
-  await unlikeAll();
-  const likes = await load("like + unlike cycle (writes)", {
-    url: base,
-    headers: H,
-    beforeRun: unlikeAll,
-    requests: [
-      {
-        method: "POST",
-        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => {
-          ctx.logId = pool.shift() ?? all[0];
-          return { ...req, path: `/api/likes/${ctx.logId}/like` };
-        },
+  const requests = [
+    {
+      method: "POST",
+      setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => {
+        ctx.logId = pool.shift() ?? all[0];
+        return { ...req, path: `/api/likes/${ctx.logId}/like` };
       },
-      {
-        method: "DELETE",
-        setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({
-          ...req,
-          path: `/api/likes/${ctx.logId}/unlike`,
-        }),
-        onResponse: (/** @type {number} */ _status, /** @type {unknown} */ _body, /** @type {any} */ ctx) => {
-          pool.push(ctx.logId);
-        },
+    },
+    {
+      method: "DELETE",
+      setupRequest: (/** @type {any} */ req, /** @type {any} */ ctx) => ({
+        ...req,
+        path: `/api/likes/${ctx.logId}/unlike`,
+      }),
+      onResponse: (/** @type {number} */ _status, /** @type {unknown} */ _body, /** @type {any} */ ctx) => {
+        pool.push(ctx.logId);
       },
-    ],
-  });
-  const comments = await load("comment creation (writes)", {
-    url: `${base}/api/comments/${commentMomentId}/new-comment`,
+    },
+  ];
+  return { beforeRun, requests };
+}
+
+/** Comment creation's autocannon options on one server. @param {string} base @param {Record<string, string>} H @param {number} momentId */
+export function commentCreation(base, H, momentId) {
+  return {
+    url: `${base}/api/comments/${momentId}/new-comment`,
     method: "POST",
     headers: { ...H, "content-type": "application/json" },
     body: JSON.stringify({ comment: "Benchmark comment: what a lovely day!" }),
-  });
-  return { likes, comments };
+  };
 }

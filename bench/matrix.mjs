@@ -7,7 +7,6 @@
 // port BENCH_PG_PORT, default 54339). Prints one table, writes bench/results-matrix.json.
 //   BENCH_MATRIX="sqlite:1,sqlite:all,postgresql:all"   engine:processes, "all" = the cores
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,6 +19,7 @@ import {
   login,
   recorder,
   root,
+  serverEnv,
   startServer,
   stopServer,
   waitFor,
@@ -84,21 +84,7 @@ async function main() {
       const { databaseFile, databaseUrl, uploadsDir, ids } = seeded[config.engine];
       const port = 3390 + Math.floor(Math.random() * 9);
       const base = `http://127.0.0.1:${port}`;
-      const env = {
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        ALLOWED_HOSTS: "127.0.0.1",
-        BUILD_DIR: buildDir,
-        DATABASE_FILE: databaseFile,
-        DATABASE_URL: databaseUrl ?? "",
-        UPLOADS_DIR: uploadsDir,
-        SESSION_SECRET: crypto.randomBytes(16).toString("hex"),
-        DEMO: "false",
-        LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
-        PHOTO_UPLOADS_PER_HOUR: "1000000",
-        NODE_ENV: "production",
-        MALLOC_ARENA_MAX: "2",
-      };
+      const env = { ...serverEnv({ port, buildDir, databaseFile, uploadsDir }), DATABASE_URL: databaseUrl ?? "" };
       log(
         `\n${config.label} (load average ${os
           .loadavg()

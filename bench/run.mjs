@@ -5,12 +5,12 @@
 // bench/results.json (or BENCH_RESULTS). It prints figures; it asserts nothing. bench/matrix.mjs
 // runs the main cases on several engines and process counts in one run.
 import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import sharp from "sharp";
+import { passkeySignIn } from "./passkey.mjs";
 import { seedScale } from "./seed-scale.mjs";
 import {
   CONNECTIONS,
@@ -23,6 +23,7 @@ import {
   resetPeak,
   root,
   SERVER_NODE_FLAGS,
+  serverEnv,
   startNode,
   startServer,
   stopServer,
@@ -90,10 +91,17 @@ async function pageCases(load0, base, H, ids, suffix, cpuPid) {
   });
   // the home feed of the benchmark user: their own kids and their 50 friends' kids
   const feed = await load(`/feed, 50 friends' kids${suffix}`, { url: `${base}/feed`, headers: H });
-  await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
+  const moment = await load(`moment detail page${suffix}`, { url: `${base}/dailyLogs/${ids.moment}`, headers: H });
   await load(`/my-kids-list${suffix}`, { url: `${base}/my-kids-list`, headers: H });
   const friends = await load(`/current/friends${suffix}`, { url: `${base}/current/friends`, headers: H });
-  return { landing, m5, m20, m304, m5000, feed, friends };
+  // one friend's own page, where the list's forms went (docs/decisions/0058-friends-as-a-list.md)
+  const friendName = `a friend's own page${suffix}`;
+  let friend = SKIPPED;
+  if (wanted(friendName)) {
+    const lists = await (await fetch(`${base}/api/users/friends`, { headers: H })).json();
+    friend = await load(friendName, { url: `${base}/current/friends/${lists.confirmed_friends[0].id}`, headers: H });
+  }
+  return { landing, m5, m20, m304, m5000, feed, friends, moment, friend };
 }
 
 async function main() {
@@ -126,23 +134,7 @@ async function main() {
 
   const port = 3390 + Math.floor(Math.random() * 9);
   const base = `http://127.0.0.1:${port}`;
-  const secret = crypto.randomBytes(16).toString("hex");
-  const env = {
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    ALLOWED_HOSTS: "127.0.0.1",
-    BUILD_DIR: buildDir,
-    DATABASE_FILE: databaseFile,
-    UPLOADS_DIR: uploadsDir,
-    SESSION_SECRET: secret,
-    DEMO: "false",
-    LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
-    SIGNUP_MAX_PER_ADDRESS: "100000",
-    PHOTO_UPLOADS_PER_HOUR: "1000000",
-    NODE_ENV: "production",
-    // as `npm start` runs it: fewer malloc arenas keep resident memory down (see README)
-    MALLOC_ARENA_MAX: "2",
-  };
+  const env = serverEnv({ port, buildDir, databaseFile, uploadsDir });
   const server = startServer(env, WORKERS);
   // A second server on the same database with the /api fast path off (server/api-fast-path.mjs):
   // each GET /api case runs against both, interleaved (loadPair), so the fast path's worth is
@@ -185,7 +177,7 @@ async function main() {
       ?.kid_image_url?.replace(/\/\d+\.webp$/, "/320.webp");
 
     log(`\nLoad: ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up`);
-    const { landing, m5, m20, m304, m5000, feed, friends } = await pageCases(
+    const { landing, m5, m20, m304, m5000, feed, friends, moment, friend } = await pageCases(
       load,
       base,
       H,
@@ -231,8 +223,8 @@ async function main() {
       try {
         await waitFor(`http://127.0.0.1:${allPort}/favicon.svg`);
         await new Promise((r) => setTimeout(r, 1500));
-        // idle memory of the primary and all its workers, as `npm start` runs them
-        // (docs/decisions/0036-*)
+        // idle memory of the primary and all its workers, as `npm start` runs them, summed over
+        // every process (docs/decisions/0036-*, 0057-*)
         const idleAll = treeRssOf(/** @type {number} */ (allServer.pid), true);
         results.push({
           case: `memory: idle server (${ALL_CORES} workers)`,
@@ -240,10 +232,9 @@ async function main() {
           rssMB: +idleAll.rssMB.toFixed(1),
           pssMB: +idleAll.pssMB.toFixed(1),
           perProcessMB: idleAll.perProcessMB,
-          workersRssMB: idleAll.perProcessMB.slice(1).reduce((a, b) => a + b, 0),
         });
         log(
-          `\nIdle server with ${ALL_CORES} workers: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
+          `\nIdle server with ${ALL_CORES} workers, every process: ${idleAll.rssMB.toFixed(1)} MB resident (primary + workers: ${idleAll.perProcessMB.join(" + ")}), ${idleAll.pssMB.toFixed(1)} MB proportional`,
         );
         log(`\nThe page cases again with ${ALL_CORES} server processes (one per core):`);
         all = await pageCases(
@@ -270,6 +261,14 @@ async function main() {
     // the writes last among the load cases: their comments land on the benchmark's moment, which
     // the page cases above (on one worker and on all cores) must see as seeded
     await writeCases(load, base, H, ids.moment);
+    // a passkey sign-in, options + verify, one round trip after another (bench/passkey.mjs)
+    if (wanted("passkey sign-in")) {
+      const passkey = await passkeySignIn(base, `http://localhost:${port}`, cookie);
+      results.push({ case: "passkey sign-in (options + verify)", kind: "latency", ...passkey });
+      log(
+        `  ${"passkey sign-in (options + verify)".padEnd(44)} p50 ${passkey.p50ms} ms  p99 ${passkey.p99ms} ms  (${passkey.rounds} one after another, ${passkey.failures} refused)`,
+      );
+    }
     const after = treeRssOf(/** @type {number} */ (server.pid), true);
     results.push({
       case: "memory: after load",
@@ -328,6 +327,7 @@ async function main() {
       "304 revisit vs full 20-moment page, server CPU per request": ratio(m304.cpuMsPerRequest, m20.cpuMsPerRequest),
       "20-moment kid vs feed req/s (feed slowdown)": ratio(m20.reqPerSec, feed.reqPerSec),
       "/current/friends vs landing req/s": ratio(friends.reqPerSec, landing.reqPerSec),
+      "a friend's own page vs the moment page req/s": ratio(friend.reqPerSec, moment.reqPerSec),
       "20-moment page: 304 revisit vs full page req/s": ratio(m304.reqPerSec, m20.reqPerSec),
       ...(all
         ? {
@@ -606,6 +606,7 @@ async function photoFigures(base, pid, tmp, cookie) {
   };
   const processMs = await time(() => processImage(file));
   const bareMs = await time(() => sharp(file).resize({ width: 1280 }).webp().toBuffer());
+  const storage = await storagePerPhoto(processImage, file, time);
 
   // peak resident memory of the server during 4 concurrent uploads
   const bytes = fs.readFileSync(file);
@@ -665,8 +666,33 @@ async function photoFigures(base, pid, tmp, cookie) {
     tenPhotoStatus: ten.status,
     tenPhotoSeconds: ten.seconds,
     uploadStatusesWithTen: rest,
+    ...storage,
   };
 }
 
-await main();
+/**
+ * Bytes a moment's photo keeps (docs/decisions/0063-full-size-originals.md): the sizes every photo
+ * has (160–1280 px WebP), the full-size copy (JPEG) added, and the time that copy adds to an upload.
+ */
+async function storagePerPhoto(processImage, file, time) {
+  const result = await processImage(file, { keepOriginal: true });
+  const sizesBytes = result.image.derivatives.reduce((n, d) => n + d.data.length, 0);
+  const originalBytes = result.image.original.data.length;
+  return {
+    uploadBytes: fs.statSync(file).size,
+    sizesBytes,
+    originalBytes,
+    originalPixels: `${result.image.original.width}x${result.image.original.height}`,
+    storageRatio: +((sizesBytes + originalBytes) / sizesBytes).toFixed(1),
+    processWithOriginalMs: await time(() => processImage(file, { keepOriginal: true })),
+  };
+}
+
+// `npm run bench -- --against <git ref>` (or BENCH_AGAINST=<ref>): this build side by side with
+// another one instead (bench/against.mjs)
+const againstAt = process.argv.indexOf("--against");
+const against = againstAt > 0 ? process.argv[againstAt + 1] : process.env.BENCH_AGAINST;
+if (againstAt > 0 && !against) throw new Error("--against needs a git ref: npm run bench -- --against <ref>");
+if (against) await (await import("./against.mjs")).benchAgainst(against);
+else await main();
 process.exit(0);

@@ -34,9 +34,10 @@ npx playwright test
 [ $? -eq 0 ] || fail=1
 
 # The specs of the API and of who may see and change what (sign-up/log-in, friends, kids and
-# moments, likes and comments, circles and audiences), JavaScript on, against the production server
-# on PostgreSQL (docs/decisions/0021-e2e-on-postgresql.md).
-E2E_PG_SPECS="tests/e2e/auth.spec.ts tests/e2e/headers.spec.ts tests/e2e/friends.spec.ts tests/e2e/kids.spec.ts tests/e2e/social.spec.ts tests/e2e/circles.spec.ts"
+# moments, likes and comments, circles and audiences) and passkeys (its own second server on the same
+# database), JavaScript on, against the production server on PostgreSQL
+# (docs/decisions/0021-e2e-on-postgresql.md).
+E2E_PG_SPECS="tests/e2e/auth.spec.ts tests/e2e/headers.spec.ts tests/e2e/friends.spec.ts tests/e2e/kids.spec.ts tests/e2e/social.spec.ts tests/e2e/circles.spec.ts tests/e2e/passkeys-js.spec.ts"
 rm -f reports/e2e-pg.json
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== end-to-end tests against the server on PostgreSQL (playwright, js: ${E2E_PG_SPECS//tests\/e2e\//})"

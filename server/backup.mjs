@@ -71,15 +71,17 @@ export async function backup(target) {
     await knex.raw("VACUUM INTO ?", [snapshot]);
     // the photo rows of that moment: their files are copied (a file deleted since is reported)
     const reader = knexFactory(knexConfig(snapshot));
-    /** @type {{ key: string; widths: string }[]} */
-    const images = await reader("images").select("key", "widths");
+    /** @type {{ key: string; widths: string; original_width: number | null }[]} */
+    const images = await reader("images").select("key", "widths", "original_width");
     await reader.destroy();
+    // the sizes of each photo, and its full-size copy when it has one (docs/decisions/0063-full-size-originals.md)
     const wanted = new Set(
-      images.flatMap((i) =>
-        String(i.widths)
+      images.flatMap((i) => [
+        ...String(i.widths)
           .split(",")
           .map((w) => `${i.key}/${w}.webp`),
-      ),
+        ...(i.original_width == null ? [] : [`${i.key}/original.jpg`]),
+      ]),
     );
     const present = new Set(photoFiles(cfg.uploadsDir));
 

@@ -1,50 +1,33 @@
 // @ts-check
 // `npm start` / `npm run serve`: one server process per core on one port (node:cluster).
 // WEB_CONCURRENCY sets the number of workers (default: the cores available); 1 runs a single
-// process (server/index.mjs as is). The primary serves nothing and never loads the app (it stays
-// at Node's own ~40 MB): a short-lived child runs the migrations and the demo seed
-// (server/prepare.mjs), then the primary forks the workers, starts a new one when one dies (with
+// process (server/index.mjs as is). The primary serves nothing and never loads the app, nor the
+// settings' and checks' libraries (it stays near Node's own ~45 MB): a short-lived child checks the
+// settings and the folders, answers the few settings the primary needs, runs the migrations and the
+// demo seed (server/prepare.mjs), then the primary forks the workers, starts a new one when one dies (with
 // back-off when they keep dying), and on SIGTERM/SIGINT stops them all. The periodic jobs run in
 // the workers under a lease in the database (once per period across all of them).
 // docs/decisions/0017-processes-and-write-transactions.md.
 import { fork as forkChild } from "node:child_process";
 import cluster from "node:cluster";
-import { env } from "./env.mjs";
-import { installLog } from "./log.mjs";
-import { preflightOrExit, startFailure } from "./preflight.mjs";
-
-/** WEB_CONCURRENCY, checked with the other settings (server/env.mjs). @returns {number} */
-function workerCount() {
-  return env().webConcurrency;
-}
 
 /** A worker that lived this long before dying resets the back-off. */
 const HEALTHY_AFTER_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
 
-// the settings and the data folders, once, before anything loads (workers are forked after it);
-// then the primary's own lines go through the log as the workers' do (server/log.mjs)
-if (cluster.isPrimary) {
-  await preflightOrExit();
-  if (workerCount() > 1) installLog(env().logFormat);
-}
-
 if (cluster.isWorker) {
   const { startServer } = await import("./index.mjs");
   await startServer({ worker: true, quiet: cluster.worker?.id !== 1 });
-} else if (workerCount() === 1) {
-  const { startServer } = await import("./index.mjs");
-  try {
-    await startServer();
-  } catch (error) {
-    console.error(startFailure(error));
-    process.exit(1);
-  }
 } else {
-  const count = workerCount();
-  const { appVersion } = await import("./version.mjs");
-  console.log(`[cluster] Sweet Moments ${appVersion()}: preparing the database, then ${count} workers`);
+  // The primary imports only what supervising needs (docs/decisions/0057-bench-side-by-side.md): the
+  // settings (zod), the checks (knex) and the app stay in the short-lived child, which answers the
+  // few settings the primary uses before it prepares the database.
   const prepare = forkChild(new URL("./prepare.mjs", import.meta.url), { stdio: "inherit" });
+  /** @type {{ workers: number, logFormat: "text" | "json", shutdownGraceSeconds: number } | null} */
+  let settings = null;
+  prepare.on("message", (m) => {
+    settings = /** @type {any} */ (m);
+  });
   const stopPreparing = () => {
     prepare.kill("SIGTERM");
     process.exit(1);
@@ -55,11 +38,30 @@ if (cluster.isWorker) {
   const prepared = await new Promise((resolve) => prepare.once("exit", (code) => resolve(code)));
   process.off("SIGTERM", stopPreparing);
   process.off("SIGINT", stopPreparing);
-  if (prepared !== 0) {
-    console.error("[cluster] the database is not ready (see above); not starting the workers");
-    process.exit(1);
-  }
+  // the child printed the problem (a setting, a folder, the database) and exited 1
+  if (prepared !== 0 || !settings) process.exit(1);
+  await supervise(settings);
+}
 
+/**
+ * One process (WEB_CONCURRENCY=1): the server itself; else the workers, replaced when one dies.
+ * @param {{ workers: number, logFormat: "text" | "json", shutdownGraceSeconds: number }} settings
+ */
+async function supervise({ workers: count, logFormat, shutdownGraceSeconds }) {
+  if (count === 1) {
+    const { startServer } = await import("./index.mjs");
+    const { startFailure } = await import("./preflight.mjs");
+    try {
+      await startServer();
+    } catch (error) {
+      console.error(startFailure(error));
+      process.exit(1);
+    }
+    return;
+  }
+  // the primary's own lines go through the log as the workers' do (server/log.mjs)
+  const { installLog } = await import("./log.mjs");
+  installLog(logFormat);
   let stopping = false;
   let crashes = 0;
   /** @type {Map<number, number>} worker id -> start time */
@@ -98,7 +100,7 @@ if (cluster.isWorker) {
     for (const worker of workers) worker?.process.kill("SIGTERM");
     // each worker lets its requests in flight finish (SHUTDOWN_GRACE_SECONDS), closes its database
     // and exits a second after that at the latest (server/index.mjs)
-    setTimeout(() => process.exit(0), (env().shutdownGraceSeconds + 2) * 1000).unref();
+    setTimeout(() => process.exit(0), (shutdownGraceSeconds + 2) * 1000).unref();
     const left = () => Object.keys(cluster.workers ?? {}).length;
     if (left() === 0) process.exit(0);
     cluster.on("exit", () => {

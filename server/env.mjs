@@ -266,6 +266,8 @@ const settingsSchema = z.object({
   loginMaxFailuresPerAccount: count(10),
   loginMaxFailuresPerAddress: count(100),
   loginWindowMinutes: count(15),
+  /** Passkey sign-in options (each a challenge row) per client address per log-in window (docs/decisions/0055-passkeys.md). */
+  passkeyOptionsMaxPerAddress: count(60),
   /** Sign-ups (attempts that pass the form's checks) per client address per window. */
   signupMaxPerAddress: count(20),
   signupWindowMinutes: count(60),

@@ -145,3 +145,11 @@ export async function postForm<T>(
     return thrown as Response;
   }
 }
+
+/** The `sm_session=…` pair a response sets, for the Cookie header of the next request. */
+export function sessionCookieOf(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("sm_session="))!
+    .split(";")[0]!;
+}

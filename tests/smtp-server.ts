@@ -2,6 +2,9 @@
 // is parsed and kept. No mock transport: the app talks SMTP to it through nodemailer.
 import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
+import { afterAll, beforeAll } from "vitest";
+import { resetEnvCache } from "../server/env.mjs";
+import { closeTransport } from "../app/mail/transport.server";
 
 export type ReceivedMail = { parsed: ParsedMail; raw: string; envelopeTo: string[] };
 
@@ -91,4 +94,27 @@ export function uniqueByMessageId(mails: ReceivedMail[]): ReceivedMail[] {
     seen.add(id);
     return true;
   });
+}
+
+/**
+ * A test SMTP server for the whole test file: started and set as SMTP_URL before its tests, closed
+ * (with the app's SMTP transport) after them. Answers a getter for it.
+ */
+export function testSmtpForFile(): () => TestSmtp {
+  let smtp: TestSmtp | undefined;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    process.env.SMTP_URL = smtp.url;
+    resetEnvCache();
+  });
+  afterAll(async () => {
+    closeTransport();
+    delete process.env.SMTP_URL;
+    resetEnvCache();
+    await smtp?.close();
+  });
+  return () => {
+    if (!smtp) throw new Error("the test SMTP server is not started yet");
+    return smtp;
+  };
 }

@@ -1,7 +1,9 @@
 // A software WebAuthn authenticator for integration tests: a real P-256 key pair that makes real
 // registration ("none" attestation) and sign-in answers, byte for byte as a platform authenticator
 // would, so the server's library verifies them for real (nothing of it is mocked). The browser's
-// own virtual authenticator drives the end-to-end spec (tests/e2e/passkeys.spec.ts).
+// own virtual authenticator drives the end-to-end spec (tests/e2e/passkeys.spec.ts). The benchmark
+// signs in with it too (bench/passkey.mjs), importing this file with Node's own type stripping: so
+// only erasable TypeScript here (no parameter properties, enums or namespaces).
 import crypto from "node:crypto";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
 
@@ -22,12 +24,14 @@ export class SoftAuthenticator {
   readonly credentialId = crypto.randomBytes(16);
   private readonly keys = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
   counter = 0;
+  /** the page's origin the browser would write into clientDataJSON */
+  origin: string;
+  rpId: string;
 
-  constructor(
-    /** the page's origin the browser would write into clientDataJSON */
-    public origin: string,
-    public rpId = new URL(origin).hostname,
-  ) {}
+  constructor(origin: string, rpId = new URL(origin).hostname) {
+    this.origin = origin;
+    this.rpId = rpId;
+  }
 
   get id(): string {
     return b64(this.credentialId);

@@ -11,6 +11,7 @@ export function serializeInvitation(invitation: Invitation) {
     expires_at: invitation.expiresAt,
     circle: invitation.circle,
     relationship: invitation.relationship,
+    co_parent_kids: invitation.coParentKids.map((k) => ({ id: k.id, name: k.name })),
     friend: invitation.friend ? { id: invitation.friend.id, name: invitation.friend.name } : null,
   };
 }

@@ -1,7 +1,7 @@
 // Kids and daily logs as the API returns them (docs/api.md, Entities as returned).
 import { type Clip, clipUrl } from "~/video/clip";
 import { imageUrl } from "./serializers.server";
-import { photoUrl } from "~/images/photo";
+import { originalUrl, photoUrl } from "~/images/photo";
 import type { Kid } from "~/models/kids.server";
 import type { CoParent } from "~/models/co-parents.server";
 import type { Moment } from "~/models/moments.server";
@@ -26,7 +26,8 @@ export function serializeKid(kid: Kid, coParents: Map<number, CoParent[]> = new 
 /**
  * DailyLog: `{id, kid_id, title, content, image_url, created_at, taken_on, milestone, posted_by}`,
  * plus `audience` for the kid's owner and co-parents (`parent`) only, then `photos` (every photo in
- * order, `{url, width, height, alt}`; `image_url` is the first's) (docs/api.md).
+ * order, `{url, width, height, alt, original_url}`; `image_url` is the first's; `original_url` the
+ * full-size copy's, null when there is none: docs/decisions/0063-full-size-originals.md) (docs/api.md).
  */
 export function serializeMoment(moment: Moment, { parent = false }: { parent?: boolean } = {}) {
   return {
@@ -39,7 +40,13 @@ export function serializeMoment(moment: Moment, { parent = false }: { parent?: b
     taken_on: moment.taken_on,
     milestone: moment.milestone,
     ...momentAudience(moment, parent),
-    photos: moment.photos.map((p) => ({ url: photoUrl(p), width: p.width, height: p.height, alt: p.alt })),
+    photos: moment.photos.map((p) => ({
+      url: photoUrl(p),
+      width: p.width,
+      height: p.height,
+      alt: p.alt,
+      original_url: originalUrl(p),
+    })),
     videos: serializeClips(moment.clips, parent),
   };
 }

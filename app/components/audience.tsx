@@ -52,12 +52,12 @@ export function AudienceFields({
   );
 }
 
-/** The small label on a moment for its kid's owner and co-parents. */
+/** The small label on a moment for its kid's owner and co-parents: a paragraph of its own. */
 export function AudienceLabel({ audience }: { audience: Audience }) {
   return (
-    <span className={`audience-label audience-label--${audience}`}>
+    <p className={`audience-label audience-label--${audience}`}>
       <span className="visually-hidden">Seen by: </span>
       {AUDIENCE_LABELS[audience]}
-    </span>
+    </p>
   );
 }

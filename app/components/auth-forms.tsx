@@ -12,7 +12,8 @@ import {
   useSubmitOnce,
 } from "./forms";
 import { LegacySignupSchema, LoginSchema, SignupSchema } from "~/forms/auth";
-import { PasskeySignIn } from "./passkeys";
+import { PASSWORD_HINT } from "~/forms/people";
+import { PasskeySignIn, usePasskeyAutofill } from "./passkeys";
 
 export type AuthActionData = { result: SubmissionResult<string[]>; variant: string } | undefined;
 
@@ -50,6 +51,8 @@ export function LoginForm({
   const once = useSubmitOnce(inModal ? fetcher.state !== "idle" : navigation.state !== "idle");
   const errors = summaryErrors(fields as never, ["email", "password"], form.errors, id);
   useErrorTitle(!title && errors.length > 0);
+  // the page (not the modal) offers passkeys in the email field's suggestions where the browser can
+  const autofill = usePasskeyAutofill(!inModal);
 
   return (
     <>
@@ -61,7 +64,7 @@ export function LoginForm({
           meta={fields.email}
           label="Email"
           type="email"
-          inputProps={{ autoComplete: "email", spellCheck: false }}
+          inputProps={{ autoComplete: autofill ? "username webauthn" : "email", spellCheck: false }}
         />
         <Field
           meta={fields.password}
@@ -87,7 +90,7 @@ export function LoginForm({
         </FormTag>
       ) : null}
       {/* last: it appears only once the page's scripts run, so nothing above it moves under a finger */}
-      <PasskeySignIn redirectTo={redirectTo} />
+      <PasskeySignIn redirectTo={redirectTo} autofill={autofill} />
     </>
   );
 }
@@ -156,7 +159,7 @@ export function SignupForm({
           meta={f.password!}
           label="Password"
           type="password"
-          hint="6 to 20 characters."
+          hint={PASSWORD_HINT}
           inputProps={{ autoComplete: "new-password" }}
         />
         <Field

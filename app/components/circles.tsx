@@ -1,5 +1,9 @@
+import { useEffect, useState } from "react";
 import { Form, Link, href } from "react-router";
 import {
+  asRelationship,
+  type Circle,
+  impliedCircle,
   CIRCLE_LABELS,
   CIRCLES,
   FRIEND_RELATIONSHIP_LABELS,
@@ -7,29 +11,50 @@ import {
   type FriendLabel,
 } from "~/forms/circles";
 
-// The friends page's forms of docs/spec.md §6 (app/routes/friends.tsx; friend search's Block too):
+// The friends page's forms of docs/spec.md §6 (app/routes/friends.tsx and a friend's own page,
+// app/routes/friend.tsx; friend search's Block too):
 // plain POST forms, each told apart by `intent`, that work without JavaScript.
 
-/** A friend's circle and relationship, with Save. */
+/** A friend's circle and relationship, with Save (posted to `action`: the friend's own page). */
 export function FriendLabelForm({
   friendshipId,
   who,
   label,
+  action,
 }: {
   friendshipId: number;
   who: string;
   label: FriendLabel;
+  action: string;
 }) {
   const id = `friend-${friendshipId}`;
+  // the circle follows a newly chosen relationship until it is changed by hand (the server does
+  // the same without JavaScript: circleOfLabelForm, from the hidden fields)
+  const [circle, setCircle] = useState(label.circle);
+  const [byHand, setByHand] = useState(false);
+  useEffect(() => {
+    setCircle(label.circle);
+    setByHand(false);
+  }, [label.circle, label.relationship]);
   return (
-    <Form method="post" action="/current/friends" preventScrollReset className="friend-label">
+    <Form method="post" action={action} preventScrollReset className="friend-label">
       <input type="hidden" name="intent" value="label" />
       <input type="hidden" name="friendshipId" value={friendshipId} />
+      <input type="hidden" name="circleWas" value={label.circle} />
+      <input type="hidden" name="relationshipWas" value={label.relationship ?? ""} />
       <div className="field">
         <label htmlFor={`${id}-circle`}>
           Circle<span className="visually-hidden"> of {who}</span>
         </label>
-        <select id={`${id}-circle`} name="circle" defaultValue={label.circle}>
+        <select
+          id={`${id}-circle`}
+          name="circle"
+          value={circle}
+          onChange={(e) => {
+            setCircle(e.currentTarget.value as Circle);
+            setByHand(true);
+          }}
+        >
           {CIRCLES.map((c) => (
             <option key={c} value={c}>
               {CIRCLE_LABELS[c]}
@@ -41,7 +66,15 @@ export function FriendLabelForm({
         <label htmlFor={`${id}-relationship`}>
           Relationship<span className="visually-hidden"> of {who}</span>
         </label>
-        <select id={`${id}-relationship`} name="relationship" defaultValue={label.relationship ?? ""}>
+        <select
+          id={`${id}-relationship`}
+          name="relationship"
+          defaultValue={label.relationship ?? ""}
+          onChange={(e) => {
+            const relationship = asRelationship(e.currentTarget.value);
+            if (relationship && !byHand) setCircle(impliedCircle(relationship));
+          }}
+        >
           <option value="">Not set</option>
           {FRIEND_RELATIONSHIPS.map((r) => (
             <option key={r} value={r}>
@@ -99,7 +132,7 @@ function PostButton({
 }
 
 export type BlockedEntry = { id: number; username: string; showComments: boolean };
-export type InvitationEntry = { id: number; kidId: number; kidName: string; ownerUsername: string };
+export type InvitationEntry = { id: number; kidId: number; kidName: string; ownerUsername: string; ownerName: string };
 
 /** Blocked users: Unblock, and show or hide their past comments on your moments. */
 export function BlockedSection({ blocked }: { blocked: BlockedEntry[] }) {
@@ -143,11 +176,11 @@ export function CoParentInvitationsSection({ invitations }: { invitations: Invit
       <h2 id="co-parent-invitations">Co-parent invitations</h2>
       <ul className="friend-list">
         {invitations.map((i) => {
-          const who = `${i.kidName} of ${i.ownerUsername}`;
+          const who = `${i.kidName} of ${i.ownerName}`;
           return (
             <li key={i.id} className="card friend">
               <span>
-                {i.ownerUsername} invites you to co-parent{" "}
+                {i.ownerName} invites you to co-parent{" "}
                 <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(i.kidId) })}>{i.kidName}</Link>
               </span>
               <div className="button-row">

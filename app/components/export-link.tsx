@@ -27,7 +27,7 @@ export function ExportLink() {
     setState({ phase: "running", bytes: 0 });
     try {
       const response = await fetch(EXPORT_PATH, { credentials: "same-origin" });
-      if (!response.ok || !response.body) throw new Error(String(response.status));
+      if (!response.ok || !response.body) throw new Error(`${response.status}`);
       const reader = response.body.getReader();
       const chunks: BlobPart[] = [];
       let bytes = 0;

@@ -1,33 +1,41 @@
 import type { ReactNode } from "react";
 import { Form, href, Link, useLocation, useNavigation } from "react-router";
-import type { FriendLabel } from "~/forms/circles";
+import { CIRCLE_LABELS, FRIEND_RELATIONSHIP_LABELS, type FriendLabel } from "~/forms/circles";
 import type { Photo as PhotoData } from "~/images/photo";
-import { BlockButton, FriendLabelForm } from "./circles";
+import { BlockButton } from "./circles";
 import { EmptyState } from "./empty-state";
 import { useSubmitOnce } from "./form-basics";
+import { ListLink } from "./list-link";
 import { ConfirmDialog } from "./modal";
 import { Photo } from "./photo";
 
-// The lists of the friends page (app/routes/friends.tsx): All Friends, Friend Requests Received,
-// You Sent A Friend Request To, each person with its buttons, and the step that asks before a
-// Remove Friend or Block that also ends co-parenting.
+// The lists of the friends page (app/routes/friends.tsx): All Friends (each a link to the friend's
+// own page), Friend Requests Received, You Sent A Friend Request To, each request with its buttons,
+// and the step that asks before a Remove Friend or Block that also ends co-parenting.
 
 export type Person = { friendshipId: number; userId: number; username: string; name: string; photo: PhotoData | null };
 
-/** A friend on All Friends: their kids, how the user files them, what removing them ends. */
-export type FriendPerson = Person & {
+/** A friend on All Friends: how the user files them. */
+export type FriendListPerson = Person & { label: FriendLabel };
+
+/** A friend on their own page: their kids, how the user files them, what removing them ends. */
+export type FriendPerson = FriendListPerson & {
   ends: string | null;
   kids: { id: number; name: string; photo: PhotoData | null }[];
-  label: FriendLabel;
 };
 
-/** Someone whose request the user received: what blocking them ends. */
-export type ReceivedPerson = Person & { ends: string | null };
+/** A friend's own page. */
+export function friendUrl(userId: number): string {
+  return href("/current/friends/:userId", { userId: String(userId) });
+}
 
 /** Someone the user sent a request to: denied or still pending. */
 export type SentPerson = Person & { denied: boolean };
 
-/** Where a Remove Friend or Block that also ends co-parenting asks first. */
+/**
+ * Where a Remove Friend or Block that also ends co-parenting asks first: the friends page (a post
+ * that skipped the step, the friend search's Block, a received request's Block).
+ */
 export function confirmUrl(intent: "remove" | "block", id: number): string {
   return intent === "remove"
     ? `${href("/current/friends")}?confirm=remove&friendshipId=${id}`
@@ -38,21 +46,19 @@ export function confirmUrl(intent: "remove" | "block", id: number): string {
 export type Confirm = { intent: "remove" | "block"; who: string; id: number; ends: string | null };
 
 /** Remove Friend or Block of someone who co-parents with the user: a link to the step that asks first. */
-function AskFirstLink({
-  intent,
-  id,
+export function AskFirstLink({
+  to,
   label,
   who,
   variant,
 }: {
-  intent: "remove" | "block";
-  id: number;
+  to: string;
   label: string;
   who: string;
   variant: "secondary" | "danger";
 }) {
   return (
-    <Link to={confirmUrl(intent, id)} preventScrollReset className={`button button--small button--${variant}`}>
+    <Link to={to} preventScrollReset className={`button button--small button--${variant}`}>
       {label}
       <span className="visually-hidden"> ({who})</span>
     </Link>
@@ -79,7 +85,7 @@ export function ConfirmEnd({ confirm }: { confirm: Confirm }) {
 }
 
 /** One POST button; says it is busy while its own form is on its way. */
-function ActionButton({
+export function ActionButton({
   intent,
   friendshipId,
   label,
@@ -131,39 +137,25 @@ function Who({ p }: { p: Person }) {
   );
 }
 
-/** One of the three lists: its heading (and `action` beside it), each person with `children(person)`, or `empty`. */
+/** One of the request lists: its heading, each person with `children(person)`, or `empty`. */
 function FriendSection<P extends Person>({
   id,
   heading,
-  action,
   empty,
   people,
   children,
 }: {
   id: string;
   heading: string;
-  action?: ReactNode;
   empty: string;
   people: P[];
   children: (person: P) => ReactNode;
 }) {
-  const title = <h2 id={id}>{heading}</h2>;
   return (
     <section aria-labelledby={id} className="friends-section">
-      {action ? (
-        <div className="friends-section__head">
-          {title}
-          {action}
-        </div>
-      ) : (
-        title
-      )}
+      <h2 id={id}>{heading}</h2>
       {people.length === 0 ? (
-        id === "all-friends" ? (
-          <EmptyState art="friends" text={empty} />
-        ) : (
-          <p className="empty">{empty}</p>
-        )
+        <p className="empty">{empty}</p>
       ) : (
         <ul className="friend-list">
           {people.map((p) => (
@@ -178,77 +170,49 @@ function FriendSection<P extends Person>({
   );
 }
 
-/** All Friends: each friend with their kids, their circle, Remove Friend and Block. */
-export function AllFriendsSection({ friends }: { friends: FriendPerson[] }) {
+/** How the user files a friend, as text: "Family · Grandparent", "Friends". */
+function labelText(label: FriendLabel): string {
+  const circle = CIRCLE_LABELS[label.circle];
+  return label.relationship ? `${circle} · ${FRIEND_RELATIONSHIP_LABELS[label.relationship]}` : circle;
+}
+
+/**
+ * All Friends: a list of people, each with their picture, name, circle and relationship, and one
+ * link to their own page (app/routes/friend.tsx), where their kids and the forms are. Each entry
+ * used to carry its forms: 50 friends were 200 KB of HTML and a quarter of the page's cost
+ * (docs/decisions/0058-friends-as-a-list.md).
+ */
+export function AllFriendsSection({ friends }: { friends: FriendListPerson[] }) {
   return (
-    <FriendSection
-      id="all-friends"
-      heading="All Friends"
-      action={
+    <section aria-labelledby="all-friends" className="friends-section">
+      <div className="friends-section__head">
+        <h2 id="all-friends">All Friends</h2>
         <Link to="/friendships/new" className="button button--primary">
           Add A New Friend
         </Link>
-      }
-      empty="No friends found"
-      people={friends}
-    >
-      {(f) => (
-        <>
-          {f.kids.length ? (
-            <ul className="friend-kids" aria-label={`${f.username}'s kids`}>
-              {f.kids.map((k) => (
-                <li key={k.id}>
-                  <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(k.id) })} className="friend-kid">
-                    <Photo
-                      photo={k.photo}
-                      alt={k.name}
-                      decorative
-                      icon="child"
-                      sizes="40px"
-                      className="friend-kid__photo"
-                    />
-                    <span>{k.name}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="empty friend-kids-empty">No kids yet</p>
-          )}
-          <FriendLabelForm friendshipId={f.friendshipId} who={f.username} label={f.label} />
-          <div className="button-row">
-            {f.ends ? (
-              <>
-                <AskFirstLink
-                  intent="remove"
-                  id={f.friendshipId}
-                  label="Remove Friend"
-                  who={f.username}
-                  variant="secondary"
-                />
-                <AskFirstLink intent="block" id={f.userId} label="Block" who={f.username} variant="danger" />
-              </>
-            ) : (
-              <>
-                <ActionButton
-                  intent="remove"
-                  friendshipId={f.friendshipId}
-                  label="Remove Friend"
-                  busyLabel="Removing…"
-                  who={f.username}
-                />
-                <BlockButton userId={f.userId} who={f.username} />
-              </>
-            )}
-          </div>
-        </>
+      </div>
+      {friends.length === 0 ? (
+        <EmptyState art="friends" text="No friends found" />
+      ) : (
+        <ul className="friend-list">
+          {friends.map((f) => (
+            <li key={f.friendshipId}>
+              <ListLink to={friendUrl(f.userId)} className="card friend-link">
+                <Photo photo={f.photo} alt={f.username} decorative sizes="48px" className="friend-who__photo" />
+                <b>{f.username}</b>
+                {f.name !== f.username ? <span>{f.name}</span> : null}
+                <span>{labelText(f.label)}</span>
+              </ListLink>
+            </li>
+          ))}
+        </ul>
       )}
-    </FriendSection>
+    </section>
   );
 }
 
 /** Friend Requests Received: Accept, Deny, Block. */
-export function RequestsReceivedSection({ received }: { received: ReceivedPerson[] }) {
+export function RequestsReceivedSection({ received }: { received: Person[] }) {
   return (
     <FriendSection
       id="requests-received"

@@ -12,24 +12,51 @@ import {
   SubmitButton,
   summaryErrors,
   TextareaField,
+  useHydrated,
   useSubmitOnce,
 } from "./forms";
 import { InviteSchema } from "~/forms/invite";
-import { CIRCLE_LABELS, CIRCLES, FRIEND_RELATIONSHIP_LABELS, FRIEND_RELATIONSHIPS } from "~/forms/circles";
+import {
+  asRelationship,
+  CIRCLE_LABELS,
+  CIRCLES,
+  type Circle,
+  FRIEND_RELATIONSHIP_LABELS,
+  FRIEND_RELATIONSHIPS,
+  type FriendRelationship,
+  IMPLIED_CIRCLE,
+  impliedCircle,
+} from "~/forms/circles";
 import type { Invitation } from "~/models/invitations.server";
+import { listText } from "~/lib/names";
+import { CoParentKidsChoice, type KidOption } from "./person-choice";
+
+/** " · co-parent of Mia and Leo" on an invitation that makes its answer one. */
+const coParentText = (kids: KidOption[]) => (kids.length ? ` · co-parent of ${listText(kids.map((k) => k.name))}` : "");
 
 // The friends page's invitations (docs/spec.md "Invitations"): the new link (selectable text, and
-// a "Copy link" button once scripts run), the form, pending invitations (Revoke) and the friends
+// "Share" and "Copy link" buttons once scripts run), the form, pending invitations (Revoke) and the friends
 // who joined by one ("Make a sign-in link" for those without a password).
 
 const dateText = (iso: string) =>
   new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
-/** A link to pass on: a read-only field to select (works without JavaScript) and, with JavaScript, "Copy link". */
+/**
+ * A link to pass on: a read-only field to select (works without JavaScript) and, with JavaScript,
+ * "Share" (the device's share sheet, where the browser has Web Share) and "Copy link".
+ */
 export function CopyLink({ id, url, label }: { id: string; url: string; label: string }) {
   const [canCopy, setCanCopy] = useState(false);
+  const [canShare, setCanShare] = useState(false);
   const [copied, setCopied] = useState(false);
-  useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
+  useEffect(() => {
+    setCanCopy(typeof navigator !== "undefined" && navigator.clipboard !== undefined);
+    setCanShare(
+      typeof navigator !== "undefined" &&
+        typeof navigator.share === "function" &&
+        (typeof navigator.canShare !== "function" || navigator.canShare({ url })),
+    );
+  }, [url]);
   return (
     <div className="field copy-link">
       <label htmlFor={id}>{label}</label>
@@ -42,6 +69,18 @@ export function CopyLink({ id, url, label }: { id: string; url: string; label: s
           className="copy-link__url"
           onFocus={(e) => e.currentTarget.select()}
         />
+        {canShare ? (
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => {
+              // a closed share sheet rejects (AbortError): nothing to say, the link is still here
+              navigator.share({ title: "Sweet Moments", url }).catch(() => {});
+            }}
+          >
+            Share
+          </button>
+        ) : null}
         {canCopy ? (
           <button
             type="button"
@@ -64,9 +103,16 @@ export function CopyLink({ id, url, label }: { id: string; url: string; label: s
   );
 }
 
-export type NewLink = { kind: "invitation" | "sign-in"; url: string; expiresAt: string; who: string | null };
+export type NewLink = {
+  kind: "invitation" | "sign-in";
+  url: string;
+  expiresAt: string;
+  who: string | null;
+  /** An invitation's circle: what whoever joins by it sees. */
+  circle?: Circle;
+};
 
-function NewLinkPanel({ link }: { link: NewLink }) {
+function NewLinkPanel({ link, sees }: { link: NewLink; sees: CircleSees }) {
   return (
     <div className="notice new-link" id="new-link" tabIndex={-1}>
       <h3>
@@ -74,7 +120,7 @@ function NewLinkPanel({ link }: { link: NewLink }) {
       </h3>
       <p>
         {link.kind === "invitation"
-          ? `Send it by any messenger${link.who ? ` (we have also emailed it to ${link.who})` : ""}. It works once, until ${dateText(link.expiresAt)}.`
+          ? `Send it by any messenger${link.who ? ` (we have also emailed it to ${link.who})` : ""}. It works once, until ${dateText(link.expiresAt)}.${link.circle ? ` Whoever joins by it sees the moments you share with ${sees[link.circle]}.` : ""}`
           : `Send it to them privately: it signs them in once, until ${dateText(link.expiresAt)}.`}
       </p>
       <CopyLink
@@ -86,33 +132,80 @@ function NewLinkPanel({ link }: { link: NewLink }) {
   );
 }
 
-/** "Their circle": Family or Friends (checked: Friends, the default of every friendship). */
-function CircleChoice({ meta }: { meta: FieldMetadata<unknown> }) {
-  const initial = meta.initialValue === "family" ? "family" : "friends";
+/** What each circle sees, "Family and Everyone" (the loader's, from the access module). */
+export type CircleSees = Record<Circle, string>;
+
+/**
+ * "Their circle": as the relationship implies (checked by default), Family or Friends
+ * (docs/decisions/0059-the-circle-a-relationship-implies.md). Without JavaScript the first choice
+ * says which relationships imply Family and the server applies it; with JavaScript it names the
+ * circle the chosen relationship implies, and a line says what whoever joins will see, until the
+ * parent picks a circle by hand.
+ */
+function CircleChoice({
+  meta,
+  relationship,
+  sees,
+}: {
+  meta: FieldMetadata<unknown>;
+  relationship: FriendRelationship | null;
+  sees: CircleSees;
+}) {
+  const initial = meta.initialValue === "family" || meta.initialValue === "friends" ? meta.initialValue : "";
+  const [chosen, setChosen] = useState<Circle | "">(initial);
+  const hydrated = useHydrated();
   const hasError = Boolean(meta.errors?.length);
+  const implied = impliedCircle(relationship);
+  const effective = chosen || implied;
+  const familyRelationships = FRIEND_RELATIONSHIPS.filter((r) => IMPLIED_CIRCLE[r] === "family")
+    .map((r) => FRIEND_RELATIONSHIP_LABELS[r])
+    .join(", ");
+  const choices: { value: Circle | ""; label: string }[] = [
+    { value: "", label: `As the relationship implies${hydrated ? ` (${CIRCLE_LABELS[implied]})` : ""}` },
+    ...CIRCLES.map((value) => ({ value, label: CIRCLE_LABELS[value] })),
+  ];
   return (
     <fieldset
       className={"fieldset audience" + (hasError ? " field--error" : "")}
-      aria-describedby={hasError ? meta.errorId : undefined}
+      aria-describedby={[hasError ? meta.errorId : "", `${meta.id}-sees`].filter(Boolean).join(" ")}
       key={meta.key}
     >
       <legend>Their circle</legend>
       <FieldError id={meta.errorId} errors={meta.errors} />
-      {CIRCLES.map((value, i) => {
+      {choices.map(({ value, label }, i) => {
         const id = i === 0 ? meta.id : `${meta.id}-${value}`;
         return (
-          <div className="audience__choice" key={value}>
-            <input type="radio" id={id} name={meta.name} value={value} defaultChecked={initial === value} />
-            <label htmlFor={id}>{CIRCLE_LABELS[value]}</label>
+          <div className="audience__choice" key={value || "implied"}>
+            <input
+              type="radio"
+              id={id}
+              name={meta.name}
+              value={value}
+              defaultChecked={initial === value}
+              onChange={() => setChosen(value)}
+            />
+            <label htmlFor={id}>{label}</label>
           </div>
         );
       })}
-      <p className="field-hint">Family sees the moments you share with Family. You can change it later.</p>
+      <p className="field-hint" id={`${meta.id}-sees`} aria-live="polite">
+        {hydrated
+          ? `Whoever joins sees the moments you share with ${sees[effective]}. You can change it later.`
+          : `${familyRelationships}: Family, who see the moments you share with ${sees.family}. Otherwise Friends, who see the moments you share with ${sees.friends}. You can change it later.`}
+      </p>
     </fieldset>
   );
 }
 
-function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+function InviteForm({
+  lastResult,
+  ownKids,
+  sees,
+}: {
+  lastResult?: SubmissionResult<string[]>;
+  ownKids: KidOption[];
+  sees: CircleSees;
+}) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "invite-form",
@@ -121,7 +214,15 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: InviteSchema }),
   });
-  const errors = summaryErrors(fields as never, ["note", "email", "circle", "relationship"], form.errors, form.id);
+  const [relationship, setRelationship] = useState<FriendRelationship | null>(
+    asRelationship(fields.relationship.initialValue),
+  );
+  const errors = summaryErrors(
+    fields as never,
+    ["note", "email", "relationship", "circle", "coParentKids"],
+    form.errors,
+    form.id,
+  );
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
   const once = useSubmitOnce(navigation.state !== "idle");
   return (
@@ -143,13 +244,15 @@ function InviteForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
           type="email"
           inputProps={{ autoComplete: "off", spellCheck: false }}
         />
-        <CircleChoice meta={fields.circle} />
         <SelectField
           meta={fields.relationship}
           label="Relationship (optional)"
           placeholder="Not set"
           options={FRIEND_RELATIONSHIPS.map((r) => ({ value: r, label: FRIEND_RELATIONSHIP_LABELS[r] }))}
+          selectProps={{ onChange: (e) => setRelationship(asRelationship(e.currentTarget.value)) }}
         />
+        <CircleChoice meta={fields.circle} relationship={relationship} sees={sees} />
+        <CoParentKidsChoice meta={fields.coParentKids} kids={ownKids} />
         <SubmitButton pending={pending} pendingText="Creating…">
           Create invitation link
         </SubmitButton>
@@ -162,10 +265,15 @@ export function FamilyInvitationsSection({
   invitations,
   newLink,
   lastResult,
+  ownKids = [],
+  sees,
 }: {
   invitations: Invitation[];
   newLink: NewLink | null;
   lastResult?: SubmissionResult<string[]>;
+  /** The parent's own kids: an invitation may make its answer their co-parent. */
+  ownKids?: KidOption[];
+  sees: CircleSees;
 }) {
   const pending = invitations.filter((i) => i.state === "pending");
   const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
@@ -176,11 +284,12 @@ export function FamilyInvitationsSection({
     <section aria-labelledby="invitations" className="friends-section">
       <h2 id="invitations">Invite family</h2>
       <p>
-        Make a link for a grandparent or relative: they join with one tap, no password needed, and see your kids&apos;
-        moments.
+        Make a link for a grandparent or relative: they join with one tap, no password needed, and see the moments you
+        share with the circle you choose.
       </p>
-      {newLink ? <NewLinkPanel link={newLink} /> : null}
-      <InviteForm lastResult={lastResult} />
+      {newLink ? <NewLinkPanel link={newLink} sees={sees} /> : null}
+      {/* a new link starts a new, empty form (the note of the last one is not carried over) */}
+      <InviteForm key={newLink?.url ?? "new"} lastResult={lastResult} ownKids={ownKids} sees={sees} />
       <h3 id="pending-invitations">Pending invitations</h3>
       {pending.length === 0 ? (
         <p className="empty">No pending invitations</p>
@@ -194,8 +303,8 @@ export function FamilyInvitationsSection({
                   <span className="friend-who__name">
                     {i.note ? `“${i.note}” · ` : ""}
                     {CIRCLE_LABELS[i.circle]}
-                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""} · works until{" "}
-                    {dateText(i.expiresAt)}
+                    {i.relationship ? ` (${FRIEND_RELATIONSHIP_LABELS[i.relationship]})` : ""}
+                    {coParentText(i.coParentKids)} · works until {dateText(i.expiresAt)}
                   </span>
                 </div>
               </div>

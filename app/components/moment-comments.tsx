@@ -17,11 +17,11 @@ export function commenterName(c: Pick<CommentView, "firstName" | "lastName" | "u
 }
 
 /** The fields every post of the block carries. `_fetcher` tells the action to answer data. */
-export function Hidden({ intent, returnTo, children }: { intent: string; returnTo: string; children?: ReactNode }) {
+export function Hidden({ intent, returnTo, children }: { intent?: string; returnTo: string; children?: ReactNode }) {
   const hydrated = useHydrated();
   return (
     <>
-      <input type="hidden" name="intent" value={intent} />
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
       <input type="hidden" name="returnTo" value={returnTo} />
       {hydrated ? <input type="hidden" name="_fetcher" value="1" /> : null}
       {children}

@@ -41,9 +41,12 @@ export function LikeForm({
   const once = useSubmitOnce(like.busy);
   return (
     <like.fetcher.Form method="post" action={action} className="like-form" {...once()}>
-      <Hidden intent={like.liked ? "unlike" : "like"} returnTo={back} />
+      {/* the intent is the button's own value: one hidden field fewer on every moment of a list */}
+      <Hidden returnTo={back} />
       <button
         type="submit"
+        name="intent"
+        value={like.liked ? "unlike" : "like"}
         className={"button button--small like-button" + (like.liked ? " like-button--on" : "")}
         aria-pressed={like.liked}
         aria-disabled={like.busy || undefined}
@@ -77,7 +80,7 @@ export function LikeCount({ id, count, likers }: { id: number; count: number; li
         {likesLabel(count)}
       </button>
       <span role="tooltip" id={tipId} className="likers__tip">
-        Liked by {likers.join(", ")}
+        {`Liked by ${likers.join(", ")}`}
       </span>
     </span>
   );

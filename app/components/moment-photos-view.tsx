@@ -30,6 +30,7 @@ export function MomentPhotos({
   viewer,
   overlay,
   timing,
+  minWidth,
 }: {
   photos: MomentPhotoView[];
   title: string;
@@ -43,6 +44,8 @@ export function MomentPhotos({
   overlay?: ReactNode;
   /** An Element Timing name for the first photo (the kid page's first moment: bench/slow-network.mjs). */
   timing?: string;
+  /** A single photo offers no width under this one (app/components/photo.tsx). */
+  minWidth?: number;
 }) {
   const content = photoContent();
   return overlay ? (
@@ -80,6 +83,7 @@ export function MomentPhotos({
           priority={priority}
           className={className}
           timing={timing}
+          minWidth={minWidth}
         />
       );
       return photo ? linked(0, img) : img;

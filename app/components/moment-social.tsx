@@ -57,10 +57,8 @@ export function MomentSocial({
     <div className="moment-social" data-moment={momentId}>
       <p className="social-counts">
         <LikeCount id={momentId} count={like.count} likers={like.likers} />
-        <span className="social-counts__sep" aria-hidden="true">
-          ·
-        </span>
-        <span className="social-count">{commentsLabel(total)}</span>
+        {/* the "·" between the counts is drawn by CSS (app/styles/social.css): one element fewer per moment */}
+        <span className="social-count social-count--comments">{commentsLabel(total)}</span>
       </p>
       <LikeForm like={like} action={paths.action} back={paths.back} />
       <CommentsSection momentId={momentId} social={social} paths={paths} />
@@ -108,14 +106,12 @@ function CommentsSection({ momentId, social, paths }: { momentId: number; social
         // closed, before the page's scripts run (or without JavaScript): a link that asks for the
         // section by URL, so a list does not carry every moment's comments and form
         // (docs/decisions/0037-kid-page-cost.md); once hydrated it becomes the <details> below
-        <div className="social-comments">
-          <a
-            className="button button--small button--secondary comment-toggle"
-            href={`${withSearch(paths.here, { showComments: momentId })}#comments-${momentId}`}
-          >
-            Comment
-          </a>
-        </div>
+        <a
+          className="button button--small button--secondary comment-toggle"
+          href={`${withSearch(paths.here, { showComments: momentId })}#comments-${momentId}`}
+        >
+          Comment
+        </a>
       ) : (
         <details className="social-comments" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary className="button button--small button--secondary comment-toggle">Comment</summary>

@@ -1,5 +1,6 @@
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { Field, FieldFrame } from "./forms";
+import { useEffect, useRef, useState } from "react";
+import { Field, FieldFrame, useHydrated } from "./forms";
 import { MILESTONE_MAX, MILESTONE_NONE, MILESTONE_OTHER, MILESTONES } from "~/forms/moment";
 
 // The moment forms' "story" fields (docs/decisions/0028-*): the moment's date and its milestone.
@@ -17,7 +18,9 @@ export const STORY_FIELD_ORDER = ["taken_on", "milestone", "milestone_label"] as
 
 /**
  * Date (a native date input: a text box "YYYY-MM-DD" where the browser has no date picker) and
- * Milestone (a select, "Other" with a label). `variant` words the date's hint.
+ * Milestone (a select, "Other" with a label). `variant` words the date's hint. The label's field
+ * shows only while "Other" is chosen once the page's scripts run; without them it is always there,
+ * worded as optional and used only with Other.
  */
 export function StoryFields({
   fields,
@@ -34,6 +37,15 @@ export function StoryFields({
       : "For example, 2024-06-14.";
   const milestone = fields.milestone as FieldMetadata<string>;
   const select = getSelectProps(milestone);
+  const hydrated = useHydrated();
+  const selectRef = useRef<HTMLSelectElement>(null);
+  const [choice, setChoice] = useState(milestone.initialValue ?? MILESTONE_NONE);
+  // a choice made before the scripts ran is the select's own value, not the state's
+  useEffect(() => {
+    if (selectRef.current) setChoice(selectRef.current.value);
+  }, []);
+  const labelErrors = (fields.milestone_label as FieldMetadata<string>).errors;
+  const showLabel = !hydrated || choice === MILESTONE_OTHER || (labelErrors?.length ?? 0) > 0;
   return (
     <>
       <Field
@@ -46,7 +58,13 @@ export function StoryFields({
       <fieldset className="fieldset milestone-fields">
         <legend>Milestone</legend>
         <FieldFrame meta={milestone} label={`Is this one of ${kidName}'s milestones?`}>
-          <select {...select} key={select.key} defaultValue={milestone.initialValue ?? MILESTONE_NONE}>
+          <select
+            {...select}
+            key={select.key}
+            ref={selectRef}
+            defaultValue={milestone.initialValue ?? MILESTONE_NONE}
+            onChange={(e) => setChoice(e.currentTarget.value)}
+          >
             <option value={MILESTONE_NONE}>No milestone</option>
             {MILESTONES.map((m) => (
               <option key={m} value={m}>
@@ -56,12 +74,18 @@ export function StoryFields({
             <option value={MILESTONE_OTHER}>Other (give it a label)</option>
           </select>
         </FieldFrame>
-        <Field
-          meta={fields.milestone_label}
-          label="Label for Other"
-          hint={`Only with Other, at most ${MILESTONE_MAX} characters. For example, First swim.`}
-          inputProps={{ autoComplete: "off" }}
-        />
+        {showLabel ? (
+          <Field
+            meta={fields.milestone_label}
+            label={hydrated ? "Label for Other" : "Label for Other (optional)"}
+            hint={
+              hydrated
+                ? `At most ${MILESTONE_MAX} characters. For example, First swim.`
+                : `Used only when you choose Other, at most ${MILESTONE_MAX} characters. For example, First swim.`
+            }
+            inputProps={{ autoComplete: "off" }}
+          />
+        ) : null}
       </fieldset>
     </>
   );

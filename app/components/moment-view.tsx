@@ -18,7 +18,7 @@ export function MomentDate({ view, kidName }: { view: MomentDateView; kidName?: 
     <p className="moment__date">
       {kidName ? <>{kidName} · </> : null}
       <time dateTime={view.takenOn}>{view.date}</time>
-      {view.age ? <> · {view.age}</> : null}
+      {view.age ? ` · ${view.age}` : null}
     </p>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { describeUserAgent } from "~/lib/user-agent";
 import { PASSKEY_OFFER_COOKIE } from "~/lib/passkey-offer";
@@ -40,35 +40,139 @@ function cancelled(error: unknown): boolean {
   return error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError");
 }
 
-/** Signs in with the browser's answer to fresh sign-in options; throws with the message to show. */
-async function passkeySignIn(redirectTo: string | null | undefined): Promise<void> {
-  const { startAuthentication } = await import("@simplewebauthn/browser");
-  const start = await postJson("/api/auth/passkey/options", {});
-  if (!start.ok) throw new Error(errorText(start.data, FAILED));
-  const answer = await startAuthentication({ optionsJSON: start.data.options as never });
+type BrowserLibrary = typeof import("@simplewebauthn/browser");
+let loadedLibrary: BrowserLibrary | null = null;
+
+/** The browser library, imported on first use (so a page pays for it only when it needs it). */
+async function browserLibrary(): Promise<BrowserLibrary> {
+  loadedLibrary ??= await import("@simplewebauthn/browser");
+  return loadedLibrary;
+}
+
+// One sign-in options request at a time: the browser's first one sets the cookie holding its
+// handle and the next reuses it, so the log-in page's autofill request and the button's never
+// race for the cookie and each finds its own challenge (docs/decisions/0055-passkeys.md).
+let optionsInLine: Promise<unknown> = Promise.resolve();
+
+function signInOptions(): Promise<{ ok: boolean; data: Record<string, unknown> }> {
+  const asked = optionsInLine.then(() => postJson("/api/auth/passkey/options", {}));
+  optionsInLine = asked.catch(() => {});
+  return asked;
+}
+
+/** Sends the browser's answer; on success a full load of `redirectTo`, else throws with the message to show. */
+async function finishSignIn(answer: unknown, redirectTo: string | null | undefined): Promise<void> {
   const done = await postJson("/api/auth/passkey", { response: answer });
   if (!done.ok) throw new Error(errorText(done.data, FAILED));
   // a full load: the new session cookie is in, every loader reads the signed-in viewer
   window.location.assign(redirectTo ?? "/my-kids-list");
 }
 
-/** "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of `redirectTo`. */
-export function PasskeySignIn({ redirectTo }: { redirectTo?: string | null }) {
+/** Signs in with the browser's answer to fresh sign-in options; throws with the message to show. */
+async function passkeySignIn(redirectTo: string | null | undefined): Promise<void> {
+  const { startAuthentication } = await browserLibrary();
+  const start = await signInOptions();
+  if (!start.ok) throw new Error(errorText(start.data, FAILED));
+  // starting this ceremony aborts a waiting autofill request (the library's abort service)
+  const answer = await startAuthentication({ optionsJSON: start.data.options as never });
+  await finishSignIn(answer, redirectTo);
+}
+
+function messageOf(caught: unknown): string {
+  return caught instanceof Error && caught.message ? caught.message : FAILED;
+}
+
+/**
+ * Whether the log-in page's email field offers passkeys among its autofill suggestions (WebAuthn's
+ * conditional mediation): known once the page's scripts run, in a browser that says it can. The
+ * server render (and so the page without JavaScript) never has it.
+ */
+export function usePasskeyAutofill(enabled: boolean): boolean {
+  const [supported, setSupported] = useState(false);
+  useEffect(() => {
+    if (!enabled || !webAuthnAvailable()) return;
+    let live = true;
+    browserLibrary()
+      .then((lib) => lib.browserSupportsWebAuthnAutofill())
+      .then(
+        (yes) => {
+          if (live && yes) setSupported(true);
+        },
+        () => {},
+      );
+    return () => {
+      live = false;
+    };
+  }, [enabled]);
+  return supported;
+}
+
+/**
+ * "Sign in with a passkey": the log-in page and the log-in modal. Success: a full load of
+ * `redirectTo`. With `autofill` (the page, where the browser offers it; the email field then has
+ * autocomplete "username webauthn") a conditional request waits from the start for a passkey
+ * picked from the field's suggestions, with its own challenge. Pressing the button aborts it (the
+ * library's abort service) and the button's ceremony uses its own challenge; once that ends
+ * without signing in, a new autofill request waits again. The server takes whichever answer
+ * comes back (each challenge once).
+ */
+export function PasskeySignIn({ redirectTo, autofill = false }: { redirectTo?: string | null; autofill?: boolean }) {
   const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // a new round of the autofill request after each ceremony that did not sign in
+  const [round, setRound] = useState(0);
+  const buttonBusy = useRef(false);
+
+  useEffect(() => {
+    if (!autofill) return;
+    let live = true;
+    const waiting = async () => {
+      const lib = await browserLibrary();
+      const start = await signInOptions();
+      // the button was pressed meanwhile: its ceremony is the one; a refused request is quiet
+      // here, the button says what is wrong when pressed
+      if (!live || buttonBusy.current || !start.ok) return;
+      let answer: unknown;
+      try {
+        answer = await lib.startAuthentication({ optionsJSON: start.data.options as never, useBrowserAutofill: true });
+      } catch {
+        // aborted by the button or by leaving the page, or the browser gave up: nothing to show
+        return;
+      }
+      if (!live) return;
+      setError(null);
+      setPending(true);
+      try {
+        await finishSignIn(answer, redirectTo);
+      } catch (caught) {
+        // no new round here: the button stays, and a request that answered at once would loop
+        setPending(false);
+        setError(messageOf(caught));
+      }
+    };
+    void waiting().catch(() => {});
+    return () => {
+      live = false;
+      // leaving the page (or a new round): the waiting request goes, unless the button's runs
+      if (!buttonBusy.current) loadedLibrary?.WebAuthnAbortService.cancelCeremony();
+    };
+  }, [autofill, redirectTo, round]);
 
   if (!hydrated || !webAuthnAvailable()) return null;
 
   async function signIn() {
+    buttonBusy.current = true;
     setError(null);
     setPending(true);
     try {
       await passkeySignIn(redirectTo);
     } catch (caught) {
       setPending(false);
-      if (!cancelled(caught)) setError(caught instanceof Error && caught.message ? caught.message : FAILED);
+      if (!cancelled(caught)) setError(messageOf(caught));
       else setError("No passkey was chosen. Try again, or log in with your email.");
+      buttonBusy.current = false;
+      setRound((n) => n + 1);
     }
   }
 
@@ -101,7 +205,7 @@ export function CreatePasskey({ heading = "Add a passkey", onCreated }: { headin
     setError(null);
     setPending(true);
     try {
-      const { startRegistration } = await import("@simplewebauthn/browser");
+      const { startRegistration } = await browserLibrary();
       const start = await postJson("/api/users/current/passkeys/options", {});
       if (!start.ok) throw new Error(errorText(start.data, FAILED));
       const answer = await startRegistration({ optionsJSON: start.data.options as never });

@@ -15,6 +15,8 @@ export type PhotoPickerProps = {
   previewAlt: string;
   /** Also told when a file is chosen (the profile picture form resets its own state). */
   onChange?: (event: ChangeEvent<HTMLInputElement>) => void;
+  /** A profile picture: previewed in the circle it is shown in. Otherwise the photo's own shape. */
+  round?: boolean;
 };
 
 type Preview = { url: string } | { message: string } | null;
@@ -29,7 +31,7 @@ export function previewOf(file: File | undefined | null): Preview {
 
 export const NO_PREVIEW = "This photo cannot be shown here, but it will be sent: the server checks it when you save.";
 
-export function PhotoPicker({ inputProps, previewAlt, onChange }: PhotoPickerProps) {
+export function PhotoPicker({ inputProps, previewAlt, onChange, round = false }: PhotoPickerProps) {
   const [preview, setPreview] = useState<Preview>(null);
   const input = useRef<HTMLInputElement>(null);
   // A file chosen before the page's scripts started (a slow phone) is in the input already, and its
@@ -67,7 +69,7 @@ export function PhotoPicker({ inputProps, previewAlt, onChange }: PhotoPickerPro
           <img
             src={preview.url}
             alt={previewAlt}
-            className="picture-form__image"
+            className={round ? "picture-form__image" : "photo-picker__image"}
             onError={() => setPreview({ message: NO_PREVIEW })}
           />
           <figcaption>Preview</figcaption>

@@ -3,6 +3,8 @@ import { Link, useNavigate, href } from "react-router";
 import type { AltPhoto } from "~/images/photo";
 import { Photo } from "./photo";
 import { MomentDate } from "./moment-view";
+import { PhotoDownloadLink } from "./photo-download";
+import type { PhotoDownload } from "~/models/photo-downloads.server";
 
 // The photo viewer (docs/decisions/0030-several-photos-per-moment.md): one photo
 // of a moment large on a dark backdrop, its place among the moment's photos, previous/next links
@@ -17,6 +19,8 @@ export type PhotoViewerData = {
   moment: { id: number; title: string; date: { takenOn: string; date: string; age: string } };
   kid: { id: number; name: string };
   photo: AltPhoto;
+  /** "Download original" (docs/decisions/0063-full-size-originals.md). */
+  download: PhotoDownload;
   n: number;
   count: number;
   prev: ViewerStep | null;
@@ -171,6 +175,13 @@ export function PhotoViewer({
           </Link>
         ) : null}
       </nav>
+      <p className="photo-viewer__download">
+        <PhotoDownloadLink
+          download={data.download}
+          className="button button--secondary"
+          smallSize={`${photo.width} × ${photo.height}`}
+        />
+      </p>
     </div>
   );
 }

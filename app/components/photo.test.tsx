@@ -61,6 +61,19 @@ describe("<Photo>", () => {
     expect(renderToStaticMarkup(<Photo photo={small} alt="x" sizes="160px" />)).toContain("200.webp 200w");
   });
 
+  it("a list photo with minWidth offers no smaller width (the largest stored when none reaches it)", () => {
+    const html = renderToStaticMarkup(
+      <Photo photo={photo} alt="Moment" sizes="(max-width: 42rem) 100vw, 640px" minWidth={640} />,
+    );
+    expect(html).toContain(`src="/images/${photo.key}/640.webp"`);
+    expect(html).toContain(`srcSet="/images/${photo.key}/640.webp 640w, /images/${photo.key}/1280.webp 1280w"`);
+    const small = renderToStaticMarkup(
+      <Photo photo={{ ...photo, widths: [160, 320] }} alt="Moment" sizes="100vw" minWidth={640} />,
+    );
+    expect(small).toContain(`src="/images/${photo.key}/320.webp"`);
+    expect(small).not.toContain("srcSet");
+  });
+
   it("only a base64 data URI is used as the placeholder", () => {
     const odd = { ...photo, placeholder: 'data:image/webp;base64,AAA"); background: url(https://evil.example/x' };
     expect(renderToStaticMarkup(<Photo photo={odd} alt="x" />)).not.toContain("background");

@@ -26,6 +26,12 @@ export type PhotoProps = {
   style?: CSSProperties;
   /** An Element Timing name (the `elementtiming` attribute), e.g. for the slow-network bench. */
   timing?: string;
+  /**
+   * Offer no width under this one (the largest stored when none reaches it): a full-width list
+   * photo is never drawn narrower than 320 CSS px, so 160 and 320 would only be picked by a 1×
+   * screen narrower than 320 px (docs/decisions/0037-kid-page-cost.md).
+   */
+  minWidth?: number;
 };
 
 /** Only our own placeholders (base64 data URIs) go into the inline style. */
@@ -44,7 +50,16 @@ const MAX_DENSITY = 3;
  * "40px") needs none wider than the first that covers it on a 3× screen: a list of 50 friends'
  * kids then names one 160 px file each instead of four, and no browser picks a larger one.
  */
-export function offeredWidths(widths: number[], sizes: string): { widths: number[]; src: number | undefined } {
+export function offeredWidths(
+  widths: number[],
+  sizes: string,
+  minWidth = 0,
+): { widths: number[]; src: number | undefined } {
+  if (minWidth) {
+    const wide = widths.filter((w) => w >= minWidth);
+    const kept = wide.length ? wide : widths.slice(-1);
+    return { widths: kept, src: kept[0] };
+  }
   const fixed = /^(\d+)px$/.exec(sizes.trim());
   if (!fixed) return { widths, src: middleWidth(widths) };
   const needed = Number(fixed[1]) * MAX_DENSITY;
@@ -64,11 +79,12 @@ export function Photo({
   className,
   style,
   timing,
+  minWidth,
 }: PhotoProps) {
   if (!photo || photo.widths.length === 0) {
     return <PhotoIcon label={decorative ? null : alt} kind={icon} className={className} style={style} />;
   }
-  const offered = offeredWidths(photo.widths, sizes);
+  const offered = offeredWidths(photo.widths, sizes, minWidth);
   // one file is enough: no srcset to choose from
   const srcSet =
     offered.widths.length > 1 ? offered.widths.map((w) => `${photoUrl(photo, w)} ${w}w`).join(", ") : undefined;

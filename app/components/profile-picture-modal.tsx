@@ -134,7 +134,7 @@ export function ProfilePictureForm({
           hint={IMAGE_HINTS.picture}
           hintId={hintId}
         >
-          <PhotoPicker inputProps={inputProps} previewAlt="Preview of the chosen picture" />
+          <PhotoPicker inputProps={inputProps} previewAlt="Preview of the chosen picture" round />
         </FieldFrame>
         {uploading ? (
           <div className="picture-form__progress" role="status">

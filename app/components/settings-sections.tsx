@@ -1,7 +1,9 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { useMemo } from "react";
 import { Form, useNavigation } from "react-router";
 import { ErrorSummary, Field, SubmitButton, summaryErrors, useSchemaForm } from "~/components/forms";
-import { PasswordSchema, ProfileSchema } from "~/forms/account";
+import { PasswordSchema, profileSchema } from "~/forms/account";
+import { PASSWORD_HINT } from "~/forms/people";
 
 // The settings page's forms for the account itself (app/routes/settings.tsx): its details, its
 // password, and the sign-in links a parent made for it.
@@ -18,16 +20,30 @@ export type AccountDetails = {
 /** Sign-in links made for this account, as the page shows them (dates already written out). */
 export type LinksForMeView = { open: boolean; links: { by: string; created: string; used: string | null }[] };
 
+/** The words of a form that asks no current password now: the person just signed in by an emailed link. */
+function NoCurrentPassword() {
+  return (
+    <p className="field-hint">
+      You signed in with a link from your email, so your current password is not needed for the next few minutes.
+    </p>
+  );
+}
+
 export function ProfileForm({
   account,
+  freshLinkSignIn,
   lastResult,
 }: {
   account: AccountDetails;
+  /** signed in by an emailed link minutes ago: it stands in for the current password (decision 0061) */
+  freshLinkSignIn: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const id = "settings-profile";
   const navigation = useNavigation();
-  const [form, fields] = useSchemaForm(id, ProfileSchema, lastResult, {
+  const { first_name, last_name } = account;
+  const schema = useMemo(() => profileSchema({ first_name, last_name }), [first_name, last_name]);
+  const [form, fields] = useSchemaForm(id, schema, lastResult, {
     first_name: account.first_name,
     last_name: account.last_name,
     username: account.username,
@@ -55,7 +71,7 @@ export function ProfileForm({
           type="email"
           inputProps={{ autoComplete: "email", spellCheck: false }}
         />
-        {account.has_password ? (
+        {account.has_password && !freshLinkSignIn ? (
           <Field
             meta={fields.current_password}
             label="Current password"
@@ -74,11 +90,11 @@ export function ProfileForm({
 
 export function PasswordForm({
   hasPassword,
-  freshSignIn,
+  freshLinkSignIn,
   lastResult,
 }: {
   hasPassword: boolean;
-  freshSignIn: boolean;
+  freshLinkSignIn: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const id = "settings-password";
@@ -90,19 +106,15 @@ export function PasswordForm({
     <section id="password" aria-labelledby="password-heading" className="settings-section">
       <h2 id="password-heading">{hasPassword ? "Change your password" : "Set a password"}</h2>
       {hasPassword ? null : <p>Your account has no password yet. Set one to log in with your email and a password.</p>}
+      {hasPassword && freshLinkSignIn ? <NoCurrentPassword /> : null}
       <ErrorSummary errors={errors} formId={id} />
       <Form method="post" {...getFormProps(form)} className="stack">
         <input type="hidden" name="intent" value="password" />
-        {hasPassword ? (
+        {hasPassword && !freshLinkSignIn ? (
           <Field
             meta={fields.current_password}
             label="Current password"
             type="password"
-            hint={
-              freshSignIn
-                ? "Not needed in the first 10 minutes after you log in, for example from an emailed sign-in link."
-                : undefined
-            }
             inputProps={{ autoComplete: "current-password" }}
           />
         ) : null}
@@ -110,7 +122,7 @@ export function PasswordForm({
           meta={fields.password}
           label="New password"
           type="password"
-          hint="6 to 20 characters."
+          hint={PASSWORD_HINT}
           inputProps={{ autoComplete: "new-password" }}
         />
         <Field

@@ -14,13 +14,14 @@ describe("log-in form", () => {
       password: ["Password is required."],
     });
   });
-  it("wants an @ and 6 to 20 characters", () => {
+  it("wants an @ and 6 to 128 characters", () => {
     expect(messages(LoginSchema.safeParse({ email: "nope", password: "12345" }))).toEqual({
       email: ["Please provide a valid email."],
-      password: ["Password must be between 6 and 20 characters."],
+      password: ["Password must be between 6 and 128 characters."],
     });
-    expect(messages(LoginSchema.safeParse({ email: "a@b", password: "x".repeat(21) })).password).toEqual([
-      "Password must be between 6 and 20 characters.",
+    expect(LoginSchema.safeParse({ email: "a@b", password: "x".repeat(128) }).success).toBe(true);
+    expect(messages(LoginSchema.safeParse({ email: "a@b", password: "x".repeat(129) })).password).toEqual([
+      "Password must be between 6 and 128 characters.",
     ]);
   });
   it("trims and lower-cases the email", () => {
@@ -43,8 +44,8 @@ describe("sign-up modal", () => {
   it("checks lengths and the confirmation", () => {
     const m = messages(
       SignupSchema.safeParse({
-        first_name: "Al",
-        last_name: "B".repeat(31),
+        first_name: "Al2",
+        last_name: "B".repeat(51),
         username: "ab",
         email: "x",
         password: "secret1",
@@ -52,8 +53,8 @@ describe("sign-up modal", () => {
       }),
     );
     expect(m).toEqual({
-      first_name: ["First name must be between 3 and 30 characters."],
-      last_name: ["Last name must be between 3 and 30 characters."],
+      first_name: ["First name can contain only letters, spaces, hyphens, apostrophes and periods."],
+      last_name: ["Last name must be 50 characters or fewer."],
       username: ["Username must be between 3 and 30 characters."],
       email: ["Please provide a valid email."],
       confirmPassword: ["Confirm Password field match the Password."],
@@ -74,9 +75,9 @@ describe("API sign-up", () => {
   it("accepts no names at all, but a name that is sent must be valid", () => {
     const bare = { email: "a@b.c", username: "abc", password: "secret1" };
     expect(apiSignupSchema(bare).safeParse(bare).success).toBe(true);
-    const half = { ...bare, first_name: "Jo" };
+    const half = { ...bare, first_name: "J0" };
     expect(messages(apiSignupSchema(half).safeParse(half))).toEqual({
-      first_name: ["First name must be between 3 and 30 characters."],
+      first_name: ["First name can contain only letters, spaces, hyphens, apostrophes and periods."],
       last_name: ["Last name is required."],
     });
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { singleLine } from "./text";
+import { password, personName } from "./people";
 
 // One schema per form, used by conform in the browser and by the action / API on the server.
 // Messages are the spec's, verbatim. Conform turns empty inputs into `undefined`, so "required"
@@ -14,21 +15,12 @@ export const email = (required: string) =>
     .max(254, "Please provide a valid email.")
     .refine((v) => /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u.test(v), "Please provide a valid email.");
 
-export const password = (required: string) =>
-  z
-    .string({ error: required })
-    .min(1, required)
-    .refine((v) => v.length >= 6 && v.length <= 20, "Password must be between 6 and 20 characters.");
-
-export const name = (label: "First name" | "Last name") =>
-  singleLine(
-    z
-      .string({ error: `${label} is required.` })
-      .trim()
-      .min(1, `${label} is required.`)
-      .refine((v) => v.length >= 3 && v.length <= 30, `${label} must be between 3 and 30 characters.`),
-    label,
-  );
+/**
+ * A first or last name (app/forms/people.ts: 1 to 50 characters of letters of any script); `keep`:
+ * the account's own, accepted unchanged.
+ */
+export const name = (label: "First name" | "Last name", keep?: string | null) =>
+  personName(label, `${label} is required.`, undefined, keep);
 
 export const username = singleLine(
   z

@@ -12,6 +12,13 @@ export const MAX_IMAGE_BYTES = MAX_IMAGE_MB * MB;
 /** Most pixels (width × height) of an accepted photo. */
 export const MAX_PIXELS = 50_000_000;
 
+/**
+ * A moment photo's full-size copy is at most this many pixels on its long side
+ * (docs/decisions/0063-full-size-originals.md): 12 MP and 24 MP phone photos (4032 × 3024,
+ * 5712 × 4284) keep every pixel; larger ones are scaled to fit.
+ */
+export const ORIGINAL_MAX_EDGE = 6000;
+
 /** Most photos of one moment (docs/decisions/0030-several-photos-per-moment.md). */
 export const MAX_PHOTOS = 10;
 

@@ -8,7 +8,8 @@ import type { Photo } from "./photo";
 export type PhotoColumns<Prefix extends string> = Record<`${Prefix}_key`, ImageRow["key"] | null> &
   Record<`${Prefix}_width` | `${Prefix}_height`, number | null> &
   Record<`${Prefix}_widths`, ImageRow["widths"] | null> &
-  Record<`${Prefix}_placeholder`, ImageRow["placeholder"] | null>;
+  Record<`${Prefix}_placeholder`, ImageRow["placeholder"] | null> &
+  Record<`${Prefix}_original_width` | `${Prefix}_original_height`, number | null>;
 
 export function photoColumns(imagesAlias: string, prefix: string): string[] {
   return [
@@ -17,6 +18,8 @@ export function photoColumns(imagesAlias: string, prefix: string): string[] {
     `${imagesAlias}.height as ${prefix}_height`,
     `${imagesAlias}.widths as ${prefix}_widths`,
     `${imagesAlias}.placeholder as ${prefix}_placeholder`,
+    `${imagesAlias}.original_width as ${prefix}_original_width`,
+    `${imagesAlias}.original_height as ${prefix}_original_height`,
   ];
 }
 
@@ -28,7 +31,10 @@ export function photoFromRow<Prefix extends string>(row: PhotoColumns<Prefix>, p
 function photoOf(row: PhotoColumns<string>, prefix: string): Photo | null {
   const key = row[`${prefix}_key` as const];
   if (!key) return null;
+  const originalWidth = row[`${prefix}_original_width` as const];
+  const originalHeight = row[`${prefix}_original_height` as const];
   return {
+    ...(originalWidth && originalHeight ? { original: { width: originalWidth, height: originalHeight } } : {}),
     key,
     width: row[`${prefix}_width` as const] ?? 0,
     height: row[`${prefix}_height` as const] ?? 0,

@@ -10,6 +10,11 @@ export type Photo = {
   widths: number[];
   /** Tiny blurred image as a data: URI, shown until the photo arrives. */
   placeholder: string;
+  /**
+   * The full-size copy's size, when there is one: a moment's photo stored since full-size copies
+   * are kept (docs/decisions/0063-full-size-originals.md). Absent: the largest derivative is all there is.
+   */
+  original?: { width: number; height: number };
 };
 
 /** A photo with its alt text, as pages show a moment's photos (docs/decisions/0030-several-photos-per-moment.md). */
@@ -17,6 +22,8 @@ export type AltPhoto = Photo & { alt: string };
 
 /** A moment's photos as a loader hands them to a page: the stored photos and alt texts, nothing else. */
 export function altPhotos(photos: AltPhoto[]): AltPhoto[] {
+  // not `original`: a page links the full-size copy through its own download data
+  // (app/models/photo-downloads.server.ts), so the photos' view data stays as small as it was
   return photos.map(({ key, width, height, widths, placeholder, alt }) => ({
     key,
     width,
@@ -25,6 +32,14 @@ export function altPhotos(photos: AltPhoto[]): AltPhoto[] {
     placeholder,
     alt,
   }));
+}
+
+/** The name of the full-size copy under a photo's key. */
+export const ORIGINAL_FILE = "original.jpg";
+
+/** URL of the full-size copy (served as a download by app/routes/images.ts); null when there is none. */
+export function originalUrl(photo: Pick<Photo, "key" | "original">): string | null {
+  return photo.original ? href("/images/:key/:file", { key: photo.key, file: ORIGINAL_FILE }) : null;
 }
 
 /** URL of one derivative; without a width, the largest. Served by app/routes/images.ts. */

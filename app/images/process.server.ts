@@ -1,7 +1,7 @@
 import os from "node:os";
 import fsp from "node:fs/promises";
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from "sharp";
-import { IMAGE_MESSAGES, MAX_PIXELS } from "./limits";
+import { IMAGE_MESSAGES, MAX_PIXELS, ORIGINAL_MAX_EDGE } from "./limits";
 import { invalidField, type Refusal, type Result } from "~/models/refusal";
 import { decodeHeic } from "./heic.server";
 import { loadSharp } from "./sharp.server";
@@ -17,6 +17,9 @@ import { loadSharp } from "./sharp.server";
 // - EXIF orientation applied, colours converted to sRGB, and every byte of metadata dropped (the
 //   pixels go through a raw buffer, which carries none: no GPS, camera, dates, comments, ICC).
 // - WebP derivatives at 160/320/640/1280 px wide, never upscaled, plus a ~16 px placeholder.
+// - A moment's photo also keeps a full-size copy (`keepOriginal`): JPEG at the upright photo's own
+//   pixel size, at most ORIGINAL_MAX_EDGE on its long side, from the same checked, upright, sRGB
+//   decode and with no metadata at all (docs/decisions/0063-full-size-originals.md).
 //
 // Cost: the file is decoded once, straight to the largest derivative size (JPEG shrink-on-load
 // does most of the work), and the smaller sizes are made from that small raw buffer. At most
@@ -37,6 +40,8 @@ const PLACEHOLDER_MAX_HEIGHT = 48;
 const WEBP = { quality: 80, effort: 2 } as const;
 const PLACEHOLDER_WEBP = { quality: 40, effort: 4 } as const;
 const SHARP_TIMEOUT_SECONDS = 30;
+/** JPEG for the full-size copy: every photo app opens it; quality 90 keeps it close to the camera's. */
+const ORIGINAL_JPEG = { quality: 90 } as const;
 
 export type AcceptedFormat = "jpeg" | "png" | "webp" | "gif" | "avif" | "heic";
 
@@ -53,6 +58,8 @@ export type ProcessedImage = {
   derivatives: Derivative[];
   /** Tiny blurred WebP as a `data:image/webp;base64,…` URI. */
   placeholder: string;
+  /** The full-size JPEG, when asked for (`keepOriginal`). */
+  original?: Derivative;
 };
 
 /** The processed photo, or why it is refused (invalid, its message for the `image` field). */
@@ -228,33 +235,50 @@ export function derivativeWidths(width: number, height: number): number[] {
  * file. Refused (invalid, with the user-facing message for the `image` field) for anything that is
  * not an acceptable photo; rejects only for server trouble.
  */
-export async function processImage(filePath: string): Promise<ProcessResult> {
+export async function processImage(filePath: string, opts: { keepOriginal?: boolean } = {}): Promise<ProcessResult> {
   const info = await inspect(filePath); // header only: cheap, outside the queue
   if (!info.ok) return info;
   const weight = info.width * info.height > BIG_IMAGE_PIXELS ? MAX_PARALLEL_JOBS : 1;
-  return inQueue(weight, () => processNow(filePath, info));
+  return inQueue(weight, () => processNow(filePath, info, opts.keepOriginal ?? false));
 }
 
 /** The sharp input of a photo: the file, or (HEIC) its pixels decoded by libheif, already upright. */
 async function sourceOf(
   filePath: string,
   info: Inspected,
-): Promise<{ input: Sharp; width: number; height: number } | null> {
+): Promise<{ input: () => Sharp; width: number; height: number } | null> {
   const sharp = await loadSharp();
   if (info.format !== "heic") {
-    const input = sharp(filePath, { ...inputOptions, autoOrient: true });
+    const input = () => sharp(filePath, { ...inputOptions, autoOrient: true });
     return { input, width: info.orientedWidth, height: info.orientedHeight };
   }
   const raw = await decodeHeic(filePath);
   if (!raw || raw.width * raw.height > MAX_PIXELS) return null;
-  const input = sharp(raw.data, {
-    raw: { width: raw.width, height: raw.height, channels: raw.channels },
-    limitInputPixels: MAX_PIXELS,
-  }).removeAlpha();
+  const input = () =>
+    sharp(raw.data, {
+      raw: { width: raw.width, height: raw.height, channels: raw.channels },
+      limitInputPixels: MAX_PIXELS,
+    }).removeAlpha();
   return { input, width: raw.width, height: raw.height };
 }
 
-async function processNow(filePath: string, info: Inspected): Promise<ProcessResult> {
+/**
+ * The full-size copy: a second decode of the same input (upright, sRGB, checked as the first), at
+ * its own size up to ORIGINAL_MAX_EDGE, transparency on white, JPEG. sharp writes no metadata unless
+ * asked to (no EXIF, GPS, XMP, IPTC or ICC); the tests read the bytes to prove it.
+ */
+async function fullSize(input: Sharp): Promise<Derivative> {
+  const out = await input
+    .timeout({ seconds: SHARP_TIMEOUT_SECONDS })
+    .resize({ width: ORIGINAL_MAX_EDGE, height: ORIGINAL_MAX_EDGE, fit: "inside", withoutEnlargement: true })
+    .flatten({ background: "#ffffff" })
+    .toColourspace("srgb")
+    .jpeg(ORIGINAL_JPEG)
+    .toBuffer({ resolveWithObject: true });
+  return { width: out.info.width, height: out.info.height, data: out.data };
+}
+
+async function processNow(filePath: string, info: Inspected, keepOriginal: boolean): Promise<ProcessResult> {
   const sharp = await loadSharp();
   const source = await sourceOf(filePath, info);
   if (!source) return imageRefusal(IMAGE_MESSAGES.notAnImage);
@@ -264,7 +288,7 @@ async function processNow(filePath: string, info: Inspected): Promise<ProcessRes
   // Decode once, upright, in sRGB, 8 bits per channel, already at the largest derivative's width.
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    let pipeline = source.input.timeout({ seconds: SHARP_TIMEOUT_SECONDS });
+    let pipeline = source.input().timeout({ seconds: SHARP_TIMEOUT_SECONDS });
     if (largest < source.width) pipeline = pipeline.resize({ width: largest });
     decoded = await pipeline.toColourspace("srgb").raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   } catch (error) {
@@ -297,6 +321,15 @@ async function processNow(filePath: string, info: Inspected): Promise<ProcessRes
     derivatives,
     placeholder: `data:image/webp;base64,${tiny.toString("base64")}`,
   };
+  // after the derivatives: pixel data that does not decode was refused before this costly step
+  if (keepOriginal) {
+    try {
+      image.original = await fullSize(source.input());
+    } catch (error) {
+      if (isTimeout(error)) throw error;
+      return imageRefusal(IMAGE_MESSAGES.notAnImage); // pixel data that only the full decode reaches
+    }
+  }
   return { ok: true, image };
 }
 

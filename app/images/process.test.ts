@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { IMAGE_MESSAGES } from "./limits";
+import { IMAGE_MESSAGES, ORIGINAL_MAX_EDGE } from "./limits";
 import { derivativeWidths, processImage, sniffFormat } from "./process.server";
 import { makeAnimatedGif, makeImage, pixelAt, type Format } from "./test-fixtures.server";
 
@@ -199,6 +199,15 @@ describe("HEIC from a phone (docs/decisions/0029-heic-photos.md)", () => {
     expect(rb).toBeGreaterThan(70);
     expect(image.placeholder).toMatch(/^data:image\/webp;base64,/);
   });
+
+  it("its full-size copy comes from the same decoded pixels: upright, JPEG, no metadata", async () => {
+    const result = await processImage(save(fs.readFileSync(HEIC_FIXTURE), "IMG_0002.HEIC"), { keepOriginal: true });
+    if (!result.ok) throw new Error(`refused: ${JSON.stringify(result)}`);
+    const original = result.image.original!;
+    const meta = await sharp(original.data).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif, meta.icc]).toEqual(["jpeg", 96, 64, undefined, undefined]);
+    expect((await pixelAt(original.data, 10, 32))[0]).toBeGreaterThan(150); // red on the left
+  });
 });
 
 describe("rejected inputs", () => {
@@ -314,5 +323,41 @@ describe("helpers", () => {
     expect(sniffFormat(Buffer.from("<svg"))).toBeNull();
     expect(sniffFormat(Buffer.from("%PDF-1.7"))).toBeNull();
     expect(sniffFormat(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+describe("the full-size copy (keepOriginal)", () => {
+  it("only when asked: JPEG at the photo's own size", async () => {
+    const file = save(await makeImage("png", 2000, 1500), "photo.png");
+    expect((await ok(file)).original).toBeUndefined();
+    const result = await processImage(file, { keepOriginal: true });
+    if (!result.ok) throw new Error(result.message);
+    const original = result.image.original!;
+    expect([original.width, original.height]).toEqual([2000, 1500]);
+    const meta = await sharp(original.data).metadata();
+    expect([meta.format, meta.width, meta.height, meta.space, meta.hasAlpha]).toEqual([
+      "jpeg",
+      2000,
+      1500,
+      "srgb",
+      false,
+    ]);
+  });
+
+  it(`at most ${ORIGINAL_MAX_EDGE} px on its long side`, async () => {
+    const result = await processImage(save(await makeImage("jpeg", 6400, 300)), { keepOriginal: true });
+    if (!result.ok) throw new Error(result.message);
+    expect([result.image.original!.width, result.image.original!.height]).toEqual([ORIGINAL_MAX_EDGE, 281]);
+  });
+
+  it("transparency goes on white (JPEG has none)", async () => {
+    const raw = Buffer.alloc(40 * 20 * 4); // fully transparent
+    const png = await sharp(raw, { raw: { width: 40, height: 20, channels: 4 } })
+      .png()
+      .toBuffer();
+    const result = await processImage(save(png, "clear.png"), { keepOriginal: true });
+    if (!result.ok) throw new Error(result.message);
+    const [r, g, b] = await pixelAt(result.image.original!.data, 10, 10);
+    expect(Math.min(r, g, b)).toBeGreaterThan(245);
   });
 });

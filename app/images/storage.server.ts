@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { inList, query } from "~/lib/query.server";
 import type { Result } from "~/models/refusal";
-import type { Photo } from "./photo";
+import { ORIGINAL_FILE, type Photo } from "./photo";
 import { uploadsTempDir, type UploadedFile } from "./multipart.server";
 import { KEY_PATTERN, photoStore } from "./photo-store.server";
 import { processImage } from "./process.server";
@@ -15,14 +15,16 @@ export { KEY_PATTERN } from "./photo-store.server";
 
 // Photos and their rows: how they come and go.
 //
-// Files: the derivatives of a photo, `<key>/<width>.webp` in the photo store
+// Files: the derivatives of a photo, `<key>/<width>.webp` in the photo store, and for a moment's
+// photo its full-size copy `<key>/original.jpg` (docs/decisions/0063-full-size-originals.md)
 // (app/images/photo-store.server.ts: the local disk under UPLOADS_DIR by default, or an S3 bucket;
 // docs/decisions/0015-photo-store.md). The store writes all of a photo's files or none; the images
 // row is the commit point: a photo exists for the app once its row has committed, and files
 // without a row are leftovers that the sweeper (sweepUploads) removes. The only way the bytes
 // leave the server is app/routes/images.ts.
 //
-// Rows: `images` (id, key, kind, owner_id, width, height, widths, placeholder, created_at).
+// Rows: `images` (id, key, kind, owner_id, width, height, widths, placeholder, created_at,
+// original_width/original_height: null when there is no original.jpg).
 // users/kids/daily_logs.image_id point at it (ON DELETE SET NULL).
 //
 // The rules for callers (app/models/*):
@@ -46,7 +48,7 @@ function kindOfStored(stored: ImageRow["kind"]): ImageKind {
   return stored === STORED_KIND.moment ? "moment" : stored;
 }
 
-/** What storeImage produced: exactly the fields of a Photo (key, width, height, widths, placeholder). */
+/** What storeImage produced: exactly the fields of a Photo (key, width, height, widths, placeholder, original). */
 export type StoredImage = Photo;
 
 /** A stored image as the image route needs it. */
@@ -56,6 +58,8 @@ export type ImageRecord = {
   kind: ImageKind;
   owner_id: number;
   widths: number[];
+  /** Whether the full-size original.jpg is stored. */
+  original: boolean;
 };
 
 export type ImageOptions = {
@@ -82,6 +86,9 @@ export type ImageTransactionTools = {
 /** 144 random bits, base64url: 24 characters of [A-Za-z0-9_-]. */
 const KEY_BYTES = 18;
 
+/** Only a moment's photo keeps a full-size copy (kids' photos and profile pictures show small). */
+const keepsOriginal = (kind: ImageKind) => kind === "moment";
+
 /** The name of one derivative under its key in the photo store. */
 export function photoFileName(width: number): string | null {
   return Number.isSafeInteger(width) && width > 0 ? `${width}.webp` : null;
@@ -93,28 +100,30 @@ export function newKey(): string {
 
 /**
  * Checks, cleans and resizes an uploaded photo and writes its derivatives to the photo store as
- * <new key>/<width>.webp (all of them or none). Writes no database row (see withNewImage).
+ * <new key>/<width>.webp (all of them or none), with `keepOriginal` also <new key>/original.jpg.
+ * Writes no database row (see withNewImage).
  *
  * Consumes `file`: its temporary file is removed whatever happens. Refused (invalid, with the
  * message for the `image` field) when the upload is not an acceptable photo; rejects only for
  * server trouble, and then nothing is left in the store either.
  */
-export async function storeImage(file: UploadedFile): Promise<StoreResult> {
+export async function storeImage(file: UploadedFile, opts: { keepOriginal?: boolean } = {}): Promise<StoreResult> {
   try {
-    const processed = await processImage(file.path);
+    const processed = await processImage(file.path, opts);
     await file.discard(); // the original (with its GPS and all) is gone as early as possible
     if (!processed.ok) return processed;
     const { image } = processed;
 
     const key = newKey();
-    await photoStore().putAll(
-      key,
-      image.derivatives.map((d) => ({ name: photoFileName(d.width)!, data: d.data })),
-    );
-    return {
-      ok: true,
-      image: { key, width: image.width, height: image.height, widths: image.widths, placeholder: image.placeholder },
-    };
+    const { original } = image;
+    await photoStore().putAll(key, [
+      ...image.derivatives.map((d) => ({ name: photoFileName(d.width)!, data: d.data })),
+      ...(original ? [{ name: ORIGINAL_FILE, data: original.data }] : []),
+    ]);
+    const { width, height, widths, placeholder } = image;
+    const stored: StoredImage = { key, width, height, widths, placeholder };
+    if (original) stored.original = { width: original.width, height: original.height };
+    return { ok: true, image: stored };
   } finally {
     await file.discard();
   }
@@ -221,7 +230,7 @@ export async function withNewImage<T>(
   opts: ImageOptions,
   fn: (trx: Knex.Transaction, imageId: number, tools: ImageTransactionTools & { image: StoredImage }) => Promise<T>,
 ): Promise<NewImageResult<T>> {
-  const stored = await storeImage(file);
+  const stored = await storeImage(file, { keepOriginal: keepsOriginal(opts.kind) });
   if (!stored.ok) return stored;
   const { image } = stored;
   const doomed: string[] = [];
@@ -259,7 +268,7 @@ export async function withNewImages<T>(
   const stored: StoredImage[] = [];
   try {
     for (const [i, file] of files.entries()) {
-      const one = await storeImage(file);
+      const one = await storeImage(file, { keepOriginal: keepsOriginal(opts.kind) });
       if (!one.ok) {
         await deleteImageFiles(stored.map((s) => s.key));
         const messages = Object.values(one.fieldErrors ?? {}).flat();
@@ -306,14 +315,19 @@ export async function insertImageRow(conn: Db, image: StoredImage, opts: ImageOp
         height: image.height,
         widths: image.widths.join(","),
         placeholder: image.placeholder,
+        original_width: image.original?.width ?? null,
+        original_height: image.original?.height ?? null,
         created_at: nowIso(),
       })
       .returning("id"),
   );
 }
 
-const imageByKey = query<{ key: string }, Pick<ImageRow, "id" | "key" | "kind" | "owner_id" | "widths">>((p, k) =>
-  k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths"),
+const imageByKey = query<
+  { key: string },
+  Pick<ImageRow, "id" | "key" | "kind" | "owner_id" | "widths" | "original_width">
+>((p, k) =>
+  k("images").where("images.key", p("key")).first("id", "key", "kind", "owner_id", "widths", "original_width"),
 );
 
 /** The images row for a key, or null. */
@@ -330,6 +344,7 @@ export async function findImageByKey(key: string, conn?: Db): Promise<ImageRecor
       .split(",")
       .map(Number)
       .filter((n) => Number.isSafeInteger(n) && n > 0),
+    original: row.original_width != null,
   };
 }
 

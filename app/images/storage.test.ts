@@ -189,6 +189,7 @@ describe("withNewImage", () => {
       kind: "kid",
       owner_id: user.id,
       widths: [160, 320, 640, 700],
+      original: false, // a kid's photo keeps no full-size copy (docs/decisions/0063-full-size-originals.md)
     });
   });
 

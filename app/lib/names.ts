@@ -13,3 +13,9 @@ export function fullName(user: Names): string {
 export function displayName(user: Names & { username: string }): string {
   return fullName(user) || oneLine(user.username);
 }
+
+/** "Mia", "Mia and Leo", "Mia, Leo and Ada": names in a sentence. */
+export function listText(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}

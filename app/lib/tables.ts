@@ -26,6 +26,9 @@ export interface ImageRow {
   widths: string;
   placeholder: string;
   created_at: string;
+  /** size of the full-size `original.jpg`; null: none (docs/decisions/0063-full-size-originals.md) */
+  original_width: number | null;
+  original_height: number | null;
 }
 
 export interface UserRow {
@@ -51,6 +54,10 @@ export interface SessionRow {
   last_seen_at: string | null;
   handle: string | null;
   link_by: number | null;
+  /** "link": started by a sign-in link (emailed, or a parent's when link_by is set); null: any other way */
+  signed_in_by: "link" | null;
+  /** the passkey that started the session (it ends when that passkey is removed) */
+  passkey_id: number | null;
 }
 
 export interface KidRow {
@@ -232,6 +239,12 @@ export interface InvitationRow {
   declined_at: string | null;
 }
 
+/** A kid an invitation makes its answer a co-parent of (docs/decisions/0060-co-parent-invitations.md). */
+export interface InvitationKidRow {
+  invitation_id: number;
+  kid_id: number;
+}
+
 export interface SignInLinkRow {
   id: number;
   user_id: number;
@@ -254,10 +267,17 @@ export interface NotificationRow {
   read_at: string | null;
 }
 
+/** How one kind of news reaches a person by mail (docs/decisions/0062-*). */
+export type Delivery = "off" | "digest" | "now";
+
 export interface EmailPreferenceRow {
   user_id: number;
+  /** The digest's frequency; "none" is a value of rows older than the per-kind choices. */
   digest: "none" | "daily" | "weekly";
   hour: number;
+  moments: Delivery;
+  comments: Delivery;
+  replies: Delivery;
   next_digest_at: string | null;
   last_digest_at: string;
   updated_at: string;
@@ -328,6 +348,7 @@ export interface Tables {
   mail_messages: MailMessageRow;
   mail_message_users: MailMessageUserRow;
   invitations: InvitationRow;
+  invitation_kids: InvitationKidRow;
   sign_in_links: SignInLinkRow;
   notifications: NotificationRow;
   email_preferences: EmailPreferenceRow;

@@ -1,39 +1,40 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "../../server/env.mjs";
+import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { uploadFromBuffer } from "~/images/multipart.server";
 import { withNewImage } from "~/images/storage.server";
 import { createInvitation } from "~/models/invitations.server";
 import { joinByInvitation } from "~/models/invitation-join.server";
-import { getEmailPreferences, nextDigestSlot, saveEmailPreferences } from "~/models/email-preferences.server";
+import { createUser } from "~/models/users.server";
+import {
+  DEFAULT_PREFERENCES,
+  getEmailPreferences,
+  nextDigestSlot,
+  saveEmailPreferences,
+  type EmailPreferences,
+} from "~/models/email-preferences.server";
 import * as settingsPage from "~/routes/settings-email";
 import * as unsubscribePage from "~/routes/email-unsubscribe";
-import { digestContent, sendDueDigests, unsubscribeUrl } from "./digest.server";
+import * as preferencesApi from "~/routes/api/users-current-email-preferences";
+import { digestContent, sendDueDigests } from "./digest.server";
+import { unsubscribeUrl } from "./messages.server";
 import { sendDueMail } from "./sender.server";
-import { closeTransport } from "./transport.server";
-import { startTestSmtp, type TestSmtp } from "../../tests/smtp-server";
+import { testSmtpForFile } from "../../tests/smtp-server";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
-import { insertComment, insertFriendship, insertKid, insertMoment } from "../../tests/unit/friends-fixtures";
+import {
+  insertCoParent,
+  insertComment,
+  insertFriendship,
+  insertKid,
+  insertMoment,
+} from "../../tests/unit/friends-fixtures";
 
 // Digests on the real database and photo store (disk, and S3 in the s3 project), delivered to a
 // real SMTP server on loopback: content through the access module, an inline thumbnail without
 // metadata, one-click unsubscribe, nothing new → nothing sent, two schedulers on one database.
 
 const ORIGIN = "https://moments.test";
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-  process.env.SMTP_URL = smtp.url;
-  resetEnvCache();
-});
-afterAll(async () => {
-  closeTransport();
-  delete process.env.SMTP_URL;
-  resetEnvCache();
-  await smtp.close();
-});
+const testSmtp = testSmtpForFile();
 
 /** A moment photo stored through the upload pipeline from a JPEG that carries GPS and camera EXIF. */
 async function photoWithGps(ownerId: number): Promise<number> {
@@ -54,6 +55,15 @@ async function photoWithGps(ownerId: number): Promise<number> {
   return stored.imageId;
 }
 
+/** Everything in a digest, daily or weekly, at 8. */
+const everything = (digest: "daily" | "weekly" = "daily"): EmailPreferences => ({
+  digest,
+  hour: 8,
+  moments: "digest",
+  comments: "digest",
+  replies: "digest",
+});
+
 /** Makes the user's digest due now (as if its hour had come). */
 const makeDue = (userId: number, since?: string) =>
   db()("email_preferences")
@@ -72,7 +82,7 @@ describe("digest scheduling", () => {
     );
   });
 
-  it("invited relatives get a weekly digest by default, others none", async () => {
+  it("a new account, invited or signed up, gets the defaults: new moments and replies daily, comments right away; none without a row", async () => {
     const parent = await makeUser();
     const made = await createInvitation(parent, {}, ORIGIN);
     if (!made.ok) throw new Error("refused");
@@ -83,8 +93,25 @@ describe("digest scheduling", () => {
       { address: "192.0.2.1" },
     );
     if (!joined.ok || joined.outcome !== "joined") throw new Error("not joined");
-    expect(await getEmailPreferences(joined.user.id)).toEqual({ digest: "weekly", hour: 8 });
-    expect(await getEmailPreferences(parent.id)).toEqual({ digest: "none", hour: 8 });
+    expect(await getEmailPreferences(joined.user.id)).toEqual({
+      digest: "daily",
+      hour: 8,
+      moments: "digest",
+      comments: "now",
+      replies: "digest",
+    });
+    expect(DEFAULT_PREFERENCES).toEqual(await getEmailPreferences(joined.user.id));
+    const signedUp = await createUser({
+      email: "nina@example.com",
+      username: "nina",
+      first_name: "Nina",
+      last_name: "Berg",
+      password: "a long enough password",
+    });
+    if (!signedUp.ok) throw new Error("refused");
+    expect(await getEmailPreferences(signedUp.user.id)).toEqual(DEFAULT_PREFERENCES);
+    // made by the test kit, not by a sign-up: no row, no mail
+    expect(await getEmailPreferences(parent.id)).toMatchObject({ moments: "off", comments: "off", replies: "off" });
   });
 });
 
@@ -94,7 +121,7 @@ describe("a digest", () => {
     const reader = await makeUser({ first_name: "Rosa", last_name: "Alt" });
     const stranger = await makeUser();
     await insertFriendship(parent, reader, "accepted");
-    await saveEmailPreferences(reader.id, { digest: "daily", hour: 8 });
+    await saveEmailPreferences(reader.id, everything());
     await makeDue(reader.id, new Date(Date.now() - 60_000).toISOString());
     const kid = await insertKid(parent, "Mila");
     const moment = await insertMoment(kid, "Beach day", await photoWithGps(parent.id));
@@ -103,10 +130,10 @@ describe("a digest", () => {
     await insertComment(own, parent, "Lovely!");
     await insertComment(own, reader, "Thanks"); // her own comment is not news to her
 
-    const before = smtp.received.length;
+    const before = testSmtp().received.length;
     expect(await sendDueDigests(new Date(), ORIGIN)).toBe(1);
     expect(await sendDueMail()).toMatchObject({ sent: 1 });
-    const [mail] = (await smtp.waitForCount(before + 1)).slice(before);
+    const [mail] = (await testSmtp().waitForCount(before + 1)).slice(before);
     const parsed = mail!.parsed;
     expect(parsed.subject).toBe("Your daily Sweet Moments: 1 new moment, 1 comment");
     expect(mail!.envelopeTo).toEqual([reader.email]);
@@ -128,7 +155,10 @@ describe("a digest", () => {
     expect(thumb!.contentDisposition).toBe("inline");
     expect(html).toContain(`cid:${thumb!.contentId?.replace(/[<>]/g, "")}`);
     const meta = await sharp(thumb!.content).metadata();
-    expect(meta.width).toBeLessThanOrEqual(160);
+    // twice the size it shows at, in its own shape (640×480): 320×240 shown as 160×120
+    expect([meta.width, meta.height]).toEqual([320, 240]);
+    expect(html).toContain('width="160" height="120"');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(meta.exif).toBeUndefined();
     expect(thumb!.content.toString("latin1")).not.toContain("Phone 15");
     // one-click unsubscribe
@@ -149,7 +179,7 @@ describe("a digest", () => {
     const parent = await makeUser();
     const reader = await makeUser();
     const friendship = await insertFriendship(parent, reader, "accepted");
-    await saveEmailPreferences(reader.id, { digest: "weekly", hour: 8 });
+    await saveEmailPreferences(reader.id, everything("weekly"));
     const since = new Date(Date.now() - 60_000).toISOString();
     await insertMoment(await insertKid(parent), "Was shared");
     expect((await digestContent(reader.id, since, new Date().toISOString())).moments.map((m) => m.title)).toEqual([
@@ -159,13 +189,63 @@ describe("a digest", () => {
     expect((await digestContent(reader.id, since, new Date().toISOString())).moments).toEqual([]);
   });
 
+  it("names who posted (a co-parent), by name; only what was chosen for it; only comments: no “0 new moments”", async () => {
+    const owner = await makeUser({ first_name: "Pia", last_name: "Lind", username: "pia_l" });
+    const partner = await makeUser({ first_name: "Cleo", last_name: "Lind", username: "cleo_l" });
+    const reader = await makeUser({ first_name: "Rosa", last_name: "Alt" });
+    const other = await makeUser({ first_name: "Ole", last_name: "Berg", username: "ole_b" });
+    await insertFriendship(owner, reader, "accepted");
+    await insertFriendship(owner, other, "accepted");
+    const kid = await insertKid(owner, "Mila");
+    await insertCoParent(kid, partner, "accepted");
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const moment = await insertMoment(kid, "Zoo day");
+    await db()("daily_logs").where("id", moment).update({ posted_by: partner.id });
+    const own = await insertMoment(await insertKid(reader, "Rosa's own"), "My own moment");
+    await insertComment(own, owner, "Lovely!");
+    await insertComment(moment, reader, "So sweet");
+    await insertComment(moment, other, "Agreed");
+
+    const all = await digestContent(reader.id, since, new Date().toISOString());
+    expect(all.moments.map((m) => m.posterName)).toEqual(["Cleo Lind"]);
+    expect(all.comments.map((c) => c.authorName)).toEqual(["Pia Lind"]);
+    expect(all.replies.map((c) => [c.authorName, c.text])).toEqual([["Ole Berg", "Agreed"]]);
+
+    // new moments right away (not in the digest), comments and replies in it
+    await saveEmailPreferences(reader.id, { ...everything(), moments: "now" });
+    await makeDue(reader.id, since);
+    const before = testSmtp().received.length;
+    expect(await sendDueDigests(new Date(), ORIGIN)).toBe(1);
+    expect(await sendDueMail()).toMatchObject({ sent: 1 });
+    const [mail] = (await testSmtp().waitForCount(before + 1)).slice(before);
+    expect(mail!.parsed.subject).toBe("Your daily Sweet Moments: 1 comment, 1 reply");
+    expect(mail!.parsed.text).not.toContain("Zoo day (");
+    expect(mail!.parsed.text).toContain('Replies where you commented\n- Ole Berg on "Zoo day": Agreed');
+    expect(String(mail!.parsed.html)).not.toMatch(/pia_l|cleo_l|ole_b|0 new/);
+
+    // the moment in the digest names its poster, the co-parent, never the owner's username
+    await saveEmailPreferences(reader.id, { ...everything(), comments: "off", replies: "off" });
+    await makeDue(reader.id, since);
+    expect(await sendDueDigests(new Date(), ORIGIN)).toBe(1);
+    expect(await sendDueMail()).toMatchObject({ sent: 1 });
+    const [second] = (await testSmtp().waitForCount(before + 2)).slice(before + 1);
+    expect(second!.parsed.subject).toBe("Your daily Sweet Moments: 1 new moment");
+    expect(second!.parsed.text).toContain("- Zoo day (Mila, ");
+    expect(second!.parsed.text).toContain("shared by Cleo Lind)");
+
+    // every kind off or right away: no digest is due at all
+    await saveEmailPreferences(reader.id, { ...everything(), moments: "now", comments: "off", replies: "now" });
+    await makeDue(reader.id, since);
+    expect(await sendDueDigests(new Date(), ORIGIN)).toBe(0);
+  });
+
   it("two schedulers on one database queue each due digest once", async () => {
     const parent = await makeUser();
     const readers = [await makeUser(), await makeUser(), await makeUser(), await makeUser()];
     const since = new Date(Date.now() - 60_000).toISOString();
     for (const r of readers) {
       await insertFriendship(parent, r, "accepted");
-      await saveEmailPreferences(r.id, { digest: "daily", hour: 8 });
+      await saveEmailPreferences(r.id, everything());
       await makeDue(r.id, since);
     }
     await insertMoment(await insertKid(parent), "For everyone");
@@ -186,23 +266,61 @@ describe("the settings page and unsubscribing", () => {
     const user = await makeUser();
     const cookie = await cookieFor(user);
     expect(await settingsPage.loader(args(req("/settings/email", { cookie })))).toMatchObject({
-      prefs: { digest: "none", hour: 8 },
+      prefs: { digest: "daily", hour: 8, moments: "off", comments: "off", replies: "off" },
     });
+    const chosen = { moments: "now", comments: "digest", replies: "off", digest: "weekly" } as const;
     const saved = (await settingsPage.action(
-      args(req("/settings/email", { cookie, form: { digest: "daily", hour: "19" } })),
+      args(req("/settings/email", { cookie, form: { ...chosen, hour: "19" } })),
     )) as Response;
     expect(saved.headers.get("Location")).toBe("/settings/email?saved=1");
-    expect(await getEmailPreferences(user.id)).toEqual({ digest: "daily", hour: 19 });
-    const bad = (await settingsPage.action(
-      args(req("/settings/email", { cookie, form: { digest: "hourly", hour: "25" } })),
-    )) as { init: { status: number } };
-    expect(bad.init.status).toBe(400);
-    expect(await getEmailPreferences(user.id)).toEqual({ digest: "daily", hour: 19 });
+    expect(await getEmailPreferences(user.id)).toEqual({ ...chosen, hour: 19 });
+    for (const form of [
+      { ...chosen, digest: "hourly", hour: "25" },
+      { ...chosen, moments: "sometimes", hour: "8" },
+      { digest: "daily", hour: "8" },
+    ]) {
+      const bad = (await settingsPage.action(args(req("/settings/email", { cookie, form })))) as {
+        init: { status: number };
+      };
+      expect(bad.init.status).toBe(400);
+    }
+    expect(await getEmailPreferences(user.id)).toEqual({ ...chosen, hour: 19 });
+  });
+
+  it("GET and PUT /api/users/current/email-preferences: the same choices; a bad one is a 400 (B) and changes nothing", async () => {
+    const user = await makeUser();
+    const cookie = await cookieFor(user);
+    const read = async () => {
+      const answer = (await preferencesApi.loader(
+        args(req("/api/users/current/email-preferences", { cookie })),
+      )) as Response;
+      expect(answer.status).toBe(200);
+      return answer.json();
+    };
+    expect(await read()).toEqual({ digest: "daily", hour: 8, moments: "off", comments: "off", replies: "off" });
+    const chosen = { moments: "now", comments: "digest", replies: "off", digest: "weekly", hour: 19 };
+    const put = (json: unknown) =>
+      preferencesApi.action(
+        args(req("/api/users/current/email-preferences", { cookie, method: "PUT", json })),
+      ) as Promise<Response>;
+    const saved = await put(chosen);
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual(chosen);
+    expect(await getEmailPreferences(user.id)).toEqual(chosen);
+    const bad = await put({ ...chosen, moments: "hourly", hour: 24 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      errors: {
+        moments: ["Choose how you want to hear about new moments."],
+        hour: ["Choose an hour."],
+      },
+    });
+    expect(await read()).toEqual(chosen);
   });
 
   it("the signed link unsubscribes (also as a one-click POST without a session); a forged one changes nothing", async () => {
     const user = await makeUser();
-    await saveEmailPreferences(user.id, { digest: "weekly", hour: 8 });
+    await saveEmailPreferences(user.id, { ...everything("weekly"), comments: "now" });
     const url = new URL(unsubscribeUrl("http://localhost:3000", user.id));
     const path = url.pathname + url.search;
     expect(await unsubscribePage.loader(args(req(path)))).toEqual({ valid: true, done: false });
@@ -211,7 +329,7 @@ describe("the settings page and unsubscribing", () => {
       valid: false,
       done: false,
     });
-    expect((await getEmailPreferences(user.id)).digest).toBe("weekly");
+    expect(await getEmailPreferences(user.id)).toEqual({ ...everything("weekly"), comments: "now" });
     const other = (await makeUser()).id;
     expect(await unsubscribePage.action(args(req(path.replace(`u=${user.id}`, `u=${other}`), { form: {} })))).toEqual({
       valid: false,
@@ -221,6 +339,13 @@ describe("the settings page and unsubscribing", () => {
       valid: true,
       done: true,
     });
-    expect((await getEmailPreferences(user.id)).digest).toBe("none");
+    // every kind off; the digest's frequency and hour stay for a return
+    expect(await getEmailPreferences(user.id)).toEqual({
+      digest: "weekly",
+      hour: 8,
+      moments: "off",
+      comments: "off",
+      replies: "off",
+    });
   });
 });

@@ -16,12 +16,15 @@
 //   kid or manages its co-parents ("own"); only its author changes a comment.
 //
 // Everything that depends on who is asking asks here: the guards for one thing (requireKid,
-// requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriendshipParty,
+// requireMoment, requireCommentAuthor, canViewImage, canSeeKidsOf, requireFriend, requireFriendshipParty,
 // requireInvitationOwner, requireInvitedFriend), the conditions for lists (whereKidVisibleTo,
 // whereMomentVisibleTo, whereKidParentIs, whereCommentShown, whereVisibleTo, whereOwnedBy,
-// whereKidOwnedBy; visibleKidIds for lists across families), the blocks' answers
+// whereKidOwnedBy; visibleKidIds for lists across families; whereUserSeesMoment and
+// momentAudience, who may see one moment, for telling them about it), the blocks' answers
 // (isBlockedBetween, isBlockedWithAddress, whereNotBlockedBy, whereNoBlockWith) and the access state of conditional
-// pages (accessStamp). The guards read their facts (co-parent row, friendship and its circle, the
+// pages (accessStamp), and which audiences each circle sees (audiencesSeenBy: the one table the
+// conditions and every sentence about what someone sees are made of; circlesFiledBy, the circle
+// an owner files each of some users in). The guards read their facts (co-parent row, friendship and its circle, the
 // moment's audience) in ONE query whose conditions are the same functions the lists use (parentOf,
 // acceptedBetween, ownerFilesAsFamily).
 //
@@ -45,8 +48,9 @@
 // The module is this file and the folder app/models/access/ (only this file imports from it):
 // pairs.server.ts (the SQL forms of a friendship, a circle, a co-parent role), lists.server.ts
 // (the list conditions), facts.server.ts (the facts of one kid or moment), guards.server.ts,
-// invitations.server.ts (the guards), blocks.server.ts (blocks) and stamp.server.ts (the access
-// state). Everything else imports from here.
+// invitations.server.ts (the guards), blocks.server.ts (blocks), audience.server.ts (who may see
+// one moment), stamp.server.ts (the access state) and circles.server.ts (the audiences a circle
+// sees). Everything else imports from here.
 
 export {
   whereCommentShown,
@@ -56,6 +60,7 @@ export {
   whereMomentExportedBy,
   whereMomentVisibleTo,
   whereOwnedBy,
+  whereUserSeesMoment,
   whereVisibleTo,
   visibleKidIds,
 } from "./access/lists.server";
@@ -67,6 +72,7 @@ export {
   canSeeKidsOf,
   canViewImage,
   requireCommentAuthor,
+  requireFriend,
   requireFriendshipParty,
   requireKid,
   requireMoment,
@@ -75,3 +81,11 @@ export {
 } from "./access/guards.server";
 export { relativeLinksOpen, requireInvitationOwner, requireInvitedFriend } from "./access/invitations.server";
 export { accessStamp } from "./access/stamp.server";
+export {
+  AUDIENCES_SEEN_BY_CIRCLE,
+  audiencesSeenBy,
+  audiencesText,
+  circleSeesTexts,
+  circlesFiledBy,
+} from "./access/circles.server";
+export { momentAudience } from "./access/audience.server";

@@ -9,7 +9,9 @@ import {
   endSessionByHandle,
   getSessionUser,
   LAST_SEEN_EVERY_MS,
+  linkSignInAt,
   listSessions,
+  sessionStartedAt,
 } from "./sessions.server";
 import { checkCredentials } from "~/web/auth.server";
 
@@ -39,21 +41,35 @@ describe("passwords", () => {
     expect((await getAccount(free.id))?.has_password).toBe(true);
   });
 
-  it("just after logging in (a forgotten password's emailed link) a new password needs no current one; later it does", async () => {
+  it("just after a sign-in by an emailed link a new password needs no current one; later, or after a password log-in, it does", async () => {
     const u = await makeUser();
     const next = { current_password: undefined, password: "fresh12", confirmPassword: "fresh12" };
     const stale = new Date(Date.now() - FRESH_SIGN_IN_MS - 60_000).toISOString();
-    expect(await changePassword(u.id, next, { signedInAt: stale })).toMatchObject({
+    expect(await changePassword(u.id, next, { linkSignInAt: stale })).toMatchObject({
       ok: false,
       fieldErrors: { current_password: ["Enter your current password."] },
     });
-    expect(await changePassword(u.id, next, { signedInAt: null })).toMatchObject({ ok: false });
-    expect(await changePassword(u.id, next, { signedInAt: new Date().toISOString() })).toMatchObject({ ok: true });
+    expect(await changePassword(u.id, next, { linkSignInAt: null })).toMatchObject({ ok: false });
+    expect(await changePassword(u.id, next, { linkSignInAt: new Date().toISOString() })).toMatchObject({ ok: true });
     await expect(checkCredentials(u.email, "fresh12", "test-b")).resolves.toMatchObject({ id: u.id });
     // a wrong current password is still refused, fresh or not
     expect(
-      await changePassword(u.id, { ...next, current_password: "wrong99" }, { signedInAt: new Date().toISOString() }),
+      await changePassword(u.id, { ...next, current_password: "wrong99" }, { linkSignInAt: new Date().toISOString() }),
     ).toMatchObject({ ok: false });
+  });
+
+  it("only a session started by a link from the user's own email counts as a link sign-in", async () => {
+    const u = await makeUser();
+    const parent = await makeUser();
+    const byPassword = await createSession(u.id, "x");
+    const byEmailedLink = await createSession(u.id, "x", { madeBy: null });
+    const byParentsLink = await createSession(u.id, "x", { madeBy: parent.id });
+    expect(await linkSignInAt(byPassword.token)).toBeNull();
+    expect(await linkSignInAt(byParentsLink.token)).toBeNull();
+    const at = await linkSignInAt(byEmailedLink.token);
+    expect(at).toBe(await sessionStartedAt(byEmailedLink.token));
+    expect(await linkSignInAt(null)).toBeNull();
+    expect(await linkSignInAt("not-a-session")).toBeNull();
   });
 
   it("an empty hash holds no password and never logs in", async () => {

@@ -64,6 +64,40 @@ describe("updateProfile", () => {
     expect(saved).toMatchObject({ ok: true, user: { email: `new${u.id}@example.com`, username: "renamed" + u.id } });
   });
 
+  it("in the minutes after a sign-in by an emailed link, username and email change without the current password", async () => {
+    const u = await makeUser();
+    const fresh = { linkSignInAt: new Date().toISOString() };
+    const stale = { linkSignInAt: new Date(Date.now() - FRESH_SIGN_IN_MS - 1000).toISOString() };
+    const renamed = profile(u, { username: `linked${u.id}` });
+    expect(await updateProfile(u.id, renamed as never, "https://moments.test", stale)).toMatchObject({
+      ok: false,
+      fieldErrors: { current_password: ["Enter your current password to change your username or email."] },
+    });
+    expect(await updateProfile(u.id, renamed as never, "https://moments.test", fresh)).toMatchObject({
+      ok: true,
+      user: { username: `linked${u.id}` },
+    });
+    // a current password that is given is still checked
+    expect(
+      await updateProfile(
+        u.id,
+        profile(u, { username: `again${u.id}`, current_password: "wrong1" }) as never,
+        "https://moments.test",
+        fresh,
+      ),
+    ).toMatchObject({ ok: false, fieldErrors: { current_password: ["The current password is incorrect."] } });
+  });
+
+  it("a relative named Bo Li saves her details as they are", async () => {
+    const u = await makeUser({ first_name: "Bo", last_name: "Li" });
+    expect(await update(u.id, profile(u))).toMatchObject({ ok: true, user: { first_name: "Bo", last_name: "Li" } });
+    const long = "Ñ".repeat(50);
+    expect(await update(u.id, profile(u, { first_name: long, last_name: "李" }))).toMatchObject({
+      ok: true,
+      user: { first_name: long, last_name: "李" },
+    });
+  });
+
   it("refuses an email or username taken by someone else in sign-up's words, not one's own", async () => {
     const u = await makeUser();
     const other = await makeUser();
@@ -220,7 +254,13 @@ describe("deleteAccount", () => {
     // the mail of this test only (earlier tests of the file changed addresses, which mails the old ones)
     const mailBefore = Number((await db()("mail_messages").max({ m: "id" }).first())?.m ?? 0);
     for (const u of [gone, friend]) {
-      await saveEmailPreferences(u.id, { digest: "daily", hour: 8 });
+      await saveEmailPreferences(u.id, {
+        digest: "daily",
+        hour: 8,
+        moments: "digest",
+        comments: "digest",
+        replies: "digest",
+      });
       await db()("email_preferences")
         .where("user_id", u.id)
         .update({ next_digest_at: past, last_digest_at: "1970-01-01T00:00:00.000Z" });

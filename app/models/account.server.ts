@@ -20,7 +20,7 @@ import { closeRelativeLinks } from "./sign-in-links.server";
 import { recordEmailChange } from "./email-changes.server";
 import { forgetInvitedAddress } from "./invitations.server";
 import { notify } from "./notifications.server";
-import { conflict, invalid, invalidField, notFound, tooMany, type Result } from "./refusal";
+import { conflict, invalid, invalidField, notFound, tooMany, type Refusal, type Result } from "./refusal";
 import { clipsOfMoments } from "~/video/clips.server";
 import { getUserById, normalizeEmail, normalizeUsername, takenErrors, type User } from "./users.server";
 
@@ -53,26 +53,33 @@ export const EMAIL_CHANGES_TOO_MANY =
 
 /**
  * Changes names, username and email. A new username or email needs the current password when the
- * account has one (a stolen session alone cannot take the account over). A new email is told to
- * the old address, with a link that undoes it (email-changes.server.ts; `origin`: the site's, for
- * that link). Refused: not-found (no such user), invalid (current_password), too-many (more than
- * 10 new email addresses tried in a day, as a field error of `email`), conflict (email/username
- * taken, in sign-up's words).
+ * account has one (a stolen session alone cannot take the account over), except in the minutes
+ * after a sign-in by a link from the account's own email (`proof.linkSignInAt`: that link could
+ * set a new password anyway; decision 0061). A new email is told to the old address, with a link
+ * that undoes it (email-changes.server.ts; `origin`: the site's, for that link). Refused:
+ * not-found (no such user), invalid (current_password), too-many (more than 10 new email
+ * addresses tried in a day, as a field error of `email`), conflict (email/username taken, in
+ * sign-up's words).
  */
 export async function updateProfile(
   userId: number,
   input: ProfileInput,
   origin: string,
+  proof: { linkSignInAt?: string | null } = {},
 ): Promise<Result<{ user: User }>> {
   const row = await accountRow.first({ id: userId });
   if (!row) return notFound("User not found");
   const email = normalizeEmail(input.email);
   const username = input.username.trim();
   const changesLogin = email !== row.email_normalized || username !== row.username;
-  if (changesLogin && hasPassword(row.password_hash)) {
-    if (!input.current_password) return invalidField("current_password", CURRENT_PASSWORD_REQUIRED);
-    if (!(await verifyPassword(input.current_password, row.password_hash)))
-      return invalidField("current_password", CURRENT_PASSWORD_WRONG);
+  if (changesLogin) {
+    const refused = await currentPasswordProblem(
+      row.password_hash,
+      input.current_password,
+      proof,
+      CURRENT_PASSWORD_REQUIRED,
+    );
+    if (refused) return refused;
   }
   // a new email is counted before it is looked up: "already in use" must not be a free oracle
   if (email !== row.email_normalized && !(await withinLimit("emailChangesPerUser", String(userId)))) {
@@ -107,25 +114,43 @@ export async function updateProfile(
 }
 
 /**
- * Changes the password (the current one is asked for when there is one) or sets a first one, and
- * ends every other session of the account (whoever else was signed in must log in again with the
- * new password; `proof.keepToken` is the session that made the change). Answers how many ended.
+ * What a change that needs the current password answers when it is not shown, or null when it may
+ * go on: an account without a password has none to show, and a sign-in by a link from the
+ * account's own email within FRESH_SIGN_IN_MS stands in for it (decision 0061); a current password
+ * that is given is checked all the same.
+ */
+async function currentPasswordProblem(
+  stored: string,
+  given: string | undefined,
+  proof: { linkSignInAt?: string | null },
+  required: string,
+): Promise<Refusal | null> {
+  if (!hasPassword(stored)) return null;
+  if (!given) return isFreshSignIn(proof.linkSignInAt) ? null : invalidField("current_password", required);
+  return (await verifyPassword(given, stored)) ? null : invalidField("current_password", CURRENT_PASSWORD_WRONG);
+}
+
+/**
+ * Changes the password (the current one is asked for when there is one, but for a fresh sign-in
+ * by an emailed link: the "Forgot your password?" path) or sets a first one, and ends every other
+ * session of the account (whoever else was signed in must log in again with the new password;
+ * `proof.keepToken` is the session that made the change). Answers how many ended.
  * Refused: not-found, invalid (current_password).
  */
 export async function changePassword(
   userId: number,
   input: PasswordInput,
-  proof: { signedInAt?: string | null; keepToken?: string | null } = {},
+  proof: { linkSignInAt?: string | null; keepToken?: string | null } = {},
 ): Promise<Result<{ endedSessions: number }>> {
   const row = await accountRow.first({ id: userId });
   if (!row) return notFound("User not found");
-  // within minutes of logging in (with the password, or by an emailed sign-in link: the "Forgot
-  // your password?" path) the current password is not asked again; after that it is
-  if (hasPassword(row.password_hash) && !(!input.current_password && isFreshSignIn(proof.signedInAt))) {
-    if (!input.current_password) return invalidField("current_password", "Enter your current password.");
-    if (!(await verifyPassword(input.current_password, row.password_hash)))
-      return invalidField("current_password", CURRENT_PASSWORD_WRONG);
-  }
+  const refused = await currentPasswordProblem(
+    row.password_hash,
+    input.current_password,
+    proof,
+    "Enter your current password.",
+  );
+  if (refused) return refused;
   const password_hash = await hashPassword(input.password);
   const endedSessions = await writeTransaction(async (trx) => {
     await trx("users").where("id", userId).update({ password_hash });
@@ -136,7 +161,10 @@ export async function changePassword(
   return { ok: true, endedSessions };
 }
 
-/** How recent a sign-in must be to delete an account that has no password to confirm with. */
+/**
+ * How recent a sign-in must be to delete an account that has no password to confirm with, or (by
+ * an emailed link) to stand in for the current password.
+ */
 export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
 
 /** Did the session sign in within FRESH_SIGN_IN_MS? */

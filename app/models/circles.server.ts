@@ -1,8 +1,9 @@
 import { writeTransaction } from "~/lib/db.server";
 import type { InvitationRow } from "~/lib/tables";
 import { friendLabelSchema, type FriendLabel } from "~/forms/circles";
-import { ACCESS_MESSAGES, requireFriendshipParty } from "./access.server";
-import { setFriendshipLabel } from "./friendships.server";
+import { displayName } from "~/lib/names";
+import { ACCESS_MESSAGES, audiencesText, circlesFiledBy, requireFriendshipParty } from "./access.server";
+import { publicUser, setFriendshipLabel } from "./friendships.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
 
 // How each side of an accepted friendship files the other (docs/spec.md §6): a circle (Family or
@@ -47,4 +48,17 @@ export async function setFriendLabel(
   const changed = await writeTransaction((trx) => setFriendshipLabel(trx, viewerId, friendshipId, party.side, label));
   if (!changed) return notFound(CIRCLE_REFUSALS.friendshipNotFound); // removed meanwhile
   return { ok: true, friendshipId, label };
+}
+
+/**
+ * What `viewerId` sees of `ownerId`'s moments, as the feed welcomes someone who just joined by the
+ * owner's invitation: the owner's name and "Family and Everyone". null: not the owner's friend.
+ */
+export async function whatViewerSeesOf(
+  viewerId: number,
+  ownerId: number,
+): Promise<{ name: string; sees: string } | null> {
+  const circle = (await circlesFiledBy(ownerId, [viewerId])).get(viewerId);
+  const owner = circle ? await publicUser(ownerId) : null;
+  return owner && circle ? { name: displayName(owner), sees: audiencesText(circle) } : null;
 }

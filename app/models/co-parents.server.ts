@@ -8,6 +8,7 @@ import {
 } from "~/lib/db.server";
 import type { CoParentRow, KidRow, UserRow } from "~/lib/tables";
 import { inList, query } from "~/lib/query.server";
+import { displayName, listText } from "~/lib/names";
 import { canSeeKidsOf, requireKid } from "./access.server";
 import { parseUserId } from "./user-id";
 import { conflict, invalid, notFound, type Result } from "./refusal";
@@ -35,8 +36,16 @@ export const CO_PARENT_MESSAGES = {
   invalidStatus: "Invalid status update",
 } as const;
 
-export type CoParent = { id: number; username: string };
-export type CoParentInvitation = { id: number; kidId: number; kidName: string; ownerId: number; ownerUsername: string };
+/** `name`: how pages show the person (displayName); the API shows `{id, username}`. */
+export type CoParent = { id: number; username: string; name: string };
+export type CoParentInvitation = {
+  id: number;
+  kidId: number;
+  kidName: string;
+  ownerId: number;
+  ownerUsername: string;
+  ownerName: string;
+};
 
 const coParentRow = query<{ id: number; kidId: number }, Pick<CoParentRow, "user_id">>((p, k) =>
   k("co_parents")
@@ -118,6 +127,32 @@ export async function answerCoParentInvitation(
   });
   if (!changed) return notFound(CO_PARENT_MESSAGES.invitationNotFound);
   return { ok: true, kidId: row.kid_id };
+}
+
+/**
+ * Makes `userId` an accepted co-parent of `kidId` on `trx`, the transaction of an invitation's
+ * answer that made them the owner's friend (docs/decisions/0060-co-parent-invitations.md): only
+ * while `ownerId` still owns the kid (the access module's "own": a kid removed or handed over
+ * meanwhile is skipped) and the two are friends; a pending invitation of theirs becomes the role.
+ * Answers "added", "already" (they co-parented it before) or null (not given).
+ */
+export async function addCoParentByInvitation(
+  trx: Db,
+  ownerId: number,
+  kidId: number,
+  userId: number,
+): Promise<"added" | "already" | null> {
+  const access = await requireKid(ownerId, kidId, "own", trx);
+  if (!access.ok || userId === ownerId || !(await canSeeKidsOf(userId, ownerId, trx))) return null;
+  const before: Pick<CoParentRow, "status"> | undefined = await trx("co_parents")
+    .where({ kid_id: kidId, user_id: userId })
+    .first("status");
+  if (before?.status === "accepted") return "already";
+  await trx("co_parents")
+    .insert({ kid_id: kidId, user_id: userId, status: "accepted", created_at: nowIso() })
+    .onConflict(["kid_id", "user_id"])
+    .merge({ status: "accepted" });
+  return "added";
 }
 
 /**
@@ -216,8 +251,7 @@ export function endsCoParentingText(who: string, shared: SharedKid[] | undefined
         ? `${who}'s invitation to you to co-parent ${s.kidName}`
         : `your co-parenting of ${s.kidName}`,
   );
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `This also ends ${list}. Co-parenting lasts only as long as the friendship.`;
+  return `This also ends ${listText(parts)}. Co-parenting lasts only as long as the friendship.`;
 }
 
 const shownQuery = query<{ kidId: number }, Pick<KidRow, "shown_to_friends">>((p, k) =>
@@ -246,11 +280,18 @@ export async function showKidToFriends(viewerId: number, kidId: number): Promise
 
 const coParentsOfKids = query<
   { kidIds: number[] },
-  Pick<CoParentRow, "kid_id" | "status"> & Pick<UserRow, "id" | "username">
+  Pick<CoParentRow, "kid_id" | "status"> & Pick<UserRow, "id" | "username" | "first_name" | "last_name">
 >((p, k) =>
   inList(k("co_parents").join("users", "users.id", "co_parents.user_id"), "co_parents.kid_id", p("kidIds"))
     .orderBy("co_parents.id")
-    .select("co_parents.kid_id", "co_parents.status", "users.id", "users.username"),
+    .select(
+      "co_parents.kid_id",
+      "co_parents.status",
+      "users.id",
+      "users.username",
+      "users.first_name",
+      "users.last_name",
+    ),
 );
 
 /** The co-parents of many kids at once (accepted; with `pending`, the invited ones too), one query. */
@@ -263,7 +304,7 @@ export async function coParentsOf(
   for (const row of await coParentsOfKids.all({ kidIds: [...new Set(kidIds)] })) {
     const isPending = row.status !== "accepted";
     if (isPending && !pending) continue;
-    out.get(row.kid_id)?.push({ id: row.id, username: row.username, pending: isPending });
+    out.get(row.kid_id)?.push({ id: row.id, username: row.username, name: displayName(row), pending: isPending });
   }
   return out;
 }
@@ -275,6 +316,8 @@ const invitationsTo = query<
     kid_name: KidRow["name"];
     owner_id: UserRow["id"];
     owner_username: UserRow["username"];
+    owner_first_name: UserRow["first_name"];
+    owner_last_name: UserRow["last_name"];
   }
 >((p, k) =>
   k("co_parents")
@@ -289,6 +332,8 @@ const invitationsTo = query<
       "kids.name as kid_name",
       "owners.id as owner_id",
       "owners.username as owner_username",
+      "owners.first_name as owner_first_name",
+      "owners.last_name as owner_last_name",
     ),
 );
 
@@ -300,6 +345,11 @@ export async function coParentInvitationsFor(userId: number): Promise<CoParentIn
     kidName: row.kid_name,
     ownerId: row.owner_id,
     ownerUsername: row.owner_username,
+    ownerName: displayName({
+      username: row.owner_username,
+      first_name: row.owner_first_name,
+      last_name: row.owner_last_name,
+    }),
   }));
 }
 

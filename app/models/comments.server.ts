@@ -147,7 +147,7 @@ export async function addComment(
   try {
     id = await once.create(async (conn) => {
       const id = await insertComment(conn, momentId, viewerId, trimmed);
-      await notifyComment(conn, momentId, access.ownerId, viewerId);
+      await notifyComment(conn, momentId, access.ownerId, viewerId, trimmed);
       return id;
     });
   } catch (e) {

@@ -1,5 +1,5 @@
 import { ageText, formatCalendarDate } from "~/lib/dates";
-import type { ExportData, ExportKid } from "./export.server";
+import { momentPhotoCounts, type ExportData, type ExportKid } from "./export.server";
 
 // The offline album of the export (docs/spec.md §2 "Your data"): static HTML pages that open from
 // the unzipped folder with no server and no JavaScript: relative links only, CSS inline, every
@@ -71,6 +71,19 @@ export function kidPagePath(kid: ExportKid, taken: Set<string>): string {
   }
 }
 
+/** What the export's photos are, in plain words (the album's first page says it). */
+export function photosHeld(data: ExportData): string {
+  const { full, smaller } = momentPhotoCounts(data);
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`;
+  const parts = [`${n(full, "moment photo")} at full size (JPEG, location and camera details removed).`];
+  if (smaller)
+    parts.push(
+      `${n(smaller, "moment photo")} added before full-size copies were kept: at the largest size stored, 1280 pixels wide at most (WebP).`,
+    );
+  parts.push("Kids' photos and profile pictures: at the largest size stored (WebP).");
+  return parts.join(" ");
+}
+
 export function indexPage(data: ExportData, kidPages: Map<number, string>): string {
   const who = [data.account.first_name, data.account.last_name].filter(Boolean).join(" ") || data.account.username;
   const kids = data.kids.length
@@ -87,6 +100,7 @@ export function indexPage(data: ExportData, kidPages: Map<number, string>): stri
     `${who}'s Sweet Moments`,
     `<h1>${escapeHtml(who)}'s Sweet Moments</h1>
 <p class="meta">Exported on ${escapeHtml(formatCalendarDate(data.today))}. Your data is also in <a href="data.json">data.json</a>.</p>
+<p class="meta">${escapeHtml(photosHeld(data))}</p>
 <h2>Kids</h2>
 ${kids}`,
   );
@@ -101,7 +115,7 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
           // several photos: a grid (docs/decisions/0030-several-photos-per-moment.md), each with its alt text
           const imgs = m.photos.map(
             (p) =>
-              `<img src="${up(p.file)}" alt="${escapeHtml(p.alt ?? m.title)}" width="${p.photo.width}" height="${p.photo.height}" loading="lazy">`,
+              `<img src="${up(p.file)}" alt="${escapeHtml(p.alt ?? m.title)}" width="${(p.photo.original ?? p.photo).width}" height="${(p.photo.original ?? p.photo).height}" loading="lazy">`,
           );
           const photos =
             m.photos.length > 1

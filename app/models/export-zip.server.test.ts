@@ -39,7 +39,7 @@ async function noisyPhoto(kind: "kid" | "moment", ownerId: number, seed: number)
 }
 
 describe("the export ZIP", () => {
-  it("holds the user's photos at their largest size with readable names, data.json and the offline album; nothing of other families", async () => {
+  it("holds the moments' photos at full size (older ones and kids' photos at their largest size) with readable names, data.json and the offline album; nothing of other families", async () => {
     const me = await makeUser({ first_name: "Maria", last_name: "Lopez" });
     const friend = await makeUser({ first_name: "Fred", last_name: "Friend" });
     await insertFriendship(me, friend, "accepted");
@@ -95,6 +95,9 @@ describe("the export ZIP", () => {
     const ottosPhoto = await storePhoto("moment", otto.id, "#c02");
     await insertMoment(bea, "Otto's own", ottosPhoto.imageId);
 
+    // a photo stored before full-size copies were kept: its largest size instead, and the album says so
+    await db()("images").where("id", p3.imageId).update({ original_width: null, original_height: null });
+
     const zip = await exportZip(me.id);
     expect(zip).not.toBeNull();
     const folder = zip!.fileName.replace(/\.zip$/, "");
@@ -106,12 +109,12 @@ describe("the export ZIP", () => {
       "index.html",
       "kids/bea.html",
       "kids/elsa.html",
-      "photos/2024-05-05 Bea - Swim.webp",
-      "photos/2024-06-06 Elsa - First steps (2).webp",
-      "photos/2024-06-06 Elsa - First steps.webp",
-      "photos/2024-06-20 Elsa - Beach day (2).webp",
-      "photos/2024-06-20 Elsa - Beach day (3).webp",
-      "photos/2024-06-20 Elsa - Beach day.webp",
+      "photos/2024-05-05 Bea - Swim.jpg",
+      "photos/2024-06-06 Elsa - First steps (2).jpg",
+      "photos/2024-06-06 Elsa - First steps.jpg",
+      "photos/2024-06-20 Elsa - Beach day (2).jpg",
+      "photos/2024-06-20 Elsa - Beach day (3).jpg",
+      "photos/2024-06-20 Elsa - Beach day.jpg",
       "photos/2024-07-01 Elsa - A B what b.webp",
       "photos/Elsa.webp",
       "profile-picture.webp",
@@ -119,20 +122,34 @@ describe("the export ZIP", () => {
     expect(zip!.entries).toBe(names.length);
     const file = (name: string) => files.get(`${folder}/${name}`)!;
     const largest = (p: { key: string; widths: number[] }) => readStored(p.key, `${p.widths.at(-1)}.webp`);
+    const original = (p: { key: string }) => readStored(p.key, "original.jpg");
     expect(file("profile-picture.webp").equals(await largest(picture))).toBe(true);
     expect(file("photos/Elsa.webp").equals(await largest(kidPhoto))).toBe(true);
     expect(file("photos/2024-07-01 Elsa - A B what b.webp").equals(await largest(p3))).toBe(true);
     // the newer post of the two namesakes comes first (same date: then by creation), so it keeps the plain name
-    expect(file("photos/2024-06-06 Elsa - First steps.webp").equals(await largest(p1))).toBe(true);
-    expect(file("photos/2024-06-06 Elsa - First steps (2).webp").equals(await largest(p2))).toBe(true);
-    expect(file("photos/2024-06-20 Elsa - Beach day.webp").equals(await largest(beachPhotos[0]!))).toBe(true);
-    expect(file("photos/2024-06-20 Elsa - Beach day (2).webp").equals(await largest(beachPhotos[1]!))).toBe(true);
-    expect(file("photos/2024-06-20 Elsa - Beach day (3).webp").equals(await largest(beachPhotos[2]!))).toBe(true);
-    expect(file("photos/2024-05-05 Bea - Swim.webp").equals(await largest(mySwim))).toBe(true);
+    expect(file("photos/2024-06-06 Elsa - First steps.jpg").equals(await original(p1))).toBe(true);
+    expect(file("photos/2024-06-06 Elsa - First steps (2).jpg").equals(await original(p2))).toBe(true);
+    expect(file("photos/2024-06-20 Elsa - Beach day.jpg").equals(await original(beachPhotos[0]!))).toBe(true);
+    expect(file("photos/2024-06-20 Elsa - Beach day (2).jpg").equals(await original(beachPhotos[1]!))).toBe(true);
+    expect(file("photos/2024-06-20 Elsa - Beach day (3).jpg").equals(await original(beachPhotos[2]!))).toBe(true);
+    expect(file("photos/2024-05-05 Bea - Swim.jpg").equals(await original(mySwim))).toBe(true);
     for (const other of [theirPhoto, ottosPhoto]) {
-      const bytes = await largest(other);
-      expect([...files.values()].some((b) => bytes.equals(b))).toBe(false);
+      for (const bytes of [await largest(other), await original(other)])
+        expect([...files.values()].some((b) => bytes.equals(b))).toBe(false);
     }
+    // full size: the upright photo's every pixel, as JPEG with no metadata
+    const full = await sharp(file("photos/2024-06-06 Elsa - First steps.jpg")).metadata();
+    expect([full.format, full.width, full.height, full.exif, full.icc]).toEqual([
+      "jpeg",
+      400,
+      300,
+      undefined,
+      undefined,
+    ]);
+    // the album's first page says what the photos are
+    const front = file("index.html").toString("utf8");
+    expect(front).toContain("6 moment photos at full size (JPEG, location and camera details removed).");
+    expect(front).toContain("1 moment photo added before full-size copies were kept: at the largest size stored");
 
     const data = JSON.parse(file("data.json").toString("utf8"));
     expect(data.account).toMatchObject({
@@ -169,7 +186,7 @@ describe("the export ZIP", () => {
       milestone: "First steps",
       audience: "everyone",
       posted_by: "Maria Lopez",
-      photos: [{ file: "photos/2024-06-06 Elsa - First steps.webp", alt: "First steps" }],
+      photos: [{ file: "photos/2024-06-06 Elsa - First steps.jpg", alt: "First steps", full_size: true }],
     });
     expect(withComment.likes).toEqual([{ by: "Fred Friend", created_at: expect.any(String) }]);
     expect(withComment.comments).toEqual([
@@ -182,9 +199,9 @@ describe("the export ZIP", () => {
     ]);
     expect(moments.find((m: { id: number }) => m.id === again).milestone).toBeNull();
     expect(moments.find((m: { id: number }) => m.id === beach).photos).toEqual([
-      { file: "photos/2024-06-20 Elsa - Beach day.webp", alt: "Sand 1" },
-      { file: "photos/2024-06-20 Elsa - Beach day (2).webp", alt: "Sand 2" },
-      { file: "photos/2024-06-20 Elsa - Beach day (3).webp", alt: "Sand 3" },
+      { file: "photos/2024-06-20 Elsa - Beach day.jpg", alt: "Sand 1", full_size: true },
+      { file: "photos/2024-06-20 Elsa - Beach day (2).jpg", alt: "Sand 2", full_size: true },
+      { file: "photos/2024-06-20 Elsa - Beach day (3).jpg", alt: "Sand 3", full_size: true },
     ]);
     expect(data.kids[1].moments.map((m: { title: string; posted_by: string }) => [m.title, m.posted_by])).toEqual([
       ["Swim", "Maria Lopez"],
@@ -197,7 +214,7 @@ describe("the export ZIP", () => {
     expect(index).not.toMatch(/<script|src="\/|href="\//);
     const page = file("kids/elsa.html").toString("utf8");
     expect(page).toContain("So proud of her &lt;3");
-    expect(page).toContain('src="../photos/2024-06-06%20Elsa%20-%20First%20steps.webp"');
+    expect(page).toContain('src="../photos/2024-06-06%20Elsa%20-%20First%20steps.jpg"');
     expect(page).toContain("A/B: &quot;what?&quot; &lt;b&gt;");
     expect(page).toMatch(/6 June 2024 · Elsa was 4 years, 1 month, 0 days/); // the age on the moment's date, not on the day it was posted
     expect(page).toContain("Milestone: First steps");

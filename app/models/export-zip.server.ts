@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { ZipFile } from "yazl";
 import { photoStore, type PhotoStore } from "~/images/photo-store.server";
+import { ORIGINAL_FILE } from "~/images/photo";
 import { indexPage, kidPage, kidPagePath } from "./export-album";
 import { exportJson, exportPhotos, loadExport, safeName, type ExportData } from "./export.server";
 
@@ -8,7 +9,9 @@ import { exportJson, exportPhotos, loadExport, safeName, type ExportData } from 
 // yazl writes entries one after another; each photo is opened from the photo store only when the
 // ZIP reaches it (addReadStreamLazy), so at most one photo is being read at a time and the bytes
 // flow to the browser as they come (backpressure all the way: the browser's pace sets the store's).
-// Nothing is built whole in memory or on disk. Photos are already compressed (WebP): stored as is.
+// Nothing is built whole in memory or on disk. Photos are already compressed (JPEG, WebP): stored as
+// is. A moment photo's file is its full-size copy when it has one, else its largest stored size
+// (docs/decisions/0063-full-size-originals.md).
 
 export type ExportZip = {
   /** The ZIP's bytes: consume or destroy it. */
@@ -44,7 +47,7 @@ export function zipOf(data: ExportData, store: PhotoStore): ExportZip {
   let stopped = false;
   for (const { photo, file } of exportPhotos(data)) {
     zip.addReadStreamLazy(`${folder}/${file}`, { mtime, compress: false }, (cb) => {
-      store.open(photo.key, largestFile(photo.widths)).then(
+      store.open(photo.key, photo.original ? ORIGINAL_FILE : largestFile(photo.widths)).then(
         (opened) => {
           // a photo whose file is gone is an empty entry: the rest of the export still comes
           const stream = opened ? opened.stream : Readable.from([]);

@@ -26,8 +26,12 @@ import { momentColumns, momentFromRow, momentsQuery, type MomentColumns } from "
 // app/models/export-zip.server.ts streams it as a ZIP. Moments are read with the moments model's
 // columns (momentColumns, momentFromRow) and shaped in ONE place (shapeMoment) for data.json and the album.
 
-/** `alt`: a moment photo's alt text (docs/decisions/0030-several-photos-per-moment.md). */
-export type ExportPhoto = { photo: Photo; file: string; alt?: string };
+/**
+ * `alt`: a moment photo's alt text (docs/decisions/0030-several-photos-per-moment.md). `full`: the
+ * file is the full-size copy (JPEG); otherwise the largest stored size (WebP): kids' photos, profile
+ * pictures and moment photos stored before full-size copies were kept (docs/decisions/0063-full-size-originals.md).
+ */
+export type ExportPhoto = { photo: Photo; file: string; alt?: string; full: boolean };
 export type ExportPerson = { name: string; username: string };
 export type ExportComment = { by: string; comment: string; created_at: string; updated_at: string };
 export type ExportLike = { by: string; created_at: string };
@@ -257,7 +261,12 @@ function shapeMoment(
           }),
     created_at: moment.created_at,
     updated_at: moment.updated_at,
-    photos: all.map(({ photo, alt }) => ({ photo, alt, file: names.take("photos/", base, ".webp") })),
+    photos: all.map(({ photo, alt }) => ({
+      photo,
+      alt,
+      full: photo.original !== undefined,
+      file: names.take("photos/", base, photo.original ? ".jpg" : ".webp"),
+    })),
     likes,
     comments,
   };
@@ -308,7 +317,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
       relationship: r.relationship,
       role: r.user_id === userId ? "owner" : "co-parent",
       created_at: r.created_at,
-      photo: photo ? { photo, file: names.take("photos/", safeName(name), ".webp") } : null,
+      photo: photo ? { photo, full: false, file: names.take("photos/", safeName(name), ".webp") } : null,
       moments: [],
     };
   });
@@ -331,7 +340,9 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
       first_name: account.first_name,
       last_name: account.last_name,
       created_at: account.created_at,
-      profile_picture: picture ? { photo: picture, file: names.take("", "profile-picture", ".webp") } : null,
+      profile_picture: picture
+        ? { photo: picture, full: false, file: names.take("", "profile-picture", ".webp") }
+        : null,
     },
     kids,
     friends: friendLists.confirmed.map((f) => ({ name: displayName(f.user), username: f.user.username })),
@@ -350,6 +361,13 @@ export function exportPhotos(data: ExportData): ExportPhoto[] {
   return out;
 }
 
+/** How many moment photos come at full size, and how many only at their largest stored size. */
+export function momentPhotoCounts(data: ExportData): { full: number; smaller: number } {
+  const photos = data.kids.flatMap((k) => k.moments.flatMap((m) => m.photos));
+  const full = photos.filter((p) => p.full).length;
+  return { full, smaller: photos.length - full };
+}
+
 /** data.json: the export with file names instead of stored photo references. */
 export function exportJson(data: ExportData): string {
   const file = (p: ExportPhoto | null) => p?.file ?? null;
@@ -362,7 +380,7 @@ export function exportJson(data: ExportData): string {
         photo: file(k.photo),
         moments: k.moments.map((m) => ({
           ...m,
-          photos: m.photos.map((p) => ({ file: p.file, alt: p.alt ?? m.title })),
+          photos: m.photos.map((p) => ({ file: p.file, alt: p.alt ?? m.title, full_size: p.full })),
         })),
       })),
       friends: data.friends,

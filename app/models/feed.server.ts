@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
-import type { FeedVisitRow, KidRow } from "~/lib/tables";
+import type { FeedVisitRow, KidRow, MomentRow } from "~/lib/tables";
 import { nowIso, writeTransaction } from "~/lib/db.server";
-import { limitParam, query, type ParamFn } from "~/lib/query.server";
+import { inList, limitParam, query, type ParamFn } from "~/lib/query.server";
 import type { Photo } from "~/images/photo";
 import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import { visibleKidIds, whereMomentVisibleTo } from "./access.server";
@@ -109,6 +109,35 @@ export async function listFeed(viewerId: number, opts: { limit: number; before?:
     : await feedFirst.all({ viewer: viewerId, limit });
   const { next } = pageOf(rows, opts.limit);
   return { moments: await withAllPhotos(rows.slice(0, opts.limit).map(feedMomentFromRow)), next };
+}
+
+// ---- the newest moment of each of some kids ----
+
+export type KidLatest = Pick<MomentRow, "id" | "kid_id" | "title" | "taken_on">;
+
+const latestOfKids = query<{ viewer: number; kidIds: number[] }, KidLatest>((p, k) => {
+  const order = MOMENT_ORDER.map((o) => `${o.column} ${o.order}`).join(", ");
+  const ranked = visibleMomentRows(k, p("viewer"), (q) => inList(q, "daily_logs.kid_id", p("kidIds"))).select(
+    "daily_logs.id",
+    "daily_logs.kid_id",
+    "daily_logs.title",
+    "daily_logs.taken_on",
+    k.raw(`row_number() over (partition by daily_logs.kid_id order by ${order}) as rank_in_kid`),
+  );
+  return k
+    .from(ranked.as("ranked"))
+    .where("ranked.rank_in_kid", 1)
+    .select("ranked.id", "ranked.kid_id", "ranked.title", "ranked.taken_on");
+});
+
+/**
+ * The newest moment `viewerId` may see of each of `kidIds` (My Kids' cards of a relative's
+ * grandchildren), by kid id; a kid with none visible is absent. One query.
+ */
+export async function latestMomentOfEach(viewerId: number, kidIds: number[]): Promise<Map<number, KidLatest>> {
+  if (!kidIds.length) return new Map();
+  const rows = await latestOfKids.all({ viewer: viewerId, kidIds: [...new Set(kidIds)] });
+  return new Map(rows.map((r) => [r.kid_id, r]));
 }
 
 // ---- on this day ----

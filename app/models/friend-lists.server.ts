@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import { inList, query } from "~/lib/query.server";
 import { photoColumns } from "~/images/photo-sql.server";
 import type { FriendLabel } from "~/forms/circles";
@@ -77,25 +78,24 @@ export async function listFriendships(viewerId: number): Promise<Friendship[]> {
   return friendshipsOf.all({ viewerId });
 }
 
-// the friendships of the viewer with the other user (and picture): not the viewer's denials
-const friendsOf = query<
-  { viewerId: number },
-  { friendship_id: FriendshipRow["id"]; sender_id: FriendshipRow["user_id"] } & Pick<FriendshipRow, "status"> &
-    PublicUserColumns &
-    LabelColumns
->((p, k) =>
-  k("friendships as f")
+type FriendRow = { friendship_id: FriendshipRow["id"]; sender_id: FriendshipRow["user_id"] } & Pick<
+  FriendshipRow,
+  "status"
+> &
+  PublicUserColumns &
+  LabelColumns;
+
+/** The viewer's friendships with the other user (and picture), for table alias `f`. */
+function friendRows(viewerId: string, k: Knex): Knex.QueryBuilder {
+  return k("friendships as f")
     .join("users as other", function () {
       this.on(function () {
-        this.onVal("f.user_id", "=", p("viewerId")).andOn("other.id", "=", "f.friend_id");
+        this.onVal("f.user_id", "=", viewerId).andOn("other.id", "=", "f.friend_id");
       }).orOn(function () {
-        this.onVal("f.friend_id", "=", p("viewerId")).andOn("other.id", "=", "f.user_id");
+        this.onVal("f.friend_id", "=", viewerId).andOn("other.id", "=", "f.user_id");
       });
     })
     .leftJoin("images as user_images", "user_images.id", "other.image_id")
-    .where((w) => w.where("f.user_id", p("viewerId")).orWhere("f.friend_id", p("viewerId")))
-    .whereNot((w) => w.where("f.status", "denied").andWhere("f.friend_id", p("viewerId")))
-    .orderBy("f.id")
     .select([
       "f.id as friendship_id",
       "f.user_id as sender_id",
@@ -106,28 +106,58 @@ const friendsOf = query<
       "other.last_name",
       ...labelColumns("f"),
       ...photoColumns("user_images", "user_image"),
-    ]),
+    ]);
+}
+
+// the friendships of the viewer with the other user (and picture): not the viewer's denials
+const friendsOf = query<{ viewerId: number }, FriendRow>((p, k) =>
+  friendRows(p("viewerId"), k)
+    .where((w) => w.where("f.user_id", p("viewerId")).orWhere("f.friend_id", p("viewerId")))
+    .whereNot((w) => w.where("f.status", "denied").andWhere("f.friend_id", p("viewerId")))
+    .orderBy("f.id"),
 );
 
-/**
- * The caller's friends page / GET /api/users/friends, in two queries whatever the number of friends:
- * the friendships with the other user (and picture), then the kids of all accepted friends at once
- * (as the access module lets the caller see them). Denied requests the caller received are left
- * out; pending and denied entries carry no kids.
- */
-export async function listFriends(viewerId: number): Promise<FriendLists> {
-  const rows = await friendsOf.all({ viewerId });
-  const entries: FriendEntry[] = rows.map((row) => ({
+// one friendship of the viewer (the access module has said it is theirs and accepted)
+const friendById = query<{ viewerId: number; id: number }, FriendRow>((p, k) =>
+  friendRows(p("viewerId"), k).where("f.id", p("id")).first(),
+);
+
+function entryFromRow(row: FriendRow, viewerId: number): FriendEntry {
+  return {
     friendshipId: row.friendship_id,
     status: row.status,
     direction: row.sender_id === viewerId ? "sent" : "received",
     user: publicUserFromRow(row),
     kids: [],
     label: labelFromRow(row, viewerId),
-  }));
+  };
+}
+
+/**
+ * One friend of `viewerId` with their kids (a friend's own page): `friendshipId` as the access
+ * module's requireFriend answered it. Two queries.
+ */
+export async function getFriend(viewerId: number, friendshipId: number): Promise<FriendEntry | null> {
+  const row = await friendById.first({ viewerId, id: friendshipId });
+  if (!row) return null;
+  const entry = entryFromRow(row, viewerId);
+  entry.kids = (await listVisibleKidsOf(viewerId, [entry.user.id])).get(entry.user.id) ?? [];
+  return entry;
+}
+
+/**
+ * The caller's friends page / GET /api/users/friends, in two queries whatever the number of friends:
+ * the friendships with the other user (and picture), then the kids of all accepted friends at once
+ * (as the access module lets the caller see them). Denied requests the caller received are left
+ * out; pending and denied entries carry no kids, nor any entry with `kids: false` (the friends
+ * page, which lists people and shows each one's kids on their own page: one query).
+ */
+export async function listFriends(viewerId: number, { kids: withKids = true } = {}): Promise<FriendLists> {
+  const rows = await friendsOf.all({ viewerId });
+  const entries = rows.map((row) => entryFromRow(row, viewerId));
 
   const confirmed = entries.filter((e) => e.status === "accepted");
-  if (confirmed.length) {
+  if (confirmed.length && withKids) {
     const kids = await listVisibleKidsOf(
       viewerId,
       confirmed.map((e) => e.user.id),

@@ -11,8 +11,15 @@ import { befriendByInvitation } from "./friendships.server";
 import { conflict, invalid, type Result } from "./refusal";
 import { EMAILED_LINK_MINUTES, insertSignInLink, invitationSignInPath } from "./sign-in-links.server";
 import { submissionOnce } from "./submissions.server";
+import { grantInvitationKids, kidsOfInvitationIds } from "./invitation-kids.server";
 
-import { INVITATION_MESSAGES, invitationByHash, invitationPath, readInvitation } from "./invitations.server";
+import {
+  INVITATION_MESSAGES,
+  invitationByHash,
+  invitationPath,
+  readInvitation,
+  whatEachSees,
+} from "./invitations.server";
 
 // Answering an invitation link (docs/decisions/0026-invitations-and-sign-in-links.md,
 // docs/decisions/0040-invitation-answers-and-blocks.md): taking it (its single use), accepting or
@@ -83,13 +90,16 @@ export async function offerToAccount(
     invitationId: invitation.id,
   });
   const row = (await invitationByHash.first({ hash: hashLinkToken(link.token) }, { conn: trx }))!;
+  const kids = (await kidsOfInvitationIds([invitation.id], trx)).get(invitation.id) ?? [];
   const mail = invitationAnswerMail({
     to: account.email,
     inviterName: displayName(row),
     note: row.note,
+    coParentOf: kids.map((k) => k.name),
     url: link.origin + invitationSignInPath(signIn.token, link.token),
     invitationUrl: link.origin + invitationPath(link.token),
     expiresAt: row.expires_at,
+    ...whatEachSees(presetFromRow(row).circle),
   });
   await enqueueMail(trx, { ...mail, users: [account.id, invitation.inviterId] });
 }
@@ -155,6 +165,7 @@ export async function acceptInvitation(
       if (!(await befriendByInvitation(trx, invitation.inviterId, viewerId, invitation.preset)))
         throw new NoFriendship();
       await trx("invitations").where("id", invitation.id).update({ accepted_by: viewerId });
+      await grantInvitationKids(trx, invitation, viewerId);
       await once.claim(trx, invitation.id);
       return true;
     });

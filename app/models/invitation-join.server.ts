@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { hashLinkToken, looksLikeLinkToken } from "~/lib/tokens.server";
 import type { FriendLabel } from "~/forms/circles";
 import type { JoinInput } from "~/forms/invite";
+import { splitFullName } from "~/forms/people";
 import { befriendByInvitation } from "./friendships.server";
 import { insertDefaultDigest } from "./email-preferences.server";
 import { conflict, invalid, type Result } from "./refusal";
@@ -22,6 +23,7 @@ import {
 import { type Once, SIGNUP_USER, submissionOnce } from "./submissions.server";
 
 import { consume, offerToAccount } from "./invitation-answers.server";
+import { grantInvitationKids } from "./invitation-kids.server";
 import { INVITATION_MESSAGES } from "./invitations.server";
 
 // Joining by an invitation link signed out (docs/decisions/0026-invitations-and-sign-in-links.md):
@@ -45,12 +47,6 @@ function usernameCandidates(name: string, email: string): string[] {
   const base = slug(name).length >= 3 ? slug(name) : slug(email.split("@")[0] ?? "") || "relative";
   const padded = base.length >= 3 ? base : `${base}.family`;
   return [padded, ...Array.from({ length: 4 }, () => `${padded}.${crypto.randomInt(10, 10_000)}`)];
-}
-
-/** "Ana María López" → first "Ana", last "María López" (each at most 30 characters). */
-function splitName(name: string): { first_name: string; last_name: string | null } {
-  const [first, ...rest] = name.trim().split(/\s+/);
-  return { first_name: (first ?? name).slice(0, 30), last_name: rest.join(" ").slice(0, 30) || null };
 }
 
 export type JoinOutcome = { outcome: "joined"; user: User } | { outcome: "check-email" };
@@ -126,7 +122,7 @@ async function joinOnce(trx: Knex.Transaction, t: JoinTry): Promise<Result<{ joi
     return { ok: true, joined: null };
   }
   const username = taken.length ? candidates[1 + t.attempt]! : candidates[0]!;
-  const user = { email: t.email, username, password_hash: t.password_hash, ...splitName(t.input.name) };
+  const user = { email: t.email, username, password_hash: t.password_hash, ...splitFullName(t.input.name) };
   const userId = await insertInvitedAccount(trx, invitation, user);
   await t.claim(trx, invitation.id);
   return { ok: true, joined: userId };
@@ -134,7 +130,8 @@ async function joinOnce(trx: Knex.Transaction, t: JoinTry): Promise<Result<{ joi
 
 /**
  * The account a join makes, on `trx`: the invitation's answer, an accepted friend of the inviter
- * (filed as the invitation presets), with the default digest. Answers its id.
+ * (filed as the invitation presets), with the default digest, and a co-parent of the kids the
+ * invitation names (grantInvitationKids). Answers its id.
  */
 async function insertInvitedAccount(
   trx: Db,
@@ -151,6 +148,7 @@ async function insertInvitedAccount(
   });
   await befriendByInvitation(trx, invitation.inviterId, userId, invitation.preset); // a new account: no block
   await insertDefaultDigest(trx, userId);
+  await grantInvitationKids(trx, invitation, userId);
   return userId;
 }
 

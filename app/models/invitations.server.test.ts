@@ -54,6 +54,8 @@ describe("invitations", () => {
       inviterId: parent.id,
       inviterName: "Maria Lopez",
       note: "For Grandma",
+      email: "grandma1@example.com",
+      sees: { youSee: "Everyone", inviterSees: "Everyone" },
     });
   });
 
@@ -103,6 +105,8 @@ describe("invitations", () => {
       inviterId: stranger.id,
       inviterName: "Sam Stranger",
       note: "Let us share our photos",
+      email: null,
+      sees: { youSee: "Everyone", inviterSees: "Everyone" },
     });
     const [mail] = await queued(victim.email);
     expect(mail).toMatchObject({
@@ -112,7 +116,7 @@ describe("invitations", () => {
     for (const body of [mail.text_body, mail.html_body]) {
       expect(body).toContain("Let us share our photos");
       expect(body).toContain(
-        "If you accept, you and Sam Stranger become friends: Sam Stranger sees the moments you share with your friends",
+        "If you accept, you and Sam Stranger become friends: you see the moments Sam Stranger shares with Everyone, and Sam Stranger sees the moments you share with Everyone.",
       );
       expect(body).toContain("Nothing changes unless you accept.");
       expect(body).toContain(`${ORIGIN}/invite/${token}`);
@@ -154,6 +158,8 @@ describe("invitations", () => {
       inviterId: null,
       inviterName: null,
       note: null,
+      email: null,
+      sees: null,
     });
     expect(await acceptInvitation(aunt.id, token)).toMatchObject({ ok: false, kind: "conflict" });
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(false);
@@ -240,6 +246,8 @@ describe("invitations", () => {
       inviterId: null,
       inviterName: null,
       note: null,
+      email: null,
+      sees: null,
     });
     expect(
       await joinByInvitation(tokenOf(a.url), { name: "X Y", email: "xy@example.com" }, ORIGIN, FROM),

@@ -11,12 +11,13 @@ import { displayName } from "~/lib/names";
 import { enqueueMail } from "~/mail/queue.server";
 import { invitationMail } from "~/mail/messages.server";
 import type { InviteInput } from "~/forms/invite";
-import type { Circle, FriendRelationship } from "~/forms/circles";
+import { impliedCircle, type Circle, type FriendRelationship } from "~/forms/circles";
 import { presetFromRow } from "./circles.server";
-import { isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from "./access.server";
+import { audiencesText, isBlockedWithAddress, relativeLinksOpen, requireInvitationOwner } from "./access.server";
 import { conflict, tooMany, type Result } from "./refusal";
 import { normalizeEmail, type User } from "./users.server";
 import { submissionOnce } from "./submissions.server";
+import { type InvitedKid, kidsOfInvitationIds, ownKidsAmong, saveInvitationKids } from "./invitation-kids.server";
 
 // Invitation links (docs/decisions/0026-invitations-and-sign-in-links.md). A parent
 // makes one (note and email optional); the link carries a 256-bit token, only its sha256 is kept;
@@ -47,6 +48,8 @@ export type Invitation = {
   /** How the inviter files whoever answers it (docs/spec.md "Invitations"). */
   circle: Circle;
   relationship: FriendRelationship | null;
+  /** The inviter's kids whoever accepts it becomes a co-parent of (docs/decisions/0060-co-parent-invitations.md). */
+  coParentKids: InvitedKid[];
   /** Who joined by it (accepted). */
   friend: { id: number; name: string; hasPassword: boolean; canMakeLink: boolean } | null;
 };
@@ -115,6 +118,7 @@ function invitationFromRow(row: InvitationColumns, now = nowIso()): Invitation {
     expiresAt: row.expires_at,
     state: stateOf(row, now),
     ...presetFromRow(row),
+    coParentKids: [],
     friend: row.accepted_by
       ? {
           id: row.accepted_by,
@@ -150,10 +154,19 @@ const invitationsOf = query<{ inviterId: number }, InvitationColumns>((p, k) =>
     .select(invitationColumns),
 );
 
+/** `invitations` with the kids each names (one query for all). */
+async function withKids(invitations: Invitation[], conn?: Db): Promise<Invitation[]> {
+  const kids = await kidsOfInvitationIds(
+    invitations.map((i) => i.id),
+    conn,
+  );
+  return invitations.map((i) => ({ ...i, coParentKids: kids.get(i.id) ?? [] }));
+}
+
 /** The inviter's invitations, newest first (every state). */
 export async function listInvitations(inviterId: number): Promise<Invitation[]> {
   const now = nowIso();
-  return (await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now));
+  return withKids((await invitationsOf.all({ inviterId })).map((row) => invitationFromRow(row, now)));
 }
 
 const invitationById = query<{ id: number }, InvitationColumns>((p, k) =>
@@ -194,15 +207,21 @@ export async function createInvitation(
       if (!stored || !seed) return null;
       const { token, hash } = seeded(seed);
       const row = hash === stored.token_hash ? await invitationById.first({ id }) : null;
-      return row ? { invitation: invitationFromRow(row), url: origin + invitationPath(token) } : null;
+      return row
+        ? { invitation: (await withKids([invitationFromRow(row)]))[0]!, url: origin + invitationPath(token) }
+        : null;
     },
   );
   if (once.first) return { ok: true, ...once.first, replayed: true };
+  // someone else's kid (or none such): refused before anything is written, the limit's count included
+  const own = await ownKidsAmong(inviter.id, input.coParentKids);
+  if (!own.ok) return own;
   if (!(await withinLimit("invitesPerUser", String(inviter.id)))) return tooMany(INVITATION_MESSAGES.tooMany);
   const { token, hash } = once.token ? seeded(once.token) : newLinkToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + config().inviteDays * 24 * 60 * 60_000).toISOString();
   const url = origin + invitationPath(token);
+  const circle = input.circle ?? impliedCircle(input.relationship);
   let id: number;
   try {
     id = await once.create(async (trx) => {
@@ -213,13 +232,14 @@ export async function createInvitation(
             token_hash: hash,
             note: input.note ?? null,
             email: input.email ?? null,
-            circle: input.circle ?? "friends",
+            circle,
             relationship: input.relationship ?? null,
             created_at: now.toISOString(),
             expires_at: expiresAt,
           })
           .returning("id"),
       );
+      const kids = await saveInvitationKids(trx, { id, inviterId: inviter.id }, input.coParentKids);
       // not to an address whose account is in a block with the inviter (nothing says so)
       if (input.email && !(await isBlockedWithAddress(inviter.id, input.email, trx))) {
         await enqueueMail(trx, {
@@ -229,6 +249,8 @@ export async function createInvitation(
             note: input.note ?? null,
             url,
             expiresAt,
+            coParentOf: kids.map((k) => k.name),
+            youSee: audiencesText(circle),
           }),
           users: [inviter.id],
         });
@@ -242,7 +264,7 @@ export async function createInvitation(
     throw error;
   }
   const row = await invitationById.first({ id }, { conn: db() });
-  return { ok: true, invitation: invitationFromRow(row!), url };
+  return { ok: true, invitation: (await withKids([invitationFromRow(row!)], db()))[0]!, url };
 }
 
 /** Revokes an unused invitation of the viewer's. Someone else's: not found. Used or revoked already: conflict. */
@@ -261,7 +283,7 @@ export async function revokeInvitation(
   );
   if (!changed) return conflict(INVITATION_MESSAGES.notPending);
   const row = await invitationById.first({ id: invitationId }, { conn: db() });
-  return { ok: true, invitation: invitationFromRow(row!) };
+  return { ok: true, invitation: (await withKids([invitationFromRow(row!)], db()))[0]! };
 }
 
 /**
@@ -274,12 +296,25 @@ export type InvitationLink = {
   inviterId: number | null;
   inviterName: string | null;
   note: string | null;
+  /** The address it was emailed to (the join form starts with it). */
+  email: string | null;
+  /** What whoever answers will see of the inviter's moments, and the inviter of theirs. */
+  sees: { youSee: string; inviterSees: string } | null;
 };
+
+/**
+ * What each side sees of the other's moments once an invitation filed in `circle` is accepted:
+ * the one answering, the inviter's moments shared with that circle's audiences; the inviter,
+ * theirs shared with Friends' (their own side starts at Friends). From the access module's table.
+ */
+export function whatEachSees(circle: Circle): { youSee: string; inviterSees: string } {
+  return { youSee: audiencesText(circle), inviterSees: audiencesText("friends") };
+}
 
 /** An invitation by its link token's hash, with its inviter's name: what its page and its answers read. */
 /** The row `invitationByHash` answers. */
 export type InvitationByHash = InvitationStateColumns &
-  Pick<InvitationRow, "inviter_id" | "offered_to" | "declined_at"> &
+  Pick<InvitationRow, "inviter_id" | "offered_to" | "declined_at" | "email"> &
   Pick<UserRow, "username" | "first_name" | "last_name">;
 
 export const invitationByHash = query<{ hash: string }, InvitationByHash>((p, k) =>
@@ -291,6 +326,7 @@ export const invitationByHash = query<{ hash: string }, InvitationByHash>((p, k)
       "invitations.inviter_id",
       "invitations.offered_to",
       "invitations.declined_at",
+      "invitations.email",
       "inviter.username",
       "inviter.first_name",
       "inviter.last_name",
@@ -313,7 +349,14 @@ export async function readInvitation(
   token: string | undefined,
   viewerId: number | null = null,
 ): Promise<InvitationLink> {
-  const none: InvitationLink = { state: "unknown", inviterId: null, inviterName: null, note: null };
+  const none: InvitationLink = {
+    state: "unknown",
+    inviterId: null,
+    inviterName: null,
+    note: null,
+    email: null,
+    sees: null,
+  };
   if (!looksLikeLinkToken(token)) return none;
   const row = await invitationByHash.first({ hash: hashLinkToken(token) });
   if (!row) return none;
@@ -325,8 +368,20 @@ export async function readInvitation(
     inviterId: row.inviter_id,
     inviterName: displayName(row),
     note: row.note,
+    email: state === "pending" ? row.email : null,
+    sees: whatEachSees(row.circle),
   };
 }
+/** Who made the invitation of link `token`, whatever its state (null: no such link). */
+export async function inviterOfLink(token: string | undefined): Promise<number | null> {
+  if (!looksLikeLinkToken(token)) return null;
+  return (await invitationByHash.first({ hash: hashLinkToken(token) }))?.inviter_id ?? null;
+}
+
+/** Where someone who just joined or accepted `inviterId`'s invitation lands: the feed, welcomed. */
+export const joinedPath = (inviterId: number | null) =>
+  inviterId === null ? href("/feed") : `${href("/feed")}?welcome=${inviterId}`;
+
 /**
  * A deleted account's address leaves other users' invitations (docs/spec.md "Delete my account"):
  * an invitation someone sent to it stays theirs (its link still works) but no longer names the

@@ -8,7 +8,14 @@ import type { KidRow } from "~/lib/tables";
 import { deleteImageFiles, withNewImage } from "~/images/storage.server";
 import { fileDigest, type UploadedFile } from "~/images/multipart.server";
 import type { Audience } from "~/forms/circles";
-import { ACCESS_MESSAGES, requireKid, whereKidParentIs, whereKidVisibleTo, type Need } from "./access.server";
+import {
+  ACCESS_MESSAGES,
+  requireKid,
+  visibleKidIds,
+  whereKidParentIs,
+  whereKidVisibleTo,
+  type Need,
+} from "./access.server";
 import { notFound, type Refusal, type Result } from "./refusal";
 import { clipsOfMoments } from "~/video/clips.server";
 import { submissionOnce } from "./submissions.server";
@@ -95,6 +102,26 @@ export async function listVisibleKidsOf(viewerId: number, ownerIds: number[]): P
     out.get(kid.user_id)?.push(kid);
   }
   return out;
+}
+
+/** How many kids of other families My Kids shows to someone without kids of their own. */
+const SEEN_KIDS_MAX = 24;
+
+const kidsSeenBy = query<{ viewerId: number }, KidColumns>((p, k) =>
+  kidsQuery(k)
+    .whereIn("kids.id", visibleKidIds(k, p("viewerId")))
+    .whereNot((w) => whereKidParentIs(w, p("viewerId")))
+    .orderBy("kids.id")
+    .limit(SEEN_KIDS_MAX)
+    .select(kidColumns),
+);
+
+/**
+ * The kids of other families `viewerId` may see (a relative's grandchildren), in id order, at most
+ * SEEN_KIDS_MAX: what My Kids shows someone who has no kids of their own. One query.
+ */
+export async function listKidsSeenBy(viewerId: number): Promise<Kid[]> {
+  return (await kidsSeenBy.all({ viewerId })).map(kidFromRow);
 }
 
 export type KidView = { kid: Kid; isOwner: boolean; isParent: boolean };

@@ -23,6 +23,7 @@ import {
 import { clipsOfMoments } from "~/video/clips.server";
 import { getMoment, type Moment } from "./moments.server";
 import { checkClips, clipIdsOf, clipsAdded, discardStoredClips, storeClips, writeClips } from "./moment-clips.server";
+import { notifyNewMoment } from "./notifications.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
 // milestone, audience and photos.
@@ -105,6 +106,7 @@ export async function createMoment(
         await writePhotos(trx, id, planned.plan, imageIds, dropImages);
         await writeClips(trx, id, kept.stored, { drop: dropImages, dropKeys: dropStoreKeys });
         await once.claim(trx, id);
+        await notifyNewMoment(trx, id, viewerId);
         return id;
       },
     );

@@ -92,7 +92,7 @@ describe("notifications", () => {
       { address: "192.0.2.1" },
     );
     expect(await texts(parent.id)).toEqual([
-      "Grandma Rose accepted your invitation and can now see your kids' moments",
+      "Grandma Rose accepted your invitation and sees the moments you share with Everyone",
     ]);
   });
 

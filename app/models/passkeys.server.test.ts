@@ -17,7 +17,8 @@ import { listSessions } from "./sessions.server";
 import { deleteAccount } from "./account.server";
 import { exportJson, loadExport } from "./export.server";
 import { userTraces } from "../../tests/user-traces";
-import { checkPasskey, LoginError, sessionToken } from "~/web/auth.server";
+import { LoginError, sessionToken } from "~/web/auth.server";
+import { checkPasskey } from "~/web/passkey.server";
 import * as signInOptionsRoute from "~/routes/api/auth-passkey-options";
 import * as signInRoute from "~/routes/api/auth-passkey";
 import * as optionsRoute from "~/routes/api/users-current-passkeys-options";
@@ -173,20 +174,20 @@ describe("managing passkeys", () => {
     const { user, passkey } = await userWithPasskey();
     const other = await makeUser();
     expect(await renamePasskey(other.id, passkey.id, "mine now")).toMatchObject({ ok: false, kind: "not-found" });
-    expect(await removePasskey(other.id, passkey.id)).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await removePasskey(other.id, passkey.id, null)).toMatchObject({ ok: false, kind: "not-found" });
     expect(await renamePasskey(user.id, passkey.id, "")).toMatchObject({ ok: false, kind: "invalid" });
     expect(await renamePasskey(user.id, passkey.id, "x".repeat(65))).toMatchObject({ ok: false, kind: "invalid" });
     expect(await renamePasskey(user.id, passkey.id, "Laptop")).toEqual({ ok: true });
     expect((await listPasskeys(user.id))[0]?.name).toBe("Laptop");
     // the account has a password: its only passkey may go
-    expect(await removePasskey(user.id, passkey.id)).toEqual({ ok: true });
+    expect(await removePasskey(user.id, passkey.id, null)).toEqual({ ok: true });
     expect(await listPasskeys(user.id)).toEqual([]);
   });
 
   it("refuses removing the last passkey of an account without a password", async () => {
     const { user, session, passkey } = await userWithPasskey();
     await db().table("users").where("id", user.id).update({ password_hash: "" });
-    expect(await removePasskey(user.id, passkey.id)).toMatchObject({
+    expect(await removePasskey(user.id, passkey.id, null)).toMatchObject({
       ok: false,
       kind: "conflict",
       message: PASSKEY_MESSAGES.lastWayIn,
@@ -195,7 +196,7 @@ describe("managing passkeys", () => {
     const second = new SoftAuthenticator(siteOrigin());
     const options = await registrationOptions(user, session);
     expect((await registerPasskey(user.id, session, second.register(options) as never, "Tablet")).ok).toBe(true);
-    expect(await removePasskey(user.id, passkey.id)).toEqual({ ok: true });
+    expect(await removePasskey(user.id, passkey.id, null)).toEqual({ ok: true });
     expect(await listPasskeys(user.id)).toHaveLength(1);
   });
 

@@ -1,13 +1,10 @@
 import crypto from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { insertedId, isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
@@ -19,13 +16,21 @@ import { oneLine } from "~/lib/one-line";
 import { whereOwnedBy } from "./access.server";
 import { conflict, invalid, notFound, type Result } from "./refusal";
 import { getUserById, type User } from "./users.server";
+import { deletePasskeySessions } from "./sessions.server";
 
 // Passkeys (WebAuthn, docs/decisions/0055-passkeys.md). The relying party is the configured site
 // (siteOrigin(), decision 0038), never a request's Host. Every ceremony's challenge is a row of
 // `webauthn_challenges`, taken (deleted) by the one verification that reads it, whatever its
 // outcome, and good for CHALLENGE_MS: so any process may answer the second half of a ceremony and
 // no challenge answers twice. A registration's challenge is keyed by the session that asked; a
-// sign-in's by a random handle the browser keeps in a signed cookie (app/web/passkey.server.ts).
+// sign-in's by a random handle the browser keeps in a signed cookie (app/web/passkey.server.ts)
+// together with the challenge itself, so one browser may have several sign-ins waiting (the log-in
+// page's autofill request and its button's) and whichever answers comes back finds its own.
+
+// The WebAuthn library is loaded on a process's first passkey request, not at start: an idle
+// worker does not hold it (about 4 MB each; docs/decisions/0036-lean-processes.md,
+// docs/decisions/0057-bench-side-by-side.md).
+const webauthn = () => import("@simplewebauthn/server");
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
 export const PASSKEY_NAME_MAX = 64;
@@ -66,7 +71,7 @@ async function storeChallenge(purpose: Purpose, handle: string, challenge: strin
   };
   const now = nowIso();
   await writeTransaction(async (trx) => {
-    // a new ceremony from the same browser replaces its last one; expired ones of anyone go
+    // a new registration of the same session replaces its last one; expired ones of anyone go
     await trx("webauthn_challenges").where("id", row.id).orWhere("expires_at", "<=", now).delete();
     await trx("webauthn_challenges").insert(row);
   });
@@ -126,7 +131,7 @@ export async function registrationOptions(
   const rp = relyingParty();
   const existing = await rowsOf(user.id);
   const displayName = [user.first_name, user.last_name].filter(Boolean).join(" ") || user.username;
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.id,
     userName: user.email,
@@ -171,7 +176,7 @@ export async function registerPasskey(
   const rp = relyingParty();
   let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"];
   try {
-    const verified = await verifyRegistrationResponse({
+    const verified = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -211,13 +216,32 @@ export async function registerPasskey(
 
 /** The options of a sign-in with any passkey of this site; the challenge is kept for `handle`. */
 export async function authenticationOptions(handle: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty().id,
     userVerification: "preferred",
     timeout: CHALLENGE_MS,
   });
-  await storeChallenge("sign-in", handle, options.challenge, null);
+  await storeChallenge("sign-in", signInHandle(handle, options.challenge), options.challenge, null);
   return options;
+}
+
+/** A sign-in challenge's row is the browser's handle and the challenge together. */
+function signInHandle(handle: string, challenge: string): string {
+  return `${handle}:${challenge}`;
+}
+
+/**
+ * The challenge an answer says it signed (its client data's `challenge`), or null: only used to
+ * find the row; the library then checks the signed client data against the row's challenge.
+ */
+function answeredChallenge(response: AuthenticationResponseJSON): string | null {
+  try {
+    const clientData: unknown = JSON.parse(Buffer.from(response.response.clientDataJSON, "base64url").toString("utf8"));
+    const challenge = (clientData as { challenge?: unknown } | null)?.challenge;
+    return typeof challenge === "string" && challenge.length > 0 && challenge.length <= 128 ? challenge : null;
+  } catch {
+    return null;
+  }
 }
 
 const byCredential = query<{ credential: string }, PasskeyRow>((p, k) =>
@@ -238,15 +262,16 @@ export async function passkeyOwner(credentialId: string): Promise<User | null> {
 export async function verifyPasskeySignIn(
   handle: string,
   response: AuthenticationResponseJSON,
-): Promise<Result<{ user: User }>> {
-  const challenge = await takeChallenge("sign-in", handle, null);
+): Promise<Result<{ user: User; passkeyId: number }>> {
+  const answered = answeredChallenge(response);
+  const challenge = answered ? await takeChallenge("sign-in", signInHandle(handle, answered), null) : null;
   if (!challenge) return invalid(PASSKEY_MESSAGES.expired);
   const row = await byCredential.first({ credential: String(response.id).slice(0, 1400) });
   if (!row) return invalid(PASSKEY_MESSAGES.unknown);
   const rp = relyingParty();
   let newCounter: number | null = null;
   try {
-    const verified = await verifyAuthenticationResponse({
+    const verified = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -275,7 +300,7 @@ export async function verifyPasskeySignIn(
   );
   if (!updated) return invalid(PASSKEY_MESSAGES.notVerified);
   const user = await getUserById(row.user_id);
-  return user ? { ok: true, user } : invalid(PASSKEY_MESSAGES.unknown);
+  return user ? { ok: true, user, passkeyId: row.id } : invalid(PASSKEY_MESSAGES.unknown);
 }
 
 /** Renames one of the user's passkeys. Refused: not-found (not theirs), invalid (the name). */
@@ -289,10 +314,11 @@ export async function renamePasskey(userId: number, passkeyId: number, name: unk
 }
 
 /**
- * Removes one of the user's passkeys. Refused: not-found (not theirs), conflict (the last passkey
- * of an account without a password: the account would be left with emailed links alone).
+ * Removes one of the user's passkeys and ends the sessions it started, but the one of `keepToken`
+ * (the session removing it). Refused: not-found (not theirs), conflict (the last passkey of an
+ * account without a password: the account would be left with emailed links alone).
  */
-export async function removePasskey(userId: number, passkeyId: number): Promise<Result> {
+export async function removePasskey(userId: number, passkeyId: number, keepToken: string | null): Promise<Result> {
   return writeTransaction(async (trx) => {
     const rows: Pick<PasskeyRow, "id">[] = await whereOwnedBy(trx("passkeys"), "user_id", userId).select("id");
     if (!rows.some((r) => r.id === passkeyId)) return notFound("Passkey not found");
@@ -303,6 +329,7 @@ export async function removePasskey(userId: number, passkeyId: number): Promise<
       if (!owner || !hasPassword(owner.password_hash)) return conflict(PASSKEY_MESSAGES.lastWayIn);
     }
     await whereOwnedBy(trx("passkeys"), "user_id", userId).andWhere("id", passkeyId).delete();
+    await deletePasskeySessions(trx, userId, passkeyId, keepToken);
     return { ok: true };
   });
 }

@@ -21,13 +21,17 @@ export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000;
 const USER_AGENT_MAX = 255;
 
 /**
- * A new session. `linkBy`: the parent whose sign-in link for a relative started it (such sessions
- * end when the relative secures the account: deleteLinkSessions).
+ * A new session. `link`: it was started by a sign-in link; `madeBy` the parent whose link for a
+ * relative it was (such sessions end when the relative secures the account: deleteLinkSessions),
+ * null for a link from the user's own email (it stands in for the password for a few minutes:
+ * linkSignInAt). `passkeyId`: the passkey that started it (such sessions end when it is removed:
+ * deletePasskeySessions).
  */
 export async function createSession(
   userId: number,
   userAgent?: string | null,
-  linkBy?: number | null,
+  link?: { madeBy: number | null } | null,
+  passkeyId?: number | null,
 ): Promise<{ token: string; expires: Date }> {
   const token = crypto.randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().sessionDays * 24 * 60 * 60 * 1000);
@@ -41,7 +45,9 @@ export async function createSession(
       last_seen_at: now,
       user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
       handle: crypto.randomBytes(12).toString("base64url"),
-      link_by: linkBy ?? null,
+      link_by: link?.madeBy ?? null,
+      signed_in_by: link ? "link" : null,
+      passkey_id: passkeyId ?? null,
     }),
   );
   return { token, expires };
@@ -146,6 +152,23 @@ export async function deleteLinkSessions(conn: Db, userId: number, keepToken: st
 }
 
 /**
+ * On `conn`: deletes the user's sessions that the passkey `passkeyId` started, but the one of
+ * `keepToken` (removing a passkey from the session it started keeps that session signed in).
+ */
+export async function deletePasskeySessions(
+  conn: Db,
+  userId: number,
+  passkeyId: number,
+  keepToken: string | null,
+): Promise<number> {
+  const keep = keepToken ? hashToken(keepToken) : "";
+  return whereOwnedBy(conn("sessions"), "user_id", userId)
+    .andWhere("passkey_id", passkeyId)
+    .andWhereNot("id", keep)
+    .delete();
+}
+
+/**
  * On `conn` (a caller's write transaction): deletes every session of the user but the one of
  * `keepToken` (none: all of them). A new password, an email change undone: every other device is out.
  */
@@ -154,8 +177,10 @@ export async function deleteOtherSessions(conn: Db, userId: number, keepToken: s
   return whereOwnedBy(conn("sessions"), "user_id", userId).andWhereNot("id", keep).delete();
 }
 
-const sessionStart = query<{ hash: string }, Pick<SessionRow, "created_at">>((p, k) =>
-  k("sessions").where("sessions.id", p("hash")).first("sessions.created_at"),
+const sessionStart = query<{ hash: string }, Pick<SessionRow, "created_at" | "signed_in_by" | "link_by">>((p, k) =>
+  k("sessions")
+    .where("sessions.id", p("hash"))
+    .first("sessions.created_at", "sessions.signed_in_by", "sessions.link_by"),
 );
 
 /** When the session of this token began (a fresh sign-in confirms deleting an account without a password). */
@@ -163,4 +188,15 @@ export async function sessionStartedAt(token: string | null): Promise<string | n
   if (!token || token.length > 100) return null;
   const row = await sessionStart.first({ hash: hashToken(token) });
   return row?.created_at ?? null;
+}
+
+/**
+ * When the session of this token was started by a sign-in link from the user's own email, or null
+ * (started another way, or by a parent's link: docs/decisions/0061-real-names-and-long-passwords.md).
+ * Fresh (isFreshSignIn), it stands in for the current password.
+ */
+export async function linkSignInAt(token: string | null): Promise<string | null> {
+  if (!token || token.length > 100) return null;
+  const row = await sessionStart.first({ hash: hashToken(token) });
+  return row?.signed_in_by === "link" && row.link_by === null ? row.created_at : null;
 }

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { UserRow } from "~/lib/tables";
 import { query } from "~/lib/query.server";
+import { characters, NAME_MAX } from "~/forms/people";
 import { whereNotBlockedBy } from "./access.server";
 import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
 import type { Photo } from "~/images/photo";
@@ -11,8 +12,8 @@ import { relationsWith, type Relation } from "./friend-lists.server";
 // shows: id, names and picture (never an email, never kids).
 
 export const SEARCH_LIMIT = 20;
-/** First and last name are at most 30 characters each: "first last" is at most 61. */
-const LONGEST_MATCHABLE = 61;
+/** First and last name are at most NAME_MAX characters each: "first last" is at most 2 × NAME_MAX + 1. */
+const LONGEST_MATCHABLE = 2 * NAME_MAX + 1;
 
 export type SearchHit = { id: number; first_name: string | null; last_name: string | null; photo: Photo | null };
 
@@ -81,7 +82,7 @@ function hitFromRow(row: HitColumns): SearchHit {
 export async function searchUsers(query: string | null | undefined, viewerId = 0): Promise<SearchHit[] | null> {
   const q = normalizeSearchQuery(query);
   if (!q) return null;
-  if (q.length > LONGEST_MATCHABLE) return [];
+  if (characters(q) > LONGEST_MATCHABLE) return [];
   const rows = await matching.all({ pattern: likeSubstring(q), viewer: viewerId });
   return rows.map(hitFromRow);
 }
@@ -94,7 +95,7 @@ export async function searchUsers(query: string | null | undefined, viewerId = 0
 export async function searchPeople(viewerId: number, query: string | null | undefined): Promise<PersonHit[] | null> {
   const q = normalizeSearchQuery(query);
   if (!q) return null;
-  if (q.length > LONGEST_MATCHABLE) return [];
+  if (characters(q) > LONGEST_MATCHABLE) return [];
   const rows = await matchingWithUsername.all({ pattern: likeSubstring(q), viewer: viewerId });
   const relations = await relationsWith(
     viewerId,

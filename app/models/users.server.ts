@@ -8,6 +8,7 @@ import type { Photo } from "~/images/photo";
 import type { UserRow } from "~/lib/tables";
 import { conflict, type FieldErrors, type Result } from "./refusal";
 import { SIGNUP_USER, submissionOnce } from "./submissions.server";
+import { insertDefaultDigest } from "./email-preferences.server";
 
 /** A user as the app works with it (never carries the password hash). */
 export type User = {
@@ -181,7 +182,11 @@ export async function createUser(
   }
   const password_hash = await hashPassword(input.password);
   try {
-    const id = await once.create((conn) => insertUser(conn, { ...input, password_hash }));
+    const id = await once.create(async (conn) => {
+      const id = await insertUser(conn, { ...input, password_hash });
+      await insertDefaultDigest(conn, id);
+      return id;
+    });
     const user = await getUserById(id);
     if (!user) throw new Error("user vanished after insert");
     return { ok: true, user };

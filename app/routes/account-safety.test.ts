@@ -7,6 +7,7 @@ import * as apiAccount from "./api/users-current";
 import * as apiPassword from "./api/users-current-password";
 import { db } from "~/lib/db.server";
 import { resetLimits } from "~/lib/limits.server";
+import { verifyPassword } from "~/lib/password.server";
 import { getAccount } from "~/models/account.server";
 import { createInvitation } from "~/models/invitations.server";
 import { joinByInvitation } from "~/models/invitation-join.server";
@@ -61,6 +62,40 @@ describe("a new password ends every other session", () => {
     expect(res.headers.get("Location")).toBe("/settings?done=password");
     expect(await signedIn(thief)).toBe(false);
     expect(await signedIn(fresh)).toBe(true);
+  });
+
+  it("after an emailed link the page asks no current password, and neither does /api; after a password log-in both do", async () => {
+    const u = await makeUser();
+    const byPassword = await cookieFor(u); // how tests sign in: as a log-in with the password does
+    await post(loginEmail, "/login/email", { email: u.email, reset: "1" });
+    const [, path, token] = linkIn((await lastMailTo(u.email)).text_body, "/login/link")!;
+    const byLink = cookieOf((await post(loginLink, path!, {}, undefined, { token: token! })) as Response);
+    const page = (cookie: string) => settings.loader(args(req("/settings", { cookie })));
+    expect((await page(byLink)).freshLinkSignIn).toBe(true);
+    expect((await page(byPassword)).freshLinkSignIn).toBe(false);
+
+    const put = (cookie: string, path: string, json: Record<string, unknown>) =>
+      (path.endsWith("password") ? apiPassword : apiAccount).action(args(req(path, { method: "PUT", cookie, json })));
+    const long = "correct horse battery staple ".repeat(4).slice(0, 100);
+    const newPassword = { password: long, confirmPassword: long };
+    const refused = await put(byPassword, "/api/users/current/password", newPassword);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ errors: { current_password: ["Enter your current password."] } });
+    const details = { username: `linked${u.id}`, email: u.email, first_name: "Bo", last_name: "Li" };
+    expect((await put(byPassword, "/api/users/current", details)).status).toBe(400);
+
+    const set = await put(byLink, "/api/users/current/password", newPassword);
+    expect(set.status).toBe(200);
+    expect(await signedIn(byPassword)).toBe(false); // the new password ended the other session
+    expect(await verifyPassword(long, (await getUserWithPasswordByEmail(u.email))!.password_hash)).toBe(true);
+    const renamed = await put(byLink, "/api/users/current", details);
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({ username: `linked${u.id}`, first_name: "Bo", last_name: "Li" });
+
+    // ten minutes on, the link no longer stands in for the password
+    await db()("sessions").update({ created_at: new Date(Date.now() - 11 * 60_000).toISOString() });
+    expect((await page(byLink)).freshLinkSignIn).toBe(false);
+    expect((await put(byLink, "/api/users/current/password", newPassword)).status).toBe(400);
   });
 
   it("PUT /api/users/current/password ends every other session and says how many", async () => {

@@ -3,10 +3,11 @@ import type { Route } from "./+types/email-unsubscribe";
 import { SubmitButton } from "~/components/forms";
 import { verifyForUser } from "~/lib/tokens.server";
 import { parseId } from "~/lib/request.server";
-import { saveEmailPreferences } from "~/models/email-preferences.server";
+import { unsubscribeAll } from "~/models/email-preferences.server";
 
-// /email/unsubscribe?u=<user id>&s=<signature> (docs/spec.md "Email digests"): the digest's signed
-// link. GET shows one button; POST stops the digests, with or without a session: it is also the
+// /email/unsubscribe?u=<user id>&s=<signature> (docs/spec.md "Email digests"): the signed link of
+// every mail about news (digests and right-away mails). GET shows one button; POST stops them all
+// (every kind of news "No email"), with or without a session: it is also the
 // target of List-Unsubscribe-Post (one click in the mail client, RFC 8058). A bad signature: a clear
 // page, nothing changes.
 
@@ -26,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
   await request.text();
   const userId = signedUser(request);
   if (userId === null) return { valid: false, done: false };
-  await saveEmailPreferences(userId, { digest: "none", hour: 8 });
+  await unsubscribeAll(userId);
   return { valid: true, done: true };
 }
 
@@ -50,7 +51,7 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
         <title>You are unsubscribed – Sweet Moments</title>
         <h1>You are unsubscribed</h1>
         <p role="status">
-          You will get no more digests. You can turn them on again in your{" "}
+          You will get no more emails about new moments, comments and replies. You can choose again in your{" "}
           <Link to="/settings/email">email settings</Link>.
         </p>
       </div>
@@ -58,9 +59,9 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
   }
   return (
     <div className="page narrow">
-      <title>Unsubscribe from digests – Sweet Moments</title>
-      <h1>Unsubscribe from digests</h1>
-      <p>Stop the daily or weekly emails about new moments and comments.</p>
+      <title>Unsubscribe from emails – Sweet Moments</title>
+      <h1>Unsubscribe from emails</h1>
+      <p>Stop the digests and the other emails about new moments, comments and replies.</p>
       <Form method="post">
         <SubmitButton>Unsubscribe</SubmitButton>
       </Form>

@@ -13,15 +13,22 @@ import { posterNames } from "~/models/co-parents.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
 import { EmptyArt } from "~/components/empty-state";
+import { parseId } from "~/lib/request.server";
+import { whatViewerSeesOf } from "~/models/circles.server";
 
-// GET /feed: the home feed (docs/spec.md "Feed"). Thin: parse → feed model → render.
+// GET /feed: the home feed (docs/spec.md "Feed"). Thin: parse → feed model → render. `?welcome={id}`:
+// where joining by that user's invitation lands, which says what the newcomer sees of their moments.
 
 const PAGE_SIZE = 20;
 
 // conditional (docs/decisions/0034-conditional-pages.md): an unchanged feed is a 304, no render
 const conditional = conditionalPage(async ({ request }) => {
   const user = await requireUser(request);
-  const beforeParam = new URL(request.url).searchParams.get("before");
+  const url = new URL(request.url);
+  const beforeParam = url.searchParams.get("before");
+  // just joined by an invitation (app/routes/invite.tsx): what they see of the inviter's moments
+  const welcomeId = parseId(url.searchParams.get("welcome") ?? undefined);
+  const welcome = welcomeId === null ? null : await whatViewerSeesOf(user.id, welcomeId);
   const before = beforeParam ? decodeCursor(beforeParam) : null;
   if (beforeParam && !before) throw data("That page of moments does not exist.", { status: 400 });
 
@@ -42,6 +49,7 @@ const conditional = conditionalPage(async ({ request }) => {
     next: page.next,
     isOlderPage: Boolean(before),
     newCount: page.moments.filter((m) => since !== null && m.created_at > since).length,
+    welcome,
   };
   return { view, stamps: [momentStamps(page.moments), momentStamps(otd)] };
 });
@@ -51,13 +59,18 @@ export const loader = conditional.loader;
 const yearsAgoText = (n: number) => `${n} ${n === 1 ? "year" : "years"} ago today`;
 
 export default function Feed({ loaderData }: Route.ComponentProps) {
-  const { entries, onThisDay, next, isOlderPage, newCount } = loaderData;
+  const { entries, onThisDay, next, isOlderPage, newCount, welcome } = loaderData;
   const location = useLocation();
   const here = location.pathname + location.search;
   return (
     <div className="page feed-page">
       <title>{`Feed${isOlderPage ? " (older)" : ""} – Sweet Moments`}</title>
       <h1>Feed</h1>
+      {welcome ? (
+        <p className="notice feed-welcome" role="status">
+          {`Welcome! You and ${welcome.name} are now friends. You see the moments ${welcome.name} shares with ${welcome.sees}.`}
+        </p>
+      ) : null}
       {isOlderPage ? (
         <p>
           <Link to="/feed">Back to the newest moments</Link>
@@ -79,7 +92,11 @@ export default function Feed({ loaderData }: Route.ComponentProps) {
         <div className="feed-empty card">
           <EmptyArt art="feed" />
           <h2>Nothing here yet</h2>
-          <p>Moments of your kids and of your friends' kids will show here, newest first.</p>
+          <p>
+            {welcome
+              ? `${welcome.name} has not shared a moment with you yet. They will show here, newest first.`
+              : "Moments of your kids and of your friends' kids will show here, newest first."}
+          </p>
           <ul>
             <li>
               <Link to="/kids/add-new">Add your kid</Link> and post their first moment.

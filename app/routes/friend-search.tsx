@@ -247,7 +247,7 @@ function Relation({ relation, name }: { relation: keyof typeof RELATION_LABELS; 
 function AddFriend({ hit, action }: { hit: Hit; action: string }) {
   const navigation = useNavigation();
   const once = useSubmitOnce(navigation.state !== "idle");
-  const adding = navigation.state !== "idle" && navigation.formData?.get("friendId") === String(hit.id);
+  const adding = navigation.state !== "idle" && navigation.formData?.get("friendId") === `${hit.id}`;
   return (
     <Form method="post" action={action} preventScrollReset {...once()}>
       <input type="hidden" name="intent" value="add" />

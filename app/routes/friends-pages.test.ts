@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as friendsPage from "./friends";
+import * as friendPage from "./friend";
 import * as searchPage from "./friend-search";
 import { getFriendship } from "~/models/friendships.server";
 import { args, context, cookieFor, makeUser, req } from "../../tests/helpers";
@@ -28,7 +29,7 @@ describe("/current/friends", () => {
     expect(res.headers.get("Location")).toBe("/login?redirectTo=%2Fcurrent%2Ffriends");
   });
 
-  it("lists friends with their kids (id, name, photo only), received and sent requests", async () => {
+  it("lists friends (id, name, photo, circle only; their kids are on their own page), received and sent requests", async () => {
     const me = await makeUser();
     const [friend, asker, asked, refuser] = [await makeUser(), await makeUser(), await makeUser(), await makeUser()];
     const kid = await insertKid(friend, "Ada");
@@ -45,17 +46,50 @@ describe("/current/friends", () => {
         username: friend.username,
         name: `${friend.first_name} ${friend.last_name}`,
         photo: null,
-        kids: [{ id: kid, name: "Ada", photo: null }],
         label: { circle: "friends", relationship: null },
-        ends: null,
       },
     ]);
+    const own = await friendPage.loader(
+      args(req(`/current/friends/${friend.id}`, { cookie: await cookieFor(me) }), { userId: String(friend.id) }),
+    );
+    expect(own.friend).toMatchObject({ friendshipId: f, kids: [{ id: kid, name: "Ada", photo: null }], ends: null });
     expect(data.received.map((p) => [p.friendshipId, p.userId])).toEqual([[r, asker.id]]);
     expect(data.sent.map((p) => [p.friendshipId, p.userId, p.denied])).toEqual([
       [s, asked.id, false],
       [d, refuser.id, true],
     ]);
     expect(JSON.stringify(data)).not.toMatch(/Secret|@example\.com/);
+  });
+
+  it("a friend's own page: only for a friend; the circle form saves and comes back, bad input is a 400 that changes nothing", async () => {
+    const me = await makeUser();
+    const cookie = await cookieFor(me);
+    const [friend, asker] = [await makeUser(), await makeUser()];
+    const f = await insertFriendship(me, friend, "accepted");
+    await insertFriendship(asker, me, "pending");
+    const at = (u: { id: number }, form?: Record<string, string>) =>
+      args(req(`/current/friends/${u.id}`, { cookie, form }), { userId: String(u.id) });
+    const status = async (fn: () => Promise<unknown>) => {
+      try {
+        const v = await fn();
+        return v instanceof Response ? v.status : unwrap(v).status;
+      } catch (e) {
+        return unwrap(e).status;
+      }
+    };
+    // not a friend (a pending requester, oneself, nobody): not found
+    for (const u of [asker, me, { id: 999_999 }]) expect(await status(() => friendPage.loader(at(u)))).toBe(404);
+    expect(await status(() => friendPage.action(at(asker, { intent: "label", circle: "family" })))).toBe(404);
+    const saved = await friendPage.action(at(friend, { intent: "label", circle: "family", relationship: "cousin" }));
+    expect(saved).toMatchObject({ status: 303 });
+    expect((saved as Response).headers.get("Location")).toBe(`/current/friends/${friend.id}`);
+    expect((await friendPage.loader(at(friend))).friend.label).toEqual({ circle: "family", relationship: "cousin" });
+    expect(await status(() => friendPage.action(at(friend, { intent: "label", circle: "enemies" })))).toBe(400);
+    expect(await status(() => friendPage.action(at(friend, { intent: "remove" })))).toBe(400);
+    expect((await friendPage.loader(at(friend))).friend).toMatchObject({
+      friendshipId: f,
+      label: { circle: "family", relationship: "cousin" },
+    });
   });
 
   it("each intent does its transition and redirects back; stale or foreign clicks change nothing", async () => {

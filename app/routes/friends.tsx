@@ -14,6 +14,7 @@ import {
   type InvitationActionData,
 } from "~/web/invitations.server";
 import { listInvitations } from "~/models/invitations.server";
+import { listKidsOf } from "~/models/kids.server";
 import { FamilyInvitationsSection } from "~/components/invitations";
 import {
   AllFriendsSection,
@@ -25,7 +26,7 @@ import {
   RequestsSentSection,
 } from "~/components/friends";
 import { BlockedSection, CoParentInvitationsSection } from "~/components/circles";
-import { setFriendLabel } from "~/models/circles.server";
+import { circleSeesTexts } from "~/models/access.server";
 import { blockUser, listBlocked, showBlockedComments, unblockUser } from "~/models/blocks.server";
 import {
   answerCoParentInvitation,
@@ -35,11 +36,13 @@ import {
 } from "~/models/co-parents.server";
 import { FORGET_KEPT_PAGES } from "~/web/conditional.server";
 
-// /current/friends (docs/spec.md §2 "Friends"): All Friends with their kids, Friend Requests
+// /current/friends (docs/spec.md §2 "Friends"): All Friends (a list of people, each a link to
+// their own page, app/routes/friend.tsx, where their kids and their forms are), Friend Requests
 // Received (Accept, Deny), You Sent A Friend Request To (Cancel Request; denied ones Delete Request).
 // Every button is a plain POST form told apart by `intent`; the action redirects back (PRG), and with
 // JavaScript the same navigation revalidates the lists in place. Who sees what (docs/spec.md §6):
-// each friend's circle and relationship, Block (friends and received requests), Blocked users
+// each friend's circle and relationship (changed on their page), Block (a friend's page and
+// received requests), Blocked users
 // (Unblock, show or hide their past comments) and co-parent invitations received.
 // Removing or blocking someone who co-parents a kid with the user (either way, or is invited to)
 // ends that co-parenting too, so it asks first (docs/decisions/0041): the button is a link to this
@@ -69,34 +72,37 @@ function confirmFrom(url: URL, people: (Person & { ends: string | null })[]): Co
   return p && id !== null ? { intent, who: p.username, id, ends: p.ends } : null;
 }
 
+/** The confirm step, when the URL asks for one: what ending that friendship (or request) also ends. */
+async function confirmStep(url: URL, userId: number, people: FriendEntry[]): Promise<Confirm | null> {
+  if (!url.searchParams.has("confirm")) return null;
+  const shared = await coParentingBetween(
+    userId,
+    people.map((e) => e.user.id),
+  );
+  return confirmFrom(
+    url,
+    people.map((e) => ({ ...person(e), ends: endsCoParentingText(e.user.username, shared.get(e.user.id)) })),
+  );
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [lists, familyInvitations, newLink] = await Promise.all([
-    listFriends(user.id),
+  // the list names each friend; their kids and forms are on their own page (app/routes/friend.tsx)
+  const [lists, familyInvitations, newLink, kids] = await Promise.all([
+    listFriends(user.id, { kids: false }),
     listInvitations(user.id),
     readLinkFlash(request),
+    listKidsOf(user.id),
   ]);
   const receivedEntries = lists.pending.filter((e) => e.direction === "received");
-  const shared = await coParentingBetween(
-    user.id,
-    [...lists.confirmed, ...receivedEntries].map((e) => e.user.id),
-  );
-  const withEnds = (e: FriendEntry) => ({
-    ...person(e),
-    ends: endsCoParentingText(e.user.username, shared.get(e.user.id)),
-  });
-  const friends = lists.confirmed.map((e) => ({
-    ...withEnds(e),
-    kids: e.kids.map((k) => ({ id: k.id, name: k.name, photo: k.photo })),
-    label: e.label,
-  }));
-  const received = receivedEntries.map(withEnds);
   return {
     familyInvitations,
+    // an invitation may make its answer a co-parent of the user's own kids (not those they co-parent)
+    ownKids: kids.filter((k) => k.user_id === user.id).map((k) => ({ id: k.id, name: k.name })),
     newLink,
-    friends,
-    received,
-    confirm: confirmFrom(new URL(request.url), [...friends, ...received]),
+    friends: lists.confirmed.map((e) => ({ ...person(e), label: e.label })),
+    received: receivedEntries.map(person),
+    confirm: await confirmStep(new URL(request.url), user.id, [...lists.confirmed, ...receivedEntries]),
     sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
       .sort((a, b) => a.friendshipId - b.friendshipId)
       .map((e) => ({ ...person(e), denied: e.status === "denied" })),
@@ -106,6 +112,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       showComments: b.showComments,
     })),
     invitations: await coParentInvitationsFor(user.id),
+    circleSees: circleSeesTexts(),
   };
 }
 
@@ -188,13 +195,6 @@ export async function action({ request }: Route.ActionArgs) {
       result = await deleteFriendship(user.id, id, { status: "accepted" });
       break;
     }
-    case "label":
-      result = await setFriendLabel(user.id, id, {
-        circle: form.get("circle"),
-        relationship: form.get("relationship"),
-      });
-      if (!result.ok && result.kind === "invalid") return data({ error: result.message ?? STALE }, { status: 400 });
-      break;
     default:
       return data({ error: "That request could not be handled." }, { status: 400 });
   }
@@ -207,7 +207,8 @@ export function meta() {
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm } = loaderData;
+  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm, ownKids, circleSees } =
+    loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -222,6 +223,8 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         invitations={familyInvitations}
         newLink={newLink}
         lastResult={invitationData?.inviteResult}
+        ownKids={ownKids}
+        sees={circleSees}
       />
 
       <AllFriendsSection friends={friends} />

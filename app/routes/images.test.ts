@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
@@ -34,6 +34,7 @@ async function store(bytes: Buffer, kind: ImageKind, ownerId: number): Promise<S
       kid_id: kidId,
       title: "Pic",
       content: "Pic",
+      taken_on: "2024-06-06",
       image_id: imageId,
       created_at: at,
       updated_at: at,
@@ -236,23 +237,28 @@ describe("responses", () => {
   });
 });
 
+/** A camera's metadata on an image: EXIF with GPS, camera and date, XMP naming a person, a P3 profile. */
+function withEveryMetadata(image: Sharp): Sharp {
+  return image
+    .withExif({
+      IFD0: { Make: "Phone", Model: "Phone 15", Copyright: "Family", ImageDescription: "Our house" },
+      IFD2: { DateTimeOriginal: "2024:06:06 18:04:05" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "48/1 51/1 2400/100",
+        GPSLongitudeRef: "E",
+        GPSLongitude: "2/1 21/1 300/100",
+      },
+    })
+    .withXmp(
+      '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Mom</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>',
+    )
+    .withIccProfile("p3");
+}
+
 describe("privacy of the bytes", () => {
   it("a JPEG with GPS EXIF is served with no EXIF, XMP, IPTC or ICC at all", async () => {
-    const withGps = await sharp(await makeImage("jpeg", 1024, 768))
-      .withExif({
-        IFD0: { Make: "Phone", Model: "Phone 15", Copyright: "Family", ImageDescription: "Our house" },
-        IFD2: { DateTimeOriginal: "2024:06:06 18:04:05" },
-        IFD3: {
-          GPSLatitudeRef: "N",
-          GPSLatitude: "48/1 51/1 2400/100",
-          GPSLongitudeRef: "E",
-          GPSLongitude: "2/1 21/1 300/100",
-        },
-      })
-      .withXmp(
-        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Mom</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>',
-      )
-      .withIccProfile("p3")
+    const withGps = await withEveryMetadata(sharp(await makeImage("jpeg", 1024, 768)))
       .jpeg()
       .toBuffer();
     const original = await sharp(withGps).metadata();
@@ -294,5 +300,100 @@ describe("privacy of the bytes", () => {
       data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3);
     expect(at(600, 100)[0]).toBeGreaterThan(150); // top is the red (formerly left) half
     expect(at(600, 1500)[2]).toBeGreaterThan(150); // bottom is the blue half
+  });
+});
+
+describe("the full-size copy of a moment's photo (original.jpg)", () => {
+  // a phone photo as it comes: stored sideways (orientation 6), with GPS, camera, XMP and a P3 profile
+  async function phonePhoto(width: number, height: number): Promise<Buffer> {
+    return withEveryMetadata(sharp(await makeImage("jpeg", width, height)))
+      .withMetadata({ orientation: 6 })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+  }
+  const originalOf = (photo: StoredImage) => `/images/${photo.key}/original.jpg`;
+
+  it("is stored at full size, upright, in sRGB, with no GPS or any other metadata, and served as a download", async () => {
+    const input = await phonePhoto(2400, 1800);
+    const source = await sharp(input).metadata();
+    expect(source.exif?.toString("latin1")).toContain("Phone 15");
+    expect(source.exif?.includes(Buffer.from([0x25, 0x88]))).toBe(true); // IFD0's GPS entry (tag 0x8825, "II" order)
+    expect([source.orientation, Boolean(source.icc), Boolean(source.xmp)]).toEqual([6, true, true]);
+
+    const photo = await store(input, "moment", owner.id);
+    expect(photo.original).toEqual({ width: 1800, height: 2400 }); // every pixel, upright
+    expect(photo.widths).toEqual([160, 320, 640, 1280]);
+    expect(await photoStore().list(photo.key)).toEqual([
+      "1280.webp",
+      "160.webp",
+      "320.webp",
+      "640.webp",
+      "original.jpg",
+    ]);
+
+    const res = await get(originalOf(photo), { cookie: cookies.friend });
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.equals(await readStored(photo.key, "original.jpg"))).toBe(true);
+    expect(res.headers.get("Content-Type")).toBe("image/jpeg");
+    expect(res.headers.get("Content-Length")).toBe(String(body.length));
+    expect(res.headers.get("Cache-Control")).toBe("private, max-age=31536000, immutable");
+    expect(res.headers.get("ETag")).toBe(`"${photo.key}-original"`);
+    expect(res.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="2024-06-06 Pic - Pic.jpg"; filename*=UTF-8''2024-06-06%20Pic%20-%20Pic.jpg`,
+    );
+
+    const meta = await sharp(body).metadata();
+    expect([meta.format, meta.width, meta.height, meta.space]).toEqual(["jpeg", 1800, 2400, "srgb"]);
+    for (const field of ["exif", "xmp", "iptc", "icc", "orientation"] as const) expect(meta[field]).toBeUndefined();
+    const text = body.toString("latin1");
+    for (const needle of ["Exif", "GPS", "XMP", "ICC_PROFILE", "Phone", "Mom", "2024:06:06"])
+      expect(text).not.toContain(needle);
+    // upright: the red (formerly left) half is on top; colours as sent (the P3 profile applied, then sRGB)
+    const { data, info } = await sharp(body).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    const [r1, g1, b1] = at(900, 100);
+    const [r2, , b2] = at(900, 2300);
+    expect([Math.abs(r1! - 220) < 12, Math.abs(g1! - 40) < 12, Math.abs(b1! - 40) < 12]).toEqual([true, true, true]);
+    expect([b2! > 200, r2! < 60]).toEqual([true, true]);
+  });
+
+  it("the same access rule as the photo's sizes; HEAD and 304 alike", async () => {
+    const photo = await store(await makeImage("jpeg", 800, 600), "moment", owner.id);
+    const expected = { owner: 200, friend: 200, stranger: 404, requester: 404, denied: 404, "signed out": 404 };
+    for (const [viewer, status] of Object.entries(expected))
+      expect([viewer, (await get(originalOf(photo), { cookie: cookies[viewer] })).status]).toEqual([viewer, status]);
+    const head = await get(originalOf(photo), { cookie: cookies.friend, method: "HEAD" });
+    expect([head.status, head.body, head.headers.get("Content-Length")]).toEqual([
+      200,
+      null,
+      String((await photoStore().stat(photo.key, "original.jpg"))!.size),
+    ]);
+    const etag = head.headers.get("ETag")!;
+    expect((await get(originalOf(photo), { cookie: cookies.friend, headers: { "If-None-Match": etag } })).status).toBe(
+      304,
+    );
+    expect(
+      (await get(originalOf(photo), { cookie: cookies.stranger, headers: { "If-None-Match": etag } })).status,
+    ).toBe(404);
+  });
+
+  it("kids' photos and profile pictures keep no full-size copy; a photo stored before has none: 404", async () => {
+    for (const photo of [kidPhoto, profilePhoto]) {
+      expect(photo.original).toBeUndefined();
+      expect(await photoStore().list(photo.key)).not.toContain("original.jpg");
+      expect((await get(originalOf(photo), { cookie: cookies.owner })).status).toBe(404);
+    }
+    const older = await store(await makeImage("jpeg", 800, 600), "moment", owner.id);
+    await db()("images").where({ key: older.key }).update({ original_width: null, original_height: null });
+    expect((await get(originalOf(older), { cookie: cookies.owner })).status).toBe(404);
+  });
+
+  it("goes with its photo: deleting the moment's photo removes original.jpg too", async () => {
+    const { deleteImageFiles } = await import("~/images/storage.server");
+    const photo = await store(await makeImage("jpeg", 800, 600), "moment", owner.id);
+    expect(await photoStore().stat(photo.key, "original.jpg")).not.toBeNull();
+    await deleteImageFiles([photo.key]);
+    expect(await photoStore().list(photo.key)).toEqual([]);
   });
 });

@@ -5,8 +5,13 @@ import { getUser } from "~/web/auth.server";
 import { canViewImage } from "~/models/access.server";
 import { photoStore } from "~/images/photo-store.server";
 import { findImageByKey, KEY_PATTERN, photoFileName } from "~/images/storage.server";
+import { ORIGINAL_FILE } from "~/images/photo";
+import { originalFileName } from "~/models/photo-downloads.server";
 
-// GET /images/<key>/<width>.webp: the only way photo bytes leave the server.
+// GET /images/<key>/<width>.webp: the only way photo bytes leave the server; and
+// GET /images/<key>/original.jpg, a moment photo's full-size copy, as a download (an attachment
+// named after the moment; docs/decisions/0063-full-size-originals.md) with the same access rule
+// and caching. A photo without a full-size copy answers that URL with the same plain 404.
 //
 // Who may see which photo is the access module's (canViewImage in app/models/access.server.ts):
 // profile pictures any signed-in user, kid and moment photos the owner and the owner's accepted
@@ -19,6 +24,13 @@ import { findImageByKey, KEY_PATTERN, photoFileName } from "~/images/storage.ser
 // presigned storage URL is ever handed to a browser (docs/decisions/0015-photo-store.md).
 
 const FILE_PATTERN = /^([1-9][0-9]{0,4})\.webp$/;
+
+/** `attachment` with the name as plain ASCII and, for any other letters, RFC 6266's UTF-8 form. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
 
 function notFound(): Response {
   return new Response("Not found", {
@@ -43,27 +55,29 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 
 export async function loader({ request, params }: LoaderFunctionArgs): Promise<Response> {
   const key = params.key ?? "";
+  const original = params.file === ORIGINAL_FILE;
   const match = FILE_PATTERN.exec(params.file ?? "");
-  if (!KEY_PATTERN.test(key) || !match) return notFound();
-  const width = Number(match[1]);
+  if (!KEY_PATTERN.test(key) || !(match || original)) return notFound();
+  const width = original ? 0 : Number(match![1]);
 
   const viewer = await getUser(request);
   if (!viewer) return notFound();
   const image = await findImageByKey(key);
-  if (!image?.widths.includes(width) || !(await canViewImage(viewer.id, image))) return notFound();
+  const stored = original ? image?.original : image?.widths.includes(width);
+  if (!image || !stored || !(await canViewImage(viewer.id, image))) return notFound();
 
-  const name = photoFileName(width);
+  const name = original ? ORIGINAL_FILE : photoFileName(width);
   if (!name) return notFound();
 
-  const etag = `"${key}-${width}"`;
+  const etag = `"${key}-${original ? "original" : width}"`;
   const headers = new Headers({
-    "Content-Type": "image/webp",
+    "Content-Type": original ? "image/jpeg" : "image/webp",
     "Cache-Control": "private, max-age=31536000, immutable",
     ETag: etag,
     Vary: "Cookie",
     "X-Content-Type-Options": "nosniff",
     "Cross-Origin-Resource-Policy": "same-origin",
-    "Content-Disposition": "inline",
+    "Content-Disposition": original ? attachment(await originalFileName(image.id)) : "inline",
   });
   if (matches(request.headers.get("If-None-Match"), etag)) {
     return new Response(null, { status: 304, headers });
@@ -76,14 +90,14 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
   try {
     file = request.method.toUpperCase() === "HEAD" ? await store.stat(key, name) : await store.open(key, name);
   } catch (error) {
-    console.error(`[images] cannot read image ${key} width ${width}`, error);
+    console.error(`[images] cannot read image ${key} file ${name}`, error);
     return notFound();
   }
   if (!file) {
-    console.error(`[images] file missing for image ${key} width ${width}`);
+    console.error(`[images] file missing for image ${key} file ${name}`);
     return notFound();
   }
-  headers.set("Content-Length", String(file.size));
+  headers.set("Content-Length", `${file.size}`);
   const { stream } = file;
   if (!stream) return new Response(null, { status: 200, headers });
   // a client that goes away mid-transfer cancels the web stream, which destroys this one with an

@@ -11,7 +11,7 @@ import { resetLimits } from "~/lib/limits.server";
 import { canSeeKidsOf } from "~/models/access.server";
 import { getUserWithPasswordByEmail } from "~/models/users.server";
 import { checkCredentials, LoginError } from "~/web/auth.server";
-import { args, BASE, context, cookieFor, makeUser, req, statusOf } from "../../tests/helpers";
+import { args, BASE, context, cookieFor, makeUser, req, sessionCookieOf, statusOf } from "../../tests/helpers";
 import { resetEnvCache } from "../../server/env.mjs";
 
 // The invitation and sign-in-link pages and API through their route modules, with real requests,
@@ -19,11 +19,7 @@ import { resetEnvCache } from "../../server/env.mjs";
 
 type DataWithResponseInit = { type: "DataWithResponseInit"; data: unknown; init: { status?: number } | null };
 const isData = (v: unknown): v is DataWithResponseInit => (v as DataWithResponseInit)?.type === "DataWithResponseInit";
-const sessionCookie = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("sm_session="))!
-    .split(";")[0]!;
+const sessionCookie = sessionCookieOf;
 const tokenIn = (text: string, path: string) => new RegExp(`${path}/([A-Za-z0-9_-]{43})`).exec(text)![1]!;
 
 beforeEach(() => resetLimits());
@@ -118,7 +114,10 @@ describe("/invite/:token", () => {
       args(req(path, { form: { name: "Grandpa Joe", email: "joe@example.com", password: "" } }), { token }),
     )) as Response;
     expect(res.status).toBe(303);
-    expect(res.headers.get("Location")).toBe("/current/friends");
+    // a relative lands on the inviter's moments, welcomed with what they see
+    expect(res.headers.get("Location")).toBe(`/feed?welcome=${parent.id}`);
+    // the next page offers a passkey ("Next time, sign in with your face or fingerprint")
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith("sm_passkey_offer=1;"))).toHaveLength(1);
     const joe = await getUserWithPasswordByEmail("joe@example.com");
     expect(joe!.password_hash).toBe("");
     expect(await canSeeKidsOf(joe!.id, parent.id)).toBe(true);
@@ -162,7 +161,7 @@ describe("/invite/:token", () => {
       own: false,
     });
     const res = (await invitePage.action(args(req(path, { cookie, form: {} }), { token }))) as Response;
-    expect(res.headers.get("Location")).toBe("/current/friends");
+    expect(res.headers.get("Location")).toBe(`/feed?welcome=${parent.id}`);
     expect(await canSeeKidsOf(aunt.id, parent.id)).toBe(true);
   });
 
@@ -218,7 +217,7 @@ describe("/invite/:token", () => {
         expect(late.headers.get("Location")).toBe(path);
         expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(false);
       } else {
-        expect([answer.status, answer.headers.get("Location")]).toEqual([303, "/current/friends"]);
+        expect([answer.status, answer.headers.get("Location")]).toEqual([303, `/feed?welcome=${stranger.id}`]);
         expect(await canSeeKidsOf(victim.id, stranger.id)).toBe(true);
       }
     }
@@ -324,7 +323,7 @@ describe("the API", () => {
     );
     expect(created.status).toBe(201);
     const body = await created.json();
-    expect(Object.keys(body).sort()).toEqual(["circle", "expires_at", "id", "relationship", "url"]);
+    expect(Object.keys(body).sort()).toEqual(["circle", "co_parent_kids", "expires_at", "id", "relationship", "url"]);
     expect([body.circle, body.relationship]).toEqual(["friends", null]);
     expect(body.url).toMatch(new RegExp(`^${BASE}/invite/[A-Za-z0-9_-]{43}$`));
     const list = await (await invitesApi.loader(args(req("/api/invites", { cookie })))).json();
@@ -339,6 +338,7 @@ describe("the API", () => {
           expires_at: body.expires_at,
           circle: "friends",
           relationship: null,
+          co_parent_kids: [],
           friend: null,
         },
       ],

@@ -13,28 +13,41 @@ import {
 } from "~/components/forms";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { JoinSchema } from "~/forms/invite";
+import { PASSWORD_HINT } from "~/forms/people";
 import { acceptInvitation, declineInvitation } from "~/models/invitation-answers.server";
 import { joinByInvitation } from "~/models/invitation-join.server";
-import { invitationPath, readInvitation } from "~/models/invitations.server";
+import { invitationPath, inviterOfLink, joinedPath, readInvitation } from "~/models/invitations.server";
 import { clientAddress, getUser, passkeyOfferCookie, startSession } from "~/web/auth.server";
 import { siteOrigin } from "~/lib/config.server";
 import { withinLimit } from "~/lib/limits.server";
 import { refusalStatus } from "~/web/refusal.server";
 import { refusalMessage } from "~/api/refusal.server";
+import { kidsOfInvitationLink } from "~/models/invitation-kids.server";
+import { coParentOfText } from "~/mail/messages.server";
+import { listText } from "~/lib/names";
 
 // /invite/:token (docs/spec.md "Invitations"). Signed out: who invited you and a short form (name,
 // email, optional password) → account, signed in, friend of the inviter. Signed in: "Accept".
 // Signed in as the account an answer with its address offered the invitation to: what accepting
-// does, "Accept" and "Decline" (only Accept makes the friendship).
+// does, "Accept" and "Decline" (only Accept makes the friendship). Joining or accepting lands on
+// the feed, which welcomes them with what they see (app/routes/feed.tsx).
 // A used, expired, revoked or unknown link: a clear page (200), never an error.
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await getUser(request);
   const link = await readInvitation(params.token, user?.id ?? null);
+  // what else accepting does, while it can be answered (docs/decisions/0060-co-parent-invitations.md)
+  const answerable = link.state === "pending" || link.state === "offered";
+  const coParentKids = answerable ? (await kidsOfInvitationLink(params.token)).map((k) => k.name) : [];
   return {
+    coParentOf: coParentOfText(link.inviterName ?? "", coParentKids),
+    coParentKids: listText(coParentKids),
     state: link.state,
     inviterName: link.inviterName,
     note: link.note,
+    // the address it was emailed to starts the join form (signed out only)
+    email: user ? null : link.email,
+    sees: link.sees,
     own: Boolean(user && user.id === link.inviterId),
     signedIn: user !== null,
   };
@@ -53,7 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return redirect(here, 303); // declined, or no longer the viewer's to decline: the page now says which
     }
     const accepted = await acceptInvitation(user.id, params.token, { token: form.get(SUBMISSION_FIELD) });
-    if (accepted.ok) return redirect("/current/friends", 303);
+    if (accepted.ok) return redirect(joinedPath(await inviterOfLink(params.token)), 303);
     if (accepted.kind === "conflict") return redirect(here, 303); // the page now says why
     return data({ result: undefined, error: refusalMessage(accepted) }, { status: refusalStatus(accepted) });
   }
@@ -75,7 +88,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const headers = new Headers();
   headers.append("Set-Cookie", await startSession(request, joined.user));
   headers.append("Set-Cookie", passkeyOfferCookie(request));
-  return redirect("/current/friends", { status: 303, headers });
+  // a relative lands on the family's moments (docs/decisions/0059-the-circle-a-relationship-implies.md)
+  return redirect(joinedPath(await inviterOfLink(params.token)), { status: 303, headers });
 }
 
 const GONE: Record<string, { title: string; text: string }> = {
@@ -102,11 +116,12 @@ const GONE: Record<string, { title: string; text: string }> = {
   },
 };
 
-function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+function JoinForm({ lastResult, email }: { lastResult?: SubmissionResult<string[]>; email: string | null }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "join-form",
     lastResult,
+    defaultValue: email ? { email } : undefined,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: JoinSchema }),
@@ -123,14 +138,18 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
           meta={fields.email}
           label="Your email address"
           type="email"
-          hint="To send you a sign-in link when you need one."
+          hint={
+            email
+              ? "The address this invitation was sent to. We send a sign-in link there when you need one."
+              : "To send you a sign-in link when you need one."
+          }
           inputProps={{ autoComplete: "email", spellCheck: false }}
         />
         <Field
           meta={fields.password}
           label="Password (optional)"
           type="password"
-          hint="Leave it empty to sign in by emailed links. 6 to 20 characters."
+          hint={`Leave it empty to sign in by emailed links. ${PASSWORD_HINT}`}
           inputProps={{ autoComplete: "new-password" }}
         />
         <SubmitButton pending={navigation.state !== "idle"} pendingText="Joining…">
@@ -142,7 +161,8 @@ function JoinForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
 }
 
 export default function InvitePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { state, inviterName, note, own, signedIn } = loaderData;
+  const { state, inviterName, note, email, sees, own, signedIn, coParentOf, coParentKids } = loaderData;
+  const andCoParent = coParentKids ? ` and co-parent ${coParentKids}` : "";
   const navigation = useNavigation();
   const location = useLocation();
   const once = useSubmitOnce(navigation.state !== "idle");
@@ -175,7 +195,11 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
       <p>
         A private family album: {inviterName} shares photos and little moments of their kids with the people they
         choose.
+        {sees && !own && state === "pending"
+          ? ` You will see the moments ${inviterName} shares with ${sees.youSee}.`
+          : ""}
       </p>
+      {coParentOf ? <p className="notice">{coParentOf}</p> : null}
       {note ? (
         <figure className="invite-note">
           <blockquote>{note}</blockquote>
@@ -193,13 +217,14 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
         <>
           <p>
             Someone answered this invitation with your email address. If you accept, you and {inviterName} become
-            friends: {inviterName} sees the moments you share with your friends, and you see the moments {inviterName}{" "}
-            shares with you. Nothing changes unless you accept.
+            friends: you see the moments {inviterName} shares with {sees?.youSee}, and {inviterName} sees the moments
+            you share with {sees?.inviterSees}. Nothing changes unless you accept.
           </p>
           <Form method="post" {...once()} className="button-row">
             <SubmissionToken />
             <SubmitButton name="intent" value="accept" pending={answering === "accept"} pendingText="Accepting…">
               Accept: become friends with {inviterName}
+              {andCoParent}
             </SubmitButton>
             <SubmitButton
               name="intent"
@@ -217,11 +242,12 @@ export default function InvitePage({ loaderData, actionData }: Route.ComponentPr
           <SubmissionToken />
           <SubmitButton pending={navigation.state !== "idle"} pendingText="Accepting…">
             Accept: become friends with {inviterName}
+            {andCoParent}
           </SubmitButton>
         </Form>
       ) : (
         <>
-          <JoinForm lastResult={actionData?.result} />
+          <JoinForm lastResult={actionData?.result} email={email} />
           <p>
             Already have an account?{" "}
             <Link to={`${href("/login")}?redirectTo=${encodeURIComponent(location.pathname)}`}>Log in</Link> and open

@@ -15,6 +15,8 @@ import { listFriends } from "~/models/friend-lists.server";
 import { OWNER_ONLY, pageRefusal, refusalStatus } from "~/web/refusal.server";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { SubmissionToken, useSubmitOnce } from "~/components/form-basics";
+import { PersonChoice } from "~/components/person-choice";
+import { displayName } from "~/lib/names";
 
 // /kids/:kidId/co-parents (docs/spec.md §6 "Co-parents"): the kid's owner and co-parents see who
 // co-parents the kid; the owner invites an accepted friend and removes a co-parent or an
@@ -36,7 +38,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     isOwner: view.isOwner,
     me: user.id,
     coParents,
-    candidates: friends.map((f) => ({ id: f.user.id, username: f.user.username })),
+    // by name, the username as a hint: never a list of bare usernames (decision 0060)
+    candidates: friends.map((f) => ({ id: f.user.id, name: displayName(f.user), username: f.user.username })),
   };
 }
 
@@ -124,17 +127,22 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
         <ul className="friend-list" aria-label="Co-parents">
           {coParents.map((c) => (
             <li key={c.id} className="card friend">
-              <span className="friend-who__username">
-                {c.username}
-                {c.pending ? " (invited)" : ""}
-              </span>
+              <div className="friend-who">
+                <div>
+                  <span className="friend-who__username">
+                    {c.name}
+                    {c.pending ? " (invited)" : ""}
+                  </span>
+                  <span className="friend-who__name">@{c.username}</span>
+                </div>
+              </div>
               {isOwner ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="remove" />
                   <input type="hidden" name="userId" value={c.id} />
                   <button type="submit" className="button button--small button--danger">
                     {c.pending ? "Cancel invitation" : "Remove co-parent"}
-                    <span className="visually-hidden"> ({c.username})</span>
+                    <span className="visually-hidden"> ({c.name})</span>
                   </button>
                 </Form>
               ) : c.id === me ? (
@@ -154,19 +162,12 @@ export default function KidCoParents({ loaderData, actionData }: Route.Component
           <Form method="post" className="stack" {...once()}>
             <input type="hidden" name="intent" value="invite" />
             <SubmissionToken />
-            <div className="field">
-              <label htmlFor="co-parent-user">Invite a friend as co-parent</label>
-              <select id="co-parent-user" name="userId" required defaultValue="">
-                <option value="" disabled>
-                  Choose a friend
-                </option>
-                {candidates.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.username}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <PersonChoice
+              name="userId"
+              legend="Invite a friend as co-parent"
+              people={candidates}
+              idPrefix="co-parent-user"
+            />
             <div className="button-row">
               <button type="submit" className="button button--primary">
                 Invite as co-parent

@@ -22,13 +22,7 @@ import { MomentClips } from "~/components/moment-clips";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
-import {
-  DeleteMomentDialog,
-  KidAge,
-  MomentOwnerActions,
-  onlyConfirmChanged,
-  withoutConfirm,
-} from "~/components/kid-views";
+import { DeleteMomentDialog, KidAge, MomentManage, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 import { EmptyState, FirstMomentLink } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
@@ -161,6 +155,7 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                   photos={m.photos}
                   title={m.title}
                   sizes="(max-width: 42rem) 100vw, 640px"
+                  minWidth={640}
                   priority={i === 0}
                   timing={i === 0 ? "first-moment" : undefined}
                   overlay={
@@ -182,15 +177,11 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
                 </h2>
                 <MilestoneBadge milestone={m.milestone} />
                 <MomentDate view={m.date} />
-                {m.audience ? (
-                  <p className="moment__audience">
-                    <AudienceLabel audience={m.audience} />
-                  </p>
-                ) : null}
+                {m.audience ? <AudienceLabel audience={m.audience} /> : null}
                 {m.postedBy ? <p className="posted-by">Posted by {m.postedBy}</p> : null}
                 <MomentClips clips={m.clips} isParent={canChange} />
                 <p className="moment__content">{m.content}</p>
-                {canChange ? <MomentOwnerActions momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
+                {canChange ? <MomentManage momentId={m.id} title={m.title} deleteTo={deleteTo(m.id)} /> : null}
                 {social[m.id] ? <MomentSocial momentId={m.id} social={social[m.id]!} returnTo={here} /> : null}
               </article>
             </li>

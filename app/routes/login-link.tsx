@@ -36,7 +36,7 @@ export async function action({ request, params }: Route.ActionArgs) {
           ? invitationPath(used.invitation)
           : "/my-kids-list";
   const headers = new Headers();
-  headers.append("Set-Cookie", await startSession(request, used.user, used.madeBy));
+  headers.append("Set-Cookie", await startSession(request, used.user, { madeBy: used.madeBy }));
   headers.append("Set-Cookie", passkeyOfferCookie(request));
   return redirect(to, { status: 303, headers });
 }

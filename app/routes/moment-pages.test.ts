@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as momentNew from "./moment-new";
 import * as momentPage from "./moment";
+import * as momentPhoto from "./moment-photo";
 import * as momentUpdate from "./moment-update";
 import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
@@ -175,5 +176,42 @@ describe("moment pages", () => {
     expect((updated as Response).headers.get("Location")).toBe(`/dailyLogs/${id}`);
     const after = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
     expect(after.moment.photos.map((p: { alt: string }) => p.alt)).toEqual(["A seal", "A brown bear"]);
+  });
+});
+
+describe("Download original (docs/decisions/0063-full-size-originals.md)", () => {
+  it("the moment's page and the viewer link each photo's full-size copy; an older photo without one, its largest size", async () => {
+    const { kid, cookies } = await people();
+    const made = await momentNew.action(
+      args(
+        req(`/kids/${kid.id}/dailyLogs/new`, {
+          cookie: cookies.owner,
+          form: multipart({ title: "Park", content: "Pigeons", taken_on: "2024-06-06" }, await jpeg(900, 600)),
+        }),
+        { kidId: String(kid.id) },
+      ),
+    );
+    const location = (made as Response).headers.get("Location")!;
+    const id = location.split("/").pop()!;
+    const { key } = await db()("daily_logs")
+      .join("images", "images.id", "daily_logs.image_id")
+      .where("daily_logs.id", Number(id))
+      .first("images.key");
+    const moment = async () =>
+      (await momentPage.loader(args(req(location, { cookie: cookies.friend }), { momentId: id }))) as {
+        moment: { downloads: unknown[] };
+      };
+    const viewer = () =>
+      momentPhoto.loader(args(req(`${location}/photos/1`, { cookie: cookies.friend }), { momentId: id, n: "1" }));
+
+    const full = { href: `/images/${key}/original.jpg`, full: true, name: "2024-06-06 Elsa - Park.jpg" };
+    expect((await moment()).moment.downloads).toEqual([full]);
+    expect((await viewer()).download).toEqual(full);
+
+    // a photo stored before full-size copies were kept
+    await db()("images").where({ key }).update({ original_width: null, original_height: null });
+    const older = { href: `/images/${key}/900.webp`, full: false, name: "2024-06-06 Elsa - Park.webp" };
+    expect((await moment()).moment.downloads).toEqual([older]);
+    expect((await viewer()).download).toEqual(older);
   });
 });

@@ -9,6 +9,7 @@ import { pageRefusal } from "~/web/refusal.server";
 import { notFound } from "~/models/refusal";
 import { altPhotos } from "~/images/photo";
 import { PhotoViewer, type PhotoViewerData, type ViewerStep } from "~/components/photo-viewer";
+import { photoDownload } from "~/models/photo-downloads.server";
 
 // The photo viewer (docs/decisions/0030-*): one photo of a moment at /dailyLogs/{id}/photos/{n} (n
 // from 1), large on a dark backdrop, with the moment's title, date and the kid's age, and
@@ -45,6 +46,7 @@ export async function loader({ request, params }: Route.LoaderArgs): Promise<Pho
     moment: { id: moment.id, title: moment.title, date: momentDateView(moment.taken_on, kid.name, kid.birth_date) },
     kid: { id: kid.id, name: kid.name },
     photo: altPhotos([photo])[0]!,
+    download: photoDownload(photo, { takenOn: moment.taken_on, kidName: kid.name, title: moment.title }, n, count),
     n,
     count,
     prev,

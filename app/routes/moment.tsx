@@ -20,6 +20,8 @@ import { MomentSocial } from "~/components/moment-social";
 import { MilestoneBadge, MomentDate } from "~/components/moment-view";
 import { Modal } from "~/components/modal";
 import { PhotoViewer, photoPage, type PhotoViewerData } from "~/components/photo-viewer";
+import { MomentDownloads } from "~/components/photo-download";
+import { photoDownload } from "~/models/photo-downloads.server";
 import { DeleteMomentDialog, MomentOwnerActions, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
 
 // conditional (docs/decisions/0034-conditional-pages.md): an unchanged page is a 304, no render
@@ -37,6 +39,9 @@ const page = conditionalPage(async ({ request, params }) => {
       content: moment.content,
       photos: altPhotos(moment.photos),
       clips: moment.clips,
+      downloads: moment.photos.map((p, i, all) =>
+        photoDownload(p, { takenOn: moment.taken_on, kidName: kid.name, title: moment.title }, i + 1, all.length),
+      ),
       milestone: moment.milestone,
       date: momentDateView(moment.taken_on, kid.name, kid.birth_date),
       audience: momentAudienceFor(moment, view.isParent),
@@ -134,14 +139,11 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         </h1>
         <MilestoneBadge milestone={moment.milestone} />
         <MomentDate view={moment.date} kidName={kid.name} />
-        {moment.audience ? (
-          <p className="moment__audience">
-            <AudienceLabel audience={moment.audience} />
-          </p>
-        ) : null}
+        {moment.audience ? <AudienceLabel audience={moment.audience} /> : null}
         {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
         <MomentClips clips={moment.clips} isParent={canChange} />
         <p className="moment__content">{moment.content}</p>
+        <MomentDownloads downloads={moment.downloads} />
         {canChange ? (
           <MomentOwnerActions
             momentId={moment.id}

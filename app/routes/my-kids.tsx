@@ -4,13 +4,13 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { ageText, formatCalendarDate } from "~/lib/dates";
 import { parseId } from "~/lib/request.server";
-import { listKidsOf, removeKid } from "~/models/kids.server";
+import { type Kid, listKidsOf, listKidsSeenBy, removeKid } from "~/models/kids.server";
 import { today } from "~/lib/dates.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
 import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
-import { listFeed } from "~/models/feed.server";
+import { latestMomentOfEach, listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
 import { EmptyState } from "~/components/empty-state";
@@ -22,17 +22,31 @@ const NEWS_SIZE = 3;
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const kids = await listKidsOf(user.id);
+  // someone without kids of their own (a relative) sees the kids of the families they follow
+  // instead of "No kids found" (docs/decisions/0059-the-circle-a-relationship-implies.md)
+  const seen = kids.length ? [] : await listKidsSeenBy(user.id);
+  const latest = await latestMomentOfEach(
+    user.id,
+    seen.map((k) => k.id),
+  );
   const news = await listFeed(user.id, { limit: NEWS_SIZE });
   const now = today();
+  const card = (k: Kid) => ({
+    id: k.id,
+    name: k.name,
+    photo: k.photo,
+    birthDate: k.birth_date,
+    born: formatCalendarDate(k.birth_date),
+    age: ageText(k.birth_date, now),
+  });
   return {
     news: news.moments.map((m) => feedEntryView(m, { since: null })),
+    seen: seen.map((k) => {
+      const m = latest.get(k.id);
+      return { ...card(k), latest: m ? { id: m.id, title: m.title, date: formatCalendarDate(m.taken_on) } : null };
+    }),
     kids: kids.map((k) => ({
-      id: k.id,
-      name: k.name,
-      photo: k.photo,
-      birthDate: k.birth_date,
-      born: formatCalendarDate(k.birth_date),
-      age: ageText(k.birth_date, now),
+      ...card(k),
       // a kid the user co-parents (docs/spec.md §6): only its owner removes it
       coParented: k.user_id !== user.id,
     })),
@@ -60,8 +74,66 @@ export function shouldRevalidate({
   return defaultShouldRevalidate;
 }
 
+type KidCardData = {
+  id: number;
+  name: string;
+  photo: Parameters<typeof Photo>[0]["photo"];
+  birthDate: string;
+  born: string;
+  age: string;
+};
+
+/** A kid's picture and name (to its moments) and age: the head of every card of My Kids. */
+function KidCardHead({ kid, priority }: { kid: KidCardData; priority: boolean }) {
+  return (
+    <>
+      <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })} className="kid-card__link">
+        <Photo
+          photo={kid.photo}
+          alt={kid.name}
+          decorative
+          icon="child"
+          sizes="(max-width: 40rem) 100vw, 320px"
+          priority={priority}
+          className="kid-card__photo"
+        />
+        <span className="kid-card__name">{kid.name}</span>
+      </Link>
+      <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
+    </>
+  );
+}
+
+/** Someone without kids of their own who sees other families' kids: those kids, to their moments. */
+function SeenKids({
+  seen,
+}: {
+  seen: (KidCardData & { latest: { id: number; title: string; date: string } | null })[];
+}) {
+  return (
+    <section aria-labelledby="seen-kids-heading">
+      <h2 id="seen-kids-heading">Kids you see</h2>
+      <ul className="kid-grid">
+        {seen.map((kid, i) => (
+          <li key={kid.id} className="kid-card">
+            <KidCardHead kid={kid} priority={i < 4} />
+            {kid.latest ? (
+              <p className="kid-card__latest">
+                Latest:{" "}
+                <Link to={href("/dailyLogs/:momentId", { momentId: String(kid.latest.id) })}>{kid.latest.title}</Link>,{" "}
+                {kid.latest.date}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function MyKids({ loaderData }: Route.ComponentProps) {
-  const { kids, news } = loaderData;
+  const { kids, news, seen } = loaderData;
+  const relative = kids.length === 0 && seen.length > 0;
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const confirmId = params.get("confirm") === "remove-kid" ? Number(params.get("kidId")) : null;
@@ -92,11 +164,13 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
         <Link to="/current/friends" className="button button--secondary">
           Friends
         </Link>
-        <Link to="/kids/add-new" className="button button--primary">
-          Add Kid
+        <Link to="/kids/add-new" className={relative ? "button button--secondary" : "button button--primary"}>
+          {relative ? "Add your own kid" : "Add Kid"}
         </Link>
       </p>
-      {kids.length === 0 ? (
+      {relative ? (
+        <SeenKids seen={seen} />
+      ) : kids.length === 0 ? (
         <EmptyState art="kids" text="No kids found. Please add your kid.">
           <Link to="/kids/add-new" className="button button--primary">
             Add your first kid
@@ -106,19 +180,7 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
         <ul className="kid-grid">
           {kids.map((kid, i) => (
             <li key={kid.id} className="kid-card">
-              <Link to={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })} className="kid-card__link">
-                <Photo
-                  photo={kid.photo}
-                  alt={kid.name}
-                  decorative
-                  icon="child"
-                  sizes="(max-width: 40rem) 100vw, 320px"
-                  priority={i < 4}
-                  className="kid-card__photo"
-                />
-                <span className="kid-card__name">{kid.name}</span>
-              </Link>
-              <KidAge id={`kid-${kid.id}-age`} age={kid.age} born={kid.born} birthDate={kid.birthDate} />
+              <KidCardHead kid={kid} priority={i < 4} />
               <div className="button-row kid-card__actions">
                 <Link
                   to={href("/kids/:kidId/update", { kidId: String(kid.id) })}

@@ -66,7 +66,7 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
       ) : null}
       <NotificationList notifications={notifications} />
       <p>
-        <Link to="/settings/email">Email settings</Link>: a daily or weekly digest instead of checking here.
+        <Link to="/settings/email">Email settings</Link>: get these by email too, in a digest or right away.
       </p>
     </div>
   );

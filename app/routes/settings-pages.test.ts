@@ -46,12 +46,12 @@ describe("/settings", () => {
       intent: "profile",
       username: u.username,
       email: "not-an-email",
-      first_name: "Al",
+      first_name: "Al1",
     })) as Answer;
     expect(bad.init?.status).toBe(400);
     expect(bad.data?.result?.error).toEqual({
       email: ["Please provide a valid email."],
-      first_name: ["First name must be between 3 and 30 characters."],
+      first_name: ["First name can contain only letters, spaces, hyphens, apostrophes and periods."],
     });
 
     const ok = (await post(settings, "/settings", cookie, {
@@ -71,7 +71,7 @@ describe("/settings", () => {
       password: "abc",
       confirmPassword: "abc",
     })) as Answer;
-    expect(pw.data?.result?.error).toEqual({ password: ["Password must be between 6 and 20 characters."] });
+    expect(pw.data?.result?.error).toEqual({ password: ["Password must be between 6 and 128 characters."] });
   });
 
   it("signs out everywhere else, keeping this session", async () => {

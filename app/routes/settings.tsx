@@ -9,11 +9,12 @@ import { readFields } from "~/api/read-body.server";
 import { asFormValue } from "~/forms/parse-body.server";
 import { pageTitle } from "~/components/forms";
 import { ExportLink } from "~/components/export-link";
-import { PasswordSchema, ProfileSchema } from "~/forms/account";
+import { ORIGINAL_MAX_EDGE } from "~/images/limits";
+import { PasswordSchema, profileSchema } from "~/forms/account";
 import { config, siteOrigin } from "~/lib/config.server";
 import { formatInstantDate } from "~/lib/dates";
 import { changePassword, getAccount, isFreshSignIn, updateProfile } from "~/models/account.server";
-import { endOtherSessions, endSessionByHandle, listSessions, sessionStartedAt } from "~/models/sessions.server";
+import { endOtherSessions, endSessionByHandle, linkSignInAt, listSessions } from "~/models/sessions.server";
 import { linksMadeForMe, turnOffRelativeLinks } from "~/models/sign-in-links.server";
 import { listPasskeys, removePasskey, renamePasskey } from "~/models/passkeys.server";
 import { parseId } from "~/lib/request.server";
@@ -34,7 +35,8 @@ const DONE: Record<string, string> = {
   "links-off": "Sign-in links made for you are turned off. To sign in, use your password or a link sent to your email.",
   "passkey-added": "Your passkey has been saved. Next time, sign in with it.",
   "passkey-renamed": "The passkey has been renamed.",
-  "passkey-removed": "The passkey has been removed. It no longer signs in to your account.",
+  "passkey-removed":
+    "The passkey has been removed. It no longer signs in to your account, and the other devices it signed in to are signed out.",
   "email-undone":
     "The email change is undone and every other session is signed out. Choose a new password now: the old one was removed.",
 };
@@ -74,8 +76,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       created: formatInstantDate(p.created_at, tz),
       lastUsed: p.last_used_at ? formatInstantDate(p.last_used_at, tz) : null,
     })),
-    // just logged in (by password or an emailed link): a new password without the current one
-    freshSignIn: isFreshSignIn(await sessionStartedAt(await sessionToken(request))),
+    // just signed in by a link from their email: no current password is asked (decision 0061)
+    freshLinkSignIn: isFreshSignIn(await linkSignInAt(await sessionToken(request))),
     done: done && DONE[done] ? DONE[done] : null,
   };
 }
@@ -120,11 +122,14 @@ export async function action({ request }: Route.ActionArgs) {
 
   switch (fields.intent) {
     case "profile":
-      return submit("profile", form, ProfileSchema, (value) => updateProfile(user.id, value, siteOrigin()));
+      // the names the account has are taken unchanged (decision 0061)
+      return submit("profile", form, profileSchema(user), async (value) =>
+        updateProfile(user.id, value, siteOrigin(), { linkSignInAt: await linkSignInAt(await sessionToken(request)) }),
+      );
     case "password":
       return submit("password", form, PasswordSchema, async (value) => {
         const token = await sessionToken(request);
-        return changePassword(user.id, value, { signedInAt: await sessionStartedAt(token), keepToken: token });
+        return changePassword(user.id, value, { linkSignInAt: await linkSignInAt(token), keepToken: token });
       });
     case "end-session": {
       const ended = await endSessionByHandle(user.id, fields.session ?? "");
@@ -145,7 +150,7 @@ export async function action({ request }: Route.ActionArgs) {
       const changed =
         fields.intent === "passkey-rename"
           ? await renamePasskey(user.id, passkey, fields.name)
-          : await removePasskey(user.id, passkey);
+          : await removePasskey(user.id, passkey, await sessionToken(request));
       if (!changed.ok)
         return data<ActionData>(
           {
@@ -191,11 +196,12 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
       <ProfileForm
         key={`profile-${account.username}-${account.email}`}
         account={account}
+        freshLinkSignIn={loaderData.freshLinkSignIn}
         lastResult={result("profile")}
       />
       <PasswordForm
         hasPassword={account.has_password}
-        freshSignIn={loaderData.freshSignIn}
+        freshLinkSignIn={loaderData.freshLinkSignIn}
         lastResult={result("password")}
       />
 
@@ -207,7 +213,8 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
       <section aria-labelledby="email-heading" className="settings-section">
         <h2 id="email-heading">Email</h2>
         <p>
-          <Link to="/settings/email">Email settings</Link>: a daily or weekly digest of what is new, or no email.
+          <Link to="/settings/email">Email settings</Link>: how you hear about new moments, comments and replies: in a
+          digest, right away, or not by email.
         </p>
       </section>
       <section aria-labelledby="sessions-heading" className="settings-section">
@@ -259,10 +266,20 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 
       <section aria-labelledby="data-heading" className="settings-section">
         <h2 id="data-heading">Your data</h2>
-        <p>
-          One ZIP file with every photo of your kids and moments at full size, your data as <code>data.json</code>, and
-          an album that opens in any browser without this site.
-        </p>
+        <p>One ZIP file that holds:</p>
+        <ul className="export__contents">
+          <li>
+            your moments' photos at full size (JPEG, as large as you uploaded them up to {ORIGINAL_MAX_EDGE} pixels on
+            the long side, with location and camera details removed); photos added before full-size copies were kept
+            come at the largest size stored, 1280 pixels wide, and the album says how many;
+          </li>
+          <li>your kids' photos and your profile picture at the largest size stored;</li>
+          <li>
+            your data as <code>data.json</code>: your account, your kids, their moments with likes and comments, your
+            friends' names and your passkeys' names;
+          </li>
+          <li>an album of those photos and moments that opens in any browser without this site.</li>
+        </ul>
         <ExportLink />
         <p>
           <Link to="/settings/delete" className="danger-link">

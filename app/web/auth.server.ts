@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { createCookie, redirect, type Cookie, type RouterContextProvider, href } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
@@ -8,13 +7,6 @@ import { dummyHash, hasPassword, verifyPassword } from "~/lib/password.server";
 import { addressNetwork, blockedFor, hit } from "~/lib/rate-limit.server";
 import { createSession, deleteSession, getSessionUser } from "~/models/sessions.server";
 import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/users.server";
-import {
-  authenticationOptions,
-  CHALLENGE_MS,
-  PASSKEY_MESSAGES,
-  passkeyOwner,
-  verifyPasskeySignIn,
-} from "~/models/passkeys.server";
 import { LoginSchema } from "~/forms/auth";
 import { PASSKEY_OFFER_COOKIE } from "~/lib/passkey-offer";
 import { apiError } from "~/api/responses.server";
@@ -47,7 +39,7 @@ const VERIFIED_HEADER_MAX = 4096;
  * https: the server gives the request an https URL when a trusted proxy says so
  * (X-Forwarded-Proto, server/client-address.mjs).
  */
-function isHttps(request: Request): boolean {
+export function isHttps(request: Request): boolean {
   return Boolean(config().origin?.startsWith("https:")) || new URL(request.url).protocol === "https:";
 }
 
@@ -110,11 +102,17 @@ export async function anonymousPageLoader({ request }: { request: Request }): Pr
 }
 
 /**
- * Set-Cookie header value starting a new session for `user`. `linkBy`: the parent whose sign-in
- * link for a relative this is (app/models/sessions.server.ts).
+ * Set-Cookie header value starting a new session for `user`. `link`: started by a sign-in link,
+ * `madeBy` the parent whose link for a relative it was, else null (app/models/sessions.server.ts);
+ * `passkeyId`: the passkey that signed in.
  */
-export async function startSession(request: Request, user: Pick<User, "id">, linkBy?: number | null): Promise<string> {
-  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), linkBy);
+export async function startSession(
+  request: Request,
+  user: Pick<User, "id">,
+  link?: { madeBy: number | null } | null,
+  passkeyId?: number | null,
+): Promise<string> {
+  const { token, expires } = await createSession(user.id, request.headers.get("User-Agent"), link, passkeyId);
   return cookie().serialize(token, { expires, secure: isHttps(request) });
 }
 
@@ -159,19 +157,19 @@ export class LoginError extends Error {
 
 export const INVALID_LOGIN = "Invalid email or password.";
 
-function minutesText(ms: number): string {
+export function minutesText(ms: number): string {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
-function tooMany(ms: number): LoginError {
+export function tooMany(ms: number): LoginError {
   return new LoginError(429, { email: [`Too many attempts. Try again in ${minutesText(ms)}.`] }, ms);
 }
 
 /** The answer while an account is locked: the same for every address, with the way in that still works. */
 export const ACCOUNT_LOCKED_HINT = "Or log in with a sign-in link sent to your email.";
 
-function accountLocked(ms: number): LoginError {
+export function accountLocked(ms: number): LoginError {
   return new LoginError(
     429,
     { email: [`Too many attempts. Try again in ${minutesText(ms)}. ${ACCOUNT_LOCKED_HINT}`] },
@@ -270,80 +268,7 @@ export function authenticator(address: string) {
   return auth;
 }
 
-// ---- passkeys ----------------------------------------------------------------------------
-
-// A passkey sign-in's challenge is tied to the browser that asked by a random handle in this
-// signed cookie (the visitor has no session yet); the row itself is in the database, so any
-// process can check the answer (docs/decisions/0055-passkeys.md).
-let passkeyCookieOf: { secret: string; cookie: Cookie } | null = null;
-
-function passkeyCookie(): Cookie {
-  const secret = config().sessionSecret;
-  if (passkeyCookieOf?.secret !== secret) {
-    passkeyCookieOf = {
-      secret,
-      cookie: createCookie("sm_passkey", {
-        httpOnly: true,
-        sameSite: "strict",
-        path: "/",
-        maxAge: CHALLENGE_MS / 1000,
-        secrets: [secret],
-      }),
-    };
-  }
-  return passkeyCookieOf.cookie;
-}
-
-/** The options of a passkey sign-in, and the Set-Cookie that ties its challenge to this browser. */
-export async function startPasskeySignIn(request: Request) {
-  const handle = crypto.randomBytes(32).toString("base64url");
-  const options = await authenticationOptions(handle);
-  return { options, setCookie: await passkeyCookie().serialize(handle, { secure: isHttps(request) }) };
-}
-
-/**
- * The passkey sign-in check, for the log-in page's button and POST /api/auth/passkey: the same
- * limits as checkCredentials (a failed answer counts against the address and, when the passkey
- * is known, its account; a locked account is refused before its key is checked).
- */
-export async function checkPasskey(request: Request, response: unknown, address: string): Promise<User> {
-  const cfg = config();
-  const windowMs = cfg.loginWindowMinutes * 60_000;
-  const addressKey = loginLimitKeys("", address).address;
-  const addressWait = await blockedFor(addressKey, cfg.loginMaxFailuresPerAddress);
-  if (addressWait > 0) throw tooMany(addressWait);
-  const answer = isCredentialAnswer(response) ? response : null;
-  const owner = answer ? await passkeyOwner(answer.id) : null;
-  const accountKey = owner ? loginLimitKeys(owner.email, address).account : null;
-  if (accountKey) {
-    const accountWait = await blockedFor(accountKey, cfg.loginMaxFailuresPerAccount);
-    if (accountWait > 0) throw accountLocked(accountWait);
-  }
-  const header = request.headers.get("Cookie") ?? "";
-  const handle: unknown = header.includes("sm_passkey=") ? await passkeyCookie().parse(header) : null;
-  const result =
-    answer && typeof handle === "string"
-      ? await verifyPasskeySignIn(handle, answer as Parameters<typeof verifyPasskeySignIn>[1])
-      : null;
-  if (!result?.ok || (result.user.is_demo && !cfg.demo)) {
-    if (accountKey) await hit(accountKey, { max: cfg.loginMaxFailuresPerAccount, windowMs });
-    await hit(addressKey, { max: cfg.loginMaxFailuresPerAddress, windowMs });
-    const message = result && !result.ok && result.message ? result.message : PASSKEY_MESSAGES.notVerified;
-    throw new LoginError(401, { passkey: [message] });
-  }
-  return result.user;
-}
-
-function isCredentialAnswer(value: unknown): value is { id: string; response: object; type: string } {
-  if (!value || typeof value !== "object") return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.id === "string" && v.id.length <= 1400 && typeof v.response === "object" && v.response !== null;
-}
-
-/** The Set-Cookie that forgets a passkey sign-in's handle (once used). */
-export function clearPasskeyCookie(request: Request): Promise<string> {
-  return passkeyCookie().serialize("", { maxAge: 0, expires: new Date(0), secure: isHttps(request) });
-}
+// ---- passkeys (the sign-in itself: ./passkey.server.ts) -----------------------------------
 
 /**
  * The Set-Cookie that asks the next pages to offer a passkey ("Next time, sign in with your face

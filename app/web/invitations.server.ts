@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { config, siteOrigin } from "~/lib/config.server";
 import { parseId } from "~/lib/request.server";
 import { InviteSchema } from "~/forms/invite";
+import type { Circle } from "~/forms/circles";
 import { SUBMISSION_FIELD } from "~/forms/submission";
 import { createInvitation, revokeInvitation } from "~/models/invitations.server";
 import { createFriendSignInLink } from "~/models/sign-in-links.server";
@@ -17,7 +18,13 @@ import { refusalMessage, refusalStatus } from "~/api/refusal.server";
 
 export const FRIENDS_PATH = "/current/friends";
 
-export type LinkFlash = { kind: "invitation" | "sign-in"; url: string; expiresAt: string; who: string | null };
+export type LinkFlash = {
+  kind: "invitation" | "sign-in";
+  url: string;
+  expiresAt: string;
+  who: string | null;
+  circle?: Circle;
+};
 
 let flashCookie: { secret: string; cookie: Cookie } | null = null;
 function cookie(): Cookie {
@@ -78,7 +85,12 @@ export async function invitationAction(user: User, form: FormData) {
     const made = await createInvitation(user, submission.value, siteOrigin(), { token: form.get(SUBMISSION_FIELD) });
     if (!made.ok)
       return data<InvitationActionData>(
-        { inviteResult: submission.reply({ formErrors: [refusalMessage(made)] }) },
+        {
+          // a kid that is not the parent's own is the field's error; anything else the form's
+          inviteResult: made.fieldErrors
+            ? submission.reply({ fieldErrors: made.fieldErrors })
+            : submission.reply({ formErrors: [refusalMessage(made)] }),
+        },
         { status: refusalStatus(made) },
       );
     return showLink({
@@ -86,6 +98,7 @@ export async function invitationAction(user: User, form: FormData) {
       url: made.url,
       expiresAt: made.invitation.expiresAt,
       who: made.invitation.email,
+      circle: made.invitation.circle,
     });
   }
   if (intent === "revoke-invite") {

@@ -61,7 +61,7 @@ test("a relative sees who made sign-in links for them and turns them off; the pa
   await relative.getByLabel("Your name").fill("Oma Greta");
   await relative.getByLabel("Your email address").fill(newAccount("oma").email);
   await relative.getByRole("button", { name: "Join and see the photos" }).click();
-  await expect(relative).toHaveURL(/\/current\/friends$/);
+  await expect(relative).toHaveURL(/\/feed\?welcome=\d+$/);
 
   await page.goto("/current/friends");
   const joined = page

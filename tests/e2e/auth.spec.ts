@@ -82,8 +82,8 @@ test.describe("accounts", () => {
 
     await scope.getByLabel("Email").fill("not-an-email");
     await scope.getByLabel("Username").fill("ab");
-    await scope.getByLabel("First name").fill("Al");
-    await scope.getByLabel("Last name").fill("Bo");
+    await scope.getByLabel("First name").fill("Al1");
+    await scope.getByLabel("Last name").fill("B".repeat(51));
     await scope.getByLabel("Password", { exact: true }).fill("12345");
     await scope.getByLabel("Confirm password").fill("54321");
     await scope.getByRole("button", { name: "Register" }).click();
@@ -91,9 +91,9 @@ test.describe("accounts", () => {
     for (const message of [
       "Please provide a valid email.",
       "Username must be between 3 and 30 characters.",
-      "First name must be between 3 and 30 characters.",
-      "Last name must be between 3 and 30 characters.",
-      "Password must be between 6 and 20 characters.",
+      "First name can contain only letters, spaces, hyphens, apostrophes and periods.",
+      "Last name must be 50 characters or fewer.",
+      "Password must be between 6 and 128 characters.",
       "Confirm Password field match the Password.",
     ]) {
       await expect(scope2.locator(".field-error", { hasText: message })).toBeVisible();
@@ -142,7 +142,7 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Log In" }).click();
     await expect(page.locator(".field-error", { hasText: "Please provide a valid email." })).toBeVisible();
     await expect(
-      page.locator(".field-error", { hasText: "Password must be between 6 and 20 characters." }),
+      page.locator(".field-error", { hasText: "Password must be between 6 and 128 characters." }),
     ).toBeVisible();
 
     await page.getByLabel("Email").fill(`nobody${testInfo.project.name}@example.com`);

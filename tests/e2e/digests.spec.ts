@@ -18,30 +18,32 @@ import { befriend, closeE2eDb, e2eDb } from "./e2e-db";
 
 test.afterAll(closeE2eDb);
 
-/** Chooses a digest and its hour on the email settings page (signed in on `page`). */
-async function chooseDigest(
-  page: Page,
-  browser: Browser,
-  choice: "A daily digest" | "A weekly digest (on Sundays)",
-  hour: string,
-) {
+/** Chooses how often the digest comes and its hour on the email settings page (signed in on `page`). */
+async function chooseDigest(page: Page, browser: Browser, choice: "Daily" | "Weekly (on Sundays)", hour: string) {
   await page.goto("/notifications");
   await page.getByRole("link", { name: "Email settings" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Email settings");
-  await expect(page.getByRole("radio", { name: "No email" })).toBeChecked();
+  // a new account's defaults: new moments in a daily digest
+  await expect(
+    page
+      .getByRole("group", { name: "New moments of the kids you follow" })
+      .getByRole("radio", { name: "In my digest" }),
+  ).toBeChecked();
+  const frequency = page.getByRole("group", { name: "How often does your digest come?" });
+  await expect(frequency.getByRole("radio", { name: "Daily" })).toBeChecked();
   await expectAccessible(page, browser);
-  await page.getByRole("radio", { name: choice }).check();
+  await frequency.getByRole("radio", { name: choice }).check();
   await page.getByLabel("At what time (UTC)?").selectOption(hour);
   await page.getByRole("button", { name: "Save email settings" }).click();
   await expect(page.getByRole("status")).toHaveText("Your email settings are saved.");
-  await expect(page.getByRole("radio", { name: choice })).toBeChecked();
+  await expect(frequency.getByRole("radio", { name: choice })).toBeChecked();
   await expect(page.getByLabel("At what time (UTC)?")).toHaveValue(hour);
   await expectAccessible(page, browser);
 }
 
 test("choose a weekly digest and its hour", async ({ page, browser }) => {
   const account = await signUp(page, newAccount("digest"));
-  await chooseDigest(page, browser, "A weekly digest (on Sundays)", "18");
+  await chooseDigest(page, browser, "Weekly (on Sundays)", "18");
   const id = await userIdByEmail(account.email);
   expect(await e2eDb()("email_preferences").where("user_id", id).first("digest", "hour")).toEqual({
     digest: "weekly",
@@ -56,7 +58,7 @@ test("a relative's daily digest arrives with the new moment and an inline thumbn
   // the relative chooses a daily digest (the news start now)
   const oma = await freshPage(browser, testInfo);
   const relative = await signUp(oma, newAccount("oma"));
-  await chooseDigest(oma, browser, "A daily digest", "7");
+  await chooseDigest(oma, browser, "Daily", "7");
   const relativeId = await userIdByEmail(relative.email);
 
   // a parent, friends with the relative, posts a moment with a photo that carries GPS EXIF
@@ -83,7 +85,7 @@ test("a relative's daily digest arrives with the new moment and an inline thumbn
 
   // the moment: kid name and age, title, the sharer, a link to it, in the HTML and the plain text
   const origin = /^(https?:\/\/[^/]+)\/settings\/email$/.exec(
-    /Change how often you get this: (\S+)/.exec(mail.text ?? "")![1]!,
+    /Change what you get by email: (\S+)/.exec(mail.text ?? "")![1]!,
   )![1]!;
   const link = `${origin}/dailyLogs/${momentId}`;
   const kidLine = `Mila, ${ageText("2021-03-04", new Date().toISOString().slice(0, 10))}`; // TIME_ZONE is UTC
@@ -104,7 +106,7 @@ test("a relative's daily digest arrives with the new moment and an inline thumbn
   expect(html).toContain(`<img src="cid:${thumbnail!.cid}" alt="Photo: Picking strawberries"`);
   const meta = await sharp(thumbnail!.content).metadata();
   expect(meta.format).toBe("jpeg");
-  expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(160);
+  expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(320);
   expect(meta.exif).toBeUndefined();
   expect(meta.xmp).toBeUndefined();
   const bytes = thumbnail!.content.toString("latin1");
@@ -123,14 +125,17 @@ test("a relative's daily digest arrives with the new moment and an inline thumbn
   // the message's link, opened in a browser without a session
   const visitor = await freshPage(browser, testInfo);
   await visitor.goto(unsubscribe);
-  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe from digests");
+  await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Unsubscribe from emails");
   await expectAccessible(visitor, browser);
   await visitor.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("You are unsubscribed");
   await expectAccessible(visitor, browser);
-  expect((await e2eDb()("email_preferences").where("user_id", relativeId).first("digest")).digest).toBe("none");
+  expect(
+    await e2eDb()("email_preferences").where("user_id", relativeId).first("moments", "comments", "replies"),
+  ).toEqual({ moments: "off", comments: "off", replies: "off" });
   await oma.goto("/settings/email");
-  await expect(oma.getByRole("radio", { name: "No email" })).toBeChecked();
+  await expect(oma.getByRole("radio", { name: "No email" })).toHaveCount(3);
+  for (const radio of await oma.getByRole("radio", { name: "No email" }).all()) await expect(radio).toBeChecked();
 
   // the same link with another signature does nothing
   await visitor.goto(unsubscribe.replace(/s=[^&]+$/, "s=forged"));

@@ -236,13 +236,14 @@ test.describe("a double click creates one thing", () => {
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-01-01", relationship: "Mom" });
     await page.goto(`/kids/${kid.id}/co-parents`);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
-    await page.getByLabel("Invite a friend as co-parent").selectOption({ label: friend.account.username });
+    const friendName = `${friend.account.first} ${friend.account.last}`;
+    await page.getByRole("group", { name: "Invite a friend as co-parent" }).getByLabel(friendName).check();
     const posts = await doubleClick(
       page,
       /\/co-parents/,
       page.getByRole("button", { name: "Invite as co-parent" }),
       async () => {
-        await expect(page.getByText(`${friend.account.username} (invited)`)).toBeVisible();
+        await expect(page.getByText(`${friendName} (invited)`)).toBeVisible();
       },
     );
     expect(posts).toBe(expectedPosts(testInfo));
@@ -265,7 +266,8 @@ test.describe("a double click creates one thing", () => {
       /\/invite\//,
       page.locator("form#join-form button[type=submit]") /* "Joining…" once sent */,
       async () => {
-        await expect(page).toHaveURL(/\/current\/friends$/);
+        // joining lands on the inviter's moments (docs/decisions/0059-the-circle-a-relationship-implies.md)
+        await expect(page).toHaveURL(/\/feed\?welcome=\d+$/);
       },
     );
     expect(posts).toBe(expectedPosts(testInfo));
@@ -284,7 +286,7 @@ test.describe("a double click creates one thing", () => {
     await page.goto(path);
     if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
     const posts = await doubleClick(page, /\/invite\//, page.getByRole("button", { name: /^Accept/ }), async () => {
-      await expect(page).toHaveURL(/\/current\/friends$/);
+      await expect(page).toHaveURL(/\/feed\?welcome=\d+$/);
     });
     expect(posts).toBe(expectedPosts(testInfo));
     await expect(page.getByText("already been used")).toHaveCount(0);

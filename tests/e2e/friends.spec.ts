@@ -161,7 +161,12 @@ test.describe("friends", () => {
     const friends = section(page, "All Friends");
     await expect(friends.getByText(alice.username, { exact: true })).toBeVisible();
     await expect(sent.getByText("No friend requests sent")).toBeVisible();
-    const kidLink = friends.getByRole("link", { name: "Milo" });
+    await expectAccessible(page, browser);
+    // the list names her; her kids and the forms are on her own page
+    await friends.getByRole("link", { name: new RegExp(alice.username) }).click();
+    await expect(page).toHaveURL(/\/current\/friends\/\d+$/);
+    const alicesPage = page.url();
+    const kidLink = page.getByRole("link", { name: "Milo" });
     await expect(kidLink).toBeVisible();
     await expect(kidLink).toHaveAttribute("href", `/kids/${kid.kidId}/dailyLogs`);
     await expectAccessible(page, browser);
@@ -174,10 +179,13 @@ test.describe("friends", () => {
     await expect(page).toHaveURL(new RegExp(`/dailyLogs/${kid.logId}$`));
     await expect(page.getByText("Sand everywhere.")).toBeVisible();
 
-    // ---- Bob removes Alice: access ends with the very next request
-    await page.goto("/current/friends");
-    await friends.getByRole("button", { name: /^Remove Friend/ }).click();
+    // ---- Bob removes Alice (on her page): access ends with the very next request
+    await page.goto(alicesPage);
+    await page.getByRole("button", { name: /^Remove Friend/ }).click();
+    await expect(page).toHaveURL(/\/current\/friends$/);
     await expect(friends.getByText("No friends found")).toBeVisible();
+    expect((await page.goto(alicesPage))?.status()).toBe(404);
+    await page.goto("/current/friends");
     await expect(page.getByText("Milo")).toHaveCount(0);
     await alicePage.goto("/current/friends");
     await expect(section(alicePage, "All Friends").getByText("No friends found")).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expectAccessible, expect, freshPage, isNoJs, logIn, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, freshPage, hydrated, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
 import { closeE2eDb, e2eDb } from "./e2e-db";
@@ -17,6 +17,8 @@ test.afterAll(async () => {
 /** Creates an invitation on the friends page and answers its link (read from the selectable field). */
 async function createInvitation(page: Page, browser: Browser, note?: string): Promise<string> {
   await page.goto("/current/friends");
+  // a click while the page's scripts attach could be lost: wait for them (with JavaScript)
+  await hydrated(page);
   const region = page.getByRole("region", { name: "Invite family" });
   if (note) await region.getByLabel("Note (optional)").fill(note);
   await region.getByRole("button", { name: "Create invitation link" }).click();
@@ -57,9 +59,8 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await oma.getByLabel("Your name").fill("Oma Greta");
   await oma.getByLabel("Your email address").fill(omaEmail);
   await oma.getByRole("button", { name: "Join and see the photos" }).click();
-  await expect(oma).toHaveURL(/\/current\/friends$/);
-  // the kid's moments are in her feed
-  await oma.goto("/feed");
+  // she lands on her feed, with the kid's moments
+  await expect(oma).toHaveURL(/\/feed\?welcome=\d+$/);
   const entry = oma.getByRole("article", { name: "At the beach" });
   await expect(entry).toBeVisible();
   await expect(entry.getByRole("link", { name: /Mila/ })).toHaveAttribute("href", `/kids/${kidId}/dailyLogs`);
@@ -69,7 +70,9 @@ test("a parent invites; the relative joins in a fresh browser without a password
     .getByRole("region", { name: "All Friends" })
     .getByRole("listitem")
     .filter({ hasText: parent.username });
-  await friend.getByRole("link", { name: "Mila" }).click();
+  // her friends list names the parent; the kid is on the parent's own page
+  await friend.getByRole("link").click();
+  await oma.getByRole("link", { name: "Mila" }).click();
   await expect(oma).toHaveURL(new RegExp(`/kids/${kidId}/dailyLogs$`));
   await expect(oma.getByText("At the beach")).toBeVisible();
   expect((await e2eDb()("users").where("email_normalized", omaEmail).first("password_hash")).password_hash).toBe("");
@@ -85,7 +88,9 @@ test("a parent invites; the relative joins in a fresh browser without a password
   await expect(page.getByRole("link", { name: "Notifications 1 unread" })).toBeVisible();
   await page.getByRole("link", { name: "Notifications 1 unread" }).click();
   await expect(
-    page.getByRole("link", { name: "Oma Greta accepted your invitation and can now see your kids' moments" }),
+    page.getByRole("link", {
+      name: "Oma Greta accepted your invitation and sees the moments you share with Everyone",
+    }),
   ).toBeVisible();
   await expectAccessible(page, browser);
   // opening the page marked nothing read: its "Mark all as read" form does (with JavaScript the page
@@ -121,7 +126,8 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   const parent = await signUp(page, newAccount("preset"));
   await page.goto("/current/friends");
   const region = page.getByRole("region", { name: "Invite family" });
-  await expect(region.getByRole("radio", { name: "Friends" })).toBeChecked();
+  await expect(region.getByRole("radio", { name: /^As the relationship implies/ })).toBeChecked();
+  await region.getByLabel("Relationship (optional)").selectOption("caregiver");
   await region.getByRole("radio", { name: "Family" }).check();
   await region.getByLabel("Relationship (optional)").selectOption("grandparent");
   await region.getByRole("button", { name: "Create invitation link" }).click();
@@ -138,20 +144,26 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await opa.getByLabel("Your name").fill("Opa Hans");
   await opa.getByLabel("Your email address").fill(email);
   await opa.getByRole("button", { name: "Join and see the photos" }).click();
-  await expect(opa).toHaveURL(/\/current\/friends$/);
+  await expect(opa).toHaveURL(/\/feed\?welcome=\d+$/);
   // the relative's own side is the default: Friends, no relationship
+  await opa.goto("/current/friends");
   const theirs = opa
     .getByRole("region", { name: "All Friends" })
     .getByRole("listitem")
     .filter({ hasText: parent.username });
-  await expect(theirs.getByLabel(/^Circle/)).toHaveValue("friends");
-  await expect(theirs.getByLabel(/^Relationship/)).toHaveValue("");
+  await expect(theirs).toContainText("Friends");
+  await expect(theirs).not.toContainText("·");
+  await theirs.getByRole("link").click();
+  await expect(opa.getByRole("combobox", { name: /^Circle/ })).toHaveValue("friends");
+  await expect(opa.getByRole("combobox", { name: /^Relationship/ })).toHaveValue("");
 
   const username = (await e2eDb()("users").where("email_normalized", email).first("username")).username as string;
   await page.goto("/current/friends");
   const card = page.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: username });
-  await expect(card.getByLabel(/^Circle/)).toHaveValue("family");
-  await expect(card.getByLabel(/^Relationship/)).toHaveValue("grandparent");
+  await expect(card).toContainText("Family · Grandparent");
+  await card.getByRole("link").click();
+  await expect(page.getByRole("combobox", { name: /^Circle/ })).toHaveValue("family");
+  await expect(page.getByRole("combobox", { name: /^Relationship/ })).toHaveValue("grandparent");
   await expectAccessible(page, browser);
 });
 
@@ -201,7 +213,8 @@ test("an invitation answered with the address of an existing account makes no fr
       await aunt.goto("/current/friends");
       await expect(aunt.getByRole("region", { name: "All Friends" }).getByText("No friends found")).toBeVisible();
     } else {
-      await expect(aunt).toHaveURL(/\/current\/friends$/);
+      await expect(aunt).toHaveURL(/\/feed\?welcome=\d+$/);
+      await aunt.goto("/current/friends");
       await expect(
         aunt.getByRole("region", { name: "All Friends" }).getByRole("listitem").filter({ hasText: stranger.username }),
       ).toBeVisible();

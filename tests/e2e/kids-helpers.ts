@@ -1,7 +1,7 @@
 // Test-only helpers for the kids and moments specs: kids and moments made through the API, and bulk
 // moments for paging written straight into the e2e database.
 import sharp from "sharp";
-import type { APIRequestContext } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator } from "@playwright/test";
 import { e2eDb } from "./e2e-db";
 
 /** `count` moments without photos, one minute apart, titled "Moment 1" (oldest) … "Moment N". */
@@ -79,4 +79,13 @@ export async function apiCreateMoment(
   const res = await request.post(`/api/kids/${kidId}/daily_logs/new`, { multipart });
   if (res.status() !== 201) throw new Error(`moment not created: ${res.status()} ${await res.text()}`);
   return res.json();
+}
+
+/** Opens a listed moment's "Manage" disclosure (its Update and Delete), unless it is already open. */
+export async function manage(moment: Locator, title: string) {
+  const details = moment.locator("details.moment__manage");
+  if ((await details.getAttribute("open")) === null) {
+    await moment.locator("summary", { hasText: `Manage ${title}` }).click();
+  }
+  await expect(details).toHaveAttribute("open", "");
 }

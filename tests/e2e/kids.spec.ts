@@ -1,6 +1,6 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
-import { apiCreateKid, apiCreateMoment, insertMoments, jpegFile, myId, textFile } from "./kids-helpers";
+import { apiCreateKid, apiCreateMoment, insertMoments, jpegFile, manage, myId, textFile } from "./kids-helpers";
 import { befriend, closeE2eDb } from "./e2e-db";
 
 test.afterAll(async () => {
@@ -311,14 +311,21 @@ test.describe("kids", () => {
     await expect(moment.locator("time")).toBeVisible();
     await expectAccessible(page, browser);
 
-    // delete from the list: confirm dialog, No keeps, Yes deletes and stays on the kid's moments
-    await moment.getByRole("link", { name: "Delete Park day" }).click();
+    // delete from the list (in the moment's "Manage" disclosure): confirm dialog, No keeps, Yes
+    // deletes and stays on the kid's moments
+    await manage(moment, "Park day");
+    await expect(moment.getByRole("link", { name: "Update", exact: true })).toHaveAttribute(
+      "href",
+      `${new URL(momentUrl).pathname}/update`,
+    );
+    await moment.getByRole("link", { name: "Delete", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm Delete" });
     await expect(dialog.getByText("Are you sure you want to delete this moment?")).toBeVisible();
     await expectAccessible(page, browser);
     await dialog.getByRole("link", { name: "No (Keep Daily Log)" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
-    await moment.getByRole("link", { name: "Delete Park day" }).click();
+    await manage(moment, "Park day");
+    await moment.getByRole("link", { name: "Delete", exact: true }).click();
     await page
       .getByRole("dialog", { name: "Confirm Delete" })
       .getByRole("button", { name: "Yes (Remove Daily Log)" })
@@ -398,6 +405,7 @@ test.describe("kids", () => {
       await expect(friend.page.getByRole("heading", { level: 1, name: "Noah's Moments" })).toBeVisible();
       await expect(friend.page.getByRole("link", { name: "Lost tooth" })).toBeVisible();
       await expect(friend.page.getByRole("link", { name: "Add Sweet Moment" })).toHaveCount(0);
+      await expect(friend.page.locator("summary", { hasText: "Manage" })).toHaveCount(0);
       await expect(friend.page.getByRole("link", { name: /^(Update|Delete)/ })).toHaveCount(0);
       await expectAccessible(friend.page, browser);
       await friend.page.goto(`/dailyLogs/${moment.id}`);
@@ -417,9 +425,11 @@ test.describe("kids", () => {
       await expectAccessible(friend.page, browser);
       const forged = await friend.page.request.delete(`/api/daily_logs/${moment.id}`);
       expect(forged.status()).toBe(403);
-      // the friend's own list is not the owner's
+      // the friend's own list is not the owner's: without kids of their own, the kids they see
       await friend.page.goto("/my-kids-list");
-      await expect(friend.page.getByText("No kids found. Please add your kid.")).toBeVisible();
+      await expect(friend.page.getByRole("region", { name: "Kids you see" }).getByRole("listitem")).toHaveCount(1);
+      await expect(friend.page.getByRole("button", { name: /^Remove/ })).toHaveCount(0);
+      await expect(friend.page.getByText("No kids found. Please add your kid.")).toHaveCount(0);
 
       // a stranger gets the plain not-found page, the same as for a kid that does not exist
       for (const url of [
@@ -441,7 +451,8 @@ test.describe("kids", () => {
         "href",
         `/kids/${kid.id}/dailyLogs/new`,
       );
-      await expect(page.getByRole("link", { name: "Update Lost tooth" })).toBeVisible();
+      await manage(page.locator("article.moment", { hasText: "Lost tooth" }), "Lost tooth");
+      await expect(page.getByRole("link", { name: "Update", exact: true })).toBeVisible();
     } finally {
       await friend.context.close();
       await stranger.context.close();

@@ -55,7 +55,7 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
     await jpegFile("m.jpg", 300, 600, "#36c"),
   );
 
-  // a friend whose kid also has a long name (the friends page shows it), who commented one long word
+  // a friend whose kid also has a long name (the friend's own page shows it), who commented one long word
   const friend = await otherPerson(browser, testInfo, "f");
   try {
     const mine = await myId(page.request);
@@ -100,6 +100,7 @@ test("no page scrolls sideways at 320 px, long unbroken words included", async (
     "/notifications",
     "/settings",
     "/current/friends",
+    `/current/friends/${friend.account.id}`,
     `/friendships/new?q=${encodeURIComponent(friend.account.username.slice(0, 4))}`,
     "/profile/picture",
   ]) {

@@ -15,14 +15,25 @@ export async function hydrated(page: Page): Promise<void> {
   if (!isNoJs(test.info())) await page.locator("body.js-enabled").waitFor();
 }
 
-/** A page in a new browser context (no cookies), with the test's base URL and JavaScript setting. */
-export async function freshPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
+/**
+ * A page in a new browser context (no cookies), with the test's base URL and JavaScript setting
+ * (and `viewport`, e.g. a phone's, when given).
+ */
+export async function freshPage(
+  browser: Browser,
+  testInfo: TestInfo,
+  { viewport }: { viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
   const ctx = await browser.newContext({
     baseURL: testInfo.project.use.baseURL,
     javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+    ...(viewport ? { viewport } : {}),
   });
   return ctx.newPage();
 }
+
+/** "3f0a" → "dfaa": hex digits as letters, for a name (names have no digits). */
+const asLetters = (hex: string) => hex.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!);
 
 /** Unique account data for one test. */
 export function newAccount(prefix = "u") {
@@ -30,8 +41,9 @@ export function newAccount(prefix = "u") {
   return {
     email: `${prefix}${tag}@example.com`,
     username: `${prefix}${tag}`,
-    first: `Fname${tag.slice(0, 4)}`,
-    last: `Lname${tag.slice(0, 4)}`,
+    // names are letters only (docs/decisions/0061-*): the hex tag's digits become letters
+    first: `Fname${asLetters(tag.slice(0, 4))}`,
+    last: `Lname${asLetters(tag.slice(0, 4))}`,
     password: "secret12",
   };
 }

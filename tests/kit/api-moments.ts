@@ -23,6 +23,7 @@ export const LOG_SHAPE = {
       width: expect.any(Number),
       height: expect.any(Number),
       alt: expect.any(String),
+      original_url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/original\.jpg$/),
     },
   ],
 };

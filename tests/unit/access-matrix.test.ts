@@ -14,7 +14,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isRouteErrorResponse } from "react-router";
 import routes from "~/routes";
-import { photoUrl } from "~/images/photo";
+import { originalUrl, photoUrl } from "~/images/photo";
 import { DERIVATIVE_WIDTHS } from "~/images/process.server";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
@@ -47,7 +47,7 @@ type World = {
   kidId: number;
   logId: number;
   lonely: { id: number };
-  urls: { profile: string; kid: string; log: string; logThird: string };
+  urls: { profile: string; kid: string; log: string; logThird: string; logOriginal: string };
   jpeg: Buffer;
 };
 
@@ -251,6 +251,27 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/friends.tsx": [{ label: "GET", expect: all("login", 200) }],
+  // a friend's own page (the owner's, here): their friends only; the owner has no page as their own friend
+  "routes/friend.tsx": [
+    {
+      label: "GET",
+      params: (w) => ({ userId: String(w.users.owner.id) }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 200, owner: 404 },
+    },
+    {
+      label: "POST circle",
+      method: "POST",
+      params: (w) => ({ userId: String(w.users.owner.id) }),
+      body: () => ({ form: { intent: "label", circle: "friends", relationship: "" } }),
+      expect: {
+        signedOut: "login",
+        stranger: 404,
+        pending: 404,
+        friend: { redirect: "/current/friends/" },
+        owner: 404,
+      },
+    },
+  ],
   "routes/friend-search.tsx": [{ label: "GET", query: "?q=a", expect: all("login", 200) }],
   "routes/profile-picture.tsx": [{ label: "GET", expect: all("login", 200) }],
   // invitations and sign-in links: a link that is not (or no longer) valid is a clear page for
@@ -375,6 +396,7 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "kid photo", params: imageParams("kid"), expect: friendsImage },
     { label: "moment photo", params: imageParams("log"), expect: friendsImage },
     { label: "moment's third photo", params: imageParams("logThird"), expect: friendsImage },
+    { label: "moment photo at full size", params: imageParams("logOriginal"), expect: friendsImage },
   ],
 
   // JSON API
@@ -460,6 +482,15 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/users-current-sessions.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/users-current-email-preferences.ts": [
+    { label: "GET", expect: all(401, 200) },
+    {
+      label: "PUT",
+      method: "PUT",
+      body: () => ({ json: { moments: "now", comments: "digest", replies: "off", digest: "weekly", hour: 19 } }),
+      expect: all(401, 200),
+    },
+  ],
   "routes/api/users-current-passkeys.ts": [
     { label: "GET", expect: all(401, 200) },
     { label: "POST (no answer)", method: "POST", body: () => ({ json: {} }), expect: all(401, 400) },
@@ -807,6 +838,7 @@ beforeAll(async () => {
       kid: photoUrl(kidPhoto),
       log: photoUrl(logPhoto),
       logThird: photoUrl(thirdPhoto),
+      logOriginal: originalUrl(logPhoto)!,
     },
     jpeg: await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } })
       .jpeg()
@@ -834,6 +866,7 @@ describe("the access matrix covers the route list", () => {
       "kid photo",
       "moment photo",
       "moment's third photo",
+      "moment photo at full size",
     ]);
     for (const probes of Object.values(MATRIX))
       for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
@@ -1534,6 +1567,18 @@ const SURFACES: Surface[] = [
       return { got: content.moments.some((m) => m.id === momentOf(aud)), detail: "in the digest?" };
     },
   },
+  {
+    // who a new moment is told of it (a notification, a right-away mail): its audience, the poster
+    // (here the owner) aside (docs/decisions/0062-new-moments-and-notification-choices.md)
+    name: "a new moment's audience has them",
+    want: (actor, aud) => actor !== "owner" && seesMoment(actor, aud),
+    run: async (actor, aud) => {
+      if (actor === "signedOut") return { got: false, detail: "no account" };
+      const { momentAudience } = await import("~/models/access.server");
+      const audience = await momentAudience(momentOf(aud), cw.users.owner.id);
+      return { got: audience.includes(cw.users[actor].id), detail: "in the audience?" };
+    },
+  },
   // each actor has a notification about each moment (set up below): it is listed only while the
   // reader may see the moment (docs/spec.md "Notifications")
   pageLists(
@@ -1656,6 +1701,27 @@ for (const width of DERIVATIVE_WIDTHS) {
   });
 }
 
+/** Every photo's full-size copy (docs/decisions/0063-full-size-originals.md): one more surface, the same rule. */
+SURFACES.push({
+  name: "image original.jpg",
+  run: async (actor, aud) => {
+    const answers: string[] = [];
+    for (const { key } of cw.moments[aud].photos) {
+      const a = await call("routes/images.ts", { key, file: "original.jpg" }, actor, {
+        path: `/images/${key}/original.jpg`,
+      });
+      if (a.status !== 200) answers.push(String(a.status));
+      else {
+        const { format, width } = await sharp(Buffer.from(await a.response!.arrayBuffer())).metadata();
+        answers.push(`${format} ${width} ${a.response!.headers.get("Content-Disposition")?.split(";")[0]}`);
+      }
+    }
+    if (answers.every((x) => x === `jpeg ${LARGE.width} attachment`)) return { got: true, detail: answers.join(",") };
+    if (answers.every((x) => x === "404")) return { got: false, detail: answers.join(",") };
+    throw new Error(`image original.jpg as ${actor}, audience ${aud}: ${answers}`);
+  },
+});
+
 describe("who sees what: actors × audiences × surfaces", () => {
   beforeAll(async () => {
     const { blockUser } = await import("~/models/blocks.server");
@@ -1724,7 +1790,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     cw = { users, cookies, kidId, moments, month: String(takenOn).slice(0, 7), blockedCommentId: comment.comment.id };
   });
 
-  // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 23 surfaces + 4 photo widths
+  // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 24 surfaces + 4 photo widths,
+  // + the full-size copy (docs/decisions/0063-full-size-originals.md)
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
     console.info(
@@ -1733,8 +1800,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([
       8,
       3,
-      23 + DERIVATIVE_WIDTHS.length,
-      648,
+      24 + DERIVATIVE_WIDTHS.length + 1,
+      696,
     ]);
   });
 

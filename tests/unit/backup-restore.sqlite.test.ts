@@ -118,10 +118,16 @@ describe("backup and restore", () => {
       // every photo file, byte for byte; and every photo row of the copy has its files
       const files = photoFiles(target.UPLOADS_DIR);
       expect(files).toEqual(photoFiles(cfg.uploadsDir));
-      expect(files.length).toBe(8 * (await source("images").first("widths"))!.widths.split(",").length);
+      // four sizes of each of the 8 photos, and the moments' photos' full-size copies
+      const originals = (await source("images").whereNotNull("original_width").count({ n: "*" }).first())!.n;
+      expect(Number(originals)).toBeGreaterThan(0);
+      expect(files.length).toBe(
+        8 * (await source("images").first("widths"))!.widths.split(",").length + Number(originals),
+      );
       for (const f of files) expect(sha(path.join(target.UPLOADS_DIR, f)), f).toBe(sha(path.join(cfg.uploadsDir, f)));
-      for (const image of await copy("images").select("key", "widths")) {
+      for (const image of await copy("images").select("key", "widths", "original_width")) {
         for (const w of String(image.widths).split(",")) expect(files).toContain(path.join(image.key, `${w}.webp`));
+        if (image.original_width != null) expect(files).toContain(path.join(image.key, "original.jpg"));
       }
       expect(fs.readFileSync(path.join(path.dirname(target.DATABASE_FILE), "session-secret"), "utf8")).toBe(
         fs.readFileSync(path.join(cfg.dataDir, "session-secret"), "utf8"),

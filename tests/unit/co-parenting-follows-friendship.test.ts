@@ -15,6 +15,7 @@ import { listNotifications } from "~/models/notifications.server";
 import { loadExport } from "~/models/export.server";
 import { updateMoment } from "~/models/moment-changes.server";
 import * as friendsPage from "~/routes/friends";
+import * as friendPage from "~/routes/friend";
 import * as coParentsPage from "~/routes/kid-co-parents";
 import * as friendshipsApi from "~/routes/api/friendships-id";
 import * as kidApi from "~/routes/api/kids-id";
@@ -115,11 +116,21 @@ describe("co-parenting follows the friendship", () => {
     const w = await coParents();
     const cookie = await cookieFor(w.owner);
     const page = await friendsPage.loader(args(req("/current/friends", { cookie })));
-    const entry = page.friends.find((f) => f.userId === w.coParent.id)!;
+    expect(page.confirm).toBeNull();
+    // the friend's own page says what ending the friendship ends, and asks there
+    const own = `/current/friends/${w.coParent.id}`;
+    const ownArgs = (url: string) => args(req(url, { cookie }), { userId: String(w.coParent.id) });
+    const entry = (await friendPage.loader(ownArgs(own))).friend;
     expect(entry.ends).toBe(
       `This also ends ${w.coParent.username}'s co-parenting of Robin and ${w.coParent.username}'s invitation to you to co-parent Sky. Co-parenting lasts only as long as the friendship.`,
     );
-    expect(page.confirm).toBeNull();
+    expect((await friendPage.loader(ownArgs(own))).confirm).toBeNull();
+    expect((await friendPage.loader(ownArgs(`${own}?confirm=remove`))).confirm).toEqual({
+      intent: "remove",
+      who: w.coParent.username,
+      id: w.friendshipId,
+      ends: entry.ends,
+    });
     // a plain post (a page loaded before, or no dialog) does not take effect: it is sent to the question
     const plain = await answer(() =>
       friendsPage.action(
@@ -177,8 +188,10 @@ describe("co-parenting follows the friendship", () => {
     // nothing shared: no question
     const other = await makeUser();
     const f = await insertFriendship(w.coParent, other, "accepted");
-    const page = await friendsPage.loader(args(req("/current/friends", { cookie })));
-    expect(page.friends.find((x) => x.userId === other.id)?.ends).toBeNull();
+    const page = await friendPage.loader(
+      args(req(`/current/friends/${other.id}`, { cookie }), { userId: String(other.id) }),
+    );
+    expect(page.friend.ends).toBeNull();
     const removed = await answer(() =>
       friendsPage.action(
         args(req("/current/friends", { cookie, form: { intent: "remove", friendshipId: String(f) } })),

@@ -334,7 +334,7 @@ describe("pages: a creating form sent twice with its token", () => {
   });
 
   it("Join by invitation (signed out): both answers sign the new account in, never 'already used'", async () => {
-    const { token: link } = await invitation();
+    const { inviter, token: link } = await invitation();
     const email = `join${link.slice(0, 8).toLowerCase()}@example.com`;
     const post = async (token: string, fields: Record<string, string>) => {
       try {
@@ -352,7 +352,7 @@ describe("pages: a creating form sent twice with its token", () => {
     await pause(60);
     expect(first).toMatchObject({
       status: 303,
-      location: "/current/friends",
+      location: `/feed?welcome=${inviter.id}`,
       username: expect.stringMatching(/^rosa\.perez/),
     });
     expect(await signedInAs(await post(token, fields))).toEqual(first);
@@ -369,7 +369,7 @@ describe("pages: a creating form sent twice with its token", () => {
       ),
     ).toEqual({
       status: 303,
-      location: "/current/friends",
+      location: `/feed?welcome=${inviter.id}`,
     });
     // another token, or other content, after the link was used: the page that says it is used
     expect(await answer(() => post(newSubmissionToken(), fields) as Promise<unknown>)).toEqual({
@@ -397,7 +397,7 @@ describe("pages: a creating form sent twice with its token", () => {
       ),
     );
     expect(both[1]).toEqual(both[0]);
-    expect(both[0]).toMatchObject({ status: 303, location: "/current/friends" });
+    expect(both[0]).toMatchObject({ status: 303, location: `/feed?welcome=${second.inviter.id}` });
     expect(await count("users", { email_normalized: withPassword.email })).toBe(1);
     const wrong = await invitePage.action(
       args(
@@ -414,7 +414,7 @@ describe("pages: a creating form sent twice with its token", () => {
     ]).toEqual([303, `/invite/${second.token}`, null]);
   });
 
-  it("Accept an invitation (signed in): both answers go to Friends, one friendship", async () => {
+  it("Accept an invitation (signed in): both answers go to the feed, one friendship", async () => {
     const { inviter, token: link } = await invitation();
     const me = await makeUser();
     const cookie = await cookieFor(me);
@@ -427,7 +427,7 @@ describe("pages: a creating form sent twice with its token", () => {
     const token = newSubmissionToken();
     const first = await post(token);
     await pause(60);
-    expect(first).toEqual({ status: 303, location: "/current/friends" });
+    expect(first).toEqual({ status: 303, location: `/feed?welcome=${inviter.id}` });
     expect(await post(token)).toEqual(first);
     expect(await count("friendships", { user_id: inviter.id, friend_id: me.id })).toBe(1);
     // an invitation the viewer used is done for them, token or not; for anyone else it is used
@@ -456,7 +456,8 @@ describe("pages: a creating form sent twice with its token", () => {
         ),
       ),
     );
-    expect(both).toEqual([first, first]);
+    const atOnce = { status: 303, location: `/feed?welcome=${other.inviter.id}` };
+    expect(both).toEqual([atOnce, atOnce]);
   });
 });
 

@@ -88,7 +88,13 @@ describe("the sender in server processes", { timeout: 120_000 }, () => {
     const readers = [await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser()];
     for (const r of readers) {
       await insertFriendship(parent, r, "accepted");
-      await saveEmailPreferences(r.id, { digest: "daily", hour: 8 });
+      await saveEmailPreferences(r.id, {
+        digest: "daily",
+        hour: 8,
+        moments: "digest",
+        comments: "digest",
+        replies: "digest",
+      });
       await db()("email_preferences")
         .where("user_id", r.id)
         .update({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { today } from "~/lib/dates.server";
 import { SignupSchema } from "~/forms/auth";
-import { ProfileSchema } from "~/forms/account";
+import { profileSchema } from "~/forms/account";
 import { kidApiSchema, kidFormSchema } from "~/forms/kid";
 import { momentFormSchema } from "~/forms/moment";
 import { InviteSchema, JoinSchema } from "~/forms/invite";
@@ -11,7 +11,8 @@ import { createInvitation } from "~/models/invitations.server";
 import { createKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moment-changes.server";
 import { jpegUpload } from "~/models/kids-test-helpers.server";
-import { digestMail } from "~/mail/digest.server";
+import { digestMail } from "~/mail/digest-mail.server";
+import { newsMail } from "~/mail/news.server";
 import * as signup from "~/routes/api/auth-signup";
 import * as usersCurrent from "~/routes/api/users-current";
 import * as kidsNew from "~/routes/api/kids-new";
@@ -60,7 +61,7 @@ describe("one-line text", () => {
       ]);
       expect(
         errorsOf(
-          ProfileSchema.safeParse({ first_name: bad, last_name: "Lopez", username: "maria", email: "m@example.com" }),
+          profileSchema().safeParse({ first_name: bad, last_name: "Lopez", username: "maria", email: "m@example.com" }),
         ),
       ).toEqual(["first_name: First name cannot contain line breaks or control characters."]);
       const kid = { name: bad, year: "2020", month: "01", day: "02", relationship: "Mom" };
@@ -271,7 +272,7 @@ describe("one-line text", () => {
             title: "Beach\nBcc: a@example.com",
             kidName: "Mila\r\nCc: b@example.com",
             kidAge: "2 years",
-            ownerName: "Ana\nTo: c@example.com",
+            posterName: "Ana\nTo: c@example.com",
             userIds: [],
             photo: null,
           },
@@ -285,11 +286,22 @@ describe("one-line text", () => {
             text: "Lovely!\nBcc: e@example.com",
           },
         ],
+        replies: [],
       },
       "https://moments.test",
       "daily",
     );
     expect(headerLike(digest.text)).toEqual([]);
     expect(digest.text).toContain('- Ben Subject: hi on "Beach From: d@example.com": Lovely!\n    Bcc: e@example.com');
+
+    const right = newsMail(
+      { id: inviter.id, email: "eve@example.com" },
+      { kind: "comment", momentId: 1, actorId: 2, text: "Lovely!\nBcc: e@example.com" },
+      { title: "Beach\nFrom: d@example.com", kidName: "Mila\r\nCc: b@example.com", actorName: "Ben\nSubject: hi" },
+      "https://moments.test",
+    );
+    expect(headerLike(right.text)).toEqual([]);
+    expect(right.subject).not.toMatch(/[\r\n]/);
+    expect(right.text).toContain("Ben Subject: hi wrote:\n  Lovely!\n  Bcc: e@example.com");
   });
 });

@@ -256,11 +256,11 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
 });
 
 describe("lean processes (docs/decisions/0036-lean-processes.md)", () => {
-  it("the server build imports sharp, libheif, the AWS SDK and nodemailer on first use only, never at start", () => {
+  it("the server build imports sharp, libheif, the AWS SDK, nodemailer and the WebAuthn library on first use only, never at start", () => {
     const dir = path.join(buildDir, "server");
     const files = fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
     const code = files.map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
-    for (const name of ["sharp", "heic-decode", "@aws-sdk/client-s3", "nodemailer"]) {
+    for (const name of ["sharp", "heic-decode", "@aws-sdk/client-s3", "nodemailer", "@simplewebauthn/server"]) {
       expect(code, name).toContain(`import("${name}")`);
       expect(code, name).not.toMatch(new RegExp(`^import\\b[^;]*?from "${name}";`, "m"));
       expect(code, name).not.toMatch(new RegExp(`\\brequire\\("${name}"\\)`));

@@ -235,12 +235,19 @@ describe("the site's names", { timeout: 120_000 }, () => {
     const files = await unzip(exported.body);
     expect(files.size).toBeGreaterThan(1);
     // a digest (no request at all): the site's address, with the port the server listens on
-    await saveEmailPreferences(reader.id, { digest: "daily", hour: 8 });
+    await saveEmailPreferences(reader.id, {
+      digest: "daily",
+      hour: 8,
+      moments: "digest",
+      comments: "digest",
+      replies: "digest",
+    });
     await db()("email_preferences")
       .where("user_id", reader.id)
       .update({
         next_digest_at: new Date(Date.now() - 1000).toISOString(),
-        last_digest_at: new Date(Date.now() - 60_000).toISOString(),
+        // from the start of time: the moment above is news however long the steps before took
+        last_digest_at: new Date(0).toISOString(),
       });
 
     const mails = [

@@ -4,6 +4,7 @@ import type { Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import type { Audience } from "~/forms/circles";
 import { acceptedBetween, coParentRows, ownerFilesAsFamily } from "./pairs.server";
+import { audiencesSeenBy } from "./circles.server";
 
 // The facts under the guards (app/models/access.server.ts): who owns a kid, and whether the viewer
 // is a co-parent, a friend or family of the owner, read in ONE query whose conditions are the
@@ -69,9 +70,9 @@ function decide(viewerId: number, row: RelationRow, audience?: Audience): KidFac
   const shown = row.shown_to_friends === 1;
   const friend = shown && row.friend === 1;
   const family = shown && row.family === 1;
-  const visible =
-    isParent ||
-    (audience === undefined ? friend : audience === "everyone" ? friend : audience === "family" ? family : false);
+  const circle = family ? "family" : "friends";
+  const seen = (a: Audience) => (audiencesSeenBy(circle) as readonly Audience[]).includes(a);
+  const visible = isParent || (friend && (audience === undefined || seen(audience)));
   return { kidId: row.kid_id, ownerId, visible, isOwner, isParent };
 }
 

@@ -14,6 +14,7 @@ export const ACCESS_MESSAGES = {
   momentNotFound: "Daily log not found",
   commentNotFound: "Comment not found",
   friendshipNotFound: "Friendship not found",
+  friendNotFound: "Friend not found",
   notAuthorized: "You are not authorized",
 } as const;
 
@@ -31,6 +32,17 @@ const accepted = query<{ a: number; b: number }, Pick<FriendshipRow, "id">>((p, 
 export async function canSeeKidsOf(viewerId: number, ownerId: number, conn?: Db): Promise<boolean> {
   if (viewerId === ownerId) return true;
   return Boolean(await accepted.first({ a: viewerId, b: ownerId }, { conn }));
+}
+
+export type FriendGrant = { ok: true; friendshipId: number };
+
+/**
+ * Is `otherId` an accepted friend of `viewerId` (a friend's own page, /current/friends/{userId})?
+ * Anyone else, the viewer included, is not found: the page does not say whether the user exists.
+ */
+export async function requireFriend(viewerId: number, otherId: number, conn?: Db): Promise<FriendGrant | Refusal> {
+  const row = viewerId === otherId ? undefined : await accepted.first({ a: viewerId, b: otherId }, { conn });
+  return row ? { ok: true, friendshipId: row.id } : notFound(ACCESS_MESSAGES.friendNotFound);
 }
 
 export type KidGrant = { ok: true; kidId: number; ownerId: number; isOwner: boolean; isParent: boolean };

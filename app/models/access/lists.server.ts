@@ -6,8 +6,10 @@ import {
   ownerFilesAsFamily,
   parentOf,
   shownToFriends,
+  type Side,
   type Value,
 } from "./pairs.server";
+import { AUDIENCES_SEEN_BY_CIRCLE } from "./circles.server";
 
 // The conditions for lists (app/models/access.server.ts): SQL where-clauses that restrict a list
 // to what a viewer may see or what is theirs, made of the same forms as the guards' facts.
@@ -82,7 +84,7 @@ export function whereKidParentIs(qb: Knex.QueryBuilder, viewerId: Value, kids = 
  */
 export function whereMomentVisibleTo(
   qb: Knex.QueryBuilder,
-  viewerId: Value,
+  viewerId: Side,
   tables: { moments?: string; kids?: string } = {},
 ): Knex.QueryBuilder {
   const k = db();
@@ -92,12 +94,34 @@ export function whereMomentVisibleTo(
   return qb.where((w) =>
     parentOf(w, viewerId, kids).orWhere((friend) =>
       shownToFriends(friend, kids).whereExists((sub) =>
+        // every friend sees what the Friends circle sees, the Family circle more (circles.server.ts)
         acceptedBetween(sub.select(k.raw("1")).from("friendships"), viewerId, owner).andWhere((a) =>
           a
-            .where(`${moments}.audience`, "everyone")
-            .orWhere((fam) => ownerFilesAsFamily(fam.where(`${moments}.audience`, "family"), owner)),
+            .whereIn(`${moments}.audience`, [...AUDIENCES_SEEN_BY_CIRCLE.friends])
+            .orWhere((fam) =>
+              ownerFilesAsFamily(fam.whereIn(`${moments}.audience`, [...AUDIENCES_SEEN_BY_CIRCLE.family]), owner),
+            ),
         ),
       ),
+    ),
+  );
+}
+
+/**
+ * The condition for lists of PEOPLE who may see one moment: rows whose `userColumn` (`users.id`)
+ * may see the moment `momentId`, by whereMomentVisibleTo with that person as the viewer. For
+ * telling people about a moment (momentAudience, the right-away mails).
+ */
+export function whereUserSeesMoment(qb: Knex.QueryBuilder, userColumn: string, momentId: Value): Knex.QueryBuilder {
+  const k = db();
+  return qb.whereExists((sub) =>
+    whereMomentVisibleTo(
+      sub
+        .select(k.raw("1"))
+        .from("daily_logs")
+        .join("kids", "kids.id", "daily_logs.kid_id")
+        .where("daily_logs.id", momentId),
+      k.ref(userColumn),
     ),
   );
 }
@@ -130,8 +154,16 @@ export function whereOwnedBy(qb: Knex.QueryBuilder, column: string, userId: Valu
   return qb.where(column, userId);
 }
 
-/** The kids the user owns (not those they co-parent): what deleting the account takes with it. */
-export function whereKidOwnedBy(qb: Knex.QueryBuilder, userId: Value, kids = "kids"): Knex.QueryBuilder {
+/**
+ * The kids the user owns (not those they co-parent): what deleting the account takes with it, and
+ * the only kids a user may make someone a co-parent of. `userId` may be a column (`k.ref`): the
+ * kids an invitation names that its inviter still owns.
+ */
+export function whereKidOwnedBy(
+  qb: Knex.QueryBuilder,
+  userId: Value | Knex.Ref<string, object>,
+  kids = "kids",
+): Knex.QueryBuilder {
   return qb.where(`${kids}.user_id`, userId);
 }
 

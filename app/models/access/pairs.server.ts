@@ -43,7 +43,7 @@ export function shownToFriends(qb: Knex.QueryBuilder, kids: string): Knex.QueryB
 }
 
 /** `viewer` is the kid's owner or one of its co-parents (`kids` names the kids table or alias). */
-export function parentOf(w: Knex.QueryBuilder, viewer: Value, kids: string): Knex.QueryBuilder {
+export function parentOf(w: Knex.QueryBuilder, viewer: Side, kids: string): Knex.QueryBuilder {
   const k = db();
   return w
     .where(`${kids}.user_id`, viewer)

@@ -70,7 +70,7 @@ describe("POST /api/auth/signup", () => {
     expect(await bad.json()).toEqual({
       email: ["Please provide a valid email."],
       username: ["The username is required."],
-      password: ["Password must be between 6 and 20 characters."],
+      password: ["Password must be between 6 and 128 characters."],
     });
   });
 });

@@ -124,6 +124,9 @@ describe("several photos (docs/api.md)", () => {
       ["A seal", 52],
     ]);
     expect(log.image_url).toBe(log.photos[0].url);
+    // each photo's full-size copy (docs/decisions/0063-full-size-originals.md), under the same key
+    for (const p of log.photos as { url: string; original_url: string }[])
+      expect(p.original_url).toBe(p.url.replace(/\/[0-9]+\.webp$/, "/original.jpg"));
 
     const missing = await post(await photosForm({ title: "Zoo", content: "Animals", alt_1: "A lion" }, 2));
     expect(missing.status).toBe(400);

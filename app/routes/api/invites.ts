@@ -9,7 +9,15 @@ import { siteOrigin } from "~/lib/config.server";
 import { createInvitation, listInvitations } from "~/models/invitations.server";
 
 // GET /api/invites: the caller's invitations, newest first.
-// POST /api/invites {email?, note?, circle?, relationship?}: 201 {id, url, expires_at, circle, relationship} (the only time the link is shown).
+// POST /api/invites {email?, note?, circle?, relationship?, co_parent_kid_ids?}: 201 {id, url,
+// expires_at, circle, relationship, co_parent_kids} (the only time the link is shown).
+
+/** The form's field `coParentKids` is the API's `co_parent_kid_ids` (docs/api.md "Invitations"). */
+function apiNames(errors: Record<string, string[]>): Record<string, string[]> {
+  const { coParentKids, ...rest } = errors;
+  return coParentKids ? { ...rest, co_parent_kid_ids: coParentKids } : rest;
+}
+
 const route = apiRoute({
   GET: async (_args, user) => json({ invites: (await listInvitations(user.id)).map(serializeInvitation) }),
   POST: async ({ request }, user) => {
@@ -20,12 +28,15 @@ const route = apiRoute({
       // anything but text (a number, a list) reaches the schema as it is, to be refused there
       circle: asFormValue(body.circle) ?? body.circle,
       relationship: asFormValue(body.relationship) ?? body.relationship,
+      // a list of kid ids (JSON), or one id (a form field)
+      coParentKids: body.co_parent_kid_ids,
     });
-    if (!parsed.success) return apiFieldErrors(fieldErrorsFromIssues(parsed.error.issues));
+    if (!parsed.success) return apiFieldErrors(apiNames(fieldErrorsFromIssues(parsed.error.issues)));
     const made = await createInvitation(user, parsed.data, siteOrigin(), { token: idempotencyKey(request) });
-    if (!made.ok) return apiRefusal(made);
+    if (!made.ok) return made.fieldErrors ? apiFieldErrors(apiNames(made.fieldErrors)) : apiRefusal(made);
     const { id, expiresAt, circle, relationship } = made.invitation;
-    return json({ id, url: made.url, expires_at: expiresAt, circle, relationship }, { status: 201 });
+    const co_parent_kids = serializeInvitation(made.invitation).co_parent_kids;
+    return json({ id, url: made.url, expires_at: expiresAt, circle, relationship, co_parent_kids }, { status: 201 });
   },
 });
 

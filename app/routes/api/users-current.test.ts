@@ -169,7 +169,7 @@ describe("GET /api/export", () => {
       "data.json",
       "index.html",
       "kids/zed.html",
-      expect.stringMatching(/^photos\/\d{4}-\d{2}-\d{2} Zed - Hello\.webp$/),
+      expect.stringMatching(/^photos\/\d{4}-\d{2}-\d{2} Zed - Hello\.jpg$/),
     ]);
   });
 });

@@ -3,9 +3,9 @@ import { apiError, json } from "~/api/responses.server";
 import { apiRefusal } from "~/api/refusal.server";
 import { readAccountBody } from "~/api/account.server";
 import { serializeAccount } from "~/api/serializers-account.server";
-import { DeleteAccountSchema, ProfileSchema } from "~/forms/account";
+import { DeleteAccountSchema, profileSchema } from "~/forms/account";
 import { deleteAccount, getAccount, updateProfile } from "~/models/account.server";
-import { sessionStartedAt } from "~/models/sessions.server";
+import { linkSignInAt, sessionStartedAt } from "~/models/sessions.server";
 import { siteOrigin } from "~/lib/config.server";
 import { logOutHeaders, sessionToken } from "~/web/auth.server";
 
@@ -16,14 +16,17 @@ const route = apiRoute({
     return account ? json(serializeAccount(account)) : apiError(404, "User not found");
   },
   PUT: async ({ request }, user) => {
-    const input = await readAccountBody(request, ProfileSchema, [
+    // the names the account has are taken unchanged (decision 0061)
+    const input = await readAccountBody(request, profileSchema(user), [
       "first_name",
       "last_name",
       "username",
       "email",
       "current_password",
     ]);
-    const saved = await updateProfile(user.id, input, siteOrigin());
+    const saved = await updateProfile(user.id, input, siteOrigin(), {
+      linkSignInAt: await linkSignInAt(await sessionToken(request)),
+    });
     if (!saved.ok) return apiRefusal(saved);
     const account = await getAccount(user.id);
     return account ? json(serializeAccount(account)) : apiError(404, "User not found");
