@@ -73,6 +73,12 @@ export async function backup(target) {
     const reader = knexFactory(knexConfig(snapshot));
     /** @type {{ key: string; widths: string; original_width: number | null }[]} */
     const images = await reader("images").select("key", "widths", "original_width");
+    // the clips: their renditions, and the source of one still waiting to be prepared
+    // (docs/decisions/0064-video-clips.md)
+    /** @type {{ key: string; status: string; source_key: string | null }[]} */
+    const clips = (await reader.schema.hasTable("videos"))
+      ? await reader("videos").select("key", "status", "source_key")
+      : [];
     await reader.destroy();
     // the sizes of each photo, and its full-size copy when it has one (docs/decisions/0063-full-size-originals.md)
     const wanted = new Set(
@@ -83,6 +89,10 @@ export async function backup(target) {
         ...(i.original_width == null ? [] : [`${i.key}/original.jpg`]),
       ]),
     );
+    for (const c of clips) {
+      if (c.status === "ready") for (const r of ["small", "large"]) wanted.add(`${c.key}/${r}.mp4`);
+      if (c.source_key) wanted.add(`${c.source_key}/source`);
+    }
     const present = new Set(photoFiles(cfg.uploadsDir));
 
     const zip = new yazl.ZipFile();

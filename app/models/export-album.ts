@@ -25,7 +25,7 @@ a{color:#6b2fa3}
 .kids li,.moment{background:#fff;border:1px solid #e3dbe9;border-radius:12px;padding:1rem}
 .kids img{width:100%;height:10rem;object-fit:cover;border-radius:8px}
 .moment{margin-bottom:1.5rem}
-.moment img{max-width:100%;height:auto;border-radius:8px}
+.moment img,.moment video{max-width:100%;height:auto;border-radius:8px}
 .photo-grid{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
 .photo-grid img{width:100%;aspect-ratio:1;object-fit:cover}
 .meta{color:#5b5363;font-size:.9rem;margin:.25rem 0}
@@ -81,6 +81,8 @@ export function photosHeld(data: ExportData): string {
       `${n(smaller, "moment photo")} added before full-size copies were kept: at the largest size stored, 1280 pixels wide at most (WebP).`,
     );
   parts.push("Kids' photos and profile pictures: at the largest size stored (WebP).");
+  const clips = data.kids.reduce((sum, k) => sum + k.moments.reduce((s, m) => s + m.clips.length, 0), 0);
+  if (clips) parts.push(`${n(clips, "clip")} as 720p MP4 with their captions, location and device details removed.`);
   return parts.join(" ");
 }
 
@@ -121,6 +123,17 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
             m.photos.length > 1
               ? `<p class="photo-grid">${imgs.join("")}</p>`
               : imgs.map((i) => `<p>${i}</p>`).join("");
+          // clips play from the file beside the page (docs/decisions/0064-video-clips.md)
+          const clips = m.clips
+            .map(
+              (c) =>
+                `<figure><video controls preload="none" src="${up(c.file)}"${c.width ? ` width="${c.width}" height="${c.height}"` : ""}>${
+                  c.captions
+                    ? `<track kind="captions" src="${up(c.captions.file)}" srclang="en" label="Captions" default>`
+                    : ""
+                }<a href="${up(c.file)}">${escapeHtml(c.description)}</a></video><figcaption>Video: ${escapeHtml(c.description)}</figcaption></figure>`,
+            )
+            .join("");
           const likes = m.likes.length
             ? `<p class="meta">Liked by ${m.likes.map((l) => escapeHtml(l.by)).join(", ")}</p>`
             : "";
@@ -132,7 +145,7 @@ export function kidPage(kid: ExportKid, data: ExportData): string {
           const milestone = m.milestone ? `<p class="milestone">Milestone: ${escapeHtml(m.milestone)}</p>` : "";
           return `<article class="moment"><h2>${escapeHtml(m.title)}</h2>${milestone}<p class="meta">${escapeHtml(formatCalendarDate(m.taken_on))}${
             age ? ` · ${escapeHtml(kid.name)} was ${escapeHtml(age)}` : ""
-          }</p>${photos}<p class="content">${escapeHtml(m.content)}</p>${likes}${comments}</article>`;
+          }</p>${photos}${clips}<p class="content">${escapeHtml(m.content)}</p>${likes}${comments}</article>`;
         })
         .join("\n")
     : "<p>No moments yet.</p>";

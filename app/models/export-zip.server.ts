@@ -45,11 +45,12 @@ export function zipOf(data: ExportData, store: PhotoStore): ExportZip {
 
   let reading: Readable | null = null; // the photo being read now (at most one)
   let stopped = false;
-  for (const { photo, file } of exportPhotos(data)) {
-    zip.addReadStreamLazy(`${folder}/${file}`, { mtime, compress: false }, (cb) => {
-      store.open(photo.key, photo.original ? ORIGINAL_FILE : largestFile(photo.widths)).then(
+  /** A stored file, opened only when the ZIP reaches it. */
+  const addStored = (path: string, key: string, name: string) => {
+    zip.addReadStreamLazy(`${folder}/${path}`, { mtime, compress: false }, (cb) => {
+      store.open(key, name).then(
         (opened) => {
-          // a photo whose file is gone is an empty entry: the rest of the export still comes
+          // a file that is gone is an empty entry: the rest of the export still comes
           const stream = opened ? opened.stream : Readable.from([]);
           if (stopped) stream.destroy();
           reading = stream;
@@ -59,6 +60,14 @@ export function zipOf(data: ExportData, store: PhotoStore): ExportZip {
       );
     });
     entries++;
+  };
+  for (const { photo, file } of exportPhotos(data)) {
+    addStored(file, photo.key, photo.original ? ORIGINAL_FILE : largestFile(photo.widths));
+  }
+  // the clips (docs/decisions/0064-video-clips.md): each one's larger rendition, read as the ZIP reaches it
+  for (const clip of data.kids.flatMap((k) => k.moments.flatMap((m) => m.clips))) {
+    addStored(clip.file, clip.key, "large.mp4");
+    if (clip.captions) add(clip.captions.file, clip.captions.text);
   }
   add("data.json", exportJson(data));
   const taken = new Set<string>();

@@ -1,4 +1,5 @@
 import { query } from "~/lib/query.server";
+import { type ClipRow, clipsOf, type ExportClip, shapeClips } from "./export-clips.server";
 import { today } from "~/lib/dates.server";
 import { displayName } from "~/lib/names";
 import { photoColumns, photoFromRow, type PhotoColumns } from "~/images/photo-sql.server";
@@ -50,6 +51,8 @@ export type ExportMoment = {
   updated_at: string;
   /** Every photo, in the moment's order. */
   photos: ExportPhoto[];
+  /** Every prepared clip, in the moment's order (docs/decisions/0064-video-clips.md). */
+  clips: ExportClip[];
   likes: ExportLike[];
   comments: ExportComment[];
 };
@@ -232,6 +235,7 @@ function shapeMoment(
   likes: ExportLike[],
   comments: ExportComment[],
   photoRows: PhotoRow[] = [],
+  clipRows: ClipRow[] = [],
 ): ExportMoment {
   const moment = momentFromRow(row);
   // every photo in order (moment_photos), or the one of daily_logs.image_id
@@ -267,6 +271,7 @@ function shapeMoment(
       full: photo.original !== undefined,
       file: names.take("photos/", base, photo.original ? ".jpg" : ".webp"),
     })),
+    clips: shapeClips(clipRows, base, (folder, b, ext) => names.take(folder, b, ext)),
     likes,
     comments,
   };
@@ -290,10 +295,11 @@ function group<R extends { daily_log_id: number }, T>(rows: R[], shape: (r: R) =
 export async function loadExport(userId: number): Promise<ExportData | null> {
   const account = await accountOf.first({ id: userId });
   if (!account) return null;
-  const [kidRows, momentRows, photoRows, likeRows, commentRows, friendLists, passkeys] = await Promise.all([
+  const [kidRows, momentRows, photoRows, clipRows, likeRows, commentRows, friendLists, passkeys] = await Promise.all([
     kidsOf.all({ id: userId }),
     momentsOf.all({ id: userId }),
     photosOf.all({ id: userId }),
+    clipsOf.all({ id: userId }),
     likesOf.all({ id: userId }),
     commentsOf.all({ id: userId }),
     listFriends(userId),
@@ -302,6 +308,7 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
   const names = new FileNames();
   const likes = group(likeRows, (r): ExportLike => ({ by: person(r), created_at: r.created_at }));
   const photosByMoment = group(photoRows, (r) => r);
+  const clipsByMoment = group(clipRows, (r) => r);
   const comments = group(commentRows, (r): ExportComment => {
     const c = commentFromRow(r);
     return { by: displayName(c.user), comment: c.comment, created_at: c.created_at, updated_at: c.updated_at };
@@ -327,7 +334,15 @@ export async function loadExport(userId: number): Promise<ExportData | null> {
     if (!kid) continue;
     const id = row.id;
     kid.moments.push(
-      shapeMoment(row, kid.name, names, likes.get(id) ?? [], comments.get(id) ?? [], photosByMoment.get(id)),
+      shapeMoment(
+        row,
+        kid.name,
+        names,
+        likes.get(id) ?? [],
+        comments.get(id) ?? [],
+        photosByMoment.get(id),
+        clipsByMoment.get(id),
+      ),
     );
   }
   return {
@@ -381,6 +396,12 @@ export function exportJson(data: ExportData): string {
         moments: k.moments.map((m) => ({
           ...m,
           photos: m.photos.map((p) => ({ file: p.file, alt: p.alt ?? m.title, full_size: p.full })),
+          clips: m.clips.map((c) => ({
+            file: c.file,
+            description: c.description,
+            duration: c.duration_ms === null ? null : c.duration_ms / 1000,
+            captions: c.captions?.file ?? null,
+          })),
         })),
       })),
       friends: data.friends,

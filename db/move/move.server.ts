@@ -1,3 +1,8 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { Knex } from "knex";
 import type { PhotoFile, PhotoStore } from "~/images/photo-store.server";
 
@@ -170,22 +175,29 @@ async function resetSequences(trx: Knex.Transaction, table: string): Promise<voi
 async function copyPhotos(from: PhotoStore, to: PhotoStore, copied: string[], log: (line: string) => void) {
   let files = 0;
   let bytes = 0;
-  for await (const { key } of from.listKeys()) {
-    const list: PhotoFile[] = [];
-    for (const name of await from.list(key)) {
-      const opened = await from.open(key, name);
-      if (!opened) continue;
-      const chunks: Buffer[] = [];
-      for await (const chunk of opened.stream) chunks.push(Buffer.from(chunk as Uint8Array));
-      const data = Buffer.concat(chunks);
-      list.push({ name, data });
-      bytes += data.length;
+  // each key's files go through a local folder, never memory: a clip's source may be hundreds of MB
+  // (docs/decisions/0064-video-clips.md)
+  const spool = await fsp.mkdtemp(path.join(os.tmpdir(), "sm-move-"));
+  try {
+    for await (const { key } of from.listKeys()) {
+      const list: PhotoFile[] = [];
+      for (const name of await from.list(key)) {
+        const opened = await from.open(key, name);
+        if (!opened) continue;
+        const file = path.join(spool, `${list.length}`);
+        await pipeline(opened.stream, fs.createWriteStream(file));
+        list.push({ name, file });
+        bytes += (await fsp.stat(file)).size;
+      }
+      if (list.length === 0) continue;
+      await to.putAll(key, list);
+      await Promise.all(list.map((f) => ("file" in f ? fsp.rm(f.file, { force: true }) : undefined)));
+      copied.push(key);
+      files += list.length;
+      if (copied.length % 500 === 0) log(`  photos: ${copied.length} copied`);
     }
-    if (list.length === 0) continue;
-    await to.putAll(key, list);
-    copied.push(key);
-    files += list.length;
-    if (copied.length % 500 === 0) log(`  photos: ${copied.length} copied`);
+  } finally {
+    await fsp.rm(spool, { recursive: true, force: true });
   }
   return { keys: copied.length, files, bytes };
 }
