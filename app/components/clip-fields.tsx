@@ -1,5 +1,5 @@
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
-import { Field, FieldFrame } from "./forms";
+import { Field, FieldFrame, TextareaField } from "./forms";
 import type { Clip, ClipSettings } from "~/video/clip";
 import { VIDEO_MESSAGES } from "~/video/limits";
 
@@ -13,11 +13,14 @@ export function ClipFields({
   fields,
   settings,
   existing = [],
+  captions = {},
 }: {
   fields: Fields;
   settings: ClipSettings;
   /** Update forms: the clips the moment has. */
   existing?: Clip[];
+  /** Update forms: each clip's captions as timed lines. */
+  captions?: Record<number, string>;
 }) {
   return (
     <fieldset className="fieldset clip-fields">
@@ -29,6 +32,14 @@ export function ClipFields({
               <label>
                 <input type="checkbox" name={`clip_${clip.id}_remove`} /> Remove the clip “{clip.description}”
               </label>
+              {clip.status === "ready" ? (
+                <TextareaField
+                  meta={fields[`clip_${clip.id}_captions`]!}
+                  label={`Captions of “${clip.description}” (optional)`}
+                  hint="One caption per line: the time it starts, then the words, e.g. 0:05 Grandma, look!"
+                  textareaProps={{ defaultValue: captions[clip.id] ?? "", rows: 4 }}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

@@ -217,6 +217,7 @@ export function momentPhotosFrom(
   edits?: { id: number; position?: number; alt?: string; remove?: boolean }[];
   clips: { file: UploadedFile; description: string; slot: number }[];
   removeClips: number[];
+  clipCaptions: { id: number; text: string }[];
 } {
   const added = upload.files.map(({ file, slot }) => ({ file, slot, alt: upload.fields[altField(slot)] ?? "" }));
   // clips (docs/decisions/0064-video-clips.md): `video_description[_<n>]` with the n-th clip, and
@@ -229,6 +230,10 @@ export function momentPhotosFrom(
   const removeClips = Object.keys(upload.fields).flatMap((name) => {
     const m = /^clip_([1-9][0-9]{0,15})_remove$/.exec(name);
     return m ? [Number(m[1])] : [];
+  });
+  const clipCaptions = Object.entries(upload.fields).flatMap(([name, value]) => {
+    const m = /^clip_([1-9][0-9]{0,15})_captions$/.exec(name);
+    return m ? [{ id: Number(m[1]), text: value ?? "" }] : [];
   });
   const edits = new Map<number, { id: number; position?: number; alt?: string; remove?: boolean }>();
   for (const [name, value] of Object.entries(upload.fields)) {
@@ -244,6 +249,6 @@ export function momentPhotosFrom(
     edits.set(id, edit);
   }
   return edits.size || opts.edits
-    ? { added, edits: [...edits.values()], clips, removeClips }
-    : { added, clips, removeClips };
+    ? { added, edits: [...edits.values()], clips, removeClips, clipCaptions }
+    : { added, clips, removeClips, clipCaptions };
 }

@@ -22,7 +22,16 @@ import {
 } from "./moment-photos.server";
 import { clipsOfMoments } from "~/video/clips.server";
 import { getMoment, type Moment } from "./moments.server";
-import { checkClips, clipIdsOf, clipsAdded, discardStoredClips, storeClips, writeClips } from "./moment-clips.server";
+import {
+  checkCaptions,
+  checkClips,
+  clipIdsOf,
+  clipsAdded,
+  discardStoredClips,
+  storeClips,
+  writeCaptions,
+  writeClips,
+} from "./moment-clips.server";
 import { notifyNewMoment } from "./notifications.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
@@ -226,6 +235,8 @@ export async function updateMoment(
   if (!planned.ok) return refused(planned);
   const clipsChecked = checkClips(clips, planned.plan.length + clipsAfter);
   if (!clipsChecked.ok) return refused(clipsChecked);
+  const captions = checkCaptions(photos.clipCaptions ?? [], clipsBefore);
+  if (!captions.ok) return refused(captions);
   const story = await storyColumns(access.kidId, input, "update", photos.added[0]?.file ?? null);
   if (!story.ok) return refused(story);
   const changes = {
@@ -257,6 +268,7 @@ export async function updateMoment(
           drop: dropImages,
           dropKeys: dropStoreKeys,
         });
+        await writeCaptions(trx, momentId, captions.changes);
       },
     );
     if (!result.ok) {

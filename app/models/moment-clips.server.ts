@@ -1,4 +1,5 @@
-import type { Db } from "~/lib/db.server";
+import { nowIso, type Db } from "~/lib/db.server";
+import { captionLines, type Cue, parseCaptionLines, webVtt } from "~/video/captions";
 import { isOneLine } from "~/lib/one-line";
 import { query } from "~/lib/query.server";
 import type { VideoRow } from "~/lib/tables";
@@ -113,6 +114,52 @@ const clipIds = query<{ momentId: number }, Pick<VideoRow, "id">>((p, k) =>
 /** The ids of a moment's clips, in order. */
 export async function clipIdsOf(momentId: number): Promise<number[]> {
   return (await clipIds.all({ momentId })).map((r) => r.id);
+}
+
+/** The field of a clip's captions on the update form. */
+export function captionsField(id: number): string {
+  return `clip_${id}_captions`;
+}
+
+export type CaptionsChange = { id: number; cues: Cue[] };
+
+/** The captions sent for the moment's own clips, parsed; a line that is wrong is refused on its field. */
+export function checkCaptions(
+  sent: { id: number; text: string }[],
+  clipIds: number[],
+): Result<{ changes: CaptionsChange[] }> {
+  const changes: CaptionsChange[] = [];
+  const errors: Record<string, string[]> = {};
+  for (const { id, text } of sent) {
+    if (!clipIds.includes(id)) continue; // another moment's clip: nothing to change here
+    const parsed = parseCaptionLines(text);
+    if (parsed.ok) changes.push({ id, cues: parsed.cues });
+    else errors[captionsField(id)] = [parsed.message];
+  }
+  return Object.keys(errors).length ? invalid(Object.values(errors)[0]?.[0], errors) : { ok: true, changes };
+}
+
+/** Writes the clips' new captions (WebVTT, or none), inside the change's transaction. */
+export async function writeCaptions(trx: Db, momentId: number, changes: CaptionsChange[]): Promise<void> {
+  for (const { id, cues } of changes) {
+    const clip: Pick<VideoRow, "duration_ms"> | undefined = await trx("videos")
+      .where({ id, daily_log_id: momentId })
+      .first("duration_ms");
+    if (!clip) continue;
+    await trx("videos")
+      .where({ id, daily_log_id: momentId })
+      .update({ captions: webVtt(cues, clip.duration_ms), updated_at: nowIso() });
+  }
+}
+
+const captionsOfMoment = query<{ momentId: number }, Pick<VideoRow, "id" | "captions">>((p, k) =>
+  k("videos").where("videos.daily_log_id", p("momentId")).select("videos.id", "videos.captions"),
+);
+
+/** Each clip's captions as the parent's lines, for the update form. */
+export async function captionLinesOf(momentId: number): Promise<Record<number, string>> {
+  const rows = await captionsOfMoment.all({ momentId });
+  return Object.fromEntries(rows.map((r) => [r.id, captionLines(r.captions)]));
 }
 
 /** After a commit that added clips: the preparer of this process looks at once. */

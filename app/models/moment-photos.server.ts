@@ -33,6 +33,8 @@ export type MomentPhotos = {
   /** New clips (docs/decisions/0064-video-clips.md), and the ids of the moment's clips to remove. */
   clips?: NewMomentClip[];
   removeClips?: number[];
+  /** New captions of the moment's clips, as the parent's timed lines (app/video/captions.ts). */
+  clipCaptions?: { id: number; text: string }[];
 };
 
 /** A single file (the single-photo callers) or the photos of a form. */

@@ -13,6 +13,8 @@ import { people } from "../../tests/kit/kid-pages";
 import * as apiNew from "./api/kids-daily-logs-new";
 import * as momentNew from "./moment-new";
 import * as momentUpdate from "./moment-update";
+import * as videosRoute from "./videos";
+import { prepareWaitingClips } from "~/video/worker.server";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
@@ -97,6 +99,58 @@ describe("a clip on the moment forms", () => {
     );
     expect(statusOf(updated)).toBe(302);
     expect(await db()("videos").where("daily_log_id", id).pluck("description")).toEqual(["Slide"]);
+  });
+
+  it("the parent adds captions as timed lines; they are served as WebVTT to whoever sees the clip", async () => {
+    const { kid, cookies } = await people();
+    const made = await momentNew.action(
+      args(
+        req(`/kids/${kid.id}/dailyLogs/new`, {
+          cookie: cookies.owner,
+          form: form({ title: "Words", content: "c", video_description: "Elsa talks" }, { file: clips.webm }),
+        }),
+        { kidId: String(kid.id) },
+      ),
+    );
+    const id = (made as Response).headers.get("Location")!.split("/").pop()!;
+    expect(await prepareWaitingClips()).toEqual(["ready"]);
+    const [clip] = await db()("videos").where("daily_log_id", id);
+    const update = (captions: string) =>
+      momentUpdate.action(
+        args(
+          req(`/dailyLogs/${id}/update`, {
+            cookie: cookies.owner,
+            form: form({ title: "Words", content: "c", [`clip_${clip.id}_captions`]: captions }),
+          }),
+          { momentId: id },
+        ),
+      );
+    expect(formErrorsOf(await update("Hello"))).toMatchObject({
+      [`clip_${clip.id}_captions`]: ["Line 1: start with the time, like 0:05, then the words."],
+    });
+    expect(statusOf(await update("0:00 Mama\n0:01 Ball!"))).toBe(302);
+    const vtt = await videosRoute.loader(
+      args(req(`/videos/${clip.key}/captions.vtt`, { cookie: cookies.friend }), {
+        key: clip.key,
+        file: "captions.vtt",
+      }),
+    );
+    expect(vtt.status).toBe(200);
+    expect(vtt.headers.get("Content-Type")).toBe("text/vtt; charset=utf-8");
+    expect(await vtt.text()).toContain("00:00:00.000 --> 00:00:01.000\nMama");
+    const stranger = await videosRoute.loader(
+      args(req(`/videos/${clip.key}/captions.vtt`, { cookie: cookies.stranger }), {
+        key: clip.key,
+        file: "captions.vtt",
+      }),
+    );
+    expect(stranger.status).toBe(404);
+    expect(
+      (await momentUpdate.loader(args(req(`/dailyLogs/${id}/update`, { cookie: cookies.owner }), { momentId: id })))
+        .captions,
+    ).toEqual({
+      [clip.id]: "0:00 Mama\n0:01 Ball!",
+    });
   });
 
   it("the API takes a video part on create", async () => {

@@ -17,6 +17,7 @@ import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "
 import { MomentPhotoFields, photoDefaults, photoFieldOrder } from "~/components/moment-photos";
 import { ClipFields } from "~/components/clip-fields";
 import { clipSettings } from "~/video/clips.server";
+import { captionLinesOf } from "~/models/moment-clips.server";
 import { milestoneDefaults, STORY_FIELD_ORDER, StoryFields } from "~/components/moment-story";
 
 const FORM_ID = "moment-update";
@@ -48,6 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
     kid: { id: kid.id, name: kid.name },
     clipSettings: clipSettings(),
+    captions: await captionLinesOf(moment.id),
   };
 }
 
@@ -68,7 +70,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
-  const { moment, kid, clipSettings } = loaderData;
+  const { moment, kid, clipSettings, captions } = loaderData;
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
@@ -96,7 +98,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
           existing={moment.photos}
           hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`}
         />
-        <ClipFields fields={fields as never} settings={clipSettings} existing={moment.clips} />
+        <ClipFields fields={fields as never} settings={clipSettings} existing={moment.clips} captions={captions} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />
         <SubmitOrCancel pendingText="Updating…" cancelTo={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>
           Update
