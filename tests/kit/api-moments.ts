@@ -26,6 +26,7 @@ export const LOG_SHAPE = {
       original_url: expect.stringMatching(/^\/images\/[A-Za-z0-9_-]+\/original\.jpg$/),
     },
   ],
+  videos: [],
 };
 /** What the kid's owner and co-parents see besides (docs/api.md): the audience. */
 export const PARENT_SHAPE = { ...LOG_SHAPE, audience: "everyone" };
