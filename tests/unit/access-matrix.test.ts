@@ -15,6 +15,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { isRouteErrorResponse } from "react-router";
 import routes from "~/routes";
 import { originalUrl, photoUrl } from "~/images/photo";
+import { clipUrl } from "~/video/clip";
+import { insertReadyClip, type ReadyClip } from "./clip-fixtures";
 import { DERIVATIVE_WIDTHS } from "~/images/process.server";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
@@ -47,7 +49,16 @@ type World = {
   kidId: number;
   logId: number;
   lonely: { id: number };
-  urls: { profile: string; kid: string; log: string; logThird: string; logOriginal: string };
+  urls: {
+    profile: string;
+    kid: string;
+    log: string;
+    logThird: string;
+    logOriginal: string;
+    clipSmall: string;
+    clipCaptions: string;
+    clipPoster: string;
+  };
   jpeg: Buffer;
 };
 
@@ -397,6 +408,12 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "moment photo", params: imageParams("log"), expect: friendsImage },
     { label: "moment's third photo", params: imageParams("logThird"), expect: friendsImage },
     { label: "moment photo at full size", params: imageParams("logOriginal"), expect: friendsImage },
+    { label: "a clip's poster", params: imageParams("clipPoster"), expect: friendsImage },
+  ],
+  // clips (docs/decisions/0064-video-clips.md)
+  "routes/videos.ts": [
+    { label: "small rendition", params: imageParams("clipSmall"), expect: friendsImage },
+    { label: "captions", params: imageParams("clipCaptions"), expect: friendsImage },
   ],
 
   // JSON API
@@ -821,6 +838,7 @@ beforeAll(async () => {
   const logId = await insertMoment(kidId, "Beach day", logPhoto.imageId);
   // a multi-photo moment (docs/decisions/0030-several-photos-per-moment.md): its third photo
   const thirdPhoto = await addMomentPhotos(logId, owner.id, 2);
+  const clip = await insertReadyClip(logId, owner.id);
   world = {
     users: { owner, stranger, pending, friend },
     cookies: {
@@ -839,6 +857,9 @@ beforeAll(async () => {
       log: photoUrl(logPhoto),
       logThird: photoUrl(thirdPhoto),
       logOriginal: originalUrl(logPhoto)!,
+      clipSmall: clipUrl(clip, "small"),
+      clipCaptions: clipUrl(clip, "captions"),
+      clipPoster: photoUrl(clip.poster),
     },
     jpeg: await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } })
       .jpeg()
@@ -867,6 +888,7 @@ describe("the access matrix covers the route list", () => {
       "moment photo",
       "moment's third photo",
       "moment photo at full size",
+      "a clip's poster",
     ]);
     for (const probes of Object.values(MATRIX))
       for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
@@ -1324,7 +1346,13 @@ type Circles = {
   /** `photos`: every photo of the moment (three: a multi-photo moment), the first being `photo`. */
   moments: Record<
     Aud,
-    { id: number; photo: { key: string; widths: number[] }; photos: { key: string; widths: number[] }[] }
+    {
+      id: number;
+      photo: { key: string; widths: number[] };
+      photos: { key: string; widths: number[] }[];
+      /** A prepared clip of the moment (docs/decisions/0064-video-clips.md). */
+      clip: ReadyClip;
+    }
   >;
   /** The month of the moments' own date (their timeline page: ?month=). */
   month: string;
@@ -1722,6 +1750,39 @@ SURFACES.push({
   },
 });
 
+/**
+ * A clip's files (docs/decisions/0064-video-clips.md): its small rendition's first bytes (what a
+ * video element asks first), its captions and its poster, each only to whoever may see its moment.
+ */
+for (const [name, file] of [
+  ["clip small.mp4, first range", "small.mp4"],
+  ["clip captions.vtt", "captions.vtt"],
+] as const) {
+  SURFACES.push({
+    name,
+    run: async (actor, aud) => {
+      const { key } = cw.moments[aud].clip;
+      const a = await call("routes/videos.ts", { key, file }, actor, { path: `/videos/${key}/${file}` });
+      if (a.status === 404) return { got: false, detail: "404" };
+      if (a.status !== 200) throw new Error(`${name} as ${actor}, audience ${aud}: ${a.status}`);
+      return { got: true, detail: `${a.status} ${a.response!.headers.get("Content-Type")}` };
+    },
+  });
+}
+SURFACES.push({
+  name: "clip poster",
+  run: async (actor, aud) => {
+    const { poster } = cw.moments[aud].clip;
+    const file = `${poster.widths[0]}.webp`;
+    const a = await call("routes/images.ts", { key: poster.key, file }, actor, {
+      path: `/images/${poster.key}/${file}`,
+    });
+    if (a.status === 404) return { got: false, detail: "404" };
+    if (a.status !== 200) throw new Error(`clip poster as ${actor}, audience ${aud}: ${a.status}`);
+    return { got: true, detail: "200" };
+  },
+});
+
 describe("who sees what: actors × audiences × surfaces", () => {
   beforeAll(async () => {
     const { blockUser } = await import("~/models/blocks.server");
@@ -1762,7 +1823,12 @@ describe("who sees what: actors × audiences × surfaces", () => {
         await addMomentPhotos(id, users.owner.id, 1, 2, LARGE),
       ];
       const first = { key: photo.key, widths: photo.widths };
-      moments[audience] = { id, photo: first, photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))] };
+      moments[audience] = {
+        id,
+        photo: first,
+        photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))],
+        clip: await insertReadyClip(id, users.owner.id),
+      };
       for (const p of moments[audience].photos) expect(p.widths).toEqual([...DERIVATIVE_WIDTHS]);
       expect((await likeMoment(users.owner.id, id)).ok).toBe(true);
     }
@@ -1791,7 +1857,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
   });
 
   // the figure of docs/decisions/0031-audiences-circles-co-parents-blocks.md: 24 surfaces + 4 photo widths,
-  // + the full-size copy (docs/decisions/0063-full-size-originals.md)
+  // + the full-size copy (docs/decisions/0063-full-size-originals.md) + a clip's rendition, captions
+  // and poster (docs/decisions/0064-video-clips.md)
   const cells = ACTORS.length * AUDIENCE_LIST.length * SURFACES.length;
   it(`has ${ACTORS.length} actors × ${AUDIENCE_LIST.length} audiences × ${SURFACES.length} surfaces = ${cells} cells`, () => {
     console.info(
@@ -1800,8 +1867,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([
       8,
       3,
-      24 + DERIVATIVE_WIDTHS.length + 1,
-      696,
+      24 + DERIVATIVE_WIDTHS.length + 1 + 3,
+      768,
     ]);
   });
 
@@ -1983,7 +2050,12 @@ async function gridKid(owner: GridUser, readers: GridUser[]): Promise<Pick<Circl
     await db()("daily_logs").where({ id }).update({ audience, milestone: "First word" });
     const more = [await addMomentPhotos(id, owner.id, 1, 1, LARGE), await addMomentPhotos(id, owner.id, 1, 2, LARGE)];
     const first = { key: photo.key, widths: photo.widths };
-    moments[audience] = { id, photo: first, photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))] };
+    moments[audience] = {
+      id,
+      photo: first,
+      photos: [first, ...more.map((m) => ({ key: m.key, widths: m.widths }))],
+      clip: await insertReadyClip(id, owner.id),
+    };
     await insertLike(id, owner);
   }
   const { notify } = await import("~/models/notifications.server");
