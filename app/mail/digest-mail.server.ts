@@ -25,6 +25,8 @@ export type DigestMoment = {
   posterName: string;
   userIds: number[];
   photo: { key: string; width: number } | null;
+  /** It has a clip: the digest says so (a clip itself is never mailed). */
+  hasVideo?: boolean;
 };
 export type DigestComment = {
   momentId: number;
@@ -114,7 +116,7 @@ export async function digestMail(
       ? [
           "New moments",
           ...content.moments.flatMap((m) => [
-            `- ${line(m.title)} (${line(age(m))}, shared by ${line(m.posterName)})`,
+            `- ${line(m.title)}${m.hasVideo ? " (video)" : ""} (${line(age(m))}, shared by ${line(m.posterName)})`,
             `  ${link(m.id)}`,
           ]),
           "",
@@ -130,7 +132,10 @@ export async function digestMail(
       const img = t
         ? `<img src="cid:${escapeHtml(t.cid)}" alt="Photo: ${escapeHtml(m.title)}" width="${t.width}" height="${t.height}" style="display:block;max-width:100%;height:auto;border-radius:6px">`
         : "";
-      return `<li style="margin:0 0 1.25em">${img}<h3 style="margin:.4em 0 .1em;font-size:1.1em"><a href="${escapeHtml(link(m.id))}">${escapeHtml(m.title)}</a></h3><p style="margin:0">${escapeHtml(age(m))} · shared by ${escapeHtml(m.posterName)}</p></li>`;
+      const video = m.hasVideo
+        ? ' <span style="display:inline-block;padding:0 .35em;border-radius:4px;background:#222;color:#fff;font-size:.8em">▶ Video</span>'
+        : "";
+      return `<li style="margin:0 0 1.25em">${img}<h3 style="margin:.4em 0 .1em;font-size:1.1em"><a href="${escapeHtml(link(m.id))}">${escapeHtml(m.title)}</a>${video}</h3><p style="margin:0">${escapeHtml(age(m))} · shared by ${escapeHtml(m.posterName)}</p></li>`;
     })
     .join("");
   const commentItems = (items: DigestComment[]) =>

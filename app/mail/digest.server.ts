@@ -1,6 +1,6 @@
 import type { CommentRow, EmailPreferenceRow, ImageRow, KidRow, MomentRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction } from "~/lib/db.server";
-import { query } from "~/lib/query.server";
+import { inList, query } from "~/lib/query.server";
 import { config, siteOrigin } from "~/lib/config.server";
 import { ageText } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
@@ -33,6 +33,7 @@ const newMoments = query<
     Named<"poster_"> & {
       image_key: ImageRow["key"] | null;
       image_widths: ImageRow["widths"] | null;
+      video_count: MomentRow["video_count"];
     }
 >((p, k) =>
   whereMomentVisibleTo(
@@ -67,6 +68,7 @@ const newMoments = query<
       "poster.last_name as poster_last_name",
       "images.key as image_key",
       "images.widths as image_widths",
+      "daily_logs.video_count",
     ),
 );
 
@@ -148,9 +150,12 @@ export async function digestContent(
     wanted("comments", () => newCommentsOnMine.all(period)),
     wanted("replies", () => newReplies.all(period)),
   ]);
+  // a moment of clips alone shows its first clip's poster (docs/decisions/0064-video-clips.md)
+  const posters = await clipPosters(moments.filter((m) => !m.image_key && m.video_count > 0).map((m) => m.id));
   return {
     moments: moments.map((r) => {
-      const widths = (r.image_widths ?? "")
+      const poster = posters.get(r.id);
+      const widths = (r.image_widths ?? poster?.widths ?? "")
         .split(",")
         .map(Number)
         .filter((n) => n > 0);
@@ -167,12 +172,34 @@ export async function digestContent(
         ),
         userIds: [r.owner_id, ...(r.posted_by == null ? [] : [r.posted_by])],
         // the smallest stored size that makes a sharp thumbnail
-        photo: r.image_key && widths.length ? { key: r.image_key, width: thumbnailSource(widths) } : null,
+        photo:
+          (r.image_key ?? poster?.key) && widths.length
+            ? { key: (r.image_key ?? poster?.key)!, width: thumbnailSource(widths) }
+            : null,
+        hasVideo: r.video_count > 0,
       };
     }),
     comments: comments.map(asComment),
     replies: replies.map(asComment),
   };
+}
+
+const firstPosters = query<{ ids: number[] }, { daily_log_id: number; key: string; widths: string }>((p, k) =>
+  inList(
+    k("videos").join("images", "images.id", "videos.poster_image_id").where("videos.status", "ready"),
+    "videos.daily_log_id",
+    p("ids"),
+  )
+    .orderBy([{ column: "videos.daily_log_id" }, { column: "videos.position" }])
+    .select("videos.daily_log_id", "images.key", "images.widths"),
+);
+
+/** The poster of each moment's first prepared clip, by moment. */
+async function clipPosters(ids: number[]): Promise<Map<number, { key: string; widths: string }>> {
+  const out = new Map<number, { key: string; widths: string }>();
+  if (!ids.length) return out;
+  for (const r of await firstPosters.all({ ids })) if (!out.has(r.daily_log_id)) out.set(r.daily_log_id, r);
+  return out;
 }
 
 const dueDigests = query<
