@@ -94,6 +94,8 @@ export default defineConfig({
       SMTP_URL: smtpUrl,
       // the digest scheduler looks every second, so a digest made due by a test (tests/e2e/digests.spec.ts) goes out at once
       DIGEST_CHECK_SECONDS: "1",
+      // clips are prepared at once after posting (woken in the same process); a slow round is quick too
+      VIDEO_CHECK_SECONDS: "1",
     },
   },
 });
