@@ -12,6 +12,7 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import { passkeySignIn } from "./passkey.mjs";
 import { seedScale } from "./seed-scale.mjs";
+import { clipFigures } from "./clip.mjs";
 import {
   CONNECTIONS,
   DURATION,
@@ -40,7 +41,8 @@ const { load, loadPair } = recorder(results);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // BENCH_ONLY=photos: only the photo case (pipeline timing, and the server's peak resident memory
 // during 4 concurrent uploads plus a 10-photo moment), on an empty database without the scale
-// dataset; figures go to bench/results-photos.json (or BENCH_RESULTS)
+// dataset; figures go to bench/results-photos.json (or BENCH_RESULTS). BENCH_ONLY=clip: only the clip
+// case (bench/clip.mjs: a 60-second 1080p clip prepared; bench/results-clip.json)
 const ONLY = process.env.BENCH_ONLY ?? "";
 // the page cases again on a second server with one process per core (server/cluster.mjs), after the
 // one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
@@ -125,7 +127,8 @@ async function main() {
   results.push({ case: "build", kind: "setup", seconds: (Date.now() - t) / 1000 });
   log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-  const seeded = ONLY === "photos" ? null : await seedScale({ databaseFile, databaseUrl, uploadsDir });
+  const seeded =
+    ONLY === "photos" || ONLY === "clip" ? null : await seedScale({ databaseFile, databaseUrl, uploadsDir });
   if (seeded) {
     results.push({ case: "seed", kind: "setup", engine, seconds: seeded.seconds, counts: seeded.counts });
     log(`Seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
@@ -161,6 +164,17 @@ async function main() {
     });
     log(`Idle server: ${idle.rssMB.toFixed(1)} MB resident (${idle.pssMB.toFixed(1)} MB proportional)`);
 
+    if (ONLY === "clip") {
+      const clip = await clipFigures(
+        base,
+        /** @type {number} */ (server.pid),
+        tmp,
+        await signUpUploader(base, "bench-clip"),
+      );
+      results.push({ case: "clip: 60 s of 1080p", kind: "clip", ...clip });
+      log(`Clip: ${JSON.stringify(clip)}`);
+      break measure;
+    }
     if (ONLY === "photos") {
       const photo = await photoFigures(base, server.pid, tmp, await signUpUploader(base, "bench-photos"));
       results.push({ case: "photos", kind: "photos", ...photo });
@@ -508,7 +522,13 @@ async function phoneImages(base, cookie, pathname) {
 /** bench/results.json (or BENCH_RESULTS; bench/results-photos.json with BENCH_ONLY=photos). */
 function writeResults() {
   fs.mkdirSync(path.join(root, "bench"), { recursive: true });
-  const out = process.env.BENCH_RESULTS ?? (ONLY === "photos" ? "bench/results-photos.json" : "bench/results.json");
+  const out =
+    process.env.BENCH_RESULTS ??
+    (ONLY === "photos"
+      ? "bench/results-photos.json"
+      : ONLY === "clip"
+        ? "bench/results-clip.json"
+        : "bench/results.json");
   fs.writeFileSync(
     path.resolve(root, out),
     JSON.stringify(
