@@ -16,6 +16,7 @@ import {
   insertMoment,
   storePhoto,
 } from "../../tests/unit/friends-fixtures";
+import { insertReadyClip } from "../../tests/unit/clip-fixtures";
 import { exportZip } from "./export-zip.server";
 import { safeName } from "./export.server";
 
@@ -225,6 +226,46 @@ describe("the export ZIP", () => {
     const beaPage = file("kids/bea.html").toString("utf8");
     expect(beaPage).toContain("Swim");
     expect(beaPage).not.toContain("Otto");
+  });
+
+  it("holds each prepared clip's larger rendition and its captions, played by the offline album and listed in data.json", async () => {
+    const me = await makeUser();
+    const kid = await insertKid(me, "Ivo");
+    const moment = await insertMoment(kid, "First steps");
+    await db()("daily_logs").where({ id: moment }).update({ taken_on: "2024-08-08" });
+    const clip = await insertReadyClip(moment, me.id);
+    // one still being prepared has no file to give
+    await db()("videos").insert({
+      daily_log_id: moment,
+      position: 1,
+      description: "Later",
+      status: "processing",
+      key: "processingclipkey0123456789",
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    });
+    const zip = await exportZip(me.id);
+    const folder = zip!.fileName.replace(/\.zip$/, "");
+    const files = await unzip(await collect(zip!.stream));
+    const file = (name: string) => files.get(`${folder}/${name}`);
+    expect([...files.keys()].map((n) => n.slice(folder.length + 1)).filter((n) => n.startsWith("videos/"))).toEqual([
+      "videos/2024-08-08 Ivo - First steps.mp4",
+      "videos/2024-08-08 Ivo - First steps.vtt",
+    ]);
+    expect(file("videos/2024-08-08 Ivo - First steps.mp4")!.equals(await readStored(clip.key, "large.mp4"))).toBe(true);
+    expect(file("videos/2024-08-08 Ivo - First steps.vtt")!.toString()).toContain("Hi Grandma");
+    const data = JSON.parse(file("data.json")!.toString());
+    expect(data.kids[0].moments[0].clips).toEqual([
+      {
+        file: "videos/2024-08-08 Ivo - First steps.mp4",
+        description: "Running on the beach",
+        duration: 2,
+        captions: "videos/2024-08-08 Ivo - First steps.vtt",
+      },
+    ]);
+    const album = [...files.entries()].find(([n]) => n.endsWith("kids/ivo.html"))![1].toString();
+    expect(album).toContain('<video controls preload="none" src="../videos/2024-08-08%20Ivo%20-%20First%20steps.mp4"');
+    expect(album).toContain("Video: Running on the beach");
   });
 
   it("safeName keeps names readable and safe", () => {

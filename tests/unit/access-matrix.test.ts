@@ -1755,7 +1755,8 @@ SURFACES.push({
  * video element asks first), its captions and its poster, each only to whoever may see its moment.
  */
 for (const [name, file] of [
-  ["clip small.mp4, first range", "small.mp4"],
+  ["clip small.mp4", "small.mp4"],
+  ["clip large.mp4", "large.mp4"],
   ["clip captions.vtt", "captions.vtt"],
 ] as const) {
   SURFACES.push({
@@ -1867,8 +1868,8 @@ describe("who sees what: actors × audiences × surfaces", () => {
     expect([ACTORS.length, AUDIENCE_LIST.length, SURFACES.length, cells]).toEqual([
       8,
       3,
-      24 + DERIVATIVE_WIDTHS.length + 1 + 3,
-      768,
+      24 + DERIVATIVE_WIDTHS.length + 1 + 4,
+      792,
     ]);
   });
 

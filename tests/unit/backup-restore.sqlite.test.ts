@@ -13,6 +13,7 @@ import { config } from "../../app/lib/config.server";
 import { db, nowIso } from "../../app/lib/db.server";
 import { makeUser } from "../helpers";
 import { runServerScript } from "./support/server-script";
+import { insertReadyClip } from "./clip-fixtures";
 import { insertComment, insertFriendship, insertKid, insertLike, insertMoment, storePhoto } from "./friends-fixtures";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sm-backup-test-"));
@@ -55,6 +56,8 @@ describe("backup and restore", () => {
         const m = await insertMoment(kid, `Moment ${i}`, photo.imageId);
         await insertLike(m, who === alice ? bob : alice);
         await insertComment(m, who === alice ? bob : alice, "seeded");
+        // a prepared clip too: its renditions are backed up with the photos (docs/decisions/0064-video-clips.md)
+        if (who === alice && i === 0) await insertReadyClip(m, alice.id);
       }
     }
     // the secret that signs session cookies lives beside the database (here SESSION_SECRET wins)
@@ -118,12 +121,17 @@ describe("backup and restore", () => {
       // every photo file, byte for byte; and every photo row of the copy has its files
       const files = photoFiles(target.UPLOADS_DIR);
       expect(files).toEqual(photoFiles(cfg.uploadsDir));
-      // four sizes of each of the 8 photos, and the moments' photos' full-size copies
-      const originals = (await source("images").whereNotNull("original_width").count({ n: "*" }).first())!.n;
-      expect(Number(originals)).toBeGreaterThan(0);
-      expect(files.length).toBe(
-        8 * (await source("images").first("widths"))!.widths.split(",").length + Number(originals),
-      );
+      // every size of each photo (8, and the clip's poster), the moments' photos' full-size copies,
+      // and the clip's two renditions
+      const images = await source("images").select("widths", "original_width");
+      const originals = images.filter((i) => i.original_width != null).length;
+      expect(originals).toBeGreaterThan(0);
+      const sizes = images.reduce((n, i) => n + String(i.widths).split(",").length, 0);
+      expect(files.length).toBe(sizes + originals + 2);
+      for (const clip of await copy("videos").select("key")) {
+        expect(files).toContain(path.join(clip.key, "small.mp4"));
+        expect(files).toContain(path.join(clip.key, "large.mp4"));
+      }
       for (const f of files) expect(sha(path.join(target.UPLOADS_DIR, f)), f).toBe(sha(path.join(cfg.uploadsDir, f)));
       for (const image of await copy("images").select("key", "widths", "original_width")) {
         for (const w of String(image.widths).split(",")) expect(files).toContain(path.join(image.key, `${w}.webp`));
