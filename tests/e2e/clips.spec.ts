@@ -69,6 +69,8 @@ test("a parent posts a clip; it is prepared, plays, gets captions and goes with 
   await page.getByRole("button", { name: "Add your new dailyLog" }).click();
   await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
   const momentPath = new URL(page.url()).pathname;
+  // the moment is there at once, its clip being prepared (or, on a quick machine, ready already)
+  await expect(page.locator("article.moment .clip")).toContainText(/being prepared|Video/);
 
   // prepared in the background: reload until it plays (a second or two)
   const video = page.locator("article.moment video");
