@@ -93,7 +93,7 @@ export async function clipFigures(base, pid, tmp, cookie) {
   for (;;) {
     const log = await (await fetch(`${base}/api/daily_logs/${moment.id}`, { headers: { cookie } })).json();
     clip = log.videos?.[0];
-    if (!clip || clip.status !== "processing") break;
+    if (clip?.status !== "processing") break;
     await new Promise((r) => setTimeout(r, 250));
   }
   const readyMs = Math.round(performance.now() - started);

@@ -70,7 +70,8 @@ function serializeClips(clips: Clip[], parent: boolean) {
         width: c.width,
         height: c.height,
         duration: c.durationMs === null ? null : c.durationMs / 1000,
-        captions_url: ready && c.hasCaptions ? clipUrl(c, "captions") : null,
+        captions_url: ready ? clipUrl(c, "captions") : null,
+        has_captions: c.hasCaptions,
         ...(c.status === "failed" ? { failure: c.failure } : {}),
       };
     });

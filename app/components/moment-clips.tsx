@@ -63,9 +63,14 @@ function MomentClip({ clip }: { clip: Clip }) {
       >
         <source src={clipUrl(clip, "small")} type="video/mp4" media="(max-width: 40rem)" />
         <source src={clipUrl(clip, "large")} type="video/mp4" />
-        {clip.hasCaptions ? (
-          <track kind="captions" src={clipUrl(clip, "captions")} srcLang="en" label="Captions" default />
-        ) : null}
+        {/* the parent's captions, shown at once; or the clip's description as one caption, on request */}
+        <track
+          kind="captions"
+          src={clipUrl(clip, "captions")}
+          srcLang="en"
+          label={clip.hasCaptions ? "Captions" : "Description"}
+          default={clip.hasCaptions}
+        />
         <a href={clipUrl(clip, "small")}>Play the clip</a>
       </video>
       <figcaption>

@@ -7,6 +7,7 @@ import { byteRange } from "~/web/byte-ranges.server";
 import { requireVideo } from "~/models/access.server";
 import { photoStore } from "~/images/photo-store.server";
 import { KEY_PATTERN } from "~/images/storage.server";
+import { webVtt } from "~/video/captions";
 
 // GET /videos/<key>/small.mp4 | large.mp4 | captions.vtt: the only way a clip's bytes leave the
 // server (docs/decisions/0064-video-clips.md). The access module decides (requireVideo: whoever may
@@ -48,8 +49,9 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
   if (!grant.ok) return notFound();
 
   if (name === "captions.vtt") {
-    if (!grant.captions) return notFound();
-    const etag = `"${crypto.createHash("sha256").update(grant.captions).digest("base64url").slice(0, 22)}"`;
+    // the parent's captions, or (none written) the clip's description as one caption all along
+    const text = grant.captions ?? webVtt([{ startMs: 0, text: `[${grant.description}]` }], grant.durationMs) ?? "";
+    const etag = `"${crypto.createHash("sha256").update(text).digest("base64url").slice(0, 22)}"`;
     const headers = new Headers({
       ...PLAIN_HEADERS,
       "Content-Type": "text/vtt; charset=utf-8",
@@ -57,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
       ETag: etag,
     });
     if (tagMatches(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
-    return new Response(request.method.toUpperCase() === "HEAD" ? null : grant.captions, { status: 200, headers });
+    return new Response(request.method.toUpperCase() === "HEAD" ? null : text, { status: 200, headers });
   }
 
   const etag = `"${key}-${name}"`;

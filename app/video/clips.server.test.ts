@@ -165,7 +165,10 @@ describe("preparing in the background and serving", () => {
       expect((await get(key, "small.mp4", who, { Range: "bytes=0-99" })).status).toBe(404);
     }
     expect((await get(key, "source", "owner")).status).toBe(404);
-    expect((await get(key, "captions.vtt", "owner")).status).toBe(404);
+    // no captions written: the description as one caption, for those who cannot hear it
+    const described = await get(key, "captions.vtt", "friend");
+    expect(await described.text()).toBe("WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n[Ana laughing]\n");
+    expect((await get(key, "captions.vtt", "stranger")).status).toBe(404);
   });
 
   it("keeps the clip's files from the sweeper and lets them go with the moment", async () => {

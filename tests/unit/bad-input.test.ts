@@ -488,8 +488,13 @@ function problems(c: Case, res: RawResponse): string[] {
         out.push("body is not JSON");
       }
     }
-  } else if (/^\/images\/[^/]+\/[^/]+\/?$/.test(path)) {
-    if (res.status === 200 ? type !== "image/webp" : !type.startsWith("text/plain"))
+  } else if (/^\/(images|videos)\/[^/]+\/[^/]+\/?$/.test(path)) {
+    // a photo or a clip's file (docs/decisions/0064-video-clips.md): its bytes, or the plain 404
+    if (
+      res.status === 200
+        ? !/^(image\/webp|image\/jpeg|video\/mp4|text\/vtt)/.test(type)
+        : !type.startsWith("text/plain")
+    )
       out.push(`content-type ${JSON.stringify(type)} on the image route`);
   } else if (res.status >= 300 && res.status < 400) {
     if (!res.headers.location) out.push("redirect without Location");

@@ -176,17 +176,32 @@ export async function canViewImage(viewerId: number, image: ImageRef): Promise<b
 // a clip, by the key of its renditions, with what serving it needs, when its moment is visible
 const visibleVideo = query<
   { key: string; viewer: number },
-  Pick<VideoRow, "id" | "status" | "captions"> & { moment_id: number }
+  Pick<VideoRow, "id" | "status" | "captions" | "description" | "duration_ms"> & { moment_id: number }
 >((p, k) =>
   whereMomentVisibleTo(
     k("videos").join("daily_logs", "daily_logs.id", "videos.daily_log_id").join("kids", "kids.id", "daily_logs.kid_id"),
     p("viewer"),
   )
     .where("videos.key", p("key"))
-    .first("videos.id", "videos.status", "videos.captions", "videos.daily_log_id as moment_id"),
+    .first(
+      "videos.id",
+      "videos.status",
+      "videos.captions",
+      "videos.description",
+      "videos.duration_ms",
+      "videos.daily_log_id as moment_id",
+    ),
 );
 
-export type VideoGrant = { ok: true; videoId: number; momentId: number; ready: boolean; captions: string | null };
+export type VideoGrant = {
+  ok: true;
+  videoId: number;
+  momentId: number;
+  ready: boolean;
+  captions: string | null;
+  description: string;
+  durationMs: number | null;
+};
 
 /**
  * May `viewerId` fetch any byte of this clip (a rendition or its captions)? Whoever may see its
@@ -196,7 +211,15 @@ export type VideoGrant = { ok: true; videoId: number; momentId: number; ready: b
 export async function requireVideo(viewerId: number, key: string): Promise<VideoGrant | Refusal> {
   const row = await visibleVideo.first({ key, viewer: viewerId });
   if (row?.status !== "ready") return forbidden(ACCESS_MESSAGES.notAuthorized, { hidden: true });
-  return { ok: true, videoId: row.id, momentId: row.moment_id, ready: true, captions: row.captions };
+  return {
+    ok: true,
+    videoId: row.id,
+    momentId: row.moment_id,
+    ready: true,
+    captions: row.captions,
+    description: row.description,
+    durationMs: row.duration_ms,
+  };
 }
 
 const friendshipParties = query<{ id: number }, Pick<FriendshipRow, "status" | "user_low" | "user_high">>((p, k) =>

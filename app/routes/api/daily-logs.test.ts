@@ -54,6 +54,7 @@ describe("GET /api/kids/{kidId}/daily_logs", () => {
         "posted_by",
         "taken_on",
         "title",
+        "videos",
       ];
       // the audience only to the kid's owner (and co-parents)
       expect(Object.keys(body.daily_logs[0]).sort()).toEqual(cookie === cookies.owner ? ["audience", ...keys] : keys);
