@@ -78,6 +78,18 @@ function startJobTimer(entry) {
 export async function startServer({ port = env().port, host = env().host, quiet = false, worker = false } = {}) {
   const config = env();
   installLog(config.logFormat);
+  // The signals are ours from the first moment: a SIGTERM while the server starts (a supervisor, a
+  // test that saw the "running" line) is the clean shutdown once it has started, never Node's
+  // default of dying on the spot with a request half answered.
+  /** @type {(() => Promise<void>) | null} */
+  let stop = null;
+  let stopAsked = false;
+  const onSignal = () => {
+    if (stop) void stop();
+    else stopAsked = true;
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
   const build = await loadBuild();
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);
@@ -129,10 +141,10 @@ export async function startServer({ port = env().port, host = env().host, quiet 
     if (config.demo) console.log("Demo log-in: demo@aa.io / password (or the Demo User button)");
   }
 
-  const stop = stopOnce(server, [jobs, digests, mailSender, clipPreparer], config.shutdownGraceSeconds * 1000);
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-  return { server, port: actualPort, stop };
+  const stopping = stopOnce(server, [jobs, digests, mailSender, clipPreparer], config.shutdownGraceSeconds * 1000);
+  stop = stopping;
+  if (stopAsked) void stopping();
+  return { server, port: actualPort, stop: stopping };
 }
 
 /**

@@ -78,6 +78,15 @@ describe("the server's log", () => {
     ).toBe(true);
   }, 45_000);
 
+  it("a SIGTERM the moment the server says it is running is its clean stop, not Node's default death", async () => {
+    // a supervisor (or a test) acting on the "running" line: the signal is the server's from the start
+    for (let i = 0; i < 3; i++) {
+      const server = await serve({});
+      expect(await server.stop()).toBe(0);
+      expect(server.outputLines().at(-1)).toMatch(/Sweet Moments stopped$/);
+    }
+  }, 60_000);
+
   it("on SIGTERM a request in flight finishes within SHUTDOWN_GRACE_SECONDS (its body arriving over 4 s)", async () => {
     const server = await serve({ SHUTDOWN_GRACE_SECONDS: "15" });
     const body = "email=nobody%40example.org&password=wrong-password&intent=login&pad=".padEnd(400, "x");
