@@ -12,7 +12,13 @@ export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
  * `js-enabled` after hydration): a click before that is a plain form post. Without JavaScript, at once.
  */
 export async function hydrated(page: Page): Promise<void> {
-  if (!isNoJs(test.info())) await page.locator("body.js-enabled").waitFor();
+  if (isNoJs(test.info())) return;
+  await page.locator("body.js-enabled").waitFor();
+  // A lazily loaded part (the root's modals) hydrates after the root's effects have run: until
+  // React has attached to every form, a click would post it natively, as without JavaScript.
+  await page.waitForFunction(() =>
+    Array.from(document.forms).every((form) => Object.keys(form).some((key) => key.startsWith("__reactFiber"))),
+  );
 }
 
 /**
