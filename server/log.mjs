@@ -44,6 +44,9 @@ export function createLogger(logFormat) {
 /** @type {pino.Logger | null} */
 let installed = null;
 
+/** The lines Node writes for a process warning: "(node:123) ExperimentalWarning: …" and its hint. */
+const NODE_WARNING = /^(\(node:\d+\) \w*Warning: |\(Use `node --trace-warnings)/;
+
 /**
  * Makes `logFormat` this process's log: console.log/info/debug become information, console.warn a
  * warning, console.error an error. Once per process; answers the logger.
@@ -55,7 +58,13 @@ export function installLog(logFormat) {
   installed = log;
   console.log = console.info = console.debug = (...args) => log.info(format(...args));
   console.warn = (...args) => log.warn(format(...args));
-  console.error = (...args) => log.error(format(...args));
+  // Node prints its process warnings (an experimental API a library touches, a deprecation) with
+  // console.error: they are warnings, not errors an operator must act on
+  console.error = (...args) => {
+    const line = format(...args);
+    if (NODE_WARNING.test(line)) log.warn(line);
+    else log.error(line);
+  };
   return log;
 }
 

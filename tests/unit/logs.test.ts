@@ -2,7 +2,9 @@
 // request, streamed answers (a photo) included; every line with its time; LOG_FORMAT=json one JSON
 // object per line; a line at start and at shutdown. And on SIGTERM, a request in flight has
 // SHUTDOWN_GRACE_SECONDS to finish. Against the production server on this file's database.
+import { spawnSync } from "node:child_process";
 import net from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { photoUrl } from "~/images/photo";
 import { cookieFor, makeUser } from "../helpers";
@@ -77,6 +79,22 @@ describe("the server's log", () => {
       lines.some((l) => l.endsWith(`INFO: GET ${photoPath} 200`) || l.includes(`INFO: GET ${photoPath} 200 `)),
     ).toBe(true);
   }, 45_000);
+
+  it("Node's process warnings (an experimental API a library touches) are logged as warnings, errors as errors", () => {
+    const script = `
+      const { installLog } = await import(${JSON.stringify(path.resolve("server/log.mjs"))});
+      installLog("json");
+      process.emitWarning("The thing is an experimental feature", "ExperimentalWarning");
+      setTimeout(() => console.error("a real error"), 50);`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    const records = run.stderr
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.find((r) => r.msg.includes("ExperimentalWarning"))?.level).toBe(40);
+    expect(records.find((r) => r.msg.includes("--trace-warnings"))?.level).toBe(40);
+    expect(records.find((r) => r.msg === "a real error")?.level).toBe(50);
+  });
 
   it("a SIGTERM the moment the server says it is running is its clean stop, not Node's default death", async () => {
     // a supervisor (or a test) acting on the "running" line: the signal is the server's from the start
