@@ -53,24 +53,37 @@ fi
 node -e '
 const fs = require("fs");
 let passed = 0, failed = 0;
-try {
-  const v = JSON.parse(fs.readFileSync("reports/vitest.json", "utf8"));
-  passed += v.numPassedTests; failed += v.numFailedTests + (v.numRuntimeErrorTestSuites ?? 0);
-} catch { failed += 1; }
-if (process.env.TEST_DATABASE_URL) {
+// what failed, named again at the very end: a long run'"'"'s log is often read from its tail
+const names = [];
+const vitestReports = ["reports/vitest.json", ...(process.env.TEST_DATABASE_URL ? ["reports/vitest-pg.json"] : [])];
+for (const file of vitestReports) {
   try {
-    const v = JSON.parse(fs.readFileSync("reports/vitest-pg.json", "utf8"));
+    const v = JSON.parse(fs.readFileSync(file, "utf8"));
     passed += v.numPassedTests; failed += v.numFailedTests + (v.numRuntimeErrorTestSuites ?? 0);
-  } catch { failed += 1; }
+    for (const suite of v.testResults ?? []) {
+      const where = `${file}: ${require("path").relative(process.cwd(), suite.name)}`;
+      const bad = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const t of bad) names.push(`${where} > ${t.fullName}`);
+      if (suite.status === "failed" && bad.length === 0) names.push(`${where}: ${(suite.message ?? "failed").split("\n")[0]}`);
+    }
+  } catch { failed += 1; names.push(`${file}: missing or unreadable`); }
 }
 const e2eReports = ["reports/e2e.json", ...(process.env.TEST_DATABASE_URL ? ["reports/e2e-pg.json"] : [])];
+const walk = (suite, file) => {
+  for (const spec of suite.specs ?? [])
+    for (const t of spec.tests ?? [])
+      if (t.status === "unexpected" || t.status === "flaky") names.push(`${file}: [${t.projectName}] ${spec.file}:${spec.line} ${spec.title} (${t.status})`);
+  for (const child of suite.suites ?? []) walk(child, file);
+};
 for (const file of e2eReports) {
   try {
     const p = JSON.parse(fs.readFileSync(file, "utf8"));
     passed += p.stats.expected; failed += p.stats.unexpected + (p.stats.flaky ?? 0);
-  } catch { failed += 1; }
+    for (const suite of p.suites ?? []) walk(suite, file);
+  } catch { failed += 1; names.push(`${file}: missing or unreadable`); }
 }
 if (process.argv[1] === "1" && failed === 0) failed = 1;
+if (names.length > 0) console.log(["what failed:", ...names.map((n) => `  ${n}`)].join("\n"));
 console.log(`${passed} passed, ${failed} failed`);
 ' "$fail"
 exit $fail
