@@ -60,7 +60,8 @@ describe("which bodies may be as big as photos", () => {
   it("only the routes that read photos; every other body, multipart included, 1 MB", () => {
     // every route of app/routes.ts whose module reads a photo, and no other (an example path of each)
     const source = fs.readFileSync("app/routes.ts", "utf8");
-    const photoReader = /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody)\(/;
+    const photoReader =
+      /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody)\(/;
     const routes = [...source.matchAll(/route\("([^"]+)", "([^"]+)"\)/g)].map(([, pattern, file]) => ({
       path: "/" + pattern!.replace(/:[A-Za-z]+/g, "7").replace("*", "x"),
       photos: photoReader.test(fs.readFileSync(`app/${file}`, "utf8")),

@@ -16,6 +16,7 @@ import { discardDraft, dropPhoto, mergeDrafts, movePhoto, splitDraft, updateDraf
 import { sweepExpiredDrafts } from "./expiry.server";
 import { publishAllDrafts, publishDraft } from "./publish.server";
 import { getDraft, listDrafts, type Draft } from "./read.server";
+import { lastRefused } from "./refusals.server";
 
 // Draft moments (docs/decisions/0065-drafts.md): grouping by the day taken, ten per draft, the
 // review's changes, publishing, expiry, and that a draft is its author's alone.
@@ -98,6 +99,14 @@ describe("adding photos to drafts", () => {
     expect(added.drafts.map((d) => d.id).sort()).toEqual(list.map((d) => d.id).sort());
     // every temp file is gone
     expect(tempFiles()).toEqual([]);
+    // the review page lists what the last add refused, to its author only, until the next add
+    expect(await lastRefused(parent.id, kid.id)).toEqual([
+      { name: "notes.txt", reason: "Only image files are accepted." },
+    ]);
+    const other = await makeUser();
+    expect(await lastRefused(other.id, kid.id)).toEqual([]);
+    ok(await addPhotosToDrafts(parent.id, kid.id, [await photo("one-more.jpg")]));
+    expect(await lastRefused(parent.id, kid.id)).toEqual([]);
   });
 
   it("puts at most ten photos in a draft: the eleventh of a day starts another; later photos fill the room left", async () => {
