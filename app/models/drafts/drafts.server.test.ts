@@ -141,6 +141,24 @@ describe("adding photos to drafts", () => {
     expect((await dropPhoto(friend.id, draft.photos[0]!.id)).ok).toBe(false);
     expect((await listDrafts(friend.id, kid.id)).ok).toBe(false);
     expect(ok(await getDraft(parent.id, draft.id)).draft.id).toBe(draft.id);
+
+    // the kid's other parent adds drafts of their own, and sees neither the owner's nor their photos
+    const coParent = await makeUser();
+    await befriend(parent.id, coParent.id);
+    await db()("co_parents").insert({
+      kid_id: kid.id,
+      user_id: coParent.id,
+      status: "accepted",
+      created_at: new Date().toISOString(),
+    });
+    const theirs = ok(await addPhotosToDrafts(coParent.id, kid.id, [await photo("co.jpg")])).drafts[0]!;
+    expect((await drafts(coParent.id, kid.id)).map((d) => d.id)).toEqual([theirs.id]);
+    expect((await drafts(parent.id, kid.id)).map((d) => d.id)).toEqual([draft.id]);
+    expect((await getDraft(coParent.id, draft.id)).ok).toBe(false);
+    expect(await canViewImage(coParent.id, image)).toBe(false);
+    expect((await mergeDrafts(coParent.id, theirs.id, draft.id)).ok).toBe(false);
+    expect((await movePhoto(coParent.id, theirs.photos[0]!.id, draft.id)).ok).toBe(false);
+    expect((await movePhoto(parent.id, draft.photos[0]!.id, theirs.id)).ok).toBe(false);
   });
 });
 
