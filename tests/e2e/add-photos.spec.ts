@@ -58,7 +58,8 @@ test("add twelve photos from three days, review, move, merge, publish, and a rel
   await page.getByRole("button", { name: "Add photos", exact: true }).click();
 
   // the review page: three drafts, newest day first, and what was not added
-  await expect(page).toHaveURL(new RegExp(`/kids/${kid.id}/drafts$`));
+  // twelve photos through the pipeline: more than the usual wait on a busy machine
+  await expect(page).toHaveURL(new RegExp(`/kids/${kid.id}/drafts$`), { timeout: 30_000 });
   await expect(page.getByRole("heading", { level: 1, name: "Drafts for Maya" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Not added" })).toContainText(
     "notes.txt: Only image files are accepted.",
