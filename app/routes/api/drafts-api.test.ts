@@ -176,4 +176,32 @@ describe("POST /api/kids/{kidId}/imports", () => {
     expect((await limited.json()).errors.message).toMatch(/as many photos as you may in an hour \(52\)/);
     expect(tempFiles()).toEqual([]);
   });
+
+  it("a body cut off half way stores nothing and leaves no file behind", async () => {
+    const { kid, cookies } = await setup();
+    const form = await filesForm([
+      { name: "a.jpg", bytes: await jpegOn("2024-03-01") },
+      { name: "b.jpg", bytes: await jpegOn("2024-03-02") },
+    ]);
+    const whole = new Response(form);
+    const type = whole.headers.get("Content-Type")!;
+    const bytes = new Uint8Array(await whole.arrayBuffer());
+    // the first photo and half the second arrive, then the connection breaks
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.subarray(0, Math.floor(bytes.length * 0.75)));
+        controller.error(new Error("connection reset"));
+      },
+    });
+    const request = new Request(`http://localhost:3000/api/kids/${kid.id}/imports`, {
+      method: "POST",
+      headers: { Cookie: cookies.parent, "Content-Type": type },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const res = await imports.action(args(request, { kidId: String(kid.id) }));
+    expect(res.status).toBe(400);
+    expect(await db()("drafts").where("kid_id", kid.id).count({ n: "*" })).toEqual([{ n: 0 }]);
+    expect(tempFiles()).toEqual([]);
+  });
 });
