@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { exifDateTaken } from "./exif";
+import { exifDateTaken, exifTaken } from "./exif";
 import { photoTakenOn } from "./exif.server";
 import fsp from "node:fs/promises";
 import os from "node:os";
@@ -119,5 +119,25 @@ describe("photoTakenOn (a file on disk)", () => {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("exifTaken", () => {
+  it("reads the time and the camera's offset from UTC when it wrote one (docs/decisions/0065-drafts.md)", async () => {
+    const withOffset = await base()
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: "2024:06:02 23:30:00", OffsetTimeOriginal: "+01:00" } })
+      .toBuffer();
+    expect(exifTaken(await exifOf(withOffset))).toEqual({ date: "2024-06-02", time: "23:30:00", offset: "+01:00" });
+    const without = await base()
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: "2024:06:02 08:00:00" } })
+      .toBuffer();
+    expect(exifTaken(await exifOf(without))).toEqual({ date: "2024-06-02", time: "08:00:00", offset: null });
+    const badOffset = await base()
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: "2024:06:02 08:00:00", OffsetTimeOriginal: "+99:00" } })
+      .toBuffer();
+    expect(exifTaken(await exifOf(badOffset))?.offset).toBeNull();
   });
 });
