@@ -308,6 +308,16 @@ const settingsSchema = z.object({
   invitesPerDay: count(20),
   /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
   photoUploadsPerHour: count(200),
+  /** Imports of an export or a Google Takeout album (docs/decisions/0066-imports.md): the largest archive uploaded, in megabytes. */
+  importMaxMb: count(1024, { min: 1 }),
+  /** The most an archive may unpack to, in megabytes (the sum of its entries' sizes, read before anything is unpacked). */
+  importMaxUnpackedMb: count(4096, { min: 1 }),
+  /** The most entries an archive may hold. */
+  importMaxEntries: count(50_000, { min: 1 }),
+  /** The most an entry of over 1 MB may unpack to per byte it takes in the archive (a zip bomb's ratio is in the thousands). */
+  importMaxRatio: count(100, { min: 1 }),
+  /** Archives one account may import per hour. */
+  importsPerHour: count(10),
   /** Debian's ffmpeg, when it is not on PATH (ffprobe is looked for beside it); without ffmpeg the server takes no clips (docs/decisions/0064-video-clips.md). */
   ffmpegPath: optionalText,
   /** Longest clip accepted, in seconds. */

@@ -328,6 +328,32 @@ export interface WebauthnChallengeRow {
   expires_at: string;
 }
 
+/** An archive an account brought in ("Move in", docs/decisions/0066-imports.md). */
+export interface ImportRow {
+  id: number;
+  user_id: number;
+  kind: "export" | "takeout";
+  /** Where it came from: the exporting account on its server, or the Takeout's album. */
+  source: string;
+  status: "running" | "finished";
+  /** What it brought and skipped (JSON, app/imports/summary.ts). */
+  summary: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A kid or moment an import of an export created, by its id in the source ("kid:12", "moment:34"). */
+export interface ImportItemRow {
+  id: number;
+  import_id: number;
+  user_id: number;
+  source: string;
+  source_item: string;
+  kid_id: number | null;
+  daily_log_id: number | null;
+  created_at: string;
+}
+
 /** Every table by its name in the database. */
 export interface Tables {
   images: ImageRow;
@@ -357,4 +383,6 @@ export interface Tables {
   invited_accounts: InvitedAccountRow;
   passkeys: PasskeyRow;
   webauthn_challenges: WebauthnChallengeRow;
+  imports: ImportRow;
+  import_items: ImportItemRow;
 }

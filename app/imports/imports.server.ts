@@ -1,0 +1,95 @@
+import { config } from "~/lib/config.server";
+import { importWait } from "~/lib/limits.server";
+import type { UploadedFile } from "~/images/temp-uploads.server";
+import { invalidField, tooMany, type Result } from "~/models/refusal";
+import { ARCHIVE_FIELD, withArchive, type Archive } from "./archive.server";
+import { exportSchema, exportSource, type ExportFile } from "./export-data";
+import { importExport } from "./export-import.server";
+import { finishImport, startImport } from "./records.server";
+import { emptySummary, type ImportSummary } from "./summary";
+import { looksLikeTakeout } from "./takeout.server";
+
+// "Move in" (docs/decisions/0066-imports.md): one archive, told apart by its content, never its
+// name: an export of another Sweet Moments server (a `data.json` of its shape beside `index.html`)
+// or a Google Takeout album (its `Google Photos/` folder, or photos with their JSON sidecars).
+
+export const IMPORT_MESSAGES = {
+  neither:
+    "That ZIP is neither an export of Sweet Moments (it has no data.json) nor a Google Takeout album (it has no photos with their .json files). Nothing was imported.",
+  badData: "The data.json of that export could not be read. Nothing was imported.",
+  required: "Choose a ZIP file to import",
+  tooMany: (perHour: number, waitMs: number) => {
+    const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+    return `You have imported as many archives as you may in an hour (${perHour}). Try again in ${minutes === 1 ? "1 minute" : `${minutes} minutes`}.`;
+  },
+} as const;
+
+/** data.json is read whole: bounded. */
+const DATA_JSON_MAX = 64 * 1024 * 1024;
+
+export type ImportDone = { importId: number; summary: ImportSummary };
+
+/** The export's data.json: at the top, or in the one folder the ZIP holds (how "Export my data" makes it). */
+async function readExport(archive: Archive): Promise<Result<{ data: ExportFile; folder: string }> | null> {
+  const entry = archive.entries.find((e) => /^([^/]+\/)?data\.json$/.test(e.name));
+  if (!entry) return null;
+  const folder = entry.name.slice(0, entry.name.length - "data.json".length);
+  if (!archive.entries.some((e) => e.name === `${folder}index.html`)) return null;
+  const read = await archive.read(entry.name, DATA_JSON_MAX);
+  if (!read.ok) return read;
+  let json: unknown;
+  try {
+    json = JSON.parse(read.bytes.toString("utf8"));
+  } catch {
+    return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.badData);
+  }
+  const parsed = exportSchema.safeParse(json);
+  return parsed.success
+    ? { ok: true, data: parsed.data, folder }
+    : invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.badData);
+}
+
+/**
+ * What to do with a Takeout album once read: make drafts of its photos for a kid (the drafts'
+ * module; docs/decisions/0065-drafts.md). Given by the caller that knows the kid.
+ */
+export type TakeoutImport = (archive: Archive, userId: number) => Promise<Result<ImportDone>>;
+
+/**
+ * Imports `file` (an uploaded ZIP; always consumed) into `userId`'s account. An export becomes
+ * kids and moments; a Takeout album is handed to `takeout` (refused when there is none).
+ */
+export async function importArchive(
+  userId: number,
+  file: UploadedFile | null,
+  takeout?: TakeoutImport,
+): Promise<Result<ImportDone>> {
+  try {
+    if (!file) return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.required);
+    const wait = await importWait(userId);
+    if (wait) return tooMany(IMPORT_MESSAGES.tooMany(config().importsPerHour, wait));
+    return await withArchive(file.path, async (archive) => {
+      const exported = await readExport(archive);
+      if (exported && !exported.ok) return exported;
+      if (exported) return importExportArchive(userId, archive, exported.data, exported.folder);
+      if (takeout && looksLikeTakeout(archive)) return takeout(archive, userId);
+      return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.neither);
+    });
+  } finally {
+    await file?.discard();
+  }
+}
+
+async function importExportArchive(
+  userId: number,
+  archive: Archive,
+  data: ExportFile,
+  folder: string,
+): Promise<Result<ImportDone>> {
+  const source = exportSource(data);
+  const importId = await startImport(userId, "export", source);
+  const summary = emptySummary("export");
+  await importExport(userId, archive, data, folder, { importId, userId, source }, summary);
+  await finishImport(importId, summary);
+  return { ok: true, importId, summary };
+}
