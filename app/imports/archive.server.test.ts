@@ -121,11 +121,7 @@ describe("an archive is judged before anything is unpacked", () => {
       ["100,000 entries", manyEntries(100_000), /holds 100,000 files; at most 50,000/],
       [
         "a ../ path",
-        patchName(
-          await zipOf((z) => z.addBuffer(photo, "XX/XX/escape.jpg")),
-          "XX/XX/escape.jpg",
-          "../../escape.jpg",
-        ),
+        patchName(await zipOf((z) => z.addBuffer(photo, "XX/XX/escape.jpg")), "XX/XX/escape.jpg", "../../escape.jpg"),
         /points outside its folder \(\.\.\/\.\.\/escape\.jpg\)/,
       ],
       [
@@ -167,7 +163,11 @@ describe("an archive is judged before anything is unpacked", () => {
     const file = await uploadFromBuffer(zip, "x.zip");
     const limits = { maxEntries: 10, maxRatio: 100 };
     const over = await withArchive(file.path, async () => ({ ok: true }), { ...limits, maxUnpackedBytes: 1024 * 1024 });
-    expect(over).toMatchObject({ ok: false, kind: "invalid", message: expect.stringMatching(/unpacks to more than 1 MB/) });
+    expect(over).toMatchObject({
+      ok: false,
+      kind: "invalid",
+      message: expect.stringMatching(/unpacks to more than 1 MB/),
+    });
     const read = await withArchive(
       file.path,
       async (archive) => {
