@@ -318,6 +318,10 @@ const settingsSchema = z.object({
   importMaxRatio: count(100, { min: 1 }),
   /** Archives one account may import per hour. */
   importsPerHour: count(10),
+  /** Files one "Add photos" request (page or POST /api/kids/{id}/imports) may carry (docs/decisions/0065-drafts.md). */
+  addPhotosMaxFiles: count(50, { min: 1, max: 500 }),
+  /** Days a draft moment is kept after its last change; then it is swept with its photos. */
+  draftDays: count(14, { min: 1 }),
   /** Debian's ffmpeg, when it is not on PATH (ffprobe is looked for beside it); without ffmpeg the server takes no clips (docs/decisions/0064-video-clips.md). */
   ffmpegPath: optionalText,
   /** Longest clip accepted, in seconds. */

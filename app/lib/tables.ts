@@ -97,6 +97,32 @@ export interface MomentPhotoRow {
   alt: string;
 }
 
+/** A draft moment, seen by its author alone (docs/decisions/0065-drafts.md). */
+export interface DraftRow {
+  id: number;
+  user_id: number;
+  kid_id: number;
+  taken_on: string;
+  title: string;
+  content: string;
+  /** null: the kid's default audience when published */
+  audience: AudienceValue | null;
+  milestone: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A photo of a draft: an images row of kind "log", owned by the draft's author until published. */
+export interface DraftPhotoRow {
+  id: number;
+  draft_id: number;
+  image_id: number;
+  position: number;
+  alt: string;
+  /** the name of the file it came from, as sent */
+  name: string;
+}
+
 export type VideoStatus = "processing" | "ready" | "failed";
 
 /** A clip of a moment (docs/decisions/0064-video-clips.md). */
@@ -363,6 +389,8 @@ export interface Tables {
   daily_logs: MomentRow;
   moment_photos: MomentPhotoRow;
   videos: VideoRow;
+  drafts: DraftRow;
+  draft_photos: DraftPhotoRow;
   likes: LikeRow;
   comments: CommentRow;
   friendships: FriendshipRow;

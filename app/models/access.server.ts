@@ -50,7 +50,8 @@
 // (the list conditions), facts.server.ts (the facts of one kid or moment), guards.server.ts,
 // invitations.server.ts (the guards), blocks.server.ts (blocks), audience.server.ts (who may see
 // one moment), stamp.server.ts (the access state) and circles.server.ts (the audiences a circle
-// sees). Everything else imports from here.
+// sees), drafts.server.ts (a draft moment: its author's alone, docs/decisions/0065-drafts.md).
+// Everything else imports from here.
 
 export {
   whereCommentShown,
@@ -89,3 +90,4 @@ export {
   circlesFiledBy,
 } from "./access/circles.server";
 export { momentAudience } from "./access/audience.server";
+export { DRAFT_MESSAGES, type DraftGrant, requireDraft, whereDraftAuthor } from "./access/drafts.server";

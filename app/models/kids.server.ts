@@ -301,6 +301,14 @@ export async function removeKid(viewerId: number, kidId: number): Promise<Result
           .whereNotNull("videos.poster_image_id")
           .select("videos.poster_image_id"),
       )
+      // the photos of anyone's drafts for the kid (docs/decisions/0065-drafts.md)
+      .orWhereIn(
+        "id",
+        trx("draft_photos")
+          .join("drafts", "drafts.id", "draft_photos.draft_id")
+          .where("drafts.kid_id", kidId)
+          .select("draft_photos.image_id"),
+      )
       .select("id", "key");
     const clips = await clipsOfMoments(trx, trx("daily_logs").where("kid_id", kidId).select("id"));
     // the kid first: its moments, likes and comments go by cascade; then the now unreferenced photos

@@ -5,6 +5,7 @@ import { forbidden, notFound, type Refusal } from "../refusal";
 import { acceptedBetween } from "./pairs.server";
 import { type KidFacts, accessToKid, kidAccess, momentAccess, ownerFacts } from "./facts.server";
 import { whereKidVisibleTo, whereMomentVisibleTo } from "./lists.server";
+import { isOwnDraftImage } from "./drafts.server";
 
 // The guards for one thing (app/models/access.server.ts): may the viewer see, change or own this
 // kid, moment, comment, photo or side of a friendship? Each answers a grant or a Refusal.
@@ -169,7 +170,12 @@ const momentOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["da
 export async function canViewImage(viewerId: number, image: ImageRef): Promise<boolean> {
   if (image.kind === "user") return true;
   if (image.kind === "kid") return Boolean(await kidOfImage.first({ imageId: image.id, viewer: viewerId }));
-  if (image.kind === "moment") return Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId }));
+  if (image.kind === "moment")
+    return (
+      Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId })) ||
+      // a draft's photo: its author's alone (docs/decisions/0065-drafts.md)
+      isOwnDraftImage(viewerId, image.id)
+    );
   return false;
 }
 
