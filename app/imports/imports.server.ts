@@ -6,8 +6,10 @@ import { ARCHIVE_FIELD, withArchive, type Archive } from "./archive.server";
 import { exportSchema, exportSource, type ExportFile } from "./export-data";
 import { importExport } from "./export-import.server";
 import { finishImport, startImport } from "./records.server";
-import { emptySummary, type ImportSummary } from "./summary";
-import { looksLikeTakeout } from "./takeout.server";
+import { emptySummary, skip, type ImportSummary } from "./summary";
+import { looksLikeTakeout, readTakeout, unpackTakeout } from "./takeout.server";
+import { addPhotosToDrafts } from "~/models/drafts/add.server";
+import { requireKid } from "~/models/access.server";
 
 // "Move in" (docs/decisions/0066-imports.md): one archive, told apart by its content, never its
 // name: an export of another Sweet Moments server (a `data.json` of its shape beside `index.html`)
@@ -18,6 +20,8 @@ export const IMPORT_MESSAGES = {
     "That ZIP is neither an export of Sweet Moments (it has no data.json) nor a Google Takeout album (it has no photos with their .json files). Nothing was imported.",
   badData: "The data.json of that export could not be read. Nothing was imported.",
   required: "Choose a ZIP file to import",
+  kidRequired: "Choose the kid this Google Photos album is of: its photos become draft moments for that kid",
+  noPhotos: "That Google Takeout album has no photos to import. Nothing was imported.",
   tooMany: (perHour: number, waitMs: number) => {
     const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
     return `You have imported as many archives as you may in an hour (${perHour}). Try again in ${minutes === 1 ? "1 minute" : `${minutes} minutes`}.`;
@@ -49,20 +53,17 @@ async function readExport(archive: Archive): Promise<Result<{ data: ExportFile; 
     : invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.badData);
 }
 
-/**
- * What to do with a Takeout album once read: make drafts of its photos for a kid (the drafts'
- * module; docs/decisions/0065-drafts.md). Given by the caller that knows the kid.
- */
-export type TakeoutImport = (archive: Archive, userId: number) => Promise<Result<ImportDone>>;
+/** The field of the kid a Takeout album's drafts are for. */
+export const KID_FIELD = "kid_id";
 
 /**
  * Imports `file` (an uploaded ZIP; always consumed) into `userId`'s account. An export becomes
- * kids and moments; a Takeout album is handed to `takeout` (refused when there is none).
+ * kids and moments; a Takeout album becomes draft moments for `opts.kidId` (required then).
  */
 export async function importArchive(
   userId: number,
   file: UploadedFile | null,
-  takeout?: TakeoutImport,
+  opts: { kidId?: number | null } = {},
 ): Promise<Result<ImportDone>> {
   try {
     if (!file) return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.required);
@@ -72,7 +73,7 @@ export async function importArchive(
       const exported = await readExport(archive);
       if (exported && !exported.ok) return exported;
       if (exported) return importExportArchive(userId, archive, exported.data, exported.folder);
-      if (takeout && looksLikeTakeout(archive)) return takeout(archive, userId);
+      if (looksLikeTakeout(archive)) return importTakeoutArchive(userId, archive, opts.kidId ?? null);
       return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.neither);
     });
   } finally {
@@ -90,6 +91,47 @@ async function importExportArchive(
   const importId = await startImport(userId, "export", source);
   const summary = emptySummary("export");
   await importExport(userId, archive, data, folder, { importId, userId, source }, summary);
+  await finishImport(importId, summary);
+  return { ok: true, importId, summary };
+}
+
+/** Photos unpacked and handed to the drafts at a time: bounds the temp files on disk. */
+const TAKEOUT_BATCH = 20;
+
+/**
+ * A Takeout album into draft moments for `kidId` (docs/decisions/0065-drafts.md: grouped by the
+ * day taken, the sidecar's instant winning over EXIF, the description as text), a batch of photos
+ * at a time, each committed with its draft as it goes.
+ */
+async function importTakeoutArchive(
+  userId: number,
+  archive: Archive,
+  kidId: number | null,
+): Promise<Result<ImportDone>> {
+  if (!kidId) return invalidField(KID_FIELD, IMPORT_MESSAGES.kidRequired);
+  const access = await requireKid(userId, kidId, "change");
+  if (!access.ok)
+    return access.kind === "not-found" || access.hidden ? invalidField(KID_FIELD, IMPORT_MESSAGES.kidRequired) : access;
+  const summary = { ...emptySummary("takeout"), kidId };
+  const read = await readTakeout(archive, summary);
+  if (!read.ok) return read;
+  if (!read.photos.length) return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.noPhotos);
+  const folders = [...new Set(read.photos.map((p) => p.entry.slice(0, p.entry.lastIndexOf("/") + 1)))].sort();
+  const importId = await startImport(userId, "takeout", `takeout:${kidId}:${folders.join("|")}`.slice(0, 200));
+  const drafts = new Set<number>();
+  for (let i = 0; i < read.photos.length; i += TAKEOUT_BATCH) {
+    const { items, files } = await unpackTakeout(archive, read.photos.slice(i, i + TAKEOUT_BATCH), summary);
+    try {
+      const added = await addPhotosToDrafts(userId, kidId, items);
+      if (!added.ok) return added;
+      for (const d of added.drafts) drafts.add(d.id);
+      summary.photos += items.length - added.refused.length;
+      for (const r of added.refused) skip(summary, `${r.name}: ${r.reason}`);
+    } finally {
+      await Promise.all(files.map((f) => f.discard()));
+    }
+  }
+  summary.moments = drafts.size;
   await finishImport(importId, summary);
   return { ok: true, importId, summary };
 }
