@@ -3,6 +3,7 @@ import { audienceField, type Audience } from "./circles";
 import { ALT_MAX, CONTENT_MAX, MILESTONE_NONE, MILESTONE_OTHER, STORY_MESSAGES, TITLE_MAX, photoField } from "./moment";
 import { isOneLine } from "~/lib/one-line";
 import { parseIsoDate } from "~/lib/dates";
+import { invalid, type Result } from "~/models/refusal";
 import { plainText, singleLine, notOneLineMessage } from "./text";
 
 // A draft moment's form on the review page, and the body of PUT /api/drafts/{id}
@@ -108,3 +109,25 @@ export function altProblem(alt: string, n: number, publishing: boolean): string 
 
 /** The field of a draft photo's alt text. */
 export const draftAltField = (photoId: number) => photoField(photoId, "alt");
+
+/** A draft form's or PUT body's fields → what changes, or the fields' errors (on their names). */
+export function parseDraftFields(fields: Record<string, unknown>): Result<{ value: DraftInput }> {
+  const parsed = draftFormSchema.safeParse(fields);
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? "message")] ??= []).push(issue.message);
+    return invalid(Object.values(errors)[0]?.[0], errors);
+  }
+  const v = parsed.data;
+  return {
+    ok: true,
+    value: {
+      title: v.title,
+      content: v.content,
+      takenOn: v.taken_on,
+      milestone: draftMilestone(v),
+      audience: v.audience ?? null,
+      alts: draftAlts(fields),
+    },
+  };
+}

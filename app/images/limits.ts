@@ -58,6 +58,20 @@ export const UPLOAD_LIMITS: Readonly<MultipartLimits> = Object.freeze({
   maxDrainBytes: 160 * MB,
 });
 
+/**
+ * Limits of one "Add photos" request (docs/decisions/0065-drafts.md): up to `maxFiles`
+ * (ADD_PHOTOS_MAX_FILES) photos of up to MAX_IMAGE_BYTES each, streamed to temporary files one
+ * after another like a moment's.
+ */
+export function addPhotosLimits(maxFiles: number): MultipartLimits {
+  return {
+    ...UPLOAD_LIMITS,
+    maxParts: maxFiles + 20,
+    maxBodyBytes: maxFiles * MAX_IMAGE_BYTES + MB,
+    maxDrainBytes: maxFiles * MAX_IMAGE_BYTES + 16 * MB,
+  };
+}
+
 /** The form field that carries the photo, in every form of the app. */
 export const IMAGE_FIELD = "image";
 /** The form field that carries a clip (the moment forms; docs/decisions/0064-video-clips.md). */

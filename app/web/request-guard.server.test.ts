@@ -60,14 +60,18 @@ describe("which bodies may be as big as photos", () => {
   it("only the routes that read photos; every other body, multipart included, 1 MB", () => {
     // every route of app/routes.ts whose module reads a photo, and no other (an example path of each)
     const source = fs.readFileSync("app/routes.ts", "utf8");
-    const photoReader = /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse)\(/;
+    const photoReader = /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody)\(/;
     const routes = [...source.matchAll(/route\("([^"]+)", "([^"]+)"\)/g)].map(([, pattern, file]) => ({
       path: "/" + pattern!.replace(/:[A-Za-z]+/g, "7").replace("*", "x"),
       photos: photoReader.test(fs.readFileSync(`app/${file}`, "utf8")),
     }));
     expect(routes.length).toBeGreaterThan(40);
     for (const route of routes) expect(takesPhotos(route.path), route.path).toBe(route.photos);
-    expect(routes.filter((r) => r.photos).length).toBe(11);
+    expect(routes.filter((r) => r.photos).length).toBe(13);
+    // "Add photos" takes up to ADD_PHOTOS_MAX_FILES photos at once (docs/decisions/0065-drafts.md)
+    const addPhotos = 50 * 15 * 1024 * 1024 + 1024 * 1024;
+    expect(bodyLimit("/kids/7/drafts", "multipart/form-data; boundary=x")).toBe(addPhotos);
+    expect(bodyLimit("/api/kids/7/imports/", "multipart/form-data; boundary=x")).toBe(addPhotos);
 
     const multipart = "multipart/form-data; boundary=x";
     expect(bodyLimit("/kids/add-new", multipart)).toBe(BODY_LIMITS.multipart);

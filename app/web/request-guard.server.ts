@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { apiError, apiUnavailable, UNAVAILABLE_MESSAGE } from "~/api/responses.server";
 import { isBodyTooLarge, requestStateContext, type Rejection, type RequestState } from "~/lib/request-state";
-import { UPLOAD_LIMITS } from "~/images/limits";
+import { addPhotosLimits, UPLOAD_LIMITS } from "~/images/limits";
 import { config } from "~/lib/config.server";
 import { busyRetryAfter, isDatabaseBusy } from "~/lib/db.server";
 import { getUser } from "./auth.server";
@@ -35,6 +35,9 @@ export function pathKind(pathname: string): PathKind {
   return "page";
 }
 
+/** The paths of "Add photos" (docs/decisions/0065-drafts.md): up to ADD_PHOTOS_MAX_FILES photos at once. */
+const ADD_PHOTOS_PATHS = [/^\/kids\/[^/]+\/drafts$/, /^\/api\/kids\/[^/]+\/imports$/];
+
 /**
  * The paths that take photos (app/routes.ts): only there may a multipart body be up to
  * BODY_LIMITS.multipart; every other body, multipart included, is held to BODY_LIMITS.text (a
@@ -51,15 +54,21 @@ const PHOTO_PATHS = [
   /^\/api\/kids\/[^/]+\/daily_logs\/new$/,
   /^\/api\/daily_logs\/[^/]+$/,
   /^\/api\/users\/(?:upload|update)-profile-picture$/,
+  ...ADD_PHOTOS_PATHS,
 ];
 
 /** True when `pathname`'s route reads photos (its multipart body may be up to BODY_LIMITS.multipart). */
 export function takesPhotos(pathname: string): boolean {
+  return matches(PHOTO_PATHS, pathname);
+}
+
+/** Does `pathname` (any case, a script's `….data`, a trailing slash) match one of `paths`? */
+function matches(paths: RegExp[], pathname: string): boolean {
   const path = pathname
     .toLowerCase()
     .replace(/\.data$/, "")
     .replace(/(.)\/+$/, "$1");
-  return PHOTO_PATHS.some((re) => re.test(path));
+  return paths.some((re) => re.test(path));
 }
 
 /** The paths of a moment's add and update (pages and /api): they take a clip too (docs/decisions/0064-video-clips.md). */
@@ -72,16 +81,13 @@ const CLIP_PATHS = [
 
 /** True when `pathname`'s route reads clips (its multipart body may hold one clip of VIDEO_MAX_MB beside the photos). */
 export function takesClips(pathname: string): boolean {
-  const path = pathname
-    .toLowerCase()
-    .replace(/\.data$/, "")
-    .replace(/(.)\/+$/, "$1");
-  return CLIP_PATHS.some((re) => re.test(path));
+  return matches(CLIP_PATHS, pathname);
 }
 
 /** The most body bytes read for a request to `pathname` with `contentType`. */
 export function bodyLimit(pathname: string, contentType: string | null | undefined): number {
   if (!/^multipart\/form-data\b/i.test(contentType ?? "") || !takesPhotos(pathname)) return BODY_LIMITS.text;
+  if (matches(ADD_PHOTOS_PATHS, pathname)) return addPhotosLimits(config().addPhotosMaxFiles).maxBodyBytes;
   return takesClips(pathname) ? BODY_LIMITS.multipart + config().videoMaxMb * 1024 * 1024 : BODY_LIMITS.multipart;
 }
 
