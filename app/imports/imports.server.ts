@@ -8,7 +8,8 @@ import { importExport } from "./export-import.server";
 import { finishImport, startImport } from "./records.server";
 import { emptySummary, skip, type ImportSummary } from "./summary";
 import { looksLikeTakeout, readTakeout, unpackTakeout } from "./takeout.server";
-import { addPhotosToDrafts } from "~/models/drafts/add.server";
+import { addPhotosToDrafts, type RefusedFile } from "~/models/drafts/add.server";
+import { draftsOf, type Draft } from "~/models/drafts/read.server";
 import { requireKid } from "~/models/access.server";
 
 // "Move in" (docs/decisions/0066-imports.md): one archive, told apart by its content, never its
@@ -22,6 +23,8 @@ export const IMPORT_MESSAGES = {
   required: "Choose a ZIP file to import",
   kidRequired: "Choose the kid this Google Photos album is of: its photos become draft moments for that kid",
   noPhotos: "That Google Takeout album has no photos to import. Nothing was imported.",
+  takeoutOnly:
+    "A kid's imports take a Google Takeout album (its photos become drafts). Import an export of Sweet Moments with POST /api/imports.",
   tooMany: (perHour: number, waitMs: number) => {
     const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
     return `You have imported as many archives as you may in an hour (${perHour}). Try again in ${minutes === 1 ? "1 minute" : `${minutes} minutes`}.`;
@@ -31,7 +34,8 @@ export const IMPORT_MESSAGES = {
 /** data.json is read whole: bounded. */
 const DATA_JSON_MAX = 64 * 1024 * 1024;
 
-export type ImportDone = { importId: number; summary: ImportSummary };
+/** What an import did; a Takeout album's also the drafts that got photos and the files refused. */
+export type ImportDone = { importId: number; summary: ImportSummary; drafts?: Draft[]; refused?: RefusedFile[] };
 
 /** The export's data.json: at the top, or in the one folder the ZIP holds (how "Export my data" makes it). */
 async function readExport(archive: Archive): Promise<Result<{ data: ExportFile; folder: string }> | null> {
@@ -63,7 +67,7 @@ export const KID_FIELD = "kid_id";
 export async function importArchive(
   userId: number,
   file: UploadedFile | null,
-  opts: { kidId?: number | null } = {},
+  opts: { kidId?: number | null; only?: "takeout" } = {},
 ): Promise<Result<ImportDone>> {
   try {
     if (!file) return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.required);
@@ -72,6 +76,7 @@ export async function importArchive(
     return await withArchive(file.path, async (archive) => {
       const exported = await readExport(archive);
       if (exported && !exported.ok) return exported;
+      if (exported && opts.only === "takeout") return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.takeoutOnly);
       if (exported) return importExportArchive(userId, archive, exported.data, exported.folder);
       if (looksLikeTakeout(archive)) return importTakeoutArchive(userId, archive, opts.kidId ?? null);
       return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.neither);
@@ -119,6 +124,7 @@ async function importTakeoutArchive(
   const folders = [...new Set(read.photos.map((p) => p.entry.slice(0, p.entry.lastIndexOf("/") + 1)))].sort();
   const importId = await startImport(userId, "takeout", `takeout:${kidId}:${folders.join("|")}`.slice(0, 200));
   const drafts = new Set<number>();
+  const refused: RefusedFile[] = [];
   for (let i = 0; i < read.photos.length; i += TAKEOUT_BATCH) {
     const { items, files } = await unpackTakeout(archive, read.photos.slice(i, i + TAKEOUT_BATCH), summary);
     try {
@@ -127,11 +133,12 @@ async function importTakeoutArchive(
       for (const d of added.drafts) drafts.add(d.id);
       summary.photos += items.length - added.refused.length;
       for (const r of added.refused) skip(summary, `${r.name}: ${r.reason}`);
+      refused.push(...added.refused);
     } finally {
       await Promise.all(files.map((f) => f.discard()));
     }
   }
   summary.moments = drafts.size;
   await finishImport(importId, summary);
-  return { ok: true, importId, summary };
+  return { ok: true, importId, summary, drafts: await draftsOf(userId, [...drafts]), refused };
 }

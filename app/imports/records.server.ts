@@ -1,6 +1,7 @@
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import type { ImportItemRow, ImportRow } from "~/lib/tables";
+import { whereOwnedBy } from "~/models/access.server";
 import { emptySummary, type ImportKind, type ImportSummary } from "./summary";
 
 // The rows that remember imports (migration 20261217000000_imports, docs/decisions/0066-imports.md):
@@ -94,8 +95,9 @@ const importOf = query<
   { userId: number; id: number },
   Pick<ImportRow, "id" | "kind" | "status" | "summary" | "created_at" | "updated_at">
 >((p, k) =>
-  k("imports")
-    .where({ "imports.id": p("id"), "imports.user_id": p("userId") })
+  // one's own imports only (the access module's rule for one's own account data)
+  whereOwnedBy(k("imports"), "imports.user_id", p("userId"))
+    .where("imports.id", p("id"))
     .first(
       "imports.id",
       "imports.kind",
