@@ -28,7 +28,7 @@ export async function freshServer(): Promise<Server> {
   fs.mkdirSync(uploads);
   const env: Server["env"] = { ...currentServer().env, UPLOADS_DIR: uploads };
   if (process.env.S3_PREFIX !== undefined || process.env.STORAGE === "s3")
-    env.S3_PREFIX = `${process.env.S3_PREFIX ?? ""}second-${path.basename(dir)}/`;
+    env.S3_PREFIX = `${process.env.S3_PREFIX ?? ""}-second-${path.basename(dir)}`;
   let dbName: string | null = null;
   if (pgRun) {
     dbName = databaseName(`${pgRun.run}_b`);
