@@ -14,7 +14,7 @@ import { exportZip } from "~/models/export-zip.server";
 import { makeUser } from "../../tests/helpers";
 import { insertFriendship } from "../../tests/unit/friends-fixtures";
 import { currentServer, freshServer, switchTo, type Server } from "../../tests/kit/servers";
-import { importArchive } from "./imports.server";
+import { discardImport, importArchive } from "./imports.server";
 import { addComment } from "~/models/comments.server";
 import { likeMoment } from "~/models/likes.server";
 
@@ -172,6 +172,15 @@ describe("importing an export of another server", () => {
     expect(again.summary).toMatchObject({ kids: 0, moments: 0, photos: 0, alreadyThere: 5 });
     expect(await counts()).toEqual(after);
     expect((await listAllUploads()).filter((f) => f.startsWith(".tmp/"))).toEqual([]);
+
+    // ---- discarded: what it brought goes, photo files too; what the parent added stays
+    const own = await createKid(newMaria.id, { name: "Own", birth_date: "2020-01-01", relationship: "Mom" }, null);
+    expect(own.ok).toBe(true);
+    const stranger = await makeUser();
+    expect(await discardImport(stranger.id, done.importId)).toMatchObject({ ok: false, kind: "not-found" });
+    expect(await discardImport(newMaria.id, done.importId)).toEqual({ ok: true, kids: 2, moments: 0 });
+    expect((await listKidsOf(newMaria.id)).map((k) => k.name)).toEqual(["Own"]);
+    expect(await counts()).toEqual({ kids: 1, moments: 0, photos: 0, images: 0, files: 0 });
   });
 });
 

@@ -1,11 +1,13 @@
 import { config } from "~/lib/config.server";
 import { importWait } from "~/lib/limits.server";
 import type { UploadedFile } from "~/images/temp-uploads.server";
-import { invalidField, tooMany, type Result } from "~/models/refusal";
+import { invalidField, notFound, tooMany, type Result } from "~/models/refusal";
 import { ARCHIVE_FIELD, withArchive, type Archive } from "./archive.server";
 import { exportSchema, exportSource, type ExportFile } from "./export-data";
 import { importExport } from "./export-import.server";
-import { finishImport, startImport } from "./records.server";
+import { createdByImport, finishImport, forgetImport, getImport, startImport } from "./records.server";
+import { removeKid } from "~/models/kids.server";
+import { deleteMoment } from "~/models/moment-changes.server";
 import { emptySummary, skip, type ImportSummary } from "./summary";
 import { looksLikeTakeout, readTakeout, unpackTakeout } from "./takeout.server";
 import { addPhotosToDrafts, type RefusedFile } from "~/models/drafts/add.server";
@@ -21,6 +23,7 @@ export const IMPORT_MESSAGES = {
     "That ZIP is neither an export of Sweet Moments (it has no data.json) nor a Google Takeout album (it has no photos with their .json files). Nothing was imported.",
   badData: "The data.json of that export could not be read. Nothing was imported.",
   required: "Choose a ZIP file to import",
+  notFound: "Import not found",
   kidRequired: "Choose the kid this Google Photos album is of: its photos become draft moments for that kid",
   noPhotos: "That Google Takeout album has no photos to import. Nothing was imported.",
   takeoutOnly:
@@ -141,4 +144,25 @@ async function importTakeoutArchive(
   summary.moments = drafts.size;
   await finishImport(importId, summary);
   return { ok: true, importId, summary, drafts: await draftsOf(userId, [...drafts]), refused };
+}
+
+/**
+ * Discards what an import of an export brought (its author only; the kids and moments it created,
+ * through the same removals as the pages: removeKid, deleteMoment), then forgets the import. A
+ * Takeout album's drafts are discarded on their review page. Answers how many went.
+ */
+export async function discardImport(
+  userId: number,
+  importId: number,
+): Promise<Result<{ kids: number; moments: number }>> {
+  const record = await getImport(userId, importId);
+  if (!record) return notFound(IMPORT_MESSAGES.notFound);
+  const { kidIds, momentIds } = await createdByImport(userId, importId);
+  let kids = 0;
+  let moments = 0;
+  for (const id of kidIds) if ((await removeKid(userId, id)).ok) kids++;
+  // the moments of the kids removed went with them (not found now)
+  for (const id of momentIds) if ((await deleteMoment(userId, id)).ok) moments++;
+  await forgetImport(userId, importId);
+  return { ok: true, kids, moments };
 }

@@ -7,6 +7,8 @@
 //    (db/knexfile.mjs), so a read compares with `=== 1` on either engine. Writes may pass true/false.
 // The contract's name `daily_logs` stays the table's name; the type is called MomentRow.
 
+import type { ImportItemRow, ImportRow } from "./tables-imports";
+
 /** A boolean column as read: 1 true, 0 false, on both engines. */
 export type Flag = 0 | 1;
 
@@ -354,31 +356,7 @@ export interface WebauthnChallengeRow {
   expires_at: string;
 }
 
-/** An archive an account brought in ("Move in", docs/decisions/0066-imports.md). */
-export interface ImportRow {
-  id: number;
-  user_id: number;
-  kind: "export" | "takeout";
-  /** Where it came from: the exporting account on its server, or the Takeout's album. */
-  source: string;
-  status: "running" | "finished";
-  /** What it brought and skipped (JSON, app/imports/summary.ts). */
-  summary: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A kid or moment an import of an export created, by its id in the source ("kid:12", "moment:34"). */
-export interface ImportItemRow {
-  id: number;
-  import_id: number;
-  user_id: number;
-  source: string;
-  source_item: string;
-  kid_id: number | null;
-  daily_log_id: number | null;
-  created_at: string;
-}
+export type { ImportItemRow, ImportRow } from "./tables-imports";
 
 /** Every table by its name in the database. */
 export interface Tables {

@@ -1,10 +1,12 @@
-import { href, Link } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/settings-import-result";
 import "~/styles/settings.css";
 import { formatInstantDate } from "~/lib/dates";
 import { config } from "~/lib/config.server";
 import { pageId } from "~/lib/request.server";
 import { getImport } from "~/imports/records.server";
+import { discardImport } from "~/imports/imports.server";
+import { SubmitButton } from "~/components/forms";
 import { notFound } from "~/models/refusal";
 import { pageRefusal } from "~/web/refusal.server";
 import { requireUser } from "~/web/auth.server";
@@ -20,12 +22,22 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { record, when: formatInstantDate(record.updated_at, config().timeZone) };
 }
 
+/** "Discard what this import brought": the kids and moments it created go; then the import is forgotten. */
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const id = pageId(params.importId);
+  const done = await discardImport(user.id, id);
+  if (!done.ok) throw pageRefusal(done);
+  return redirect(`${href("/settings/import")}?discarded=${done.kids + done.moments}`, 303);
+}
+
 const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 export default function ImportResultPage({ loaderData }: Route.ComponentProps) {
   const { record, when } = loaderData;
   const s = record.summary;
   const running = record.status === "running";
+  const navigation = useNavigation();
   return (
     <div className="page narrow settings">
       <title>Moved in – Sweet Moments</title>
@@ -91,6 +103,24 @@ export default function ImportResultPage({ loaderData }: Route.ComponentProps) {
           Import another
         </Link>
       </p>
+      {s.kind === "export" ? (
+        <section aria-labelledby="discard-title">
+          <h2 id="discard-title">Changed your mind?</h2>
+          <p>
+            Discarding removes every kid and moment this import brought, with their photos. What you added yourself
+            stays.
+          </p>
+          <Form method="post">
+            <SubmitButton
+              className="button button--danger"
+              pending={navigation.state === "submitting"}
+              pendingText="Discarding…"
+            >
+              Discard what this import brought
+            </SubmitButton>
+          </Form>
+        </section>
+      ) : null}
     </div>
   );
 }

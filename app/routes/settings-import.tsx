@@ -14,7 +14,12 @@ import { requireUser } from "~/web/auth.server";
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const kids = await listKidsOf(user.id);
-  return { kids: kids.map((k) => ({ id: k.id, name: k.name })), maxMb: config().importMaxMb };
+  const discarded = new URL(request.url).searchParams.get("discarded");
+  return {
+    kids: kids.map((k) => ({ id: k.id, name: k.name })),
+    maxMb: config().importMaxMb,
+    discarded: discarded === null ? null : Number(discarded) || 0,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -25,7 +30,7 @@ export async function action({ request }: Route.ActionArgs) {
 const FORM_ID = "move-in";
 
 export default function MoveInPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { kids, maxMb } = loaderData;
+  const { kids, maxMb, discarded } = loaderData;
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const errors = actionData?.errors ?? {};
@@ -37,6 +42,11 @@ export default function MoveInPage({ loaderData, actionData }: Route.ComponentPr
     <div className="page narrow settings">
       <title>{pageTitle("Move in", summary.length > 0)}</title>
       <h1>Move in</h1>
+      {discarded !== null ? (
+        <p role="status" className="notice notice--success">
+          Discarded: what that import brought is gone.
+        </p>
+      ) : null}
       <p>Bring your family's moments here from elsewhere, in one ZIP file:</p>
       <ul>
         <li>

@@ -424,6 +424,14 @@ const MATRIX: Record<string, Probe[]> = {
       params: (_w, _v, p) => ({ importId: String(p.importId) }),
       expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: 200 },
     },
+    {
+      label: "POST (discard the owner's import)",
+      method: "POST",
+      prepare: ownersImport,
+      params: (_w, _v, p) => ({ importId: String(p.importId) }),
+      body: () => ({ form: {} }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: { redirect: "/settings/import" } },
+    },
   ],
   "routes/not-found.tsx": [{ label: "GET", params: () => ({ "*": "no/such/page" }), expect: all(404, 404) }],
 

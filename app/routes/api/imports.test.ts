@@ -93,9 +93,7 @@ describe("Move in through the API and the page", () => {
       },
     });
     // 2. multipart, again: nothing twice
-    const again = await apiImports.action(
-      args(req("/api/imports", { cookie, form: multipart({}, exported) })),
-    );
+    const again = await apiImports.action(args(req("/api/imports", { cookie, form: multipart({}, exported) })));
     expect(again.status).toBe(201);
     expect(await again.json()).toMatchObject({ import: { kids: 0, moments: 0, already_there: 2 } });
 
