@@ -1,5 +1,5 @@
 import { today } from "~/lib/dates.server";
-import { nowIso, writeTransaction } from "~/lib/db.server";
+import { isUniqueViolation, nowIso, writeTransaction } from "~/lib/db.server";
 import { ALT_MAX } from "~/forms/moment";
 import { withNewImage, withNewImages } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/temp-uploads.server";
@@ -112,14 +112,20 @@ async function importKid(
     if (got.ok) photo = got.file;
     else skip(summary, `${input.name}'s photo: ${got.message}`);
   }
-  let made = await create(photo);
-  if (!made.ok && photo) {
-    skip(summary, `${input.name}'s photo: ${made.message ?? "not a photo"}`);
-    made = await create(null);
+  try {
+    let made = await create(photo);
+    if (!made.ok && photo) {
+      skip(summary, `${input.name}'s photo: ${made.message ?? "not a photo"}`);
+      made = await create(null);
+    }
+    if (!made.ok) return null;
+    summary.kids++;
+    return made.id;
+  } catch (error) {
+    // the same archive imported at the same time in another request: that one brings this kid
+    if (isUniqueViolation(error)) return null;
+    throw error;
   }
-  if (!made.ok) return null;
-  summary.kids++;
-  return made.id;
 }
 
 type Photo = { name: string; alt: string };
@@ -191,6 +197,11 @@ async function importMoment(
     } catch (error) {
       await discardStoredClips(stored);
       if (error instanceof KidGone) return false;
+      // the same archive imported at the same time in another request: that one brought it
+      if (isUniqueViolation(error)) {
+        summary.alreadyThere++;
+        return true;
+      }
       throw error;
     }
   }
