@@ -26,8 +26,10 @@ import { likeMoment } from "~/models/likes.server";
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "sm-import-"));
 const servers: Server[] = [];
+/** Server A: the one this file started on (tests/setup-db.ts). */
+const home = currentServer();
 afterAll(async () => {
-  await switchTo(currentServer());
+  await switchTo(home);
   for (const s of servers) await s.cleanup();
   fs.rmSync(work, { recursive: true, force: true });
 });
@@ -181,6 +183,38 @@ describe("importing an export of another server", () => {
     expect(await discardImport(newMaria.id, done.importId)).toEqual({ ok: true, kids: 2, moments: 0 });
     expect((await listKidsOf(newMaria.id)).map((k) => k.name)).toEqual(["Own"]);
     expect(await counts()).toEqual({ kids: 1, moments: 0, photos: 0, images: 0, files: 0 });
+    await switchTo(home);
+  });
+});
+
+describe("importing an export with a clip", () => {
+  it("says what became of the clip (not a video here: random bytes) and imports the moment with its photo", async () => {
+    const { insertReadyClip } = await import("../../tests/unit/clip-fixtures");
+    const from = await makeUser();
+    const kid = await createKid(from.id, { name: "Zoe", birth_date: "2021-06-07", relationship: "Dad" }, null);
+    if (!kid.ok) throw new Error("kid");
+    const made = await createMoment(
+      from.id,
+      kid.kid.id,
+      { title: "Beach run", content: "Running.", takenOn: "2024-08-01" },
+      await photo(7),
+    );
+    if (!made.ok) throw new Error(made.message);
+    await insertReadyClip(made.moment.id, from.id);
+    const exported = await exportZip(from.id);
+    if (!exported) throw new Error("no export");
+    const zipPath = path.join(work, "clip.zip");
+    await pipeline(exported.stream, fs.createWriteStream(zipPath));
+
+    const to = await makeUser();
+    const done = await importArchive(to.id, await upload(zipPath));
+    if (!done.ok) throw new Error(done.message);
+    expect(done.summary).toMatchObject({ kids: 1, moments: 1, photos: 1, clips: 0 });
+    expect(done.summary.skipped).toEqual([
+      expect.stringMatching(/^"Beach run" \(2024-08-01\): its (clip was|clips were) not imported/),
+    ]);
+    const seen = await whatTheParentSees(to.id);
+    expect(seen[0]?.moments.map((m) => [m.title, m.photos.length])).toEqual([["Beach run", 1]]);
   });
 });
 
