@@ -48,6 +48,8 @@ export const PHOTO_TEST_FILES = [
   "app/routes/api/kids.test.ts",
   "app/routes/api/profile-picture-api.test.ts",
   "tests/unit/access-matrix.test.ts",
+  "app/models/drafts/drafts.server.test.ts",
+  "app/routes/api/drafts-api.test.ts",
   "tests/unit/seed.test.ts",
   "app/models/account.server.test.ts",
   "app/models/export-zip.server.test.ts",

@@ -13,6 +13,7 @@ import sharp from "sharp";
 import { passkeySignIn } from "./passkey.mjs";
 import { seedScale } from "./seed-scale.mjs";
 import { clipFigures } from "./clip.mjs";
+import { draftsFigures } from "./drafts.mjs";
 import {
   CONNECTIONS,
   DURATION,
@@ -42,7 +43,8 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // BENCH_ONLY=photos: only the photo case (pipeline timing, and the server's peak resident memory
 // during 4 concurrent uploads plus a 10-photo moment), on an empty database without the scale
 // dataset; figures go to bench/results-photos.json (or BENCH_RESULTS). BENCH_ONLY=clip: only the clip
-// case (bench/clip.mjs: a 60-second 1080p clip prepared; bench/results-clip.json)
+// case (bench/clip.mjs: a 60-second 1080p clip prepared; bench/results-clip.json). BENCH_ONLY=drafts:
+// one "Add photos" request of 50 photos of 4 MB (bench/drafts.mjs; bench/results-drafts.json)
 const ONLY = process.env.BENCH_ONLY ?? "";
 // the page cases again on a second server with one process per core (server/cluster.mjs), after the
 // one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
@@ -128,7 +130,9 @@ async function main() {
   log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   const seeded =
-    ONLY === "photos" || ONLY === "clip" ? null : await seedScale({ databaseFile, databaseUrl, uploadsDir });
+    ONLY === "photos" || ONLY === "clip" || ONLY === "drafts"
+      ? null
+      : await seedScale({ databaseFile, databaseUrl, uploadsDir });
   if (seeded) {
     results.push({ case: "seed", kind: "setup", engine, seconds: seeded.seconds, counts: seeded.counts });
     log(`Seeded in ${seeded.seconds.toFixed(1)} s: ${JSON.stringify(seeded.counts)}`);
@@ -173,6 +177,19 @@ async function main() {
       );
       results.push({ case: "clip: 60 s of 1080p", kind: "clip", ...clip });
       log(`Clip: ${JSON.stringify(clip)}`);
+      break measure;
+    }
+    if (ONLY === "drafts") {
+      const pid = /** @type {number} */ (server.pid);
+      const drafts = await draftsFigures({
+        base,
+        pid,
+        tmp,
+        cookie: await signUpUploader(base, "bench-drafts"),
+        peakDuring,
+      });
+      results.push({ case: "drafts: 50 photos of 4 MB in one request", kind: "drafts", ...drafts });
+      log(`Drafts: ${JSON.stringify(drafts)}`);
       break measure;
     }
     if (ONLY === "photos") {
@@ -528,7 +545,9 @@ function writeResults() {
       ? "bench/results-photos.json"
       : ONLY === "clip"
         ? "bench/results-clip.json"
-        : "bench/results.json");
+        : ONLY === "drafts"
+          ? "bench/results-drafts.json"
+          : "bench/results.json");
   fs.writeFileSync(
     path.resolve(root, out),
     JSON.stringify(

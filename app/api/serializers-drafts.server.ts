@@ -1,7 +1,7 @@
 // Draft moments as the API returns them (docs/api.md "Drafts", docs/decisions/0065-drafts.md).
 import { photoUrl } from "~/images/photo";
 import type { Draft } from "~/models/drafts/read.server";
-import type { RefusedFile } from "~/models/drafts/add.server";
+import type { RefusedFile } from "~/models/drafts/refusals.server";
 
 /**
  * Draft: `{id, kid_id, taken_on, title, content, audience, milestone, updated_at, expires_at,

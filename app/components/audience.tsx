@@ -18,25 +18,52 @@ export function AudienceFields({
   legend: string;
   fallback: Audience;
 }) {
-  const initial = typeof meta.initialValue === "string" ? meta.initialValue : fallback;
-  const hasError = Boolean(meta.errors?.length);
+  return (
+    <AudienceChoices
+      key={meta.key}
+      id={meta.id}
+      name={meta.name}
+      errorId={meta.errorId}
+      errors={meta.errors}
+      legend={legend}
+      initial={typeof meta.initialValue === "string" ? meta.initialValue : fallback}
+    />
+  );
+}
+
+/** The three audiences as radios (the first carries `id`: the error summary links to it); no form library. */
+export function AudienceChoices({
+  id: first,
+  name,
+  errorId,
+  errors,
+  legend,
+  initial,
+}: {
+  id: string;
+  name: string;
+  errorId: string;
+  errors?: string[];
+  legend: string;
+  initial: string;
+}) {
+  const hasError = Boolean(errors?.length);
   return (
     <fieldset
       className={"fieldset audience" + (hasError ? " field--error" : "")}
-      aria-describedby={hasError ? meta.errorId : undefined}
-      key={meta.key}
+      aria-describedby={hasError ? errorId : undefined}
     >
       <legend>{legend}</legend>
-      <FieldError id={meta.errorId} errors={meta.errors} />
+      <FieldError id={errorId} errors={errors} />
       {AUDIENCES.map((value, i) => {
         // the first radio carries the field's id: the error summary links to it
-        const id = i === 0 ? meta.id : `${meta.id}-${value}`;
+        const id = i === 0 ? first : `${first}-${value}`;
         return (
           <div className="audience__choice" key={value}>
             <input
               type="radio"
               id={id}
-              name={meta.name}
+              name={name}
               value={value}
               defaultChecked={initial === value}
               aria-describedby={`${id}-hint`}

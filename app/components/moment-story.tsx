@@ -65,13 +65,7 @@ export function StoryFields({
             defaultValue={milestone.initialValue ?? MILESTONE_NONE}
             onChange={(e) => setChoice(e.currentTarget.value)}
           >
-            <option value={MILESTONE_NONE}>No milestone</option>
-            {MILESTONES.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-            <option value={MILESTONE_OTHER}>Other (give it a label)</option>
+            <MilestoneOptions />
           </select>
         </FieldFrame>
         {showLabel ? (
@@ -96,4 +90,19 @@ export function milestoneDefaults(milestone: string | null): { milestone: string
   if (!milestone) return { milestone: MILESTONE_NONE, milestone_label: "" };
   if ((MILESTONES as readonly string[]).includes(milestone)) return { milestone, milestone_label: "" };
   return { milestone: MILESTONE_OTHER, milestone_label: milestone };
+}
+
+/** The milestone select's options: none, the milestones, Other (the moment forms and a draft's). */
+export function MilestoneOptions() {
+  return (
+    <>
+      <option value={MILESTONE_NONE}>No milestone</option>
+      {MILESTONES.map((m) => (
+        <option key={m} value={m}>
+          {m}
+        </option>
+      ))}
+      <option value={MILESTONE_OTHER}>Other (give it a label)</option>
+    </>
+  );
 }

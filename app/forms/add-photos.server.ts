@@ -3,18 +3,11 @@ import { addPhotosLimits, IMAGE_FIELD, MULTIPART_MESSAGES } from "~/images/limit
 import { parseMultipart, type SlotFile } from "~/images/multipart.server";
 import type { DraftItem, RefusedFile } from "~/models/drafts/add.server";
 import { BodyFailure } from "./parse-body.server";
+import { ADD_PHOTOS_MESSAGES } from "./add-photos";
 
 // The body of "Add photos" (the page's form and POST /api/kids/{id}/imports with files;
 // docs/decisions/0065-drafts.md): up to ADD_PHOTOS_MAX_FILES file parts named `image`, streamed to
 // temporary files. A file the parser refused (too big) is listed with its reason, the others go on.
-
-export const ADD_PHOTOS_MESSAGES = {
-  none: "Choose at least one photo.",
-  tooMany: (max: number) => `Choose at most ${max} photos at a time: nothing was added. Add the rest in another go.`,
-  label: "Photos",
-  hint: (max: number) =>
-    `Up to ${max} photos at a time, each up to 15 MB. They are sorted into draft moments by the day they were taken; nobody sees them until you publish.`,
-} as const;
 
 export type AddPhotosBody = {
   items: DraftItem[];

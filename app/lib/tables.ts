@@ -125,6 +125,16 @@ export interface DraftPhotoRow {
   name: string;
 }
 
+/** A file the author's last "Add photos" for a kid did not take, and why. */
+export interface DraftRefusalRow {
+  id: number;
+  user_id: number;
+  kid_id: number;
+  name: string;
+  reason: string;
+  created_at: string;
+}
+
 export type VideoStatus = "processing" | "ready" | "failed";
 
 /** A clip of a moment (docs/decisions/0064-video-clips.md). */
@@ -369,6 +379,7 @@ export interface Tables {
   videos: VideoRow;
   drafts: DraftRow;
   draft_photos: DraftPhotoRow;
+  draft_refusals: DraftRefusalRow;
   likes: LikeRow;
   comments: CommentRow;
   friendships: FriendshipRow;

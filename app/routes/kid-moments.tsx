@@ -127,6 +127,14 @@ export default function KidMoments({ loaderData }: Route.ComponentProps) {
         ) : null}
         {canChange ? (
           <Link
+            to={href("/kids/:kidId/drafts/new", { kidId: String(kid.id) })}
+            className="button button--secondary kid-header__add"
+          >
+            Add photos
+          </Link>
+        ) : null}
+        {canChange ? (
+          <Link
             to={href("/kids/:kidId/co-parents", { kidId: String(kid.id) })}
             className="button button--secondary kid-header__add"
           >

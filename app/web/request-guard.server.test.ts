@@ -61,7 +61,7 @@ describe("which bodies may be as big as photos", () => {
     // every route of app/routes.ts whose module reads a photo, and no other (an example path of each)
     const source = fs.readFileSync("app/routes.ts", "utf8");
     const photoReader =
-      /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody)\(/;
+      /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody|addPhotosForm)\(/;
     const routes = [...source.matchAll(/route\("([^"]+)", "([^"]+)"\)/g)].map(([, pattern, file]) => ({
       path: "/" + pattern!.replace(/:[A-Za-z]+/g, "7").replace("*", "x"),
       photos: photoReader.test(fs.readFileSync(`app/${file}`, "utf8")),
@@ -71,7 +71,8 @@ describe("which bodies may be as big as photos", () => {
     expect(routes.filter((r) => r.photos).length).toBe(13);
     // "Add photos" takes up to ADD_PHOTOS_MAX_FILES photos at once (docs/decisions/0065-drafts.md)
     const addPhotos = 50 * 15 * 1024 * 1024 + 1024 * 1024;
-    expect(bodyLimit("/kids/7/drafts", "multipart/form-data; boundary=x")).toBe(addPhotos);
+    expect(bodyLimit("/kids/7/drafts/new", "multipart/form-data; boundary=x")).toBe(addPhotos);
+    expect(bodyLimit("/kids/7/drafts", "multipart/form-data; boundary=x")).toBe(BODY_LIMITS.text);
     expect(bodyLimit("/api/kids/7/imports/", "multipart/form-data; boundary=x")).toBe(addPhotos);
 
     const multipart = "multipart/form-data; boundary=x";

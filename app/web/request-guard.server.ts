@@ -37,7 +37,7 @@ export function pathKind(pathname: string): PathKind {
 }
 
 /** The paths of "Add photos" (docs/decisions/0065-drafts.md): up to ADD_PHOTOS_MAX_FILES photos at once. */
-const ADD_PHOTOS_PATHS = [/^\/kids\/[^/]+\/drafts$/, /^\/api\/kids\/[^/]+\/imports$/];
+const ADD_PHOTOS_PATHS = [/^\/kids\/[^/]+\/drafts\/new$/, /^\/api\/kids\/[^/]+\/imports$/];
 
 /**
  * The paths that take photos (app/routes.ts): only there may a multipart body be up to

@@ -18,6 +18,7 @@ import { originalUrl, photoUrl } from "~/images/photo";
 import { clipUrl } from "~/video/clip";
 import { insertReadyClip, type ReadyClip } from "./clip-fixtures";
 import { DERIVATIVE_WIDTHS } from "~/images/process.server";
+import type { StoredImage } from "~/images/storage.server";
 import { db } from "~/lib/db.server";
 import { pairOf } from "~/models/friendships.server";
 import { args, cookieFor, makeUser, req } from "../helpers";
@@ -48,8 +49,11 @@ type World = {
   cookies: Record<Viewer, string | undefined>;
   kidId: number;
   logId: number;
+  /** the owner's draft moment (docs/decisions/0065-drafts.md): the owner's alone */
+  draftId: number;
   lonely: { id: number };
   urls: {
+    draft: string;
     profile: string;
     kid: string;
     log: string;
@@ -103,6 +107,37 @@ const friendsApi = (ok: number): Row => ({ signedOut: 401, stranger: 403, pendin
 /** An /api call only the owner may make. */
 const ownerApi = (ok: number): Row => ({ signedOut: 401, stranger: 403, pending: 403, friend: 403, owner: ok });
 const friendsImage: Row = { signedOut: 404, stranger: 404, pending: 404, friend: 200, owner: 200 };
+/** A draft's route or photo: its author's alone; everyone else, a friend too, as if it did not exist. */
+const authorOnlyApi = (ok: number): Row => ({ signedOut: 401, stranger: 404, pending: 404, friend: 404, owner: ok });
+const authorOnlyImage: Row = { signedOut: 404, stranger: 404, pending: 404, friend: 404, owner: 200 };
+
+/** A draft moment of the owner's for the kid, with one photo (alt text and text filled: ready to publish). */
+async function insertDraft(ownerId: number, kidId: number): Promise<{ draftId: number; photo: StoredImage }> {
+  const photo = await storePhoto("moment", ownerId, "#7a3");
+  const now = new Date().toISOString();
+  const [row] = await db()("drafts")
+    .insert({
+      user_id: ownerId,
+      kid_id: kidId,
+      taken_on: "2024-05-01",
+      title: "1 May 2024",
+      content: "Park",
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id");
+  const draftId = Number(typeof row === "object" ? row.id : row);
+  await db()("draft_photos").insert({
+    draft_id: draftId,
+    image_id: photo.imageId,
+    position: 0,
+    alt: "Swings",
+    name: "park.jpg",
+  });
+  return { draftId, photo };
+}
+const freshDraft = async (w: World) => ({ draftId: (await insertDraft(w.users.owner.id, w.kidId)).draftId });
+const draftParam = (w: World) => ({ id: String(w.draftId) });
 
 const kidParam = (key: string) => (w: World) => ({ [key]: String(w.kidId) });
 const logParam = (key: string) => (w: World) => ({ [key]: String(w.logId) });
@@ -224,6 +259,27 @@ const MATRIX: Record<string, Probe[]> = {
       params: kidParam("kidId"),
       body: () => ({ form: {} }),
       expect: ownerPage(400),
+    },
+  ],
+  // draft moments (docs/decisions/0065-drafts.md): the pages of a kid's parents; the drafts on them the viewer's own
+  "routes/kid-drafts.tsx": [
+    { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
+    {
+      label: "POST (no intent)",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: () => ({ form: {} }),
+      expect: ownerPage(400),
+    },
+  ],
+  "routes/kid-drafts-new.tsx": [
+    { label: "GET", params: kidParam("kidId"), expect: ownerPage() },
+    {
+      label: "POST (a photo)",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: (w) => ({ form: pictureForm(w) }),
+      expect: ownerPage({ redirect: "/kids/" }),
     },
   ],
   "routes/moment.tsx": [{ label: "GET", params: logParam("momentId"), expect: friendsPage }],
@@ -443,6 +499,7 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "moment's third photo", params: imageParams("logThird"), expect: friendsImage },
     { label: "moment photo at full size", params: imageParams("logOriginal"), expect: friendsImage },
     { label: "a clip's poster", params: imageParams("clipPoster"), expect: friendsImage },
+    { label: "a draft's photo", params: imageParams("draft"), expect: authorOnlyImage },
   ],
   // clips (docs/decisions/0064-video-clips.md)
   "routes/videos.ts": [
@@ -632,6 +689,41 @@ const MATRIX: Record<string, Probe[]> = {
       prepare: freshLog,
       params: (_w, _v, p) => ({ id: String(p.logId) }),
       expect: ownerApi(200),
+    },
+  ],
+  "routes/api/kids-imports.ts": [
+    {
+      label: "POST (a photo)",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: (w) => ({ form: pictureForm(w) }),
+      expect: ownerApi(201),
+    },
+  ],
+  "routes/api/drafts-id.ts": [
+    { label: "GET", params: draftParam, expect: authorOnlyApi(200) },
+    {
+      label: "PUT",
+      method: "PUT",
+      params: draftParam,
+      body: () => ({ json: { title: "Park day", content: "Swings", taken_on: "2024-05-01" } }),
+      expect: authorOnlyApi(200),
+    },
+    {
+      label: "DELETE",
+      method: "DELETE",
+      prepare: freshDraft,
+      params: (_w, _v, p) => ({ id: String(p.draftId) }),
+      expect: authorOnlyApi(200),
+    },
+  ],
+  "routes/api/drafts-publish.ts": [
+    {
+      label: "POST",
+      method: "POST",
+      prepare: freshDraft,
+      params: (_w, _v, p) => ({ id: String(p.draftId) }),
+      expect: authorOnlyApi(201),
     },
   ],
   "routes/api/friendships-new.ts": [
@@ -876,6 +968,7 @@ beforeAll(async () => {
   // a multi-photo moment (docs/decisions/0030-several-photos-per-moment.md): its third photo
   const thirdPhoto = await addMomentPhotos(logId, owner.id, 2);
   const clip = await insertReadyClip(logId, owner.id);
+  const draft = await insertDraft(owner.id, kidId);
   world = {
     users: { owner, stranger, pending, friend },
     cookies: {
@@ -887,8 +980,10 @@ beforeAll(async () => {
     },
     kidId,
     logId,
+    draftId: draft.draftId,
     lonely,
     urls: {
+      draft: photoUrl(draft.photo),
       profile: photoUrl(profilePhoto),
       kid: photoUrl(kidPhoto),
       log: photoUrl(logPhoto),
@@ -926,6 +1021,7 @@ describe("the access matrix covers the route list", () => {
       "moment's third photo",
       "moment photo at full size",
       "a clip's poster",
+      "a draft's photo",
     ]);
     for (const probes of Object.values(MATRIX))
       for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());

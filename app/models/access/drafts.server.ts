@@ -10,9 +10,12 @@ import { notFound, type Refusal } from "../refusal";
 
 export const DRAFT_MESSAGES = { draftNotFound: "Draft not found" } as const;
 
-/** Limits a query of `drafts` to the drafts `viewer` wrote (every list of drafts). */
-export function whereDraftAuthor<Q extends Knex.QueryBuilder>(q: Q, viewer: unknown): Q {
-  return q.where("drafts.user_id", viewer as number) as Q;
+/**
+ * Limits a query of `drafts` (or of another table of a draft's author, `table`: what their last
+ * add refused) to the rows of drafts `viewer` wrote (every list of drafts).
+ */
+export function whereDraftAuthor<Q extends Knex.QueryBuilder>(q: Q, viewer: unknown, table = "drafts"): Q {
+  return q.where(`${table}.user_id`, viewer as number) as Q;
 }
 
 const ownDraft = query<{ id: number; viewer: number }, Pick<DraftRow, "id" | "kid_id" | "user_id">>((p, k) =>

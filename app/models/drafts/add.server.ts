@@ -14,6 +14,7 @@ import { ACCESS_MESSAGES, requireKid } from "../access.server";
 import { notFound, type Result } from "../refusal";
 import { photoDay, type PhotoDay } from "./days.server";
 import { draftsOf, type Draft } from "./read.server";
+import { noteRefused, type RefusedFile } from "./refusals.server";
 
 // Many photos at once into draft moments (docs/decisions/0065-drafts.md): each photo goes to a
 // draft of the day it was taken, at most MAX_PHOTOS per draft (the next photo of that day starts
@@ -29,8 +30,7 @@ import { draftsOf, type Draft } from "./read.server";
  */
 export type DraftItem = { name: string; path: string; takenAt?: Date; text?: string };
 
-/** A file that did not become a draft photo, and why (in words for the parent). */
-export type RefusedFile = { name: string; reason: string };
+export type { RefusedFile } from "./refusals.server";
 
 export type AddedPhotos = { drafts: Draft[]; refused: RefusedFile[] };
 
@@ -105,7 +105,7 @@ async function appendPhoto(trx: Db, draftId: number, imageId: number, item: Draf
  * the order they were taken, at most MAX_PHOTOS per draft. Consumes every item's file.
  *
  * Answers the drafts that got photos (newest day first) and the files that are no photo we take,
- * with the reason; or the access module's refusal (nothing is stored). Should the kid stop being
+ * with the reason (`opts.refused` first), kept for the review page (noteRefused); or the access module's refusal (nothing is stored). Should the kid stop being
  * theirs half way: not found, and the photos stored before it stay in their drafts (the author's
  * alone, swept after DRAFT_DAYS; a removed kid's drafts go with it, app/models/kids.server.ts).
  */
@@ -113,6 +113,8 @@ export async function addPhotosToDrafts(
   actorId: number,
   kidId: number,
   items: DraftItem[],
+  /** Files the caller refused already (the body's reader: too big), listed with the others. */
+  opts: { refused?: RefusedFile[] } = {},
 ): Promise<Result<AddedPhotos>> {
   const files = await Promise.all(
     items.map(async (item) => {
@@ -137,7 +139,7 @@ export async function addPhotosToDrafts(
     placed.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.order - b.order || a.index - b.index));
 
     const touched = new Set<number>();
-    const refused: RefusedFile[] = [];
+    const refused: RefusedFile[] = [...(opts.refused ?? [])];
     for (const { index, day } of placed) {
       const item = items[index]!;
       const file = files[index]!;
@@ -165,6 +167,8 @@ export async function addPhotosToDrafts(
           reason: Object.values(stored.fieldErrors ?? {}).flat()[0] ?? stored.message ?? "",
         });
     }
+    // the review page lists them until the next add (docs/decisions/0065-drafts.md)
+    await noteRefused(actorId, kidId, refused);
     return { ok: true, drafts: await draftsOf(actorId, [...touched]), refused };
   } finally {
     await Promise.all(files.map((f) => f.discard()));

@@ -16,6 +16,7 @@ import { discardDraft, dropPhoto, mergeDrafts, movePhoto, splitDraft, updateDraf
 import { sweepExpiredDrafts } from "./expiry.server";
 import { publishAllDrafts, publishDraft } from "./publish.server";
 import { getDraft, listDrafts, type Draft } from "./read.server";
+import { lastRefused } from "./refusals.server";
 
 // Draft moments (docs/decisions/0065-drafts.md): grouping by the day taken, ten per draft, the
 // review's changes, publishing, expiry, and that a draft is its author's alone.
@@ -98,6 +99,14 @@ describe("adding photos to drafts", () => {
     expect(added.drafts.map((d) => d.id).sort()).toEqual(list.map((d) => d.id).sort());
     // every temp file is gone
     expect(tempFiles()).toEqual([]);
+    // the review page lists what the last add refused, to its author only, until the next add
+    expect(await lastRefused(parent.id, kid.id)).toEqual([
+      { name: "notes.txt", reason: "Only image files are accepted." },
+    ]);
+    const other = await makeUser();
+    expect(await lastRefused(other.id, kid.id)).toEqual([]);
+    ok(await addPhotosToDrafts(parent.id, kid.id, [await photo("one-more.jpg")]));
+    expect(await lastRefused(parent.id, kid.id)).toEqual([]);
   });
 
   it("puts at most ten photos in a draft: the eleventh of a day starts another; later photos fill the room left", async () => {
@@ -132,6 +141,24 @@ describe("adding photos to drafts", () => {
     expect((await dropPhoto(friend.id, draft.photos[0]!.id)).ok).toBe(false);
     expect((await listDrafts(friend.id, kid.id)).ok).toBe(false);
     expect(ok(await getDraft(parent.id, draft.id)).draft.id).toBe(draft.id);
+
+    // the kid's other parent adds drafts of their own, and sees neither the owner's nor their photos
+    const coParent = await makeUser();
+    await befriend(parent.id, coParent.id);
+    await db()("co_parents").insert({
+      kid_id: kid.id,
+      user_id: coParent.id,
+      status: "accepted",
+      created_at: new Date().toISOString(),
+    });
+    const theirs = ok(await addPhotosToDrafts(coParent.id, kid.id, [await photo("co.jpg")])).drafts[0]!;
+    expect((await drafts(coParent.id, kid.id)).map((d) => d.id)).toEqual([theirs.id]);
+    expect((await drafts(parent.id, kid.id)).map((d) => d.id)).toEqual([draft.id]);
+    expect((await getDraft(coParent.id, draft.id)).ok).toBe(false);
+    expect(await canViewImage(coParent.id, image)).toBe(false);
+    expect((await mergeDrafts(coParent.id, theirs.id, draft.id)).ok).toBe(false);
+    expect((await movePhoto(coParent.id, theirs.photos[0]!.id, draft.id)).ok).toBe(false);
+    expect((await movePhoto(parent.id, draft.photos[0]!.id, theirs.id)).ok).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { DraftRow } from "~/lib/tables";
 import { config } from "~/lib/config.server";
 import { query } from "~/lib/query.server";
+import { writeTransaction } from "~/lib/db.server";
 import { withImageTransaction } from "~/images/storage.server";
 import { dropDrafts } from "./edit.server";
 
@@ -19,9 +20,13 @@ const expired = query<{ before: string }, Pick<DraftRow, "id">>((p, k) =>
     .select("drafts.id"),
 );
 
-/** Removes the drafts last changed before `now` − DRAFT_DAYS with their photos. Answers how many. */
+/**
+ * Removes the drafts last changed before `now` − DRAFT_DAYS with their photos, and the lists of
+ * refused files as old. Answers how many drafts.
+ */
 export async function sweepExpiredDrafts(now = Date.now()): Promise<number> {
   const before = new Date(now - config().draftDays * DAY_MS).toISOString();
+  await writeTransaction((trx) => trx("draft_refusals").where("created_at", "<", before).delete());
   let removed = 0;
   for (;;) {
     const ids = (await expired.all({ before })).map((r) => r.id);

@@ -40,9 +40,9 @@ async function importFiles(request: Request, userId: number, kidId: number): Pro
   try {
     if (body.photoLimitWaitMs) return photoLimitResponse(body.photoLimitWaitMs);
     if (body.problem) return apiFieldErrors({ [IMAGE_FIELD]: [body.problem] });
-    const added = await addPhotosToDrafts(userId, kidId, body.items);
+    const added = await addPhotosToDrafts(userId, kidId, body.items, { refused: body.refused });
     if (!added.ok) return apiRefusal(added);
-    return json(serializeImport(added.drafts, [...body.refused, ...added.refused]), { status: 201 });
+    return json(serializeImport(added.drafts, added.refused), { status: 201 });
   } finally {
     await Promise.all(body.files.map((f) => f.file.discard()));
   }
