@@ -1,6 +1,6 @@
 import { insertedId, nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import type { ImportItemRow, ImportRow } from "~/lib/tables";
+import type { ImportItemRow, ImportRow } from "~/lib/tables-imports";
 import { whereOwnedBy } from "~/models/access.server";
 import { emptySummary, type ImportKind, type ImportSummary } from "./summary";
 

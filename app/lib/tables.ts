@@ -7,8 +7,6 @@
 //    (db/knexfile.mjs), so a read compares with `=== 1` on either engine. Writes may pass true/false.
 // The contract's name `daily_logs` stays the table's name; the type is called MomentRow.
 
-import type { ImportItemRow, ImportRow } from "./tables-imports";
-
 /** A boolean column as read: 1 true, 0 false, on both engines. */
 export type Flag = 0 | 1;
 
@@ -366,8 +364,6 @@ export interface WebauthnChallengeRow {
   expires_at: string;
 }
 
-export type { ImportItemRow, ImportRow } from "./tables-imports";
-
 /** Every table by its name in the database. */
 export interface Tables {
   images: ImageRow;
@@ -400,6 +396,4 @@ export interface Tables {
   invited_accounts: InvitedAccountRow;
   passkeys: PasskeyRow;
   webauthn_challenges: WebauthnChallengeRow;
-  imports: ImportRow;
-  import_items: ImportItemRow;
 }
