@@ -20,16 +20,19 @@ const ZONES = {
   web: { path: "^app/web/", name: "app/web" },
   components: { path: "^app/components/", name: "app/components" },
   domain: {
-    path: "^app/(models|images|video|forms|jobs|mail)/",
-    name: "the domain (app/models, app/images, app/video, app/forms, app/jobs, app/mail)",
+    path: "^app/(models|images|imports|video|forms|jobs|mail)/",
+    name: "the domain (app/models, app/images, app/imports, app/video, app/forms, app/jobs, app/mail)",
   },
   lib: { path: "^app/lib/", name: "app/lib" },
   // entry points that may use the domain
   seed: { path: "^db/(seed|move)/", name: "db/seed" },
   // config and schema, no app code
-  base: { path: "^(db/(?!seed/|move/)|server/(env|client-address)\\.mjs$)", name: "db/ and server/env.mjs" },
+  base: {
+    path: "^(db/(?!seed/|move/)|server/(env|client-address|zip-read)\\.mjs$)",
+    name: "db/ and server/env.mjs (and the ZIP reader)",
+  },
   // the process around the build
-  server: { path: "^server/(?!(env|client-address)\\.mjs$)", name: "server/" },
+  server: { path: "^server/(?!(env|client-address|zip-read)\\.mjs$)", name: "server/" },
 };
 
 /** @typedef {keyof typeof ZONES} Zone */

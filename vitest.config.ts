@@ -62,6 +62,8 @@ export const PHOTO_TEST_FILES = [
   "app/video/clips.server.test.ts",
   "app/models/moment-clips.server.test.ts",
   "app/routes/moment-clips.test.ts",
+  "app/imports/export-import.server.test.ts",
+  "app/imports/archive.server.test.ts",
 ];
 
 // Two projects (docs/decisions/0015-photo-store.md):

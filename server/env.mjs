@@ -308,6 +308,16 @@ const settingsSchema = z.object({
   invitesPerDay: count(20),
   /** Photos (of moments, kids and profile pictures) one account may upload per hour; the tests' servers raise it. */
   photoUploadsPerHour: count(200),
+  /** Imports of an export or a Google Takeout album (docs/decisions/0066-imports.md): the largest archive uploaded, in megabytes. */
+  importMaxMb: count(1024, { min: 1 }),
+  /** The most an archive may unpack to, in megabytes (the sum of its entries' sizes, read before anything is unpacked). */
+  importMaxUnpackedMb: count(4096, { min: 1 }),
+  /** The most entries an archive may hold. */
+  importMaxEntries: count(50_000, { min: 1 }),
+  /** The most an entry of over 1 MB may unpack to per byte it takes in the archive (a zip bomb's ratio is in the thousands). */
+  importMaxRatio: count(100, { min: 1 }),
+  /** Archives one account may import per hour. */
+  importsPerHour: count(10),
   /** Files one "Add photos" request (page or POST /api/kids/{id}/imports) may carry (docs/decisions/0065-drafts.md). */
   addPhotosMaxFiles: count(50, { min: 1, max: 500 }),
   /** Days a draft moment is kept after its last change; then it is swept with its photos. */

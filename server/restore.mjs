@@ -11,14 +11,12 @@
 // when any step fails, what was placed is taken out and the old put back.
 import fs from "node:fs";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
-import zlib from "node:zlib";
 import knexFactory from "knex";
-import yauzl from "yauzl";
 import { knexConfig } from "../db/knexfile.mjs";
 import { ARCHIVE, BACKUP_FORMAT, PHOTO_PATH, photoFiles } from "./backup.mjs";
 import { env } from "./env.mjs";
 import { privateDir, privateFile } from "../db/private-files.mjs";
+import { openZip, readEntries, readSmall, unpack } from "./zip-read.mjs";
 
 /** A folder of one stored photo's files under UPLOADS_DIR (app/images/photo-store-contract.server.ts). */
 const KEY_DIR = /^[A-Za-z0-9_-]{22,64}$/;
@@ -26,70 +24,11 @@ const KEY_DIR = /^[A-Za-z0-9_-]{22,64}$/;
 const STAGED = ".restoring";
 const ASIDE = ".before-restore";
 
-/** @param {string} file @returns {Promise<yauzl.ZipFile>} */
-function openZip(file) {
-  return new Promise((resolve, reject) =>
-    yauzl.open(
-      file,
-      { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
-      (err, zip) =>
-        err || !zip ? reject(new Error(`${file} is not a readable ZIP archive (${err?.message})`)) : resolve(zip),
-    ),
-  );
-}
-
-/** @param {yauzl.ZipFile} zip @returns {Promise<Map<string, yauzl.Entry>>} */
-function readEntries(zip) {
-  /** @type {Map<string, yauzl.Entry>} */
-  const entries = new Map();
-  return new Promise((resolve, reject) => {
-    zip.on("entry", (/** @type {yauzl.Entry} */ e) => {
-      entries.set(e.fileName, e);
-      zip.readEntry();
-    });
-    zip.on("end", () => resolve(entries));
-    zip.on("error", reject);
-    zip.readEntry();
-  });
-}
-
-/** @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry @returns {Promise<NodeJS.ReadableStream>} */
-function entryStream(zip, entry) {
-  return new Promise((resolve, reject) =>
-    zip.openReadStream(entry, (err, s) => (err || !s ? reject(err) : resolve(s))),
-  );
-}
-
-/**
- * Unpacks `entry` to `dest` and checks its CRC-32 (yauzl checks sizes, not checksums).
- * @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry @param {string} dest @param {number} [mode]
- */
-async function unpack(zip, entry, dest, mode) {
-  let crc = 0;
-  try {
-    await pipeline(
-      await entryStream(zip, entry),
-      async function* (/** @type {AsyncIterable<Buffer>} */ source) {
-        for await (const chunk of source) {
-          crc = zlib.crc32(chunk, crc);
-          yield chunk;
-        }
-      },
-      fs.createWriteStream(dest, mode === undefined ? {} : { mode }),
-    );
-  } catch (error) {
-    throw new Error(`${entry.fileName} in the archive is damaged (${error instanceof Error ? error.message : error})`);
-  }
-  if (crc >>> 0 !== entry.crc32 >>> 0)
-    throw new Error(`${entry.fileName} in the archive is damaged (its checksum does not match)`);
-}
-
-/** @param {yauzl.ZipFile} zip @param {yauzl.Entry} entry */
+/** @param {import("yauzl").ZipFile} zip @param {import("yauzl").Entry} entry */
 async function readJson(zip, entry) {
-  const chunks = [];
-  for await (const c of await entryStream(zip, entry)) chunks.push(c);
+  const bytes = await readSmall(zip, entry, 16 * 1024 * 1024);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(bytes.toString("utf8"));
   } catch {
     throw new Error(`${entry.fileName} in the archive is damaged (not JSON)`);
   }
@@ -229,7 +168,7 @@ export async function restore(file, opts = {}) {
     const secretEntry = entries.get(ARCHIVE.secret);
     try {
       // the database and the secret are the owner's only (docs/decisions/0042-*)
-      await unpack(zip, databaseEntry, p.stagedDatabase, 0o600);
+      await unpack(zip, databaseEntry, p.stagedDatabase, { mode: 0o600 });
       privateFile(p.stagedDatabase);
       await checkDatabase(p.stagedDatabase);
       fs.mkdirSync(p.stagedUploads, { mode: 0o700 });
@@ -239,7 +178,7 @@ export async function restore(file, opts = {}) {
         await unpack(zip, entry, dest);
       }
       if (secretEntry) {
-        await unpack(zip, secretEntry, p.stagedSecret, 0o600);
+        await unpack(zip, secretEntry, p.stagedSecret, { mode: 0o600 });
         privateFile(p.stagedSecret);
       }
       swap(p, Boolean(secretEntry));

@@ -31,6 +31,8 @@ export type Parse = {
   parser: busboy.Busboy;
   lim: MultipartLimits;
   maxFiles: number;
+  /** The name of the file parts kept as photos: `image`, or (an archive's form) `archive`. */
+  fileField: string;
   /** Most `video` parts kept (0: none; clips are then read and thrown away). */
   maxVideos: number;
   /** `video` file parts so far, empty ones counted. */
@@ -83,7 +85,7 @@ export function fail(p: Parse, message: string) {
 export function startParsing(
   contentType: string,
   lim: MultipartLimits,
-  opts: { maxFiles?: number; maxVideos?: number; uploader?: number },
+  opts: { maxFiles?: number; maxVideos?: number; uploader?: number; fileField?: string },
 ): Parse | null {
   const maxVideos = lim.maxVideoBytes ? (opts.maxVideos ?? 0) : 0;
   let parser: busboy.Busboy;
@@ -111,6 +113,7 @@ export function startParsing(
     parser,
     lim,
     maxFiles: opts.maxFiles ?? 1,
+    fileField: opts.fileField ?? IMAGE_FIELD,
     maxVideos,
     videoParts: 0,
     tooManyVideos: false,
@@ -146,7 +149,7 @@ export function startParsing(
 }
 
 function onField(p: Parse, name: string, value: string, info: busboy.FieldInfo) {
-  if (name === IMAGE_FIELD || name === VIDEO_FIELD) return; // clients send "null" here when no file is chosen
+  if (name === p.fileField || name === IMAGE_FIELD || name === VIDEO_FIELD) return; // clients send "null" here when no file is chosen
   if (UNSAFE_NAMES.has(name)) return; // never real fields; would clash with Object.prototype
   if (info.valueTruncated) {
     addError(p.errors, name, MULTIPART_MESSAGES.fieldTooLong);
@@ -164,10 +167,10 @@ function onFile(p: Parse, name: string, stream: Readable, info: busboy.FileInfo)
     else keep(p, VIDEO_FIELD, slot, stream, info);
     return;
   }
-  const slot = name === IMAGE_FIELD ? ++p.parts : 0;
+  const slot = name === p.fileField ? ++p.parts : 0;
   // past the last slot: a file with bytes there is one photo too many
   if (slot > p.maxFiles && p.maxFiles > 1) stream.once("data", () => (p.tooMany = true));
-  if (name !== IMAGE_FIELD || slot > p.maxFiles || p.fatal || p.serverError) {
+  if (name !== p.fileField || slot > p.maxFiles || p.fatal || p.serverError) {
     stream.resume(); // read and discard
     return;
   }

@@ -85,7 +85,7 @@ export function slotErrorField(slot: number, field: string = IMAGE_FIELD): strin
 export async function parseMultipart(
   request: Request,
   limits: Partial<MultipartLimits> = {},
-  opts: { maxFiles?: number; maxVideos?: number; uploader?: number } = {},
+  opts: { maxFiles?: number; maxVideos?: number; uploader?: number; fileField?: string } = {},
 ): Promise<MultipartResult> {
   const lim: MultipartLimits = { ...UPLOAD_LIMITS, ...limits };
   const contentType = request.headers.get("Content-Type") ?? "";

@@ -62,3 +62,12 @@ export async function photoUploadWait(userId: number, photos: number): Promise<n
   const counted = await hit(key, { max, windowMs: minutes(60) }, photos);
   return counted.blocked ? Math.max(counted.retryAfterMs, 1000) : 0;
 }
+
+/**
+ * Archives one account may import per hour ("Move in": IMPORTS_PER_HOUR, docs/decisions/0066-imports.md),
+ * counted across processes when an import starts. Answers 0, or the milliseconds until the account may import again.
+ */
+export async function importWait(userId: number): Promise<number> {
+  const counted = await hit(`imports:user:${userId}`, { max: config().importsPerHour, windowMs: minutes(60) });
+  return counted.blocked ? Math.max(counted.retryAfterMs, 1000) : 0;
+}

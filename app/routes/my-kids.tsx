@@ -175,6 +175,9 @@ export default function MyKids({ loaderData }: Route.ComponentProps) {
           <Link to="/kids/add-new" className="button button--primary">
             Add your first kid
           </Link>
+          <Link to="/settings/import" className="button button--secondary">
+            Move in from another server
+          </Link>
         </EmptyState>
       ) : (
         <ul className="kid-grid">

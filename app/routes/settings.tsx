@@ -282,6 +282,10 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         </ul>
         <ExportLink />
         <p>
+          Coming from another Sweet Moments server, or from Google Photos?{" "}
+          <Link to="/settings/import">Move in: import an export or an album</Link>
+        </p>
+        <p>
           <Link to="/settings/delete" className="danger-link">
             Delete my account
           </Link>

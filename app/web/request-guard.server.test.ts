@@ -95,6 +95,17 @@ describe("which bodies may be as big as photos", () => {
       expect(bodyLimit(path, multipart), path).toBe(BODY_LIMITS.text);
     }
     expect(BODY_LIMITS.text).toBe(1024 * 1024);
+    // an archive to import, IMPORT_MAX_MB (docs/decisions/0066-imports.md): the form, POST /api/imports,
+    // and the ZIP itself posted to a kid's imports; nowhere else
+    const archive = 1024 * 1024 * 1024 + 64 * 1024;
+    expect(bodyLimit("/settings/import", multipart)).toBe(archive);
+    expect(bodyLimit("/settings/import.data", multipart)).toBe(archive);
+    expect(bodyLimit("/api/imports", multipart)).toBe(archive);
+    expect(bodyLimit("/api/imports", "application/zip")).toBe(archive);
+    expect(bodyLimit("/api/kids/7/imports", "application/zip")).toBe(archive);
+    expect(bodyLimit("/api/kids/7/daily_logs/new", "application/zip")).toBe(BODY_LIMITS.text);
+    expect(bodyLimit("/settings/import/7", multipart)).toBe(BODY_LIMITS.text);
+    expect(bodyLimit("/login", "application/zip")).toBe(BODY_LIMITS.text);
   });
 });
 

@@ -3,6 +3,7 @@ import { apiError, apiUnavailable, UNAVAILABLE_MESSAGE } from "~/api/responses.s
 import { isBodyTooLarge, requestStateContext, type Rejection, type RequestState } from "~/lib/request-state";
 import { addPhotosLimits, UPLOAD_LIMITS } from "~/images/limits";
 import { config } from "~/lib/config.server";
+import { archiveBodyBytes } from "~/imports/body.server";
 import { busyRetryAfter, isDatabaseBusy } from "~/lib/db.server";
 import { getUser } from "./auth.server";
 
@@ -84,8 +85,20 @@ export function takesClips(pathname: string): boolean {
   return matches(CLIP_PATHS, pathname);
 }
 
+/**
+ * The paths that take an archive to import ("Move in", docs/decisions/0066-imports.md): the page's
+ * form and POST /api/imports (multipart, or the ZIP itself), and a kid's imports endpoint when the
+ * body is the ZIP itself (`application/zip`; its multipart body is photos, above).
+ */
+const ARCHIVE_PATHS = [/^\/settings\/import$/, /^\/api\/imports$/];
+const ZIP_BODY_PATHS = [...ARCHIVE_PATHS, /^\/api\/kids\/[^/]+\/imports$/];
+
 /** The most body bytes read for a request to `pathname` with `contentType`. */
 export function bodyLimit(pathname: string, contentType: string | null | undefined): number {
+  const archive = archiveBodyBytes();
+  if (/^application\/(zip|x-zip-compressed)\b/i.test(contentType ?? "") && matches(ZIP_BODY_PATHS, pathname))
+    return archive;
+  if (/^multipart\/form-data\b/i.test(contentType ?? "") && matches(ARCHIVE_PATHS, pathname)) return archive;
   if (!/^multipart\/form-data\b/i.test(contentType ?? "") || !takesPhotos(pathname)) return BODY_LIMITS.text;
   if (matches(ADD_PHOTOS_PATHS, pathname)) return addPhotosLimits(config().addPhotosMaxFiles).maxBodyBytes;
   return takesClips(pathname) ? BODY_LIMITS.multipart + config().videoMaxMb * 1024 * 1024 : BODY_LIMITS.multipart;

@@ -158,6 +158,19 @@ async function sessionHandleOf(who?: { id: number }): Promise<Record<string, num
   return {};
 }
 
+/** A multipart body of the "Move in" form without its archive. */
+function noArchive(): FormData {
+  const form = new FormData();
+  form.set("kid_id", "");
+  return form;
+}
+
+/** An import of the owner's (its id in `importId`). */
+async function ownersImport(w: World): Promise<Record<string, number>> {
+  const { startImport } = await import("~/imports/records.server");
+  return { importId: await startImport(w.users.owner.id, "export", `matrix:${crypto.randomUUID()}`) };
+}
+
 /** A passkey of the owner (its id in `passkeyId`): only the owner may rename or remove it. */
 async function ownersPasskey(w: World): Promise<Record<string, number>> {
   const rows = await db()("passkeys")
@@ -455,6 +468,27 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "GET", expect: all("login", 200) },
     { label: "POST", method: "POST", body: () => ({ form: {} }), expect: all(405, 405) },
   ],
+  // "Move in" (docs/decisions/0066-imports.md): one's own; an import's result page is its account's alone
+  "routes/settings-import.tsx": [
+    { label: "GET", expect: all("login", 200) },
+    { label: "POST (no file)", method: "POST", body: () => ({ form: noArchive() }), expect: all("login", 400) },
+  ],
+  "routes/settings-import-result.tsx": [
+    {
+      label: "GET (the owner's import)",
+      prepare: ownersImport,
+      params: (_w, _v, p) => ({ importId: String(p.importId) }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: 200 },
+    },
+    {
+      label: "POST (discard the owner's import)",
+      method: "POST",
+      prepare: ownersImport,
+      params: (_w, _v, p) => ({ importId: String(p.importId) }),
+      body: () => ({ form: {} }),
+      expect: { signedOut: "login", stranger: 404, pending: 404, friend: 404, owner: { redirect: "/settings/import" } },
+    },
+  ],
   "routes/not-found.tsx": [{ label: "GET", params: () => ({ "*": "no/such/page" }), expect: all(404, 404) }],
 
   // photos
@@ -605,6 +639,9 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/api/export.ts": [{ label: "GET", expect: all(401, 200) }],
+  "routes/api/imports.ts": [
+    { label: "POST (no file)", method: "POST", body: () => ({ form: noArchive() }), expect: all(401, 400) },
+  ],
   "routes/api/users-search.ts": [{ label: "GET", query: "?query=a", expect: all(401, 200) }],
   "routes/api/kids-current.ts": [{ label: "GET", expect: all(401, 200) }],
   "routes/api/kids-new.ts": [

@@ -10,6 +10,8 @@ import { readAddPhotosBody } from "~/forms/add-photos.server";
 import { IMAGE_FIELD } from "~/images/limits";
 import { checkKidOwner } from "~/models/kids.server";
 import { addPhotosToDrafts } from "~/models/drafts/add.server";
+import { isZipBody, readArchiveBody } from "~/imports/body.server";
+import { importArchive } from "~/imports/imports.server";
 
 // POST /api/kids/{kidId}/imports (docs/api.md "Drafts", docs/decisions/0065-drafts.md): photos
 // (multipart, file parts named `image`) become draft moments grouped by the day taken; 201 with
@@ -17,9 +19,19 @@ import { addPhotosToDrafts } from "~/models/drafts/add.server";
 // → 415/413/400 (the body) → 429 (the hourly photo limit).
 
 /** What the request posts: the kinds of import this endpoint takes, told apart by the body's type. */
-function postedKind(request: Request): "files" | null {
+function postedKind(request: Request): "files" | "archive" | null {
+  if (isZipBody(request)) return "archive";
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   return type.startsWith("multipart/form-data") ? "files" : null;
+}
+
+/** A Google Takeout album (the ZIP itself as the body) into this kid's drafts (docs/decisions/0066-imports.md). */
+async function importAlbum(request: Request, userId: number, kidId: number): Promise<Response> {
+  const body = await readArchiveBody(request);
+  if (body instanceof BodyFailure) return apiError(body.status, body.message);
+  const done = await importArchive(userId, body.file, { kidId, only: "takeout" });
+  if (!done.ok) return apiRefusal(done);
+  return json(serializeImport(done.drafts ?? [], done.refused ?? []), { status: 201 });
 }
 
 async function importFiles(request: Request, userId: number, kidId: number): Promise<Response> {
@@ -45,8 +57,13 @@ const route = apiRoute({
     switch (postedKind(request)) {
       case "files":
         return importFiles(request, user.id, kidId);
+      case "archive":
+        return importAlbum(request, user.id, kidId);
       default:
-        return apiError(415, "Send the photos as multipart/form-data (file parts named image).");
+        return apiError(
+          415,
+          "Send the photos as multipart/form-data (file parts named image), or a Google Takeout album as application/zip.",
+        );
     }
   },
 });
