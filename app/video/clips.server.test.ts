@@ -16,7 +16,8 @@ import type { User } from "~/models/users.server";
 import { loader } from "~/routes/videos";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 import { insertFriendship } from "../../tests/unit/friends-fixtures";
-import { claimNextClip, insertVideoRow, machineLeaseName, storeClipSource, videoTools } from "./clips.server";
+import { insertVideoRow, storeClipSource, videoTools } from "./clips.server";
+import { claimNextClip, machineLeaseName } from "./prepare.server";
 import { runTool } from "./ffmpeg.server";
 import { VIDEO_MESSAGES } from "./limits";
 import { makeTestClips, type TestClips } from "./test-clips.server";
@@ -208,6 +209,9 @@ describe("what goes wrong", () => {
     expect(await prepareWaitingClips()).toEqual(["failed"]);
     expect(await rowOf(clip.videoId)).toMatchObject({ status: "failed", source_key: null });
     expect((await rowOf(clip.videoId)).failure).toMatch(/damaged or incomplete/);
+    // its poster, a frame of its first second, was made before the transcode found the damage
+    const { poster_image_id: posterId } = await rowOf(clip.videoId);
+    expect(await db()("images").where({ id: posterId }).first()).toMatchObject({ kind: "log", owner_id: owner.id });
     expect(await isStored(clip.sourceKey)).toBe(false);
   });
 
