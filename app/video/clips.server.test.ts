@@ -151,8 +151,13 @@ describe("preparing in the background and serving", () => {
     expect(head.length).toBe(100);
     expect(head.subarray(4, 8).toString()).toBe("ftyp");
     const total = Number(first.headers.get("Content-Range")!.split("/")[1]);
-    const middle = await get(key, "small.mp4", "owner", { Range: `bytes=${total - 10}-` });
-    expect([middle.status, middle.headers.get("Content-Length")]).toEqual([206, "10"]);
+    const smallFile = Buffer.from(await (await get(key, "small.mp4", "owner")).arrayBuffer());
+    expect(smallFile.length).toBe(total);
+    const middle = await get(key, "small.mp4", "owner", { Range: "bytes=1000-1999" });
+    expect([middle.status, middle.headers.get("Content-Range")]).toEqual([206, `bytes 1000-1999/${total}`]);
+    expect(Buffer.from(await middle.arrayBuffer()).equals(smallFile.subarray(1000, 2000))).toBe(true);
+    const tail = await get(key, "small.mp4", "owner", { Range: `bytes=${total - 10}-` });
+    expect([tail.status, tail.headers.get("Content-Length")]).toEqual([206, "10"]);
     const whole = await get(key, "large.mp4", "owner");
     expect([whole.status, Number(whole.headers.get("Content-Length"))]).toEqual([
       200,
