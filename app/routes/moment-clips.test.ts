@@ -205,7 +205,7 @@ describe("a clip on the moment forms", () => {
     expect((await thrown(() => view(4))).status).toBe(404);
     expect((await thrown(() => view(2, "stranger"))).status).toBe(404);
 
-    expect(await prepareWaitingClips()).toContain("ready");
+    expect(await prepareWaitingClips()).toEqual(["ready", "ready"]); // Waves and Shells
     expect(await view(2)).toMatchObject({
       item: { kind: "clip", clip: { status: "ready", poster: { key: expect.any(String) } } },
     });
