@@ -90,9 +90,13 @@ export async function clipFigures(base, pid, tmp, cookie) {
   const moment = await posted.json();
   /** @type {any} */
   let clip = null;
+  /** @type {number | null} */
+  let posterMs = null;
   for (;;) {
     const log = await (await fetch(`${base}/api/daily_logs/${moment.id}`, { headers: { cookie } })).json();
     clip = log.videos?.[0];
+    // the poster comes first, before the transcode (a clip being prepared shows it)
+    if (posterMs === null && clip?.poster) posterMs = Math.round(performance.now() - started);
     if (clip?.status !== "processing") break;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -113,6 +117,7 @@ export async function clipFigures(base, pid, tmp, cookie) {
     status: "ready",
     sourceMB: +(sourceBytes / 1e6).toFixed(1),
     postMs,
+    posterMs,
     transcodeMs: readyMs - postMs,
     serverPeakMB: +serverPeakMB.toFixed(1),
     ffmpegPeakMB: +ffmpegPeakMB.toFixed(1),

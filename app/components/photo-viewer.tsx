@@ -1,26 +1,30 @@
 import { useEffect, useLayoutEffect, useRef, type PointerEvent, type RefObject } from "react";
 import { Link, useNavigate, href } from "react-router";
 import type { AltPhoto } from "~/images/photo";
+import type { Clip } from "~/video/clip";
 import { Photo } from "./photo";
+import { MomentClip } from "./moment-clips";
 import { MomentDate } from "./moment-view";
 import { PhotoDownloadLink } from "./photo-download";
 import type { PhotoDownload } from "~/models/photo-downloads.server";
 
-// The photo viewer (docs/decisions/0030-several-photos-per-moment.md): one photo
-// of a moment large on a dark backdrop, its place among the moment's photos, previous/next links
-// (within the moment, then the kid's neighbouring moments). The same view is the page
+// The photo viewer (docs/decisions/0030-several-photos-per-moment.md): one item of a moment (a
+// photo, or a clip after the photos: docs/decisions/0064-video-clips.md) large on a dark backdrop,
+// its place among the moment's items, previous/next links (within the moment, then the kid's
+// neighbouring moments). The same view is the page
 // /dailyLogs/{id}/photos/{n} (app/routes/moment-photo.tsx) and, with JavaScript, a dialog over the
 // moment's page (app/routes/moment.tsx) whose URL bar still shows that page's URL.
 
-/** One step of previous/next: a photo of this moment or of a neighbouring one. */
+/** One step of previous/next: an item of this moment or of a neighbouring one. */
 export type ViewerStep = { momentId: number; n: number; label: string };
+
+/** What the viewer shows: a photo with its "Download original" (docs/decisions/0063-full-size-originals.md), or a clip. */
+export type ViewerItem = { kind: "photo"; photo: AltPhoto; download: PhotoDownload } | { kind: "clip"; clip: Clip };
 
 export type PhotoViewerData = {
   moment: { id: number; title: string; date: { takenOn: string; date: string; age: string } };
   kid: { id: number; name: string };
-  photo: AltPhoto;
-  /** "Download original" (docs/decisions/0063-full-size-originals.md). */
-  download: PhotoDownload;
+  item: ViewerItem;
   n: number;
   count: number;
   prev: ViewerStep | null;
@@ -37,7 +41,7 @@ export const photoPage = (momentId: number, n: number) =>
 /** A horizontal swipe: at least this many CSS pixels across, and more across than up or down. */
 const SWIPE_PX = 50;
 
-/** Keys that are not for the viewer: typed into a field, or with a modifier (the browser's own). */
+/** Keys that are not for the viewer: typed into a field, for a clip's player (its seeking), or with a modifier (the browser's own). */
 function keyIsNotOurs(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
   return (
@@ -46,7 +50,7 @@ function keyIsNotOurs(e: KeyboardEvent): boolean {
     e.ctrlKey ||
     e.metaKey ||
     e.shiftKey ||
-    Boolean(t?.closest("input, textarea, select, [contenteditable]"))
+    Boolean(t?.closest("input, textarea, select, video, [contenteditable]"))
   );
 }
 
@@ -60,14 +64,13 @@ export function PhotoViewer({
   /** In a dialog: its title is the moment's, Escape is the dialog's own (app/components/modal.tsx). */
   inDialog?: boolean;
 }) {
-  const { moment, kid, photo, n, count } = data;
+  const { moment, kid, item, n, count } = data;
   const prev = data.prev && { ...target(data.prev.momentId, data.prev.n), label: data.prev.label };
   const next = data.next && { ...target(data.next.momentId, data.next.n), label: data.next.label };
   const navigate = useNavigate();
   const focusHome = useRef<HTMLElement>(null);
   const swipe = useRef<{ x: number; y: number; id: number } | null>(null);
   const back = href("/dailyLogs/:momentId", { momentId: String(moment.id) });
-  const alt = photo.alt && photo.alt !== moment.title ? photo.alt : `Photo: ${moment.title}`;
 
   function go(step: ViewerTarget | null | undefined) {
     if (step) void navigate(step.to, { mask: step.mask, preventScrollReset: true });
@@ -142,24 +145,31 @@ export function PhotoViewer({
         ref={inDialog ? (focusHome as RefObject<HTMLParagraphElement>) : undefined}
         tabIndex={inDialog ? -1 : undefined}
       >
-        Photo {n} of {count}
+        {item.kind === "clip" ? "Video" : "Photo"} {n} of {count}
       </p>
-      <figure
-        className="photo-viewer__figure"
-        onPointerDown={onPointerDown}
-        onPointerUp={onPointerUp}
-        onPointerCancel={() => {
-          swipe.current = null;
-        }}
-      >
-        <Photo
-          photo={photo}
-          alt={alt}
-          sizes="(max-width: 80rem) 100vw, 1280px"
-          priority
-          className="photo-viewer__img"
-        />
-      </figure>
+      {item.kind === "photo" ? (
+        <figure
+          className="photo-viewer__figure"
+          onPointerDown={onPointerDown}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => {
+            swipe.current = null;
+          }}
+        >
+          <Photo
+            photo={item.photo}
+            alt={item.photo.alt && item.photo.alt !== moment.title ? item.photo.alt : `Photo: ${moment.title}`}
+            sizes="(max-width: 80rem) 100vw, 1280px"
+            priority
+            className="photo-viewer__img"
+          />
+        </figure>
+      ) : (
+        // no swipe over a clip: a finger across it is for its player's seek bar; the links and keys step on
+        <div className="photo-viewer__figure photo-viewer__clip">
+          <MomentClip key={item.clip.id} clip={item.clip} />
+        </div>
+      )}
       <nav aria-label="Photos" className="photo-viewer__nav">
         {prev ? (
           <Link to={prev.to} mask={prev.mask} preventScrollReset rel="prev" className="button button--secondary">
@@ -175,13 +185,15 @@ export function PhotoViewer({
           </Link>
         ) : null}
       </nav>
-      <p className="photo-viewer__download">
-        <PhotoDownloadLink
-          download={data.download}
-          className="button button--secondary"
-          smallSize={`${photo.width} × ${photo.height}`}
-        />
-      </p>
+      {item.kind === "photo" ? (
+        <p className="photo-viewer__download">
+          <PhotoDownloadLink
+            download={item.download}
+            className="button button--secondary"
+            smallSize={`${item.photo.width} × ${item.photo.height}`}
+          />
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -172,22 +172,32 @@ export function slotField(slot: number): string {
   return slot === 1 ? IMAGE_FIELD : `${IMAGE_FIELD}_${slot}`;
 }
 
-/** Where the viewer's previous/next goes past a moment's photos: a moment of the same kid and how many photos it has. */
-export type PhotoNeighbour = { momentId: number; photoCount: number };
+/**
+ * Where the viewer's previous/next goes past a moment's photos and clips: a moment of the same kid
+ * and how many items (photos, then clips not failed: app/video/clip.ts viewerClips) it has.
+ */
+export type PhotoNeighbour = { momentId: number; itemCount: number };
 
 type NeighbourParams = { kidId: number; viewer: number } & CursorParams;
 
 /**
  * The kid's moment just before ("newer": above it on the kid's page, MOMENT_ORDER is newest first)
  * or just after ("older") this one, among those `viewer` may see (whereMomentVisibleTo) that have
- * a photo: one row of the (kid_id, taken_on, created_at, id) index.
+ * a photo or a clip to view: one row of the (kid_id, taken_on, created_at, id) index.
  */
 function neighbourSql(p: ParamFn<NeighbourParams>, k: Knex, side: "newer" | "older") {
+  const viewable = () =>
+    k("videos").whereRaw("videos.daily_log_id = daily_logs.id").andWhereNot("videos.status", "failed");
   const q = whereMomentVisibleTo(
     k("daily_logs")
       .join("kids", "kids.id", "daily_logs.kid_id")
       .where("daily_logs.kid_id", p("kidId"))
-      .andWhere("daily_logs.photo_count", ">", 0),
+      .andWhere((w) =>
+        w
+          .where("daily_logs.photo_count", ">", 0)
+          // video_count first: a moment without clips never reads the videos table
+          .orWhere((c) => c.where("daily_logs.video_count", ">", 0).whereExists(viewable().select(k.raw("1")))),
+      ),
     p("viewer"),
   );
   if (side === "older") olderThanCursor(q, p);
@@ -198,16 +208,17 @@ function neighbourSql(p: ParamFn<NeighbourParams>, k: Knex, side: "newer" | "old
       p("id"),
     ]);
   const order = side === "older" ? MOMENT_ORDER : MOMENT_ORDER.map((o) => ({ ...o, order: "asc" as const }));
-  return q.orderBy(order).first("daily_logs.id", "daily_logs.photo_count");
+  return q.orderBy(order).first("daily_logs.id", "daily_logs.photo_count", viewable().count("*").as("clip_count"));
 }
-type Neighbour = Pick<MomentRow, "id" | "photo_count">;
+/** clip_count: a count, a string on PostgreSQL. */
+type Neighbour = Pick<MomentRow, "id" | "photo_count"> & { clip_count: number | string };
 
 const newerNeighbour = query<NeighbourParams, Neighbour>((p, k) => neighbourSql(p, k, "newer"));
 const olderNeighbour = query<NeighbourParams, Neighbour>((p, k) => neighbourSql(p, k, "older"));
 
 /**
- * The moments the photo viewer steps to past `moment`'s first and last photo: the previous one in
- * the kid page's order (its last photo) and the next one (its first photo), or null at either end;
+ * The moments the photo viewer steps to past `moment`'s first and last item: the previous one in
+ * the kid page's order (its last item) and the next one (its first), or null at either end;
  * two queries, whatever the number of moments.
  */
 export async function photoNeighbours(
@@ -222,6 +233,7 @@ export async function photoNeighbours(
     id: moment.id,
   };
   const [newer, older] = await Promise.all([newerNeighbour.first(params), olderNeighbour.first(params)]);
-  const of = (row: Neighbour | undefined) => (row ? { momentId: row.id, photoCount: row.photo_count } : null);
+  const of = (row: Neighbour | undefined) =>
+    row ? { momentId: row.id, itemCount: row.photo_count + Number(row.clip_count) } : null;
   return { previous: of(newer), next: of(older) };
 }

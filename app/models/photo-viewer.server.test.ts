@@ -7,7 +7,8 @@ import { viewMoment } from "./moments.server";
 import { befriend, insertMoments } from "./kids-test-helpers.server";
 
 // The photo viewer's previous/next across a kid's moments (docs/decisions/0030-*): the kid page's
-// order (newest first), only moments the viewer may see, only moments with a photo, two queries.
+// order (newest first), only moments the viewer may see, only moments with a photo or a clip to
+// view, two queries.
 
 async function setup() {
   const owner = await makeUser();
@@ -29,7 +30,7 @@ async function neighbours(viewerId: number, momentId: number) {
   return {
     previous: around.previous?.momentId ?? null,
     next: around.next?.momentId ?? null,
-    count: around.previous?.photoCount,
+    count: around.previous?.itemCount,
   };
 }
 
@@ -40,6 +41,30 @@ describe("the photo viewer's neighbouring moments", () => {
     expect(await neighbours(owner.id, m3!)).toEqual({ previous: m4, next: m1, count: 2 });
     expect(await neighbours(owner.id, m5!)).toEqual({ previous: null, next: m4, count: undefined });
     expect(await neighbours(owner.id, m1!)).toEqual({ previous: m3, next: null, count: 2 });
+  });
+
+  it("a moment of clips is a step too, counting its clips but not one that failed", async () => {
+    const { owner, ids } = await setup();
+    const [m1, m2, m3] = ids;
+    const clip = (n: number, status: string) => ({
+      daily_log_id: m2!,
+      position: n,
+      description: `Clip ${n}`,
+      status,
+      key: `viewer-clip-${m2}-${n}`,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+    });
+    await db()("videos").insert([clip(0, "failed")]);
+    await db()("daily_logs").where("id", m2!).update({ video_count: 1 });
+    // its only clip failed: nothing to view there
+    expect(await neighbours(owner.id, m1!)).toEqual({ previous: m3, next: null, count: 2 });
+    await db()("videos").insert([clip(1, "processing"), clip(2, "ready")]);
+    await db()("daily_logs").where("id", m2!).update({ video_count: 3 });
+    expect(await neighbours(owner.id, m1!)).toEqual({ previous: m2, next: null, count: 2 });
+    expect(await neighbours(owner.id, m3!)).toMatchObject({ next: m2 });
+    await db()("daily_logs").where("id", m2!).update({ photo_count: 1 });
+    expect((await neighbours(owner.id, m1!)).count).toBe(3);
   });
 
   it("a friend skips the moment hidden from them by its audience", async () => {

@@ -9,12 +9,14 @@ import { VIDEO_MESSAGES } from "~/video/limits";
 import { videoTools } from "~/video/clips.server";
 import { makeTestClips, type TestClips } from "~/video/test-clips.server";
 import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
-import { people } from "../../tests/kit/kid-pages";
+import { people, thrown } from "../../tests/kit/kid-pages";
 import * as apiNew from "./api/kids-daily-logs-new";
 import * as momentNew from "./moment-new";
+import * as momentPhoto from "./moment-photo";
 import * as momentUpdate from "./moment-update";
 import * as videosRoute from "./videos";
 import { prepareWaitingClips } from "~/video/worker.server";
+import { makeImage } from "~/images/test-fixtures.server";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
@@ -25,10 +27,10 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-function form(fields: Record<string, string>, clip?: { file: string; name?: string }) {
+function form(fields: Record<string, string>, clip?: { file: string; name?: string }, photo?: Buffer) {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.append(k, v);
-  body.append("image", new Blob([]), "");
+  body.append("image", new Blob(photo ? [new Uint8Array(photo)] : []), photo ? "photo.jpg" : "");
   if (clip) body.append("video", new Blob([fs.readFileSync(clip.file)]), clip.name ?? path.basename(clip.file));
   return body;
 }
@@ -152,6 +154,60 @@ describe("a clip on the moment forms", () => {
         .captions,
     ).toEqual({
       [clip.id]: "0:00 Mama\n0:01 Ball!",
+    });
+  });
+
+  it("the photo viewer steps from the photos to the clips, as posted; a failed clip is no step", async () => {
+    const { kid, cookies } = await people();
+    const made = await momentNew.action(
+      args(
+        req(`/kids/${kid.id}/dailyLogs/new`, {
+          cookie: cookies.owner,
+          form: form(
+            { title: "Beach", content: "c", video_description: "Waves" },
+            { file: clips.webm },
+            await makeImage("jpeg", 40, 30),
+          ),
+        }),
+        { kidId: String(kid.id) },
+      ),
+    );
+    const id = (made as Response).headers.get("Location")!.split("/").pop()!;
+    const add = (file: string, description: string) =>
+      momentUpdate.action(
+        args(
+          req(`/dailyLogs/${id}/update`, {
+            cookie: cookies.owner,
+            form: form({ title: "Beach", content: "c", video_description: description }, { file }),
+          }),
+          { momentId: id },
+        ),
+      );
+    expect(statusOf(await add(clips.hevc, "Sand"))).toBe(302);
+    expect(statusOf(await add(clips.turned, "Shells"))).toBe(302);
+    const [waves, sand] = await db()("videos").where("daily_log_id", id).orderBy("position");
+    await db()("videos").where("id", sand.id).update({ status: "failed", failure: "damaged", source_key: null });
+    const view = (n: number, who: "friend" | "stranger" = "friend") =>
+      momentPhoto.loader(
+        args(req(`/dailyLogs/${id}/photos/${n}`, { cookie: cookies[who] }), { momentId: id, n: String(n) }),
+      );
+
+    const photo = await view(1);
+    expect(photo).toMatchObject({ n: 1, count: 3, item: { kind: "photo" }, next: { n: 2, label: "Next video" } });
+    // being prepared: the viewer says so (the page shows its poster once it has one)
+    expect(await view(2)).toMatchObject({
+      count: 3,
+      item: { kind: "clip", clip: { id: waves.id, status: "processing", description: "Waves" } },
+      prev: { n: 1, label: "Previous photo" },
+      next: { n: 3, label: "Next video" },
+    });
+    expect(await view(3)).toMatchObject({ item: { kind: "clip", clip: { description: "Shells" } }, next: null });
+    expect((await thrown(() => view(4))).status).toBe(404);
+    expect((await thrown(() => view(2, "stranger"))).status).toBe(404);
+
+    expect(await prepareWaitingClips()).toEqual(["ready", "ready"]); // Waves and Shells
+    expect(await view(2)).toMatchObject({
+      item: { kind: "clip", clip: { status: "ready", poster: { key: expect.any(String) } } },
     });
   });
 

@@ -206,12 +206,12 @@ describe("Download original (docs/decisions/0063-full-size-originals.md)", () =>
 
     const full = { href: `/images/${key}/original.jpg`, full: true, name: "2024-06-06 Elsa - Park.jpg" };
     expect((await moment()).moment.downloads).toEqual([full]);
-    expect((await viewer()).download).toEqual(full);
+    expect((await viewer()).item).toMatchObject({ kind: "photo", download: full });
 
     // a photo stored before full-size copies were kept
     await db()("images").where({ key }).update({ original_width: null, original_height: null });
     const older = { href: `/images/${key}/900.webp`, full: false, name: "2024-06-06 Elsa - Park.webp" };
     expect((await moment()).moment.downloads).toEqual([older]);
-    expect((await viewer()).download).toEqual(older);
+    expect((await viewer()).item).toMatchObject({ kind: "photo", download: older });
   });
 });

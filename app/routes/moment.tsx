@@ -15,6 +15,7 @@ import { conditionalPage } from "~/web/conditional.server";
 import { deleteMomentForm } from "~/web/forms.server";
 import { MomentPhotos } from "~/components/moment-photos";
 import { MomentClips } from "~/components/moment-clips";
+import { viewerClips } from "~/video/clip";
 import { altPhotos } from "~/images/photo";
 import { MomentSocial } from "~/components/moment-social";
 import { MilestoneBadge, MomentDate } from "~/components/moment-view";
@@ -141,7 +142,11 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         <MomentDate view={moment.date} kidName={kid.name} />
         {moment.audience ? <AudienceLabel audience={moment.audience} /> : null}
         {moment.postedBy ? <p className="posted-by">Posted by {moment.postedBy}</p> : null}
-        <MomentClips clips={moment.clips} isParent={canChange} />
+        <MomentClips
+          clips={moment.clips}
+          isParent={canChange}
+          viewer={{ momentId: moment.id, photoCount: moment.photos.length }}
+        />
         <p className="moment__content">{moment.content}</p>
         <MomentDownloads downloads={moment.downloads} />
         {canChange ? (
@@ -154,7 +159,9 @@ export default function MomentPage({ loaderData }: Route.ComponentProps) {
         ) : null}
         <MomentSocial momentId={moment.id} social={social} returnTo={here} />
       </article>
-      {photo && /^[1-9][0-9]?$/.test(photo) && Number(photo) <= moment.photos.length ? (
+      {photo &&
+      /^[1-9][0-9]?$/.test(photo) &&
+      Number(photo) <= moment.photos.length + viewerClips(moment.clips).length ? (
         <PhotoDialog momentId={moment.id} n={photo} closeTo={here} />
       ) : null}
       {confirming ? (

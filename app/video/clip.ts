@@ -33,3 +33,12 @@ export function clipLength(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
+
+/**
+ * The clips the photo viewer steps through after a moment's photos (app/routes/moment-photo.tsx), in
+ * the order they were posted: those ready or being prepared; a clip that failed is its parents'
+ * note on the moment's page, not an item to view.
+ */
+export function viewerClips<C extends Pick<Clip, "status">>(clips: C[]): C[] {
+  return clips.filter((c) => c.status !== "failed");
+}

@@ -16,7 +16,8 @@ import type { User } from "~/models/users.server";
 import { loader } from "~/routes/videos";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 import { insertFriendship } from "../../tests/unit/friends-fixtures";
-import { claimNextClip, insertVideoRow, machineLeaseName, storeClipSource, videoTools } from "./clips.server";
+import { insertVideoRow, storeClipSource, videoTools } from "./clips.server";
+import { claimNextClip, machineLeaseName } from "./prepare.server";
 import { runTool } from "./ffmpeg.server";
 import { VIDEO_MESSAGES } from "./limits";
 import { makeTestClips, type TestClips } from "./test-clips.server";
@@ -150,8 +151,13 @@ describe("preparing in the background and serving", () => {
     expect(head.length).toBe(100);
     expect(head.subarray(4, 8).toString()).toBe("ftyp");
     const total = Number(first.headers.get("Content-Range")!.split("/")[1]);
-    const middle = await get(key, "small.mp4", "owner", { Range: `bytes=${total - 10}-` });
-    expect([middle.status, middle.headers.get("Content-Length")]).toEqual([206, "10"]);
+    const smallFile = Buffer.from(await (await get(key, "small.mp4", "owner")).arrayBuffer());
+    expect(smallFile.length).toBe(total);
+    const middle = await get(key, "small.mp4", "owner", { Range: "bytes=1000-1999" });
+    expect([middle.status, middle.headers.get("Content-Range")]).toEqual([206, `bytes 1000-1999/${total}`]);
+    expect(Buffer.from(await middle.arrayBuffer()).equals(smallFile.subarray(1000, 2000))).toBe(true);
+    const tail = await get(key, "small.mp4", "owner", { Range: `bytes=${total - 10}-` });
+    expect([tail.status, tail.headers.get("Content-Length")]).toEqual([206, "10"]);
     const whole = await get(key, "large.mp4", "owner");
     expect([whole.status, Number(whole.headers.get("Content-Length"))]).toEqual([
       200,
@@ -208,6 +214,9 @@ describe("what goes wrong", () => {
     expect(await prepareWaitingClips()).toEqual(["failed"]);
     expect(await rowOf(clip.videoId)).toMatchObject({ status: "failed", source_key: null });
     expect((await rowOf(clip.videoId)).failure).toMatch(/damaged or incomplete/);
+    // its poster, a frame of its first second, was made before the transcode found the damage
+    const { poster_image_id: posterId } = await rowOf(clip.videoId);
+    expect(await db()("images").where({ id: posterId }).first()).toMatchObject({ kind: "log", owner_id: owner.id });
     expect(await isStored(clip.sourceKey)).toBe(false);
   });
 

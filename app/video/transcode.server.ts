@@ -9,8 +9,8 @@ import type { ProbedVideo } from "./probe.server";
 // 360p for slow links (what a phone starts with), and "large", about 720p. One ffmpeg run decodes the
 // clip once and encodes both; the rotation the phone recorded is applied to the pixels; every
 // metadata atom is dropped (place, dates, device, encoder); `faststart` puts the index first so a
-// player starts from the first range it fetches. A poster frame is taken apart, as a PNG, for the
-// photo pipeline.
+// player starts from the first range it fetches. A poster frame is taken apart (makePoster), as a
+// PNG, for the photo pipeline.
 
 export type RenditionName = "small" | "large";
 
@@ -30,8 +30,6 @@ export const RENDITIONS: readonly Rendition[] = [
 
 export type TranscodedVideo = {
   renditions: { name: RenditionName; file: string; bytes: number }[];
-  /** A PNG of one frame, upright. */
-  posterFile: string;
 };
 
 export type TranscodeOptions = {
@@ -135,35 +133,36 @@ export async function transcodeVideo(
     signal: options.signal,
   });
   if (run.code !== 0) return invalid(failure(run.timedOut, run.stderrTail));
-  const posterFile = path.join(outDir, "poster.png");
-  const at = Math.min(1, probed.durationSeconds / 2).toFixed(2);
-  const poster = await runTool(
-    tools.ffmpeg,
-    [
-      "-v",
-      "error",
-      "-nostdin",
-      "-y",
-      "-ss",
-      at,
-      "-i",
-      input,
-      "-frames:v",
-      "1",
-      ...NO_METADATA,
-      "-f",
-      "image2",
-      "-c:v",
-      "png",
-      posterFile,
-    ],
-    { timeoutMs: 60_000, nice: options.nice, signal: options.signal },
-  );
-  if (poster.code !== 0) return invalid(failure(poster.timedOut, poster.stderrTail));
   const renditions = await Promise.all(
     outputs.map(async ({ r, file }) => ({ name: r.name, file, bytes: (await fsp.stat(file)).size })),
   );
-  return { ok: true, renditions, posterFile };
+  return { ok: true, renditions };
+}
+
+/**
+ * One frame of the clip as it came (at 1 s, or half-way in a shorter one), upright, as a PNG at
+ * `file` for the photo pipeline: a second or so of ffmpeg, made before the long transcode so the
+ * clip shows its poster while it is being prepared.
+ */
+export async function makePoster(
+  tools: VideoTools,
+  input: string,
+  probed: ProbedVideo,
+  file: string,
+  options: TranscodeOptions,
+): Promise<Result<{ file: string }>> {
+  // at 1 s, or at the start when nothing comes from there (a clip damaged past its beginning)
+  for (const at of [Math.min(1, probed.durationSeconds / 2).toFixed(2), "0"]) {
+    const args = ["-v", "error", "-nostdin", "-y", "-ss", at, "-i", input, "-frames:v", "1", ...NO_METADATA];
+    const poster = await runTool(tools.ffmpeg, [...args, "-f", "image2", "-c:v", "png", file], {
+      timeoutMs: 60_000,
+      nice: options.nice,
+      signal: options.signal,
+    });
+    if (poster.code !== 0) return invalid(failure(poster.timedOut, poster.stderrTail));
+    if ((await fsp.stat(file).catch(() => null))?.size) return { ok: true, file };
+  }
+  return invalid(failure(false, "partial file"));
 }
 
 /** What the owner is told when a clip cannot be prepared (ffmpeg's own words stay in the log). */

@@ -1,13 +1,7 @@
 import { claimLease, releaseLease, renewLease } from "~/jobs/schedule.server";
 import { config } from "~/lib/config.server";
-import {
-  claimNextClip,
-  clipsWaiting,
-  machineLeaseName,
-  type PrepareOutcome,
-  prepareClip,
-  videoTools,
-} from "./clips.server";
+import { videoTools } from "./clips.server";
+import { claimNextClip, clipsWaiting, machineLeaseName, type PrepareOutcome, prepareClip } from "./prepare.server";
 
 // The clip preparer of a server process (server/index.mjs starts it through the build's entry,
 // as it starts the mail sender). Every VIDEO_CHECK_SECONDS, and when a clip is posted in this

@@ -4,12 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { apiCreateKid, manage } from "./kids-helpers";
 import { expectAccessible, expect, freshPage, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
-import { closeE2eDb } from "./e2e-db";
+import { closeE2eDb, e2eDb } from "./e2e-db";
 
 // Video clips (docs/decisions/0064-video-clips.md) on a phone, JavaScript on and off: a parent posts
-// a clip from the moment form, sees it being prepared, then playing (its poster, its first range),
-// adds captions, and deletes the moment; a stranger gets no byte of it. The clip is made by Debian's
-// ffmpeg here, with a location in it.
+// a clip from the moment form, sees it being prepared (with its poster once there is one), then
+// playing (its poster, its first range), in the photo viewer, adds captions, and deletes the moment;
+// a stranger gets no byte of it. The clip is made by Debian's ffmpeg here, with a location in it.
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -53,11 +53,37 @@ function phoneClip(): { name: string; mimeType: string; buffer: Buffer } {
   }
 }
 
+/**
+ * Holds this machine's clip preparer (its lease, app/video/prepare.server.ts) while `during` runs, so a
+ * clip posted then stays "being prepared": waits until the lease is free (no clip being prepared, no
+ * other test holding it), then holds it under a name of this test's own.
+ */
+async function withPreparerHeld(holder: string, during: () => Promise<void>): Promise<void> {
+  const name = `video-transcode:${os.hostname()}`;
+  const take = async () => {
+    const now = Date.now();
+    const rows = await e2eDb()("job_leases")
+      .insert({ name, holder, expires_at: new Date(now + 90_000).toISOString() })
+      .onConflict("name")
+      .merge(["holder", "expires_at"])
+      .where("job_leases.expires_at", "<=", new Date(now).toISOString())
+      .returning(["holder"]);
+    return rows.length;
+  };
+  await expect.poll(take, { timeout: 60_000 }).toBe(1);
+  try {
+    await during();
+  } finally {
+    await e2eDb()("job_leases").where({ name, holder }).delete();
+  }
+}
+
 test("a parent posts a clip; it is prepared, plays, gets captions and goes with its moment", async ({
   page,
   browser,
 }, testInfo) => {
-  await signUp(page, newAccount("clip"));
+  const account = newAccount("clip");
+  await signUp(page, account);
   const kid = await apiCreateKid(page.request, { name: "Ivo", birth_date: "2022-02-02", relationship: "Dad" });
 
   await page.goto(`/kids/${kid.id}/dailyLogs/new`);
@@ -66,11 +92,16 @@ test("a parent posts a clip; it is prepared, plays, gets captions and goes with 
   await page.getByLabel("Content").fill("Look at him go.");
   await page.getByLabel("Clip", { exact: true }).setInputFiles(phoneClip());
   await page.getByLabel("Description of the clip").fill("Ivo walks to the sofa");
-  await page.getByRole("button", { name: "Add your new dailyLog" }).click();
-  await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
+  // the moment is there at once, its clip being prepared (the preparer held meanwhile)
+  await withPreparerHeld(account.email, async () => {
+    await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+    await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
+    await expect(page.locator("article.moment .clip--processing")).toContainText(
+      "Ivo walks to the sofa — being prepared, it will play here shortly.",
+    );
+    await expect(page.locator("article.moment video")).toHaveCount(0);
+  });
   const momentPath = new URL(page.url()).pathname;
-  // the moment is there at once, its clip being prepared (or, on a quick machine, ready already)
-  await expect(page.locator("article.moment .clip")).toContainText(/being prepared|Video/);
 
   // prepared in the background: reload until it plays (a second or two)
   const video = page.locator("article.moment video");
@@ -78,26 +109,64 @@ test("a parent posts a clip; it is prepared, plays, gets captions and goes with 
     await page.reload();
     await expect(video).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 60_000 });
-  await expect(page.getByText("Ivo walks to the sofa")).toBeVisible();
+  await expect(page.locator("article.moment figcaption", { hasText: "Ivo walks to the sofa" })).toBeVisible();
   await expectAccessible(page, browser);
   // nothing loads before play but the poster; the small rendition is first on a phone
   await expect(video).toHaveAttribute("preload", "none");
-  const poster = await video.getAttribute("poster");
-  expect((await page.request.get(poster!)).status()).toBe(200);
-  const small = await video.locator("source").first().getAttribute("src");
+  const poster = (await video.getAttribute("poster"))!;
+  const small = (await video.locator("source").first().getAttribute("src"))!;
   expect(small).toMatch(/\/videos\/[A-Za-z0-9_-]+\/small\.mp4$/);
-  const first = await page.request.get(small!, { headers: { Range: "bytes=0-1023" } });
+  const key = small.split("/")[2]!;
+  const first = await page.request.get(small, { headers: { Range: "bytes=0-1023" } });
   expect(first.status()).toBe(206);
   expect(first.headers()["content-range"]).toMatch(/^bytes 0-1023\/\d+$/);
-  const whole = await page.request.get(small!);
+  const whole = await page.request.get(small);
   expect((await whole.body()).includes(Buffer.from("+48.8577"))).toBe(false);
+
+  // played (the browser's own player): the poster, then the small rendition from its first byte
+  const posterLoaded = page.waitForResponse((r) => r.url().endsWith(poster) && r.status() === 200);
+  const firstRange = page.waitForResponse(
+    async (r) =>
+      r.url().endsWith(small) && r.status() === 206 && /^bytes=0-/.test((await r.request().allHeaders()).range ?? ""),
+  );
+  await page.reload();
+  await posterLoaded;
+  // the player's own keys (JavaScript on or off): Space plays the focused clip
+  await video.focus();
+  await page.keyboard.press("Space");
+  await firstRange;
 
   // a stranger gets nothing of it
   const stranger = await freshPage(browser, testInfo);
   await signUp(stranger, newAccount("nosy"));
-  expect((await stranger.request.get(small!)).status()).toBe(404);
-  expect((await stranger.request.get(poster!)).status()).toBe(404);
+  expect((await stranger.request.get(small)).status()).toBe(404);
+  expect((await stranger.request.get(poster)).status()).toBe(404);
   await stranger.close();
+
+  // a clip being prepared shows its poster once there is one: the state the preparer leaves while it
+  // transcodes (the poster made first), held by a claim of another process
+  const row = { key };
+  await e2eDb()("videos").where(row).update({ status: "processing", claimed_until: "2999-01-01T00:00:00.000Z" });
+  try {
+    await page.reload();
+    await expect(page.locator("article.moment .clip--processing img")).toHaveAttribute("src", poster);
+  } finally {
+    await e2eDb()("videos").where(row).update({ status: "ready", claimed_until: null });
+  }
+
+  // the photo viewer: the clip is the moment's first item, with the same player
+  await page.reload();
+  await hydrated(page);
+  await page.getByRole("link", { name: /^In the viewer\W+Ivo walks to the sofa$/ }).click();
+  await expect(page).toHaveURL(new RegExp(`${momentPath}/photos/1$`));
+  const viewer = page.locator(".photo-viewer");
+  await expect(viewer.getByRole("status")).toHaveText("Video 1 of 1");
+  await expect(viewer.locator("video")).toHaveAttribute("poster", poster);
+  await expect(viewer.locator("video source").first()).toHaveAttribute("src", small);
+  await expect(viewer.locator("video track")).toHaveAttribute("kind", "captions");
+  await expectAccessible(page, browser);
+  await viewer.getByRole("link", { name: "Back to the moment" }).click();
+  await expect(page).toHaveURL(new RegExp(`${momentPath}$`));
 
   // captions, from the update form
   await page.goto(`${momentPath}/update`);
@@ -111,6 +180,7 @@ test("a parent posts a clip; it is prepared, plays, gets captions and goes with 
   await expect(page).toHaveURL(new RegExp(`${momentPath}$`));
   const track = page.locator("article.moment video track");
   await expect(track).toHaveAttribute("kind", "captions");
+  await expect(track).toHaveAttribute("default", "");
   const vtt = await page.request.get((await track.getAttribute("src"))!);
   expect(await vtt.text()).toContain("Go, Ivo!");
 
@@ -122,6 +192,7 @@ test("a parent posts a clip; it is prepared, plays, gets captions and goes with 
   await card.getByRole("link", { name: /^Delete/ }).click();
   await page.getByRole("button", { name: /^Yes/ }).click();
   await expect(page.getByText("First steps")).toHaveCount(0);
-  expect((await page.request.get(small!)).status()).toBe(404);
+  expect((await page.request.get(small)).status()).toBe(404);
+  expect((await page.request.get(poster)).status()).toBe(404);
   if (isNoJs(testInfo)) expect(await page.locator("body.js-enabled").count()).toBe(0);
 });

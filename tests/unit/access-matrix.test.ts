@@ -283,11 +283,12 @@ const MATRIX: Record<string, Probe[]> = {
     },
   ],
   "routes/moment.tsx": [{ label: "GET", params: logParam("momentId"), expect: friendsPage }],
-  // the photo viewer: every photo of the moment, as the moment
+  // the photo viewer: every photo of the moment, then its clip (docs/decisions/0064-video-clips.md), as the moment
   "routes/moment-photo.tsx": [
     { label: "GET photo 1", params: (w) => ({ momentId: String(w.logId), n: "1" }), expect: friendsPage },
     { label: "GET photo 3 of 3", params: (w) => ({ momentId: String(w.logId), n: "3" }), expect: friendsPage },
-    { label: "GET photo 4 of 3", params: (w) => ({ momentId: String(w.logId), n: "4" }), expect: all("login", 404) },
+    { label: "GET item 4: the clip", params: (w) => ({ momentId: String(w.logId), n: "4" }), expect: friendsPage },
+    { label: "GET item 5 of 4", params: (w) => ({ momentId: String(w.logId), n: "5" }), expect: all("login", 404) },
   ],
   "routes/moment-update.tsx": [
     { label: "GET", params: logParam("momentId"), expect: ownerPage() },
