@@ -160,7 +160,7 @@ export function serverEnv({ port, buildDir, databaseFile, uploadsDir }) {
 }
 
 /** The V8 flag of `npm start` (package.json; docs/decisions/0036-lean-processes.md). */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=4"];
 
 /**
  * `script` (a path from `cwd`, the project by default: another build's checkout with --against).
