@@ -154,6 +154,8 @@ export function serverEnv({ port, buildDir, databaseFile, uploadsDir }) {
     LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
     SIGNUP_MAX_PER_ADDRESS: "100000",
     PHOTO_UPLOADS_PER_HOUR: "1000000",
+    // the passkey case asks for sign-in options 220 times from one address
+    PASSKEY_OPTIONS_MAX_PER_ADDRESS: "100000",
     NODE_ENV: "production",
     MALLOC_ARENA_MAX: "2",
   };
