@@ -3,12 +3,12 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { nonceContext } from "./lib/context";
 import { NonceProvider } from "./components/nonce";
 import { isClientError, isUnavailable } from "./web/request-guard.server";
 import { startDevBackground } from "./jobs/dev-background.server";
 import { config } from "./lib/config.server";
 import { deferScriptsIn } from "./web/deferred-scripts.server";
+import { documentNonce } from "./web/security.server";
 
 export const streamTimeout = 5_000;
 
@@ -29,7 +29,7 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.get(nonceContext);
+  const nonce = documentNonce(loadContext);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;

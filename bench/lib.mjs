@@ -154,13 +154,15 @@ export function serverEnv({ port, buildDir, databaseFile, uploadsDir }) {
     LOGIN_MAX_FAILURES_PER_ADDRESS: "100000",
     SIGNUP_MAX_PER_ADDRESS: "100000",
     PHOTO_UPLOADS_PER_HOUR: "1000000",
+    // the passkey case asks for sign-in options 220 times from one address
+    PASSKEY_OPTIONS_MAX_PER_ADDRESS: "100000",
     NODE_ENV: "production",
     MALLOC_ARENA_MAX: "2",
   };
 }
 
 /** The V8 flag of `npm start` (package.json; docs/decisions/0036-lean-processes.md). */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=4"];
 
 /**
  * `script` (a path from `cwd`, the project by default: another build's checkout with --against).

@@ -10,6 +10,22 @@
 // docs/decisions/0017-processes-and-write-transactions.md.
 import { fork as forkChild } from "node:child_process";
 import cluster from "node:cluster";
+import { primaryLog } from "./primary-log.mjs";
+
+/**
+ * V8's young generation of a worker, in MB per semi-space: V8 grows it up to this under load and
+ * keeps the pages afterwards; 4 MB keeps an idle worker about 9 MB smaller than 16 MB for the same CPU
+ * per answer (docs/decisions/0036-lean-processes.md). A flag of the command line or of NODE_OPTIONS wins.
+ */
+const WORKER_SEMI_SPACE_MB = 4;
+
+/** The primary's Node flags for its workers, with the young generation's cap unless one is given. @param {string[]} flags */
+function workerNodeFlags(flags) {
+  const given = [...flags, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((f) =>
+    /^--max-semi-space-size\b/.test(f),
+  );
+  return given ? flags : [...flags, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`];
+}
 
 /** A worker that lived this long before dying resets the back-off. */
 const HEALTHY_AFTER_MS = 30_000;
@@ -59,15 +75,18 @@ async function supervise({ workers: count, logFormat, shutdownGraceSeconds }) {
     }
     return;
   }
-  // the primary's own lines go through the log as the workers' do (server/log.mjs)
-  const { installLog } = await import("./log.mjs");
-  installLog(logFormat);
+  // the primary's own lines in the workers' log format, without the log's library (server/primary-log.mjs)
+  const log = primaryLog(logFormat);
+  // the workers' memory settings, whatever command started the primary (docs/decisions/0036-*):
+  // glibc's malloc with two arenas instead of eight per core, and V8's young generation capped
+  cluster.setupPrimary({ execArgv: workerNodeFlags(process.execArgv) });
+  const workerEnv = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || "2" };
   let stopping = false;
   let crashes = 0;
   /** @type {Map<number, number>} worker id -> start time */
   const started = new Map();
   const fork = () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(workerEnv);
     started.set(worker.id, Date.now());
     return worker;
   };
@@ -77,19 +96,19 @@ async function supervise({ workers: count, logFormat, shutdownGraceSeconds }) {
     if (stopping) return;
     crashes = lived >= HEALTHY_AFTER_MS ? 1 : crashes + 1;
     const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (crashes - 1));
-    console.error(`[cluster] worker ${worker.process.pid} exited (${signal ?? code}); a new one in ${delay} ms`);
+    log.error(`[cluster] worker ${worker.process.pid} exited (${signal ?? code}); a new one in ${delay} ms`);
     setTimeout(() => {
       if (stopping) return;
       const next = fork();
       next.once("listening", () =>
-        console.log(`[cluster] worker ${next.process.pid} took the place of ${worker.process.pid}`),
+        log.info(`[cluster] worker ${next.process.pid} took the place of ${worker.process.pid}`),
       );
     }, delay).unref();
   });
   let listening = 0;
   for (let i = 0; i < count; i++) {
     fork().once("listening", () => {
-      if (++listening === count) console.log(`[cluster] ${count} workers listening`);
+      if (++listening === count) log.info(`[cluster] ${count} workers listening`);
     });
   }
 

@@ -42,8 +42,17 @@ export function originalUrl(photo: Pick<Photo, "key" | "original">): string | nu
   return photo.original ? href("/images/:key/:file", { key: photo.key, file: ORIGINAL_FILE }) : null;
 }
 
+/**
+ * Where the photo routes start: the pattern of app/routes.ts, checked by href()'s types once here.
+ * A photo's key (base64url, KEY_PATTERN) and a derivative's file name (`<width>.webp`) never need
+ * escaping, and photoUrl runs for every width of every photo of a page or an /api answer, where
+ * href()'s pattern replacement and escaping cost about 0.1 ms per 20-moment answer
+ * (docs/decisions/0057-bench-side-by-side.md).
+ */
+const IMAGES = href("/images/:key/:file", { key: "k", file: "f" }).slice(0, -"/k/f".length);
+
 /** URL of one derivative; without a width, the largest. Served by app/routes/images.ts. */
 export function photoUrl(photo: Pick<Photo, "key" | "widths">, width?: number): string {
   const w = width ?? photo.widths[photo.widths.length - 1] ?? 0;
-  return href("/images/:key/:file", { key: photo.key, file: `${w}.webp` });
+  return `${IMAGES}/${photo.key}/${w}.webp`;
 }

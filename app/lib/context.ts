@@ -3,5 +3,5 @@ import { createContext } from "react-router";
 /** The connecting client's address, set by the server (server/index.mjs) for rate limiting. */
 export const clientAddressContext = createContext<string>("unknown");
 
-/** The per-request CSP nonce, set by the security middleware and read by entry.server. */
+/** The CSP nonce of the page rendered for this request, set by entry.server (documentNonce) and named in its policy by the security middleware; empty when no page was rendered. */
 export const nonceContext = createContext<string>("");

@@ -1,19 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteRequest, securityMiddleware } from "./security.server";
+import { documentNonce, isCrossSiteRequest, securityMiddleware } from "./security.server";
 import { nonceContext } from "~/lib/context";
 import { context, cookieFor, makeUser } from "../../tests/helpers";
 
 const post = (path: string, headers: Record<string, string>) =>
   new Request(`http://localhost:3000${path}`, { method: "POST", headers });
 
-async function run(request: Request) {
+/** `page`: the answer is a rendered document, whose nonce entry.server makes (documentNonce). */
+async function run(request: Request, page = true) {
   const ctx = context();
   let reached = false;
   const res = (await securityMiddleware(
     { request, context: ctx, params: {}, unstable_pattern: "" } as never,
     async () => {
       reached = true;
-      return new Response("ok", { headers: { "Content-Type": "text/html" } });
+      if (!page) return Response.json({ ok: true });
+      return new Response(`<script nonce="${documentNonce(ctx)}"></script>`, {
+        headers: { "Content-Type": "text/html" },
+      });
     },
   )) as Response;
   return { res, reached, nonce: ctx.get(nonceContext) };
@@ -67,5 +71,17 @@ describe("security middleware", () => {
     expect(a.res.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
     expect(a.res.headers.get("X-Powered-By")).toBeNull();
     expect(a.res.headers.get("Content-Security-Policy-Report-Only")).toBeNull();
+    expect(await a.res.text()).toBe(`<script nonce="${a.nonce}"></script>`);
+  });
+
+  it("names no nonce in the policy of an answer that rendered no page", async () => {
+    const json = await run(new Request("http://localhost:3000/api/kids/current"), false);
+    expect(json.nonce).toBe("");
+    const csp = json.res.headers.get("Content-Security-Policy")!;
+    // (vitest runs the app as in development, where inline scripts are also allowed)
+    expect(csp).toMatch(/script-src 'self'( 'unsafe-inline')?; /);
+    expect(csp).not.toContain("nonce");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(json.res.headers.get("X-Content-Type-Options")).toBe("nosniff");
   });
 });

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { MiddlewareFunction } from "react-router";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { siteOrigin } from "~/lib/config.server";
 import { nonceContext } from "~/lib/context";
 import { requestStateContext } from "~/lib/request-state";
@@ -52,7 +52,7 @@ export function isVisitFromElsewhere(request: Request): boolean {
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${dev ? " 'unsafe-inline'" : ""}`,
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${dev ? " 'unsafe-inline'" : ""}`,
     "style-src 'self'",
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
@@ -65,6 +65,21 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   ].join("; ");
 }
 
+/** The policy of every answer that is not a rendered page (JSON, photos, redirects): built once. */
+const POLICY_WITHOUT_NONCE = contentSecurityPolicy("", import.meta.env?.DEV ?? false);
+
+/**
+ * A fresh CSP nonce for the document being rendered (entry.server), kept in the request's context
+ * so the security middleware names it in the page's policy. Only a rendered page has inline
+ * scripts: JSON, redirects, photos and 304s make none (making and encoding one for every answer
+ * was a measurable part of the smallest answers' CPU; docs/decisions/0057-bench-side-by-side.md).
+ */
+export function documentNonce(context: RouterContextProvider): string {
+  const nonce = crypto.randomBytes(16).toString("base64");
+  context.set(nonceContext, nonce);
+  return nonce;
+}
+
 /**
  * `personal`: the answer was made for a signed-in user (or signs someone in or out). Such pages are
  * never kept, not even in the browser's history cache: after Log Out, Back must not show them again
@@ -72,7 +87,10 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
  * (the API's JSON says `private, no-store`; photos are private and immutable).
  */
 export function applySecurityHeaders(headers: Headers, nonce: string, personal = false) {
-  headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, import.meta.env?.DEV ?? false));
+  headers.set(
+    "Content-Security-Policy",
+    nonce ? contentSecurityPolicy(nonce, import.meta.env?.DEV ?? false) : POLICY_WITHOUT_NONCE,
+  );
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
@@ -92,13 +110,10 @@ function crossSiteRefusal(request: Request): Response {
 }
 
 /**
- * Root middleware: runs for every page, form post and resource route. A per-request CSP nonce,
- * the cross-site check (after the 401 that docs/api.md puts first), security headers.
+ * Root middleware: runs for every page, form post and resource route. The cross-site check (after
+ * the 401 that docs/api.md puts first), security headers with the rendered page's CSP nonce, if any.
  */
 export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const nonce = crypto.randomBytes(16).toString("base64");
-  context.set(nonceContext, nonce);
-
   let response: Response;
   const notForThisSite = Boolean(context.get(requestStateContext)?.rejection?.message);
   if (!notForThisSite && (isCrossSiteRequest(request) || isCrossSiteLogout(request))) {
@@ -125,7 +140,8 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   if (response.status === 503 && retryAfter && !response.headers.has("Retry-After")) {
     response.headers.set("Retry-After", String(retryAfter));
   }
-  applySecurityHeaders(response.headers, nonce, personal);
+  // the nonce of the page entry.server rendered for this answer (documentNonce); none for any other
+  applySecurityHeaders(response.headers, context.get(nonceContext), personal);
   // a 304's headers replace the stored page's: a new nonce in its CSP would block the stored page's
   // scripts, whose nonce is the one of the answer that was kept (docs/decisions/0034-conditional-pages.md)
   if (response.status === 304) response.headers.delete("Content-Security-Policy");

@@ -46,6 +46,31 @@ async function visit(server: BuiltServer) {
 }
 
 describe("the server's log", () => {
+  it("the cluster primary's lines, written without pino, read as the log's own in both formats", () => {
+    for (const format of ["text", "json"]) {
+      const script = `import { createLogger } from "./server/log.mjs";
+import { primaryLog } from "./server/primary-log.mjs";
+const [log, primary] = [createLogger("${format}"), primaryLog("${format}")];
+log.info("[cluster] 2 workers listening"); primary.info("[cluster] 2 workers listening");
+log.error("[cluster] worker 1 exited (SIGKILL)"); primary.error("[cluster] worker 1 exited (SIGKILL)");`;
+      const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+      expect(run.status).toBe(0);
+      const lines = (out: string) =>
+        out
+          .trim()
+          .split("\n")
+          .map((l) => l.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, "<time>").replace(/"time":\d+/, '"time":0'));
+      const [out, err] = [lines(run.stdout), lines(run.stderr)];
+      expect(out).toHaveLength(2);
+      expect(out[1]).toBe(out[0]);
+      expect(err).toHaveLength(2);
+      expect(err[1]).toBe(err[0]);
+      if (format === "text") expect(out[0]).toBe("[<time>] INFO: [cluster] 2 workers listening");
+      else
+        expect(JSON.parse(out[0]!)).toEqual({ level: 30, time: 0, pid: run.pid, msg: "[cluster] 2 workers listening" });
+    }
+  });
+
   it("LOG_FORMAT=json: one JSON object per line with its time; every request, the streamed photo too; start and stop", async () => {
     // a grace longer than this test's own time limit: a kept-alive connection left open until the
     // grace ran out (instead of closed once idle) fails the test

@@ -239,6 +239,14 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
     // the primary never loads the app: the migrations ran in a child that has exited (its only
     // children are the workers), and it maps none of the app's native addons (sqlite3, sharp …)
     expect(fs.readFileSync(`/proc/${primary.pid}/maps`, "utf8")).not.toMatch(/\.node$/m);
+    // each worker runs with the memory settings the primary gives it, whatever started the primary
+    // (docs/decisions/0036-lean-processes.md)
+    for (const worker of workers) {
+      expect(fs.readFileSync(`/proc/${worker}/environ`, "utf8").split("\0")).toContain(
+        `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX || "2"}`,
+      );
+      expect(fs.readFileSync(`/proc/${worker}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=4");
+    }
 
     const victim = workers[0]!;
     process.kill(victim, "SIGKILL");
