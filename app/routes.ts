@@ -14,6 +14,7 @@ export default [
   route("kids/:kidId/update", "routes/kid-update.tsx"),
   route("kids/:kidId/dailyLogs", "routes/kid-moments.tsx"),
   route("kids/:kidId/dailyLogs/new", "routes/moment-new.tsx"),
+  route("kids/:kidId/pendingPhotos", "routes/pending-photos.ts"),
   route("kids/:kidId/milestones", "routes/kid-milestones.tsx"),
   route("kids/:kidId/timeline", "routes/kid-timeline.tsx"),
   route("dailyLogs/:momentId", "routes/moment.tsx"),

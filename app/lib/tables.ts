@@ -97,6 +97,16 @@ export interface MomentPhotoRow {
   alt: string;
 }
 
+/** A photo chosen in a moment's form that waits for its alt text (docs/decisions/0067-one-photo-control.md). */
+export interface PendingPhotoRow {
+  image_id: number;
+  uploader_id: number;
+  kid_id: number;
+  /** "YYYY-MM-DD" from its EXIF, read before processing dropped it; null: none */
+  taken_on: string | null;
+  created_at: string;
+}
+
 export type VideoStatus = "processing" | "ready" | "failed";
 
 /** A clip of a moment (docs/decisions/0064-video-clips.md). */
@@ -336,6 +346,7 @@ export interface Tables {
   kids: KidRow;
   daily_logs: MomentRow;
   moment_photos: MomentPhotoRow;
+  pending_photos: PendingPhotoRow;
   videos: VideoRow;
   likes: LikeRow;
   comments: CommentRow;
