@@ -3,12 +3,13 @@ import { useCallback, useState } from "react";
 import { href } from "react-router";
 import { Photo as PhotoView } from "~/components/photo";
 import { Field, FieldFrame } from "./forms";
+import { FieldError, useHydrated } from "./form-basics";
 import { PhotoUploads, type UploadItem } from "./photo-uploads";
 import { MomentPhotos, type MomentPhotoView } from "./moment-photos-view";
 
 export { MomentPhotos, type MomentPhotoView };
 import { IMAGE_FIELD, MAX_PHOTOS } from "~/images/limits";
-import { ALT_MAX, PENDING_FIELD, pendingAltField, photoField } from "~/forms/moment";
+import { ALT_MAX, altField, PENDING_FIELD, pendingAltField, photoField } from "~/forms/moment";
 
 // A moment's photos (docs/decisions/0030-several-photos-per-moment.md): shown as one photo or a
 // grid (app/app.css, "Several photos per moment"), and their fields in the add and update forms.
@@ -70,12 +71,16 @@ export function MomentPhotoFields({
     (items: UploadItem[]) => setSent(items.flatMap((it) => (it.photo ? [it.photo.id] : []))),
     [],
   );
-  const shownIds = new Set(pending.map((p) => p.id));
-  const ids = [...pending.map((p) => p.id), ...sent.filter((id) => !shownIds.has(id))];
-  const room = Math.max(0, MAX_PHOTOS - existing.length - clips - pending.length);
+  // with JavaScript, the photos sent from this page stay in its list (with what was typed) after
+  // an answer; the answer's list shows only the others (those the form sent without JavaScript)
+  const sentIds = new Set(sent);
+  const kept = pending.filter((p) => !sentIds.has(p.id));
+  const ids = [...kept.map((p) => p.id), ...sent];
+  const room = Math.max(0, MAX_PHOTOS - existing.length - clips - kept.length);
   const image = fields.image!;
   const hintId = `${image.id}-hint`;
-  const several = existing.length + pending.length > 0;
+  const several = existing.length + kept.length > 0;
+  const hydrated = useHydrated();
   return (
     <div className="moment-photo-fields">
       <input type="hidden" name={PENDING_FIELD} value={ids.join(",")} />
@@ -118,16 +123,21 @@ export function MomentPhotoFields({
           </ol>
         </fieldset>
       ) : null}
-      {pending.length ? (
+      {kept.length ? (
         <fieldset className="fieldset">
-          <legend>{pending.length === 1 ? "Your new photo" : "Your new photos"}</legend>
+          <legend>{kept.length === 1 ? "Your new photo" : "Your new photos"}</legend>
           <p className="field-hint">
             They are kept for this form and shown to nobody else until you save it. {ALT_HINT}
           </p>
           <ol className="photo-edit-list">
-            {pending.map((p, i) => (
+            {kept.map((p, i) => (
               <li key={p.id} className="photo-edit">
-                <PhotoView photo={p} alt={`New photo ${existing.length + i + 1}`} sizes="120px" className="photo-edit__img" />
+                <PhotoView
+                  photo={p}
+                  alt={`New photo ${existing.length + i + 1}`}
+                  sizes="120px"
+                  className="photo-edit__img"
+                />
                 <div className="photo-edit__fields">
                   <Field
                     meta={fields[pendingAltField(p.id)]!}
@@ -141,37 +151,45 @@ export function MomentPhotoFields({
         </fieldset>
       ) : null}
       {room > 0 ? (
-        <FieldFrame
-          meta={image}
-          label={several ? "Add photos" : "Image Upload"}
-          hint={`${hint} You can choose several at once (up to ${room}); you give each its alt text next.`}
-          hintId={hintId}
-        >
-          <PhotoUploads
-            inputProps={{
-              id: image.id,
-              name: IMAGE_FIELD,
-              "aria-describedby": [hintId, image.errors?.length ? image.errorId : null].filter(Boolean).join(" "),
-              "aria-invalid": image.errors?.length ? true : undefined,
-            }}
-            uploadUrl={href("/kids/:kidId/pendingPhotos", { kidId: String(kidId) })}
-            max={room}
-            numberOf={(i) => existing.length + pending.length + i + 1}
-            onChange={onUploads}
-            renderItem={(item, n) => (
-              <div className="field">
-                <label htmlFor={`${item.key}-alt`}>Alt text of photo {n}</label>
-                <input
-                  id={`${item.key}-alt`}
-                  name={item.photo ? pendingAltField(item.photo.id) : undefined}
-                  className="input"
-                  autoComplete="off"
-                  maxLength={ALT_MAX}
+        <>
+          <FieldFrame
+            meta={image}
+            label={several ? "Add photos" : "Image Upload"}
+            hint={`${hint} You can choose several at once (up to ${room}); you give each its alt text next.`}
+            hintId={hintId}
+          >
+            <PhotoUploads
+              inputProps={{
+                id: image.id,
+                name: IMAGE_FIELD,
+                "aria-describedby": [hintId, image.errors?.length ? image.errorId : null].filter(Boolean).join(" "),
+                "aria-invalid": image.errors?.length ? true : undefined,
+              }}
+              uploadUrl={href("/kids/:kidId/pendingPhotos", { kidId: String(kidId) })}
+              max={room}
+              numberOf={(i) => existing.length + kept.length + i + 1}
+              onChange={onUploads}
+              renderItem={(item, n) => (
+                // with JavaScript each photo chosen gets its alt text field in place
+                <UploadAltField
+                  item={item}
+                  n={n}
+                  meta={item.photo ? fields[pendingAltField(item.photo.id)] : undefined}
                 />
-              </div>
-            )}
-          />
-        </FieldFrame>
+              )}
+            />
+          </FieldFrame>
+          {!hydrated && !several ? (
+            // without JavaScript the first photo's alt text is asked beside the control, as with one
+            // photo (docs/spec.md); the others' come on the next step
+            <Field
+              meta={fields[altField(1)]!}
+              label="Alt text of photo 1"
+              hint={ALT_HINT}
+              inputProps={{ autoComplete: "off" }}
+            />
+          ) : null}
+        </>
       ) : (
         <p className="field-hint">This moment has {MAX_PHOTOS} photos and clips: remove one to add another.</p>
       )}
@@ -180,4 +198,31 @@ export function MomentPhotoFields({
 }
 
 /** A photo kept for the form, as the action answers it. */
-export type PendingPhotoView = Pick<MomentPhotoView, "key" | "width" | "height" | "widths" | "placeholder"> & { id: number };
+export type PendingPhotoView = Pick<MomentPhotoView, "key" | "width" | "height" | "widths" | "placeholder"> & {
+  id: number;
+};
+
+/**
+ * The alt text field of a photo sent from the page (with JavaScript): named once the server has
+ * kept it, with the server's error for it after an answer (the summary links to it by its id).
+ */
+function UploadAltField({ item, n, meta }: { item: UploadItem; n: number; meta?: FieldMetadata<unknown> }) {
+  const id = meta?.id ?? `${item.key}-alt`;
+  const errors = meta?.errors;
+  const errorId = meta?.errorId ?? `${id}-error`;
+  return (
+    <div className={"field" + (errors?.length ? " field--error" : "")}>
+      <label htmlFor={id}>Alt text of photo {n}</label>
+      <FieldError id={errorId} errors={errors} />
+      <input
+        id={id}
+        type="text"
+        name={item.photo ? pendingAltField(item.photo.id) : undefined}
+        autoComplete="off"
+        maxLength={ALT_MAX}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? errorId : undefined}
+      />
+    </div>
+  );
+}

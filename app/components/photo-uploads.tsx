@@ -14,7 +14,14 @@ import "~/styles/photos.css";
 // `{"errors": {"message"}}`.
 
 /** What the endpoint answered for a photo it kept. */
-export type UploadedPhoto = { id: number; key: string; width: number; height: number; widths: number[]; placeholder: string };
+export type UploadedPhoto = {
+  id: number;
+  key: string;
+  width: number;
+  height: number;
+  widths: number[];
+  placeholder: string;
+};
 
 export type UploadItem = {
   /** This page's own id for the item (a React key). */
@@ -28,15 +35,20 @@ export type UploadItem = {
   state: "waiting" | "sending" | "sent" | "refused";
   /** Why it was refused (its own check, the server's answer, or the connection). */
   reason?: string;
+  /** Refused by the page's own check (not an image, too big): it stays in the file control, so the form's own validation names it too. */
+  local?: true;
   /** The server's photo, once sent. */
   photo?: UploadedPhoto;
 };
 
 export const UPLOAD_MESSAGES = {
-  tooMany: (max: number) => `Not added: a moment can have at most ${max === 1 ? "1 more photo" : `${max} more photos`} here.`,
+  tooMany: (max: number) =>
+    `Not added: a moment can have at most ${max === 1 ? "1 more photo" : `${max} more photos`} here.`,
   connection: "It could not be sent (the connection failed). Remove it and choose it again.",
   server: (status: number) => `It could not be sent (the server answered ${status}). Remove it and choose it again.`,
-  waitForUploads: "Wait until every photo has been sent (or remove the ones still sending), then try again.",
+  sending: "Sending your photos first…",
+  notAllSent:
+    "Some photos could not be sent (see why below): remove them, or choose them again, then send the form again.",
 } as const;
 
 let nextKey = 0;
@@ -86,8 +98,15 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
     update(next.key, { state: "sending" });
     void send(uploadUrl, next.file, (sent, total) => update(next.key, { sent, total })).then((answer) => {
       sending.current = false;
-      if ("photo" in answer) update(next.key, { state: "sent", sent: next.file.size, photo: answer.photo });
-      else update(next.key, { state: "refused", reason: answer.reason });
+      if ("photo" in answer)
+        setItems((list) =>
+          list.map((it) => (it.key === next.key ? { ...it, state: "sent", sent: it.total, photo: answer.photo } : it)),
+        );
+      else {
+        // not a photo after all: no preview to show
+        if (next.preview) URL.revokeObjectURL(next.preview);
+        update(next.key, { state: "refused", reason: answer.reason, preview: null });
+      }
     });
   }, [items, update, uploadUrl]);
   // previews are released when their item goes and when the page does
@@ -96,7 +115,9 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
 
   const add = useCallback(
     (files: File[]) =>
-      setItems((list) => {
+      setItems((all) => {
+        // the control now holds this choice only: the files refused from the last one leave it
+        const list = all.filter((it) => !it.local);
         let room = max - list.filter((it) => it.state !== "refused").length;
         const added = files.map((file): UploadItem => {
           const problem = chosenFileProblem(file);
@@ -113,6 +134,7 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
             total: file.size,
             state: reason ? "refused" : "waiting",
             ...(reason ? { reason } : {}),
+            ...(problem ? { local: true as const } : {}),
           };
         });
         return [...list, ...added];
@@ -151,29 +173,58 @@ export type PhotoUploadsProps = {
 const percent = (sent: number, total: number) => (total ? Math.min(100, Math.floor((sent * 100) / total)) : 100);
 
 /**
- * The file control and, with JavaScript, the list of the photos chosen with their progress. The
- * form is kept from being sent while a photo is still on its way (UPLOAD_MESSAGES.waitForUploads).
+ * The file control and, with JavaScript, the list of the photos chosen with their progress. A
+ * submit while photos are on their way waits for them, then goes on by itself (unless one was
+ * refused meanwhile: then the page says so and the parent decides).
  */
-export function PhotoUploads({ inputProps, uploadUrl, max, numberOf = (i) => i + 1, renderItem, onChange }: PhotoUploadsProps) {
+export function PhotoUploads({
+  inputProps,
+  uploadUrl,
+  max,
+  numberOf = (i) => i + 1,
+  renderItem,
+  onChange,
+}: PhotoUploadsProps) {
   const hydrated = useHydrated();
   const { items, add, remove, busy } = usePhotoUploads(uploadUrl, max);
   const input = useRef<HTMLInputElement>(null);
-  const [waitAsked, setWaitAsked] = useState(false);
+  const [waiting, setWaiting] = useState<{ submitter: HTMLElement | null; refused: number } | null>(null);
+  const [notAllSent, setNotAllSent] = useState(false);
   useEffect(() => onChange?.(items), [items, onChange]);
-  // no sending while photos are on their way: the submit is stopped before the page's handlers see it
+  const refusedCount = items.filter((it) => it.state === "refused" && !it.local).length;
+  // a submit while photos are on their way is held (before the page's handlers see it) until they are sent
   useEffect(() => {
     const form = input.current?.form;
     if (!form || !busy) return;
-    const stop = (e: Event) => {
+    const hold = (e: SubmitEvent) => {
       e.preventDefault();
-      setWaitAsked(true);
+      setNotAllSent(false);
+      setWaiting({ submitter: e.submitter, refused: refusedCount });
     };
-    form.addEventListener("submit", stop);
-    return () => form.removeEventListener("submit", stop);
-  }, [busy]);
+    form.addEventListener("submit", hold);
+    return () => form.removeEventListener("submit", hold);
+  }, [busy, refusedCount]);
   useEffect(() => {
-    if (!busy) setWaitAsked(false);
-  }, [busy]);
+    if (busy || !waiting) return;
+    setWaiting(null);
+    if (refusedCount > waiting.refused) setNotAllSent(true);
+    else input.current?.form?.requestSubmit(waiting.submitter ?? undefined);
+  }, [busy, waiting, refusedCount]);
+  // the files the page's own check refused stay in the control (the form's validation names them)
+  const touched = useRef(false);
+  // files chosen before the page's scripts ran (a slow phone): their change event went unheard
+  useEffect(() => {
+    const files = Array.from(input.current?.files ?? []);
+    if (!hydrated || !files.length || touched.current) return;
+    touched.current = true;
+    add(files);
+  }, [hydrated, add]);
+  useEffect(() => {
+    if (!input.current || !touched.current) return;
+    const keep = new DataTransfer();
+    for (const it of items) if (it.local) keep.items.add(it.file);
+    input.current.files = keep.files;
+  }, [items]);
   const going = items.filter((it) => it.state !== "refused");
   const sentBytes = going.reduce((n, it) => n + it.sent, 0);
   const allBytes = going.reduce((n, it) => n + it.total, 0);
@@ -188,13 +239,15 @@ export function PhotoUploads({ inputProps, uploadUrl, max, numberOf = (i) => i +
         multiple
         accept="image/*"
         className="picture-form__file"
-        aria-describedby={[inputProps["aria-describedby"], hydrated && items.length ? statusId : null].filter(Boolean).join(" ") || undefined}
+        aria-describedby={
+          [inputProps["aria-describedby"], hydrated && items.length ? statusId : null].filter(Boolean).join(" ") ||
+          undefined
+        }
         onChange={(e) => {
           if (!hydrated) return;
-          const files = Array.from(e.currentTarget.files ?? []);
-          // the files are sent from here: the form must not send them again
-          e.currentTarget.value = "";
-          if (files.length) add(files);
+          // the files are sent from here: the form does not send them again (see the effect above)
+          touched.current = true;
+          add(Array.from(e.currentTarget.files ?? []));
         }}
       />
       {hydrated ? (
@@ -202,17 +255,22 @@ export function PhotoUploads({ inputProps, uploadUrl, max, numberOf = (i) => i +
           {going.length
             ? `${sentCount} of ${going.length} ${going.length === 1 ? "photo" : "photos"} sent (${percent(sentBytes, allBytes)}%)`
             : ""}
-          {waitAsked && busy ? ` ${UPLOAD_MESSAGES.waitForUploads}` : ""}
+          {waiting ? ` ${UPLOAD_MESSAGES.sending}` : ""}
+          {notAllSent ? ` ${UPLOAD_MESSAGES.notAllSent}` : ""}
         </p>
       ) : null}
-      {going.length ? <progress className="photo-uploads__bar" max={allBytes || 1} value={sentBytes} aria-label="All photos" /> : null}
+      {going.length ? (
+        <progress className="photo-uploads__bar" max={allBytes || 1} value={sentBytes} aria-label="All photos" />
+      ) : null}
       {items.length ? (
         <ol className="photo-uploads__list">
           {items.map((it) => {
             const n = numberOf(going.indexOf(it));
             return (
               <li key={it.key} className={"photo-upload photo-upload--" + it.state}>
-                {it.preview ? <img src={it.preview} alt={`Preview of photo ${n}`} className="photo-upload__img" /> : null}
+                {it.preview ? (
+                  <img src={it.preview} alt={`Preview of photo ${n}`} className="photo-upload__img" />
+                ) : null}
                 <div className="photo-upload__fields">
                   <p className="photo-upload__name">{it.file.name}</p>
                   {it.state === "refused" ? (
@@ -224,12 +282,23 @@ export function PhotoUploads({ inputProps, uploadUrl, max, numberOf = (i) => i +
                     <>
                       <progress max={it.total || 1} value={it.sent} aria-label={`Photo ${n} (${it.file.name})`} />
                       <span className="photo-upload__state">
-                        {it.state === "sent" ? "Sent" : it.state === "sending" ? `${percent(it.sent, it.total)}% sent` : "Waiting"}
+                        {it.state === "sent"
+                          ? "Sent"
+                          : it.state === "sending"
+                            ? `${percent(it.sent, it.total)}% sent`
+                            : "Waiting"}
                       </span>
                     </>
                   )}
                   {it.state !== "refused" && renderItem ? renderItem(it, n) : null}
-                  <button type="button" className="button button--secondary button--small" onClick={() => remove(it.key)}>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    onClick={() => {
+                      touched.current = true;
+                      remove(it.key);
+                    }}
+                  >
                     Remove {it.state === "refused" ? it.file.name : `photo ${n}`}
                   </button>
                 </div>

@@ -93,14 +93,14 @@ const pendingRows = query<{ viewer: number; kidId: number; ids: number[] }, Pend
     "pending_photos.image_id",
     p("ids"),
   ).select(
-      "pending_photos.image_id",
-      "pending_photos.taken_on",
-      "images.key",
-      "images.width",
-      "images.height",
-      "images.widths",
-      "images.placeholder",
-    ),
+    "pending_photos.image_id",
+    "pending_photos.taken_on",
+    "images.key",
+    "images.width",
+    "images.height",
+    "images.widths",
+    "images.placeholder",
+  ),
 );
 
 /** Of these ids, the pending photos `viewerId` sent for `kidId`, in the order of `ids` (others are left out). */
@@ -117,7 +117,9 @@ export async function readPendingPhotos(
     const r = byId.get(id);
     if (!r) return [];
     const widths = r.widths.split(",").map(Number);
-    return [{ id, key: r.key, width: r.width, height: r.height, widths, placeholder: r.placeholder, takenOn: r.taken_on }];
+    return [
+      { id, key: r.key, width: r.width, height: r.height, widths, placeholder: r.placeholder, takenOn: r.taken_on },
+    ];
   });
 }
 

@@ -59,7 +59,10 @@ export async function saveMomentForm<S extends z.ZodType, T extends object>(
     // the new photos join the ones the form names, each with the alt text its slot was given
     const named = pendingFromFields(form.fields);
     const fresh = kept.kept.map((p) => ({ id: p.id, alt: form.fields[altField(p.slot)] ?? "" }));
-    const shown = await readPendingPhotos(steps.viewerId, kid.kidId, [...named.map((p) => p.id), ...fresh.map((p) => p.id)]);
+    const shown = await readPendingPhotos(steps.viewerId, kid.kidId, [
+      ...named.map((p) => p.id),
+      ...fresh.map((p) => p.id),
+    ]);
     const takenOn = new Map(shown.map((p) => [p.id, p.takenOn]));
     const pending = [...named, ...fresh]
       .filter((p) => takenOn.has(p.id))
