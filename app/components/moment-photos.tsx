@@ -75,7 +75,6 @@ export function MomentPhotoFields({
   // an answer; the answer's list shows only the others (those the form sent without JavaScript)
   const sentIds = new Set(sent);
   const kept = pending.filter((p) => !sentIds.has(p.id));
-  const ids = [...kept.map((p) => p.id), ...sent];
   const room = Math.max(0, MAX_PHOTOS - existing.length - clips - kept.length);
   const image = fields.image!;
   const hintId = `${image.id}-hint`;
@@ -83,7 +82,6 @@ export function MomentPhotoFields({
   const hydrated = useHydrated();
   return (
     <div className="moment-photo-fields">
-      <input type="hidden" name={PENDING_FIELD} value={ids.join(",")} />
       {existing.length ? (
         <fieldset className="fieldset">
           <legend>Photos of this moment</legend>
@@ -169,6 +167,8 @@ export function MomentPhotoFields({
               max={room}
               numberOf={(i) => existing.length + kept.length + i + 1}
               onChange={onUploads}
+              listName={PENDING_FIELD}
+              listBefore={kept.map((p) => p.id)}
               renderItem={(item, n) => (
                 // with JavaScript each photo chosen gets its alt text field in place
                 <UploadAltField
@@ -191,7 +191,10 @@ export function MomentPhotoFields({
           ) : null}
         </>
       ) : (
-        <p className="field-hint">This moment has {MAX_PHOTOS} photos and clips: remove one to add another.</p>
+        <>
+          <input type="hidden" name={PENDING_FIELD} value={kept.map((p) => p.id).join(",")} />
+          <p className="field-hint">This moment has {MAX_PHOTOS} photos and clips: remove one to add another.</p>
+        </>
       )}
     </div>
   );

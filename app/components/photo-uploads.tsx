@@ -111,7 +111,12 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
   }, [items, update, uploadUrl]);
   // previews are released when their item goes and when the page does
   const previews = useRef(new Set<string>());
-  useEffect(() => () => previews.current.forEach((url) => URL.revokeObjectURL(url)), []);
+  useEffect(
+    () => () => {
+      for (const url of previews.current) URL.revokeObjectURL(url);
+    },
+    [],
+  );
 
   const add = useCallback(
     (files: File[]) =>
@@ -166,8 +171,14 @@ export type PhotoUploadsProps = {
   numberOf?: (index: number) => number;
   /** More fields of an item (e.g. its alt text), once `item` is known. */
   renderItem?: (item: UploadItem, n: number) => ReactNode;
-  /** Told whenever the items change (e.g. the page names the sent photos in its form). */
+  /** Told whenever the items change. */
   onChange?: (items: UploadItem[]) => void;
+  /**
+   * The hidden field that names the photos sent (their ids, comma-separated), after `listBefore`
+   * (photos the page had already): rendered with the items, so a submit always sees them all.
+   */
+  listName?: string;
+  listBefore?: number[];
 };
 
 const percent = (sent: number, total: number) => (total ? Math.min(100, Math.floor((sent * 100) / total)) : 100);
@@ -184,6 +195,8 @@ export function PhotoUploads({
   numberOf = (i) => i + 1,
   renderItem,
   onChange,
+  listName,
+  listBefore = [],
 }: PhotoUploadsProps) {
   const hydrated = useHydrated();
   const { items, add, remove, busy } = usePhotoUploads(uploadUrl, max);
@@ -198,6 +211,8 @@ export function PhotoUploads({
     if (!form || !busy) return;
     const hold = (e: SubmitEvent) => {
       e.preventDefault();
+      // the page's own handlers (validation, sending) run on the submit that follows
+      e.stopPropagation();
       setNotAllSent(false);
       setWaiting({ submitter: e.submitter, refused: refusedCount });
     };
@@ -230,8 +245,10 @@ export function PhotoUploads({
   const allBytes = going.reduce((n, it) => n + it.total, 0);
   const sentCount = going.filter((it) => it.state === "sent").length;
   const statusId = `${inputProps.id}-uploads`;
+  const list = [...listBefore, ...items.flatMap((it) => (it.photo ? [it.photo.id] : []))];
   return (
     <div className="photo-uploads">
+      {listName ? <input type="hidden" name={listName} value={list.join(",")} /> : null}
       <input
         {...inputProps}
         ref={input}
@@ -269,12 +286,12 @@ export function PhotoUploads({
             return (
               <li key={it.key} className={"photo-upload photo-upload--" + it.state}>
                 {it.preview ? (
-                  <img src={it.preview} alt={`Preview of photo ${n}`} className="photo-upload__img" />
+                  <img src={it.preview} alt={`Preview ${n} (${it.file.name})`} className="photo-upload__img" />
                 ) : null}
                 <div className="photo-upload__fields">
                   <p className="photo-upload__name">{it.file.name}</p>
                   {it.state === "refused" ? (
-                    <p className="field-error photo-upload__reason">
+                    <p className="photo-upload__reason">
                       <span className="visually-hidden">Error: </span>
                       {it.reason}
                     </p>

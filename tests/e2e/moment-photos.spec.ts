@@ -57,10 +57,12 @@ test.describe("several photos per moment", () => {
         expect(max).toBeLessThan(photos[i]!.buffer.length + 1024);
         await expect(bar).toHaveAttribute("value", String(max));
         await expect(bar.locator("xpath=..")).toContainText("Sent");
-        await expect(page.getByRole("img", { name: `Preview of photo ${i + 1}` })).toBeVisible();
+        await expect(page.getByRole("img", { name: `Preview ${i + 1} (${name})` })).toBeVisible();
       }
       await expect(page.locator(".photo-upload--refused")).toContainText("fake.jpg");
-      await expect(page.locator(".photo-upload--refused .field-error")).toHaveText("Error: Only image files are accepted.");
+      await expect(page.locator(".photo-upload--refused .photo-upload__reason")).toHaveText(
+        "Error: Only image files are accepted.",
+      );
       await page.getByRole("button", { name: "Remove fake.jpg" }).click();
       await expect(page.locator(".photo-upload--refused")).toHaveCount(0);
       await page.getByLabel("Alt text of photo 1", { exact: true }).fill("A lion asleep");
@@ -256,10 +258,12 @@ test.describe("several photos per moment", () => {
       return;
     }
     await expect(page.locator(".photo-upload--refused")).toContainText("notes.txt");
-    await expect(page.locator(".photo-upload--refused .field-error")).toHaveText("Error: Only image files are accepted.");
+    await expect(page.locator(".photo-upload--refused .photo-upload__reason")).toHaveText(
+      "Error: Only image files are accepted.",
+    );
     await expect(page.locator(".photo-upload img")).toHaveCount(0);
     await page.getByLabel("Image Upload").setInputFiles(await jpegFile("ok.jpg"));
-    await expect(page.getByRole("img", { name: "Preview of photo 1" })).toBeVisible();
+    await expect(page.getByRole("img", { name: "Preview 1 (ok.jpg)" })).toBeVisible();
     // the refused file left with the choice it came in
     await expect(page.locator(".photo-upload--refused")).toHaveCount(0);
   });
