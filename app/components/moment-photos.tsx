@@ -163,7 +163,7 @@ export function MomentPhotoFields({
                 "aria-describedby": [hintId, image.errors?.length ? image.errorId : null].filter(Boolean).join(" "),
                 "aria-invalid": image.errors?.length ? true : undefined,
               }}
-              uploadUrl={href("/kids/:kidId/pendingPhotos", { kidId: String(kidId) })}
+              uploadUrl={href("/api/kids/:kidId/pending_photos", { kidId: String(kidId) })}
               max={room}
               numberOf={(i) => existing.length + kept.length + i + 1}
               onChange={onUploads}

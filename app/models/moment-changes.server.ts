@@ -33,7 +33,7 @@ import {
   writeClips,
 } from "./moment-clips.server";
 import { notifyNewMoment } from "./notifications.server";
-import { takePendingPhotos } from "./pending-photos.server";
+import { dropPendingPhotos, takePendingPhotos } from "./pending-photos.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
 // milestone, audience and photos.
@@ -83,15 +83,17 @@ export async function createMoment(
   if (!clipsChecked.ok) return refused(clipsChecked);
   const digests = async () => Promise.all([...photos.added, ...clips].map((p) => fileDigest(p.file)));
   const pendingIds = (photos.pending ?? []).map((p) => p.id);
+  const pendingSame = (photos.pending ?? []).map((p) => p.digest ?? p.id);
   const once = await submissionOnce(
     viewerId,
     "moment",
     opts.token,
-    async () => [kidId, input, ...pendingIds, ...(await digests())],
+    async () => [kidId, input, ...pendingSame, ...(await digests())],
     getMoment,
   );
   if (once.first) {
     await discardAll(photos);
+    await dropPendingPhotos(viewerId, pendingIds);
     return { ok: true, moment: once.first, replayed: true };
   }
   const story = await storyColumns(kidId, input, "add", photos.pending?.[0]?.takenOn ?? photos.added[0]?.file ?? null);
@@ -134,6 +136,7 @@ export async function createMoment(
     if (error instanceof Gone) return kidGone();
     const first = await once.winner(error);
     if (!first) throw error;
+    await dropPendingPhotos(viewerId, pendingIds);
     return { ok: true, moment: first, replayed: true };
   }
 }

@@ -39,9 +39,10 @@ export type MomentPhotos = {
   added: NewMomentPhoto[];
   /**
    * Photos the form sent before, kept as pending (app/models/pending-photos.server.ts), each with its
-   * alt text as sent and its EXIF date: they come after the kept ones and before `added`.
+   * alt text as sent, its EXIF date and (when it came with this request) its file's digest, which
+   * the one-time token compares: they come after the kept ones and before `added`.
    */
-  pending?: { id: number; alt: string; takenOn?: string | null }[];
+  pending?: { id: number; alt: string; takenOn?: string | null; digest?: string }[];
   edits?: PhotoEdit[];
   /** New clips (docs/decisions/0064-video-clips.md), and the ids of the moment's clips to remove. */
   clips?: NewMomentClip[];

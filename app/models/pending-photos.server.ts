@@ -137,6 +137,18 @@ export async function takePendingPhotos(trx: Db, viewerId: number, kidId: number
   return found.map(Number);
 }
 
+/** Removes these pending photos of `viewerId` (a repeated submission's, which the first one's moment makes needless). */
+export async function dropPendingPhotos(viewerId: number, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await withImageTransaction(async (trx, { dropImages }) => {
+    const found: number[] = await trx("pending_photos")
+      .where("uploader_id", viewerId)
+      .whereIn("image_id", ids)
+      .pluck("image_id");
+    await dropImages(found);
+  });
+}
+
 /** Removes the pending photos older than PENDING_HOURS (rows now, files after the commit). Answers how many. */
 export async function sweepPendingPhotos(now = Date.now()): Promise<number> {
   const before = new Date(now - PENDING_HOURS * 3600 * 1000).toISOString();

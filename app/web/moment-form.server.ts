@@ -5,7 +5,7 @@ import { readPhotoForm, retryAfterSeconds } from "~/api/read-body.server";
 import { discardFiles } from "~/forms/photo-form.server";
 import { altField, MOMENT_MESSAGES, PENDING_FIELD, PHOTO_MESSAGES, pendingAltField } from "~/forms/moment";
 import { IMAGE_FIELD, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
-import { slotErrorField } from "~/images/multipart.server";
+import { fileDigest, slotErrorField } from "~/images/multipart.server";
 import type { MomentPhotos } from "~/models/moment-photos.server";
 import {
   keepPendingPhotos,
@@ -22,7 +22,7 @@ import type { PhotoFormUpload } from "./forms.server";
 // photo, so a form answered with its errors (a missing alt text, a wrong title, one file that is
 // not a photo) shows the photos it has instead of asking to choose them again. Without JavaScript
 // this is the second step that asks the alt texts of several new photos; with it, the photos come
-// one by one beforehand (app/routes/pending-photos.ts) and the form names them.
+// one by one beforehand (app/routes/api/kids-pending-photos.ts) and the form names them.
 
 /** What the page's form shows again when it is answered with errors: its result and its photos. */
 export type MomentFormAnswer = { result: SubmissionResult<string[]>; pending: PendingPhoto[] };
@@ -54,11 +54,19 @@ export async function saveMomentForm<S extends z.ZodType, T extends object>(
         { status: 429, headers: { "Retry-After": String(retryAfterSeconds(form.photoLimitWaitMs)) } },
       );
     }
+    // what the files were, for the one-time token (a form sent twice keeps its photos twice)
+    const digests = new Map(
+      await Promise.all(form.files.map(async (f) => [f.slot, await fileDigest(f.file)] as const)),
+    );
     const kept = await keepPendingPhotos(steps.viewerId, kid.kidId, form.files);
     if (!kept.ok) throw pageRefusal(kept, { forbidden: OWNER_ONLY });
     // the new photos join the ones the form names, each with the alt text its slot was given
     const named = pendingFromFields(form.fields);
-    const fresh = kept.kept.map((p) => ({ id: p.id, alt: form.fields[altField(p.slot)] ?? "" }));
+    const fresh = kept.kept.map((p) => ({
+      id: p.id,
+      alt: form.fields[altField(p.slot)] ?? "",
+      digest: digests.get(p.slot),
+    }));
     const shown = await readPendingPhotos(steps.viewerId, kid.kidId, [
       ...named.map((p) => p.id),
       ...fresh.map((p) => p.id),

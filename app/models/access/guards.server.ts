@@ -163,12 +163,11 @@ const momentOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["da
 
 // a photo chosen in a moment's form that waits for its alt text: its sender only, while they may
 // still post for its kid (docs/decisions/0067-one-photo-control.md)
-const pendingOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["pending_photos"], "kid_id">>(
-  (p, k) =>
-    k("pending_photos")
-      .where("pending_photos.image_id", p("imageId"))
-      .andWhere("pending_photos.uploader_id", p("viewer"))
-      .first("pending_photos.kid_id"),
+const pendingOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["pending_photos"], "kid_id">>((p, k) =>
+  k("pending_photos")
+    .where("pending_photos.image_id", p("imageId"))
+    .andWhere("pending_photos.uploader_id", p("viewer"))
+    .first("pending_photos.kid_id"),
 );
 
 /**
