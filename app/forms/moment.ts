@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chosenFileProblem, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
+import { chosenFileProblem, MULTIPART_MESSAGES } from "~/images/limits";
 import { audienceField, type Audience } from "./circles";
 import { notOneLineMessage, plainText, singleLine } from "./text";
 
@@ -74,11 +74,6 @@ export function altField(slot: number): string {
 /** A field of a photo the moment has. */
 export function photoField(id: number, what: "position" | "alt" | "remove"): string {
   return `photo_${id}_${what}`;
-}
-
-/** The slots a form offers (the photos it may still add). */
-export function freeSlots(existing: number): number {
-  return Math.max(0, MAX_PHOTOS - existing);
 }
 
 /** The form's fields as the browser holds them. */

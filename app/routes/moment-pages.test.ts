@@ -103,9 +103,8 @@ describe("moment pages", () => {
       const fd = new FormData();
       for (const [k, v] of Object.entries(fields)) fd.set(k, v);
       // like a browser: one part per file chosen in the one control, each with its name
-      list.forEach((f, i) =>
-        fd.append("image", new Blob([new Uint8Array(f)], { type: "image/jpeg" }), `p${i + 1}.jpg`),
-      );
+      for (const [i, f] of list.entries())
+        fd.append("image", new Blob([new Uint8Array(f)], { type: "image/jpeg" }), `p${i + 1}.jpg`);
       return fd;
     };
     const post = (body: FormData) =>

@@ -1,18 +1,12 @@
 import { data, redirect } from "react-router";
 import type { z } from "zod";
-import type { SubmissionResult } from "@conform-to/react";
 import { readPhotoForm, retryAfterSeconds } from "~/api/read-body.server";
 import { discardFiles } from "~/forms/photo-form.server";
 import { altField, MOMENT_MESSAGES, PENDING_FIELD, PHOTO_MESSAGES, pendingAltField } from "~/forms/moment";
 import { IMAGE_FIELD, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
 import { fileDigest, slotErrorField } from "~/images/multipart.server";
 import type { MomentPhotos } from "~/models/moment-photos.server";
-import {
-  keepPendingPhotos,
-  pendingFromFields,
-  readPendingPhotos,
-  type PendingPhoto,
-} from "~/models/pending-photos.server";
+import { keepPendingPhotos, pendingFromFields, readPendingPhotos } from "~/models/pending-photos.server";
 import type { Result } from "~/models/refusal";
 import { OWNER_ONLY, pageRefusal } from "./refusal.server";
 import type { PhotoFormUpload } from "./forms.server";
@@ -23,9 +17,6 @@ import type { PhotoFormUpload } from "./forms.server";
 // not a photo) shows the photos it has instead of asking to choose them again. Without JavaScript
 // this is the second step that asks the alt texts of several new photos; with it, the photos come
 // one by one beforehand (app/routes/api/kids-pending-photos.ts) and the form names them.
-
-/** What the page's form shows again when it is answered with errors: its result and its photos. */
-export type MomentFormAnswer = { result: SubmissionResult<string[]>; pending: PendingPhoto[] };
 
 export async function saveMomentForm<S extends z.ZodType, T extends object>(
   request: Request,
