@@ -49,6 +49,7 @@ export async function keepPendingPhotos(
   kidId: number,
   files: SlotFile[],
 ): Promise<Result<{ kept: (PendingPhoto & { slot: number })[]; refused: RefusedFile[] }>> {
+  if (!files.length) return { ok: true, kept: [], refused: [] };
   try {
     const access = await requireKid(viewerId, kidId, "change");
     if (!access.ok) return access;
