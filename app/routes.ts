@@ -78,6 +78,7 @@ export default [
   route("api/kids/:id", "routes/api/kids-id.ts"),
   route("api/kids/:kidId/daily_logs", "routes/api/kids-daily-logs.ts"),
   route("api/kids/:kidId/daily_logs/new", "routes/api/kids-daily-logs-new.ts"),
+  route("api/kids/:kidId/pending_photos", "routes/api/kids-pending-photos.ts"),
   route("api/daily_logs/:id", "routes/api/daily-logs-id.ts"),
   route("api/kids/:kidId/imports", "routes/api/kids-imports.ts"),
   route("api/drafts/:id", "routes/api/drafts-id.ts"),

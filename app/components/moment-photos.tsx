@@ -1,13 +1,15 @@
-import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
-import { useActionData } from "react-router";
+import type { FieldMetadata } from "@conform-to/react";
+import { useCallback, useState } from "react";
+import { href } from "react-router";
 import { Photo as PhotoView } from "~/components/photo";
-import { Field, FieldFrame, useHydrated } from "./forms";
-import { PhotoPicker } from "./photo-picker";
+import { Field, FieldFrame } from "./forms";
+import { FieldError, useHydrated } from "./form-basics";
+import { PhotoUploads, type UploadItem } from "./photo-uploads";
 import { MomentPhotos, type MomentPhotoView } from "./moment-photos-view";
 
 export { MomentPhotos, type MomentPhotoView };
-import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
-import { ALT_MAX, altField, freeSlots, photoField } from "~/forms/moment";
+import { IMAGE_FIELD, MAX_PHOTOS } from "~/images/limits";
+import { ALT_MAX, altField, PENDING_FIELD, pendingAltField, photoField } from "~/forms/moment";
 
 // A moment's photos (docs/decisions/0030-several-photos-per-moment.md): shown as one photo or a
 // grid (app/app.css, "Several photos per moment"), and their fields in the add and update forms.
@@ -16,12 +18,11 @@ import { ALT_MAX, altField, freeSlots, photoField } from "~/forms/moment";
 type Fields = Record<string, FieldMetadata<unknown>>;
 
 /** The names of the photo fields of a form, in the order the error summary lists them. */
-export function photoFieldOrder(existing: { id?: number }[]): string[] {
+export function photoFieldOrder(existing: { id?: number }[], pending: { id: number }[] = []): string[] {
   const names: string[] = [];
   for (const p of existing) if (p.id) names.push(photoField(p.id, "position"), photoField(p.id, "alt"));
-  // slot 1's file is `image`, which the forms' own order already names
-  for (let slot = 1; slot <= freeSlots(existing.length); slot++)
-    names.push(...(slot === 1 ? [] : [`image_${slot}`]), altField(slot));
+  for (const p of pending) names.push(pendingAltField(p.id));
+  // the file control is `image`, which the forms' own order already names
   return names;
 }
 
@@ -39,57 +40,48 @@ export function photoDefaults(existing: MomentPhotoView[]): Record<string, strin
 const ALT_HINT = `Describe the photo for people who cannot see it (at most ${ALT_MAX} characters). Needed for each photo when there are several; a single photo without one is described by the title.`;
 
 /**
- * The photo fields of the add and update forms. Update: each photo the moment has, with its place
- * (a number), its alt text and a Remove box. Then the free slots: the first one open, the others
- * behind "Add more photos" (a <details>, so it works without JavaScript). Every file input is named
- * `image`; slot n's alt text is `alt_<n>`.
+ * The photo fields of the add and update forms (docs/decisions/0067-one-photo-control.md). Update:
+ * each photo the moment has, with its place (a number), its alt text and a Remove box. Then the
+ * photos sent before and kept for this form (`pending`: the server's answer), each with its alt
+ * text; then ONE file control for new photos (`image`, several at once). Without JavaScript its
+ * files go with the form and come back as pending photos asking their alt texts; with it, each is
+ * sent as soon as it is chosen (PhotoUploads) and gets its alt text field in place.
  */
 export function MomentPhotoFields({
   fields,
   existing = [],
+  pending = [],
+  clips = 0,
+  kidId,
   hint,
 }: {
   fields: Fields;
   /** Update forms: the photos it has, in order. */
   existing?: MomentPhotoView[];
-  /** The hint of the first slot. */
+  /** Photos sent before and kept, waiting for this form (the action's answer). */
+  pending?: PendingPhotoView[];
+  /** The clips the moment has: they count toward its MAX_PHOTOS items. */
+  clips?: number;
+  kidId: number;
+  /** The hint of the file control. */
   hint: string;
 }) {
-  const free = freeSlots(existing.length);
-  const slots = Array.from({ length: free }, (_, i) => i + 1);
-  const slotField = (slot: number) => fields[slot === 1 ? "image" : `image_${slot}`]!;
-  const laterHasError = slots.slice(1).some((s) => slotField(s).errors?.length || fields[altField(s)]!.errors?.length);
-  const slotFields = (slot: number) => (
-    <fieldset key={slot} className="fieldset photo-slot">
-      <legend>{existing.length || slot > 1 ? `New photo ${existing.length + slot}` : "Photo"}</legend>
-      <PhotoSlot
-        meta={slotField(slot)}
-        label={slot === 1 && !existing.length ? "Image Upload" : `Image ${existing.length + slot}`}
-        hint={slot === 1 ? hint : IMAGE_HINTS.replace}
-        slot={existing.length + slot}
-        againId={slot === 1 && chooseAgain ? againId : undefined}
-      />
-      <Field
-        meta={fields[altField(slot)]!}
-        label={`Alt text of photo ${existing.length + slot}`}
-        hint={slot === 1 ? ALT_HINT : undefined}
-        inputProps={{ autoComplete: "off" }}
-      />
-    </fieldset>
+  const [sent, setSent] = useState<number[]>([]);
+  const onUploads = useCallback(
+    (items: UploadItem[]) => setSent(items.flatMap((it) => (it.photo ? [it.photo.id] : []))),
+    [],
   );
-  // Without JavaScript a refused form comes back as a new page with empty file inputs: say so
-  // (with JavaScript the page stays, and the chosen files with it). docs/design.md
-  const refused = useActionData<{ result?: SubmissionResult<string[]> }>()?.result?.status === "error";
+  // with JavaScript, the photos sent from this page stay in its list (with what was typed) after
+  // an answer; the answer's list shows only the others (those the form sent without JavaScript)
+  const sentIds = new Set(sent);
+  const kept = pending.filter((p) => !sentIds.has(p.id));
+  const room = Math.max(0, MAX_PHOTOS - existing.length - clips - kept.length);
+  const image = fields.image!;
+  const hintId = `${image.id}-hint`;
+  const several = existing.length + kept.length > 0;
   const hydrated = useHydrated();
-  const chooseAgain = refused && !hydrated;
-  const againId = `${slotField(1).id}-again`;
   return (
     <div className="moment-photo-fields">
-      {chooseAgain ? (
-        <p id={againId} className="field-again">
-          The form was not saved, so your photo was not kept: if you chose one, please choose it again.
-        </p>
-      ) : null}
       {existing.length ? (
         <fieldset className="fieldset">
           <legend>Photos of this moment</legend>
@@ -129,48 +121,111 @@ export function MomentPhotoFields({
           </ol>
         </fieldset>
       ) : null}
-      {slots.length ? (
-        slotFields(1)
-      ) : (
-        <p className="field-hint">This moment has {MAX_PHOTOS} photos: remove one to add another.</p>
-      )}
-      {slots.length > 1 ? (
-        <details className="more-photos" open={laterHasError || undefined}>
-          <summary>Add more photos (up to {MAX_PHOTOS} in all)</summary>
-          {slots.slice(1).map(slotFields)}
-        </details>
+      {kept.length ? (
+        <fieldset className="fieldset">
+          <legend>{kept.length === 1 ? "Your new photo" : "Your new photos"}</legend>
+          <p className="field-hint">
+            They are kept for this form and shown to nobody else until you save it. {ALT_HINT}
+          </p>
+          <ol className="photo-edit-list">
+            {kept.map((p, i) => (
+              <li key={p.id} className="photo-edit">
+                <PhotoView
+                  photo={p}
+                  alt={`New photo ${existing.length + i + 1}`}
+                  sizes="120px"
+                  className="photo-edit__img"
+                />
+                <div className="photo-edit__fields">
+                  <Field
+                    meta={fields[pendingAltField(p.id)]!}
+                    label={`Alt text of photo ${existing.length + i + 1}`}
+                    inputProps={{ autoComplete: "off" }}
+                  />
+                </div>
+              </li>
+            ))}
+          </ol>
+        </fieldset>
       ) : null}
+      {room > 0 ? (
+        <>
+          <FieldFrame
+            meta={image}
+            label={several ? "Add photos" : "Image Upload"}
+            hint={`${hint} You can choose several at once (up to ${room}); you give each its alt text next.`}
+            hintId={hintId}
+          >
+            <PhotoUploads
+              inputProps={{
+                id: image.id,
+                name: IMAGE_FIELD,
+                "aria-describedby": [hintId, image.errors?.length ? image.errorId : null].filter(Boolean).join(" "),
+                "aria-invalid": image.errors?.length ? true : undefined,
+              }}
+              uploadUrl={href("/api/kids/:kidId/pending_photos", { kidId: String(kidId) })}
+              max={room}
+              numberOf={(i) => existing.length + kept.length + i + 1}
+              onChange={onUploads}
+              listName={PENDING_FIELD}
+              listBefore={kept.map((p) => p.id)}
+              renderItem={(item, n) => (
+                // with JavaScript each photo chosen gets its alt text field in place
+                <UploadAltField
+                  item={item}
+                  n={n}
+                  meta={item.photo ? fields[pendingAltField(item.photo.id)] : undefined}
+                />
+              )}
+            />
+          </FieldFrame>
+          {!hydrated && !several ? (
+            // without JavaScript the first photo's alt text is asked beside the control, as with one
+            // photo (docs/spec.md); the others' come on the next step
+            <Field
+              meta={fields[altField(1)]!}
+              label="Alt text of photo 1"
+              hint={ALT_HINT}
+              inputProps={{ autoComplete: "off" }}
+            />
+          ) : null}
+        </>
+      ) : (
+        <>
+          <input type="hidden" name={PENDING_FIELD} value={kept.map((p) => p.id).join(",")} />
+          <p className="field-hint">This moment has {MAX_PHOTOS} photos and clips: remove one to add another.</p>
+        </>
+      )}
     </div>
   );
 }
 
-/** One file input of a photo slot: the styled picker with its preview, its error beside it. */
-function PhotoSlot({
-  meta,
-  label,
-  hint,
-  slot,
-  againId,
-}: {
-  meta: FieldMetadata<unknown>;
-  label: string;
-  hint: string;
-  slot: number;
-  againId?: string;
-}) {
-  const hintId = `${meta.id}-hint`;
-  const describedBy = [hintId, againId, meta.errors?.length ? meta.errorId : null].filter(Boolean).join(" ");
+/** A photo kept for the form, as the action answers it. */
+export type PendingPhotoView = Pick<MomentPhotoView, "key" | "width" | "height" | "widths" | "placeholder"> & {
+  id: number;
+};
+
+/**
+ * The alt text field of a photo sent from the page (with JavaScript): named once the server has
+ * kept it, with the server's error for it after an answer (the summary links to it by its id).
+ */
+function UploadAltField({ item, n, meta }: { item: UploadItem; n: number; meta?: FieldMetadata<unknown> }) {
+  const id = meta?.id ?? `${item.key}-alt`;
+  const errors = meta?.errors;
+  const errorId = meta?.errorId ?? `${id}-error`;
   return (
-    <FieldFrame meta={meta} label={label} hint={hint} hintId={hintId}>
-      <PhotoPicker
-        inputProps={{
-          id: meta.id,
-          name: "image",
-          "aria-describedby": describedBy,
-          "aria-invalid": meta.errors?.length ? true : undefined,
-        }}
-        previewAlt={`Preview of photo ${slot}`}
+    <div className={"field" + (errors?.length ? " field--error" : "")}>
+      <label htmlFor={id}>Alt text of photo {n}</label>
+      <FieldError id={errorId} errors={errors} />
+      <input
+        id={id}
+        type="text"
+        name={item.photo ? pendingAltField(item.photo.id) : undefined}
+        autoComplete="off"
+        maxLength={ALT_MAX}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? errorId : undefined}
       />
-    </FieldFrame>
+    </div>
   );
 }

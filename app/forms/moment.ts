@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { chosenFileProblem, MAX_PHOTOS, MULTIPART_MESSAGES } from "~/images/limits";
+import { chosenFileProblem, MULTIPART_MESSAGES } from "~/images/limits";
 import { audienceField, type Audience } from "./circles";
 import { notOneLineMessage, plainText, singleLine } from "./text";
 
@@ -43,6 +43,18 @@ export const MOMENT_MESSAGES = {
 // - a photo the moment has (its id in the form) : `photo_<id>_position` (its place, 1-based),
 //   `photo_<id>_alt`, `photo_<id>_remove` (any value: remove it). Update forms only.
 
+/**
+ * Pending photos (docs/decisions/0067-one-photo-control.md): photos the form sent before, kept by
+ * the server until the moment takes them. `pending` lists their ids in order ("12,13"); each one's
+ * alt text is `pending_<id>_alt` (app/models/pending-photos.server.ts).
+ */
+export const PENDING_FIELD = "pending";
+
+/** The alt text field of a pending photo. */
+export function pendingAltField(id: number): string {
+  return `pending_${id}_alt`;
+}
+
 /** Longest alt text of a photo, in characters. */
 export const ALT_MAX = 250;
 
@@ -64,16 +76,12 @@ export function photoField(id: number, what: "position" | "alt" | "remove"): str
   return `photo_${id}_${what}`;
 }
 
-/** The slots a form offers (the photos it may still add). */
-export function freeSlots(existing: number): number {
-  return Math.max(0, MAX_PHOTOS - existing);
-}
-
 /** The form's fields as the browser holds them. */
 export type MomentFormShape = {
   title: string;
   content: string;
   image: File;
+  pending: string;
   taken_on: string;
   milestone: string;
   milestone_label: string;
@@ -105,7 +113,7 @@ export function imageSchema() {
     });
 }
 
-/** Was a file chosen: a value, a non-empty File, or (several file inputs of one name) any of them. */
+/** Was a file chosen: a value, a non-empty File, or (several files under one name) any of them. */
 function chosen(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(chosen);
   if (v === undefined || v === null || v === "") return false;
@@ -115,9 +123,10 @@ function chosen(v: unknown): boolean {
 /** Object-level check that a photo was chosen (runs together with the other fields' checks). */
 export function requireImage(message: string) {
   return [
-    // a moment may be a clip alone (docs/decisions/0064-video-clips.md): then no photo is needed
-    (v: { image?: unknown; video?: unknown }, ctx: z.RefinementCtx) => {
-      if (!chosen(v.image) && !chosen(v.video)) {
+    // a moment may be a clip alone (docs/decisions/0064-video-clips.md): then no photo is needed;
+    // photos sent before and kept (`pending`) count as chosen
+    (v: { image?: unknown; video?: unknown; pending?: unknown }, ctx: z.RefinementCtx) => {
+      if (!chosen(v.image) && !chosen(v.video) && !chosen(v.pending)) {
         ctx.addIssue({ code: "custom", message, path: ["image"] });
       }
     },
@@ -146,6 +155,7 @@ export function momentFormSchema(variant: FormVariant) {
       "Content",
     ),
     image: imageSchema(),
+    [PENDING_FIELD]: z.string().optional(),
     /** Whether a clip came (the server judges it; VIDEO_PRESENT on the server, a File in the browser). */
     video: z.any().optional(),
     ...storyFields(variant),

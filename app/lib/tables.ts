@@ -97,39 +97,13 @@ export interface MomentPhotoRow {
   alt: string;
 }
 
-/** A draft moment, seen by its author alone (docs/decisions/0065-drafts.md). */
-export interface DraftRow {
-  id: number;
-  user_id: number;
-  kid_id: number;
-  taken_on: string;
-  title: string;
-  content: string;
-  /** null: the kid's default audience when published */
-  audience: AudienceValue | null;
-  milestone: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A photo of a draft: an images row of kind "log", owned by the draft's author until published. */
-export interface DraftPhotoRow {
-  id: number;
-  draft_id: number;
+/** A photo chosen in a moment's form that waits for its alt text (docs/decisions/0067-one-photo-control.md). */
+export interface PendingPhotoRow {
   image_id: number;
-  position: number;
-  alt: string;
-  /** the name of the file it came from, as sent */
-  name: string;
-}
-
-/** A file the author's last "Add photos" for a kid did not take, and why. */
-export interface DraftRefusalRow {
-  id: number;
-  user_id: number;
+  uploader_id: number;
   kid_id: number;
-  name: string;
-  reason: string;
+  /** "YYYY-MM-DD" from its EXIF, read before processing dropped it; null: none */
+  taken_on: string | null;
   created_at: string;
 }
 
@@ -372,10 +346,8 @@ export interface Tables {
   kids: KidRow;
   daily_logs: MomentRow;
   moment_photos: MomentPhotoRow;
+  pending_photos: PendingPhotoRow;
   videos: VideoRow;
-  drafts: DraftRow;
-  draft_photos: DraftPhotoRow;
-  draft_refusals: DraftRefusalRow;
   likes: LikeRow;
   comments: CommentRow;
   friendships: FriendshipRow;

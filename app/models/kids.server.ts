@@ -140,9 +140,9 @@ export async function viewKid(viewerId: number, kidId: number, need: Need = "vie
 }
 
 /** May `viewerId` change this kid (and add moments to it)? ok, or why not. */
-export async function checkKidOwner(viewerId: number, kidId: number): Promise<Result> {
+export async function checkKidOwner(viewerId: number, kidId: number): Promise<Result<{ kidId: number }>> {
   const access = await requireKid(viewerId, kidId, "change");
-  return access.ok ? { ok: true } : access;
+  return access.ok ? { ok: true, kidId } : access;
 }
 
 class Gone extends Error {}

@@ -33,6 +33,7 @@ import {
   writeClips,
 } from "./moment-clips.server";
 import { notifyNewMoment } from "./notifications.server";
+import { dropPendingPhotos, takePendingPhotos } from "./pending-photos.server";
 
 // Adding, changing and deleting a moment (the kid's owner or a co-parent), with its date,
 // milestone, audience and photos.
@@ -81,18 +82,21 @@ export async function createMoment(
   const clipsChecked = checkClips(clips, planned.plan.length + clips.length);
   if (!clipsChecked.ok) return refused(clipsChecked);
   const digests = async () => Promise.all([...photos.added, ...clips].map((p) => fileDigest(p.file)));
+  const pendingIds = (photos.pending ?? []).map((p) => p.id);
+  const pendingSame = (photos.pending ?? []).map((p) => p.digest ?? p.id);
   const once = await submissionOnce(
     viewerId,
     "moment",
     opts.token,
-    async () => [kidId, input, ...(await digests())],
+    async () => [kidId, input, ...pendingSame, ...(await digests())],
     getMoment,
   );
   if (once.first) {
     await discardAll(photos);
+    await dropPendingPhotos(viewerId, pendingIds);
     return { ok: true, moment: once.first, replayed: true };
   }
-  const story = await storyColumns(kidId, input, "add", photos.added[0]?.file ?? null);
+  const story = await storyColumns(kidId, input, "add", photos.pending?.[0]?.takenOn ?? photos.added[0]?.file ?? null);
   if (!story.ok) return refused(story);
   const kept = await storeClips(clips);
   if (!kept.ok) return refused(kept);
@@ -112,7 +116,8 @@ export async function createMoment(
           { ...input, ...story.columns },
           { imageId: null, createdAt: now, postedBy: viewerId },
         );
-        await writePhotos(trx, id, planned.plan, imageIds, dropImages);
+        const taken = await takePendingPhotos(trx, viewerId, kidId, pendingIds);
+        await writePhotos(trx, id, planned.plan, imageIds, dropImages, taken);
         await writeClips(trx, id, kept.stored, { drop: dropImages, dropKeys: dropStoreKeys });
         await once.claim(trx, id);
         await notifyNewMoment(trx, id, viewerId);
@@ -131,6 +136,7 @@ export async function createMoment(
     if (error instanceof Gone) return kidGone();
     const first = await once.winner(error);
     if (!first) throw error;
+    await dropPendingPhotos(viewerId, pendingIds);
     return { ok: true, moment: first, replayed: true };
   }
 }
@@ -151,7 +157,8 @@ async function storyColumns(
   kidId: number,
   input: StoryInput,
   variant: FormVariant,
-  file: UploadedFile | null,
+  /** The first photo: its file, or (a pending photo, already processed) the EXIF date read when it came. */
+  file: UploadedFile | string | null,
 ): Promise<Result<{ columns: StoryInput }>> {
   const columns: StoryInput = {};
   if (input.milestone !== undefined) columns.milestone = input.milestone;
@@ -167,7 +174,8 @@ async function storyColumns(
     if (problem) return invalidField("taken_on", m.takenOnInvalid);
     columns.takenOn = input.takenOn;
   } else {
-    columns.takenOn = defaultTakenOn(file ? await photoTakenOn(file.path) : null, kid.birth_date, now);
+    const exif = typeof file === "string" || !file ? file : await photoTakenOn(file.path);
+    columns.takenOn = defaultTakenOn(exif, kid.birth_date, now);
   }
   return { ok: true, columns };
 }
@@ -262,7 +270,9 @@ export async function updateMoment(
           .first("daily_logs.id");
         if (!moment || !(await stillParent(trx))) throw new Gone();
         await trx("daily_logs").where("id", momentId).update(changes);
-        await writePhotos(trx, momentId, planned.plan, imageIds, dropImages);
+        const pendingIds = (photos.pending ?? []).map((p) => p.id);
+        const taken = await takePendingPhotos(trx, viewerId, access.kidId, pendingIds);
+        await writePhotos(trx, momentId, planned.plan, imageIds, dropImages, taken);
         await writeClips(trx, momentId, kept.stored, {
           remove: removeClips,
           drop: dropImages,

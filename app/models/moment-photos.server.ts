@@ -2,7 +2,15 @@ import type { Db } from "~/lib/db.server";
 import type { MomentPhotoRow, MomentRow } from "~/lib/tables";
 import { query, type ParamFn } from "~/lib/query.server";
 import type { Knex } from "knex";
-import { ALT_MAX, altField, MOMENT_MESSAGES, PHOTO_MESSAGES, photoField, type FormVariant } from "~/forms/moment";
+import {
+  ALT_MAX,
+  altField,
+  MOMENT_MESSAGES,
+  PHOTO_MESSAGES,
+  pendingAltField,
+  photoField,
+  type FormVariant,
+} from "~/forms/moment";
 import { isOneLine } from "~/lib/one-line";
 import { IMAGE_FIELD, MAX_PHOTOS } from "~/images/limits";
 import type { UploadedFile } from "~/images/multipart.server";
@@ -29,6 +37,12 @@ export type PhotoEdit = { id: number; position?: number; alt?: string; remove?: 
  */
 export type MomentPhotos = {
   added: NewMomentPhoto[];
+  /**
+   * Photos the form sent before, kept as pending (app/models/pending-photos.server.ts), each with its
+   * alt text as sent, its EXIF date and (when it came with this request) its file's digest, which
+   * the one-time token compares: they come after the kept ones and before `added`.
+   */
+  pending?: { id: number; alt: string; takenOn?: string | null; digest?: string }[];
   edits?: PhotoEdit[];
   /** New clips (docs/decisions/0064-video-clips.md), and the ids of the moment's clips to remove. */
   clips?: NewMomentClip[];
@@ -50,8 +64,11 @@ export async function discardAll(photos: MomentPhotos): Promise<void> {
 }
 
 type ExistingPhoto = Pick<MomentPhotoRow, "id" | "image_id" | "alt">;
-/** One photo of the moment after the change: an images row (or the i-th new photo) and its alt text. */
-export type PlannedPhoto = { imageId: number; alt: string } | { added: number; alt: string };
+/**
+ * One photo of the moment after the change and its alt text: an images row it has, a pending photo
+ * it takes (`pending`), or the i-th new photo.
+ */
+export type PlannedPhoto = { imageId: number; alt: string; pending?: true } | { added: number; alt: string };
 
 const existingPhotos = query<{ momentId: number }, ExistingPhoto>((p, k) =>
   k("moment_photos")
@@ -106,13 +123,20 @@ export function planPhotos(
     });
     kept.sort((a, b) => a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!);
   }
+  const pending = (photos.pending ?? []).map((p, i) => ({
+    imageId: p.id,
+    pending: true as const,
+    alt: p.alt,
+    field: pendingAltField(p.id),
+    n: existing.length + i + 1,
+  }));
   const added = photos.added.map((p, i) => ({
     added: i,
     alt: p.alt,
     field: altField(p.slot),
-    n: existing.length + p.slot,
+    n: existing.length + pending.length + p.slot,
   }));
-  const all = [...kept, ...added];
+  const all = [...kept, ...pending, ...added];
   if (all.length > MAX_PHOTOS) return invalidField(IMAGE_FIELD, m.tooMany);
   // a moment that never had a photo (older data) can still be edited; one that has photos keeps one
   if (!all.length && !clipsAfter && (variant === "add" || existing.length)) {
@@ -128,15 +152,17 @@ export function planPhotos(
   if (Object.keys(errors).length) return invalid(Object.values(errors)[0]![0], errors);
   const plan = all.map((p): PlannedPhoto => {
     const alt = p.alt.trim() || title;
+    if ("pending" in p) return { imageId: p.imageId, alt, pending: true };
     return "imageId" in p ? { imageId: p.imageId, alt } : { added: p.added, alt };
   });
   return { ok: true, plan };
 }
 
 /**
- * Writes the moment's photo rows in `plan`'s order (`newIds`: the images rows of its new photos),
- * points daily_logs.image_id at the first, counts them, and drops the images of the photos that
- * went (rows now, files after the commit). Inside the caller's transaction.
+ * Writes the moment's photo rows in `plan`'s order (`newIds`: the images rows of its new photos;
+ * `taken`: the pending photos it took, takePendingPhotos), points daily_logs.image_id at the first,
+ * counts them, and drops the images of the photos that went (rows now, files after the commit).
+ * Inside the caller's transaction.
  */
 export async function writePhotos(
   trx: Db,
@@ -144,6 +170,7 @@ export async function writePhotos(
   plan: PlannedPhoto[],
   newIds: number[],
   drop: (ids: number[]) => Promise<void>,
+  taken: number[] = [],
 ) {
   const before: MomentPhotoRow["image_id"][] = await trx("moment_photos")
     .where("daily_log_id", momentId)
@@ -151,9 +178,13 @@ export async function writePhotos(
   const legacy: Pick<MomentRow, "image_id"> | undefined = await trx("daily_logs")
     .where("id", momentId)
     .first("image_id");
-  // a kept photo that went meanwhile (a concurrent update) is skipped
+  // a kept photo that went meanwhile (a concurrent update), or a pending one swept, is skipped
   const rows = plan
-    .filter((p) => !("imageId" in p) || before.includes(p.imageId) || p.imageId === legacy?.image_id)
+    .filter(
+      (p) =>
+        !("imageId" in p) ||
+        ("pending" in p ? taken.includes(p.imageId) : before.includes(p.imageId) || p.imageId === legacy?.image_id),
+    )
     .map((p) => ({ imageId: "imageId" in p ? p.imageId : newIds[p.added]!, alt: p.alt }));
   const keep = new Set(rows.map((r) => r.imageId));
   await trx("moment_photos").where("daily_log_id", momentId).delete();

@@ -5,12 +5,12 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
+import { IMAGE_HINTS } from "~/images/limits";
 import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkKidOwner, viewKid } from "~/models/kids.server";
 import { createMoment } from "~/models/moment-changes.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
-import { savePhotoForm } from "~/web/forms.server";
+import { saveMomentForm } from "~/web/moment-form.server";
 import { ErrorSummary, pageTitle, SubmissionToken } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
@@ -35,16 +35,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const kidId = pageId(params.kidId);
-  return savePhotoForm(
-    request,
-    schema,
-    {
-      allowed: () => checkKidOwner(user.id, kidId),
-      save: (value, _file, token, upload) => createMoment(user.id, kidId, value, momentPhotosFrom(upload), { token }),
-      to: ({ moment }) => href("/dailyLogs/:momentId", { momentId: String(moment.id) }),
-    },
-    { uploader: user.id, maxFiles: MAX_PHOTOS, maxVideos: 1 },
-  );
+  return saveMomentForm(request, schema, {
+    viewerId: user.id,
+    kidId: () => checkKidOwner(user.id, kidId),
+    photos: (upload) => momentPhotosFrom(upload),
+    save: (value, token, photos) => createMoment(user.id, kidId, value, photos, { token }),
+    to: ({ moment }) => href("/dailyLogs/:momentId", { momentId: String(moment.id) }),
+  });
 }
 
 export default function AddMoment({ loaderData, actionData }: Route.ComponentProps) {
@@ -52,7 +49,7 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER, ...photoFieldOrder([])] as never,
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER, ...photoFieldOrder([], actionData?.pending)] as never,
     actionData?.result,
   );
   return (
@@ -64,7 +61,13 @@ export default function AddMoment({ loaderData, actionData }: Route.ComponentPro
         <SubmissionToken />
         <MomentFields fields={fields} />
         <StoryFields fields={fields} variant="add" kidName={kid.name} />
-        <MomentPhotoFields fields={fields as never} hint={IMAGE_HINTS.choose} />
+        <MomentPhotoFields
+          fields={fields as never}
+          hint={IMAGE_HINTS.choose}
+          kidId={kid.id}
+          pending={actionData?.pending}
+          clips={0}
+        />
         <ClipFields fields={fields as never} settings={clipSettings} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={kid.defaultAudience} />
         <SubmitOrCancel pendingText="Adding…" cancelTo={href("/kids/:kidId/dailyLogs", { kidId: String(kid.id) })}>

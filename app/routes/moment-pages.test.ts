@@ -6,6 +6,8 @@ import * as momentUpdate from "./moment-update";
 import { args, formErrorsOf, req, statusOf } from "../../tests/helpers";
 import { db } from "~/lib/db.server";
 import { createMoment } from "~/models/moment-changes.server";
+import { canViewImage } from "~/models/access.server";
+import { findImageByKey } from "~/images/storage.server";
 import { jpeg, jpegUpload } from "~/models/kids-test-helpers.server";
 import { multipart, people, thrown } from "../../tests/kit/kid-pages";
 
@@ -95,53 +97,57 @@ describe("moment pages", () => {
     ).toBe(404);
   });
 
-  it("several photos: slots with alt texts, empty slots skipped, errors on the slot's fields; reorder and remove", async () => {
-    const { kid, cookies } = await people();
-    const slots = async (files: (Buffer | null)[], fields: Record<string, string>) => {
+  it("several photos from one control: kept until their alt texts are given, a refused file named; reorder and remove", async () => {
+    const { kid, cookies, owner, friend } = await people();
+    const files = async (list: Buffer[], fields: Record<string, string>) => {
       const fd = new FormData();
       for (const [k, v] of Object.entries(fields)) fd.set(k, v);
-      // like a browser: one part per file input, an empty one for a slot left empty
-      for (const f of files)
-        fd.append(
-          "image",
-          f ? new Blob([new Uint8Array(f)], { type: "image/jpeg" }) : new Blob([]),
-          f ? "photo.jpg" : "",
-        );
+      // like a browser: one part per file chosen in the one control, each with its name
+      for (const [i, f] of list.entries())
+        fd.append("image", new Blob([new Uint8Array(f)], { type: "image/jpeg" }), `p${i + 1}.jpg`);
       return fd;
     };
     const post = (body: FormData) =>
       momentNew.action(
         args(req(`/kids/${kid.id}/dailyLogs/new`, { cookie: cookies.owner, form: body }), { kidId: String(kid.id) }),
       );
+    type Answer = {
+      data: { pending: { id: number; key: string }[]; result: { initialValue: Record<string, string> } };
+    };
     const [a, b, c] = [await jpeg(60, 40, "#c33"), await jpeg(61, 40, "#3c3"), await jpeg(62, 40, "#33c")];
+    const zoo = () => db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first();
 
-    // slot 2 without alt text, slot 3 not an image: both named on their own fields, nothing saved
-    const bad = await post(
-      await slots([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }),
+    // the third file is not an image: named on the control, the two photos kept, nothing saved
+    const first = await post(
+      await files([a, b, Buffer.from("not an image")], { title: "Zoo", content: "Lions", alt_1: "A lion" }),
     );
-    expect(formErrorsOf(bad)).toMatchObject({ alt_2: [expect.stringContaining("alt text of photo 2")] });
-    const notImage = await post(
-      await slots([a, null, Buffer.from("not an image")], {
-        title: "Zoo",
-        content: "Lions",
-        alt_1: "A lion",
-        alt_3: "Text",
-      }),
-    );
-    expect(formErrorsOf(notImage)).toMatchObject({ image_3: ["Only image files are accepted."] });
-    expect(await db()("daily_logs").where({ kid_id: kid.id, title: "Zoo" }).count({ n: "*" }).first()).toMatchObject({
-      n: 0,
+    expect(formErrorsOf(first)).toMatchObject({ image: ["p3.jpg: Only image files are accepted."] });
+    const kept = (first as Answer).data.pending;
+    expect(kept).toHaveLength(2);
+    const [lionId, bearId] = kept.map((p) => p.id) as [number, number];
+    // the first photo's alt text given beside the control is kept with it; the list is the form's
+    expect((first as Answer).data.result.initialValue).toMatchObject({
+      pending: `${lionId},${bearId}`,
+      [`pending_${lionId}_alt`]: "A lion",
     });
+    expect(await zoo()).toMatchObject({ n: 0 });
+    // nobody but their sender sees them meanwhile
+    const lionImage = (await findImageByKey(kept[0]!.key))!;
+    expect(await canViewImage(owner.id, lionImage)).toBe(true);
+    expect(await canViewImage(friend.id, lionImage)).toBe(false);
 
-    // three photos in slots 1, 3 and 4 (slot 2 left empty): their own alt texts, in that order
+    // the next step: photo 2 still without alt text, refused on its field, nothing saved
+    const next = (fields: Record<string, string>, more: Buffer[] = []) =>
+      files(more, { title: "Zoo", content: "Lions", pending: `${lionId},${bearId}`, ...fields });
+    const missing = await post(await next({ [`pending_${lionId}_alt`]: "A lion" }));
+    expect(formErrorsOf(missing)).toMatchObject({
+      [`pending_${bearId}_alt`]: [expect.stringContaining("alt text of photo 2")],
+    });
+    expect(await zoo()).toMatchObject({ n: 0 });
+
+    // given, with one more photo chosen then (its alt text in slot 1): three photos, in that order
     const ok = await post(
-      await slots([a, null, b, c], {
-        title: "Zoo",
-        content: "Lions",
-        alt_1: "A lion",
-        alt_3: "A bear",
-        alt_4: "A seal",
-      }),
+      await next({ [`pending_${lionId}_alt`]: "A lion", [`pending_${bearId}_alt`]: "A bear", alt_1: "A seal" }, [c]),
     );
     const id = /\/dailyLogs\/(\d+)$/.exec((ok as Response).headers.get("Location") ?? "")![1]!;
     const view = await momentPage.loader(args(req(`/dailyLogs/${id}`, { cookie: cookies.owner }), { momentId: id }));
@@ -150,6 +156,14 @@ describe("moment pages", () => {
       ["A bear", 61],
       ["A seal", 62],
     ]);
+    // taken: no longer pending, and the moment's audience decides who sees them
+    expect(await db()("pending_photos").whereIn("image_id", [lionId, bearId]).count({ n: "*" }).first()).toMatchObject({
+      n: 0,
+    });
+    expect(await canViewImage(friend.id, lionImage)).toBe(true);
+    // photos a moment took cannot be named again
+    const again = await post(await next({ [`pending_${lionId}_alt`]: "A lion", [`pending_${bearId}_alt`]: "A bear" }));
+    expect(formErrorsOf(again)).toMatchObject({ image: ["Image is required"] });
 
     // update: the seal first, the lion removed, the bear's alt text changed
     const form = await momentUpdate.loader(

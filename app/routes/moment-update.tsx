@@ -5,12 +5,12 @@ import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
 import { pageId } from "~/lib/request.server";
 import { momentFormSchema, type MomentFormShape, type MomentInput } from "~/forms/moment";
-import { IMAGE_HINTS, MAX_PHOTOS } from "~/images/limits";
+import { IMAGE_HINTS } from "~/images/limits";
 import { momentPhotosFrom } from "~/forms/photo-form.server";
 import { checkMomentOwner, viewMoment } from "~/models/moments.server";
 import { updateMoment } from "~/models/moment-changes.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
-import { savePhotoForm } from "~/web/forms.server";
+import { saveMomentForm } from "~/web/moment-form.server";
 import { ErrorSummary, pageTitle } from "~/components/forms";
 import { AudienceFields } from "~/components/audience";
 import { MOMENT_FIELD_ORDER, MomentFields, SubmitOrCancel, usePhotoForm } from "~/components/kids";
@@ -56,17 +56,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const momentId = pageId(params.momentId);
-  return savePhotoForm(
-    request,
-    schema,
-    {
-      allowed: () => checkMomentOwner(user.id, momentId),
-      save: (value, _file, _token, upload) =>
-        updateMoment(user.id, momentId, value, momentPhotosFrom(upload, { edits: true })),
-      to: () => href("/dailyLogs/:momentId", { momentId: String(momentId) }),
-    },
-    { uploader: user.id, maxFiles: MAX_PHOTOS, maxVideos: 1 },
-  );
+  return saveMomentForm(request, schema, {
+    viewerId: user.id,
+    kidId: () => checkMomentOwner(user.id, momentId),
+    photos: (upload) => momentPhotosFrom(upload, { edits: true }),
+    save: (value, _token, photos) => updateMoment(user.id, momentId, value, photos),
+    to: () => href("/dailyLogs/:momentId", { momentId: String(momentId) }),
+  });
 }
 
 export default function UpdateMoment({ loaderData, actionData }: Route.ComponentProps) {
@@ -74,7 +70,7 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
   const { form, fields, once, errors } = usePhotoForm<MomentFormShape, MomentInput>(
     FORM_ID,
     schema,
-    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER, ...photoFieldOrder(moment.photos)] as never,
+    [...MOMENT_FIELD_ORDER, ...STORY_FIELD_ORDER, ...photoFieldOrder(moment.photos, actionData?.pending)] as never,
     actionData?.result,
     {
       title: moment.title,
@@ -96,7 +92,10 @@ export default function UpdateMoment({ loaderData, actionData }: Route.Component
         <MomentPhotoFields
           fields={fields as never}
           existing={moment.photos}
-          hint={`Optional: a photo to add. ${IMAGE_HINTS.replace}`}
+          hint={`Optional: photos to add. ${IMAGE_HINTS.replace}`}
+          kidId={kid.id}
+          pending={actionData?.pending}
+          clips={moment.clips.length}
         />
         <ClipFields fields={fields as never} settings={clipSettings} existing={moment.clips} captions={captions} />
         <AudienceFields meta={fields.audience} legend="Who can see it" fallback={moment.audience} />

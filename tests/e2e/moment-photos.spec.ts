@@ -1,17 +1,21 @@
-import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, textFile } from "./kids-helpers";
 import { closeE2eDb } from "./e2e-db";
 
-// Several photos per moment (docs/decisions/0030-several-photos-per-moment.md):
-// post a moment with three photos and alt texts, see them as a grid, reorder and remove one, with
-// JavaScript on and off; the styled picker's preview with JavaScript.
+// Several photos per moment (docs/decisions/0030-several-photos-per-moment.md), chosen in one
+// control (docs/decisions/0067-one-photo-control.md): post a moment with three photos and alt
+// texts (the next step without JavaScript, in place with it, each photo's progress shown), see them
+// as a grid, reorder and remove one, with JavaScript on and off.
 
 test.afterAll(async () => {
   await closeE2eDb();
 });
 
 test.describe("several photos per moment", () => {
-  test("three photos with alt texts; a missing alt text is refused on its field; reorder and remove", async ({
+  // a phone: the photo list, its progress and alt text fields fit a narrow screen
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("three photos chosen at once, their alt texts next (in place with JavaScript), a missing one refused on its field; reorder and remove", async ({
     page,
     browser,
   }, testInfo) => {
@@ -19,32 +23,61 @@ test.describe("several photos per moment", () => {
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-05-04", relationship: "Mom" });
 
     await page.goto(`/kids/${kid.id}/dailyLogs/new`);
+    await hydrated(page);
     await page.getByLabel("Title").fill("At the zoo");
     await page.getByLabel("Content").fill("Lions, a bear and a seal.");
-    await page.getByLabel("Image Upload").setInputFiles(await jpegFile("lion.jpg", 300, 200, "#c93"));
-    await page.getByLabel("Alt text of photo 1", { exact: true }).fill("A lion asleep");
-    await page.getByText("Add more photos").click();
-    await page.getByLabel("Image 2", { exact: true }).setInputFiles(await jpegFile("bear.jpg", 300, 200, "#963"));
-    await page.getByLabel("Image 3", { exact: true }).setInputFiles(await jpegFile("seal.jpg", 300, 200, "#69c"));
-    await page.getByLabel("Alt text of photo 3").fill("A seal on a rock");
-    if (!isNoJs(testInfo)) {
-      // the styled picker shows what was chosen
-      await expect(page.getByRole("img", { name: "Preview of photo 1" })).toBeVisible();
+    const photos = [
+      await jpegFile("lion.jpg", 300, 200, "#c93"),
+      await jpegFile("bear.jpg", 300, 200, "#963"),
+      await jpegFile("seal.jpg", 300, 200, "#69c"),
+    ];
+    // one control takes them all
+    const control = page.getByLabel("Image Upload");
+    await expect(control).toHaveAttribute("multiple", "");
+    // bytes that only claim to be a photo: the server refuses that one file, the others go on
+    const fake = { name: "fake.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not a photo at all") };
+    await control.setInputFiles(isNoJs(testInfo) ? photos : [photos[0]!, fake, photos[1]!, photos[2]!]);
+    if (isNoJs(testInfo)) {
+      // the first photo's alt text beside the control, as with one photo; the others come next
+      await page.getByLabel("Alt text of photo 1", { exact: true }).fill("A lion asleep");
+      await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+      await expect(page.getByRole("group", { name: "Your new photos" })).toBeVisible();
+      // the photos were kept: shown (to their sender only) with their alt text fields
+      await expect(page.getByRole("img", { name: "New photo 3" })).toHaveJSProperty("complete", true);
+      await expect(page.getByRole("img", { name: "New photo 3" })).not.toHaveJSProperty("naturalWidth", 0);
+      await expect(page.getByLabel("Alt text of photo 1", { exact: true })).toHaveValue("A lion asleep");
+    } else {
+      // each photo: its preview, its own progress, and the total
+      await expect(page.getByRole("status").filter({ hasText: "3 of 3 photos sent (100%)" })).toBeVisible();
+      for (const [i, name] of ["lion.jpg", "bear.jpg", "seal.jpg"].entries()) {
+        const bar = page.getByRole("progressbar", { name: `Photo ${i + 1} (${name})` });
+        // the bytes really sent: the file and its part's few headers, all of them
+        const max = Number(await bar.getAttribute("max"));
+        expect(max).toBeGreaterThan(photos[i]!.buffer.length);
+        expect(max).toBeLessThan(photos[i]!.buffer.length + 1024);
+        await expect(bar).toHaveAttribute("value", String(max));
+        await expect(bar.locator("xpath=..")).toContainText("Sent");
+        await expect(page.getByRole("img", { name: `Preview ${i + 1} (${name})` })).toBeVisible();
+      }
+      await expect(page.locator(".photo-upload--refused")).toContainText("fake.jpg");
+      await expect(page.locator(".photo-upload--refused .photo-upload__reason")).toHaveText(
+        "Error: Only image files are accepted.",
+      );
+      await page.getByRole("button", { name: "Remove fake.jpg" }).click();
+      await expect(page.locator(".photo-upload--refused")).toHaveCount(0);
+      await page.getByLabel("Alt text of photo 1", { exact: true }).fill("A lion asleep");
     }
+    await page.getByLabel("Alt text of photo 3").fill("A seal on a rock");
     await page.getByRole("button", { name: "Add your new dailyLog" }).click();
 
     // photo 2 has no alt text: the summary links to its field, the message stands beside it
     const missing = "Enter the alt text of photo 2 (a short description for people who cannot see it)";
     await expect(page.locator(".error-summary").getByRole("link", { name: missing })).toBeVisible();
     await expect(page.locator(".field-error", { hasText: missing })).toBeVisible();
+    // nothing to choose again: the photos are kept with their alt texts
+    await expect(page.getByLabel("Alt text of photo 1", { exact: true })).toHaveValue("A lion asleep");
+    await expect(page.getByLabel("Alt text of photo 3")).toHaveValue("A seal on a rock");
     await expectAccessible(page, browser);
-    if (isNoJs(testInfo)) {
-      // a new page: the files must be chosen again (the alt texts are kept)
-      await expect(page.getByLabel("Alt text of photo 1", { exact: true })).toHaveValue("A lion asleep");
-      await page.getByLabel("Image Upload").setInputFiles(await jpegFile("lion.jpg", 300, 200, "#c93"));
-      await page.getByLabel("Image 2", { exact: true }).setInputFiles(await jpegFile("bear.jpg", 300, 200, "#963"));
-      await page.getByLabel("Image 3", { exact: true }).setInputFiles(await jpegFile("seal.jpg", 300, 200, "#69c"));
-    }
     await page.getByLabel("Alt text of photo 2").fill("A brown bear");
     await page.getByRole("button", { name: "Add your new dailyLog" }).click();
 
@@ -193,14 +226,14 @@ test.describe("several photos per moment", () => {
     expect(await sameDocument()).toBe(true);
   });
 
-  test("the picker never shows a broken preview: a clear message for a file that is not an image", async ({
+  test("the photo control never shows a broken preview: a clear message for a file that is not an image", async ({
     page,
   }, testInfo) => {
     await signUp(page, newAccount("mq"));
     const kid = await apiCreateKid(page.request, { name: "Ada", birth_date: "2022-02-02", relationship: "Dad" });
     if (!isNoJs(testInfo)) {
       // With JavaScript, the file is chosen before the page's scripts run (held back here, as on a slow
-      // phone): the picker judges it once they do.
+      // phone): the control judges it once they do.
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/assets\/.+\.js$/, async (route) => {
@@ -209,7 +242,7 @@ test.describe("several photos per moment", () => {
       });
       await page.goto(`/kids/${kid.id}/dailyLogs/new`, { waitUntil: "commit" });
       await page.getByLabel("Image Upload").setInputFiles(textFile);
-      await expect(page.locator(".photo-picker__message").first()).toHaveText("");
+      await expect(page.locator(".photo-upload")).toHaveCount(0);
       release();
     } else {
       await page.goto(`/kids/${kid.id}/dailyLogs/new`);
@@ -224,9 +257,14 @@ test.describe("several photos per moment", () => {
       await expect(page.locator(".picture-form__preview")).toHaveCount(0);
       return;
     }
-    await expect(page.getByRole("status").filter({ hasText: "Only image files are accepted." })).toBeVisible();
-    await expect(page.locator(".picture-form__preview")).toHaveCount(0);
+    await expect(page.locator(".photo-upload--refused")).toContainText("notes.txt");
+    await expect(page.locator(".photo-upload--refused .photo-upload__reason")).toHaveText(
+      "Error: Only image files are accepted.",
+    );
+    await expect(page.locator(".photo-upload img")).toHaveCount(0);
     await page.getByLabel("Image Upload").setInputFiles(await jpegFile("ok.jpg"));
-    await expect(page.getByRole("img", { name: "Preview of photo 1" })).toBeVisible();
+    await expect(page.getByRole("img", { name: "Preview 1 (ok.jpg)" })).toBeVisible();
+    // the refused file left with the choice it came in
+    await expect(page.locator(".photo-upload--refused")).toHaveCount(0);
   });
 });

@@ -33,7 +33,7 @@ test.describe("on a phone", () => {
 
     // a wide photo is previewed wide, not cut to a circle
     await page.getByLabel("Image Upload").setInputFiles(await jpegFile("wide.jpg", 300, 150));
-    const preview = page.getByRole("img", { name: /^Preview of/ });
+    const preview = page.getByRole("img", { name: /^Preview/ });
     await expect(preview).toBeVisible();
     const box = (await preview.boundingBox())!;
     expect(box.width / box.height).toBeCloseTo(2, 1);

@@ -39,6 +39,7 @@ export async function people() {
   if (!made.ok) throw new Error("setup");
   return {
     owner,
+    friend,
     kid: made.kid,
     cookies: { owner: await cookieFor(owner), friend: await cookieFor(friend), stranger: await cookieFor(stranger) },
   };

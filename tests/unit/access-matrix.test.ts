@@ -675,6 +675,15 @@ const MATRIX: Record<string, Probe[]> = {
       expect: ownerApi(201),
     },
   ],
+  "routes/api/kids-pending-photos.ts": [
+    {
+      label: "POST",
+      method: "POST",
+      params: kidParam("kidId"),
+      body: (w) => ({ form: pictureForm(w) }),
+      expect: ownerApi(201),
+    },
+  ],
   "routes/api/daily-logs-id.ts": [
     { label: "GET", params: (w) => ({ id: String(w.logId) }), expect: friendsApi(200) },
     {

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { Db } from "~/lib/db.server";
-import type { DraftRow, Tables } from "~/lib/tables";
+import type { DraftRow } from "~/lib/tables-drafts";
+import type { Tables } from "~/lib/tables";
 import { query } from "~/lib/query.server";
 import { notFound, type Refusal } from "../refusal";
 

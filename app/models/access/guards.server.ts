@@ -162,21 +162,31 @@ const momentOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["da
   ).first("daily_logs.id"),
 );
 
+// a photo chosen in a moment's form that waits for its alt text: its sender only, while they may
+// still post for its kid (docs/decisions/0067-one-photo-control.md)
+const pendingOfImage = query<{ imageId: number; viewer: number }, Pick<Tables["pending_photos"], "kid_id">>((p, k) =>
+  k("pending_photos")
+    .where("pending_photos.image_id", p("imageId"))
+    .andWhere("pending_photos.uploader_id", p("viewer"))
+    .first("pending_photos.kid_id"),
+);
+
 /**
  * May `viewerId` fetch this photo? Profile pictures: any signed-in user. A kid's photo: whoever
  * may see the kid; a moment's photo: whoever may see the moment (its audience included), one query
- * from the image to its kid or moment. A photo of no kid or moment, or of another kind: nobody.
+ * from the image to its kid or moment; a pending photo (no moment yet): the parent who sent it. A
+ * photo of no kid or moment, or of another kind: nobody.
  */
 export async function canViewImage(viewerId: number, image: ImageRef): Promise<boolean> {
   if (image.kind === "user") return true;
   if (image.kind === "kid") return Boolean(await kidOfImage.first({ imageId: image.id, viewer: viewerId }));
-  if (image.kind === "moment")
-    return (
-      Boolean(await momentOfImage.first({ imageId: image.id, viewer: viewerId })) ||
-      // a draft's photo: its author's alone (docs/decisions/0065-drafts.md)
-      isOwnDraftImage(viewerId, image.id)
-    );
-  return false;
+  if (image.kind !== "moment") return false;
+  if (await momentOfImage.first({ imageId: image.id, viewer: viewerId })) return true;
+  // a draft's photo: its author's alone (docs/decisions/0065-drafts.md)
+  if (await isOwnDraftImage(viewerId, image.id)) return true;
+  // a photo chosen in a moment's form, waiting for its alt text: its sender's alone (0067)
+  const pending = await pendingOfImage.first({ imageId: image.id, viewer: viewerId });
+  return Boolean(pending && (await requireKid(viewerId, pending.kid_id, "change")).ok);
 }
 
 // a clip, by the key of its renditions, with what serving it needs, when its moment is visible

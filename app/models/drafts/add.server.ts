@@ -1,7 +1,7 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { insertedId, nowIso, type Db } from "~/lib/db.server";
-import type { DraftPhotoRow, DraftRow } from "~/lib/tables";
+import type { DraftPhotoRow, DraftRow } from "~/lib/tables-drafts";
 import { config } from "~/lib/config.server";
 import { formatCalendarDate, type IsoDate } from "~/lib/dates";
 import { today } from "~/lib/dates.server";

@@ -1,5 +1,5 @@
 import { insertedId, nowIso, type Db } from "~/lib/db.server";
-import type { DraftPhotoRow, DraftRow } from "~/lib/tables";
+import type { DraftPhotoRow, DraftRow } from "~/lib/tables-drafts";
 import { altProblem, draftAltField, type DraftInput } from "~/forms/draft";
 import { MAX_PHOTOS } from "~/images/limits";
 import { withImageTransaction } from "~/images/storage.server";

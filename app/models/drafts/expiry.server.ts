@@ -1,4 +1,4 @@
-import type { DraftRow } from "~/lib/tables";
+import type { DraftRow } from "~/lib/tables-drafts";
 import { config } from "~/lib/config.server";
 import { query } from "~/lib/query.server";
 import { writeTransaction } from "~/lib/db.server";

@@ -1,6 +1,7 @@
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
-import type { DraftPhotoRow, DraftRow, KidRow } from "~/lib/tables";
+import type { DraftPhotoRow, DraftRow } from "~/lib/tables-drafts";
+import type { KidRow } from "~/lib/tables";
 import { takenOnProblem } from "~/lib/dates";
 import { today } from "~/lib/dates.server";
 import { altProblem, draftAltField, DRAFT_FORM_MESSAGES } from "~/forms/draft";

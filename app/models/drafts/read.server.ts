@@ -1,5 +1,5 @@
 import type { Db } from "~/lib/db.server";
-import type { DraftPhotoRow, DraftRow } from "~/lib/tables";
+import type { DraftPhotoRow, DraftRow } from "~/lib/tables-drafts";
 import { inList, query } from "~/lib/query.server";
 import { config } from "~/lib/config.server";
 import type { Photo } from "~/images/photo";

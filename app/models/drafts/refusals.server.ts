@@ -1,5 +1,5 @@
 import { nowIso, writeTransaction } from "~/lib/db.server";
-import type { DraftRefusalRow } from "~/lib/tables";
+import type { DraftRefusalRow } from "~/lib/tables-drafts";
 import { query } from "~/lib/query.server";
 import { whereDraftAuthor } from "../access.server";
 
