@@ -37,6 +37,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
  */
 export const PHOTO_TEST_FILES = [
   "app/images/photo-store.test.ts",
+  "app/models/pending-photos.server.test.ts",
   "app/images/storage.test.ts",
   "app/routes/images.test.ts",
   "app/models/kids.server.test.ts",

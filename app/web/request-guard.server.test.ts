@@ -61,14 +61,14 @@ describe("which bodies may be as big as photos", () => {
     // every route of app/routes.ts whose module reads a photo, and no other (an example path of each)
     const source = fs.readFileSync("app/routes.ts", "utf8");
     const photoReader =
-      /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody|addPhotosForm)\(/;
+      /\b(savePhotoForm|readPhotoBody|readPhotoForm|readPictureUpload|pictureUploadResponse|readAddPhotosBody|addPhotosForm|saveMomentForm)\(/;
     const routes = [...source.matchAll(/route\("([^"]+)", "([^"]+)"\)/g)].map(([, pattern, file]) => ({
       path: "/" + pattern!.replace(/:[A-Za-z]+/g, "7").replace("*", "x"),
       photos: photoReader.test(fs.readFileSync(`app/${file}`, "utf8")),
     }));
     expect(routes.length).toBeGreaterThan(40);
     for (const route of routes) expect(takesPhotos(route.path), route.path).toBe(route.photos);
-    expect(routes.filter((r) => r.photos).length).toBe(13);
+    expect(routes.filter((r) => r.photos).length).toBe(14);
     // "Add photos" takes up to ADD_PHOTOS_MAX_FILES photos at once (docs/decisions/0065-drafts.md)
     const addPhotos = 50 * 15 * 1024 * 1024 + 1024 * 1024;
     expect(bodyLimit("/kids/7/drafts/new", "multipart/form-data; boundary=x")).toBe(addPhotos);

@@ -55,6 +55,8 @@ const PHOTO_PATHS = [
   /^\/api\/kids\/[^/]+\/daily_logs\/new$/,
   /^\/api\/daily_logs\/[^/]+$/,
   /^\/api\/users\/(?:upload|update)-profile-picture$/,
+  // one photo of a moment's form, sent as soon as it is chosen (docs/decisions/0067-one-photo-control.md)
+  /^\/api\/kids\/[^/]+\/pending_photos$/,
   ...ADD_PHOTOS_PATHS,
 ];
 
