@@ -21,6 +21,9 @@ export async function hydrated(page: Page): Promise<void> {
   );
 }
 
+/** A phone's screen, for the specs that walk through a page as a relative on their phone would. */
+export const PHONE = { width: 390, height: 844 };
+
 /**
  * A page in a new browser context (no cookies), with the test's base URL and JavaScript setting
  * (and `viewport`, e.g. a phone's, when given).
