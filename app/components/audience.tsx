@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { FieldError } from "./form-basics";
+import { RadioFieldset } from "./radio-fieldset";
 import { AUDIENCE_HINTS, AUDIENCE_LABELS, AUDIENCES, type Audience } from "~/forms/audiences";
 
 // Who sees a moment (docs/spec.md §6): the radio group of the moment forms (and of the kid forms,
@@ -19,37 +19,8 @@ export function AudienceFields({
   fallback: Audience;
 }) {
   const initial = typeof meta.initialValue === "string" ? meta.initialValue : fallback;
-  const hasError = Boolean(meta.errors?.length);
-  return (
-    <fieldset
-      className={"fieldset audience" + (hasError ? " field--error" : "")}
-      aria-describedby={hasError ? meta.errorId : undefined}
-      key={meta.key}
-    >
-      <legend>{legend}</legend>
-      <FieldError id={meta.errorId} errors={meta.errors} />
-      {AUDIENCES.map((value, i) => {
-        // the first radio carries the field's id: the error summary links to it
-        const id = i === 0 ? meta.id : `${meta.id}-${value}`;
-        return (
-          <div className="audience__choice" key={value}>
-            <input
-              type="radio"
-              id={id}
-              name={meta.name}
-              value={value}
-              defaultChecked={initial === value}
-              aria-describedby={`${id}-hint`}
-            />
-            <label htmlFor={id}>{AUDIENCE_LABELS[value]}</label>
-            <span id={`${id}-hint`} className="field-hint audience__hint">
-              {AUDIENCE_HINTS[value]}
-            </span>
-          </div>
-        );
-      })}
-    </fieldset>
-  );
+  const choices = AUDIENCES.map((value) => ({ value, label: AUDIENCE_LABELS[value], hint: AUDIENCE_HINTS[value] }));
+  return <RadioFieldset meta={meta} legend={legend} choices={choices} initial={initial} />;
 }
 
 /** The small label on a moment for its kid's owner and co-parents: a paragraph of its own. */
