@@ -56,11 +56,13 @@ export default defineConfig({
     // - headers.spec.ts asks the server over plain HTTP, with no browser page;
     // - budgets.spec.ts weighs the HTML and CSS over plain HTTP, measures the photos on a phone with
     //   JavaScript on (Chromium lazy-loads only with it), and checks that every image of the
-    //   server's markup has its size (the same markup whether hydrated or not).
+    //   server's markup has its size (the same markup whether hydrated or not);
+    // - the tests tagged @once (ONCE in tests/e2e/utils.ts): forged requests and the server's answers.
     {
       name: "nojs",
       use: { javaScriptEnabled: false },
       testIgnore: /(dialogs-js|passkeys-js|headers|budgets)\.spec\.ts/,
+      grepInvert: /@once/,
     },
   ],
   webServer: {

@@ -19,10 +19,12 @@ import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { passkeySignIn } from "./passkey.mjs";
 import {
+  buildApp,
   CONNECTIONS,
   commentCreation,
   likeCycle,
   log,
+  login,
   root,
   SERVER_NODE_FLAGS,
   serverEnv,
@@ -34,6 +36,7 @@ import {
   WARMUP,
   waitFor,
   wanted,
+  writeResultsFile,
 } from "./lib.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -95,24 +98,13 @@ function checkout(ref) {
   };
 }
 
-/** @param {string} cwd @param {string} buildDir */
-function build(cwd, buildDir) {
-  const t = Date.now();
-  execFileSync("npx", ["react-router", "build"], {
-    cwd,
-    env: { ...process.env, BUILD_DIR: buildDir },
-    stdio: "ignore",
-  });
-  return (Date.now() - t) / 1000;
-}
-
 /**
  * One build: its checkout, build, seeded database and server settings.
  * @param {string} label @param {string} cwd @param {string} tmp @param {number} port
  */
 async function prepare(label, cwd, tmp, port) {
   const buildDir = path.join(cwd, "bench", "tmp", "build");
-  const buildSeconds = build(cwd, buildDir);
+  const buildSeconds = buildApp(buildDir, cwd);
   const databaseFile = path.join(tmp, `${label}.sqlite`);
   const uploadsDir = path.join(tmp, `${label}-uploads`);
   // its own seeding script, with its own migrations and its own node_modules, in a process of its
@@ -148,16 +140,7 @@ process.exit(0);`;
 
 /** @param {Side} side */
 async function logIn(side) {
-  const r = await fetch(`${side.base}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: side.email, password: side.password }),
-  });
-  if (!r.ok) throw new Error(`${side.label}: log-in failed: ${r.status}`);
-  side.cookie = r.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  side.cookie = await login(side.base, side.email, side.password);
 }
 
 /**
@@ -375,21 +358,6 @@ export async function benchAgainst(ref) {
     other.remove();
   }
   const out = process.env.BENCH_RESULTS ?? "bench/results-against.json";
-  fs.writeFileSync(
-    path.resolve(root, out),
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: os.cpus().length,
-        base: { ref, sha: other.sha },
-        head: { sha: head, uncommitted: dirty },
-        loadavgAtEnd: os.loadavg(),
-        results,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  writeResultsFile(out, { base: { ref, sha: other.sha }, head: { sha: head, uncommitted: dirty }, results });
   log(`\nWrote ${out}`);
 }

@@ -1,9 +1,11 @@
 // @ts-check
-// What the benchmark's runs share (bench/run.mjs, bench/matrix.mjs): starting the server, waiting
-// for it, logging in, and the autocannon cases with their figures.
-import { spawn } from "node:child_process";
+// What the benchmark's runs share (bench/run.mjs, bench/matrix.mjs, bench/against.mjs): the build,
+// starting the server, waiting for it, logging in, the autocannon cases with their figures, and
+// the results file.
+import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -205,18 +207,63 @@ export async function stopServer(child) {
   clearTimeout(timer);
 }
 
-/** The bench user's session cookie. @param {string} base */
-export async function login(base) {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+/**
+ * The production build of the checkout `cwd` in `buildDir` (inside that checkout, so that its
+ * imports resolve from its own node_modules); answers the seconds it took.
+ * @param {string} buildDir @param {string} [cwd]
+ */
+export function buildApp(buildDir, cwd = root) {
+  const t = Date.now();
+  execFileSync("npx", ["react-router", "build"], {
+    cwd,
+    env: { ...process.env, BUILD_DIR: buildDir },
+    stdio: "ignore",
   });
-  if (!res.ok) throw new Error(`bench log-in failed: ${res.status} ${await res.text()}`);
+  return (Date.now() - t) / 1000;
+}
+
+/** The session an answer set: each Set-Cookie's name=value, as a Cookie header. @param {Response} res */
+export function cookieOf(res) {
   return res.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
+}
+
+/**
+ * A session cookie of the bench user (or of `email`, for a build seeded by its own script).
+ * @param {string} base @param {string} [email] @param {string} [password]
+ */
+export async function login(base, email = BENCH_EMAIL, password = BENCH_PASSWORD) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`bench log-in failed: ${res.status} ${await res.text()}`);
+  return cookieOf(res);
+}
+
+/**
+ * Writes a results file (`out`, from the project's folder): `fields` after when, on which Node and
+ * how many cores, and the machine's load average at the end.
+ * @param {string} out @param {Record<string, unknown>} fields
+ */
+export function writeResultsFile(out, fields) {
+  fs.writeFileSync(
+    path.resolve(root, out),
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        loadavgAtEnd: os.loadavg(),
+        ...fields,
+      },
+      null,
+      2,
+    )}\n`,
+  );
 }
 
 /**

@@ -54,11 +54,7 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(" ")}`,
     );
-    execFileSync("npx", ["react-router", "build"], {
-      cwd: root,
-      env: { ...process.env, BUILD_DIR: buildDir },
-      stdio: "ignore",
-    });
+    buildApp(buildDir);
 
     /** @type {Record<string, { databaseFile: string, databaseUrl: string | null, uploadsDir: string, ids: any }>} */
     const seeded = {};
@@ -157,23 +153,7 @@ async function main() {
   ];
   log(`\n${table.join("\n")}`);
   const out = process.env.BENCH_RESULTS ?? "bench/results-matrix.json";
-  fs.writeFileSync(
-    path.resolve(root, out),
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: os.cpus().length,
-        loadavgAtEnd: os.loadavg(),
-        configs,
-        setup,
-        results: byConfig,
-        table,
-      },
-      null,
-      2,
-    ) + "\n",
-  );
+  writeResultsFile(out, { configs, setup, results: byConfig, table });
   log(`\nWrote ${out}`);
 }
 

@@ -15,7 +15,9 @@ import { seedScale } from "./seed-scale.mjs";
 import { clipFigures } from "./clip.mjs";
 import { draftsFigures } from "./drafts.mjs";
 import {
+  buildApp,
   CONNECTIONS,
+  cookieOf,
   DURATION,
   SKIPPED,
   WARMUP,
@@ -33,6 +35,7 @@ import {
   waitFor,
   wanted,
   writeCases,
+  writeResultsFile,
 } from "./lib.mjs";
 
 const results = [];
@@ -120,14 +123,9 @@ async function main() {
   log(`Benchmark folder: ${tmp} (database: ${engine}, ${WORKERS} server process${WORKERS === 1 ? "" : "es"})`);
   results.push({ case: "setup", kind: "setup", engine, workers: WORKERS, loadavg: os.loadavg() });
 
-  const t = Date.now();
-  execFileSync("npx", ["react-router", "build"], {
-    cwd: root,
-    env: { ...process.env, BUILD_DIR: buildDir },
-    stdio: "ignore",
-  });
-  results.push({ case: "build", kind: "setup", seconds: (Date.now() - t) / 1000 });
-  log(`Built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const buildSeconds = buildApp(buildDir);
+  results.push({ case: "build", kind: "setup", seconds: buildSeconds });
+  log(`Built in ${buildSeconds.toFixed(1)} s`);
 
   const seeded =
     ONLY === "photos" || ONLY === "clip" || ONLY === "drafts"
@@ -548,20 +546,7 @@ function writeResults() {
         : ONLY === "drafts"
           ? "bench/results-drafts.json"
           : "bench/results.json");
-  fs.writeFileSync(
-    path.resolve(root, out),
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: os.cpus().length,
-        loadavgAtEnd: os.loadavg(),
-        results,
-      },
-      null,
-      2,
-    ) + "\n",
-  );
+  writeResultsFile(out, { results });
   return out;
 }
 
@@ -586,10 +571,7 @@ async function signUpUploader(base, name) {
     body: JSON.stringify({ email: `${name}@example.com`, username: name, password: "secret123" }),
   });
   if (!r.ok) throw new Error(`sign-up failed: ${r.status} ${await r.text()}`);
-  return r.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  return cookieOf(r);
 }
 
 /** Peak resident memory of the server (and its children) while `work` runs. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The one test command (README): lint (format check, lint rules, unused code), typecheck, unit + integration
-# tests (vitest, real temp SQLite; again on PostgreSQL when TEST_DATABASE_URL points at a server:
-# `npm run test:pg` or .ci/run start one), production build, end-to-end tests (Playwright on Debian's
-# Chromium, JavaScript on and off).
+# The one test command (README): lint (format check, lint rules, unused code), typecheck, production
+# build, unit + integration tests (vitest, real temp SQLite; again on PostgreSQL when TEST_DATABASE_URL
+# points at a server: `npm run test:pg` or .ci/run start one), end-to-end tests (Playwright on
+# Debian's Chromium, JavaScript on and off).
 # Ends with one summary line "N passed, N failed" for the whole run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,13 @@ npm run --silent lint >reports/lint.txt 2>&1 || { cat reports/lint.txt | head -5
 echo "== typecheck"
 npx react-router typegen >/dev/null && npx tsc --noEmit || fail=1
 
+# One production build for the whole run: the vitest files that start the real server use it
+# (TEST_BUILD_DIR, both engines) and so do the end-to-end tests (docs/decisions/0069-ci-time.md).
+echo "== build"
+build_ok=1
+npx react-router build >/dev/null || { echo "build failed"; fail=1; build_ok=0; }
+if [ "$build_ok" = 1 ]; then export TEST_BUILD_DIR=build; else unset TEST_BUILD_DIR; fi
+
 echo "== unit and integration tests (vitest)"
 TEST_DATABASE_URL= npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json
 [ $? -eq 0 ] || fail=1
@@ -25,9 +32,6 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
   npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest-pg.json
   [ $? -eq 0 ] || fail=1
 fi
-
-echo "== build"
-npx react-router build >/dev/null || { echo "build failed"; fail=1; }
 
 echo "== end-to-end tests (playwright: js and nojs)"
 npx playwright test

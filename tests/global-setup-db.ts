@@ -60,8 +60,17 @@ export default async function setup(project: TestProject) {
  * The folder of the run's one production build, made on demand by the first test file that starts
  * the real server (tests/unit/support/built-server.ts): inside the project (build-test-*, ignored by
  * git) so the build finds its node_modules. Removed at the end with its lock and partial folders.
+ * TEST_BUILD_DIR names a production build of this very tree made before the run instead (scripts/test.sh
+ * builds once for vitest on both engines and the end-to-end tests): used as it is, and kept.
  */
 function appBuild() {
+  const given = process.env.TEST_BUILD_DIR?.trim();
+  if (given) {
+    const dir = path.resolve(given);
+    if (!fs.existsSync(path.join(dir, "server", "index.js")))
+      throw new Error(`TEST_BUILD_DIR=${given}: no production build there (npx react-router build)`);
+    return { dir, remove() {} };
+  }
   const dir = path.join(path.resolve(import.meta.dirname, ".."), `build-test-${crypto.randomBytes(4).toString("hex")}`);
   return {
     dir,

@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { FieldError } from "./form-basics";
+import { RadioFieldset } from "./radio-fieldset";
 import { AUDIENCE_HINTS, AUDIENCE_LABELS, AUDIENCES, type Audience } from "~/forms/audiences";
 
 // Who sees a moment (docs/spec.md §6): the radio group of the moment forms (and of the kid forms,
@@ -18,22 +18,19 @@ export function AudienceFields({
   legend: string;
   fallback: Audience;
 }) {
-  return (
-    <AudienceChoices
-      key={meta.key}
-      id={meta.id}
-      name={meta.name}
-      errorId={meta.errorId}
-      errors={meta.errors}
-      legend={legend}
-      initial={typeof meta.initialValue === "string" ? meta.initialValue : fallback}
-    />
-  );
+  const initial = typeof meta.initialValue === "string" ? meta.initialValue : fallback;
+  return <RadioFieldset meta={meta} legend={legend} choices={AUDIENCE_CHOICES} initial={initial} />;
 }
 
-/** The three audiences as radios (the first carries `id`: the error summary links to it); no form library. */
+const AUDIENCE_CHOICES = AUDIENCES.map((value) => ({
+  value,
+  label: AUDIENCE_LABELS[value],
+  hint: AUDIENCE_HINTS[value],
+}));
+
+/** The three audiences as radios for a form without conform (a draft's); `id` goes to the first radio. */
 export function AudienceChoices({
-  id: first,
+  id,
   name,
   errorId,
   errors,
@@ -47,35 +44,8 @@ export function AudienceChoices({
   legend: string;
   initial: string;
 }) {
-  const hasError = Boolean(errors?.length);
   return (
-    <fieldset
-      className={"fieldset audience" + (hasError ? " field--error" : "")}
-      aria-describedby={hasError ? errorId : undefined}
-    >
-      <legend>{legend}</legend>
-      <FieldError id={errorId} errors={errors} />
-      {AUDIENCES.map((value, i) => {
-        // the first radio carries the field's id: the error summary links to it
-        const id = i === 0 ? first : `${first}-${value}`;
-        return (
-          <div className="audience__choice" key={value}>
-            <input
-              type="radio"
-              id={id}
-              name={name}
-              value={value}
-              defaultChecked={initial === value}
-              aria-describedby={`${id}-hint`}
-            />
-            <label htmlFor={id}>{AUDIENCE_LABELS[value]}</label>
-            <span id={`${id}-hint`} className="field-hint audience__hint">
-              {AUDIENCE_HINTS[value]}
-            </span>
-          </div>
-        );
-      })}
-    </fieldset>
+    <RadioFieldset meta={{ id, name, errorId, errors }} legend={legend} choices={AUDIENCE_CHOICES} initial={initial} />
   );
 }
 

@@ -1,6 +1,14 @@
 import { href, Link } from "react-router";
 import { BlockButton, FriendLabelForm } from "./circles";
-import { ActionButton, AskFirstLink, type Confirm, ConfirmEnd, type FriendPerson, friendUrl } from "./friends";
+import {
+  ActionButton,
+  AskFirstLink,
+  type Confirm,
+  ConfirmEnd,
+  type FriendPerson,
+  FriendWho,
+  friendUrl,
+} from "./friends";
 import { Photo } from "./photo";
 
 // A friend's own page (app/routes/friend.tsx): who they are, their kids, how the user files them
@@ -63,13 +71,7 @@ export function FriendPage({
       <p>
         <Link to={href("/current/friends")}>All friends</Link>
       </p>
-      <div className="friend-page__who">
-        <Photo photo={friend.photo} alt={friend.username} decorative sizes="72px" className="friend-who__photo" />
-        <div>
-          <h1>{friend.username}</h1>
-          {friend.name !== friend.username ? <p className="friend-who__name">{friend.name}</p> : null}
-        </div>
-      </div>
+      <FriendWho person={friend} heading />
       {error ? (
         <p className="notice notice--error" role="alert">
           {error}

@@ -125,13 +125,31 @@ export function ActionButton({
   );
 }
 
-function Who({ p }: { p: Person }) {
+/**
+ * A person's picture beside their username and, when it differs, their name: in a request list,
+ * or (`heading`) as the heading of a friend's own page.
+ */
+export function FriendWho({
+  person,
+  heading = false,
+}: {
+  person: Pick<Person, "photo" | "username" | "name">;
+  heading?: boolean;
+}) {
+  const Username = heading ? "h1" : "span";
+  const Name = heading ? "p" : "span";
   return (
-    <div className="friend-who">
-      <Photo photo={p.photo} alt={p.username} decorative sizes="48px" className="friend-who__photo" />
+    <div className={heading ? "friend-page__who" : "friend-who"}>
+      <Photo
+        photo={person.photo}
+        alt={person.username}
+        decorative
+        sizes={heading ? "72px" : "48px"}
+        className="friend-who__photo"
+      />
       <div>
-        <span className="friend-who__username">{p.username}</span>
-        {p.name !== p.username ? <span className="friend-who__name">{p.name}</span> : null}
+        <Username className={heading ? undefined : "friend-who__username"}>{person.username}</Username>
+        {person.name !== person.username ? <Name className="friend-who__name">{person.name}</Name> : null}
       </div>
     </div>
   );
@@ -160,7 +178,7 @@ function FriendSection<P extends Person>({
         <ul className="friend-list">
           {people.map((p) => (
             <li key={p.friendshipId} className="card friend">
-              <Who p={p} />
+              <FriendWho person={p} />
               {children(p)}
             </li>
           ))}

@@ -6,7 +6,6 @@ import type { FieldMetadata } from "@conform-to/react";
 import {
   ErrorSummary,
   Field,
-  FieldError,
   SelectField,
   SubmissionToken,
   SubmitButton,
@@ -28,6 +27,7 @@ import {
   impliedCircle,
 } from "~/forms/circles";
 import type { Invitation } from "~/models/invitations.server";
+import { type RadioChoice, RadioFieldset } from "./radio-fieldset";
 import { listText } from "~/lib/names";
 import { CoParentKidsChoice, type KidOption } from "./person-choice";
 
@@ -154,46 +154,30 @@ function CircleChoice({
   const initial = meta.initialValue === "family" || meta.initialValue === "friends" ? meta.initialValue : "";
   const [chosen, setChosen] = useState<Circle | "">(initial);
   const hydrated = useHydrated();
-  const hasError = Boolean(meta.errors?.length);
   const implied = impliedCircle(relationship);
   const effective = chosen || implied;
   const familyRelationships = FRIEND_RELATIONSHIPS.filter((r) => IMPLIED_CIRCLE[r] === "family")
     .map((r) => FRIEND_RELATIONSHIP_LABELS[r])
     .join(", ");
-  const choices: { value: Circle | ""; label: string }[] = [
+  const choices: RadioChoice<Circle | "">[] = [
     { value: "", label: `As the relationship implies${hydrated ? ` (${CIRCLE_LABELS[implied]})` : ""}` },
     ...CIRCLES.map((value) => ({ value, label: CIRCLE_LABELS[value] })),
   ];
   return (
-    <fieldset
-      className={"fieldset audience" + (hasError ? " field--error" : "")}
-      aria-describedby={[hasError ? meta.errorId : "", `${meta.id}-sees`].filter(Boolean).join(" ")}
-      key={meta.key}
+    <RadioFieldset
+      meta={meta}
+      legend="Their circle"
+      choices={choices}
+      initial={initial}
+      onChoose={setChosen}
+      describedBy={`${meta.id}-sees`}
     >
-      <legend>Their circle</legend>
-      <FieldError id={meta.errorId} errors={meta.errors} />
-      {choices.map(({ value, label }, i) => {
-        const id = i === 0 ? meta.id : `${meta.id}-${value}`;
-        return (
-          <div className="audience__choice" key={value || "implied"}>
-            <input
-              type="radio"
-              id={id}
-              name={meta.name}
-              value={value}
-              defaultChecked={initial === value}
-              onChange={() => setChosen(value)}
-            />
-            <label htmlFor={id}>{label}</label>
-          </div>
-        );
-      })}
       <p className="field-hint" id={`${meta.id}-sees`} aria-live="polite">
         {hydrated
           ? `Whoever joins sees the moments you share with ${sees[effective]}. You can change it later.`
           : `${familyRelationships}: Family, who see the moments you share with ${sees.family}. Otherwise Friends, who see the moments you share with ${sees.friends}. You can change it later.`}
       </p>
-    </fieldset>
+    </RadioFieldset>
   );
 }
 

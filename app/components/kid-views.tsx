@@ -1,4 +1,4 @@
-import { href } from "react-router";
+import { href, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useState } from "react";
 import { ConfirmDialog } from "./modal";
 import { ListLink } from "./list-link";
@@ -134,4 +134,15 @@ export function onlyConfirmChanged(currentUrl: URL, nextUrl: URL): boolean {
   return (
     currentUrl.pathname === nextUrl.pathname && withoutConfirm(currentUrl.search) === withoutConfirm(nextUrl.search)
   );
+}
+
+/** A page's `shouldRevalidate` when a confirm step is all that opens or closes on it: no reload then. */
+export function confirmStepKeepsData({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
+  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
+  return defaultShouldRevalidate;
 }

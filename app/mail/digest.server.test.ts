@@ -11,7 +11,6 @@ import {
   getEmailPreferences,
   nextDigestSlot,
   saveEmailPreferences,
-  type EmailPreferences,
 } from "~/models/email-preferences.server";
 import * as settingsPage from "~/routes/settings-email";
 import * as unsubscribePage from "~/routes/email-unsubscribe";
@@ -21,6 +20,7 @@ import { unsubscribeUrl } from "./messages.server";
 import { sendDueMail } from "./sender.server";
 import { testSmtpForFile } from "../../tests/smtp-server";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
+import { everything, makeDue } from "../../tests/kit/digests";
 import {
   insertCoParent,
   insertComment,
@@ -54,21 +54,6 @@ async function photoWithGps(ownerId: number): Promise<number> {
   if (!stored.ok) throw new Error(stored.message);
   return stored.imageId;
 }
-
-/** Everything in a digest, daily or weekly, at 8. */
-const everything = (digest: "daily" | "weekly" = "daily"): EmailPreferences => ({
-  digest,
-  hour: 8,
-  moments: "digest",
-  comments: "digest",
-  replies: "digest",
-});
-
-/** Makes the user's digest due now (as if its hour had come). */
-const makeDue = (userId: number, since?: string) =>
-  db()("email_preferences")
-    .where("user_id", userId)
-    .update({ next_digest_at: new Date(Date.now() - 1000).toISOString(), ...(since ? { last_digest_at: since } : {}) });
 
 describe("digest scheduling", () => {
   it("the next slot: daily at the hour, weekly on Sundays, in the configured time zone", () => {

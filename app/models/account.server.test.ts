@@ -15,7 +15,7 @@ import {
   storePhoto,
 } from "../../tests/unit/friends-fixtures";
 import { sendDueDigests } from "~/mail/digest.server";
-import { saveEmailPreferences } from "./email-preferences.server";
+import { dailyDigestDueNow } from "../../tests/kit/digests";
 import { createInvitation } from "./invitations.server";
 import { requestSignInLink } from "./sign-in-links.server";
 import { getUserById } from "./users.server";
@@ -250,21 +250,9 @@ describe("deleteAccount", () => {
     // friend's queued digest that carries the user's moments and comment, the user's invitation
     // email, a friend's invitation to the user's address, a sign-in link; and the friend's own link, which stays
     const origin = "http://moments.test";
-    const past = new Date(Date.now() - 1000).toISOString();
     // the mail of this test only (earlier tests of the file changed addresses, which mails the old ones)
     const mailBefore = Number((await db()("mail_messages").max({ m: "id" }).first())?.m ?? 0);
-    for (const u of [gone, friend]) {
-      await saveEmailPreferences(u.id, {
-        digest: "daily",
-        hour: 8,
-        moments: "digest",
-        comments: "digest",
-        replies: "digest",
-      });
-      await db()("email_preferences")
-        .where("user_id", u.id)
-        .update({ next_digest_at: past, last_digest_at: "1970-01-01T00:00:00.000Z" });
-    }
+    for (const u of [gone, friend]) await dailyDigestDueNow(u.id, "1970-01-01T00:00:00.000Z");
     expect(await sendDueDigests(new Date(), origin)).toBe(2);
     await db()("mail_messages")
       .where({ kind: "digest", to_address: gone.email })

@@ -1,4 +1,4 @@
-import { data, Link, useLocation, type ShouldRevalidateFunctionArgs, href } from "react-router";
+import { data, Link, useLocation, href } from "react-router";
 import type { Route } from "./+types/kid-moments";
 import "~/styles/kids.css";
 import { AudienceLabel } from "~/components/audience";
@@ -22,7 +22,7 @@ import { MomentClips } from "~/components/moment-clips";
 import { MomentSocial } from "~/components/moment-social";
 import { ListLink } from "~/components/list-link";
 import { MilestoneBadge, MomentDate, StoryLinks } from "~/components/moment-view";
-import { DeleteMomentDialog, KidAge, MomentManage, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
+import { confirmStepKeepsData, DeleteMomentDialog, KidAge, MomentManage, withoutConfirm } from "~/components/kid-views";
 import { EmptyState, FirstMomentLink } from "~/components/empty-state";
 
 const PAGE_SIZE = 20;
@@ -75,15 +75,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   return deleteMomentForm(request, user.id);
 }
 
-export function shouldRevalidate({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
-  return defaultShouldRevalidate;
-}
+export const shouldRevalidate = confirmStepKeepsData;
 
 export default function KidMoments({ loaderData }: Route.ComponentProps) {
   const { kid, canChange, moments, social, next, isOlderPage } = loaderData;

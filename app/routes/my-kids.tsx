@@ -1,4 +1,4 @@
-import { data, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs, href } from "react-router";
+import { data, Link, redirect, useLocation, href } from "react-router";
 import type { Route } from "./+types/my-kids";
 import "~/styles/kids.css";
 import { requireUser } from "~/web/auth.server";
@@ -9,7 +9,7 @@ import { today } from "~/lib/dates.server";
 import { OWNER_ONLY, pageRefusal } from "~/web/refusal.server";
 import { Photo } from "~/components/photo";
 import { ConfirmDialog } from "~/components/modal";
-import { KidAge, onlyConfirmChanged, withoutConfirm } from "~/components/kid-views";
+import { confirmStepKeepsData, KidAge, withoutConfirm } from "~/components/kid-views";
 import { latestMomentOfEach, listFeed } from "~/models/feed.server";
 import { feedEntryView } from "~/web/feed.server";
 import { FeedEntry } from "~/components/feed";
@@ -64,15 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
   return redirect("/my-kids-list", { headers: FORGET_KEPT_PAGES });
 }
 
-export function shouldRevalidate({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  if (!formMethod && onlyConfirmChanged(currentUrl, nextUrl)) return false;
-  return defaultShouldRevalidate;
-}
+export const shouldRevalidate = confirmStepKeepsData;
 
 type KidCardData = {
   id: number;

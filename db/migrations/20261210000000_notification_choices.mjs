@@ -11,63 +11,9 @@
 // - A notification kind "moment": a new moment, to everyone who may see it.
 // Knex schema builder and plain queries only (SQLite and PostgreSQL).
 
-const NOTIFICATION_INDEXES = [["user_id", "read_at"], ["user_id", "id"], ["moment_id"], ["actor_id"]];
+import { currentNotificationKinds, setNotificationKinds } from "../notification-kinds.mjs";
+
 const DELIVERIES = ["off", "digest", "now"];
-
-/**
- * The kinds notifications.kind allows now, read from the database (whatever migrations ran
- * before this one added).
- * @param {import("knex").Knex} knex @returns {Promise<string[]>}
- */
-async function currentKinds(knex) {
-  const definition =
-    knex.client.config.client === "pg"
-      ? (
-          await knex.raw(
-            "select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'notifications_kind_check'",
-          )
-        ).rows[0].def
-      : (await knex("sqlite_master").where({ type: "table", name: "notifications" }).first("sql")).sql;
-  // PostgreSQL: the named check alone; SQLite: the table's CREATE statement, of which the kind's check
-  const check = knex.client.config.client === "pg" ? definition : /kind`?\s+in\s*\(([^)]*)\)/i.exec(definition)?.[1];
-  if (!check) throw new Error(`no check of notifications.kind in: ${definition}`);
-  return [...check.matchAll(/'([^']+)'/g)].map((m) => m[1] ?? "");
-}
-
-/**
- * notifications.kind with its allowed values. PostgreSQL changes the named check; SQLite cannot
- * alter a check, so the table is made again with the same columns and indexes and its rows copied.
- * @param {import("knex").Knex} knex @param {string[]} kinds
- */
-async function notificationKinds(knex, kinds) {
-  if (knex.client.config.client === "pg") {
-    await knex.schema.alterTable("notifications", (t) => t.dropChecks(["notifications_kind_check"]));
-    await knex.schema.alterTable("notifications", (t) => {
-      t.string("kind", 20).notNullable().checkIn(kinds, "notifications_kind_check").alter();
-    });
-    return;
-  }
-  // index names are global in SQLite: the old table's go first
-  await knex.schema.alterTable("notifications", (t) => {
-    for (const columns of NOTIFICATION_INDEXES) t.dropIndex(columns);
-  });
-  await knex.schema.renameTable("notifications", "notifications_before");
-  await knex.schema.createTable("notifications", (t) => {
-    t.increments("id").primary();
-    t.integer("user_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
-    t.string("kind", 20).notNullable().checkIn(kinds);
-    t.integer("actor_id").notNullable().references("id").inTable("users").onDelete("CASCADE");
-    t.integer("moment_id").nullable().references("id").inTable("daily_logs").onDelete("CASCADE");
-    t.string("created_at", 24).notNullable();
-    t.string("read_at", 24).nullable();
-    for (const columns of NOTIFICATION_INDEXES) t.index(columns);
-  });
-  const columns = ["id", "user_id", "kind", "actor_id", "moment_id", "created_at", "read_at"];
-  await knex
-    .into(knex.raw("?? (??, ??, ??, ??, ??, ??, ??)", ["notifications", ...columns]))
-    .insert(knex("notifications_before").whereIn("kind", kinds).select(columns));
-  await knex.schema.dropTable("notifications_before");
-}
 
 /** @param {import("knex").Knex} knex */
 export async function up(knex) {
@@ -127,16 +73,16 @@ export async function up(knex) {
           knex.raw("?", ["digest"]),
         ),
     );
-  const kinds = await currentKinds(knex);
-  if (!kinds.includes("moment")) await notificationKinds(knex, [...kinds, "moment"]);
+  const kinds = await currentNotificationKinds(knex);
+  if (!kinds.includes("moment")) await setNotificationKinds(knex, [...kinds, "moment"]);
 }
 
 /** @param {import("knex").Knex} knex */
 export async function down(knex) {
   await knex("notifications").where("kind", "moment").delete();
-  await notificationKinds(
+  await setNotificationKinds(
     knex,
-    (await currentKinds(knex)).filter((k) => k !== "moment"),
+    (await currentNotificationKinds(knex)).filter((k) => k !== "moment"),
   );
   // a row with every kind off was "none"; the rows added for accounts that had none stay (a daily digest)
   await knex("email_preferences").where({ moments: "off", comments: "off", replies: "off" }).update({ digest: "none" });

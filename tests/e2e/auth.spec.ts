@@ -1,4 +1,14 @@
-import { expectAccessible, expect, isNoJs, logIn, newAccount, signUp, test } from "./utils";
+import {
+  expectAccessible,
+  expect,
+  hydrated,
+  isNoJs,
+  logIn,
+  newAccount,
+  signUp,
+  signUpThroughForm,
+  test,
+} from "./utils";
 
 test.describe("accounts", () => {
   test("landing page: tagline, entry points, accessible", async ({ page, browser }) => {
@@ -21,7 +31,7 @@ test.describe("accounts", () => {
     await dialog.getByRole("link", { name: "Close" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
 
-    const account = await signUp(page, newAccount("sign"));
+    const account = await signUpThroughForm(page, newAccount("sign"));
     await expect(page.getByRole("heading", { name: "My Kids" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Sweet Moments" })).toHaveAttribute("href", "/my-kids-list");
 
@@ -54,7 +64,7 @@ test.describe("accounts", () => {
   test("every sign-up message, in the summary and beside the field", async ({ page, browser }, testInfo) => {
     await page.goto("/?modal=signup");
     // with JavaScript, click once the page is interactive (before that, the click is a no-JS post)
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const dialog = page.getByRole("dialog", { name: "Create your account" });
     await dialog.getByRole("button", { name: "Register" }).click();
     // without JS the server answers on the standalone page, with the same form and messages

@@ -1,5 +1,4 @@
-import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expect, hydrated, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, freshPage, hydrated, newAccount, PHONE, signUp, test } from "./utils";
 import { apiCreateKid, jpegFile } from "./kids-helpers";
 import { mailTo } from "./mail";
 import { closeE2eDb } from "./e2e-db";
@@ -9,22 +8,11 @@ import { closeE2eDb } from "./e2e-db";
 // the invitation mail and page say so; the partner joins with the emailed link, is told in the app
 // and by mail which kid they now co-parent, and posts a moment on that kid. axe on the new pages.
 
-const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
 
 test.afterAll(async () => {
   await closeE2eDb();
 });
-
-/** A new browser context on a phone, with the test's base URL and JavaScript setting. */
-async function phone(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const ctx = await browser.newContext({
-    baseURL: testInfo.project.use.baseURL,
-    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
-    viewport: PHONE,
-  });
-  return ctx.newPage();
-}
 
 test("a partner invited as co-parent in one step posts a moment on the kid", async ({ page, browser }, testInfo) => {
   test.setTimeout(180_000);
@@ -56,7 +44,7 @@ test("a partner invited as co-parent in one step posts a moment on the kid", asy
   const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(invitation.text ?? "")![0];
 
   // ---- the partner opens it on their phone and joins: friend and co-parent at once
-  const partner = await phone(browser, testInfo);
+  const partner = await freshPage(browser, testInfo, { viewport: PHONE });
   await partner.goto(new URL(link).pathname);
   await expect(partner.getByText(`${parentName} invites you as co-parent of Mia:`)).toBeVisible();
   await expectAccessible(partner, browser);

@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page, Route, TestInfo } from "@playwright/test";
-import { expect, fillSignUp, isNoJs, newAccount, signUp, test } from "./utils";
+import { expect, fillSignUp, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, jpegFile, myId } from "./kids-helpers";
 import { userIdByEmail } from "./friends-helpers";
 import { otherPerson } from "./social-helpers";
@@ -93,7 +93,7 @@ test.describe("a double click creates one thing", () => {
     const me = await signUp(page, newAccount("dk"));
     const myId = await userIdByEmail(me.email);
     await page.goto("/kids/add-new");
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     await page.getByLabel("Name").fill("Twinkle");
     await page.getByLabel("Year").selectOption("2021");
     await page.getByLabel("Month").selectOption("06");
@@ -118,7 +118,7 @@ test.describe("a double click creates one thing", () => {
     await signUp(page, newAccount("dm"));
     const kid = await apiCreateKid(page.request, { name: "Pip", birth_date: "2022-02-02", relationship: "Mom" });
     await page.goto(`/kids/${kid.id}/dailyLogs/new`);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     await page.getByLabel("Title").fill("First steps");
     await page.getByLabel("Content").fill("Three of them!");
     await page.getByLabel("Image Upload").setInputFiles(await jpegFile("steps.jpg"));
@@ -138,7 +138,7 @@ test.describe("a double click creates one thing", () => {
   test("Register: the new account is signed in, never told its own email is in use", async ({ page }, testInfo) => {
     const account = newAccount("dr");
     const dialog = await fillSignUp(page, account);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const posts = await doubleClick(page, /\/signup/, dialog.locator("button[type=submit]"), async () => {
       await expect(page).toHaveURL(/\/my-kids-list$/);
     });
@@ -158,7 +158,7 @@ test.describe("a double click creates one thing", () => {
     await other.close();
     const me = await signUp(page, newAccount("dg"));
     await page.goto(`/friendships/new?q=${encodeURIComponent(friend.first)}`);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const hit = page
       .getByRole("region", { name: "Search Results" })
       .getByRole("listitem")
@@ -188,7 +188,7 @@ test.describe("a double click creates one thing", () => {
       await jpegFile(),
     );
     await page.goto(`/dailyLogs/${moment.id}`);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const block = page.locator(`.moment-social[data-moment="${moment.id}"]`);
     await block.getByRole("textbox", { name: "Write a comment" }).fill("Yum!");
     const posts = await doubleClick(
@@ -207,7 +207,7 @@ test.describe("a double click creates one thing", () => {
     const me = await signUp(page, newAccount("dl"));
     const myUserId = await userIdByEmail(me.email);
     await page.goto("/current/friends");
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     await page.getByLabel("Note (optional)").fill("For Grandma");
     const posts = await doubleClick(
       page,
@@ -235,7 +235,7 @@ test.describe("a double click creates one thing", () => {
     await befriend(await myId(page.request), friend.account.id);
     const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-01-01", relationship: "Mom" });
     await page.goto(`/kids/${kid.id}/co-parents`);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const friendName = `${friend.account.first} ${friend.account.last}`;
     await page.getByRole("group", { name: "Invite a friend as co-parent" }).getByLabel(friendName).check();
     const posts = await doubleClick(
@@ -258,7 +258,7 @@ test.describe("a double click creates one thing", () => {
     const { path } = await invitationLink(browser, testInfo);
     const email = `join${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
     await page.goto(path);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     await page.getByLabel("Your name").fill("Rosa Pérez");
     await page.getByLabel("Your email address").fill(email);
     const posts = await doubleClick(
@@ -284,7 +284,7 @@ test.describe("a double click creates one thing", () => {
     await signUp(page, newAccount("da"));
     const me = await myId(page.request);
     await page.goto(path);
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const posts = await doubleClick(page, /\/invite\//, page.getByRole("button", { name: /^Accept/ }), async () => {
       await expect(page).toHaveURL(/\/feed\?welcome=\d+$/);
     });

@@ -1,5 +1,5 @@
-import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expect, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
+import type { Locator, Page, TestInfo } from "@playwright/test";
+import { expectAccessible, expect, freshPage, hydrated, isNoJs, newAccount, PHONE, signUp, test } from "./utils";
 import { insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
 import { closeE2eDb, e2eDb } from "./e2e-db";
@@ -11,22 +11,11 @@ import { closeE2eDb, e2eDb } from "./e2e-db";
 // JavaScript on and off. With SCREENSHOTS_DIR set, the JavaScript run saves the invitation form,
 // the join page and the feed there (docs/screenshots/).
 
-const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
 
 test.afterAll(async () => {
   await closeE2eDb();
 });
-
-/** Grandma's own phone: a new browser context with the project's JavaScript setting. */
-async function phone(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const ctx = await browser.newContext({
-    baseURL: testInfo.project.use.baseURL,
-    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
-    viewport: PHONE,
-  });
-  return ctx.newPage();
-}
 
 /** The phone's screen with `top` scrolled to its top, saved when SCREENSHOTS_DIR is set (JavaScript run). */
 async function screenshot(page: Page, name: string, top: Locator, testInfo: TestInfo) {
@@ -118,7 +107,7 @@ test("a parent invites Grandma from 'Invite family' and she sees a Family moment
   // ---- Grandma, on her phone, from the mail: her address is already there, her name is all she types
   const mail = await mailTo(grandma.email);
   const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? "")![0];
-  const gloria = await phone(browser, testInfo);
+  const gloria = await freshPage(browser, testInfo, { viewport: PHONE });
   await gloria.goto(link);
   await expect(gloria.getByRole("heading", { level: 1 })).toHaveText(`${parentName} invited you to Sweet Moments`);
   await expect(

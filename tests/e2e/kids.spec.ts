@@ -1,5 +1,5 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expect, isNoJs, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, insertMoments, jpegFile, manage, myId, textFile } from "./kids-helpers";
 import { befriend, closeE2eDb } from "./e2e-db";
 
@@ -51,7 +51,7 @@ test.describe("kids", () => {
     const picker = page.getByLabel("Profile Image Upload");
     const again = page.getByText("please choose it again");
     if (!isNoJs(testInfo)) {
-      await page.locator("body.js-enabled").waitFor(); // the picker listens once the page is hydrated
+      await hydrated(page); // the picker listens once the page is hydrated
       // a text file: a message tied to the field, never a broken preview
       await picker.setInputFiles(textFile);
       await expect(page.getByRole("status").filter({ hasText: "Only image files are accepted." })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expectAccessible, expect, isNoJs, test } from "./utils";
+import { expectAccessible, expect, hydrated, isNoJs, test } from "./utils";
 
 test.describe("layout", () => {
   test("the log-in modal: opens from the menu, closes by link, Escape and background; focus comes back", async ({
@@ -42,7 +42,7 @@ test.describe("layout", () => {
 
   test("the profile menu opens by keyboard and closes on Escape or an outside click", async ({ page }, testInfo) => {
     await page.goto("/");
-    if (!isNoJs(testInfo)) await page.locator("body.js-enabled").waitFor();
+    await hydrated(page);
     const menu = page.locator("details.profile-menu");
     const summary = menu.locator("summary");
     await summary.focus();

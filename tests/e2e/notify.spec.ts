@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expectAccessible, expect, freshPage, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, freshPage, hydrated, isNoJs, newAccount, PHONE, signUp, test } from "./utils";
 import { userIdByEmail } from "./friends-helpers";
 import { apiCreateKid, jpegFile } from "./kids-helpers";
 import { mailTo } from "./mail";
@@ -14,7 +14,6 @@ import { befriend, closeE2eDb, e2eDb } from "./e2e-db";
 // SMTP server, with its link to the moment and the one-click unsubscribe. The settings page at
 // 390 px is also saved as a screenshot for the docs (docs/screenshots/).
 
-const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
 test.afterAll(closeE2eDb);
 

@@ -365,7 +365,7 @@ test("after signing in by an emailed link, a passkey is offered; next time it si
 test("without JavaScript the log-in page has no passkey button and logging in still works", async ({ browser }) => {
   const context = await browser.newContext({ baseURL: origin, javaScriptEnabled: false });
   const page = await context.newPage();
-  const account = await signUp(page, newAccount("pn"));
+  const account = await signUp(page, newAccount("pn"), { javaScript: false });
   await page.goto("/settings");
   await expect(page.locator("#passkeys").getByText("You have no passkey yet.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create a passkey" })).toHaveCount(0);

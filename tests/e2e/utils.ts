@@ -8,6 +8,12 @@ export { expect };
 export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
 
 /**
+ * The tag of a test in which JavaScript in the page plays no part (forged requests, what the server
+ * answers): it runs once, in the js project (playwright.config.ts; docs/decisions/0069-ci-time.md).
+ */
+export const ONCE = { tag: "@once" };
+
+/**
  * With JavaScript on, resolves once the page's scripts have taken over (root.tsx marks the body
  * `js-enabled` after hydration): a click before that is a plain form post. Without JavaScript, at once.
  */
@@ -20,6 +26,9 @@ export async function hydrated(page: Page): Promise<void> {
     Array.from(document.forms).every((form) => Object.keys(form).some((key) => key.startsWith("__reactFiber"))),
   );
 }
+
+/** A phone's screen, for the specs that walk through a page as a relative on their phone would. */
+export const PHONE = { width: 390, height: 844 };
 
 /**
  * A page in a new browser context (no cookies), with the test's base URL and JavaScript setting
@@ -113,10 +122,35 @@ export async function fillSignUp(page: Page, account: ReturnType<typeof newAccou
 }
 
 /** Signs up through the standalone page's modal variant (works with and without JavaScript). */
-export async function signUp(page: Page, account = newAccount()) {
+export async function signUpThroughForm(page: Page, account = newAccount()) {
   const dialog = await fillSignUp(page, account);
   await dialog.getByRole("button", { name: "Register" }).click();
   await expect(page).toHaveURL(/\/my-kids-list$/);
+  return account;
+}
+
+/**
+ * A new account signed in on `page`, for the specs that are not about signing up: made through
+ * /api/auth/signup on the page's own cookies (the same `signUp` of the model as the form), then My
+ * Kids opened and, with JavaScript, hydrated, as after Register (`javaScript`: false for a page
+ * whose context has it off in the js project). Two page loads fewer than the form
+ * (docs/decisions/0069-ci-time.md). The form itself is tested with `signUpThroughForm` and
+ * `fillSignUp` (auth.spec.ts, double-submit.spec.ts, real-names.spec.ts).
+ */
+export async function signUp(page: Page, account = newAccount(), { javaScript = true } = {}) {
+  const res = await page.request.post("/api/auth/signup", {
+    data: {
+      email: account.email,
+      username: account.username,
+      password: account.password,
+      first_name: account.first,
+      last_name: account.last,
+    },
+  });
+  if (!res.ok()) throw new Error(`sign-up of ${account.email} refused: ${res.status()} ${await res.text()}`);
+  await page.goto("/my-kids-list");
+  await expect(page).toHaveURL(/\/my-kids-list$/);
+  if (javaScript) await hydrated(page);
   return account;
 }
 

@@ -8,7 +8,7 @@ import { startTestSmtp, uniqueByMessageId, type TestSmtp } from "../smtp-server"
 import { buildApp, startBuiltServer, type BuiltServer } from "./support/built-server";
 import { makeUser } from "../helpers";
 import { insertFriendship, insertKid, insertMoment } from "./friends-fixtures";
-import { saveEmailPreferences } from "../../app/models/email-preferences.server";
+import { dailyDigestDueNow } from "../kit/digests";
 
 // The mail sender as it runs in production: inside real server processes (server/index.mjs on a
 // fresh build), on this test file's database (SQLite, or PostgreSQL with TEST_DATABASE_URL), sending
@@ -88,19 +88,7 @@ describe("the sender in server processes", { timeout: 120_000 }, () => {
     const readers = [await makeUser(), await makeUser(), await makeUser(), await makeUser(), await makeUser()];
     for (const r of readers) {
       await insertFriendship(parent, r, "accepted");
-      await saveEmailPreferences(r.id, {
-        digest: "daily",
-        hour: 8,
-        moments: "digest",
-        comments: "digest",
-        replies: "digest",
-      });
-      await db()("email_preferences")
-        .where("user_id", r.id)
-        .update({
-          next_digest_at: new Date(Date.now() - 1000).toISOString(),
-          last_digest_at: new Date(Date.now() - 60_000).toISOString(),
-        });
+      await dailyDigestDueNow(r.id, new Date(Date.now() - 60_000).toISOString());
     }
     await insertMoment(await insertKid(parent, "Lou"), "Swimming");
     const before = smtp.received.length;

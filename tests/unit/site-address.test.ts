@@ -10,7 +10,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/lib/db.server";
-import { saveEmailPreferences } from "../../app/models/email-preferences.server";
+import { dailyDigestDueNow } from "../kit/digests";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../smtp-server";
 import { cookieFor, makeUser } from "../helpers";
 import { insertFriendship, insertKid, insertMoment } from "./friends-fixtures";
@@ -235,20 +235,8 @@ describe("the site's names", { timeout: 120_000 }, () => {
     const files = await unzip(exported.body);
     expect(files.size).toBeGreaterThan(1);
     // a digest (no request at all): the site's address, with the port the server listens on
-    await saveEmailPreferences(reader.id, {
-      digest: "daily",
-      hour: 8,
-      moments: "digest",
-      comments: "digest",
-      replies: "digest",
-    });
-    await db()("email_preferences")
-      .where("user_id", reader.id)
-      .update({
-        next_digest_at: new Date(Date.now() - 1000).toISOString(),
-        // from the start of time: the moment above is news however long the steps before took
-        last_digest_at: new Date(0).toISOString(),
-      });
+    // news from the start of time: the moment above is news however long the steps before took
+    await dailyDigestDueNow(reader.id, new Date(0).toISOString());
 
     const mails = [
       ...(await mailTo(parent.email)),

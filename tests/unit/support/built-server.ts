@@ -13,10 +13,12 @@ const root = path.resolve(import.meta.dirname, "..", "..", "..");
  * server (docs/decisions/0051-test-kit-and-a-faster-suite.md): the first file to ask builds it into
  * the folder the global setup named (tests/global-setup-db.ts: inside the project, build-test-*,
  * ignored by git, so the build finds the project's node_modules) while the others wait for it; the
- * global setup removes it at the end. Files only read it.
+ * global setup removes it at the end. Files only read it. A build the run was given (TEST_BUILD_DIR)
+ * is there from the start.
  */
 export async function buildApp(): Promise<string> {
   const buildDir = inject("appBuildDir");
+  if (fs.existsSync(buildDir)) return buildDir;
   const failed = `${buildDir}.failed`;
   let mine = true;
   try {
