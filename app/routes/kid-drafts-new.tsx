@@ -10,6 +10,7 @@ import { addPhotosForm } from "~/web/drafts.server";
 import { ADD_PHOTOS_MESSAGES } from "~/forms/add-photos";
 import { ErrorSummary, pageTitle, SubmitButton, useSubmitOnce } from "~/components/forms";
 import { AddPhotosField } from "~/components/add-photos-field";
+import { AddPhotosProgress, useAddPhotosUpload } from "~/components/add-photos-upload";
 
 // /kids/:kidId/drafts/new: "Add photos" (docs/decisions/0065-drafts.md): many photos in one file
 // control; the server sorts them into draft moments by day and the review page lists them.
@@ -38,8 +39,10 @@ export default function AddPhotos({ loaderData, actionData }: Route.ComponentPro
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const once = useSubmitOnce(busy);
-  const error = actionData?.error ?? null;
   const reviewUrl = href("/kids/:kidId/drafts", { kidId: String(kid.id) });
+  // with JavaScript the photos go by XMLHttpRequest, each with its progress; without, the plain post
+  const upload = useAddPhotosUpload(href("/api/kids/:kidId/imports", { kidId: String(kid.id) }), reviewUrl);
+  const error = upload.error ?? actionData?.error ?? null;
   return (
     <div className="page narrow">
       <title>{pageTitle(`Add photos for ${kid.name}`, Boolean(error))}</title>
@@ -52,15 +55,23 @@ export default function AddPhotos({ loaderData, actionData }: Route.ComponentPro
         you see. You then check the drafts, write their texts and publish them.
       </p>
       <ErrorSummary errors={error ? [{ fieldId: FIELD_ID, message: error }] : []} formId={FORM_ID} />
-      <Form method="post" encType="multipart/form-data" id={FORM_ID} className="stack" noValidate {...once({})}>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        id={FORM_ID}
+        className="stack"
+        noValidate
+        {...once({ onSubmit: upload.onSubmit })}
+      >
         <AddPhotosField
           id={FIELD_ID}
           label={ADD_PHOTOS_MESSAGES.label}
           hint={ADD_PHOTOS_MESSAGES.hint(maxFiles)}
           error={error}
         />
+        {upload.sending ? <AddPhotosProgress sending={upload.sending} /> : null}
         <div className="form-actions">
-          <SubmitButton pending={busy} pendingText="Uploading photos…">
+          <SubmitButton pending={busy || upload.sending !== null} pendingText="Uploading photos…">
             Add photos
           </SubmitButton>
           <Link to={reviewUrl} className="button button--secondary">

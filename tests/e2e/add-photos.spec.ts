@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { expect, expectAccessible, freshPage, hydrated, newAccount, signUp, test } from "./utils";
+import { expect, expectAccessible, freshPage, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
 import { apiCreateKid, myId, textFile, type FilePayload } from "./kids-helpers";
 import { befriend, closeE2eDb } from "./e2e-db";
 
@@ -55,7 +55,12 @@ test("add twelve photos from three days, review, move, merge, publish, and a rel
   for (let i = 0; i < 3; i++) chosen.push(await photoOn("2024-05-12", i));
   await files.setInputFiles([...chosen, textFile]);
   await hydrated(page);
+  // with JavaScript the photos go to the API by XMLHttpRequest, each with its progress bar
+  const sent = isNoJs(testInfo)
+    ? null
+    : page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/api/kids/${kid.id}/imports`));
   await page.getByRole("button", { name: "Add photos", exact: true }).click();
+  if (sent) await sent;
 
   // the review page: three drafts, newest day first, and what was not added
   // twelve photos through the pipeline: more than the usual wait on a busy machine
