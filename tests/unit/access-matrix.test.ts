@@ -54,6 +54,8 @@ type World = {
   lonely: { id: number };
   urls: {
     draft: string;
+    /** a photo chosen in the owner's moment form, waiting for its alt text (decision 0067) */
+    pendingPhoto: string;
     profile: string;
     kid: string;
     log: string;
@@ -501,6 +503,7 @@ const MATRIX: Record<string, Probe[]> = {
     { label: "moment photo at full size", params: imageParams("logOriginal"), expect: friendsImage },
     { label: "a clip's poster", params: imageParams("clipPoster"), expect: friendsImage },
     { label: "a draft's photo", params: imageParams("draft"), expect: authorOnlyImage },
+    { label: "a photo waiting for its alt text", params: imageParams("pendingPhoto"), expect: authorOnlyImage },
   ],
   // clips (docs/decisions/0064-video-clips.md)
   "routes/videos.ts": [
@@ -979,6 +982,14 @@ beforeAll(async () => {
   const thirdPhoto = await addMomentPhotos(logId, owner.id, 2);
   const clip = await insertReadyClip(logId, owner.id);
   const draft = await insertDraft(owner.id, kidId);
+  const pendingPhoto = await storePhoto("moment", owner.id, "#a73");
+  await db()("pending_photos").insert({
+    image_id: pendingPhoto.imageId,
+    uploader_id: owner.id,
+    kid_id: kidId,
+    taken_on: null,
+    created_at: new Date().toISOString(),
+  });
   world = {
     users: { owner, stranger, pending, friend },
     cookies: {
@@ -994,6 +1005,7 @@ beforeAll(async () => {
     lonely,
     urls: {
       draft: photoUrl(draft.photo),
+      pendingPhoto: photoUrl(pendingPhoto),
       profile: photoUrl(profilePhoto),
       kid: photoUrl(kidPhoto),
       log: photoUrl(logPhoto),
@@ -1032,6 +1044,7 @@ describe("the access matrix covers the route list", () => {
       "moment photo at full size",
       "a clip's poster",
       "a draft's photo",
+      "a photo waiting for its alt text",
     ]);
     for (const probes of Object.values(MATRIX))
       for (const p of probes) expect(Object.keys(p.expect).sort()).toEqual([...VIEWERS].sort());
