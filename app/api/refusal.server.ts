@@ -34,11 +34,17 @@ export function refusalMessage(refusal: Refusal): string {
 /** (C) `{"errors": {"message"}}`, or (B) for field errors: auth, users, kids, daily_logs, friendships. */
 export function apiRefusal(refusal: Refusal): Response {
   if (refusal.fieldErrors) return apiFieldErrors(refusal.fieldErrors);
-  return apiError(refusalStatus(refusal), refusalMessage(refusal));
+  return withRetryAfter(apiError(refusalStatus(refusal), refusalMessage(refusal)), refusal);
+}
+
+/** A rate limit that knows when it opens again says so (`Retry-After`). */
+function withRetryAfter(response: Response, refusal: Refusal): Response {
+  if (refusal.retryAfterSeconds) response.headers.set("Retry-After", String(refusal.retryAfterSeconds));
+  return response;
 }
 
 /** (C') `{"error": {"message"}}`, or (B) for field errors (`comment`): likes and comments. */
 export function apiRefusalSingular(refusal: Refusal): Response {
   if (refusal.fieldErrors) return apiFieldErrors(refusal.fieldErrors);
-  return apiErrorSingular(refusalStatus(refusal), refusalMessage(refusal));
+  return withRetryAfter(apiErrorSingular(refusalStatus(refusal), refusalMessage(refusal)), refusal);
 }

@@ -75,7 +75,7 @@ export async function importArchive(
   try {
     if (!file) return invalidField(ARCHIVE_FIELD, IMPORT_MESSAGES.required);
     const wait = await importWait(userId);
-    if (wait) return tooMany(IMPORT_MESSAGES.tooMany(config().importsPerHour, wait));
+    if (wait) return tooMany(IMPORT_MESSAGES.tooMany(config().importsPerHour, wait), wait);
     return await withArchive(file.path, async (archive) => {
       const exported = await readExport(archive);
       if (exported && !exported.ok) return exported;

@@ -31,6 +31,8 @@ export type Refusal = {
   readonly hidden?: true;
   /** invalid and conflict: messages by field (form fields, the API's envelope (B)). */
   readonly fieldErrors?: FieldErrors;
+  /** too-many only, when the limit knows it: the seconds until a new try can succeed (Retry-After). */
+  readonly retryAfterSeconds?: number;
 };
 
 /** What a domain function answers: its success value (`ok: true`) or a refusal. */
@@ -74,8 +76,9 @@ export function conflict(message?: string, fieldErrors?: FieldErrors): Refusal {
 }
 
 /** Over a rate limit (app/lib/limits.server.ts). */
-export function tooMany(message: string): Refusal {
-  return refusal("too-many", message);
+export function tooMany(message: string, waitMs?: number): Refusal {
+  const tooOften = refusal("too-many", message);
+  return waitMs && waitMs > 0 ? { ...tooOften, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : tooOften;
 }
 
 /**

@@ -25,5 +25,6 @@ export async function importFormAction(request: Request, userId: number) {
   const done = await importArchive(userId, body.file, { kidId: parseId(kidValue) });
   if (done.ok) return redirect(href("/settings/import/:importId", { importId: String(done.importId) }), 303);
   const errors = done.fieldErrors ?? { [ARCHIVE_FIELD]: [done.message ?? SERVER_ERROR_MESSAGE] };
-  return data<ImportFormErrors>({ errors, kidId: kidValue }, { status: refusalStatus(done) });
+  const headers = done.retryAfterSeconds ? { "Retry-After": String(done.retryAfterSeconds) } : undefined;
+  return data<ImportFormErrors>({ errors, kidId: kidValue }, { status: refusalStatus(done), headers });
 }

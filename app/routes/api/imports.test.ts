@@ -144,6 +144,8 @@ describe("Move in through the API and the page", () => {
     // 6. past IMPORTS_PER_HOUR (6 in this test): 429 with the minutes to wait, nothing read
     const limited = await apiImports.action(args(zipPost("/api/imports", cookie, exported)));
     expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(3500);
+    expect(Number(limited.headers.get("Retry-After"))).toBeLessThanOrEqual(3600);
     expect(await limited.json()).toEqual({
       errors: { message: "You have imported as many archives as you may in an hour (6). Try again in 60 minutes." },
     });
