@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ZipFile } from "yazl";
 import { db } from "~/lib/db.server";
 import { resetLimits } from "~/lib/limits.server";
 import { uploadFromBuffer } from "~/images/temp-uploads.server";
@@ -9,19 +8,11 @@ import { listAllUploads } from "~/images/test-fixtures.server";
 import { makeUser } from "../../tests/helpers";
 import { withArchive } from "./archive.server";
 import { importArchive } from "./imports.server";
+import { zipBytes } from "../../tests/kit/zip";
 
 // Archives are judged before anything is unpacked (docs/decisions/0066-imports.md): a zip bomb by
 // ratio, 100,000 entries, paths that leave the folder, links: refused with the one Refusal type,
 // and nothing written (rows and files counted before and after, no temp file left).
-
-async function zipOf(add: (zip: ZipFile) => void): Promise<Buffer> {
-  const zip = new ZipFile();
-  add(zip);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /**
  * A ZIP (ZIP64, as more than 65,535 entries need) of `n` empty stored files, written here: yazl
@@ -112,7 +103,7 @@ describe("an archive is judged before anything is unpacked", () => {
     const attacks: [string, Buffer, RegExp][] = [
       [
         "a zip bomb by ratio (4 MB of zeros in 4 kB)",
-        await zipOf((z) => {
+        await zipBytes((z) => {
           z.addBuffer(photo, "Takeout/Google Photos/A/IMG_1.jpg");
           z.addBuffer(Buffer.alloc(4 * 1024 * 1024), "Takeout/Google Photos/A/IMG_2.jpg");
         }),
@@ -121,22 +112,26 @@ describe("an archive is judged before anything is unpacked", () => {
       ["100,000 entries", manyEntries(100_000), /holds 100,000 files; at most 50,000/],
       [
         "a ../ path",
-        patchName(await zipOf((z) => z.addBuffer(photo, "XX/XX/escape.jpg")), "XX/XX/escape.jpg", "../../escape.jpg"),
+        patchName(
+          await zipBytes((z) => z.addBuffer(photo, "XX/XX/escape.jpg")),
+          "XX/XX/escape.jpg",
+          "../../escape.jpg",
+        ),
         /points outside its folder \(\.\.\/\.\.\/escape\.jpg\)/,
       ],
       [
         "an absolute path",
-        patchName(await zipOf((z) => z.addBuffer(photo, "Xtmp/evil.jpg")), "Xtmp/evil.jpg", "/tmp/evil.jpg"),
+        patchName(await zipBytes((z) => z.addBuffer(photo, "Xtmp/evil.jpg")), "Xtmp/evil.jpg", "/tmp/evil.jpg"),
         /points outside its folder \(\/tmp\/evil\.jpg\)/,
       ],
       [
         "a backslash path",
-        patchName(await zipOf((z) => z.addBuffer(photo, "aX..Xevil.jpg")), "aX..Xevil.jpg", "a\\..\\evil.jpg"),
+        patchName(await zipBytes((z) => z.addBuffer(photo, "aX..Xevil.jpg")), "aX..Xevil.jpg", "a\\..\\evil.jpg"),
         /points outside its folder/,
       ],
       [
         "a symlink",
-        await zipOf((z) => z.addBuffer(Buffer.from("/etc/passwd"), "Takeout/link.jpg", { mode: 0o120777 })),
+        await zipBytes((z) => z.addBuffer(Buffer.from("/etc/passwd"), "Takeout/link.jpg", { mode: 0o120777 })),
         /holds a link \(Takeout\/link\.jpg\)/,
       ],
       ["not a ZIP", photo, /not a ZIP archive/],
@@ -156,7 +151,7 @@ describe("an archive is judged before anything is unpacked", () => {
   });
 
   it("refuses an archive that unpacks past the limit before unpacking; reads the rest one entry at a time", async () => {
-    const zip = await zipOf((z) => {
+    const zip = await zipBytes((z) => {
       z.addBuffer(Buffer.alloc(600 * 1024, 7), "a.bin", { compress: false });
       z.addBuffer(Buffer.alloc(600 * 1024, 8), "b.bin", { compress: false });
     });
@@ -189,7 +184,7 @@ describe("an archive is judged before anything is unpacked", () => {
   });
 
   it("names a damaged entry (its checksum) without leaving its temp file", async () => {
-    const zip = await zipOf((z) => z.addBuffer(Buffer.from("hello, world"), "a.txt", { compress: false }));
+    const zip = await zipBytes((z) => z.addBuffer(Buffer.from("hello, world"), "a.txt", { compress: false }));
     const broken = Buffer.from(zip);
     broken[broken.indexOf("hello") + 1] = "a".charCodeAt(0);
     const file = await uploadFromBuffer(broken, "x.zip");

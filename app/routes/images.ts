@@ -7,6 +7,7 @@ import { photoStore } from "~/images/photo-store.server";
 import { findImageByKey, KEY_PATTERN, photoFileName } from "~/images/storage.server";
 import { ORIGINAL_FILE } from "~/images/photo";
 import { originalFileName } from "~/models/photo-downloads.server";
+import { storedFileNotFound } from "~/web/stored-file-responses.server";
 
 // GET /images/<key>/<width>.webp: the only way photo bytes leave the server; and
 // GET /images/<key>/original.jpg, a moment photo's full-size copy, as a download (an attachment
@@ -32,17 +33,6 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-function notFound(): Response {
-  return new Response("Not found", {
-    status: 404,
-    headers: {
-      "Content-Type": "text/plain; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
-}
-
 /** Weak comparison (RFC 9110 §13.1.2): does If-None-Match name this entity tag? */
 function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -57,17 +47,17 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
   const key = params.key ?? "";
   const original = params.file === ORIGINAL_FILE;
   const match = FILE_PATTERN.exec(params.file ?? "");
-  if (!KEY_PATTERN.test(key) || !(match || original)) return notFound();
+  if (!KEY_PATTERN.test(key) || !(match || original)) return storedFileNotFound();
   const width = original ? 0 : Number(match![1]);
 
   const viewer = await getUser(request);
-  if (!viewer) return notFound();
+  if (!viewer) return storedFileNotFound();
   const image = await findImageByKey(key);
   const stored = original ? image?.original : image?.widths.includes(width);
-  if (!image || !stored || !(await canViewImage(viewer.id, image))) return notFound();
+  if (!image || !stored || !(await canViewImage(viewer.id, image))) return storedFileNotFound();
 
   const name = original ? ORIGINAL_FILE : photoFileName(width);
-  if (!name) return notFound();
+  if (!name) return storedFileNotFound();
 
   const etag = `"${key}-${original ? "original" : width}"`;
   const headers = new Headers({
@@ -91,11 +81,11 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     file = request.method.toUpperCase() === "HEAD" ? await store.stat(key, name) : await store.open(key, name);
   } catch (error) {
     console.error(`[images] cannot read image ${key} file ${name}`, error);
-    return notFound();
+    return storedFileNotFound();
   }
   if (!file) {
     console.error(`[images] file missing for image ${key} file ${name}`);
-    return notFound();
+    return storedFileNotFound();
   }
   headers.set("Content-Length", `${file.size}`);
   const { stream } = file;

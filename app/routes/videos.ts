@@ -8,6 +8,7 @@ import { requireVideo } from "~/models/access.server";
 import { photoStore } from "~/images/photo-store.server";
 import { KEY_PATTERN } from "~/images/storage.server";
 import { webVtt } from "~/video/captions";
+import { storedFileNotFound } from "~/web/stored-file-responses.server";
 
 // GET /videos/<key>/small.mp4 | large.mp4 | captions.vtt: the only way a clip's bytes leave the
 // server (docs/decisions/0064-video-clips.md). The access module decides (requireVideo: whoever may
@@ -24,17 +25,6 @@ const PLAIN_HEADERS = {
   Vary: "Cookie",
 } as const;
 
-function notFound(): Response {
-  return new Response("Not found", {
-    status: 404,
-    headers: {
-      "Content-Type": "text/plain; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
-}
-
 function tagMatches(header: string | null, etag: string): boolean {
   return Boolean(header?.split(",").some((t) => t.trim() === "*" || t.trim().replace(/^W\//, "") === etag));
 }
@@ -42,11 +32,11 @@ function tagMatches(header: string | null, etag: string): boolean {
 export async function loader({ request, params }: LoaderFunctionArgs): Promise<Response> {
   const key = params.key ?? "";
   const name = params.file ?? "";
-  if (!KEY_PATTERN.test(key) || !(RENDITIONS.has(name) || name === "captions.vtt")) return notFound();
+  if (!KEY_PATTERN.test(key) || !(RENDITIONS.has(name) || name === "captions.vtt")) return storedFileNotFound();
   const viewer = await getUser(request);
-  if (!viewer) return notFound();
+  if (!viewer) return storedFileNotFound();
   const grant = await requireVideo(viewer.id, key);
-  if (!grant.ok) return notFound();
+  if (!grant.ok) return storedFileNotFound();
 
   if (name === "captions.vtt") {
     // the parent's captions, or (none written) the clip's description as one caption all along
@@ -80,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     const stat = await store.stat(key, name);
     if (!stat) {
       console.error(`[video] file missing for clip ${key} ${name}`);
-      return notFound();
+      return storedFileNotFound();
     }
     const ifRange = request.headers.get("If-Range");
     const range = byteRange(request.headers.get("Range"), stat.size, ifRange === null || ifRange === etag);
@@ -102,14 +92,14 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
       name,
       range.kind === "part" ? { start: range.start, end: range.end } : undefined,
     );
-    if (!opened) return notFound();
+    if (!opened) return storedFileNotFound();
     headers.set("Content-Length", `${opened.size}`);
     if (range.kind === "part")
       headers.set("Content-Range", `bytes ${range.start}-${range.start + opened.size - 1}/${opened.totalSize}`);
     return new Response(streamOf(opened.stream, request.signal), { status, headers });
   } catch (error) {
     console.error(`[video] cannot read clip ${key} ${name}`, error);
-    return notFound();
+    return storedFileNotFound();
   }
 }
 

@@ -1,6 +1,5 @@
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { ZipFile } from "yazl";
 import { resetEnvCache } from "../../../server/env.mjs";
 import { uploadFromBuffer } from "~/images/temp-uploads.server";
 import { createKid } from "~/models/kids.server";
@@ -11,6 +10,7 @@ import * as apiImports from "./imports";
 import * as kidImports from "./kids-imports";
 import * as movePage from "../settings-import";
 import * as resultPage from "../settings-import-result";
+import { zipBytes } from "../../../tests/kit/zip";
 
 // "Move in" through its adapters (docs/api.md "Imports", docs/decisions/0066-imports.md): POST
 // /api/imports with the ZIP itself or multipart, a kid's imports with a Takeout ZIP, the page's
@@ -25,15 +25,6 @@ const jpeg = (color: string) =>
   sharp({ create: { width: 80, height: 60, channels: 3, background: color } })
     .jpeg()
     .toBuffer();
-
-async function zipBytes(add: (zip: ZipFile) => void): Promise<Buffer> {
-  const zip = new ZipFile();
-  add(zip);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 async function exportOf(userId: number): Promise<Buffer> {
   const made = await exportZip(userId);
