@@ -67,6 +67,11 @@ function Shell({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const user = data?.user ?? null;
   const year = new Date().getFullYear();
+  // GOV.UK's progressive-enhancement hook: styles and tests can tell when scripts are running, on
+  // every page the error pages included
+  useEffect(() => {
+    document.body.classList.add("js-enabled");
+  }, []);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -107,10 +112,6 @@ function Shell({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  // GOV.UK's progressive-enhancement hook: styles and tests can tell when scripts are running
-  useEffect(() => {
-    document.body.classList.add("js-enabled");
-  }, []);
   useListLinkNavigation();
   return (
     <Shell>

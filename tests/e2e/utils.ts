@@ -2,8 +2,60 @@ import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Browser, type Page, type TestInfo } from "@playwright/test";
 
-export const test = base;
+/**
+ * With JavaScript on, every `page.goto` and `page.reload` that lands on one of our pages resolves only
+ * once the page's scripts have taken over (see `scriptsTookOver`): a test that clicks right after
+ * loading a page then tests the page with JavaScript, never the plain form post a click before
+ * hydration makes (which made tests flaky on a busy machine). Patched once per worker, on the page
+ * class, so pages of every context a test opens wait too.
+ */
+export const test = base.extend<object, { scriptsWaitedFor: undefined }>({
+  scriptsWaitedFor: [
+    async ({ browser }, use) => {
+      const context = await browser.newContext();
+      const proto = Object.getPrototypeOf(await context.newPage()) as Page & { [patched]?: true };
+      await context.close();
+      if (!proto[patched]) {
+        proto[patched] = true;
+        const { goto, reload } = proto;
+        proto.goto = async function (this: Page, ...args: Parameters<Page["goto"]>) {
+          return afterLoad(this, await goto.apply(this, args), args[1]?.waitUntil);
+        };
+        proto.reload = async function (this: Page, ...args: Parameters<Page["reload"]>) {
+          return afterLoad(this, await reload.apply(this, args), args[0]?.waitUntil);
+        };
+      }
+      await use(undefined);
+    },
+    { scope: "worker", auto: true },
+  ],
+});
 export { expect };
+
+const patched = Symbol("scriptsWaitedFor");
+
+type Loaded = Awaited<ReturnType<Page["goto"]>>;
+
+async function afterLoad(page: Page, response: Loaded, waitUntil: string | undefined): Promise<Loaded> {
+  if (waitUntil !== "commit" && response?.headers()["content-type"]?.startsWith("text/html"))
+    await scriptsTookOver(page);
+  return response;
+}
+
+/**
+ * Resolves once a page with scripts has hydrated (root.tsx marks the body `js-enabled`) and React
+ * has attached to every form, a lazily loaded part (the root's modals) included; at once where
+ * scripts are off or the page has none.
+ */
+async function scriptsTookOver(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      matchMedia("(scripting: none)").matches ||
+      !document.querySelector("script[type=module]") ||
+      (document.body.classList.contains("js-enabled") &&
+        Array.from(document.forms).every((form) => Object.keys(form).some((key) => key.startsWith("__reactFiber")))),
+  );
+}
 
 export const isNoJs = (testInfo: TestInfo) => testInfo.project.name === "nojs";
 
@@ -20,11 +72,7 @@ export const ONCE = { tag: "@once" };
 export async function hydrated(page: Page): Promise<void> {
   if (isNoJs(test.info())) return;
   await page.locator("body.js-enabled").waitFor();
-  // A lazily loaded part (the root's modals) hydrates after the root's effects have run: until
-  // React has attached to every form, a click would post it natively, as without JavaScript.
-  await page.waitForFunction(() =>
-    Array.from(document.forms).every((form) => Object.keys(form).some((key) => key.startsWith("__reactFiber"))),
-  );
+  await scriptsTookOver(page);
 }
 
 /** A phone's screen, for the specs that walk through a page as a relative on their phone would. */
@@ -93,7 +141,9 @@ export async function expectAccessible(page: Page, browser: Browser, options: { 
       }
       return route.continue();
     });
-    await copy.goto(url);
+    // its scripts never load: it is not waited for as a page that hydrates
+    await copy.goto(url, { waitUntil: "commit" });
+    await copy.waitForLoadState("load");
     target = copy;
     cleanup = () => ctx.close();
   }
