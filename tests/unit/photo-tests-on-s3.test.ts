@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import config, { PHOTO_TEST_FILES } from "../../vitest.config";
+import config, { PHOTO_TEST_FILES, PHOTO_TEST_FILES_ON_BOTH_ENGINES } from "../../vitest.config";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -37,8 +37,24 @@ describe("photo tests on both backends", () => {
       test?: { name?: string; include?: string[]; setupFiles?: string[] };
     }[];
     const s3 = projects.find((p) => p.test?.name === "s3");
-    expect(s3?.test?.include).toEqual(PHOTO_TEST_FILES);
+    const onPostgres = Boolean(process.env.TEST_DATABASE_URL?.trim());
+    expect(s3?.test?.include).toEqual(onPostgres ? PHOTO_TEST_FILES_ON_BOTH_ENGINES : PHOTO_TEST_FILES);
     expect(s3?.test?.setupFiles).toEqual(["./tests/setup-s3.ts"]);
     expect(config.test?.setupFiles).toEqual(["./tests/setup-db.ts"]);
+  });
+
+  it("on PostgreSQL too, S3 runs the files where the store's writes meet the database's transaction", () => {
+    expect(PHOTO_TEST_FILES_ON_BOTH_ENGINES.filter((f) => !PHOTO_TEST_FILES.includes(f))).toEqual([]);
+    // the store itself, the sweeper of objects without a row, and a crash between the two
+    const sweeping = [...testFiles("app"), ...testFiles("tests/unit")].filter((f) =>
+      /\bsweepUploads\b/.test(fs.readFileSync(path.join(root, f), "utf8")),
+    );
+    expect(sweeping.length).toBeGreaterThan(0);
+    for (const f of [
+      "app/images/photo-store.test.ts",
+      "tests/unit/crash.test.ts",
+      ...sweeping.filter((f) => f !== "tests/unit/photo-tests-on-s3.test.ts"),
+    ])
+      expect(PHOTO_TEST_FILES_ON_BOTH_ENGINES, f).toContain(f);
   });
 });
