@@ -10,7 +10,7 @@ import { isRealDate, parseIsoDate } from "~/lib/dates";
 // checked again as our own forms would (another server, another version, or a hand-edited file).
 
 const photoRef = z.object({ file: z.string(), alt: z.string().nullish() });
-const clipRef = z.object({ file: z.string(), description: z.string().nullish() });
+const clipRef = z.object({ file: z.string(), description: z.string().nullish(), captions: z.string().nullish() });
 const momentSchema = z.object({
   id: z.number().int(),
   title: z.string(),

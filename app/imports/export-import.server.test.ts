@@ -187,24 +187,52 @@ describe("importing an export of another server", () => {
   });
 });
 
+/**
+ * An export of one moment ("Beach run") with a ready clip and its captions: random bytes, or with
+ * `real` an H.264 MP4 made by ffmpeg; `vtt` replaces the captions file.
+ */
+async function clipExport(name: string, { real = false, vtt }: { real?: boolean; vtt?: string } = {}): Promise<string> {
+  const { insertReadyClip } = await import("../../tests/unit/clip-fixtures");
+  const from = await makeUser();
+  const kid = await createKid(from.id, { name: "Zoe", birth_date: "2021-06-07", relationship: "Dad" }, null);
+  if (!kid.ok) throw new Error("kid");
+  const made = await createMoment(
+    from.id,
+    kid.kid.id,
+    { title: "Beach run", content: "Running.", takenOn: "2024-08-01" },
+    await photo(7),
+  );
+  if (!made.ok) throw new Error(made.message);
+  const clip = await insertReadyClip(made.moment.id, from.id);
+  if (real) {
+    const { makeTestClips } = await import("~/video/test-clips.server");
+    const { videoTools } = await import("~/video/clips.server");
+    const { photoStore } = await import("~/images/photo-store.server");
+    const bytes = fs.readFileSync(makeTestClips(videoTools()!, path.join(work, `clips-${name}`)).withPlace);
+    await photoStore().deleteAll(clip.key);
+    await photoStore().putAll(clip.key, [
+      { name: "small.mp4", data: bytes },
+      { name: "large.mp4", data: bytes },
+    ]);
+  }
+  const exported = await exportZip(from.id);
+  if (!exported) throw new Error("no export");
+  const zipPath = path.join(work, `${name}.zip`);
+  await pipeline(exported.stream, fs.createWriteStream(zipPath));
+  if (vtt === undefined) return zipPath;
+  const { unzip } = await import("../../tests/unit/support/unzip");
+  const { zipBytes } = await import("../../tests/kit/zip");
+  const entries = await unzip(fs.readFileSync(zipPath));
+  const changed = await zipBytes((zip) => {
+    for (const [entry, bytes] of entries) zip.addBuffer(entry.endsWith(".vtt") ? Buffer.from(vtt) : bytes, entry);
+  });
+  fs.writeFileSync(zipPath, changed);
+  return zipPath;
+}
+
 describe("importing an export with a clip", () => {
   it("says what became of the clip (not a video here: random bytes) and imports the moment with its photo", async () => {
-    const { insertReadyClip } = await import("../../tests/unit/clip-fixtures");
-    const from = await makeUser();
-    const kid = await createKid(from.id, { name: "Zoe", birth_date: "2021-06-07", relationship: "Dad" }, null);
-    if (!kid.ok) throw new Error("kid");
-    const made = await createMoment(
-      from.id,
-      kid.kid.id,
-      { title: "Beach run", content: "Running.", takenOn: "2024-08-01" },
-      await photo(7),
-    );
-    if (!made.ok) throw new Error(made.message);
-    await insertReadyClip(made.moment.id, from.id);
-    const exported = await exportZip(from.id);
-    if (!exported) throw new Error("no export");
-    const zipPath = path.join(work, "clip.zip");
-    await pipeline(exported.stream, fs.createWriteStream(zipPath));
+    const zipPath = await clipExport("clip");
 
     const to = await makeUser();
     const done = await importArchive(to.id, await upload(zipPath));
@@ -215,6 +243,41 @@ describe("importing an export with a clip", () => {
     ]);
     const seen = await whatTheParentSees(to.id);
     expect(seen[0]?.moments.map((m) => [m.title, m.photos.length])).toEqual([["Beach run", 1]]);
+  });
+});
+
+describe("importing an export with a real clip and its captions", () => {
+  const importedClips = async (userId: number) =>
+    db()("videos")
+      .join("daily_logs", "daily_logs.id", "videos.daily_log_id")
+      .join("kids", "kids.id", "daily_logs.kid_id")
+      .where("kids.user_id", userId)
+      .select("videos.description", "videos.captions", "videos.status");
+
+  it("brings the clip with its description and its captions", async () => {
+    const zipPath = await clipExport("captions", { real: true });
+    const to = await makeUser();
+    const done = await importArchive(to.id, await upload(zipPath));
+    if (!done.ok) throw new Error(done.message);
+    expect(done.summary).toMatchObject({ kids: 1, moments: 1, photos: 1, clips: 1 });
+    expect(done.summary.skipped).toEqual([]);
+    const { captionLines } = await import("~/video/captions");
+    const clips = await importedClips(to.id);
+    expect(clips.map((c) => [c.description, captionLines(c.captions), c.status])).toEqual([
+      ["Running on the beach", "0:00 Hi Grandma", "processing"],
+    ]);
+  });
+
+  it("captions it cannot read are left out and said; the clip comes all the same", async () => {
+    const zipPath = await clipExport("bad-captions", { real: true, vtt: "WEBVTT\n\nnot a caption at all\n" });
+    const to = await makeUser();
+    const done = await importArchive(to.id, await upload(zipPath));
+    if (!done.ok) throw new Error(done.message);
+    expect(done.summary).toMatchObject({ moments: 1, clips: 1 });
+    expect(done.summary.skipped).toEqual([
+      `"Beach run" (2024-08-01): a clip's captions were left out (no captions this app can read).`,
+    ]);
+    expect((await importedClips(to.id)).map((c) => c.captions)).toEqual([null]);
   });
 });
 

@@ -4,6 +4,7 @@ import { ALT_MAX } from "~/forms/moment";
 import { withNewImage, withNewImages } from "~/images/storage.server";
 import type { UploadedFile } from "~/images/temp-uploads.server";
 import { videoTools } from "~/video/clips.server";
+import { captionLines, type Cue, MAX_CAPTION_CHARS, MAX_CAPTION_LINES, parseCaptionLines } from "~/video/captions";
 import { insertKid } from "~/models/kids.server";
 import { insertMoment } from "~/models/moment-changes.server";
 import { writePhotos } from "~/models/moment-photos.server";
@@ -250,7 +251,33 @@ async function unpackClips(
       skip(summary, `${label}: a clip was left out (${got.message}).`);
       continue;
     }
-    out.push({ file: got.file, description: altText(c.description, title, 250), slot: i + 1 });
+    const cues = c.captions ? await captionsOf(archive, inFolder(folder, c.captions), summary, label) : undefined;
+    out.push({ file: got.file, description: altText(c.description, title, 250), slot: i + 1, cues });
   }
   return out;
+}
+
+/** The most a captions file of the export may hold: every caption at its longest, and their times. */
+const MAX_CAPTIONS_BYTES = MAX_CAPTION_LINES * (MAX_CAPTION_CHARS * 4 + 64) + 16;
+
+/**
+ * A clip's captions from the export (the WebVTT this app wrote), checked as the form checks the
+ * parent's lines; captions that cannot be read are left out (and said), the clip is imported.
+ */
+async function captionsOf(
+  archive: Archive,
+  name: string,
+  summary: ImportSummary,
+  label: string,
+): Promise<Cue[] | undefined> {
+  const got = await archive.read(name, MAX_CAPTIONS_BYTES);
+  const parsed = got.ok ? parseCaptionLines(captionLines(got.bytes.toString("utf8"))) : null;
+  if (parsed?.ok && parsed.cues.length) return parsed.cues;
+  const why = !got.ok
+    ? (got.message ?? "it could not be read")
+    : parsed && !parsed.ok
+      ? parsed.message
+      : "no captions this app can read";
+  skip(summary, `${label}: a clip's captions were left out (${why}).`);
+  return undefined;
 }

@@ -15,8 +15,11 @@ import { invalid, invalidField, type Result } from "./refusal";
 // clip is judged and kept before the change's transaction (as photos are processed before theirs),
 // its row is written inside it, and the background preparer is woken once it has committed.
 
-/** A clip sent with a form or /api call: its file, its description as sent, its slot (the n-th `video` part). */
-export type NewMomentClip = { file: UploadedFile; description: string; slot: number };
+/**
+ * A clip sent with a form or /api call: its file, its description as sent, its slot (the n-th
+ * `video` part); `cues`: captions it comes with (an import brings them from the export).
+ */
+export type NewMomentClip = { file: UploadedFile; description: string; slot: number; cues?: Cue[] };
 
 /** The field a clip's file error is shown on: `video`, then `video_<n>`. */
 export function clipField(slot: number): string {
@@ -44,7 +47,7 @@ export function checkClips(clips: NewMomentClip[], itemsAfter: number): Result {
   return Object.keys(errors).length ? invalid(Object.values(errors)[0]?.[0], errors) : { ok: true };
 }
 
-export type StoredClip = { source: ClipSource; description: string; slot: number };
+export type StoredClip = { source: ClipSource; description: string; slot: number; cues?: Cue[] };
 
 /**
  * Judges and keeps each clip, one after another; consumes every file. On a refusal (on the clip's
@@ -60,7 +63,7 @@ export async function storeClips(clips: NewMomentClip[]): Promise<Result<{ store
         const messages = Object.values(kept.fieldErrors ?? {}).flat();
         return invalid(kept.message, { [clipField(clip.slot)]: messages.length ? messages : [kept.message ?? ""] });
       }
-      stored.push({ source: kept, description: clip.description.trim(), slot: clip.slot });
+      stored.push({ source: kept, description: clip.description.trim(), slot: clip.slot, cues: clip.cues });
     }
   } catch (error) {
     await discardStoredClips(stored);
@@ -100,7 +103,13 @@ export async function writeClips(
   const positions: VideoRow["position"][] = await trx("videos").where("daily_log_id", momentId).pluck("position");
   let position = Math.max(-1, ...positions) + 1;
   for (const clip of stored) {
-    await insertVideoRow(trx, { momentId, position: position++, description: clip.description, source: clip.source });
+    await insertVideoRow(trx, {
+      momentId,
+      position: position++,
+      description: clip.description,
+      source: clip.source,
+      captions: clip.cues ? webVtt(clip.cues, Math.round(clip.source.probed.durationSeconds * 1000)) : null,
+    });
   }
   await trx("daily_logs")
     .where("id", momentId)

@@ -52,7 +52,7 @@ export async function storeClipSource(file: UploadedFile): Promise<Result<ClipSo
 /** The videos row of a clip just stored, inside the moment's transaction. */
 export async function insertVideoRow(
   trx: Db,
-  clip: { momentId: number; position: number; description: string; source: ClipSource },
+  clip: { momentId: number; position: number; description: string; source: ClipSource; captions?: string | null },
 ): Promise<number> {
   const at = nowIso();
   return insertedId(
@@ -67,6 +67,7 @@ export async function insertVideoRow(
         width: clip.source.probed.width,
         height: clip.source.probed.height,
         duration_ms: Math.round(clip.source.probed.durationSeconds * 1000),
+        captions: clip.captions ?? null,
         created_at: at,
         updated_at: at,
       })
