@@ -52,7 +52,8 @@ export default defineConfig({
     // history.spec.ts is about the browser's history cache without JavaScript: nojs only
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /history\.spec\.ts/ },
     // nojs leaves out what JavaScript in the page plays no part in, run once in js:
-    // - dialogs-js.spec.ts and passkeys-js.spec.ts are about what only the page's scripts do;
+    // - dialogs-js.spec.ts, passkeys-js.spec.ts and uploads-js.spec.ts are about what only the
+    //   page's scripts do;
     // - headers.spec.ts asks the server over plain HTTP, with no browser page;
     // - budgets.spec.ts weighs the HTML and CSS over plain HTTP, measures the photos on a phone with
     //   JavaScript on (Chromium lazy-loads only with it), and checks that every image of the
@@ -61,7 +62,7 @@ export default defineConfig({
     {
       name: "nojs",
       use: { javaScriptEnabled: false },
-      testIgnore: /(dialogs-js|passkeys-js|headers|budgets)\.spec\.ts/,
+      testIgnore: /(dialogs-js|passkeys-js|uploads-js|headers|budgets)\.spec\.ts/,
       grepInvert: /@once/,
     },
   ],

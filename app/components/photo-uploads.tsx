@@ -53,13 +53,20 @@ export const UPLOAD_MESSAGES = {
 
 let nextKey = 0;
 
-/** Sends one file as `image` to `url`, telling its progress; resolves with the photo or the reason. */
+type Sent = { photo: UploadedPhoto } | { reason: string } | { stopped: true };
+
+/**
+ * Sends one file as `image` to `url`, telling its progress; `done` resolves with the photo, the
+ * reason, or `stopped` after `stop()` (the photo was removed while on its way: the rest of its bytes
+ * are not sent).
+ */
 function send(url: string, file: File, progress: (sent: number, total: number) => void) {
-  return new Promise<{ photo: UploadedPhoto } | { reason: string }>((resolve) => {
-    const xhr = new XMLHttpRequest();
+  const xhr = new XMLHttpRequest();
+  const done = new Promise<Sent>((resolve) => {
     xhr.open("POST", url);
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (e) => progress(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onabort = () => resolve({ stopped: true });
     xhr.onerror = () => resolve({ reason: UPLOAD_MESSAGES.connection });
     xhr.onload = () => {
       let body: { photo?: UploadedPhoto; errors?: { message?: string } } = {};
@@ -75,6 +82,7 @@ function send(url: string, file: File, progress: (sent: number, total: number) =
     form.append("image", file);
     xhr.send(form);
   });
+  return { done, stop: () => xhr.abort() };
 }
 
 /**
@@ -88,17 +96,21 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
       setItems((list) => list.map((it) => (it.key === key ? { ...it, ...change } : it))),
     [],
   );
-  const sending = useRef(false);
+  // the file on its way, if any
+  const sending = useRef<{ key: string; stop(): void } | null>(null);
   // the queue: whenever nothing is on its way, the first waiting file goes
   useEffect(() => {
     if (sending.current) return;
     const next = items.find((it) => it.state === "waiting");
     if (!next) return;
-    sending.current = true;
     update(next.key, { state: "sending" });
-    void send(uploadUrl, next.file, (sent, total) => update(next.key, { sent, total })).then((answer) => {
-      sending.current = false;
-      if ("photo" in answer)
+    const upload = send(uploadUrl, next.file, (sent, total) => update(next.key, { sent, total }));
+    sending.current = { key: next.key, stop: upload.stop };
+    void upload.done.then((answer) => {
+      sending.current = null;
+      // removed on its way: the next one goes
+      if ("stopped" in answer) setItems((list) => [...list]);
+      else if ("photo" in answer)
         setItems((list) =>
           list.map((it) => (it.key === next.key ? { ...it, state: "sent", sent: it.total, photo: answer.photo } : it)),
         );
@@ -109,11 +121,12 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
       }
     });
   }, [items, update, uploadUrl]);
-  // previews are released when their item goes and when the page does
+  // previews are released when their item goes and when the page does; a file on its way stops
   const previews = useRef(new Set<string>());
   useEffect(
     () => () => {
       for (const url of previews.current) URL.revokeObjectURL(url);
+      sending.current?.stop();
     },
     [],
   );
@@ -147,6 +160,7 @@ export function usePhotoUploads(uploadUrl: string, max: number) {
     [max],
   );
   const remove = useCallback((key: string) => {
+    if (sending.current?.key === key) sending.current.stop();
     setItems((list) => {
       const gone = list.find((it) => it.key === key);
       if (gone?.preview) {
