@@ -2,6 +2,7 @@ import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { Field, FieldFrame, TextareaField } from "./forms";
 import type { Clip, ClipSettings } from "~/video/clip";
 import { VIDEO_MESSAGES } from "~/video/limits";
+import { ChooseAgain, useChooseAgain } from "./choose-again";
 
 // The clip fields of a moment's add and update forms (docs/decisions/0064-video-clips.md): one clip
 // per submission, a file and its required description; on update, a box per clip to remove it. A
@@ -48,6 +49,11 @@ export function ClipFields({
         <>
           <ClipFileField
             meta={fields.video!}
+            sentWithClip={Boolean(
+              fields.video_description?.value ||
+                fields.video_description?.errors?.length ||
+                fields.video?.errors?.length,
+            )}
             hint={`An MP4, MOV or WebM clip from your phone, up to ${settings.maxMinutes} minutes and ${settings.maxMb} MB. It plays here once it is prepared, a minute or two after you post it.`}
           />
           <Field
@@ -64,12 +70,27 @@ export function ClipFields({
   );
 }
 
-function ClipFileField({ meta, hint }: { meta: FieldMetadata<unknown>; hint: string }) {
+/**
+ * `sentWithClip`: the refused form most likely had a clip (its description was filled in, or the
+ * clip or its description has a message): only then does the field say to choose it again.
+ */
+function ClipFileField({
+  meta,
+  hint,
+  sentWithClip,
+}: {
+  meta: FieldMetadata<unknown>;
+  hint: string;
+  sentWithClip: boolean;
+}) {
   const m = meta as FieldMetadata<string>;
   const hintId = `${m.id}-hint`;
-  const props = getInputProps(m, { type: "file", ariaDescribedBy: hintId });
+  const chooseAgain = useChooseAgain() && sentWithClip;
+  const againId = `${m.id}-again`;
+  const props = getInputProps(m, { type: "file", ariaDescribedBy: chooseAgain ? `${hintId} ${againId}` : hintId });
   return (
     <FieldFrame meta={m} label="Clip" hint={hint} hintId={hintId}>
+      {chooseAgain ? <ChooseAgain id={againId} what="clip" /> : null}
       <input {...props} key={props.key} accept="video/mp4,video/quicktime,video/webm,.mp4,.mov,.webm" />
     </FieldFrame>
   );

@@ -7,19 +7,11 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import { Link, useActionData, useNavigation } from "react-router";
-import {
-  Field,
-  FieldFrame,
-  SelectField,
-  SubmitButton,
-  summaryErrors,
-  TextareaField,
-  useHydrated,
-  useSubmitOnce,
-} from "./forms";
+import { Link, useNavigation } from "react-router";
+import { Field, FieldFrame, SelectField, SubmitButton, summaryErrors, TextareaField, useSubmitOnce } from "./forms";
 import { Photo as PhotoView } from "~/components/photo";
 import { PhotoPicker } from "./photo-picker";
+import { ChooseAgain, useChooseAgain } from "./choose-again";
 import type { Photo } from "~/images/photo";
 import { DAY_OPTIONS, MONTH_OPTIONS, RELATIONSHIPS } from "~/forms/kid";
 import { CONTENT_MAX, TITLE_MAX } from "~/forms/moment";
@@ -44,12 +36,7 @@ export function PhotoField({
 }) {
   const m = meta as FieldMetadata<string>;
   const hintId = `${m.id}-hint`;
-  // Without JavaScript the browser sends the whole form and shows the answer as a new page: a file
-  // input is always empty there, so after a refused submission say that the photo must be chosen
-  // again (with JavaScript the page stays and the chosen file with it). docs/design.md
-  const refused = useActionData<{ result?: SubmissionResult<string[]> }>()?.result?.status === "error";
-  const hydrated = useHydrated();
-  const chooseAgain = refused && !hydrated;
+  const chooseAgain = useChooseAgain();
   const againId = `${m.id}-again`;
   // the styled picker with its preview (app/components/photo-picker.tsx); no `key`: a remount would lose the chosen file
   const { key: _key, ...inputProps } = getInputProps(m, {
@@ -71,11 +58,7 @@ export function PhotoField({
     ) : null;
   return (
     <FieldFrame meta={m} label={label} hint={hint} hintId={hintId} before={before}>
-      {chooseAgain ? (
-        <p id={againId} className="field-again">
-          The form was not saved, so your photo was not kept: if you chose one, please choose it again.
-        </p>
-      ) : null}
+      {chooseAgain ? <ChooseAgain id={againId} what="photo" /> : null}
       <PhotoPicker inputProps={inputProps} previewAlt="Preview of the chosen photo" />
     </FieldFrame>
   );

@@ -88,6 +88,18 @@ test("a parent posts a clip; it is prepared, plays, gets captions and goes with 
 
   await page.goto(`/kids/${kid.id}/dailyLogs/new`);
   await hydrated(page);
+  if (isNoJs(testInfo)) {
+    // a refused form (no title) is a new page whose file field is empty: it says so beside the field
+    await page.getByLabel("Clip", { exact: true }).setInputFiles(phoneClip());
+    await page.getByLabel("Description of the clip").fill("Ivo walks to the sofa");
+    await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+    const again = page.getByText(
+      "The form was not saved, so your clip was not kept: if you chose one, please choose it again.",
+    );
+    await expect(again).toBeVisible();
+    const describedBy = await page.getByLabel("Clip", { exact: true }).getAttribute("aria-describedby");
+    expect(describedBy?.split(" ")).toContain(await again.getAttribute("id"));
+  }
   await page.getByLabel("Title").fill("First steps");
   await page.getByLabel("Content").fill("Look at him go.");
   await page.getByLabel("Clip", { exact: true }).setInputFiles(phoneClip());
