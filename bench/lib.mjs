@@ -138,8 +138,8 @@ export async function waitFor(url, ms = 60_000) {
 
 /**
  * The production server's settings for a benchmark: on `port` of the loopback, a fresh session
- * secret, no demo data, the per-address limits out of the way, and `MALLOC_ARENA_MAX=2` as `npm start`
- * runs it (fewer malloc arenas keep resident memory down; see README).
+ * secret, no demo data, the per-address limits out of the way, and glibc's malloc settings as `npm
+ * start` runs it (`MALLOC_ARENA_MAX=2`, `MALLOC_MMAP_THRESHOLD_=131072`: see README).
  * @param {{ port: number, buildDir: string, databaseFile: string, uploadsDir: string }} where
  * @returns {Record<string, string>}
  */
@@ -160,6 +160,7 @@ export function serverEnv({ port, buildDir, databaseFile, uploadsDir }) {
     PASSKEY_OPTIONS_MAX_PER_ADDRESS: "100000",
     NODE_ENV: "production",
     MALLOC_ARENA_MAX: "2",
+    MALLOC_MMAP_THRESHOLD_: "131072",
   };
 }
 

@@ -78,9 +78,14 @@ async function supervise({ workers: count, logFormat, shutdownGraceSeconds }) {
   // the primary's own lines in the workers' log format, without the log's library (server/primary-log.mjs)
   const log = primaryLog(logFormat);
   // the workers' memory settings, whatever command started the primary (docs/decisions/0036-*):
-  // glibc's malloc with two arenas instead of eight per core, and V8's young generation capped
+  // glibc's malloc with two arenas instead of eight per core and a fixed threshold above which it
+  // maps (and on free returns) a block (its default rises to 32 MB after the first large free, after
+  // which a photo's pixel buffers stay in the heap), and V8's young generation capped
   cluster.setupPrimary({ execArgv: workerNodeFlags(process.execArgv) });
-  const workerEnv = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || "2" };
+  const workerEnv = {
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || "2",
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ || "131072",
+  };
   let stopping = false;
   let crashes = 0;
   /** @type {Map<number, number>} worker id -> start time */

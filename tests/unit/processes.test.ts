@@ -242,9 +242,9 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
     // each worker runs with the memory settings the primary gives it, whatever started the primary
     // (docs/decisions/0036-lean-processes.md)
     for (const worker of workers) {
-      expect(fs.readFileSync(`/proc/${worker}/environ`, "utf8").split("\0")).toContain(
-        `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX || "2"}`,
-      );
+      const environ = fs.readFileSync(`/proc/${worker}/environ`, "utf8").split("\0");
+      expect(environ).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX || "2"}`);
+      expect(environ).toContain(`MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ || "131072"}`);
       expect(fs.readFileSync(`/proc/${worker}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=4");
     }
 
