@@ -108,7 +108,7 @@ export async function writeClips(
       position: position++,
       description: clip.description,
       source: clip.source,
-      captions: clip.cues ? webVtt(clip.cues, Math.round(clip.source.probed.durationSeconds * 1000)) : null,
+      cues: clip.cues,
     });
   }
   await trx("daily_logs")

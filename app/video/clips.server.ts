@@ -12,6 +12,7 @@ import type { UploadedFile } from "~/images/temp-uploads.server";
 import type { Result } from "~/models/refusal";
 import { locateVideoTools, type VideoTools } from "./ffmpeg.server";
 import { VIDEO_MESSAGES } from "./limits";
+import { type Cue, webVtt } from "./captions";
 import { probeVideo, videoRefusal, type ProbedVideo } from "./probe.server";
 
 // A clip's life (docs/decisions/0064-video-clips.md). Upload: the file is judged by ffprobe, then
@@ -52,9 +53,10 @@ export async function storeClipSource(file: UploadedFile): Promise<Result<ClipSo
 /** The videos row of a clip just stored, inside the moment's transaction. */
 export async function insertVideoRow(
   trx: Db,
-  clip: { momentId: number; position: number; description: string; source: ClipSource; captions?: string | null },
+  clip: { momentId: number; position: number; description: string; source: ClipSource; cues?: Cue[] },
 ): Promise<number> {
   const at = nowIso();
+  const durationMs = Math.round(clip.source.probed.durationSeconds * 1000);
   return insertedId(
     await trx("videos")
       .insert({
@@ -66,8 +68,8 @@ export async function insertVideoRow(
         source_key: clip.source.sourceKey,
         width: clip.source.probed.width,
         height: clip.source.probed.height,
-        duration_ms: Math.round(clip.source.probed.durationSeconds * 1000),
-        captions: clip.captions ?? null,
+        duration_ms: durationMs,
+        captions: clip.cues ? webVtt(clip.cues, durationMs) : null,
         created_at: at,
         updated_at: at,
       })
