@@ -59,6 +59,10 @@ const fs = require("fs");
 let passed = 0, failed = 0;
 // what failed, named again at the very end: a long run'"'"'s log is often read from its tail
 const names = [];
+const why = (messages) => {
+  const lines = (messages ?? []).join("\n").split("\n").map((l) => l.trim()).filter(Boolean).slice(0, 6);
+  return lines.length ? ["", ...lines.map((l) => `      ${l.slice(0, 300)}`)].join("\n") : "";
+};
 const vitestReports = ["reports/vitest.json", ...(process.env.TEST_DATABASE_URL ? ["reports/vitest-pg.json"] : [])];
 for (const file of vitestReports) {
   try {
@@ -67,7 +71,8 @@ for (const file of vitestReports) {
     for (const suite of v.testResults ?? []) {
       const where = `${file}: ${require("path").relative(process.cwd(), suite.name)}`;
       const bad = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
-      for (const t of bad) names.push(`${where} > ${t.fullName}`);
+      // with the first lines of why: the summary is often all of a CI log that is kept
+      for (const t of bad) names.push(`${where} > ${t.fullName}${why(t.failureMessages)}`);
       if (suite.status === "failed" && bad.length === 0) names.push(`${where}: ${(suite.message ?? "failed").split("\n")[0]}`);
     }
   } catch { failed += 1; names.push(`${file}: missing or unreadable`); }
@@ -76,7 +81,7 @@ const e2eReports = ["reports/e2e.json", ...(process.env.TEST_DATABASE_URL ? ["re
 const walk = (suite, file) => {
   for (const spec of suite.specs ?? [])
     for (const t of spec.tests ?? [])
-      if (t.status === "unexpected" || t.status === "flaky") names.push(`${file}: [${t.projectName}] ${spec.file}:${spec.line} ${spec.title} (${t.status})`);
+      if (t.status === "unexpected" || t.status === "flaky") names.push(`${file}: [${t.projectName}] ${spec.file}:${spec.line} ${spec.title} (${t.status})${why((t.results ?? []).map((r) => r.error?.message ?? "").slice(0, 1))}`);
   for (const child of suite.suites ?? []) walk(child, file);
 };
 for (const file of e2eReports) {
