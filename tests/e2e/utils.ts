@@ -95,8 +95,13 @@ export async function freshPage(
   return ctx.newPage();
 }
 
-/** "3f0a" → "dfaa": hex digits as letters, for a name (names have no digits). */
-const asLetters = (hex: string) => hex.replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!);
+/**
+ * "3f0a" → "dpak": each hex digit as a letter of its own, for a name (names have no digits). One
+ * letter per digit keeps the names as unique as the tag: a search by name in one test must never
+ * find another test's account (with digits and the letters a–f sharing letters, four of them made
+ * one name in 10,000, and a run's few hundred accounts met).
+ */
+const asLetters = (hex: string) => hex.replace(/[0-9a-f]/g, (d) => "abcdefghijklmnop"[Number.parseInt(d, 16)]!);
 
 /** Unique account data for one test. */
 export function newAccount(prefix = "u") {
@@ -105,8 +110,8 @@ export function newAccount(prefix = "u") {
     email: `${prefix}${tag}@example.com`,
     username: `${prefix}${tag}`,
     // names are letters only (docs/decisions/0061-*): the hex tag's digits become letters
-    first: `Fname${asLetters(tag.slice(0, 4))}`,
-    last: `Lname${asLetters(tag.slice(0, 4))}`,
+    first: `Fname${asLetters(tag)}`,
+    last: `Lname${asLetters(tag)}`,
     password: "secret12",
   };
 }
