@@ -17,7 +17,7 @@ import { loader } from "~/routes/videos";
 import { args, cookieFor, makeUser, req } from "../../tests/helpers";
 import { insertFriendship } from "../../tests/unit/friends-fixtures";
 import { insertVideoRow, storeClipSource, videoTools } from "./clips.server";
-import { claimNextClip, machineLeaseName } from "./prepare.server";
+import { claimNextClip, machineLeaseName, prepareClip } from "./prepare.server";
 import { runTool } from "./ffmpeg.server";
 import { VIDEO_MESSAGES } from "./limits";
 import { makeTestClips, type TestClips } from "./test-clips.server";
@@ -218,6 +218,41 @@ describe("what goes wrong", () => {
     const { poster_image_id: posterId } = await rowOf(clip.videoId);
     expect(await db()("images").where({ id: posterId }).first()).toMatchObject({ kind: "log", owner_id: owner.id });
     expect(await isStored(clip.sourceKey)).toBe(false);
+  });
+
+  it("a preparer that stalled past its claim leaves the clip to the one that took it over, files and all", async () => {
+    const clip = await postClip(clips.withPlace);
+    const key = (await rowOf(clip.videoId)).key;
+    // the stalled preparer's ffmpeg: the real one, held before it writes a rendition until `go`
+    const tools = videoTools()!;
+    const go = path.join(work, "go");
+    const held = path.join(work, "held-ffmpeg");
+    fs.writeFileSync(
+      held,
+      `#!/bin/sh\nfor a in "$@"; do case "$a" in *.mp4) while [ ! -e '${go}' ]; do sleep 0.05; done;; esac; done\nexec '${tools.ffmpeg}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const stalled = await claimNextClip(60_000);
+    expect(stalled?.id).toBe(clip.videoId);
+    const stalling = prepareClip(stalled!, { ...tools, ffmpeg: held });
+    // its poster is stored before the transcode, which then waits
+    await vi.waitFor(async () => expect((await rowOf(clip.videoId)).poster_image_id).not.toBeNull(), {
+      timeout: 60_000,
+      interval: 50,
+    });
+    // its claim runs out (as after a stall past the lease), and another preparer takes the clip over
+    await db()("videos")
+      .where({ id: clip.videoId })
+      .update({ claimed_until: new Date(Date.now() - 1000).toISOString() });
+    const takenOver = await claimNextClip(60_000);
+    expect(takenOver?.id).toBe(clip.videoId);
+    expect(await prepareClip(takenOver!, tools)).toBe("ready");
+    fs.writeFileSync(go, "");
+    expect(await stalling).toBe("gone");
+    // the clip is ready with the new preparer's renditions: the stalled one removed none of them
+    expect(await rowOf(clip.videoId)).toMatchObject({ status: "ready", attempts: 2 });
+    expect(await isStored(key, "small.mp4")).toBe(true);
+    expect(await isStored(key, "large.mp4")).toBe(true);
   });
 
   it("a clip whose process died is taken over once its claim expires", async () => {

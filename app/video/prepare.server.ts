@@ -60,6 +60,10 @@ const claimedClip = query<{ id: number; until: string }, ClaimedClip>((p, k) =>
     ),
 );
 
+const claimHeld = query<{ id: number; until: string }, Pick<VideoRow, "id">>((p, k) =>
+  k("videos").where("videos.id", p("id")).andWhere("videos.claimed_until", p("until")).first("videos.id"),
+);
+
 /** Whether any clip waits to be prepared (a read: the idle poll writes nothing). */
 export async function clipsWaiting(now = new Date()): Promise<boolean> {
   return (await claimable.all({ now: now.toISOString() })).length > 0;
@@ -114,6 +118,14 @@ export type PrepareOutcome = "ready" | "failed" | "gone" | "retry";
 
 /** Thrown inside prepareClip: the clip's row went (its moment deleted) or its claim was taken over. */
 class ClipGone extends Error {}
+
+/**
+ * Whether this claim still holds the clip: after a stall past the lease another preparer may have
+ * taken the clip over and be writing the same renditions under the clip's key.
+ */
+async function stillClaimed(clip: ClaimedClip): Promise<boolean> {
+  return clip.claimed_until !== null && Boolean(await claimHeld.first({ id: clip.id, until: clip.claimed_until }));
+}
 
 /**
  * The poster, before the transcode: a frame of the upload through the photo pipeline (WebP sizes and
@@ -182,6 +194,8 @@ export async function prepareClip(clip: ClaimedClip, found: VideoTools, signal?:
       await failClip(clip, made.message ?? COULD_NOT);
       return "failed";
     }
+    // the transcode is the long part: a claim taken over meanwhile writes nothing under the key
+    if (!(await stillClaimed(clip))) throw new ClipGone();
     await photoStore().putAll(
       clip.key,
       made.renditions.map((r) => ({ name: `${r.name}.mp4`, file: r.file })),
@@ -202,10 +216,13 @@ export async function prepareClip(clip: ClaimedClip, found: VideoTools, signal?:
           claimed_until: null,
           updated_at: nowIso(),
         });
-      // 0: deleted with its moment meanwhile, or taken over after a long stall
-      return changed === 1;
+      if (changed === 1) return "ready";
+      // deleted with its moment meanwhile (its files are ours to remove), or taken over after a
+      // stall in the upload (the files under its key are now the new preparer's too: left to it)
+      return (await trx("videos").where({ id: clip.id }).first("id")) ? "taken" : "deleted";
     });
-    if (!done) throw new ClipGone();
+    if (done === "taken") stored = false;
+    if (done !== "ready") throw new ClipGone();
     await deleteImageFiles([clip.source_key]);
     return "ready";
   } catch (error) {
