@@ -115,8 +115,10 @@ export default function App() {
   useListLinkNavigation();
   return (
     <Shell>
-      <PasskeyOffer />
       <Outlet />
+      {/* after the page: it appears once an answer comes back, and must move nothing the visitor
+          may be about to tap (docs/decisions/0055-passkeys.md) */}
+      <PasskeyOffer />
       <RootModals />
     </Shell>
   );

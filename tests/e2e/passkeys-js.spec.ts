@@ -343,6 +343,10 @@ test("after signing in by an emailed link, a passkey is offered; next time it si
   await expect(page).toHaveURL(/\/my-kids-list$/);
   const offer = page.locator(".passkey-offer");
   await expect(offer.getByRole("heading", { name: "Next time, sign in with your face or fingerprint" })).toBeVisible();
+  // it comes after the page, so its arrival moves nothing the visitor may be about to tap
+  const pageTop = await page.getByRole("heading", { level: 1 }).boundingBox();
+  const offerTop = await offer.boundingBox();
+  expect(offerTop!.y).toBeGreaterThan(pageTop!.y);
   await offer.getByRole("button", { name: "Create a passkey" }).click();
   await expect(page.locator(".notice--success")).toContainText("Your passkey has been saved.");
   await expect(offer).toHaveCount(0);
