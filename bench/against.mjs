@@ -8,7 +8,7 @@
 // each, then BENCH_ROUNDS short rounds (BENCH_ROUND_SECONDS each side, the order alternating
 // base-head, head-base), and each side's median is reported with the median of the rounds' ratios
 // head/base. A case more than 10 % slower is flagged. Then the idle memory of a default start
-// (server/cluster.mjs as `npm start` runs it, every process of it) of each build, alternately, and
+// (as `npm start` runs it, every process of it) of each build, alternately, and
 // the passkey sign-in round trip where the base has passkeys. It writes bench/results-against.json
 // (or BENCH_RESULTS); it asserts nothing.
 import { execFileSync } from "node:child_process";
@@ -26,9 +26,7 @@ import {
   log,
   login,
   root,
-  SERVER_NODE_FLAGS,
   serverEnv,
-  startNode,
   startServer,
   stopServer,
   treeCpuMs,
@@ -252,14 +250,15 @@ async function interleaved(c, sides) {
 }
 
 /**
- * Idle memory of a default start (server/cluster.mjs, WEB_CONCURRENCY unset: one worker per core),
+ * Idle memory of a default start (server/supervise.sh, or server/cluster.mjs in builds from before
+ * it; WEB_CONCURRENCY unset: one worker per core),
  * every process of it: right after the workers listen, then after each worker has answered a few
  * pages (the warm-up) and the server has been idle for 3 s.
  * @param {Side} s @param {number} port
  */
 async function idleMemory(s, port) {
   const { WEB_CONCURRENCY: _, ...env } = { ...s.env, PORT: String(port) };
-  const child = startNode("server/cluster.mjs", env, SERVER_NODE_FLAGS, s.cwd);
+  const child = startServer(env, undefined, s.cwd);
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/favicon.svg`);
@@ -337,7 +336,7 @@ export async function benchAgainst(ref) {
     }
 
     if (wanted("memory")) {
-      log("\nIdle memory of a default start (server/cluster.mjs, one worker per core; every process, primary first):");
+      log("\nIdle memory of a default start (one worker per core; every process, the supervisor first):");
       /** @type {Record<string, any[]>} */
       const memory = { base: [], head: [] };
       for (let round = 0; round < 2; round++) {

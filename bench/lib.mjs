@@ -183,19 +183,27 @@ export function startNode(script, env, nodeFlags = /** @type {string[]} */ ([]),
 }
 
 /**
- * The production server with `workers` processes: server/cluster.mjs with WEB_CONCURRENCY (as
- * `npm start` runs it) when there is one, else server/index.mjs (one process).
- * @param {Record<string, string>} env @param {number} workers @param {string} [cwd] the checkout to run
+ * The production server with `workers` processes as `npm start` runs it: server/supervise.sh with
+ * WEB_CONCURRENCY (server/cluster.mjs in builds from before it), or server/index.mjs alone for one.
+ * Unset `workers`: the default start (one worker per core).
+ * @param {Record<string, string>} env @param {number | undefined} workers @param {string} [cwd] the checkout to run
  */
 export function startServer(env, workers, cwd = root) {
-  const cluster = fs.existsSync(path.join(cwd, "server", "cluster.mjs"));
-  if (!cluster && workers !== 1) throw new Error("more than one worker needs server/cluster.mjs");
-  return startNode(
-    cluster && workers !== 1 ? "server/cluster.mjs" : "server/index.mjs",
-    { ...env, WEB_CONCURRENCY: String(workers) },
-    SERVER_NODE_FLAGS,
-    cwd,
-  );
+  if (workers === 1) return startNode("server/index.mjs", { ...env, WEB_CONCURRENCY: "1" }, SERVER_NODE_FLAGS, cwd);
+  const withWorkers = workers === undefined ? env : { ...env, WEB_CONCURRENCY: String(workers) };
+  if (fs.existsSync(path.join(cwd, "server", "supervise.sh"))) {
+    const child = spawn("sh", ["server/supervise.sh", ...SERVER_NODE_FLAGS], {
+      cwd,
+      env: { ...process.env, ...withWorkers, NODE: process.execPath },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stderr.on("data", (d) => process.stderr.write(`[supervise.sh] ${d}`));
+    child.stdout.on("data", () => {});
+    return child;
+  }
+  if (!fs.existsSync(path.join(cwd, "server", "cluster.mjs")))
+    throw new Error("more than one worker needs server/cluster.mjs");
+  return startNode("server/cluster.mjs", withWorkers, SERVER_NODE_FLAGS, cwd);
 }
 
 /** Stops a server (SIGTERM, SIGKILL after 5 s) and waits for it to exit. @param {import("node:child_process").ChildProcess} child */

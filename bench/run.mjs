@@ -40,7 +40,7 @@ import {
 
 const results = [];
 const { load, loadPair } = recorder(results);
-// BENCH_WORKERS: server processes (WEB_CONCURRENCY of server/cluster.mjs); 1 (the default) runs
+// BENCH_WORKERS: server processes (WEB_CONCURRENCY of server/supervise.sh); 1 (the default) runs
 // server/index.mjs alone, as the figures before the cluster were measured
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // BENCH_ONLY=photos: only the photo case (pipeline timing, and the server's peak resident memory
@@ -49,7 +49,7 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // case (bench/clip.mjs: a 60-second 1080p clip prepared; bench/results-clip.json). BENCH_ONLY=drafts:
 // one "Add photos" request of 50 photos of 4 MB (bench/drafts.mjs; bench/results-drafts.json)
 const ONLY = process.env.BENCH_ONLY ?? "";
-// the page cases again on a second server with one process per core (server/cluster.mjs), after the
+// the page cases again on a second server with one process per core (server/supervise.sh), after the
 // one-worker run; BENCH_ALL_CORES=0 skips it (and it is skipped on one core)
 const ALL_CORES = os.cpus().length;
 const RUN_ALL_CORES = process.env.BENCH_ALL_CORES !== "0" && ALL_CORES > 1 && WORKERS !== ALL_CORES;

@@ -223,7 +223,7 @@ export function hostName(name) {
  */
 const settingsSchema = z.object({
   port: count(3000, { max: 65535 }),
-  /** Server processes (server/cluster.mjs): one per core unless set. */
+  /** Server processes (server/supervise.sh): one per core unless set. */
   webConcurrency: count(os.availableParallelism(), { min: 1, unsetMeans: "one per core" }),
   /**
    * The secret that signs session cookies, or null: one is generated and kept beside the database.

@@ -37,9 +37,8 @@ const JOBS_TICK_MS = 60 * 1000;
 
 /**
  * What runs once per machine before any process serves (docs/decisions/0017-processes-and-write-
- * transactions.md): the migrations and the demo seed. The cluster's primary runs it in a
- * short-lived child (server/prepare.mjs), so the primary itself never loads the app; a single
- * process calls it itself.
+ * transactions.md): the migrations and the demo seed. npm start runs it in a short-lived child
+ * (server/prepare.mjs) before its workers start; a single process calls it itself.
  * @param {any} entry the build's entry module
  */
 export async function prepareDatabase(entry) {
@@ -72,10 +71,17 @@ function startJobTimer(entry) {
 }
 
 /**
- * @param {{ port?: number, host?: string, quiet?: boolean, worker?: boolean }} [options]
- * `worker`: a cluster worker, which leaves prepareDatabase to the primary (server/prepare.mjs).
+ * @param {{ port?: number, host?: string, quiet?: boolean, worker?: boolean, reusePort?: boolean }} [options]
+ * `worker`: one of several server processes, which leaves prepareDatabase to server/prepare.mjs;
+ * `reusePort`: listens with SO_REUSEPORT, beside the other workers on the same port (server/supervise.sh).
  */
-export async function startServer({ port = env().port, host = env().host, quiet = false, worker = false } = {}) {
+export async function startServer({
+  port = env().port,
+  host = env().host,
+  quiet = false,
+  worker = false,
+  reusePort = false,
+} = {}) {
   const config = env();
   installLog(config.logFormat);
   // The signals are ours from the first moment: a SIGTERM while the server starts (a supervisor, a
@@ -94,8 +100,8 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);
   const jobs = startJobTimer(entry);
-  // The mail sender (docs/decisions/0025-mail-queue.md): every process runs it, cluster workers
-  // included; its claims in the database are atomic. The digest scheduler starts once the port is
+  // The mail sender (docs/decisions/0025-mail-queue.md): every process runs it, each worker of npm
+  // start included; its claims in the database are atomic. The digest scheduler starts once the port is
   // known (its links are on the site's address).
   const mailSender = entry.startMailSender();
   // Clips are prepared in the background by whichever process holds its machine's lease, one at a
@@ -123,7 +129,7 @@ export async function startServer({ port = env().port, host = env().host, quiet 
   // one line (startFailure), not an unhandled 'error' event
   await new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, reusePort }, () => {
       server.off("error", reject);
       resolve(undefined);
     });

@@ -1,5 +1,5 @@
 // @ts-check
-// What `npm start` and `npm run serve` (server/cluster.mjs) check before anything else loads: the
+// What `npm start` and `npm run serve` (server/supervise.sh, through server/prepare.mjs) check before anything else loads: the
 // settings (server/env.mjs), variables that look like a misspelt setting, and the folders the data
 // goes to. Each problem is one line naming the variable, what was given and what is accepted; then
 // the start stops with exit code 1 and no stack trace. README "Configuration".

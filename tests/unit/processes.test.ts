@@ -2,7 +2,7 @@
 // transactions.md): two real servers (server/index.mjs on a fresh build) take concurrent moment
 // deletes and comment creates and never answer 5xx: on one SQLite file (the default), and on
 // PostgreSQL with TEST_DATABASE_URL; limits and the client's address shared by the processes; the
-// cluster of npm start (workers replaced, SIGTERM). The write lock held from outside:
+// workers of npm start (server/supervise.sh: workers replaced, SIGTERM). The write lock held from outside:
 // processes.sqlite.test.ts.
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -227,20 +227,20 @@ const alive = (pid: number) => {
   }
 };
 
-describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes-and-write-transactions.md)", () => {
-  it("runs WEB_CONCURRENCY workers on one port from a primary without the app, replaces one that dies, and stops them all on SIGTERM", async () => {
-    const primary = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "cluster.mjs");
-    const base = `http://127.0.0.1:${primary.port}`;
-    // both share the port: a worker that dies then leaves it open for its replacement
-    await primary.waitForOutput(/\[cluster\] 2 workers listening/);
-    const workers = childrenOf(primary.pid);
+describe("npm start's workers (server/supervise.sh, docs/decisions/0017-processes-and-write-transactions.md)", () => {
+  it("runs WEB_CONCURRENCY workers on one port from a shell without Node, replaces one that dies, and stops them all on SIGTERM", async () => {
+    const supervisor = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "supervise.sh");
+    const base = `http://127.0.0.1:${supervisor.port}`;
+    // both share the port (SO_REUSEPORT): a worker that dies leaves it open for the other
+    await supervisor.waitForOutput(/\[cluster\] 2 workers listening/);
+    const workers = workersOf(supervisor.pid);
     expect(workers).toHaveLength(2);
     expect((await call(base, "/readyz")).status).toBe(200);
-    // the primary never loads the app: the migrations ran in a child that has exited (its only
-    // children are the workers), and it maps none of the app's native addons (sqlite3, sharp …)
-    expect(fs.readFileSync(`/proc/${primary.pid}/maps`, "utf8")).not.toMatch(/\.node$/m);
-    // each worker runs with the memory settings the primary gives it, whatever started the primary
-    // (docs/decisions/0036-lean-processes.md)
+    // the supervisor is a shell, not Node: the migrations ran in a Node child that has exited, and it
+    // holds a few MB where Node alone is over 40 (docs/decisions/0036-lean-processes.md)
+    expect(fs.readFileSync(`/proc/${supervisor.pid}/maps`, "utf8")).not.toMatch(/\.node$|\/node$/m);
+    expect(residentKB(supervisor.pid)).toBeLessThan(8 * 1024);
+    // each worker runs with the memory settings the supervisor gives it, whatever started it
     for (const worker of workers) {
       const environ = fs.readFileSync(`/proc/${worker}/environ`, "utf8").split("\0");
       expect(environ).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX || "2"}`);
@@ -250,18 +250,49 @@ describe("npm start's cluster (server/cluster.mjs, docs/decisions/0017-processes
 
     const victim = workers[0]!;
     process.kill(victim, "SIGKILL");
-    const replaced = await primary.waitForOutput(
+    // while it is replaced the other worker answers on the same port
+    for (let i = 0; i < 5; i++) expect((await call(base, "/healthz")).status).toBe(200);
+    const replaced = await supervisor.waitForOutput(
       new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`),
     );
     const replacement = Number(replaced[1]);
-    expect(childrenOf(primary.pid)).toEqual([workers[1]!, replacement].sort((x, y) => x - y));
+    expect(workersOf(supervisor.pid)).toEqual([workers[1]!, replacement].sort((x, y) => x - y));
     expect((await call(base, "/healthz")).status).toBe(200);
 
-    expect(await primary.stop()).toBe(0);
+    expect(await supervisor.stop()).toBe(0);
     expect([workers[1]!, replacement].filter(alive)).toEqual([]);
-    expect(primary.errorLines().filter((l) => !l.includes(`[cluster] worker ${victim} exited (SIGKILL)`))).toEqual([]);
+    expect(supervisor.errorLines()).toEqual([
+      expect.stringMatching(
+        new RegExp(`ERROR: \\[cluster\\] worker ${victim} exited \\(SIGKILL\\); a new one in 250 ms$`),
+      ),
+    ]);
   }, 120_000);
 });
+
+describe("npm start with WEB_CONCURRENCY=1 (server/supervise.sh)", () => {
+  it("becomes the one server process itself: no supervisor stays beside it", async () => {
+    const server = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "1" }, "supervise.sh");
+    expect((await call(`http://127.0.0.1:${server.port}`, "/readyz")).status).toBe(200);
+    // the shell replaced itself with Node (exec): the process it started as serves, alone
+    expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")).toContain(
+      path.join("server", "index.mjs"),
+    );
+    expect(childrenOf(server.pid)).toEqual([]);
+    expect(await server.stop()).toBe(0);
+  }, 60_000);
+});
+
+/** The workers of the supervisor `pid`: the Node processes among its children's children. */
+function workersOf(pid: number): number[] {
+  return childrenOf(pid)
+    .flatMap((place) => childrenOf(place))
+    .sort((x, y) => x - y);
+}
+
+/** Resident memory of a process in KB (Linux: /proc/<pid>/status). */
+function residentKB(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+}
 
 describe("lean processes (docs/decisions/0036-lean-processes.md)", () => {
   it("the server build imports sharp, libheif, the AWS SDK, nodemailer and the WebAuthn library on first use only, never at start", () => {

@@ -66,7 +66,7 @@ export type BuiltServer = {
 };
 
 /**
- * Starts `node server/index.mjs` (or `entry`, e.g. cluster.mjs) on a free port, on the database and
+ * Starts `node server/index.mjs` (or `entry`, e.g. supervise.sh) on a free port, on the database and
  * uploads folder of the current test file (tests/setup-db.ts), and waits for its "running at" line.
  */
 export async function startBuiltServer(
@@ -95,9 +95,13 @@ export async function startBuiltServer(
   });
   // its own process group: a cluster's workers are stopped and awaited with their primary, so no
   // process of the test is left holding the database when the test file drops it
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, "server", entry)], {
+  // a shell script (server/supervise.sh) runs this Node for its processes
+  const [command, args] = entry.endsWith(".sh")
+    ? ["sh", [path.join(root, "server", entry)]]
+    : [process.execPath, [path.join(root, "server", entry)]];
+  const child: ChildProcess = spawn(command, args, {
     cwd: root,
-    env: childEnv,
+    env: { ...childEnv, NODE: process.execPath },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
