@@ -46,7 +46,7 @@ rm -f reports/e2e-pg.json
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== end-to-end tests against the server on PostgreSQL (playwright, js: ${E2E_PG_SPECS//tests\/e2e\//})"
   if e2e_db=$(node scripts/pg-database.mjs create "$TEST_DATABASE_URL" sm_e2e); then
-    E2E_DATABASE_URL=$e2e_db E2E_REPORT=reports/e2e-pg.json npx playwright test --project=js $E2E_PG_SPECS
+    E2E_DATABASE_URL=$e2e_db E2E_REPORT=reports/e2e-pg.json npx playwright test --project=js --output=test-results-pg $E2E_PG_SPECS
     [ $? -eq 0 ] || fail=1
     node scripts/pg-database.mjs drop "$e2e_db" || true
   else
@@ -77,11 +77,20 @@ for (const file of vitestReports) {
     }
   } catch { failed += 1; names.push(`${file}: missing or unreadable`); }
 }
+// the page as it was when the test failed (the error context Playwright writes: its accessibility tree),
+// since the files of a CI run are gone with it
+const pageAt = (t) => {
+  const at = (t.results ?? []).flatMap((r) => r.attachments ?? []).find((a) => a.name === "error-context" && a.path);
+  try {
+    const lines = fs.readFileSync(at.path, "utf8").split("\n").filter((l) => l.trim());
+    return ["", "      the page then:", ...lines.slice(0, 60).map((l) => `        ${l.slice(0, 200)}`)].join("\n");
+  } catch { return ""; }
+};
 const e2eReports = ["reports/e2e.json", ...(process.env.TEST_DATABASE_URL ? ["reports/e2e-pg.json"] : [])];
 const walk = (suite, file) => {
   for (const spec of suite.specs ?? [])
     for (const t of spec.tests ?? [])
-      if (t.status === "unexpected" || t.status === "flaky") names.push(`${file}: [${t.projectName}] ${spec.file}:${spec.line} ${spec.title} (${t.status})${why((t.results ?? []).map((r) => r.error?.message ?? "").slice(0, 1))}`);
+      if (t.status === "unexpected" || t.status === "flaky") names.push(`${file}: [${t.projectName}] ${spec.file}:${spec.line} ${spec.title} (${t.status})${why((t.results ?? []).map((r) => r.error?.message ?? "").slice(0, 1))}${pageAt(t)}`);
   for (const child of suite.suites ?? []) walk(child, file);
 };
 for (const file of e2eReports) {
