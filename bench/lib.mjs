@@ -194,7 +194,7 @@ export function startServer(env, workers, cwd = root) {
   if (fs.existsSync(path.join(cwd, "server", "supervise.sh"))) {
     const child = spawn("sh", ["server/supervise.sh", ...SERVER_NODE_FLAGS], {
       cwd,
-      env: { ...process.env, ...withWorkers, NODE: process.execPath },
+      env: { ...process.env, ...withWorkers, SM_NODE: process.execPath },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stderr.on("data", (d) => process.stderr.write(`[supervise.sh] ${d}`));

@@ -94,8 +94,10 @@ export async function startServer({
     if (stop) void stop();
     else stopAsked = true;
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  // on, not once: a service manager's stop signals the whole process group and the supervisor
+  // passes it on too, and a second SIGTERM must not be Node's default death mid-shutdown
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
   const build = await loadBuild();
   const entry = build.entry.module;
   if (!worker) await prepareDatabase(entry);

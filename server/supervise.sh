@@ -1,8 +1,9 @@
 #!/bin/sh
 # `npm start` / `npm run serve`: one server process per core on one port, supervised by this shell
 # script (docs/decisions/0036-lean-processes.md, "A shell for a primary"). Arguments: Node's flags
-# for every process (package.json passes V8's young-generation cap). NODE: the node to run (default:
-# the one on PATH, which npm puts first).
+# for every process (package.json passes V8's young-generation cap). SM_NODE: the node to run
+# (default: the one on PATH, where npm puts the project's own first; not npm's NODE, which names the
+# Node that runs npm itself, possibly an older one).
 #
 # 1. A short-lived Node child (server/prepare.mjs) checks the settings and folders, runs the
 #    migrations and the demo seed, and writes the few settings this script needs into a file.
@@ -17,7 +18,7 @@
 # POSIX sh only (dash, busybox ash, bash): no bashisms.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-node=${NODE:-node}
+node=${SM_NODE:-node}
 
 # the workers' memory settings unless the operator set their own (decision 0036): glibc's malloc
 # with two arenas and a fixed mmap threshold, V8's young generation capped at 4 MB per semi-space
@@ -36,8 +37,7 @@ on_signal() {
   [ -n "$prepare" ] && kill -TERM "$prepare" 2>/dev/null
 }
 trap on_signal TERM INT
-timer=""
-trap '[ -n "$timer" ] && kill "$timer" 2>/dev/null; rm -rf "$run"' EXIT
+trap 'rm -rf "$run"' EXIT
 
 SM_SETTINGS_FILE="$run/settings" "$node" "$@" server/prepare.mjs &
 prepare=$!
@@ -64,6 +64,9 @@ fi
 # dying within 30 s of their start, at most 30 s), until the server stops. Runs in a subshell of its
 # own; `number` is the place's, the arguments are Node's flags.
 place() {
+  # a signal to the whole group (a service manager's stop, Ctrl-C) is for the workers and this
+  # script: a place stays until its worker has finished (Node resets the signals it inherits)
+  trap '' TERM INT
   crashes=0
   replaces=""
   while :; do
@@ -100,8 +103,6 @@ stop() {
     for f in "$run"/worker-*; do
       [ -e "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null
     done
-    (sleep "$((grace + 2))" && : >"$run/late" && kill -TERM "$$") 2>/dev/null &
-    timer=$!
   fi
 }
 trap stop TERM INT
@@ -119,17 +120,16 @@ done
 while [ ! -e "$run/stopping" ] && [ "$(wc -l <"$run/ready")" -lt "$workers" ]; do sleep 0.1; done
 [ -e "$run/stopping" ] || say 30 INFO 1 "[cluster] $workers workers listening"
 
-# until every place has ended after a stop, or the stop's time is up (a trapped signal interrupts
-# the wait: the stop's own, or its timer's)
-while :; do
-  # shellcheck disable=SC2086 # the places' process ids, one word each
-  wait $places
-  [ -e "$run/late" ] && exit 0
+# until a stop (a trapped signal interrupts the wait); every place ending without one is a failure
+# shellcheck disable=SC2086 # the places' process ids, one word each
+wait $places
+[ -e "$run/stopping" ] || exit 1
+# then until every place has ended, at most the grace period and 2 s
+deadline=$(($(date +%s) + grace + 2))
+while [ "$(date +%s)" -lt "$deadline" ]; do
   left=""
   for p in $places; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-  if [ -z "$left" ]; then
-    [ -e "$run/stopping" ] && exit 0
-    exit 1
-  fi
-  places=$left
+  [ -z "$left" ] && exit 0
+  sleep 0.2
 done
+exit 0

@@ -259,8 +259,12 @@ describe("npm start's workers (server/supervise.sh, docs/decisions/0017-processe
     expect(workersOf(supervisor.pid)).toEqual([workers[1]!, replacement].sort((x, y) => x - y));
     expect((await call(base, "/healthz")).status).toBe(200);
 
+    // a service manager's stop signals the whole group: each worker gets it from there and from the
+    // supervisor, and still finishes its shutdown (a second SIGTERM is not Node's default death)
+    process.kill(-supervisor.pid, "SIGTERM");
     expect(await supervisor.stop()).toBe(0);
     expect([workers[1]!, replacement].filter(alive)).toEqual([]);
+    expect(supervisor.outputLines().filter((l) => l.endsWith("INFO: Sweet Moments stopped"))).toHaveLength(2);
     expect(supervisor.errorLines()).toEqual([
       expect.stringMatching(
         new RegExp(`ERROR: \\[cluster\\] worker ${victim} exited \\(SIGKILL\\); a new one in 250 ms$`),

@@ -101,7 +101,7 @@ export async function startBuiltServer(
     : [process.execPath, [path.join(root, "server", entry)]];
   const child: ChildProcess = spawn(command, args, {
     cwd: root,
-    env: { ...childEnv, NODE: process.execPath },
+    env: { ...childEnv, SM_NODE: process.execPath },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
