@@ -6,6 +6,7 @@
 // processes.sqlite.test.ts.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -250,8 +251,13 @@ describe("npm start's workers (server/supervise.sh, docs/decisions/0017-processe
 
     const victim = workers[0]!;
     process.kill(victim, "SIGKILL");
-    // while it is replaced the other worker answers on the same port
-    for (let i = 0; i < 5; i++) expect((await call(base, "/healthz")).status).toBe(200);
+    // once the killed worker is gone (its place has reaped it: its last thread has closed its
+    // listening socket; a connection that reached that socket before is reset, see
+    // docs/decisions/0036-lean-processes.md), the other worker answers every new connection on the
+    // port while it is replaced (a kept-alive connection to the killed worker died with it, as under
+    // node:cluster)
+    await until(() => !fs.existsSync(`/proc/${victim}`));
+    for (let i = 0; i < 5; i++) expect(await statusOnNewConnection(supervisor.port, "/healthz")).toBe(200);
     const replaced = await supervisor.waitForOutput(
       new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`),
     );
@@ -291,6 +297,21 @@ function workersOf(pid: number): number[] {
   return childrenOf(pid)
     .flatMap((place) => childrenOf(place))
     .sort((x, y) => x - y);
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** The status of a GET on a connection of its own (no pooled connection is reused). */
+function statusOnNewConnection(port: number, target: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path: target, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("error", reject);
+  });
 }
 
 /** Resident memory of a process in KB (Linux: /proc/<pid>/status). */
