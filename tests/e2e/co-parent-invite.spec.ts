@@ -1,4 +1,4 @@
-import { expectAccessible, expect, freshPage, hydrated, newAccount, PHONE, signUp, test } from "./utils";
+import { expectAccessible, expect, freshPage, hydrated, newAccount, PHONE, photosSent, signUp, test } from "./utils";
 import { apiCreateKid, jpegFile } from "./kids-helpers";
 import { mailTo } from "./mail";
 import { closeE2eDb } from "./e2e-db";
@@ -72,6 +72,7 @@ test("a partner invited as co-parent in one step posts a moment on the kid", asy
   await partner.getByLabel("Title").fill("First word");
   await partner.getByLabel("Content").fill("She said “ball”.");
   await partner.getByLabel("Image Upload").setInputFiles(await jpegFile("ball.jpg"));
+  await photosSent(partner, 1);
   await partner.getByRole("button", { name: "Add your new dailyLog" }).click();
   await expect(partner).toHaveURL(/\/dailyLogs\/\d+$/);
   await expect(partner.getByRole("heading", { level: 1, name: "First word" })).toBeVisible();

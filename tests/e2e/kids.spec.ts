@@ -1,5 +1,5 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expect, hydrated, isNoJs, newAccount, signUp, test } from "./utils";
+import { expectAccessible, expect, hydrated, isNoJs, newAccount, photosSent, signUp, test } from "./utils";
 import { apiCreateKid, apiCreateMoment, insertMoments, jpegFile, manage, myId, textFile } from "./kids-helpers";
 import { befriend, closeE2eDb } from "./e2e-db";
 
@@ -260,6 +260,7 @@ test.describe("kids", () => {
     await page.getByLabel("Title").fill("First day at the park");
     await page.getByLabel("Content").fill("Chased every pigeon.\nThen slept.");
     await page.getByLabel("Image Upload").setInputFiles(await jpegFile("park.jpg"));
+    await photosSent(page, 1);
     await page.getByRole("button", { name: "Add your new dailyLog" }).click();
     await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
     const momentUrl = page.url();
@@ -300,6 +301,7 @@ test.describe("kids", () => {
       await expectErrors(page, ["Enter the alt text of photo 2 (a short description for people who cannot see it)"]);
     }
     await page.getByLabel("Alt text of photo 2").fill("Leo on the grass");
+    await photosSent(page, 1);
     await page.getByRole("button", { name: "Update", exact: true }).click();
     await expect(page).toHaveURL(momentUrl);
     await expect(page.getByRole("heading", { level: 1, name: "Park day" })).toBeVisible();

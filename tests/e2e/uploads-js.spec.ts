@@ -36,3 +36,28 @@ test("a photo removed while it is on its way stops being sent, and the next one 
   await expect(bear.locator("xpath=..")).toContainText("Sent");
   await expect(page.getByRole("status").filter({ hasText: "1 of 1 photo sent (100%)" })).toBeVisible();
 });
+
+test("a submit while a photo is on its way is held, then posts the moment once the photo is sent", async ({ page }) => {
+  await signUp(page, newAccount("held"));
+  const kid = await apiCreateKid(page.request, { name: "Ivy", birth_date: "2021-05-04", relationship: "Mom" });
+  // the photo is held on its way (a slow link) until the test lets it go
+  let held: Route | null = null;
+  await page.route(/\/pending_photos$/, async (route) => {
+    held = route;
+  });
+  await page.goto(`/kids/${kid.id}/dailyLogs/new`);
+  await page.getByLabel("Title").fill("First word");
+  await page.getByLabel("Content").fill("She said ball.");
+  await page.getByLabel("Image Upload").setInputFiles(await jpegFile("ball.jpg"));
+  await expect.poll(() => held !== null).toBe(true);
+  await page.getByRole("button", { name: "Add your new dailyLog" }).click();
+  // the page says it sends the photo first, and stays
+  await expect(page.getByRole("status").filter({ hasText: "0 of 1 photo sent" })).toContainText(
+    "Sending your photos first…",
+  );
+  await expect(page).toHaveURL(new RegExp(`/kids/${kid.id}/dailyLogs/new$`));
+  await (held as unknown as Route).continue();
+  await expect(page).toHaveURL(/\/dailyLogs\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: "First word" })).toBeVisible();
+  await expect(page.getByRole("img", { name: /ball|First word/ }).first()).toBeVisible();
+});

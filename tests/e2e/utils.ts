@@ -75,6 +75,18 @@ export async function hydrated(page: Page): Promise<void> {
   await scriptsTookOver(page);
 }
 
+/**
+ * With JavaScript on, resolves once the moment form has sent every photo chosen (its status line
+ * says "N of N … sent (100%)"), so a click that follows never lands while the list of photos is
+ * still changing; a submit during the upload has its own test (uploads-js.spec.ts). Without
+ * JavaScript the photos go with the form: at once.
+ */
+export async function photosSent(page: Page, count: number): Promise<void> {
+  if (isNoJs(test.info())) return;
+  const total = `${count} of ${count} ${count === 1 ? "photo" : "photos"} sent (100%)`;
+  await expect(page.getByRole("status").filter({ hasText: total })).toBeVisible();
+}
+
 /** A phone's screen, for the specs that walk through a page as a relative on their phone would. */
 export const PHONE = { width: 390, height: 844 };
 
