@@ -82,8 +82,13 @@ for (const file of vitestReports) {
 const pageAt = (t) => {
   const at = (t.results ?? []).flatMap((r) => r.attachments ?? []).find((a) => a.name === "error-context" && a.path);
   try {
-    const lines = fs.readFileSync(at.path, "utf8").split("\n").filter((l) => l.trim());
-    return ["", "      the page then:", ...lines.slice(0, 60).map((l) => `        ${l.slice(0, 200)}`)].join("\n");
+    const all = fs.readFileSync(at.path, "utf8").split("\n").filter((l) => l.trim());
+    // the page snapshot itself, after the instructions and the error Playwright repeats above it
+    const from = all.findIndex((l) => l.startsWith("```yaml"));
+    const rest = all.slice(from + 1);
+    const end = rest.findIndex((l) => l.startsWith("```"));
+    const lines = rest.slice(0, end < 0 ? rest.length : end).slice(0, 80);
+    return ["", "      the page then:", ...lines.map((l) => `        ${l.slice(0, 200)}`)].join("\n");
   } catch { return ""; }
 };
 const e2eReports = ["reports/e2e.json", ...(process.env.TEST_DATABASE_URL ? ["reports/e2e-pg.json"] : [])];
