@@ -9,7 +9,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import knexFactory, { type Knex } from "knex";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { databaseTarget, isPostgresUrl, knexConfig } from "../../db/knexfile.mjs";
 import { appVersion } from "../../server/version.mjs";
 import { buildApp, call, startBuiltServer, type BuiltServer } from "./support/built-server";
@@ -231,6 +231,8 @@ const alive = (pid: number) => {
 describe("npm start's workers (server/supervise.sh, docs/decisions/0017-processes-and-write-transactions.md)", () => {
   it("runs WEB_CONCURRENCY workers on one port from a shell without Node, replaces one that dies, and stops them all on SIGTERM", async () => {
     const supervisor = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "2" }, "supervise.sh");
+    // a failed expectation leaves no server behind (its whole process group)
+    onTestFinished(() => supervisor.crash());
     const base = `http://127.0.0.1:${supervisor.port}`;
     // both share the port (SO_REUSEPORT): a worker that dies leaves it open for the other
     await supervisor.waitForOutput(/\[cluster\] 2 workers listening/);
@@ -282,6 +284,7 @@ describe("npm start's workers (server/supervise.sh, docs/decisions/0017-processe
 describe("npm start with WEB_CONCURRENCY=1 (server/supervise.sh)", () => {
   it("becomes the one server process itself: no supervisor stays beside it", async () => {
     const server = await startBuiltServer(buildDir, { WEB_CONCURRENCY: "1" }, "supervise.sh");
+    onTestFinished(() => server.crash());
     expect((await call(`http://127.0.0.1:${server.port}`, "/readyz")).status).toBe(200);
     // the shell replaced itself with Node (exec): the process it started as serves, alone
     expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")).toContain(
