@@ -43,6 +43,14 @@ async function visit(server: BuiltServer) {
   expect((await photo.arrayBuffer()).byteLength).toBeGreaterThan(100);
   expect((await fetch(`${base}/login`)).status).toBe(200);
   expect((await fetch(`${base}/favicon.svg`)).status).toBe(200);
+  // a line is written when the server has finished the answer, which for a static file is after
+  // the client has its last byte (the file's end is read after its content): wait for all three
+  // before the test stops the server, or a stop can overtake the last line
+  await expect.poll(() => [photoPath, "/login", "/favicon.svg"].every((p) => logged(server, p))).toBe(true);
+}
+
+function logged(server: BuiltServer, url: string) {
+  return server.outputLines().some((line) => line.includes(` ${url} 200 `) || line.includes(`"url":"${url}"`));
 }
 
 describe("the server's log", () => {
