@@ -76,8 +76,9 @@ place() {
     echo "$pid" >"$run/worker-$number"
     wait "$pid" 2>/dev/null
     code=$?
-    # a Ctrl-C reaches every process at once: a worker may be done before the stop is noted
-    sleep 0.2
+    # a Ctrl-C reaches every process at once: a worker that stopped cleanly (exit 0, its answer to a
+    # signal) may be done before the stop is noted; a crash is replaced without this wait
+    [ "$code" = 0 ] && sleep 0.2
     [ -e "$run/stopping" ] && exit 0
     if [ "$code" -gt 128 ]; then why="SIG$(kill -l "$((code - 128))")"; else why=$code; fi
     if [ $(($(date +%s) - started)) -ge 30 ]; then crashes=1; else crashes=$((crashes + 1)); fi
