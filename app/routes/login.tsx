@@ -8,6 +8,8 @@ import {
   DEMO_EMAIL,
   LoginError,
   requireAnonymous,
+  requireAnonymousPost,
+  signedInDestination,
   startSession,
 } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
@@ -21,11 +23,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAnonymous(request);
   // the body is read once (at most 1 MB: docs/decisions/0019-request-hardening.md); the strategy
   // gets a request of its two fields, not a second copy of the body
   const form = await request.formData();
-  const to = safeRedirectPath(form.get("redirectTo")) ?? "/my-kids-list";
+  await requireAnonymousPost(request, form);
+  const to = signedInDestination(form);
 
   if (form.get("intent") === "demo") {
     const demo = config().demo ? await getUserWithPasswordByEmail(DEMO_EMAIL) : null;

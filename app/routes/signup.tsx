@@ -7,7 +7,8 @@ import {
   checkSignupAllowed,
   clientAddress,
   LoginError,
-  requireAnonymous,
+  requireAnonymousPost,
+  signedInDestination,
   startSession,
 } from "~/web/auth.server";
 import { safeRedirectPath } from "~/lib/redirect";
@@ -18,8 +19,8 @@ import { SUBMISSION_FIELD } from "~/forms/submission";
 export const loader = anonymousPageLoader;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireAnonymous(request);
   const form = await request.formData();
+  await requireAnonymousPost(request, form);
   const variant = form.get("variant") === "modal" ? "modal" : "page";
   const submission = parseWithZod(form, { schema: variant === "modal" ? SignupSchema : LegacySignupSchema });
   if (submission.status !== "success") {
@@ -45,8 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const to = safeRedirectPath(form.get("redirectTo")) ?? "/my-kids-list";
-  return redirect(to, { headers: { "Set-Cookie": await startSession(request, created.user) } });
+  return redirect(signedInDestination(form), { headers: { "Set-Cookie": await startSession(request, created.user) } });
 }
 
 export default function SignupPage({ actionData }: Route.ComponentProps) {

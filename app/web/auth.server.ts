@@ -10,6 +10,7 @@ import { getUserWithPasswordByEmail, normalizeEmail, type User } from "~/models/
 import { LoginSchema } from "~/forms/auth";
 import { PASSKEY_OFFER_COOKIE } from "~/lib/passkey-offer";
 import { apiError } from "~/api/responses.server";
+import { safeRedirectPath } from "~/lib/redirect";
 
 // One cookie object per secret (tests change the secret between files).
 let sessionCookie: { secret: string; cookie: Cookie } | null = null;
@@ -93,6 +94,20 @@ export async function requireApiUser(request: Request): Promise<User> {
 /** Log-in and sign-up pages: a signed-in visitor goes to the root path. */
 export async function requireAnonymous(request: Request): Promise<void> {
   if (await getUser(request)) throw redirect("/");
+}
+
+/** Where a sign-in or sign-up form sends the new session: its `redirectTo` when it is ours, else My Kids. */
+export function signedInDestination(form: FormData): string {
+  return safeRedirectPath(form.get("redirectTo")) ?? "/my-kids-list";
+}
+
+/**
+ * A sign-in or sign-up form posted by a visitor who is signed in already goes where the form would
+ * have sent them: a double click whose first answer's cookie the browser kept before it sent the
+ * second is that visitor, and belongs on My Kids (or the form's `redirectTo`), not the landing page.
+ */
+export async function requireAnonymousPost(request: Request, form: FormData): Promise<void> {
+  if (await getUser(request)) throw redirect(signedInDestination(form));
 }
 
 /** The loader of a page only for visitors who are not signed in, with nothing to load (sign-up, sign-in link). */

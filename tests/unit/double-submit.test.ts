@@ -171,6 +171,20 @@ describe("pages: a creating form sent twice with its token", () => {
     expect(await signedIn(first)).toBe(fields.username);
     expect(await signedIn(second)).toBe(fields.username);
     expect(await count("users", { email_normalized: fields.email })).toBe(1);
+    // the second click sent after the browser kept the first answer's cookie: where the form
+    // sends a new session (its redirectTo, else My Kids), not the landing page
+    const cookie = (first as Response).headers.get("Set-Cookie")!.split(";")[0];
+    const signedInPost = async (form: Record<string, string>) => {
+      const res = await signupPage
+        .action(args(req("/signup", { cookie, form: { ...form, [SUBMISSION_FIELD]: token } })))
+        .catch((thrown: unknown) => thrown);
+      expect(res).toBeInstanceOf(Response);
+      return [(res as Response).status, (res as Response).headers.get("Location")];
+    };
+    expect(await signedInPost(fields)).toEqual([302, "/friendships/new"]);
+    const { redirectTo: _, ...withoutRedirect } = fields;
+    expect(await signedInPost(withoutRedirect)).toEqual([302, "/my-kids-list"]);
+    expect(await count("users", { email_normalized: fields.email })).toBe(1);
 
     const other = { ...fields, email: `x${fields.email}`, username: `x${fields.username}` };
     const together = newSubmissionToken();
