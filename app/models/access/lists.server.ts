@@ -3,6 +3,7 @@ import { db } from "~/lib/db.server";
 import {
   acceptedBetween,
   acceptedFriendIds,
+  coParentKidIds,
   ownerFilesAsFamily,
   parentOf,
   shownToFriends,
@@ -61,13 +62,7 @@ export function visibleKidIds(k: Knex, viewerId: Value): Knex.QueryBuilder {
           shownToFriends(friend, "visible_kids").whereIn("visible_kids.user_id", acceptedFriendIds(k, viewerId)),
         ),
     )
-    .unionAll((q) =>
-      q
-        .select("co_parents.kid_id")
-        .from("co_parents")
-        .where("co_parents.user_id", viewerId)
-        .andWhere("co_parents.status", "accepted"),
-    );
+    .unionAll((q) => coParentKidIds(q.select("co_parents.kid_id").from("co_parents"), viewerId));
 }
 
 /** The kids (`kids` or its alias) that `viewerId` owns or co-parents: My Kids. */

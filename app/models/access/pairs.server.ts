@@ -31,10 +31,12 @@ export function ownerFilesAsFamily(qb: Knex.QueryBuilder, owner: Side): Knex.Que
 
 /** `co_parents` rows that make `viewer` an (accepted) co-parent of the kid `kidId`. */
 export function coParentRows(qb: Knex.QueryBuilder, kidId: Side, viewer: Side): Knex.QueryBuilder {
-  return qb
-    .where("co_parents.kid_id", kidId)
-    .andWhere("co_parents.user_id", viewer)
-    .andWhere("co_parents.status", "accepted");
+  return coParentKidIds(qb.where("co_parents.kid_id", kidId), viewer);
+}
+
+/** The kids `viewer` is an (accepted) co-parent of: `co_parents.kid_id` of `qb` (a select from co_parents). */
+export function coParentKidIds(qb: Knex.QueryBuilder, viewer: Side): Knex.QueryBuilder {
+  return qb.where("co_parents.user_id", viewer).andWhere("co_parents.status", "accepted");
 }
 
 /** The owner's friends may see the kid at all (`kids` names the kids table or alias): not a handed-over kid not yet shown. */
@@ -42,12 +44,18 @@ export function shownToFriends(qb: Knex.QueryBuilder, kids: string): Knex.QueryB
   return qb.where(`${kids}.shown_to_friends`, true);
 }
 
-/** `viewer` is the kid's owner or one of its co-parents (`kids` names the kids table or alias). */
+/**
+ * `viewer` is the kid's owner or one of its co-parents (`kids` names the kids table or alias). The
+ * co-parent side is "the kid is among the viewer's co-parented kids" rather than "a co-parent row
+ * exists for this kid": a list of the viewer's kids (My Kids) then reads the owner's index and the
+ * viewer's few co_parents rows, where the EXISTS form made SQLite test every kid (5,000 kids: 0.7 ms
+ * against 0.01 ms per query).
+ */
 export function parentOf(w: Knex.QueryBuilder, viewer: Side, kids: string): Knex.QueryBuilder {
   const k = db();
   return w
     .where(`${kids}.user_id`, viewer)
-    .orWhereExists((sub) => coParentRows(sub.select(k.raw("1")).from("co_parents"), k.ref(`${kids}.id`), viewer));
+    .orWhereIn(`${kids}.id`, coParentKidIds(k.select("co_parents.kid_id").from("co_parents"), viewer));
 }
 
 /**
