@@ -98,8 +98,6 @@ const feedFirst = query<{ viewer: number; limit: number }, FeedColumns>((p, k) =
   feedSql(p as ParamFn<FeedParams>, k, false),
 );
 const feedAfter = query<FeedParams, FeedColumns>((p, k) => feedSql(p, k, true));
-/** The feed's page queries, for the query-plan test (app/models/moments.server.sqlite.test.ts). */
-export const feedQueries = { first: feedFirst, after: feedAfter };
 
 /** One page of `viewerId`'s feed (at most `limit` moments older than `before`), one query. */
 export async function listFeed(viewerId: number, opts: { limit: number; before?: Cursor | null }): Promise<FeedPage> {
@@ -157,6 +155,9 @@ const onThisDayQuery = query<{ viewer: number; monthDay: string; today: string; 
     return feedRowsOf(k, limitParam(k, ids, p("limit")));
   },
 );
+
+/** The feed's queries, for the query-plan test (app/models/moments.server.sqlite.test.ts). */
+export const feedQueries = { first: feedFirst, after: feedAfter, onThisDay: onThisDayQuery };
 
 /**
  * `viewerId`'s visible moments from the same calendar day as `today` ("YYYY-MM-DD") in earlier

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { feedQueries } from "./feed.server";
+import { whereKidParentIs } from "./access.server";
 
 // SQLite's own query plan for a moments page (the PostgreSQL plan: app/lib/db.server.postgres.test.ts).
 describe("moments on SQLite", () => {
@@ -51,5 +52,25 @@ describe("moments on SQLite", () => {
       expect(detail).toMatch(/SEARCH friendships USING (COVERING )?INDEX friendships_user_high_status \(user_high=\?/);
       expect(detail).not.toMatch(/SCAN friendships/);
     }
+  });
+
+  it("finds 'on this day' by the month-day index, each visible kid's moments of that day only", async () => {
+    const q = feedQueries.onThisDay;
+    const params = { viewer: 1, monthDay: "06-14", today: "2026-06-14", limit: 10 };
+    const plan = await db().raw(`EXPLAIN QUERY PLAN ${q.sql}`, q.bindings(params) as never);
+    const detail = (plan as { detail: string }[]).map((r) => r.detail).join(" | ");
+    expect(detail).toMatch(
+      /SEARCH daily_logs USING (COVERING )?INDEX daily_logs_month_day_kid \(<expr>=\? AND kid_id=\?\)/,
+    );
+    expect(detail).not.toMatch(/SCAN daily_logs/);
+  });
+
+  it("lists a parent's kids (My Kids) from their own and their co-parented kids' rows, never every kid", async () => {
+    const sql = whereKidParentIs(db()("kids"), 1).select("kids.id").toSQL().toNative();
+    const plan = await db().raw(`EXPLAIN QUERY PLAN ${sql.sql}`, sql.bindings as never);
+    const detail = (plan as { detail: string }[]).map((r) => r.detail).join(" | ");
+    expect(detail).toMatch(/SEARCH kids USING (COVERING )?INDEX kids_user_id_id_index \(user_id=\?\)/);
+    expect(detail).toMatch(/SEARCH co_parents USING (COVERING )?INDEX co_parents_user_id_status_index/);
+    expect(detail).not.toMatch(/SCAN kids/);
   });
 });
