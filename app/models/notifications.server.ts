@@ -1,9 +1,9 @@
 import { href } from "react-router";
-import type { CommentRow, KidRow, MomentRow, NotificationRow, UserRow } from "~/lib/tables";
+import type { KidRow, MomentRow, NotificationRow, UserRow } from "~/lib/tables";
 import { nowIso, writeTransaction, type Db } from "~/lib/db.server";
 import { query } from "~/lib/query.server";
 import { displayName, listText } from "~/lib/names";
-import { mailNewsNow } from "~/mail/news.server";
+import { earlierCommenters, mailNewsNow, mailNewsTo } from "~/mail/news.server";
 import { audiencesText, circlesFiledBy, momentAudience, whereMomentVisibleTo, whereNoBlockWith } from "./access.server";
 import { coParentingBetween } from "./co-parents.server";
 
@@ -49,10 +49,6 @@ export async function notify(conn: Db, rows: NewNotification[]): Promise<void> {
   );
 }
 
-const earlierCommenters = query<{ momentId: number }, Pick<CommentRow, "user_id">>((p, k) =>
-  k("comments").where("comments.daily_log_id", p("momentId")).distinct("comments.user_id"),
-);
-
 /**
  * After `authorId` commented on a moment of `ownerId`'s (on `conn`, the comment's transaction): the
  * owner is told, and everyone else who commented there before.
@@ -64,16 +60,14 @@ export async function notifyComment(
   authorId: number,
   text = "",
 ): Promise<void> {
-  const others = (await earlierCommenters.all({ momentId }, { conn }))
-    .map((r) => r.user_id)
-    .filter((id) => id !== ownerId && id !== authorId);
+  const others = await earlierCommenters(conn, momentId, ownerId, authorId);
   await notify(conn, [
     { userId: ownerId, kind: "comment", actorId: authorId, momentId },
-    ...others.map((userId) => ({ userId, kind: "reply" as const, actorId: authorId, momentId })),
+    ...others.ids.map((userId) => ({ userId, kind: "reply" as const, actorId: authorId, momentId })),
   ]);
   const owner = ownerId === authorId ? [] : [ownerId];
   await mailNewsNow(conn, { kind: "comment", momentId, actorId: authorId, text }, owner);
-  await mailNewsNow(conn, { kind: "reply", momentId, actorId: authorId, text }, others);
+  await mailNewsTo(conn, { kind: "reply", momentId, actorId: authorId, text }, others.wantMail);
 }
 
 /**
