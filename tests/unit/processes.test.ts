@@ -258,7 +258,7 @@ describe("npm start's workers (server/supervise.sh, docs/decisions/0017-processe
     // docs/decisions/0036-lean-processes.md), the other worker answers every new connection on the
     // port while it is replaced (a kept-alive connection to the killed worker died with it, as under
     // node:cluster)
-    await until(() => !fs.existsSync(`/proc/${victim}`));
+    await expect.poll(() => fs.existsSync(`/proc/${victim}`), { timeout: 30_000, interval: 5 }).toBe(false);
     for (let i = 0; i < 5; i++) expect(await statusOnNewConnection(supervisor.port, "/healthz")).toBe(200);
     const replaced = await supervisor.waitForOutput(
       new RegExp(`\\[cluster\\] worker (\\d+) took the place of ${victim}\\b`),
@@ -300,10 +300,6 @@ function workersOf(pid: number): number[] {
   return childrenOf(pid)
     .flatMap((place) => childrenOf(place))
     .sort((x, y) => x - y);
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** The status of a GET on a connection of its own (no pooled connection is reused). */
