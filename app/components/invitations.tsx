@@ -245,12 +245,16 @@ function InviteForm({
   );
 }
 
+/** Where "Invite someone" leads without JavaScript: this page with the form shown, at the form. */
+const INVITE_FORM_URL = "/current/friends?invite#invite-form";
+
 export function FamilyInvitationsSection({
   invitations,
   newLink,
   lastResult,
   ownKids = [],
   sees,
+  formShown,
 }: {
   invitations: Invitation[];
   newLink: NewLink | null;
@@ -258,7 +262,19 @@ export function FamilyInvitationsSection({
   /** The parent's own kids: an invitation may make its answer their co-parent. */
   ownKids?: KidOption[];
   sees: CircleSees;
+  /**
+   * The form shows at once (no friends yet, `?invite`); otherwise also after a link was made or with
+   * the form's errors, and else behind "Invite someone", so that the page leads with its list
+   * (docs/decisions/0058-friends-as-a-list.md).
+   */
+  formShown: boolean;
 }) {
+  const [opened, setOpened] = useState(false);
+  const showForm = formShown || opened || newLink !== null || lastResult !== undefined;
+  // opened in place by "Invite someone" (with JavaScript): its first field takes the focus, once
+  useEffect(() => {
+    if (opened) document.querySelector<HTMLElement>('#invite-form [name="note"]')?.focus();
+  }, [opened]);
   const pending = invitations.filter((i) => i.state === "pending");
   const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
   // "Make a sign-in link": a double click makes one link (with JavaScript; each link is valid alone)
@@ -272,8 +288,24 @@ export function FamilyInvitationsSection({
         share with the circle you choose.
       </p>
       {newLink ? <NewLinkPanel link={newLink} sees={sees} /> : null}
-      {/* a new link starts a new, empty form (the note of the last one is not carried over) */}
-      <InviteForm key={newLink?.url ?? "new"} lastResult={lastResult} ownKids={ownKids} sees={sees} />
+      {showForm ? (
+        // a new link starts a new, empty form (the note of the last one is not carried over)
+        <InviteForm key={newLink?.url ?? "new"} lastResult={lastResult} ownKids={ownKids} sees={sees} />
+      ) : (
+        <p>
+          <a
+            href={INVITE_FORM_URL}
+            className="button button--secondary"
+            onClick={(event) => {
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+              event.preventDefault();
+              setOpened(true);
+            }}
+          >
+            Invite someone
+          </a>
+        </p>
+      )}
       <h3 id="pending-invitations">Pending invitations</h3>
       {pending.length === 0 ? (
         <p className="empty">No pending invitations</p>

@@ -87,6 +87,7 @@ async function confirmStep(url: URL, userId: number, people: FriendEntry[]): Pro
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
+  const url = new URL(request.url);
   // the list names each friend; their kids and forms are on their own page (app/routes/friend.tsx)
   const [lists, familyInvitations, newLink, kids] = await Promise.all([
     listFriends(user.id, { kids: false }),
@@ -102,7 +103,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     newLink,
     friends: lists.confirmed.map((e) => ({ ...person(e), label: e.label })),
     received: receivedEntries.map(person),
-    confirm: await confirmStep(new URL(request.url), user.id, [...lists.confirmed, ...receivedEntries]),
+    confirm: await confirmStep(url, user.id, [...lists.confirmed, ...receivedEntries]),
     sent: [...lists.pending.filter((e) => e.direction === "sent"), ...lists.denied]
       .sort((a, b) => a.friendshipId - b.friendshipId)
       .map((e) => ({ ...person(e), denied: e.status === "denied" })),
@@ -113,6 +114,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     })),
     invitations: await coParentInvitationsFor(user.id),
     circleSees: circleSeesTexts(),
+    // the invitation form shows at once to someone with no friends yet, and at "Invite someone"'s
+    // address; with friends the page leads with them (docs/decisions/0058-friends-as-a-list.md)
+    inviteFormShown: lists.confirmed.length === 0 || url.searchParams.has("invite"),
   };
 }
 
@@ -207,8 +211,19 @@ export function meta() {
 }
 
 export default function FriendsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { friends, received, sent, blocked, invitations, familyInvitations, newLink, confirm, ownKids, circleSees } =
-    loaderData;
+  const {
+    friends,
+    received,
+    sent,
+    blocked,
+    invitations,
+    familyInvitations,
+    newLink,
+    confirm,
+    ownKids,
+    circleSees,
+    inviteFormShown,
+  } = loaderData;
   const invitationData = actionData as InvitationActionData | undefined;
   return (
     <div className="page friends-page">
@@ -225,6 +240,7 @@ export default function FriendsPage({ loaderData, actionData }: Route.ComponentP
         lastResult={invitationData?.inviteResult}
         ownKids={ownKids}
         sees={circleSees}
+        formShown={inviteFormShown}
       />
 
       <AllFriendsSection friends={friends} />

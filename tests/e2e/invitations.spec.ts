@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { expectAccessible, expect, freshPage, hydrated, isNoJs, logIn, newAccount, signUp, test } from "./utils";
 import { insertKidWithMoment, userIdByEmail } from "./friends-helpers";
 import { mailTo } from "./mail";
-import { closeE2eDb, e2eDb } from "./e2e-db";
+import { befriend, closeE2eDb, e2eDb } from "./e2e-db";
 
 // Invitations and sign-in links (docs/decisions/0026-*): a parent invites, the link opens in a
 // fresh browser, the relative joins without a password and sees the kid's moments; signing in by an
@@ -164,6 +164,43 @@ test("an invitation presets the circle: the relative who joins is in the parent'
   await card.getByRole("link").click();
   await expect(page.getByRole("combobox", { name: /^Circle/ })).toHaveValue("family");
   await expect(page.getByRole("combobox", { name: /^Relationship/ })).toHaveValue("grandparent");
+  await expectAccessible(page, browser);
+});
+
+test("with friends on the list the page leads with them: the invitation form is one tap away, behind 'Invite someone'", async ({
+  page,
+  browser,
+}, testInfo) => {
+  const parent = await signUp(page, newAccount("lead"));
+  const friend = await signUp(await freshPage(browser, testInfo), newAccount("pal"));
+  await befriend(await userIdByEmail(parent.email), await userIdByEmail(friend.email));
+  await page.goto("/current/friends");
+  await hydrated(page);
+  const region = page.getByRole("region", { name: "Invite family" });
+  await expect(page.getByRole("region", { name: "All Friends" }).getByRole("listitem")).toHaveCount(1);
+  await expect(region.getByLabel("Note (optional)")).toHaveCount(0);
+  await expectAccessible(page, browser);
+  await region.getByRole("link", { name: "Invite someone" }).click();
+  if (isNoJs(testInfo)) {
+    // its own address: this page with the form, at the form
+    await expect(page).toHaveURL(/\/current\/friends\?invite#invite-form$/);
+  } else {
+    // in place, the first field ready to type in
+    await expect(page).toHaveURL(/\/current\/friends$/);
+    await expect(region.getByLabel("Note (optional)")).toBeFocused();
+  }
+  await expect(region.getByRole("link", { name: "Invite someone" })).toHaveCount(0);
+  // a mistake keeps the form, with the error summary
+  await region.getByLabel("Their email address (optional)").fill("not an address");
+  await region.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page.getByRole("link", { name: "Enter an email address like name@example.com." })).toBeVisible();
+  await expect(region.getByLabel("Their email address (optional)")).toBeVisible();
+  await region.getByLabel("Their email address (optional)").fill("");
+  await region.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page).toHaveURL(/\/current\/friends#new-link$/);
+  await expect(region.getByLabel("Invitation link")).toBeVisible();
+  // the form starts again below the new link
+  await expect(region.getByLabel("Note (optional)")).toHaveValue("");
   await expectAccessible(page, browser);
 });
 
