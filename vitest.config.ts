@@ -20,6 +20,8 @@ const SQLITE_ONLY = [
   "tests/unit/restore-damaged.sqlite.test.ts",
   // npm run dev and check:layers, once: neither reads the database the suite runs on
   "tests/unit/npm-scripts.sqlite.test.ts",
+  // the benchmarks, once: each seeds and serves a SQLite database of its own
+  "tests/unit/bench-scripts.sqlite.test.ts",
 ];
 // ... and these test PostgreSQL itself (the app's role, 64-bit counts as numbers) or need a
 // PostgreSQL server as their target (the move from SQLite + disk to PostgreSQL + S3)

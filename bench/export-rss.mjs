@@ -28,7 +28,7 @@ const env = {
   DATABASE_FILE: path.join(dir, "db.sqlite"),
   DATABASE_URL: "",
   UPLOADS_DIR: path.join(dir, "uploads"),
-  SESSION_SECRET: "export-rss",
+  SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
   DEMO: "false",
   NODE_ENV: "production",
   MALLOC_ARENA_MAX: "2",

@@ -16,6 +16,15 @@ export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 export const CONNECTIONS = 10;
 export const log = (/** @type {unknown[]} */ ...a) => console.log(...a);
+/**
+ * The browser of the cases that load pages (the slow link, the phone's images): CHROMIUM (or
+ * CHROMIUM_PATH, as for the tests), else Debian's chromium, else its headless shell (all CI
+ * installs: docs/decisions/0070-headless-shell.md).
+ */
+export const CHROMIUM =
+  process.env.CHROMIUM ??
+  process.env.CHROMIUM_PATH ??
+  (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : "/usr/bin/chromium-headless-shell");
 
 /**
  * BENCH_CASES: comma-separated parts of case names ("moments page,feed"): only the cases whose

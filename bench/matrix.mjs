@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { seedScale } from "./seed-scale.mjs";
 import {
+  buildApp,
   CONNECTIONS,
   DURATION,
   WARMUP,
@@ -24,6 +25,7 @@ import {
   stopServer,
   waitFor,
   writeCases,
+  writeResultsFile,
 } from "./lib.mjs";
 
 const cores = os.availableParallelism();

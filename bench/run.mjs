@@ -36,6 +36,7 @@ import {
   wanted,
   writeCases,
   writeResultsFile,
+  CHROMIUM,
 } from "./lib.mjs";
 
 const results = [];
@@ -404,17 +405,17 @@ async function main() {
   }
 
   // ---- the kid page's first visit on a slow link (bench/slow-network.mjs, Chromium) ----
-  const chromium = process.env.CHROMIUM ?? "/usr/bin/chromium";
   if (!ONLY && wanted("slow network")) {
-    if (!fs.existsSync(chromium)) log(`\nSlow network: skipped (no Chromium at ${chromium})`);
+    if (!fs.existsSync(CHROMIUM)) log(`\nSlow network: skipped (no Chromium at ${CHROMIUM})`);
     else {
       log("\nSlow network: the 20-moment kid page's first visit, 400 kbit/s and 400 ms (bench/slow-network.mjs):");
+      const networkResults = process.env.BENCH_NETWORK_RESULTS ?? path.join(root, "bench", "results-network.json");
       execFileSync(process.execPath, ["bench/slow-network.mjs"], {
         cwd: root,
-        env: { ...process.env, BUILD_DIR: buildDir },
+        env: { ...process.env, BUILD_DIR: buildDir, BENCH_NETWORK_RESULTS: networkResults },
         stdio: "inherit",
       });
-      const net = JSON.parse(fs.readFileSync(path.join(root, "bench", "results-network.json"), "utf8"));
+      const net = JSON.parse(fs.readFileSync(networkResults, "utf8"));
       for (const s of net.summary) {
         results.push({
           case: `slow network: first moment, JavaScript ${s.js ? "on" : "off"}`,
@@ -492,7 +493,7 @@ async function phoneImages(base, cookie, pathname) {
     return { bytes: null, images: null };
   }
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: [
       "--no-sandbox",
       "--headless",

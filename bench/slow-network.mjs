@@ -6,21 +6,21 @@
 // Per run and mode: time to first moment (the first moment's photo and title painted, from the
 // browser's Element Timing entries, relative to navigation start), bytes and requests finished
 // before it, and the page's total transfer once the network is idle. Writes
-// bench/results-network.json. BENCH_DEBUG=1 prints each visit's waterfall; BUILD_DIR=… serves
+// bench/results-network.json (or BENCH_NETWORK_RESULTS). BENCH_DEBUG=1 prints each visit's waterfall; BUILD_DIR=… serves
 // another build (a before/after comparison). BENCH_NETWORK_DEFER_AB=1 measures the deferred scripts
 // (app/web/deferred-scripts.server.ts) instead: JavaScript on only, against this server and a second
 // one on the same database with DEFER_SCRIPTS=off, alternating, into bench/results-network-defer-ab.json.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import sharp from "sharp";
-import { root, startNode, stopServer, waitFor, log } from "./lib.mjs";
+import { CHROMIUM, root, startNode, stopServer, waitFor, log } from "./lib.mjs";
 
 const RUNS = Number(process.argv[2] ?? process.env.BENCH_NETWORK_RUNS ?? 3);
 const MOMENTS = 20;
 const LINK = { offline: false, latency: 400, downloadThroughput: (400 * 1000) / 8, uploadThroughput: (400 * 1000) / 8 };
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -41,7 +41,7 @@ const serverEnv = {
   DATABASE_FILE: path.join(dir, "db.sqlite"),
   DATABASE_URL: "",
   UPLOADS_DIR: path.join(dir, "uploads"),
-  SESSION_SECRET: "slow-network-bench",
+  SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
   DEMO: "false",
   NODE_ENV: "production",
   MALLOC_ARENA_MAX: "2",
@@ -306,7 +306,9 @@ for (const s of summary) {
     `median ${s.mode}: first moment ${s.firstMomentMsMedian} ms (${s.firstMomentMsMin}–${s.firstMomentMsMax}), ${s.requestsBeforeMedian} requests / ${kb(s.bytesBeforeMedian)} KB before it, ${s.requestsTotalMedian} requests / ${kb(s.bytesTotalMedian)} KB in all`,
   );
 }
-const out = path.join(root, "bench", AB ? "results-network-defer-ab.json" : "results-network.json");
+const out =
+  process.env.BENCH_NETWORK_RESULTS ??
+  path.join(root, "bench", AB ? "results-network-defer-ab.json" : "results-network.json");
 fs.writeFileSync(
   out,
   JSON.stringify(
@@ -315,4 +317,4 @@ fs.writeFileSync(
     2,
   ) + "\n",
 );
-log(`written: ${path.relative(root, out)}`);
+log(`written: ${out}`);
