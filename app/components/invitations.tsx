@@ -181,6 +181,11 @@ function CircleChoice({
   );
 }
 
+/** The invitation form's id: its fields' ids start with it, and "Invite someone" leads to it. */
+const INVITE_FORM_ID = "invite-form";
+/** Where "Invite someone" leads without JavaScript: this page with the form shown, at the form. */
+const INVITE_FORM_URL = `/current/friends?invite#${INVITE_FORM_ID}`;
+
 function InviteForm({
   lastResult,
   ownKids,
@@ -192,7 +197,7 @@ function InviteForm({
 }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    id: "invite-form",
+    id: INVITE_FORM_ID,
     lastResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -245,9 +250,6 @@ function InviteForm({
   );
 }
 
-/** Where "Invite someone" leads without JavaScript: this page with the form shown, at the form. */
-const INVITE_FORM_URL = "/current/friends?invite#invite-form";
-
 export function FamilyInvitationsSection({
   invitations,
   newLink,
@@ -263,9 +265,9 @@ export function FamilyInvitationsSection({
   ownKids?: KidOption[];
   sees: CircleSees;
   /**
-   * The form shows at once (no friends yet, `?invite`); otherwise also after a link was made or with
-   * the form's errors, and else behind "Invite someone", so that the page leads with its list
-   * (docs/decisions/0058-friends-as-a-list.md).
+   * The page shows the form at once (no friends yet, or its `?invite` address). Otherwise the form
+   * shows after a link was made and with its errors, and else is behind "Invite someone", so that
+   * the page leads with its list (docs/decisions/0058-friends-as-a-list.md).
    */
   formShown: boolean;
 }) {
@@ -273,7 +275,7 @@ export function FamilyInvitationsSection({
   const showForm = formShown || opened || newLink !== null || lastResult !== undefined;
   // opened in place by "Invite someone" (with JavaScript): its first field takes the focus, once
   useEffect(() => {
-    if (opened) document.querySelector<HTMLElement>('#invite-form [name="note"]')?.focus();
+    if (opened) document.querySelector<HTMLElement>(`#${INVITE_FORM_ID} [name="note"]`)?.focus();
   }, [opened]);
   const pending = invitations.filter((i) => i.state === "pending");
   const joined = invitations.filter((i) => i.state === "accepted" && i.friend);
